@@ -1,0 +1,155 @@
+/* boids/behaviors.h: every steering behaviour as a pure function returning a
+ * force (Reynolds 1999; The Nature of Code ch. 5). Each has a GLSL twin of the
+ * same name and argument order in shaders/behaviors.glsl.
+ *
+ * Conventions: vectors are float[3] (the xyz lanes of a state vec4); offsets
+ * to other points are passed in already wrapped by boids_world_delta, so every
+ * behaviour is torus-correct; `dest` comes last; each returned force is
+ * limited to maxforce, as in the chapter, before the caller weights it.
+ *
+ * Offers:
+ *   vector helpers     boids_limit, boids_set_mag, boids_steer_from_desired
+ *   geometry           boids_world_delta, boids_world_wrap, boids_angle_wrap, boids_angle_diff
+ *   RNG                boids_hash, boids_rng_u32, boids_rng_signed, boids_rng_unit
+ *   fixed point        boids_fix, boids_unfix
+ *   single agent       seek, flee, arrive, pursue, evade, wander, walls, flow, path, obstacles
+ *   neighbourhood      separation, alignment, cohesion, view, escape (+ per-pair terms)
+ *   locomotion         boids_turn_limit, boids_boundary, boids_integrate
+ */
+#ifndef BOIDS_BEHAVIORS_H
+#define BOIDS_BEHAVIORS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core.h"
+
+// ---- vector helpers (p5.Vector semantics) ----
+// v.limit(max): scale down to length max if longer.
+void boids_limit(float v[3], float max);
+// v.setMag(m): length m in the same direction; the zero vector stays zero.
+void boids_set_mag(const float v[3], float m, float dest[3]);
+// Reynolds' steering formula: steer = desired - velocity, limited to maxforce.
+void boids_steer_from_desired(const float desired[3], const float vel[3], float maxforce, float dest[3]);
+
+// ---- geometry ----
+// to - from, with the minimum-image convention on a wrapped world. Inline:
+// it runs for every candidate pair.
+static inline void boids_world_delta(const boids_world_params *w, const float from[3], const float to[3],
+                                     float dest[3]) {
+    for (int a = 0; a < 3; a++) {
+        float d = to[a] - from[a];
+        if (w->boundary == BOIDS_BOUNDARY_WRAP) {
+            float half = 0.5f * w->size[a];
+            if (d > half)
+                d -= w->size[a];
+            else if (d < -half)
+                d += w->size[a];
+        }
+        dest[a] = d;
+    }
+}
+// Position wrapped into [min, min + size) on every axis (torus).
+void boids_world_wrap(const boids_world_params *w, float pos[3]);
+// Angle into (-pi, pi].
+float boids_angle_wrap(float a);
+// Shortest signed turn from `current` to `target`, in (-pi, pi]
+// (boids-angle-bug.txt: +3.0 -> -3.0 is +0.283, through pi, not -6.0).
+float boids_angle_diff(float target, float current);
+
+// ---- counter-based RNG: identical bits in C and GLSL ----
+uint32_t boids_hash(uint32_t x);
+uint32_t boids_rng_u32(uint32_t seed_lo, uint32_t seed_hi, uint32_t id, uint32_t step, uint32_t stream);
+// [0, 1) with 24 bits; [-1, 1).
+float boids_rng_unit(uint32_t bits);
+float boids_rng_signed(uint32_t bits);
+
+// ---- fixed point for order-independent sums (shared.h BOIDS_FIX_*) ----
+// value * scale truncated toward zero into a 64-bit integer, saturated at
+// BOIDS_FIX_SATURATE (so a sum of BOIDS_MAX_AGENTS terms cannot overflow);
+// NaN maps to 0. Single precision only, as on a GPU. GLSL twin: fix().
+// Inline: it runs for every neighbour.
+static inline int64_t boids_fix(float value, float scale) {
+    float v = value * scale; // exact: scale is a power of two
+    if (v != v)
+        return 0;
+    v = v > (float)BOIDS_FIX_SATURATE ? (float)BOIDS_FIX_SATURATE : v;
+    v = v < -(float)BOIDS_FIX_SATURATE ? -(float)BOIDS_FIX_SATURATE : v;
+    return (int64_t)v;
+}
+// The sum back as a float (int64 -> float rounds to nearest, then an exact
+// power-of-two scale). GLSL twin: unfix().
+static inline float boids_unfix(int64_t sum, float scale) { return (float)sum * (1.0f / scale); }
+
+// ---- single-agent behaviours ----
+// Seek: desired = setMag(target - position, maxspeed).
+void boids_seek(const float to_target[3], const float vel[3], float maxspeed, float maxforce, float dest[3]);
+// Flee: the opposite desired velocity.
+void boids_flee(const float to_target[3], const float vel[3], float maxspeed, float maxforce, float dest[3]);
+// Arrive: desired speed map(d, 0, r, 0, maxspeed) inside the slowing radius r.
+void boids_arrive(const float to_target[3], const float vel[3], float slow_radius, float maxspeed, float maxforce,
+                  float dest[3]);
+// Pursue / evade: seek / flee the target's predicted position (target + v * predict).
+void boids_pursue(const float to_target[3], const float target_vel[3], const float vel[3], float predict,
+                  float maxspeed, float maxforce, float dest[3]);
+void boids_evade(const float to_target[3], const float target_vel[3], const float vel[3], float predict,
+                 float maxspeed, float maxforce, float dest[3]);
+// Wander: the angle(s) take a random step (rnd in [-1,1) each), then seek a
+// point on a circle (2D, relative to the heading) or sphere (3D) projected
+// `distance` ahead. angles = {theta, phi} in, updated in place.
+void boids_wander(const float vel[3], float angles[2], float rnd_theta, float rnd_phi, float distance, float radius,
+                  float change, uint32_t dim, float maxspeed, float maxforce, float dest[3]);
+// Stay within walls: within `offset` of a wall, desire maxspeed away from it
+// on that axis, keeping the other components. Far from the walls: no force
+// (returns false, dest = 0), never a brake.
+bool boids_walls(const float pos[3], const float vel[3], const boids_world_params *w, float maxspeed, float maxforce,
+                 float dest[3]);
+// Flow field: desired = lookup(position) * maxspeed.
+const float *boids_flowfield_lookup(const boids_flowfield *f, const boids_world_params *w, const float pos[3]);
+void boids_flow(const float field[3], const float vel[3], float maxspeed, float maxforce, float dest[3]);
+// Path following (Reynolds): predict, normal point on every segment (clamped),
+// keep the closest; outside the radius seek a point `ahead` along the path.
+void boids_path_follow(const float pos[3], const float vel[3], const boids_scene *scene, float predict, float ahead,
+                       float maxspeed, float maxforce, float dest[3]);
+// The closest point to p on segment a-b (scalar projection, clamped).
+void boids_normal_point(const float p[3], const float a[3], const float b[3], float dest[3]);
+// Obstacle avoidance: of the circles/spheres that the forward corridor
+// (length `lookahead`, half-width obstacle radius + body radius) hits, take
+// the nearest and steer laterally away from its centre.
+void boids_obstacles(const float pos[3], const float vel[3], const boids_scene *scene, const boids_world_params *w,
+                     float lookahead, float body_radius, float maxspeed, float maxforce, float dest[3]);
+
+// ---- neighbourhood behaviours: per-pair terms, then the force from the sums ----
+// Separation term: (position - other) scaled to 1/d (chapter), dimensionless
+// (times the separation radius).
+void boids_separation_term(const float offset[3], float d, float sep_radius, float dest[3]);
+// Separation: if the summed term is non-zero, setMag(maxspeed) - velocity.
+void boids_separation(const float sum[3], uint32_t count, const float vel[3], float maxspeed, float maxforce,
+                      float dest[3]);
+// Alignment: average neighbour velocity, setMag(maxspeed), steer.
+void boids_alignment(const float sum[3], uint32_t count, const float vel[3], float maxspeed, float maxforce,
+                     float dest[3]);
+// Cohesion: seek the neighbours' centroid (mean offset from the agent).
+void boids_cohesion(const float mean_offset[3], uint32_t count, const float vel[3], float maxspeed, float maxforce,
+                    float dest[3]);
+// Flake's view rule term: unit vector away from a blocker, perpendicular to
+// the heading (a blocker dead ahead: turn left, i.e. heading rotated +90 deg).
+void boids_view_term(const float offset[3], const float heading[3], float dest[3]);
+// View: setMag(sum of terms, maxspeed) - velocity.
+void boids_view(const float sum[3], uint32_t count, const float vel[3], float maxspeed, float maxforce, float dest[3]);
+// Escape term: away from a predator's predicted position, scaled to 1/d.
+void boids_escape_term(const float offset[3], const float other_vel[3], float predict, float radius, float dest[3]);
+void boids_escape(const float sum[3], uint32_t count, const float vel[3], float maxspeed, float maxforce,
+                  float dest[3]);
+
+// ---- locomotion ----
+// Turn-rate limit: new velocity rotated back toward the old heading so the
+// heading turns by at most max_angle, along the shortest signed angle.
+void boids_turn_limit(const float old_vel[3], float max_angle, uint32_t dim, float vel[3]);
+// Boundary mode after the move: wrap, or bounce (walls too, as a hard stop).
+void boids_boundary(const boids_world_params *w, float pos[3], float vel[3]);
+// Semi-implicit Euler: v += a dt; limit maxspeed; turn limit; p += v dt; boundary.
+void boids_integrate(const boids_world_params *w, const boids_group_params *g, const float pos[3],
+                     const float vel[3], const float acc[3], float pos_out[3], float vel_out[3]);
+
+#endif

@@ -1,0 +1,149 @@
+/* boids/core.h: the CPU reference simulation (src/core). No GL.
+ *
+ * Offers:
+ *   boids_params        everything that defines a run (world, groups, scene, flow field)
+ *   boids_params_default, boids_params_finalize (derive grid & scales, validate)
+ *   boids_state         SoA agent buffers (pos/vel vec4, id, group)
+ *   boids_grid          counting-sort uniform grid (key, count, scan, scatter)
+ *   boids_sim           a simulation: double-buffered state, grid, per-agent outputs
+ *   boids_sim_create / _destroy / _step / _stats / _hash
+ *   boids_flowfield     a grid of unit vectors (noise / swirl / uniform)
+ *
+ * Every behaviour is a pure function in boids/behaviors.h.
+ */
+#ifndef BOIDS_CORE_H
+#define BOIDS_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#include "../../shaders/shared.h"
+#include "error.h"
+
+#define BOIDS_VERSION "0.1.0"
+
+// A flow field: one unit vector per cell of a grid laid over the world.
+typedef struct boids_flowfield {
+    uint32_t kind;        // BOIDS_FLOW_*
+    float resolution;     // cell width (chapter: 10-20 px)
+    float noise_scale;    // Perlin frequency per world unit
+    uint32_t noise_seed;  // stb_perlin wrap seed (0-255)
+    float direction[4];   // BOIDS_FLOW_UNIFORM: the direction
+    uint32_t dims[4];     // columns, rows, layers, total (set by build)
+    float (*vec)[4];      // dims[3] unit vectors, x fastest
+} boids_flowfield;
+
+typedef struct boids_params {
+    boids_world_params world;
+    boids_group_params group[BOIDS_MAX_GROUPS];
+    boids_scene scene;
+    boids_flowfield flow;   // vec is owned by the boids_sim once created
+} boids_params;
+
+// Agents as structure of arrays; slot order, not id order.
+typedef struct boids_state {
+    float (*pos)[4];    // xyz position, w = wander angle theta
+    float (*vel)[4];    // xyz velocity, w = wander elevation phi (3D)
+    uint32_t *id;       // stable id, 0..count-1
+    uint32_t *group;    // 0..group_count-1
+} boids_state;
+
+// Uniform grid built by counting sort.
+typedef struct boids_grid {
+    uint32_t cells;     // total cells
+    uint32_t *key;      // per slot: cell index
+    uint32_t *count;    // per cell
+    uint32_t *start;    // per cell + 1: exclusive prefix sum, start[cells] == N
+    uint32_t *fill;     // scatter cursor per cell
+} boids_grid;
+
+typedef struct boids_stage_ms {
+    double key, count, scan, scatter, steer, integrate;
+} boids_stage_ms;
+
+typedef struct boids_stats {
+    uint64_t step;
+    double polarisation;       // |mean unit velocity| in [0,1]
+    double mean_speed;
+    double mean_neighbors;     // agents within the perception radius
+    double mean_nearest;       // mean distance to the nearest neighbour (agents with one)
+    uint32_t cell_max;         // most agents in one cell
+    double cell_mean;          // agents per cell
+    uint64_t candidate_pairs;  // pairs examined in the last step
+    uint64_t neighbor_pairs;   // pairs within the perception radius
+} boids_stats;
+
+typedef struct boids_sim {
+    boids_params p;
+    uint32_t n;
+    boids_state cur;        // read by a step (cell order after scatter)
+    boids_state next;       // written by a step
+    boids_grid grid;
+    float (*accel)[4];      // steer output per slot
+    uint32_t *neighbors;    // per slot of cur: agents within radius in the last step
+    float *nearest;         // per slot of cur: nearest neighbour distance (0 if none)
+    uint32_t *candidates;   // per slot: pairs examined
+    uint32_t *slot_of_id;   // scratch for id-order output
+    uint64_t step;
+    int threads;            // OpenMP threads (<= 0: runtime default)
+    boids_stage_ms ms;      // last step's stage times
+} boids_sim;
+
+// Defaults: the chapter's flocking (maxspeed 3, maxforce 0.05, radius 50,
+// separation 25, weights 1.5/1/1), one group, wrap, 2D, dt 1, a world sized
+// for about 20 neighbours per agent at `count` agents.
+void boids_params_default(boids_params *p, uint32_t count, uint32_t dim);
+// Sizes the world for `neighbors` expected agents within the radius.
+void boids_params_auto_world(boids_params *p, double neighbors);
+// Derive the grid, scales and limits; check every value. On error `what`
+// (if non-NULL) receives a short description of the offending value.
+boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size);
+
+// The largest interaction radius of a group (radius; separation and view
+// radii when those behaviours are enabled): the grid's cells are at least this.
+float boids_group_reach(const boids_group_params *g);
+
+// Behaviour name <-> index ("separation" -> BOIDS_BI_SEPARATION); -1 if unknown.
+int boids_behavior_index(const char *name);
+const char *boids_behavior_name(uint32_t index);
+
+// Flow field: fill f->dims and f->vec for the world in p.
+boids_result boids_flowfield_build(boids_flowfield *f, const boids_world_params *w);
+void boids_flowfield_free(boids_flowfield *f);
+
+// Simulation. create copies p (finalized) and initialises agents from the
+// seed: uniform positions (or clustered), random directions. The flow field
+// is built if any group enables it.
+typedef enum boids_distribution { BOIDS_DIST_UNIFORM, BOIDS_DIST_CLUSTERED } boids_distribution;
+boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_distribution dist);
+void boids_sim_destroy(boids_sim *s);
+// Replace the agents (id order: pos[i], vel[i], group[i] for id i).
+boids_result boids_sim_set_agents(boids_sim *s, const float (*pos)[4], const float (*vel)[4], const uint32_t *group);
+// One step: key, count, scan, scatter, steer, integrate.
+void boids_sim_step(boids_sim *s);
+// The pipeline's stages, for benches and tests (boids_sim_step calls them in order).
+void boids_sim_build_grid(boids_sim *s);    // key, count, scan, scatter: cur -> next, swap
+void boids_sim_steer(boids_sim *s);         // cur -> accel, next.w lanes
+void boids_sim_integrate(boids_sim *s);     // cur + accel -> next, swap
+void boids_sim_stats(const boids_sim *s, boids_stats *out);
+// FNV-1a 64 of (id, group, pos, vel) in id order.
+uint64_t boids_sim_hash(boids_sim *s);
+// Slot of each id in s->cur (fills s->slot_of_id).
+const uint32_t *boids_sim_slots_by_id(boids_sim *s);
+
+// Grid (s->grid over s->cur): the cell of a position.
+uint32_t boids_grid_cell_of(const boids_world_params *w, const float pos[4]);
+// All agents j != i (by slot in cur) with 0 < |delta| < radius, found through
+// the grid (grid must be built for cur) or brute force. Returns the count; writes
+// at most `cap` slots into out.
+uint32_t boids_grid_neighbors(const boids_sim *s, uint32_t slot, float radius, uint32_t *out, uint32_t cap);
+uint32_t boids_brute_neighbors(const boids_sim *s, uint32_t slot, float radius, uint32_t *out, uint32_t cap);
+
+// CSV snapshot I/O (header id,group,px,py,pz,vx,vy,vz[,neighbors]).
+// On error, msg receives "line L, column C: problem".
+boids_result boids_csv_read(const char *path, uint32_t dim, uint32_t *count, float (**pos)[4],
+                            float (**vel)[4], uint32_t **group, char *msg, size_t msg_size);
+boids_result boids_csv_write(const char *path, boids_sim *s);
+
+#endif

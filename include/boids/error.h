@@ -1,0 +1,30 @@
+/* boids/error.h: result codes of every library call.
+ * Offers: boids_result (X-macro list of code + message), boids_result_str,
+ * boids_log_fn (the logger callback a context carries). */
+#ifndef BOIDS_ERROR_H
+#define BOIDS_ERROR_H
+
+#define BOIDS_RESULTS(X)                                                    \
+    X(BOIDS_OK, "ok")                                                       \
+    X(BOIDS_ERR_NOMEM, "out of memory")                                     \
+    X(BOIDS_ERR_ARGUMENT, "invalid argument")                               \
+    X(BOIDS_ERR_COUNT, "agent count out of range")                          \
+    X(BOIDS_ERR_WORLD, "world extent must be positive and finite")          \
+    X(BOIDS_ERR_RADIUS, "radius must be positive and finite")               \
+    X(BOIDS_ERR_CELL, "interaction radius does not fit the world")          \
+    X(BOIDS_ERR_PARAM, "parameter out of range")                            \
+    X(BOIDS_ERR_PATH, "path needs 2 to 32 points and a positive radius")    \
+    X(BOIDS_ERR_IO, "file could not be read or written")                    \
+    X(BOIDS_ERR_FORMAT, "malformed file")
+
+typedef enum boids_result {
+#define BOIDS_X_ENUM(code, text) code,
+    BOIDS_RESULTS(BOIDS_X_ENUM)
+#undef BOIDS_X_ENUM
+    BOIDS_RESULT_COUNT
+} boids_result;
+
+// The fixed message of a result code.
+const char *boids_result_str(boids_result r);
+
+#endif

@@ -1,0 +1,177 @@
+/* shaders/shared.h: everything the C reference and the GLSL compute shaders
+ * share, written once. Read by C (src/core, src/gpu) and by GLSL (the loader
+ * prepends "#define BOIDS_GLSL 1"). Only the common subset of the two
+ * preprocessors and type syntaxes is used: scalars, vec4-sized members,
+ * 'u'-suffixed unsigned literals. Struct layouts are valid std140 and std430
+ * (every vec4 member at a 16-byte offset, arrays only of vec4); the C side
+ * checks sizes and offsets with _Static_assert in src/core/layout.c.
+ *
+ * Offers: limits, behaviour indices and bits (bit order = priority order),
+ * group relations, boundary and combination modes, fixed-point scales of the
+ * order-independent neighbour sums, RNG streams and hash constants, and the
+ * structs boids_group_params, boids_world_params, boids_scene.
+ */
+#ifndef BOIDS_SHARED_H
+#define BOIDS_SHARED_H
+
+#ifdef BOIDS_GLSL
+#define BOIDS_VEC4(name) vec4 name
+#define BOIDS_UVEC4(name) uvec4 name
+#define BOIDS_UINT uint
+#define BOIDS_STRUCT(name) struct name
+#else
+#include <stdint.h>
+#define BOIDS_VEC4(name) float name[4]
+#define BOIDS_UVEC4(name) uint32_t name[4]
+#define BOIDS_UINT uint32_t
+#define BOIDS_STRUCT(name) typedef struct name name; struct name
+#endif
+
+/* ---- limits ------------------------------------------------------------ */
+#define BOIDS_WORKGROUP_SIZE 256u
+#define BOIDS_MAX_GROUPS 8u
+#define BOIDS_MAX_PATH_POINTS 32u
+#define BOIDS_MAX_OBSTACLES 32u
+/* Bounded so that the 64-bit fixed-point neighbour sums cannot overflow:
+ * every contribution is saturated to 2^39 units and at most 2^24 of them are
+ * added (see BOIDS_FIX_*). */
+#define BOIDS_MAX_AGENTS 16777216u
+
+/* ---- behaviours ---------------------------------------------------------
+ * Index order is the priority order of BOIDS_COMBINE_PRIORITY (first = most
+ * urgent, as in Reynolds 1999 / OpenSteer: avoid collisions before steering
+ * for goals). The weight of behaviour i is weight[i >> 2][i & 3]. */
+#define BOIDS_BI_OBSTACLES 0u
+#define BOIDS_BI_WALLS 1u
+#define BOIDS_BI_ESCAPE 2u     /* evade agents of groups this group flees from */
+#define BOIDS_BI_SEPARATION 3u
+#define BOIDS_BI_FLEE 4u
+#define BOIDS_BI_EVADE 5u
+#define BOIDS_BI_HUNT 6u       /* pursue the nearest agent of a prey group */
+#define BOIDS_BI_PURSUE 7u
+#define BOIDS_BI_SEEK 8u
+#define BOIDS_BI_ARRIVE 9u
+#define BOIDS_BI_PATH 10u
+#define BOIDS_BI_FLOW 11u
+#define BOIDS_BI_VIEW 12u      /* Flake's fourth rule */
+#define BOIDS_BI_ALIGNMENT 13u
+#define BOIDS_BI_COHESION 14u
+#define BOIDS_BI_WANDER 15u
+#define BOIDS_BEHAVIOR_COUNT 16u
+#define BOIDS_BIT(index) (1u << (index))
+#define BOIDS_B_FLOCKING (BOIDS_BIT(BOIDS_BI_SEPARATION) | BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))
+/* Behaviours that need the neighbour gather. */
+#define BOIDS_B_NEIGHBOR_MASK (BOIDS_B_FLOCKING | BOIDS_BIT(BOIDS_BI_VIEW) | BOIDS_BIT(BOIDS_BI_ESCAPE) | BOIDS_BIT(BOIDS_BI_HUNT))
+
+/* ---- group relations: 2 bits per other group in boids_group_params.relations */
+#define BOIDS_REL_FLOCK 0u   /* counts as a flockmate (separation, alignment, cohesion, view) */
+#define BOIDS_REL_IGNORE 1u  /* invisible */
+#define BOIDS_REL_FLEE 2u    /* a predator: escape from it */
+#define BOIDS_REL_PURSUE 3u  /* prey: hunt it */
+#define BOIDS_REL_BITS 2u
+#define BOIDS_REL_MASK 3u
+
+/* ---- world modes --------------------------------------------------------- */
+#define BOIDS_BOUNDARY_WRAP 0u
+#define BOIDS_BOUNDARY_WALLS 1u
+#define BOIDS_BOUNDARY_BOUNCE 2u
+#define BOIDS_COMBINE_SUM 0u
+#define BOIDS_COMBINE_PRIORITY 1u
+
+/* ---- flow field kinds (the field itself is built on the CPU) -------------- */
+#define BOIDS_FLOW_NOISE 0u
+#define BOIDS_FLOW_SWIRL 1u
+#define BOIDS_FLOW_UNIFORM 2u
+
+/* ---- fixed point of the neighbour sums ------------------------------------
+ * Each pair's contribution is made dimensionless (offset / radius, velocity /
+ * the largest maxspeed, unit vectors) and converted to a 64-bit integer by
+ * truncation of value * scale. Integer addition is associative, so the sums do
+ * not depend on the order of agents within a cell (DESIGN.md, Determinism). */
+#define BOIDS_FIX_UNIT 4294967296.0   /* 2^32, for values of magnitude <= ~1 */
+#define BOIDS_FIX_SEP 16777216.0      /* 2^24, for separation / escape (<= 2^15) */
+#define BOIDS_FIX_SATURATE 549755813888.0 /* 2^39: |value * scale| is clamped here */
+/* Separation weights by 1/d; pairs closer than radius * this count as if at
+ * that distance, so one contribution stays <= 2^15 (within the fixed range). */
+#define BOIDS_SEP_MIN_FRACTION 0.000030517578125 /* 2^-15 */
+
+/* ---- counter-based RNG: hash(seed, id, step, stream) --------------------- */
+#define BOIDS_RNG_POSITION 0u
+#define BOIDS_RNG_VELOCITY 1u
+#define BOIDS_RNG_WANDER 2u
+#define BOIDS_RNG_WANDER2 3u
+#define BOIDS_RNG_CLUSTER 4u
+/* lowbias32 (C. Wellons' integer hash prospector): well-mixed, two multiplies. */
+#define BOIDS_HASH_M1 0x7feb352du
+#define BOIDS_HASH_M2 0x846ca68bu
+#define BOIDS_HASH_GOLDEN 0x9e3779b9u
+
+/* ---- parameters of one group (species); 144 bytes --------------------------- */
+BOIDS_STRUCT(boids_group_params) {
+    float maxspeed;        /* chapter: 3 */
+    float maxforce;        /* chapter: 0.05 */
+    float radius;          /* perception radius of alignment, cohesion, escape, hunt (chapter: 50) */
+    float separation;      /* desired separation (chapter: 25) */
+
+    float fov_cos;         /* cos(half field of view) of separation/alignment/cohesion; -1 = all around */
+    float view_radius;     /* Flake's view rule: how far ahead a boid can be blocked */
+    float view_cos;        /* cos(half angle) of the view cone */
+    float predict;         /* pursue/evade/hunt/escape look-ahead, in time units */
+
+    float arrive_radius;   /* slowing radius of arrive */
+    float wander_distance; /* circle centre ahead along the velocity */
+    float wander_radius;
+    float wander_change;   /* max change of the wander angle per step, radians */
+
+    float path_predict;    /* future position ahead for path following (chapter: 25) */
+    float path_ahead;      /* target this far along the path from the normal point */
+    float avoid_distance;  /* obstacle look-ahead */
+    float priority_threshold; /* BOIDS_COMBINE_PRIORITY: a force above this wins */
+
+    BOIDS_VEC4(weight[4]); /* weight[i >> 2][i & 3] of behaviour index i */
+
+    BOIDS_UINT behaviors;  /* BOIDS_BIT(index) of each enabled behaviour */
+    BOIDS_UINT relations;  /* 2 bits per group g at bit 2g: BOIDS_REL_* toward g */
+    float max_turn;        /* radians per time unit; 0 = no turn-rate limit */
+    float body_radius;     /* agent size for obstacle clearance */
+};
+
+/* ---- parameters of the whole world; 192 bytes ----------------------------------- */
+BOIDS_STRUCT(boids_world_params) {
+    BOIDS_VEC4(min);        /* xyz lower corner (any sign) */
+    BOIDS_VEC4(size);       /* xyz extent; z = 0 in 2D */
+    BOIDS_VEC4(cell);       /* xyz cell width (size / cells, >= interaction radius) */
+    BOIDS_VEC4(inv_cell);   /* 1 / cell */
+    BOIDS_UVEC4(cells);     /* cells per axis, w = total */
+    BOIDS_VEC4(target_pos); /* seek / flee / arrive / pursue / evade target */
+    BOIDS_VEC4(target_vel); /* its velocity (for pursue / evade prediction) */
+    BOIDS_VEC4(flow_inv_cell); /* 1 / flow-field resolution */
+    BOIDS_UVEC4(flow_dims); /* flow field columns, rows, layers, total */
+
+    BOIDS_UINT count;       /* agents */
+    BOIDS_UINT dim;         /* 2 or 3 */
+    BOIDS_UINT boundary;    /* BOIDS_BOUNDARY_* */
+    BOIDS_UINT combine;     /* BOIDS_COMBINE_* */
+
+    BOIDS_UINT group_count;
+    BOIDS_UINT step;        /* step number (RNG counter) */
+    BOIDS_UINT seed_lo;
+    BOIDS_UINT seed_hi;
+
+    float dt;
+    float wall_offset;      /* stay-within-walls distance d */
+    float max_speed_all;    /* largest maxspeed of any group: alignment fixed-point scale */
+    float max_radius;       /* largest interaction radius: the grid's minimum cell */
+};
+
+/* ---- the scene: path and obstacles ---------------------------------------- */
+BOIDS_STRUCT(boids_scene) {
+    BOIDS_VEC4(path[BOIDS_MAX_PATH_POINTS]);     /* xyz points */
+    BOIDS_VEC4(obstacle[BOIDS_MAX_OBSTACLES]);   /* xyz centre, w radius */
+    BOIDS_UINT path_count;
+    BOIDS_UINT path_closed;
+    float path_radius;                           /* chapter: 20 */
+    BOIDS_UINT obstacle_count;
+};
+
+#endif /* BOIDS_SHARED_H */

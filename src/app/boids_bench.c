@@ -1,0 +1,176 @@
+// src/app/boids_bench.c: boids-bench, the benchmark of the step pipeline.
+// For each agent count: median ms/step of every stage (key, count, scan,
+// scatter, steer, integrate), candidate pairs and accepted neighbours per
+// second of the steer stage, memory, and the fitted exponent of cost vs N.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: boids-bench [--backend cpu] [--counts N,N,...] [--dim 2|3] [--distribution uniform|clustered]\n"
+    "                   [--steps S] [--threads N] [--seed X] [simulation flags of boids-run]\n"
+    "\n"
+    "Times the step pipeline of the CPU reference for each agent count (default\n"
+    "10000,100000,1000000) over S steps (default 10, after 2 warm-up steps) and\n"
+    "prints, per count, the median ms/step of each stage, the candidate pairs\n"
+    "and accepted neighbours per second of the steer stage, and the memory of the\n"
+    "simulation; then the exponent b of a least-squares fit ms/step = a N^b\n"
+    "(1 = linear). The world is sized for about 20 neighbours per agent unless\n"
+    "--world is given. Output is a Markdown table for docs/BENCHMARKS.md.\n";
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+// Median of n values (sorts them).
+static double median(double *v, size_t n) {
+    qsort(v, n, sizeof(*v), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// The CPU model from /proc/cpuinfo, for the table's caption.
+static void cpu_model(char *buf, size_t size) {
+    snprintf(buf, size, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "model name", 10) == 0) {
+            char *c = strchr(line, ':');
+            if (c) {
+                c += 2;
+                c[strcspn(c, "\n")] = 0;
+                snprintf(buf, size, "%s", c);
+            }
+            break;
+        }
+    }
+    fclose(f);
+}
+
+// Bytes held by a simulation of n agents (both state buffers, grid, outputs).
+static double sim_bytes(const boids_sim *s) {
+    double per_agent = 2.0 * (16 + 16 + 4 + 4) + 16 + 4 + 4 + 4 + 4 + 4;
+    return per_agent * s->n + 12.0 * s->grid.cells;
+}
+
+typedef struct row {
+    uint32_t n;
+    double ms[7]; // key, count, scan, scatter, steer, integrate, total
+    double cand, neigh;
+} row;
+
+// Run one count: warm-up, then `steps` timed steps; medians per stage.
+static int bench_count(const boids_options *o, uint32_t n, row *r) {
+    boids_params p;
+    char err[512];
+    if (boids_options_params(o, n, &p, err, sizeof(err)) != BOIDS_OK) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    boids_sim *s;
+    boids_result res = boids_sim_create(&s, &p, (boids_distribution)o->distribution);
+    if (res != BOIDS_OK) {
+        fprintf(stderr, "boids-bench: --counts: %u agents: %s\n", n, boids_result_str(res));
+        return res == BOIDS_ERR_NOMEM ? 3 : 2;
+    }
+    s->threads = o->threads;
+    fprintf(stderr, "boids-bench: N=%u: %u cells of %.4g, warming up...\n", n, s->grid.cells,
+            (double)s->p.world.cell[0]);
+    for (int i = 0; i < 2; i++)
+        boids_sim_step(s);
+    size_t steps = (size_t)o->bench_steps;
+    double *t = malloc(sizeof(double) * steps * 7);
+    if (!t) {
+        boids_sim_destroy(s);
+        return 3;
+    }
+    double cand = 0, neigh = 0;
+    for (size_t k = 0; k < steps; k++) {
+        double t0 = omp_get_wtime();
+        boids_sim_step(s);
+        double total = (omp_get_wtime() - t0) * 1e3;
+        const boids_stage_ms *m = &s->ms;
+        double v[7] = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate, total};
+        for (int j = 0; j < 7; j++)
+            t[j * steps + k] = v[j];
+        boids_stats st;
+        boids_sim_stats(s, &st);
+        cand += (double)st.candidate_pairs;
+        neigh += (double)st.neighbor_pairs;
+        fprintf(stderr, "\rboids-bench: N=%u: step %zu/%zu (%.1f ms)   ", n, k + 1, steps, total);
+    }
+    fprintf(stderr, "\n");
+    r->n = n;
+    for (int j = 0; j < 7; j++)
+        r->ms[j] = median(t + j * steps, steps);
+    r->cand = cand / (double)steps;
+    r->neigh = neigh / (double)steps;
+    printf("| %8u | %7.2f | %7.2f | %7.2f | %8.2f | %9.2f | %9.2f | %9.2f | %8.1f | %9.3g | %9.3g | %7.1f |\n", n,
+           r->ms[0], r->ms[1], r->ms[2], r->ms[3], r->ms[4], r->ms[5], r->ms[6], r->neigh / n,
+           r->cand / (r->ms[4] * 1e-3), r->neigh / (r->ms[4] * 1e-3), sim_bytes(s) / 1048576.0);
+    fflush(stdout);
+    free(t);
+    boids_sim_destroy(s);
+    return 0;
+}
+
+// Least-squares slope of log(ms) against log(N).
+static double fit_exponent(const row *r, uint32_t k) {
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        double x = log((double)r[i].n), y = log(r[i].ms[6]);
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+    }
+    double den = k * sxx - sx * sx;
+    return den != 0 ? (k * sxy - sx * sy) / den : NAN;
+}
+
+int main(int argc, char **argv) {
+    const boids_cli_spec spec = {
+        .prog = "boids-bench",
+        .usage = usage,
+        .flags = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION |
+                 BOIDS_CLI_STEPS | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET,
+    };
+    boids_options o;
+    int rc = boids_cli_parse(argc, argv, &spec, &o);
+    if (rc == 1)
+        return 0;
+    if (rc != 0)
+        return 2;
+    if (o.n_counts == 0) {
+        uint32_t def[] = {10000, 100000, 1000000};
+        memcpy(o.counts, def, sizeof(def));
+        o.n_counts = 3;
+    }
+    char cpu[256];
+    cpu_model(cpu, sizeof(cpu));
+    int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+    printf("boids-bench %s: backend cpu, %uD, %s, %llu steps (median), %d thread%s, %s\n", BOIDS_VERSION, o.dim,
+           o.distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform", (unsigned long long)o.bench_steps,
+           threads, threads == 1 ? "" : "s", cpu);
+    printf("\n| N        | key ms  | count   | scan    | scatter  | steer     | integrate | total ms  | "
+           "neigh/ag | cand/s    | neigh/s   | MiB     |\n");
+    printf("|----------|---------|---------|---------|----------|-----------|-----------|-----------|----------|"
+           "-----------|-----------|---------|\n");
+    row rows[BOIDS_CLI_MAX_COUNTS];
+    for (uint32_t i = 0; i < o.n_counts; i++) {
+        rc = bench_count(&o, o.counts[i], &rows[i]);
+        if (rc)
+            return rc;
+    }
+    if (o.n_counts >= 2)
+        printf("\nfitted exponent of ms/step vs N: %.3f (1.000 = linear)\n", fit_exponent(rows, o.n_counts));
+    return 0;
+}

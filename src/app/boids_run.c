@@ -1,0 +1,373 @@
+// src/app/boids_run.c: boids-run, the headless runner of the CPU reference.
+// Parses the shared options, builds the parameters, optionally loads agents
+// from a CSV snapshot, steps, prints a statistics line every K steps and a
+// summary whose last line is "state-hash: H" (FNV-1a of the final state).
+// Exit status: 0 ok, 2 bad input (flags, CSV content), 3 environment
+// (memory, writing output).
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define PROG "boids-run"
+#define EXIT_INPUT 2
+#define EXIT_ENVIRONMENT 3
+#define MAX_TIME_SAMPLES (1u << 20) // per-step times kept for the median
+
+static const char usage[] =
+    "usage: boids-run --count N [options]\n"
+    "       boids-run --init FILE.csv [options]\n"
+    "Runs the CPU reference simulation without a window and prints statistics.\n"
+    "The last line of the output is 'state-hash: H', a hash of the final state\n"
+    "(same flags and seed => same hash, for any --threads).\n"
+    "\n"
+    "  --count N             agents, 1..16777216 (with --init: taken from the file)\n"
+    "  --steps S             steps to run, 1..1000000000 (default 100)\n"
+    "  --seed X              random seed, decimal or 0x hex, 0..2^64-1 (default 1)\n"
+    "  --dim 2|3             dimensions (default 2)\n"
+    "  --world WxH[xD]       world extents (default: sized for ~20 neighbours)\n"
+    "  --origin X,Y[,Z]      lower corner of the world (default 0,0[,0])\n"
+    "  --boundary MODE       wrap, walls or bounce (default wrap)\n"
+    "  --behaviors LIST      comma list of behaviours, 'flocking', 'all' or 'none'\n"
+    "                        (default flocking = separation,alignment,cohesion)\n"
+    "  --weights NAME=W,...  weight of each named behaviour (default 1; separation 1.5)\n"
+    "  --radius R            perception radius (default 50)\n"
+    "  --separation R        desired separation (default 25)\n"
+    "  --fov DEGREES         field of view, 0 < fov <= 360 (default 360)\n"
+    "  --maxspeed V          maximum speed (default 3)\n"
+    "  --maxforce F          maximum steering force (default 0.05)\n"
+    "  --dt T                time step (default 1)\n"
+    "  --backend cpu         simulation backend (only cpu so far)\n"
+    "  --init FILE.csv       start from a snapshot: id,group,px,py,pz,vx,vy,vz\n"
+    "                        (2D: id,group,px,py,vx,vy; a neighbors column is ignored)\n"
+    "  --export-csv FILE.csv write the final state (written to a temporary file, then renamed)\n"
+    "  --stats-every K       a statistics line every K steps (default steps/10)\n"
+    "  --threads N           OpenMP threads, 0 = default (results do not depend on it)\n"
+    "  --quiet               print only the state-hash line\n"
+    "  --help, --version\n"
+    "\n"
+    "Behaviours: obstacles, walls, escape, separation, flee, evade, hunt, pursue,\n"
+    "seek, arrive, path, flow, view, alignment, cohesion, wander.\n"
+    "Exit status: 0 done, 2 bad arguments or input file, 3 out of memory or a write failure.\n";
+
+// Seconds on a monotonic clock.
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+// qsort order of doubles.
+static int compare_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+// Checks before the run that `path` can be written: its directory exists and
+// accepts a new file, and the path is not a directory. Returns 0, or 2 with
+// the error printed.
+static int check_writable(const char *path) {
+    const char *expected = "a file path in an existing, writable directory";
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        boids_cli_error(PROG, "--export-csv", path, expected, "is a directory");
+        return EXIT_INPUT;
+    }
+    size_t len = strlen(path);
+    char *dir = malloc(len + 2);
+    char *probe = malloc(len + 64);
+    if (!dir || !probe) {
+        free(dir);
+        free(probe);
+        boids_cli_error(PROG, "--export-csv", path, NULL, "cannot be checked: out of memory");
+        return EXIT_ENVIRONMENT;
+    }
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == path)
+        strcpy(dir, "/");
+    else
+        snprintf(dir, len + 2, "%.*s", (int)(slash - path), path);
+    int rc = 0;
+    if (stat(dir, &st) != 0) {
+        boids_cli_error(PROG, "--export-csv", path, expected, "cannot be written: directory '%s': %s", dir,
+                        strerror(errno));
+        rc = EXIT_INPUT;
+    } else if (!S_ISDIR(st.st_mode)) {
+        boids_cli_error(PROG, "--export-csv", path, expected, "cannot be written: '%s' is not a directory", dir);
+        rc = EXIT_INPUT;
+    } else {
+        // Creating (and removing) a file is the only test that holds for
+        // every case: permissions, read-only mounts, ACLs, root.
+        snprintf(probe, len + 64, "%s/.boids-run-probe.%ld", dir, (long)getpid());
+        int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        if (fd < 0 && errno != EEXIST) {
+            boids_cli_error(PROG, "--export-csv", path, expected, "cannot be written: directory '%s': %s", dir,
+                            strerror(errno));
+            rc = EXIT_INPUT;
+        } else if (fd >= 0) {
+            close(fd);
+            unlink(probe);
+        }
+    }
+    free(dir);
+    free(probe);
+    return rc;
+}
+
+// Checks that --init names a readable file (not a directory): a missing
+// input is a bad argument (exit 2), unlike a read error later (exit 3).
+static int check_readable(const char *path) {
+    const char *expected = "a readable CSV file";
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        boids_cli_error(PROG, "--init", path, expected, "cannot be opened: %s", strerror(errno));
+        return EXIT_INPUT;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        boids_cli_error(PROG, "--init", path, expected, "is a directory");
+        return EXIT_INPUT;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        boids_cli_error(PROG, "--init", path, expected, "cannot be opened: %s", strerror(errno));
+        return EXIT_INPUT;
+    }
+    fclose(f);
+    return 0;
+}
+
+// "separation,alignment,cohesion" of a behaviour mask ("none" if empty).
+static void behavior_text(uint32_t bits, char *buf, size_t size) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++) {
+        if (!(bits & BOIDS_BIT(i)))
+            continue;
+        int n = snprintf(buf + len, size - len, "%s%s", len ? "," : "", boids_behavior_name(i));
+        if (n < 0 || (size_t)n >= size - len)
+            break;
+        len += (size_t)n;
+    }
+    if (!len)
+        snprintf(buf, size, "none");
+}
+
+// One statistics line (also the "final:" line of the summary).
+static void print_stats(const char *label, const boids_stats *st, double ms_per_step) {
+    printf("%sstep %llu  polarisation %.4f  speed %.4f  neighbors %.3f  nearest %.4f  cell-max %u  "
+           "cell-mean %.3f  ms/step %.3f\n",
+           label, (unsigned long long)st->step, st->polarisation, st->mean_speed, st->mean_neighbors, st->mean_nearest,
+           st->cell_max, st->cell_mean, ms_per_step);
+}
+
+// Is every figure of the statistics finite?
+static bool stats_finite(const boids_stats *st) {
+    return isfinite(st->polarisation) && isfinite(st->mean_speed) && isfinite(st->mean_neighbors) &&
+           isfinite(st->mean_nearest) && isfinite(st->cell_mean);
+}
+
+// Loads --init into id-order arrays; returns 0 or the exit status (error printed).
+static int load_init(const boids_options *o, uint32_t *count, float (**pos)[4], float (**vel)[4], uint32_t **group) {
+    int rc = check_readable(o->init_csv);
+    if (rc)
+        return rc;
+    char msg[512];
+    boids_result r = boids_csv_read(o->init_csv, o->dim, count, pos, vel, group, msg, sizeof msg);
+    if (r == BOIDS_ERR_FORMAT || r == BOIDS_ERR_ARGUMENT) {
+        char line[1024], described[600];
+        snprintf(described, sizeof described, "%s%s", strncmp(msg, "line ", 5) == 0 ? "at " : "", msg);
+        boids_cli_format_described(line, sizeof line, PROG, "--init", o->init_csv,
+                                   "a CSV with the header id,group,px,py,pz,vx,vy,vz and ids 0..N-1 once each",
+                                   described);
+        fprintf(stderr, "%s\n", line);
+        return EXIT_INPUT;
+    }
+    if (r != BOIDS_OK) {
+        boids_cli_error(PROG, "--init", o->init_csv, NULL, "cannot be read: %s (%s)", boids_result_str(r), msg);
+        return EXIT_ENVIRONMENT;
+    }
+    if (o->count_set && o->count != *count) {
+        char expected[64], given[16];
+        snprintf(expected, sizeof expected, "--count %u or no --count", *count);
+        snprintf(given, sizeof given, "%u", o->count);
+        boids_cli_error(PROG, "--count", given, expected, "does not match the %u agents in '%s'", *count, o->init_csv);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+// Runs the simulation described by the options; returns the exit status.
+static int run(const boids_options *o) {
+    uint32_t count = o->count;
+    float(*pos)[4] = NULL, (*vel)[4] = NULL;
+    uint32_t *group = NULL;
+    boids_sim *sim = NULL;
+    double *samples = NULL;
+    int rc = 0;
+    if (o->init_csv) {
+        if ((rc = load_init(o, &count, &pos, &vel, &group)))
+            goto done;
+    } else if (!o->count_set) {
+        boids_cli_error(PROG, "--count", NULL, "--count N (1..16777216) or --init FILE.csv", "is required");
+        rc = EXIT_INPUT;
+        goto done;
+    }
+    if (o->export_csv && (rc = check_writable(o->export_csv)))
+        goto done;
+
+    boids_params params;
+    char err[1024];
+    if (boids_options_params(o, count, &params, err, sizeof err) != BOIDS_OK) {
+        fprintf(stderr, "%s\n", err);
+        rc = EXIT_INPUT;
+        goto done;
+    }
+    if (group) { // the snapshot may use more groups than the default one
+        uint32_t max_group = 0;
+        for (uint32_t i = 0; i < count; i++)
+            max_group = group[i] > max_group ? group[i] : max_group;
+        if (max_group + 1 > params.world.group_count) {
+            params.world.group_count = max_group + 1;
+            char what[256] = "";
+            boids_result r = boids_params_finalize(&params, what, sizeof what);
+            if (r != BOIDS_OK) {
+                boids_cli_error(PROG, "--init", o->init_csv, NULL, "needs %u groups, rejected: %s (%s)", max_group + 1,
+                                boids_result_str(r), what);
+                rc = EXIT_INPUT;
+                goto done;
+            }
+        }
+    }
+    boids_result r = boids_sim_create(&sim, &params, (boids_distribution)o->distribution);
+    if (r != BOIDS_OK) {
+        boids_cli_error(PROG, NULL, NULL, NULL, "cannot create a simulation of %u agents: %s", count,
+                        boids_result_str(r));
+        rc = r == BOIDS_ERR_NOMEM ? EXIT_ENVIRONMENT : EXIT_INPUT;
+        goto done;
+    }
+    sim->threads = o->threads;
+    if (pos && (r = boids_sim_set_agents(sim, (const float(*)[4])pos, (const float(*)[4])vel, group)) != BOIDS_OK) {
+        boids_cli_error(PROG, "--init", o->init_csv, NULL, "is rejected by the simulation: %s", boids_result_str(r));
+        rc = EXIT_INPUT;
+        goto done;
+    }
+
+    const boids_world_params *w = &sim->p.world;
+    static const char *const modes[3] = {"wrap", "walls", "bounce"};
+    if (!o->quiet) {
+        char behaviors[400], world[96], origin[96], threads[32];
+        behavior_text(sim->p.group[0].behaviors, behaviors, sizeof behaviors);
+        if (w->dim == 3) {
+            snprintf(world, sizeof world, "%gx%gx%g", (double)w->size[0], (double)w->size[1], (double)w->size[2]);
+            snprintf(origin, sizeof origin, "%g,%g,%g", (double)w->min[0], (double)w->min[1], (double)w->min[2]);
+        } else {
+            snprintf(world, sizeof world, "%gx%g", (double)w->size[0], (double)w->size[1]);
+            snprintf(origin, sizeof origin, "%g,%g", (double)w->min[0], (double)w->min[1]);
+        }
+        if (o->threads > 0)
+            snprintf(threads, sizeof threads, "%d", o->threads);
+        else
+            snprintf(threads, sizeof threads, "default");
+        printf("boids-run %s: %u agents, %uD, world %s at %s, boundary %s, behaviors %s, seed %llu, steps %llu, "
+               "threads %s, backend %s%s%s\n",
+               BOIDS_VERSION, sim->n, w->dim, world, origin, w->boundary < 3 ? modes[w->boundary] : "?", behaviors,
+               (unsigned long long)o->seed, (unsigned long long)o->steps, threads, o->backend,
+               o->init_csv ? ", from " : "", o->init_csv ? o->init_csv : "");
+        fflush(stdout);
+    }
+
+    uint64_t stride = (o->steps + MAX_TIME_SAMPLES - 1) / MAX_TIME_SAMPLES;
+    size_t n_samples = 0;
+    samples = malloc((size_t)((o->steps + stride - 1) / stride) * sizeof *samples);
+    if (!samples) {
+        boids_cli_error(PROG, NULL, NULL, NULL, "out of memory for step timings");
+        rc = EXIT_ENVIRONMENT;
+        goto done;
+    }
+    boids_stats st;
+    bool finite = true;
+    double start = now_seconds(), interval_start = start;
+    uint64_t interval_steps = 0;
+    for (uint64_t step = 1; step <= o->steps; step++) {
+        double t0 = now_seconds();
+        boids_sim_step(sim);
+        double t1 = now_seconds();
+        if ((step - 1) % stride == 0)
+            samples[n_samples++] = (t1 - t0) * 1e3;
+        interval_steps++;
+        if (step % o->stats_every == 0 || step == o->steps) {
+            boids_sim_stats(sim, &st);
+            finite = finite && stats_finite(&st);
+            if (!o->quiet) {
+                print_stats("", &st, (t1 - interval_start) * 1e3 / (double)interval_steps);
+                fflush(stdout);
+            }
+            interval_start = now_seconds();
+            interval_steps = 0;
+        }
+    }
+    double total = now_seconds() - start;
+    boids_sim_stats(sim, &st);
+    qsort(samples, n_samples, sizeof *samples, compare_double);
+    double median =
+        n_samples % 2 ? samples[n_samples / 2] : 0.5 * (samples[n_samples / 2 - 1] + samples[n_samples / 2]);
+    if (!finite)
+        fprintf(stderr, "%s: warning: some statistics were not finite (nan or inf)\n", PROG);
+
+    if (o->export_csv) {
+        if (boids_csv_write(o->export_csv, sim) != BOIDS_OK) {
+            boids_cli_error(PROG, "--export-csv", o->export_csv, NULL, "could not be written: %s", strerror(errno));
+            rc = EXIT_ENVIRONMENT;
+            goto done;
+        }
+    }
+    if (!o->quiet) {
+        printf("summary: %llu steps in %.3f s, ms/step median %.4f (min %.4f, max %.4f)\n",
+               (unsigned long long)o->steps, total, median, samples[0], samples[n_samples - 1]);
+        printf("stages (last step, ms): key %.3f count %.3f scan %.3f scatter %.3f steer %.3f integrate %.3f\n",
+               sim->ms.key, sim->ms.count, sim->ms.scan, sim->ms.scatter, sim->ms.steer, sim->ms.integrate);
+        printf("pairs (last step): candidates %llu, within radius %llu\n", (unsigned long long)st.candidate_pairs,
+               (unsigned long long)st.neighbor_pairs);
+        print_stats("final: ", &st, median);
+        if (o->export_csv)
+            printf("exported: %s (%u agents)\n", o->export_csv, sim->n);
+    }
+    printf("state-hash: %016llx\n", (unsigned long long)boids_sim_hash(sim));
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        boids_cli_error(PROG, NULL, NULL, NULL, "cannot write the output: %s", strerror(errno));
+        rc = EXIT_ENVIRONMENT;
+    }
+done:
+    boids_sim_destroy(sim);
+    free(samples);
+    free(pos);
+    free(vel);
+    free(group);
+    return rc;
+}
+
+// boids-run: parse, run, exit 0 / 2 / 3.
+int main(int argc, char **argv) {
+    static const boids_cli_spec spec = {
+        .prog = PROG,
+        .usage = usage,
+        .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_INIT |
+                 BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET,
+    };
+    boids_options o;
+    int r = boids_cli_parse(argc, argv, &spec, &o);
+    if (r == 1)
+        return fflush(stdout) == 0 ? 0 : EXIT_ENVIRONMENT;
+    if (r != 0)
+        return EXIT_INPUT;
+    return run(&o);
+}

@@ -1,0 +1,136 @@
+/* src/app/cli.h: the one command-line parser of every executable (boids-run,
+ * boids-bench, the viewer). Each program names the flags it accepts and its
+ * usage text; values are checked completely (full consumption, finite, in
+ * range) and every error is ONE line on stderr:
+ *   PROG: --flag: 'VALUE' <what is wrong>; expected <what is allowed>
+ *
+ * Offers:
+ *   BOIDS_CLI_*            one bit per flag
+ *   boids_cli_spec         what a program accepts (flags, usage)
+ *   boids_options          the parsed values (defaults filled in)
+ *   boids_cli_parse        argv -> options (0 run, 1 help/version shown, 2 error shown)
+ *   boids_options_params   options -> finalized boids_params, errors as one line
+ *   boids_cli_format, boids_cli_error   the one-line error format
+ */
+#ifndef BOIDS_APP_CLI_H
+#define BOIDS_APP_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "boids/core.h"
+
+// One bit per flag (--help, -h and --version are always accepted).
+#define BOIDS_CLI_COUNT (1u << 0)         // --count N
+#define BOIDS_CLI_STEPS (1u << 1)         // --steps S
+#define BOIDS_CLI_SEED (1u << 2)          // --seed X
+#define BOIDS_CLI_DIM (1u << 3)           // --dim 2|3
+#define BOIDS_CLI_WORLD (1u << 4)         // --world WxH[xD]
+#define BOIDS_CLI_ORIGIN (1u << 5)        // --origin X,Y[,Z]
+#define BOIDS_CLI_BOUNDARY (1u << 6)      // --boundary wrap|walls|bounce
+#define BOIDS_CLI_BEHAVIORS (1u << 7)     // --behaviors LIST|all|none
+#define BOIDS_CLI_WEIGHTS (1u << 8)       // --weights name=value,...
+#define BOIDS_CLI_RADIUS (1u << 9)        // --radius R
+#define BOIDS_CLI_SEPARATION (1u << 10)   // --separation R
+#define BOIDS_CLI_FOV (1u << 11)          // --fov DEGREES
+#define BOIDS_CLI_MAXSPEED (1u << 12)     // --maxspeed V
+#define BOIDS_CLI_MAXFORCE (1u << 13)     // --maxforce F
+#define BOIDS_CLI_DT (1u << 14)           // --dt T
+#define BOIDS_CLI_BACKEND (1u << 15)      // --backend cpu
+#define BOIDS_CLI_INIT (1u << 16)         // --init FILE.csv
+#define BOIDS_CLI_EXPORT_CSV (1u << 17)   // --export-csv FILE.csv
+#define BOIDS_CLI_STATS_EVERY (1u << 18)  // --stats-every K
+#define BOIDS_CLI_THREADS (1u << 19)      // --threads N
+#define BOIDS_CLI_COUNTS (1u << 20)       // --counts N,N,...
+#define BOIDS_CLI_DISTRIBUTION (1u << 21) // --distribution uniform|clustered
+#define BOIDS_CLI_QUIET (1u << 22)        // --quiet
+// The flags that boids_options_params turns into simulation parameters.
+#define BOIDS_CLI_SIM_FLAGS                                                                                            \
+    (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
+     BOIDS_CLI_WEIGHTS | BOIDS_CLI_RADIUS | BOIDS_CLI_SEPARATION | BOIDS_CLI_FOV | BOIDS_CLI_MAXSPEED |                \
+     BOIDS_CLI_MAXFORCE | BOIDS_CLI_DT)
+
+#define BOIDS_CLI_MAX_COUNTS 64u
+#define BOIDS_CLI_MAX_STEPS 1000000000ull
+#define BOIDS_CLI_MAX_THREADS 1024
+
+// What a program accepts. Zero `required` means every flag is optional.
+typedef struct boids_cli_spec {
+    const char *prog;  // program name in messages (stable, unlike argv[0])
+    const char *usage; // printed by --help, as is
+    uint32_t flags;    // BOIDS_CLI_* accepted
+    uint32_t required; // BOIDS_CLI_* that must be given
+} boids_cli_spec;
+
+// Parsed options; boids_cli_parse fills in the defaults of everything not given.
+typedef struct boids_options {
+    const char *prog;
+    uint32_t flags_given; // BOIDS_CLI_* seen on the command line
+
+    uint32_t count; // --count (1..BOIDS_MAX_AGENTS)
+    bool count_set;
+    uint64_t steps; // --steps for boids-run (default 100)
+    bool steps_set;
+    uint64_t bench_steps; // --steps for boids-bench (default 10); --steps sets both
+    uint64_t seed;        // --seed, decimal or 0x hex (default 1)
+    uint32_t dim;         // --dim (default 2)
+    bool dim_set;
+    double world[3];  // --world extents (z = 0 in 2D)
+    uint32_t world_n; // components given (2 or 3)
+    bool world_set;
+    const char *world_arg; // --world as given, for messages
+    double origin[3];      // --origin (default 0)
+    bool origin_set;
+    const char *origin_arg; // --origin as given, for messages
+    uint32_t boundary;      // BOIDS_BOUNDARY_* (default wrap)
+    bool boundary_set;
+    uint32_t behaviors; // BOIDS_BIT(index) of each enabled behaviour
+    bool behaviors_set;
+    float weights[BOIDS_BEHAVIOR_COUNT];
+    bool weight_set[BOIDS_BEHAVIOR_COUNT];
+    float radius, separation, fov_deg, maxspeed, maxforce, dt;
+    bool radius_set, separation_set, fov_set, maxspeed_set, maxforce_set, dt_set;
+    const char *backend;    // "cpu" (default)
+    const char *init_csv;   // --init, NULL if not given
+    const char *export_csv; // --export-csv, NULL if not given
+    uint32_t stats_every;   // --stats-every (default steps / 10, at least 1)
+    bool stats_every_set;
+    int threads;                           // --threads (0 = OpenMP default)
+    uint32_t counts[BOIDS_CLI_MAX_COUNTS]; // --counts
+    uint32_t n_counts;
+    uint32_t distribution; // BOIDS_DIST_* (default uniform)
+    bool quiet;
+} boids_options;
+
+// Parses argv[1..argc-1]. Returns 0: run; 1: --help or --version was printed
+// (exit 0); 2: a one-line error was printed on stderr (exit 2).
+int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_options *out);
+
+// Builds finalized parameters for `count` agents: boids_params_default, every
+// flag applied to all groups, the world from --world/--origin (or sized
+// automatically for 20 neighbours), the seed. On error `err` receives one line
+// (no newline) in the format above.
+boids_result boids_options_params(const boids_options *o, uint32_t count, boids_params *p, char *err, size_t err_size);
+
+#if defined(__GNUC__)
+#define BOIDS_CLI_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define BOIDS_CLI_PRINTF(fmt, args)
+#endif
+
+// Writes "PROG: FLAG: 'VALUE' PROBLEM; expected EXPECTED" (no newline) into
+// buf. flag, value and expected may be NULL (the part is left out); control
+// characters in value are escaped and long values shortened, so it stays one line.
+void boids_cli_format(char *buf, size_t size, const char *prog, const char *flag, const char *value,
+                      const char *expected, const char *problem_fmt, ...) BOIDS_CLI_PRINTF(7, 8);
+// A library description "WHAT (allowed: RANGE)" (as boids_params_finalize and
+// boids_csv_read write them) as the line "PROG: FLAG: 'VALUE' WHAT; expected
+// RANGE"; default_expected is used when the description names no range.
+void boids_cli_format_described(char *buf, size_t size, const char *prog, const char *flag, const char *value,
+                                const char *default_expected, const char *description);
+// The same line, printed on stderr with a newline.
+void boids_cli_error(const char *prog, const char *flag, const char *value, const char *expected,
+                     const char *problem_fmt, ...) BOIDS_CLI_PRINTF(5, 6);
+
+#endif

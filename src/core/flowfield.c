@@ -1,0 +1,116 @@
+// src/core/flowfield.c: flow-field following (Nature of Code 5, "Flow
+// Fields"): a grid of unit vectors over the world, from Perlin noise
+// (stb_perlin), a swirl around the centre, or uniform. The field is built
+// here and uploaded as-is to the GPU. GLSL twins: flow_lookup(), flow().
+#include <math.h>
+#include <stdlib.h>
+
+#include <cglm/vec3.h>
+#include <stb_perlin.h>
+
+#include "boids/behaviors.h"
+
+#define TWO_PI 6.28318530717958647692f
+
+// One cell's vector for the kind of field, at the cell centre c.
+static void field_vector(const boids_flowfield *f, const boids_world_params *w, const float c[3], float out[3]) {
+    if (f->kind == BOIDS_FLOW_NOISE) {
+        // Chapter: angle = noise * 2pi. stb_perlin returns about [-1, 1].
+        float x = c[0] * f->noise_scale, y = c[1] * f->noise_scale, z = c[2] * f->noise_scale;
+        float theta = stb_perlin_noise3_seed(x, y, z, 0, 0, 0, (int)f->noise_seed) * TWO_PI;
+        if (w->dim == 2) {
+            out[0] = cosf(theta);
+            out[1] = sinf(theta);
+            out[2] = 0.0f;
+        } else {
+            // A second, offset sample for the elevation, in [-pi/2, pi/2].
+            float phi = stb_perlin_noise3_seed(x + 31.7f, y + 17.3f, z + 5.1f, 0, 0, 0, (int)f->noise_seed);
+            phi *= 1.5707963f;
+            out[0] = cosf(phi) * cosf(theta);
+            out[1] = cosf(phi) * sinf(theta);
+            out[2] = sinf(phi);
+        }
+    } else if (f->kind == BOIDS_FLOW_SWIRL) {
+        // Tangent of a circle around the world centre (about the z axis).
+        float dx = c[0] - (w->min[0] + 0.5f * w->size[0]);
+        float dy = c[1] - (w->min[1] + 0.5f * w->size[1]);
+        float t[3] = {-dy, dx, 0.0f};
+        if (t[0] == 0.0f && t[1] == 0.0f)
+            t[0] = 1.0f;
+        boids_set_mag(t, 1.0f, out);
+    } else {
+        boids_set_mag(f->direction, 1.0f, out);
+        if (glm_vec3_norm2(out) == 0.0f)
+            out[0] = 1.0f;
+    }
+}
+
+// Fill f->dims (ceil(size / resolution) per axis, 1 layer in 2D) and f->vec.
+boids_result boids_flowfield_build(boids_flowfield *f, const boids_world_params *w) {
+    if (!(f->resolution > 0.0f) || !isfinite(f->resolution))
+        return BOIDS_ERR_PARAM;
+    double total = 1.0;
+    for (int a = 0; a < 3; a++) {
+        double n = (a == 2 && w->dim == 2) ? 1.0 : ceil((double)w->size[a] / f->resolution);
+        if (n < 1.0)
+            n = 1.0;
+        if (n > 65536.0)
+            return BOIDS_ERR_PARAM;
+        f->dims[a] = (uint32_t)n;
+        total *= n;
+    }
+    if (total > 16777216.0)
+        return BOIDS_ERR_PARAM;
+    f->dims[3] = (uint32_t)total;
+    free(f->vec);
+    f->vec = malloc(sizeof(*f->vec) * f->dims[3]);
+    if (!f->vec)
+        return BOIDS_ERR_NOMEM;
+    for (uint32_t k = 0; k < f->dims[2]; k++)
+        for (uint32_t j = 0; j < f->dims[1]; j++)
+            for (uint32_t i = 0; i < f->dims[0]; i++) {
+                float c[3] = {w->min[0] + ((float)i + 0.5f) * f->resolution,
+                              w->min[1] + ((float)j + 0.5f) * f->resolution,
+                              w->dim == 2 ? 0.0f : w->min[2] + ((float)k + 0.5f) * f->resolution};
+                float *v = f->vec[(k * f->dims[1] + j) * f->dims[0] + i];
+                field_vector(f, w, c, v);
+                v[3] = 0.0f;
+            }
+    return BOIDS_OK;
+}
+
+// Release the field's vectors.
+void boids_flowfield_free(boids_flowfield *f) {
+    free(f->vec);
+    f->vec = NULL;
+}
+
+// Column/row/layer of a coordinate, clamped to the grid (chapter: constrain).
+static uint32_t flow_index(float p, float lo, float inv, uint32_t n) {
+    float x = floorf((p - lo) * inv);
+    if (!(x >= 0.0f))
+        return 0;
+    if (x >= (float)n)
+        return n - 1;
+    return (uint32_t)x;
+}
+
+// lookup(position): the vector of the cell under the position, clamped.
+// A field that was never built reads as zero everywhere.
+const float *boids_flowfield_lookup(const boids_flowfield *f, const boids_world_params *w, const float pos[3]) {
+    static const float none[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (!f->vec)
+        return none;
+    float inv = 1.0f / f->resolution;
+    uint32_t i = flow_index(pos[0], w->min[0], inv, f->dims[0]);
+    uint32_t j = flow_index(pos[1], w->min[1], inv, f->dims[1]);
+    uint32_t k = flow_index(pos[2], w->min[2], inv, f->dims[2]);
+    return f->vec[(k * f->dims[1] + j) * f->dims[0] + i];
+}
+
+// desired = lookup * maxspeed; steer.
+void boids_flow(const float field[3], const float vel[3], float maxspeed, float maxforce, float dest[3]) {
+    float desired[3];
+    glm_vec3_scale((float *)field, maxspeed, desired);
+    boids_steer_from_desired(desired, vel, maxforce, dest);
+}

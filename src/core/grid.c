@@ -1,0 +1,151 @@
+// src/core/grid.c: the uniform grid (Reynolds' bin-lattice, Nature of Code 5
+// "Spatial Subdivisions") built by counting sort: key -> count -> exclusive
+// scan -> scatter into cell order. GLSL twins: shaders/key.comp,
+// count.comp, scan.comp, scatter.comp.
+#include <math.h>
+#include <string.h>
+
+#include "boids/behaviors.h"
+#include "grid_internal.h"
+
+// One axis: floor((p - min) / cell) in integers, then wrapped (torus) or
+// clamped (walls, bounce) explicitly, never through a negative % or a
+// negative float -> unsigned conversion.
+static uint32_t axis_coord(float p, float lo, float inv, uint32_t n, bool wrap) {
+    float f = floorf((p - lo) * inv);
+    if (!(f > -1e9f)) // NaN or hugely negative
+        f = -1e9f;
+    if (f > 1e9f)
+        f = 1e9f;
+    int64_t i = (int64_t)f;
+    if (wrap) {
+        int64_t m = (int64_t)n;
+        if (i < 0)
+            i += m * ((-i) / m + 1); // now non-negative
+        return (uint32_t)(i % m);
+    }
+    if (i < 0)
+        return 0;
+    if (i >= (int64_t)n)
+        return n - 1;
+    return (uint32_t)i;
+}
+
+// Integer cell coordinates of a position.
+void boids_grid_coords(const boids_world_params *w, const float pos[3], uint32_t c[3]) {
+    bool wrap = w->boundary == BOIDS_BOUNDARY_WRAP;
+    for (int a = 0; a < 3; a++)
+        c[a] = w->cells[a] > 1 ? axis_coord(pos[a], w->min[a], w->inv_cell[a], w->cells[a], wrap) : 0;
+}
+
+// The linear cell index (x fastest) of a position: the sort key.
+uint32_t boids_grid_cell_of(const boids_world_params *w, const float pos[4]) {
+    uint32_t c[3];
+    boids_grid_coords(w, pos, c);
+    return (c[2] * w->cells[1] + c[1]) * w->cells[0] + c[0];
+}
+
+// The distinct cells c-1, c, c+1 on one axis in ascending order: wrapped on a
+// torus (with fewer than 3 cells each cell once), dropped at a wall.
+static uint32_t axis_cells(uint32_t c, uint32_t n, bool wrap, uint32_t out[3]) {
+    if (wrap && n <= 3) {
+        for (uint32_t i = 0; i < n; i++)
+            out[i] = i;
+        return n;
+    }
+    uint32_t k = 0;
+    if (wrap) {
+        uint32_t lo = c == 0 ? n - 1 : c - 1, hi = c + 1 == n ? 0 : c + 1;
+        // Ascending order so consecutive cells merge into one run.
+        uint32_t v[3] = {lo, c, hi};
+        for (int i = 0; i < 3; i++)
+            for (int j = i + 1; j < 3; j++)
+                if (v[j] < v[i]) {
+                    uint32_t t = v[i];
+                    v[i] = v[j];
+                    v[j] = t;
+                }
+        memcpy(out, v, sizeof(v));
+        return 3;
+    }
+    if (c > 0)
+        out[k++] = c - 1;
+    out[k++] = c;
+    if (c + 1 < n)
+        out[k++] = c + 1;
+    return k;
+}
+
+// Slot ranges of the 3x3(x3) block: per (z, y) row, runs of consecutive x
+// cells are one contiguous slot range in cell order.
+uint32_t boids_grid_ranges(const boids_world_params *w, const uint32_t *start, const uint32_t c[3],
+                           uint32_t ranges[BOIDS_GRID_MAX_RANGES][2]) {
+    bool wrap = w->boundary == BOIDS_BOUNDARY_WRAP;
+    uint32_t xs[3], ys[3], zs[3];
+    uint32_t nx = axis_cells(c[0], w->cells[0], wrap, xs);
+    uint32_t ny = axis_cells(c[1], w->cells[1], wrap, ys);
+    uint32_t nz = axis_cells(c[2], w->cells[2], wrap, zs);
+    uint32_t count = 0;
+    for (uint32_t k = 0; k < nz; k++)
+        for (uint32_t j = 0; j < ny; j++) {
+            uint32_t row = (zs[k] * w->cells[1] + ys[j]) * w->cells[0];
+            uint32_t i = 0;
+            while (i < nx) {
+                uint32_t first = xs[i];
+                while (i + 1 < nx && xs[i + 1] == xs[i] + 1)
+                    i++;
+                uint32_t a = start[row + first], b = start[row + xs[i] + 1];
+                if (b > a) {
+                    ranges[count][0] = a;
+                    ranges[count][1] = b;
+                    count++;
+                }
+                i++;
+            }
+        }
+    return count;
+}
+
+// Neighbours of `slot` through the grid: every j != slot with
+// 0 < |delta|^2 < radius^2 (radius <= the cell size).
+uint32_t boids_grid_neighbors(const boids_sim *s, uint32_t slot, float radius, uint32_t *out, uint32_t cap) {
+    const boids_world_params *w = &s->p.world;
+    uint32_t c[3], ranges[BOIDS_GRID_MAX_RANGES][2];
+    boids_grid_coords(w, s->cur.pos[slot], c);
+    uint32_t nr = boids_grid_ranges(w, s->grid.start, c, ranges), found = 0;
+    float r2 = radius * radius;
+    for (uint32_t r = 0; r < nr; r++)
+        for (uint32_t j = ranges[r][0]; j < ranges[r][1]; j++) {
+            if (j == slot)
+                continue;
+            float d[3];
+            boids_world_delta(w, s->cur.pos[slot], s->cur.pos[j], d);
+            float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+            if (d2 > 0.0f && d2 < r2) {
+                if (found < cap)
+                    out[found] = j;
+                found++;
+            }
+        }
+    return found;
+}
+
+// The O(N^2) reference of the neighbour search (tests only).
+uint32_t boids_brute_neighbors(const boids_sim *s, uint32_t slot, float radius, uint32_t *out, uint32_t cap) {
+    const boids_world_params *w = &s->p.world;
+    float r2 = radius * radius;
+    uint32_t found = 0;
+    for (uint32_t j = 0; j < s->n; j++) {
+        if (j == slot)
+            continue;
+        float d[3];
+        boids_world_delta(w, s->cur.pos[slot], s->cur.pos[j], d);
+        float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        if (d2 > 0.0f && d2 < r2) {
+            if (found < cap)
+                out[found] = j;
+            found++;
+        }
+    }
+    return found;
+}

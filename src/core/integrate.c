@@ -1,0 +1,103 @@
+// src/core/integrate.c: locomotion (Nature of Code 5, "Vehicles and
+// Steering": velocity += acceleration; limit(maxspeed); position +=
+// velocity), with a fixed dt, an optional turn-rate limit along the shortest
+// signed angle (boids-angle-bug.txt), and the boundary modes.
+// GLSL twins: shaders/integrate.comp turn_limit(), boundary(), integrate().
+#include <math.h>
+
+#include <cglm/vec3.h>
+
+#include "boids/behaviors.h"
+
+// Rotate the new velocity back toward the old heading so that the heading
+// turns by at most max_angle. 2D: angles, differenced by boids_angle_diff
+// (never raw angles). 3D: rotation in the plane of the two headings.
+void boids_turn_limit(const float old_vel[3], float max_angle, uint32_t dim, float vel[3]) {
+    float speed = glm_vec3_norm(vel);
+    float old_speed = glm_vec3_norm((float *)old_vel);
+    if (!(max_angle > 0.0f) || speed == 0.0f || old_speed == 0.0f)
+        return;
+    if (dim == 2) {
+        float from = atan2f(old_vel[1], old_vel[0]);
+        float to = atan2f(vel[1], vel[0]);
+        float diff = boids_angle_diff(to, from);
+        if (fabsf(diff) <= max_angle)
+            return;
+        float a = from + (diff > 0.0f ? max_angle : -max_angle);
+        vel[0] = speed * cosf(a);
+        vel[1] = speed * sinf(a);
+        return;
+    }
+    float u[3], v[3];
+    glm_vec3_scale((float *)old_vel, 1.0f / old_speed, u);
+    glm_vec3_scale(vel, 1.0f / speed, v);
+    float c = glm_vec3_dot(u, v);
+    c = c > 1.0f ? 1.0f : (c < -1.0f ? -1.0f : c);
+    if (acosf(c) <= max_angle)
+        return;
+    // Unit vector in the turning plane, perpendicular to u.
+    float w[3];
+    for (int a = 0; a < 3; a++)
+        w[a] = v[a] - u[a] * c;
+    if (glm_vec3_norm2(w) == 0.0f) {
+        // Reversal: any perpendicular plane is shortest; use the one with z (or y).
+        float up[3] = {0.0f, 0.0f, 1.0f};
+        if (fabsf(u[2]) > 0.9f) {
+            up[1] = 1.0f;
+            up[2] = 0.0f;
+        }
+        glm_vec3_cross(up, u, w);
+    }
+    glm_vec3_normalize(w);
+    float cm = cosf(max_angle), sm = sinf(max_angle);
+    for (int a = 0; a < 3; a++)
+        vel[a] = speed * (u[a] * cm + w[a] * sm);
+}
+
+// Reflect a coordinate that left [lo, hi] back inside and flip the velocity
+// component; a coordinate far outside is clamped.
+static void bounce_axis(float lo, float hi, float *p, float *v) {
+    if (*p < lo) {
+        *p = lo + (lo - *p);
+        *v = fabsf(*v);
+    } else if (*p > hi) {
+        *p = hi - (*p - hi);
+        *v = -fabsf(*v);
+    }
+    if (*p < lo)
+        *p = lo;
+    if (*p > hi)
+        *p = hi;
+}
+
+// Boundary mode after the move. walls: the stay-within-walls force does the
+// steering (steer stage); leaving the box anyway bounces, as a hard stop.
+void boids_boundary(const boids_world_params *w, float pos[3], float vel[3]) {
+    if (w->boundary == BOIDS_BOUNDARY_WRAP) {
+        boids_world_wrap(w, pos);
+    } else {
+        for (int a = 0; a < 3; a++)
+            if (w->size[a] > 0.0f)
+                bounce_axis(w->min[a], w->min[a] + w->size[a], &pos[a], &vel[a]);
+    }
+    if (w->dim == 2) {
+        pos[2] = w->min[2];
+        vel[2] = 0.0f;
+    }
+}
+
+// Semi-implicit Euler with fixed dt: v += a dt; v.limit(maxspeed); turn limit;
+// p += v dt; boundary. With dt = 1 this is the chapter's update() exactly.
+void boids_integrate(const boids_world_params *w, const boids_group_params *g, const float pos[3],
+                     const float vel[3], const float acc[3], float pos_out[3], float vel_out[3]) {
+    float v[3], p[3];
+    for (int a = 0; a < 3; a++)
+        v[a] = vel[a] + acc[a] * w->dt;
+    boids_limit(v, g->maxspeed);
+    boids_turn_limit(vel, g->max_turn * w->dt, w->dim, v);
+    for (int a = 0; a < 3; a++)
+        p[a] = pos[a] + v[a] * w->dt;
+    boids_boundary(w, p, v);
+    glm_vec3_copy(p, pos_out);
+    glm_vec3_copy(v, vel_out);
+}

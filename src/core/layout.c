@@ -1,0 +1,32 @@
+// src/core/layout.c: the std140/std430 layout of the structs shared with
+// GLSL (shaders/shared.h), checked at compile time. The GPU suite compares
+// the same offsets with the driver's GL_OFFSET / GL_ARRAY_STRIDE.
+#include <stddef.h>
+
+#include "boids/core.h"
+
+_Static_assert(sizeof(float[4]) == 16, "vec4 mirror is 16 bytes");
+_Static_assert(offsetof(boids_group_params, maxspeed) == 0, "group.maxspeed");
+_Static_assert(offsetof(boids_group_params, fov_cos) == 16, "group.fov_cos");
+_Static_assert(offsetof(boids_group_params, arrive_radius) == 32, "group.arrive_radius");
+_Static_assert(offsetof(boids_group_params, path_predict) == 48, "group.path_predict");
+_Static_assert(offsetof(boids_group_params, weight) == 64, "group.weight is vec4[4] at 64");
+_Static_assert(offsetof(boids_group_params, behaviors) == 128, "group.behaviors");
+_Static_assert(offsetof(boids_group_params, body_radius) == 140, "group.body_radius");
+_Static_assert(sizeof(boids_group_params) == 144, "group params: 9 vec4");
+
+_Static_assert(offsetof(boids_world_params, min) == 0, "world.min");
+_Static_assert(offsetof(boids_world_params, cells) == 64, "world.cells");
+_Static_assert(offsetof(boids_world_params, flow_dims) == 128, "world.flow_dims");
+_Static_assert(offsetof(boids_world_params, count) == 144, "world.count");
+_Static_assert(offsetof(boids_world_params, group_count) == 160, "world.group_count");
+_Static_assert(offsetof(boids_world_params, dt) == 176, "world.dt");
+_Static_assert(sizeof(boids_world_params) == 192, "world params: 12 vec4");
+
+_Static_assert(offsetof(boids_scene, obstacle) == 16 * BOIDS_MAX_PATH_POINTS, "scene.obstacle");
+_Static_assert(offsetof(boids_scene, path_count) == 16 * (BOIDS_MAX_PATH_POINTS + BOIDS_MAX_OBSTACLES),
+               "scene.path_count");
+_Static_assert(sizeof(boids_scene) == 16 * (BOIDS_MAX_PATH_POINTS + BOIDS_MAX_OBSTACLES + 1), "scene size");
+
+// Size of the shared structs (keeps this translation unit non-empty).
+size_t boids_layout_world_size(void) { return sizeof(boids_world_params); }

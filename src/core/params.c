@@ -1,0 +1,283 @@
+// src/core/params.c: default parameters (the chapter's flocking values),
+// the auto-sized world, behaviour names, and validation + derived values.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "boids/core.h"
+
+static const char *const behavior_names[BOIDS_BEHAVIOR_COUNT] = {
+    [BOIDS_BI_OBSTACLES] = "obstacles", [BOIDS_BI_WALLS] = "walls",         [BOIDS_BI_ESCAPE] = "escape",
+    [BOIDS_BI_SEPARATION] = "separation", [BOIDS_BI_FLEE] = "flee",        [BOIDS_BI_EVADE] = "evade",
+    [BOIDS_BI_HUNT] = "hunt",           [BOIDS_BI_PURSUE] = "pursue",      [BOIDS_BI_SEEK] = "seek",
+    [BOIDS_BI_ARRIVE] = "arrive",       [BOIDS_BI_PATH] = "path",          [BOIDS_BI_FLOW] = "flow",
+    [BOIDS_BI_VIEW] = "view",           [BOIDS_BI_ALIGNMENT] = "alignment", [BOIDS_BI_COHESION] = "cohesion",
+    [BOIDS_BI_WANDER] = "wander",
+};
+
+// Name -> behaviour index, or -1.
+int boids_behavior_index(const char *name) {
+    for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
+        if (strcmp(name, behavior_names[i]) == 0)
+            return (int)i;
+    return -1;
+}
+
+// Behaviour index -> name ("?" when out of range).
+const char *boids_behavior_name(uint32_t index) {
+    return index < BOIDS_BEHAVIOR_COUNT ? behavior_names[index] : "?";
+}
+
+// One group with the chapter's flocking values (Nature of Code 5, Example
+// "Flocking": maxspeed 3, maxforce 0.05, neighbordist 50, desiredseparation
+// 25, weights 1.5 / 1.0 / 1.0) and sensible values for everything else.
+static void group_default(boids_group_params *g) {
+    memset(g, 0, sizeof(*g));
+    g->maxspeed = 3.0f;
+    g->maxforce = 0.05f;
+    g->radius = 50.0f;
+    g->separation = 25.0f;
+    g->fov_cos = -1.0f;
+    g->view_radius = 50.0f;
+    g->view_cos = 0.8660254f; // +-30 degrees
+    g->predict = 10.0f;
+    g->arrive_radius = 100.0f;
+    g->wander_distance = 80.0f;
+    g->wander_radius = 25.0f;
+    g->wander_change = 0.3f;
+    g->path_predict = 25.0f;
+    g->path_ahead = 10.0f;
+    g->avoid_distance = 50.0f;
+    g->priority_threshold = 0.005f;
+    for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
+        g->weight[i >> 2][i & 3] = 1.0f;
+    g->weight[BOIDS_BI_SEPARATION >> 2][BOIDS_BI_SEPARATION & 3] = 1.5f;
+    g->behaviors = BOIDS_B_FLOCKING;
+    g->relations = 0; // BOIDS_REL_FLOCK with every group
+    g->max_turn = 0.0f;
+    g->body_radius = 3.0f; // the chapter's boid size r
+}
+
+// Defaults for `count` agents in `dim` dimensions; world auto-sized.
+void boids_params_default(boids_params *p, uint32_t count, uint32_t dim) {
+    memset(p, 0, sizeof(*p));
+    boids_world_params *w = &p->world;
+    w->dim = dim;
+    w->count = count;
+    w->boundary = BOIDS_BOUNDARY_WRAP;
+    w->combine = BOIDS_COMBINE_SUM;
+    w->group_count = 1;
+    w->seed_lo = 1;
+    w->dt = 1.0f;
+    w->wall_offset = 25.0f;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        group_default(&p->group[g]);
+    p->scene.path_radius = 20.0f;
+    p->flow.kind = BOIDS_FLOW_NOISE;
+    p->flow.resolution = 20.0f;
+    p->flow.noise_scale = 0.01f;
+    p->flow.direction[0] = 1.0f;
+    boids_params_auto_world(p, 20.0);
+}
+
+// A square (cube) world sized so that, at uniform density, about `neighbors`
+// agents lie within the perception radius of group 0: N pi r^2 / A (2D),
+// N 4/3 pi r^3 / V (3D). Never smaller than 4 radii a side.
+void boids_params_auto_world(boids_params *p, double neighbors) {
+    boids_world_params *w = &p->world;
+    double r = boids_group_reach(&p->group[0]);
+    double n = w->count > 0 ? w->count : 1;
+    double side = w->dim == 3 ? cbrt(n * 4.0 / 3.0 * 3.14159265358979323846 * r * r * r / neighbors)
+                              : sqrt(n * 3.14159265358979323846 * r * r / neighbors);
+    if (side < 4.0 * r)
+        side = 4.0 * r;
+    side = ceil(side);
+    for (int a = 0; a < 3; a++) {
+        w->min[a] = 0.0f;
+        w->size[a] = (a == 2 && w->dim == 2) ? 0.0f : (float)side;
+    }
+}
+
+// The largest radius the group's rules look at: the perception radius
+// (alignment, cohesion, escape, hunt and the neighbour statistics), and the
+// separation and view radii when those behaviours are on.
+float boids_group_reach(const boids_group_params *g) {
+    float r = g->radius;
+    if (g->behaviors & BOIDS_BIT(BOIDS_BI_SEPARATION))
+        r = fmaxf(r, g->separation);
+    if (g->behaviors & BOIDS_BIT(BOIDS_BI_VIEW))
+        r = fmaxf(r, g->view_radius);
+    return r;
+}
+
+static bool finite_pos(float x) { return isfinite(x) && x > 0.0f; }
+
+#define FAIL(code, ...)                                                                                                \
+    do {                                                                                                               \
+        if (what)                                                                                                      \
+            snprintf(what, what_size, __VA_ARGS__);                                                                    \
+        return code;                                                                                                   \
+    } while (0)
+
+// A default path (zig-zag across the middle) and obstacles (four circles at
+// the quarter points), laid out in the world, when none are given.
+static void default_scene(boids_params *p) {
+    boids_world_params *w = &p->world;
+    boids_scene *sc = &p->scene;
+    if (sc->path_count == 0) {
+        sc->path_count = 5;
+        for (uint32_t i = 0; i < 5; i++) {
+            sc->path[i][0] = w->min[0] + w->size[0] * (0.1f + 0.2f * (float)i);
+            sc->path[i][1] = w->min[1] + w->size[1] * ((i & 1) ? 0.65f : 0.35f);
+            sc->path[i][2] = w->min[2] + 0.5f * w->size[2];
+            sc->path[i][3] = 0.0f;
+        }
+    }
+    if (sc->obstacle_count == 0) {
+        float r = fminf(w->size[0], w->size[1]) / 12.0f;
+        sc->obstacle_count = 4;
+        for (uint32_t i = 0; i < 4; i++) {
+            sc->obstacle[i][0] = w->min[0] + w->size[0] * ((i & 1) ? 0.75f : 0.25f);
+            sc->obstacle[i][1] = w->min[1] + w->size[1] * ((i & 2) ? 0.75f : 0.25f);
+            sc->obstacle[i][2] = w->min[2] + 0.5f * w->size[2];
+            sc->obstacle[i][3] = r;
+        }
+    }
+}
+
+// Check every value, then derive: the grid (cells of at least the largest
+// interaction radius, and, on a torus, a radius of at most half the world so
+// the minimum image is unique), the alignment scale, the flow-field grid.
+boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size) {
+    boids_world_params *w = &p->world;
+    if (w->dim != 2 && w->dim != 3)
+        FAIL(BOIDS_ERR_PARAM, "dimension %u (allowed: 2 or 3)", w->dim);
+    if (w->count > BOIDS_MAX_AGENTS)
+        FAIL(BOIDS_ERR_COUNT, "%u agents (allowed: 0..%u)", w->count, BOIDS_MAX_AGENTS);
+    if (w->group_count < 1 || w->group_count > BOIDS_MAX_GROUPS)
+        FAIL(BOIDS_ERR_PARAM, "%u groups (allowed: 1..%u)", w->group_count, BOIDS_MAX_GROUPS);
+    if (w->boundary > BOIDS_BOUNDARY_BOUNCE || w->combine > BOIDS_COMBINE_PRIORITY)
+        FAIL(BOIDS_ERR_PARAM, "boundary %u / combine %u out of range", w->boundary, w->combine);
+    if (w->dim == 2) {
+        w->size[2] = 0.0f;
+        w->min[2] = isfinite(w->min[2]) ? w->min[2] : 0.0f;
+    }
+    for (uint32_t a = 0; a < w->dim; a++) {
+        if (!finite_pos(w->size[a]) || !isfinite(w->min[a]) || !isfinite(w->min[a] + w->size[a]))
+            FAIL(BOIDS_ERR_WORLD, "world extent %g on axis %c (allowed: positive, finite)", (double)w->size[a],
+                 "xyz"[a]);
+        if (w->size[a] > 1e9f || fabsf(w->min[a]) > 1e9f)
+            FAIL(BOIDS_ERR_WORLD, "world %g from %g on axis %c (allowed: |coordinates| <= 1e9)", (double)w->size[a],
+                 (double)w->min[a], "xyz"[a]);
+    }
+    if (!finite_pos(w->dt) || w->dt > 1000.0f)
+        FAIL(BOIDS_ERR_PARAM, "dt %g (allowed: 0 < dt <= 1000)", (double)w->dt);
+    if (!isfinite(w->wall_offset) || w->wall_offset < 0.0f)
+        FAIL(BOIDS_ERR_PARAM, "wall offset %g (allowed: >= 0)", (double)w->wall_offset);
+
+    float rmax = 0.0f, vmax = 0.0f;
+    for (uint32_t gi = 0; gi < w->group_count; gi++) {
+        boids_group_params *g = &p->group[gi];
+        if (!finite_pos(g->radius))
+            FAIL(BOIDS_ERR_RADIUS, "radius %g of group %u (allowed: > 0)", (double)g->radius, gi);
+        if (!finite_pos(g->separation))
+            FAIL(BOIDS_ERR_RADIUS, "separation %g of group %u (allowed: > 0)", (double)g->separation, gi);
+        if (!finite_pos(g->view_radius))
+            FAIL(BOIDS_ERR_RADIUS, "view radius %g of group %u (allowed: > 0)", (double)g->view_radius, gi);
+        if (!finite_pos(g->maxspeed) || !finite_pos(g->maxforce))
+            FAIL(BOIDS_ERR_PARAM, "maxspeed %g / maxforce %g of group %u (allowed: > 0)", (double)g->maxspeed,
+                 (double)g->maxforce, gi);
+        if (!(g->fov_cos >= -1.0f && g->fov_cos <= 1.0f) || !(g->view_cos >= -1.0f && g->view_cos <= 1.0f))
+            FAIL(BOIDS_ERR_PARAM, "field of view cosine %g / %g of group %u (allowed: -1..1)", (double)g->fov_cos,
+                 (double)g->view_cos, gi);
+        const float *pos_params[] = {&g->predict, &g->arrive_radius, &g->wander_distance, &g->wander_radius,
+                                     &g->wander_change, &g->path_predict, &g->path_ahead, &g->avoid_distance,
+                                     &g->priority_threshold, &g->max_turn, &g->body_radius};
+        for (size_t k = 0; k < sizeof(pos_params) / sizeof(pos_params[0]); k++)
+            if (!isfinite(*pos_params[k]) || *pos_params[k] < 0.0f)
+                FAIL(BOIDS_ERR_PARAM, "a steering parameter of group %u is %g (allowed: >= 0, finite)", gi,
+                     (double)*pos_params[k]);
+        if (!(g->arrive_radius > 0.0f))
+            g->arrive_radius = 1e-6f;
+        for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
+            if (!isfinite(g->weight[i >> 2][i & 3]))
+                FAIL(BOIDS_ERR_PARAM, "weight of %s in group %u is not finite", boids_behavior_name(i), gi);
+        if (g->behaviors >> BOIDS_BEHAVIOR_COUNT)
+            FAIL(BOIDS_ERR_PARAM, "behaviour bits 0x%x of group %u", g->behaviors, gi);
+        for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
+            if (!(fabsf(g->weight[i >> 2][i & 3]) <= 1e6f))
+                FAIL(BOIDS_ERR_PARAM, "weight %g of %s in group %u (allowed: -1e6..1e6)",
+                     (double)g->weight[i >> 2][i & 3], boids_behavior_name(i), gi);
+        rmax = fmaxf(rmax, boids_group_reach(g));
+        vmax = fmaxf(vmax, g->maxspeed);
+    }
+    w->max_radius = rmax;
+    w->max_speed_all = vmax;
+    // One step may not cross more than half the world (the wrap and the
+    // minimum image assume it, and float positions would lose their meaning).
+    float smallest = w->size[0];
+    for (uint32_t a = 1; a < w->dim; a++)
+        smallest = fminf(smallest, w->size[a]);
+    if (!(vmax * w->dt <= 0.5f * smallest))
+        FAIL(BOIDS_ERR_PARAM, "maxspeed %g x dt %g moves more than half the world (%g) per step (allowed: <= %g)",
+             (double)vmax, (double)w->dt, (double)smallest, 0.5 * (double)smallest);
+
+    // Grid: n = floor(extent / rmax) cells (>= 1), each size/n >= rmax wide;
+    // capped so the whole grid stays <= 2^24 cells (cells only get wider).
+    double total = 1.0;
+    for (uint32_t a = 0; a < 3; a++) {
+        if (a >= w->dim) {
+            w->cells[a] = 1;
+            w->cell[a] = 1.0f;
+            w->inv_cell[a] = 0.0f;
+            continue;
+        }
+        if (w->boundary == BOIDS_BOUNDARY_WRAP && rmax > 0.5f * w->size[a])
+            FAIL(BOIDS_ERR_CELL,
+                 "interaction radius %g does not fit the wrapped world extent %g on axis %c (allowed: radius <= "
+                 "%g, half the extent)",
+                 (double)rmax, (double)w->size[a], "xyz"[a], 0.5 * (double)w->size[a]);
+        double n = floor((double)w->size[a] / (double)rmax);
+        double cap = w->dim == 3 ? 256.0 : 4096.0;
+        if (n > cap)
+            n = cap;
+        if (n < 1.0)
+            n = 1.0;
+        w->cells[a] = (uint32_t)n;
+        w->cell[a] = (float)((double)w->size[a] / n);
+        w->inv_cell[a] = (float)(n / (double)w->size[a]);
+        total *= n;
+    }
+    w->cells[3] = (uint32_t)total;
+
+    if (p->scene.path_count > BOIDS_MAX_PATH_POINTS || p->scene.path_count == 1 ||
+        !(p->scene.path_radius > 0.0f) || !isfinite(p->scene.path_radius))
+        FAIL(BOIDS_ERR_PATH, "%u path points, radius %g", p->scene.path_count, (double)p->scene.path_radius);
+    if (p->scene.obstacle_count > BOIDS_MAX_OBSTACLES)
+        FAIL(BOIDS_ERR_PARAM, "%u obstacles (allowed: 0..%u)", p->scene.obstacle_count, BOIDS_MAX_OBSTACLES);
+    default_scene(p);
+
+    bool flow = false;
+    for (uint32_t gi = 0; gi < w->group_count; gi++)
+        flow = flow || (p->group[gi].behaviors & BOIDS_BIT(BOIDS_BI_FLOW));
+    if (!finite_pos(p->flow.resolution))
+        FAIL(BOIDS_ERR_PARAM, "flow-field resolution %g (allowed: > 0)", (double)p->flow.resolution);
+    for (uint32_t a = 0; a < 3; a++) {
+        double n = (a >= w->dim) ? 1.0 : ceil((double)w->size[a] / p->flow.resolution);
+        if (n > 65536.0 && !flow)
+            n = 65536.0; // never built: nothing to check
+        if (n > 65536.0)
+            FAIL(BOIDS_ERR_PARAM, "flow-field resolution %g gives %g cells on axis %c (allowed: <= 65536)",
+                 (double)p->flow.resolution, n, "xyz"[a]);
+        w->flow_dims[a] = (uint32_t)(n < 1.0 ? 1.0 : n);
+        w->flow_inv_cell[a] = 1.0f / p->flow.resolution;
+    }
+    w->flow_dims[3] = w->flow_dims[0] * w->flow_dims[1] * w->flow_dims[2];
+    if (flow && (double)w->flow_dims[0] * w->flow_dims[1] * w->flow_dims[2] > 16777216.0)
+        FAIL(BOIDS_ERR_PARAM, "flow field of %u x %u x %u cells (allowed: <= 2^24)", w->flow_dims[0], w->flow_dims[1],
+             w->flow_dims[2]);
+    if (w->target_pos[0] == 0.0f && w->target_pos[1] == 0.0f && w->target_pos[2] == 0.0f)
+        for (uint32_t a = 0; a < 3; a++)
+            w->target_pos[a] = w->min[a] + 0.5f * w->size[a];
+    return BOIDS_OK;
+}

@@ -1,0 +1,276 @@
+// src/core/sim.c: a CPU simulation: allocation, initial agents from the
+// counter-based RNG, and the step pipeline (DESIGN.md "Data flow of one
+// step"): key -> count -> scan -> scatter -> steer -> integrate, double
+// buffered (read cur, write next, swap).
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "boids/behaviors.h"
+
+#define TWO_PI 6.28318530717958647692f
+
+static void state_free(boids_state *st) {
+    free(st->pos);
+    free(st->vel);
+    free(st->id);
+    free(st->group);
+    memset(st, 0, sizeof(*st));
+}
+
+static bool state_alloc(boids_state *st, uint32_t n) {
+    size_t m = n ? n : 1;
+    st->pos = malloc(m * sizeof(*st->pos));
+    st->vel = malloc(m * sizeof(*st->vel));
+    st->id = malloc(m * sizeof(*st->id));
+    st->group = malloc(m * sizeof(*st->group));
+    return st->pos && st->vel && st->id && st->group;
+}
+
+static int thread_count(const boids_sim *s) {
+    return s->threads > 0 ? s->threads : omp_get_max_threads();
+}
+
+// Uniform draw in [0, 1) for (id, counter, stream) of this run's seed.
+static float draw(const boids_world_params *w, uint32_t id, uint32_t counter, uint32_t stream) {
+    return boids_rng_unit(boids_rng_u32(w->seed_lo, w->seed_hi, id, counter, stream));
+}
+
+// Initial agents: positions uniform in the world, or around clusters (one per
+// 5000 agents, spread 3 radii); random directions at 50-100% of maxspeed;
+// group = id mod group_count.
+static void init_agents(boids_sim *s, boids_distribution dist) {
+    const boids_world_params *w = &s->p.world;
+    uint32_t clusters = s->n / 5000 + 1;
+    for (uint32_t id = 0; id < s->n; id++) {
+        float *p = s->cur.pos[id], *v = s->cur.vel[id];
+        uint32_t g = id % w->group_count;
+        if (dist == BOIDS_DIST_CLUSTERED) {
+            uint32_t k = boids_rng_u32(w->seed_lo, w->seed_hi, id, 0, BOIDS_RNG_CLUSTER) % clusters;
+            float spread = 3.0f * s->p.group[0].radius;
+            for (uint32_t a = 0; a < 3; a++) {
+                float centre = w->min[a] + draw(w, k, a, BOIDS_RNG_CLUSTER) * w->size[a];
+                // Sum of three uniforms: a bell of standard deviation ~spread/2.
+                float u = draw(w, id, 8 + a, BOIDS_RNG_POSITION) + draw(w, id, 16 + a, BOIDS_RNG_POSITION) +
+                          draw(w, id, 24 + a, BOIDS_RNG_POSITION) - 1.5f;
+                p[a] = a < w->dim ? centre + u * spread : w->min[a];
+            }
+        } else {
+            for (uint32_t a = 0; a < 3; a++)
+                p[a] = a < w->dim ? w->min[a] + draw(w, id, a, BOIDS_RNG_POSITION) * w->size[a] : w->min[a];
+        }
+        float speed = s->p.group[g].maxspeed * (0.5f + 0.5f * draw(w, id, 3, BOIDS_RNG_VELOCITY));
+        float theta = TWO_PI * draw(w, id, 0, BOIDS_RNG_VELOCITY);
+        if (w->dim == 2) {
+            v[0] = speed * cosf(theta);
+            v[1] = speed * sinf(theta);
+            v[2] = 0.0f;
+        } else {
+            float z = 2.0f * draw(w, id, 1, BOIDS_RNG_VELOCITY) - 1.0f, r = sqrtf(fmaxf(0.0f, 1.0f - z * z));
+            v[0] = speed * r * cosf(theta);
+            v[1] = speed * r * sinf(theta);
+            v[2] = speed * z;
+        }
+        p[3] = 0.0f; // wander angle theta
+        v[3] = 0.0f; // wander angle phi
+        boids_boundary(w, p, v);
+        s->cur.id[id] = id;
+        s->cur.group[id] = g;
+    }
+}
+
+// A simulation of p (finalized here) with agents from the seed.
+boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_distribution dist) {
+    *out = NULL;
+    boids_sim *s = calloc(1, sizeof(*s));
+    if (!s)
+        return BOIDS_ERR_NOMEM;
+    s->p = *p;
+    s->p.flow.vec = NULL;
+    boids_result r = boids_params_finalize(&s->p, NULL, 0);
+    if (r != BOIDS_OK) {
+        free(s);
+        return r;
+    }
+    s->n = s->p.world.count;
+    uint32_t cells = s->p.world.cells[3];
+    size_t m = s->n ? s->n : 1;
+    bool ok = state_alloc(&s->cur, s->n) && state_alloc(&s->next, s->n);
+    s->accel = malloc(m * sizeof(*s->accel));
+    s->neighbors = calloc(m, sizeof(*s->neighbors));
+    s->nearest = calloc(m, sizeof(*s->nearest));
+    s->candidates = calloc(m, sizeof(*s->candidates));
+    s->slot_of_id = malloc(m * sizeof(*s->slot_of_id));
+    s->grid.cells = cells;
+    s->grid.key = malloc(m * sizeof(*s->grid.key));
+    s->grid.count = malloc(cells * sizeof(*s->grid.count));
+    s->grid.start = malloc(((size_t)cells + 1) * sizeof(*s->grid.start));
+    s->grid.fill = malloc(cells * sizeof(*s->grid.fill));
+    ok = ok && s->accel && s->neighbors && s->nearest && s->candidates && s->slot_of_id && s->grid.key &&
+         s->grid.count && s->grid.start && s->grid.fill;
+    // The flow field is built only when a group follows it (it can be large).
+    bool flow = false;
+    for (uint32_t g = 0; g < s->p.world.group_count; g++)
+        flow = flow || (s->p.group[g].behaviors & BOIDS_BIT(BOIDS_BI_FLOW));
+    if (ok && flow)
+        ok = boids_flowfield_build(&s->p.flow, &s->p.world) == BOIDS_OK;
+    if (!ok) {
+        boids_sim_destroy(s);
+        return BOIDS_ERR_NOMEM;
+    }
+    init_agents(s, dist);
+    boids_sim_build_grid(s);
+    *out = s;
+    return BOIDS_OK;
+}
+
+// Free everything.
+void boids_sim_destroy(boids_sim *s) {
+    if (!s)
+        return;
+    state_free(&s->cur);
+    state_free(&s->next);
+    free(s->accel);
+    free(s->neighbors);
+    free(s->nearest);
+    free(s->candidates);
+    free(s->slot_of_id);
+    free(s->grid.key);
+    free(s->grid.count);
+    free(s->grid.start);
+    free(s->grid.fill);
+    boids_flowfield_free(&s->p.flow);
+    free(s);
+}
+
+// Replace the agents; positions outside the world are wrapped or clamped in,
+// speeds above the group's maxspeed are limited to it (as every step does).
+boids_result boids_sim_set_agents(boids_sim *s, const float (*pos)[4], const float (*vel)[4], const uint32_t *group) {
+    const boids_world_params *w = &s->p.world;
+    for (uint32_t id = 0; id < s->n; id++) {
+        if (group[id] >= w->group_count)
+            return BOIDS_ERR_PARAM;
+        for (int a = 0; a < 3; a++)
+            if (!isfinite(pos[id][a]) || !isfinite(vel[id][a]))
+                return BOIDS_ERR_PARAM;
+    }
+    for (uint32_t id = 0; id < s->n; id++) {
+        memcpy(s->cur.pos[id], pos[id], sizeof(float[4]));
+        memcpy(s->cur.vel[id], vel[id], sizeof(float[4]));
+        if (!isfinite(s->cur.pos[id][3]))
+            s->cur.pos[id][3] = 0.0f;
+        if (!isfinite(s->cur.vel[id][3]))
+            s->cur.vel[id][3] = 0.0f;
+        boids_limit(s->cur.vel[id], s->p.group[group[id]].maxspeed);
+        boids_boundary(w, s->cur.pos[id], s->cur.vel[id]);
+        s->cur.id[id] = id;
+        s->cur.group[id] = group[id];
+    }
+    boids_sim_build_grid(s);
+    return BOIDS_OK;
+}
+
+static void swap_state(boids_sim *s) {
+    boids_state t = s->cur;
+    s->cur = s->next;
+    s->next = t;
+}
+
+// key -> count -> scan -> scatter (cur -> next in cell order), then swap.
+// Counting and scattering are serial in slot order, so the order within a
+// cell is reproducible (and the steer stage does not depend on it anyway).
+void boids_sim_build_grid(boids_sim *s) {
+    const boids_world_params *w = &s->p.world;
+    boids_grid *g = &s->grid;
+    int n = (int)s->n;
+    double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(static) num_threads(thread_count(s))
+    for (int i = 0; i < n; i++)
+        g->key[i] = boids_grid_cell_of(w, s->cur.pos[i]);
+    double t1 = omp_get_wtime();
+    memset(g->count, 0, g->cells * sizeof(*g->count));
+    for (int i = 0; i < n; i++)
+        g->count[g->key[i]]++;
+    double t2 = omp_get_wtime();
+    uint32_t sum = 0;
+    for (uint32_t c = 0; c < g->cells; c++) {
+        g->start[c] = sum;
+        sum += g->count[c];
+    }
+    g->start[g->cells] = sum;
+    double t3 = omp_get_wtime();
+    memcpy(g->fill, g->start, g->cells * sizeof(*g->fill));
+    for (int i = 0; i < n; i++) {
+        uint32_t dst = g->fill[g->key[i]]++;
+        memcpy(s->next.pos[dst], s->cur.pos[i], sizeof(float[4]));
+        memcpy(s->next.vel[dst], s->cur.vel[i], sizeof(float[4]));
+        s->next.id[dst] = s->cur.id[i];
+        s->next.group[dst] = s->cur.group[i];
+    }
+    swap_state(s);
+    double t4 = omp_get_wtime();
+    s->ms.key = (t1 - t0) * 1e3;
+    s->ms.count = (t2 - t1) * 1e3;
+    s->ms.scan = (t3 - t2) * 1e3;
+    s->ms.scatter = (t4 - t3) * 1e3;
+}
+
+// cur + accel -> next (kinematic lanes; steer wrote the wander lanes), swap.
+void boids_sim_integrate(boids_sim *s) {
+    const boids_world_params *w = &s->p.world;
+    int n = (int)s->n;
+#pragma omp parallel for schedule(static) num_threads(thread_count(s))
+    for (int i = 0; i < n; i++) {
+        boids_integrate(w, &s->p.group[s->cur.group[i]], s->cur.pos[i], s->cur.vel[i], s->accel[i], s->next.pos[i],
+                        s->next.vel[i]);
+        s->next.id[i] = s->cur.id[i];
+        s->next.group[i] = s->cur.group[i];
+    }
+    swap_state(s);
+}
+
+// One step of the pipeline. The step counter feeds the RNG (wander).
+void boids_sim_step(boids_sim *s) {
+    s->p.world.step = (uint32_t)s->step;
+    boids_sim_build_grid(s);
+    double t0 = omp_get_wtime();
+    boids_sim_steer(s);
+    double t1 = omp_get_wtime();
+    boids_sim_integrate(s);
+    double t2 = omp_get_wtime();
+    s->ms.steer = (t1 - t0) * 1e3;
+    s->ms.integrate = (t2 - t1) * 1e3;
+    s->step++;
+}
+
+// Slot in cur of every id.
+const uint32_t *boids_sim_slots_by_id(boids_sim *s) {
+    for (uint32_t i = 0; i < s->n; i++)
+        s->slot_of_id[s->cur.id[i]] = i;
+    return s->slot_of_id;
+}
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t size) {
+    const unsigned char *b = data;
+    for (size_t i = 0; i < size; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+// FNV-1a 64 of (id, group, pos, vel) of every agent in id order.
+uint64_t boids_sim_hash(boids_sim *s) {
+    const uint32_t *slot = boids_sim_slots_by_id(s);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint32_t id = 0; id < s->n; id++) {
+        uint32_t i = slot[id];
+        h = fnv1a(h, &s->cur.id[i], sizeof(uint32_t));
+        h = fnv1a(h, &s->cur.group[i], sizeof(uint32_t));
+        h = fnv1a(h, s->cur.pos[i], sizeof(float[4]));
+        h = fnv1a(h, s->cur.vel[i], sizeof(float[4]));
+    }
+    return h;
+}

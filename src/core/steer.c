@@ -1,0 +1,325 @@
+// src/core/steer.c: the steer stage. Per agent: gather the neighbourhood
+// through the grid (3x3 or 3x3x3 cells, minimum-image offsets) into
+// order-independent 64-bit fixed-point sums, evaluate every enabled
+// behaviour (each limited to maxforce), and combine them: the weighted sum
+// (Nature of Code 5, "Combining Behaviors") or priority (Reynolds 1999).
+// GLSL twin: shaders/steer.comp.
+#include <math.h>
+
+#include <cglm/vec3.h>
+#include <omp.h>
+
+#include "boids/behaviors.h"
+#include "grid_internal.h"
+
+// Order-independent neighbourhood sums of one agent.
+typedef struct gather {
+    int64_t sep[3], ali[3], coh[3], view[3], esc[3];
+    uint32_t sep_n, flock_n, view_n, esc_n;
+    uint32_t neighbors, candidates;
+    float nearest2;            // smallest d^2 among neighbours, INFINITY if none
+    uint32_t prey_slot;        // nearest prey (ties: smaller id), UINT32_MAX if none
+    float prey_d2;
+    uint32_t prey_id;
+    float inv_speed, inv_radius; // scales of the alignment / cohesion terms
+    uint32_t dim;
+} gather;
+
+static void fix3(int64_t acc[3], const float v[3], float scale) {
+    for (int a = 0; a < 3; a++)
+        acc[a] += boids_fix(v[a], scale);
+}
+
+// fix3 for terms known to lie in [-1, 1] (offset / radius with d < radius;
+// velocity / the largest maxspeed, speeds being limited on entry and every
+// step): no saturation or NaN test needed, the same bits as boids_fix.
+// In 2D the z terms are all 0, so only dim components are added.
+static void fix3_unit(int64_t acc[3], const float v[3], uint32_t dim) {
+    for (uint32_t a = 0; a < dim; a++)
+        acc[a] += (int64_t)(v[a] * (float)BOIDS_FIX_UNIT);
+}
+
+static void unfix3(const int64_t acc[3], float scale, float k, float dest[3]) {
+    for (int a = 0; a < 3; a++)
+        dest[a] = boids_unfix(acc[a], scale) * k;
+}
+
+// One pair within the agent's interaction radius: agent (heading, group g)
+// and other slot j at offset `off` (minimum image), d2 = |off|^2 > 0.
+static inline void gather_pair(const boids_sim *s, const boids_group_params *g, const float heading[3],
+                               bool has_heading, uint32_t j, const float off[3], float d2, gather *acc) {
+    float d = sqrtf(d2);
+    if (d < g->radius) {
+        acc->neighbors++;
+        if (d2 < acc->nearest2)
+            acc->nearest2 = d2;
+    }
+    uint32_t beh = g->behaviors;
+    // relations == 0: flock with every group (the common case; no group read).
+    uint32_t rel = BOIDS_REL_FLOCK;
+    if (g->relations)
+        rel = (g->relations >> (BOIDS_REL_BITS * s->cur.group[j])) & BOIDS_REL_MASK;
+    const float *vj = s->cur.vel[j];
+    float t[3];
+    if (rel == BOIDS_REL_FLOCK) {
+        // Field of view: the other lies within the cone around the heading.
+        bool visible =
+            g->fov_cos <= -1.0f || !has_heading || glm_vec3_dot((float *)off, (float *)heading) >= g->fov_cos * d;
+        if (visible) {
+            if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) && d < g->separation) {
+                boids_separation_term(off, d, g->separation, t);
+                fix3(acc->sep, t, BOIDS_FIX_SEP);
+                acc->sep_n++;
+            }
+            if ((beh & (BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))) && d < g->radius) {
+                float iv = acc->inv_speed, ir = acc->inv_radius;
+                float vs[3] = {vj[0] * iv, vj[1] * iv, vj[2] * iv};
+                float os[3] = {off[0] * ir, off[1] * ir, off[2] * ir};
+                fix3_unit(acc->ali, vs, acc->dim);
+                fix3_unit(acc->coh, os, acc->dim);
+                acc->flock_n++;
+            }
+        }
+        if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) && has_heading && d < g->view_radius &&
+            glm_vec3_dot((float *)off, (float *)heading) >= g->view_cos * d) {
+            boids_view_term(off, heading, t);
+            fix3(acc->view, t, BOIDS_FIX_UNIT);
+            acc->view_n++;
+        }
+    } else if (rel == BOIDS_REL_FLEE) {
+        if ((beh & BOIDS_BIT(BOIDS_BI_ESCAPE)) && d < g->radius) {
+            boids_escape_term(off, vj, g->predict, g->radius, t);
+            fix3(acc->esc, t, BOIDS_FIX_SEP);
+            acc->esc_n++;
+        }
+    } else if (rel == BOIDS_REL_PURSUE) {
+        uint32_t id = s->cur.id[j];
+        if ((beh & BOIDS_BIT(BOIDS_BI_HUNT)) && d < g->radius &&
+            (d2 < acc->prey_d2 || (d2 == acc->prey_d2 && id < acc->prey_id))) {
+            acc->prey_d2 = d2;
+            acc->prey_id = id;
+            acc->prey_slot = j;
+        }
+    }
+}
+
+// Candidates within reach are collected in batches, then gathered: the
+// filter loop has no data-dependent branch (the accepted count advances by
+// the comparison), so a random accept/reject pattern costs no mispredictions.
+#define BATCH 64
+
+typedef struct batch {
+    uint32_t n;
+    uint32_t slot[BATCH + 1]; // +1: the filter writes one past before deciding
+    float off[BATCH + 1][3];
+    float d2[BATCH + 1];
+} batch;
+
+static void flush(const boids_sim *s, const boids_group_params *g, const float heading[3], bool has_heading,
+                  batch *b, gather *acc) {
+    for (uint32_t k = 0; k < b->n; k++)
+        gather_pair(s, g, heading, has_heading, b->slot[k], b->off[k], b->d2[k], acc);
+    b->n = 0;
+}
+
+// Filter the candidates [first, first + n) (n <= BATCH) into the batch:
+// those with 0 < d^2 < reach^2 (d > 0 as in the chapter: skips self and
+// coincident agents). `plain`: far from the seam, where the minimum image is
+// the plain difference (boids_grid_interior) - the same bits without the
+// wrap tests. In 2D every z is the same, so the z offset is exactly 0 and
+// x^2 + y^2 + 0 is x^2 + y^2.
+static void filter(const boids_sim *s, uint32_t first, uint32_t n, const float p[3], float reach2, bool plain,
+                   batch *b) {
+    const boids_world_params *w = &s->p.world;
+    float(*other)[4] = s->cur.pos;
+    uint32_t k = b->n;
+#define BOIDS_FILTER_KEEP(j, d2)                                                                                       \
+    b->slot[k] = (j);                                                                                                  \
+    b->d2[k] = (d2);                                                                                                   \
+    k += (uint32_t)((d2) > 0.0f) & (uint32_t)((d2) < reach2)
+    if (plain && w->dim == 2) {
+        for (uint32_t j = first; j < first + n; j++) {
+            float *off = b->off[k];
+            off[0] = other[j][0] - p[0];
+            off[1] = other[j][1] - p[1];
+            off[2] = 0.0f;
+            float d2 = off[0] * off[0] + off[1] * off[1];
+            BOIDS_FILTER_KEEP(j, d2);
+        }
+    } else {
+        for (uint32_t j = first; j < first + n; j++) {
+            float *off = b->off[k];
+            if (plain) {
+                off[0] = other[j][0] - p[0];
+                off[1] = other[j][1] - p[1];
+                off[2] = other[j][2] - p[2];
+            } else {
+                boids_world_delta(w, p, other[j], off);
+            }
+            float d2 = off[0] * off[0] + off[1] * off[1] + off[2] * off[2];
+            BOIDS_FILTER_KEEP(j, d2);
+        }
+    }
+#undef BOIDS_FILTER_KEEP
+    b->n = k;
+}
+
+// Gather over the 3x3(x3) block of cells around the agent.
+static void gather_neighbors(const boids_sim *s, uint32_t i, const boids_group_params *g, const float heading[3],
+                             bool has_heading, gather *acc) {
+    const boids_world_params *w = &s->p.world;
+    const float p[3] = {s->cur.pos[i][0], s->cur.pos[i][1], s->cur.pos[i][2]};
+    uint32_t c[3], ranges[BOIDS_GRID_MAX_RANGES][2];
+    boids_grid_coords(w, p, c);
+    uint32_t nr = boids_grid_ranges(w, s->grid.start, c, ranges);
+    // The largest radius any of this group's rules looks at.
+    float reach = boids_group_reach(g);
+    float reach2 = reach * reach;
+    bool plain = boids_grid_interior(w, c);
+    batch b;
+    b.n = 0;
+    for (uint32_t r = 0; r < nr; r++) {
+        acc->candidates += ranges[r][1] - ranges[r][0];
+        for (uint32_t j = ranges[r][0]; j < ranges[r][1];) {
+            uint32_t n = ranges[r][1] - j;
+            if (n > BATCH - b.n)
+                n = BATCH - b.n;
+            filter(s, j, n, p, reach2, plain, &b);
+            j += n;
+            if (b.n == BATCH)
+                flush(s, g, heading, has_heading, &b, acc);
+        }
+    }
+    flush(s, g, heading, has_heading, &b, acc);
+}
+
+// The force of every enabled behaviour of agent i (already limited to
+// maxforce each). Updates the wander angles.
+static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gather *acc,
+                         float force[BOIDS_BEHAVIOR_COUNT][3], float angles[2]) {
+    const boids_world_params *w = &s->p.world;
+    const boids_group_params *g = &s->p.group[s->cur.group[i]];
+    const float *pos = s->cur.pos[i], *vel = s->cur.vel[i];
+    float ms = g->maxspeed, mf = g->maxforce, to_target[3], t[3];
+    boids_world_delta(w, pos, w->target_pos, to_target);
+
+    if (beh & BOIDS_BIT(BOIDS_BI_OBSTACLES))
+        boids_obstacles(pos, vel, &s->p.scene, w, g->avoid_distance, g->body_radius, ms, mf,
+                        force[BOIDS_BI_OBSTACLES]);
+    if (beh & BOIDS_BIT(BOIDS_BI_WALLS))
+        boids_walls(pos, vel, w, ms, mf, force[BOIDS_BI_WALLS]);
+    if (beh & BOIDS_BIT(BOIDS_BI_ESCAPE)) {
+        unfix3(acc->esc, BOIDS_FIX_SEP, 1.0f, t);
+        boids_escape(t, acc->esc_n, vel, ms, mf, force[BOIDS_BI_ESCAPE]);
+    }
+    if (beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) {
+        unfix3(acc->sep, BOIDS_FIX_SEP, 1.0f, t);
+        boids_separation(t, acc->sep_n, vel, ms, mf, force[BOIDS_BI_SEPARATION]);
+    }
+    if (beh & BOIDS_BIT(BOIDS_BI_FLEE))
+        boids_flee(to_target, vel, ms, mf, force[BOIDS_BI_FLEE]);
+    if (beh & BOIDS_BIT(BOIDS_BI_EVADE))
+        boids_evade(to_target, w->target_vel, vel, g->predict, ms, mf, force[BOIDS_BI_EVADE]);
+    if (beh & BOIDS_BIT(BOIDS_BI_HUNT)) {
+        glm_vec3_zero(force[BOIDS_BI_HUNT]);
+        if (acc->prey_slot != UINT32_MAX) {
+            float off[3];
+            boids_world_delta(w, pos, s->cur.pos[acc->prey_slot], off);
+            boids_pursue(off, s->cur.vel[acc->prey_slot], vel, g->predict, ms, mf, force[BOIDS_BI_HUNT]);
+        }
+    }
+    if (beh & BOIDS_BIT(BOIDS_BI_PURSUE))
+        boids_pursue(to_target, w->target_vel, vel, g->predict, ms, mf, force[BOIDS_BI_PURSUE]);
+    if (beh & BOIDS_BIT(BOIDS_BI_SEEK))
+        boids_seek(to_target, vel, ms, mf, force[BOIDS_BI_SEEK]);
+    if (beh & BOIDS_BIT(BOIDS_BI_ARRIVE))
+        boids_arrive(to_target, vel, g->arrive_radius, ms, mf, force[BOIDS_BI_ARRIVE]);
+    if (beh & BOIDS_BIT(BOIDS_BI_PATH))
+        boids_path_follow(pos, vel, &s->p.scene, g->path_predict, g->path_ahead, ms, mf, force[BOIDS_BI_PATH]);
+    if (beh & BOIDS_BIT(BOIDS_BI_FLOW))
+        boids_flow(boids_flowfield_lookup(&s->p.flow, w, pos), vel, ms, mf, force[BOIDS_BI_FLOW]);
+    if (beh & BOIDS_BIT(BOIDS_BI_VIEW)) {
+        unfix3(acc->view, BOIDS_FIX_UNIT, 1.0f, t);
+        boids_view(t, acc->view_n, vel, ms, mf, force[BOIDS_BI_VIEW]);
+    }
+    if (beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) {
+        // Average velocity = sum * max_speed_all / count.
+        float k = acc->flock_n ? w->max_speed_all / (float)acc->flock_n : 0.0f;
+        unfix3(acc->ali, BOIDS_FIX_UNIT, k, t);
+        boids_alignment(t, acc->flock_n, vel, ms, mf, force[BOIDS_BI_ALIGNMENT]);
+    }
+    if (beh & BOIDS_BIT(BOIDS_BI_COHESION)) {
+        // Centroid - position = mean offset = sum * radius / count.
+        float k = acc->flock_n ? g->radius / (float)acc->flock_n : 0.0f;
+        unfix3(acc->coh, BOIDS_FIX_UNIT, k, t);
+        boids_cohesion(t, acc->flock_n, vel, ms, mf, force[BOIDS_BI_COHESION]);
+    }
+    if (beh & BOIDS_BIT(BOIDS_BI_WANDER)) {
+        uint32_t id = s->cur.id[i], step = w->step;
+        float r1 = boids_rng_signed(boids_rng_u32(w->seed_lo, w->seed_hi, id, step, BOIDS_RNG_WANDER));
+        float r2 = boids_rng_signed(boids_rng_u32(w->seed_lo, w->seed_hi, id, step, BOIDS_RNG_WANDER2));
+        boids_wander(vel, angles, r1, r2, g->wander_distance, g->wander_radius, g->wander_change, w->dim, ms, mf,
+                     force[BOIDS_BI_WANDER]);
+    }
+}
+
+// Weighted sum of the enabled forces, or, in priority mode, the first
+// weighted force (in index order) longer than the threshold; if none is,
+// the weighted sum.
+static void combine(const boids_world_params *w, const boids_group_params *g, uint32_t beh,
+                    float force[BOIDS_BEHAVIOR_COUNT][3], float acc[3]) {
+    glm_vec3_zero(acc);
+    for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++) {
+        if (!(beh & BOIDS_BIT(b)))
+            continue;
+        float f[3];
+        glm_vec3_scale(force[b], g->weight[b >> 2][b & 3], f);
+        if (w->combine == BOIDS_COMBINE_PRIORITY && glm_vec3_norm(f) > g->priority_threshold) {
+            glm_vec3_copy(f, acc);
+            return;
+        }
+        glm_vec3_add(acc, f, acc);
+    }
+}
+
+// Steer one agent (slot i of cur): acceleration into accel[i], the updated
+// wander angles into next (pos.w, vel.w), neighbour statistics.
+static void steer_agent(boids_sim *s, uint32_t i) {
+    const boids_world_params *w = &s->p.world;
+    const boids_group_params *g = &s->p.group[s->cur.group[i]];
+    float heading[3];
+    boids_set_mag(s->cur.vel[i], 1.0f, heading);
+    bool has_heading = glm_vec3_norm2(heading) > 0.0f;
+
+    gather acc = {.nearest2 = INFINITY,
+                  .prey_slot = UINT32_MAX,
+                  .prey_d2 = INFINITY,
+                  .prey_id = UINT32_MAX,
+                  .inv_speed = 1.0f / w->max_speed_all,
+                  .inv_radius = 1.0f / g->radius,
+                  .dim = w->dim};
+    gather_neighbors(s, i, g, heading, has_heading, &acc);
+
+    // The walls boundary mode is the stay-within-walls behaviour.
+    uint32_t beh = g->behaviors | (w->boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
+    float force[BOIDS_BEHAVIOR_COUNT][3];
+    float angles[2] = {s->cur.pos[i][3], s->cur.vel[i][3]};
+    behaviors_of(s, i, beh, &acc, force, angles);
+    combine(w, g, beh, force, s->accel[i]);
+    s->accel[i][3] = 0.0f;
+    s->next.pos[i][3] = angles[0];
+    s->next.vel[i][3] = angles[1];
+    s->neighbors[i] = acc.neighbors;
+    s->nearest[i] = acc.neighbors ? sqrtf(acc.nearest2) : 0.0f;
+    s->candidates[i] = acc.candidates;
+}
+
+// The steer stage over all agents, in parallel: each agent's result depends
+// only on cur, so any schedule gives the same bits.
+void boids_sim_steer(boids_sim *s) {
+    int n = (int)s->n;
+    int threads = s->threads > 0 ? s->threads : 0;
+#pragma omp parallel for schedule(dynamic, 512) num_threads(threads > 0 ? threads : omp_get_max_threads())
+    for (int i = 0; i < n; i++)
+        steer_agent(s, (uint32_t)i);
+}

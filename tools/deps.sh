@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# tools/deps.sh: install every Debian package the build, the tests and the
+# tools need. Idempotent: installs only what is missing, and says what.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config           # compiler, build
+  libcglm-dev libstb-dev                     # maths, Perlin noise / PNG / HUD text
+  check libsubunit-dev                       # the test framework
+  libglfw3-dev libegl-dev libgl-dev          # window and headless GL contexts
+  libgl1-mesa-dri libegl-mesa0               # Mesa: llvmpipe runs the compute shaders in CI
+  python3-glad                               # glad, generated at build time
+  xvfb xauth                                 # a display for viewer tests and screenshots
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "deps: installing ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=(sudo)
+else
+  echo "deps: missing packages (${missing[*]}) and no root or sudo to install them;" >&2
+  echo "deps: ask an administrator to run: apt-get install ${missing[*]}" >&2
+  exit 3
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "deps: apt-get not found: this script needs a Debian-based system; install: ${missing[*]}" >&2
+  exit 3
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq || { echo "deps: apt-get update failed (no network to the package mirror?)" >&2; exit 3; }
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+  || { echo "deps: apt-get install ${missing[*]} failed" >&2; exit 3; }
+echo "deps: installed ${missing[*]}"
