@@ -33,8 +33,8 @@
 #define BOIDS_MAX_PATH_POINTS 32u
 #define BOIDS_MAX_OBSTACLES 32u
 /* Bounded so that the 64-bit fixed-point neighbour sums cannot overflow:
- * every contribution is saturated to 2^39 units and at most 2^24 of them are
- * added (see BOIDS_FIX_*). */
+ * every contribution is saturated to 2^39 units and an agent never counts
+ * itself, so at most 2^24 - 1 of them are added: < 2^63 (see BOIDS_FIX_*). */
 #define BOIDS_MAX_AGENTS 16777216u
 
 /* ---- behaviours ---------------------------------------------------------

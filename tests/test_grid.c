@@ -13,6 +13,15 @@
 #include "boids/behaviors.h"
 #include "boids/core.h"
 
+// ck_assert_msg records the location of every check that passes (in fork
+// mode a write to the runner), which costs more than the simulation inside
+// hot loops; EXPECT calls into Check only when the condition fails.
+#define EXPECT(cond, ...)                                                                                              \
+    do {                                                                                                               \
+        if (!(cond))                                                                                                   \
+            ck_abort_msg(__VA_ARGS__);                                                                                 \
+    } while (0)
+
 // ---- helpers ------------------------------------------------------------
 
 // A small deterministic generator for hand-placed layouts (splitmix-like).
@@ -25,7 +34,9 @@ static uint32_t lcg_next(uint32_t *s) {
     return x;
 }
 
-static float lcg_unit(uint32_t *s) { return (float)(lcg_next(s) >> 8) * (1.0f / 16777216.0f); }
+static float lcg_unit(uint32_t *s) {
+    return (float)(lcg_next(s) >> 8) * (1.0f / 16777216.0f);
+}
 
 static int cmp_u32(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -53,9 +64,9 @@ static boids_sim *create(const boids_params *p, boids_distribution dist) {
     char what[256] = "";
     boids_params q = *p;
     boids_result r = boids_params_finalize(&q, what, sizeof(what));
-    ck_assert_msg(r == BOIDS_OK, "finalize of the test world failed: %s (%s)", boids_result_str(r), what);
+    EXPECT(r == BOIDS_OK, "finalize of the test world failed: %s (%s)", boids_result_str(r), what);
     r = boids_sim_create(&s, p, dist);
-    ck_assert_msg(r == BOIDS_OK && s, "boids_sim_create: %s", boids_result_str(r));
+    EXPECT(r == BOIDS_OK && s, "boids_sim_create: %s", boids_result_str(r));
     // One thread: the suites run side by side on small CI machines, where
     // spinning OpenMP workers oversubscribe the cores (the thread count does
     // not change results: tests/test_sim.c checks that).
@@ -69,7 +80,7 @@ static void place(boids_sim *s, float (*pos)[4], uint32_t seed) {
     uint32_t n = s->n, st = seed;
     float(*vel)[4] = calloc(n ? n : 1, sizeof(*vel));
     uint32_t *group = calloc(n ? n : 1, sizeof(*group));
-    ck_assert(vel && group);
+    EXPECT(vel && group, "out of memory for the test agents");
     for (uint32_t i = 0; i < n; i++) {
         float t = 6.2831853f * lcg_unit(&st);
         vel[i][0] = cosf(t);
@@ -77,7 +88,7 @@ static void place(boids_sim *s, float (*pos)[4], uint32_t seed) {
         vel[i][2] = s->p.world.dim == 3 ? lcg_unit(&st) - 0.5f : 0.0f;
     }
     boids_result r = boids_sim_set_agents(s, (const float(*)[4])pos, (const float(*)[4])vel, group);
-    ck_assert_msg(r == BOIDS_OK, "set_agents: %s", boids_result_str(r));
+    EXPECT(r == BOIDS_OK, "set_agents: %s", boids_result_str(r));
     free(vel);
     free(group);
 }
@@ -87,12 +98,12 @@ static void place(boids_sim *s, float (*pos)[4], uint32_t seed) {
 static void check_neighbors(const boids_sim *s, float radius, const char *name) {
     uint32_t n = s->n;
     uint32_t *a = malloc(sizeof(uint32_t) * (n ? n : 1)), *b = malloc(sizeof(uint32_t) * (n ? n : 1));
-    ck_assert(a && b);
+    EXPECT(a && b, "out of memory for the neighbour lists");
     uint64_t total = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t na = boids_grid_neighbors(s, i, radius, a, n);
         uint32_t nb = boids_brute_neighbors(s, i, radius, b, n);
-        ck_assert_msg(na <= n && nb <= n, "%s: neighbour count beyond N", name);
+        EXPECT(na <= n && nb <= n, "%s: neighbour count beyond N", name);
         for (uint32_t k = 0; k < na; k++)
             a[k] = s->cur.id[a[k]];
         for (uint32_t k = 0; k < nb; k++)
@@ -158,10 +169,10 @@ static void check_steer_counts(boids_sim *s, const char *name) {
         }
         uint32_t got = s->neighbors[i];
         uint32_t diff = got > strict ? got - strict : strict - got;
-        ck_assert_msg(diff <= edge,
-                      "%s: steer counted %u neighbours of id %u, brute force %u (%u pairs within 4 ULP of r^2 may "
-                      "differ)",
-                      name, got, s->cur.id[i], strict, edge);
+        EXPECT(diff <= edge,
+               "%s: steer counted %u neighbours of id %u, brute force %u (%u pairs within 4 ULP of r^2 may "
+               "differ)",
+               name, got, s->cur.id[i], strict, edge);
     }
 }
 
@@ -172,31 +183,31 @@ static void check_steer_counts(boids_sim *s, const char *name) {
 static void check_sort(boids_sim *s, const char *name) {
     const boids_grid *g = &s->grid;
     uint32_t n = s->n, cells = s->p.world.cells[3];
-    ck_assert_msg(g->cells == cells, "%s: grid.cells %u, expected world.cells[3] %u", name, g->cells, cells);
-    ck_assert_msg(cells == s->p.world.cells[0] * s->p.world.cells[1] * s->p.world.cells[2],
-                  "%s: cells[3] %u != cells x*y*z", name, cells);
+    EXPECT(g->cells == cells, "%s: grid.cells %u, expected world.cells[3] %u", name, g->cells, cells);
+    EXPECT(cells == s->p.world.cells[0] * s->p.world.cells[1] * s->p.world.cells[2], "%s: cells[3] %u != cells x*y*z",
+           name, cells);
     uint64_t sum = 0;
     for (uint32_t c = 0; c < cells; c++) {
-        ck_assert_msg(g->start[c] == sum, "%s: start[%u] = %u, expected the exclusive scan %llu", name, c,
-                      g->start[c], (unsigned long long)sum);
+        EXPECT(g->start[c] == sum, "%s: start[%u] = %u, expected the exclusive scan %llu", name, c, g->start[c],
+               (unsigned long long)sum);
         sum += g->count[c];
     }
-    ck_assert_msg(sum == n, "%s: sum(count) = %llu, expected N = %u", name, (unsigned long long)sum, n);
-    ck_assert_msg(g->start[cells] == n, "%s: start[cells] = %u, expected N = %u", name, g->start[cells], n);
+    EXPECT(sum == n, "%s: sum(count) = %llu, expected N = %u", name, (unsigned long long)sum, n);
+    EXPECT(g->start[cells] == n, "%s: start[cells] = %u, expected N = %u", name, g->start[cells], n);
     uint32_t cell = 0;
     for (uint32_t i = 0; i < n; i++) {
         while (g->start[cell + 1] <= i)
             cell++;
         uint32_t k = boids_grid_cell_of(&s->p.world, s->cur.pos[i]);
-        ck_assert_msg(k == cell, "%s: slot %u (id %u) lies in the range of cell %u but its position is in cell %u",
-                      name, i, s->cur.id[i], cell, k);
-        ck_assert_msg(k < cells, "%s: cell %u out of range (%u cells)", name, k, cells);
+        EXPECT(k == cell, "%s: slot %u (id %u) lies in the range of cell %u but its position is in cell %u", name, i,
+               s->cur.id[i], cell, k);
+        EXPECT(k < cells, "%s: cell %u out of range (%u cells)", name, k, cells);
     }
     uint8_t *seen = calloc(n ? n : 1, 1);
-    ck_assert(seen);
+    EXPECT(seen, "out of memory");
     for (uint32_t i = 0; i < n; i++) {
-        ck_assert_msg(s->cur.id[i] < n && !seen[s->cur.id[i]], "%s: id %u repeated or out of 0..%u", name,
-                      s->cur.id[i], n - 1);
+        EXPECT(s->cur.id[i] < n && !seen[s->cur.id[i]], "%s: id %u repeated or out of 0..%u", name, s->cur.id[i],
+               n - 1);
         seen[s->cur.id[i]] = 1;
     }
     free(seen);
@@ -204,15 +215,17 @@ static void check_sort(boids_sim *s, const char *name) {
     // rebuilding an already sorted state is the identity (the counting sort
     // is stable), and then key[i] is the cell of slot i.
     uint32_t *ids = malloc(sizeof(uint32_t) * (n ? n : 1));
-    ck_assert(ids);
+    EXPECT(ids, "out of memory");
     memcpy(ids, s->cur.id, sizeof(uint32_t) * n);
     boids_sim_build_grid(s);
     for (uint32_t i = 0; i < n; i++) {
-        ck_assert_msg(s->cur.id[i] == ids[i], "%s: rebuilding a sorted grid moved slot %u (id %u -> %u); the "
-                      "counting sort must be stable", name, i, ids[i], s->cur.id[i]);
+        EXPECT(s->cur.id[i] == ids[i],
+               "%s: rebuilding a sorted grid moved slot %u (id %u -> %u); the "
+               "counting sort must be stable",
+               name, i, ids[i], s->cur.id[i]);
         uint32_t k = boids_grid_cell_of(&s->p.world, s->cur.pos[i]);
-        ck_assert_msg(g->key[i] == k, "%s: key[%u] = %u, expected boids_grid_cell_of = %u", name, i, g->key[i], k);
-        ck_assert_msg(i == 0 || g->key[i - 1] <= g->key[i], "%s: keys not ascending at slot %u", name, i);
+        EXPECT(g->key[i] == k, "%s: key[%u] = %u, expected boids_grid_cell_of = %u", name, i, g->key[i], k);
+        EXPECT(i == 0 || g->key[i - 1] <= g->key[i], "%s: keys not ascending at slot %u", name, i);
     }
     free(ids);
 }
@@ -273,8 +286,8 @@ START_TEST(clustered) {
             uint32_t mx = 0;
             for (uint32_t c = 0; c < s->grid.cells; c++)
                 mx = s->grid.count[c] > mx ? s->grid.count[c] : mx;
-            ck_assert_msg(mx > 3u * (s->n / s->grid.cells + 1), "%s: the clustered layout should crowd cells (max %u)",
-                          name, mx);
+            EXPECT(mx > 3u * (s->n / s->grid.cells + 1), "%s: the clustered layout should crowd cells (max %u)", name,
+                   mx);
             check_all(s, name);
             check_after_steps(s, 2, name);
             boids_sim_destroy(s);
@@ -300,8 +313,8 @@ START_TEST(all_in_one_cell) {
             char name[96];
             snprintf(name, sizeof(name), "one cell %uD %s", dim, BOUNDARY_NAME[b]);
             uint32_t last = s->grid.cells - 1;
-            ck_assert_msg(s->grid.count[last] == s->n, "%s: all %u agents expected in the last cell, found %u", name,
-                          s->n, s->grid.count[last]);
+            EXPECT(s->grid.count[last] == s->n, "%s: all %u agents expected in the last cell, found %u", name, s->n,
+                   s->grid.count[last]);
             check_all(s, name);
             free(pos);
             boids_sim_destroy(s);
@@ -367,11 +380,11 @@ static void seam_world(uint32_t dim, uint32_t b, const float min[3], const float
         for (uint32_t a = 0; a < dim; a++) {
             float x = s->cur.pos[i][a], lo = w->min[a], hi = w->min[a] + w->size[a];
             if (b == BOIDS_BOUNDARY_WRAP)
-                ck_assert_msg(x >= lo && x < hi, "%s: set_agents left %g outside [%g, %g)", name, (double)x,
-                              (double)lo, (double)hi);
+                EXPECT(x >= lo && x < hi, "%s: set_agents left %g outside [%g, %g)", name, (double)x, (double)lo,
+                       (double)hi);
             else
-                ck_assert_msg(x >= lo && x <= hi, "%s: set_agents left %g outside [%g, %g]", name, (double)x,
-                              (double)lo, (double)hi);
+                EXPECT(x >= lo && x <= hi, "%s: set_agents left %g outside [%g, %g]", name, (double)x, (double)lo,
+                       (double)hi);
         }
     check_all(s, name);
     free(pos);
@@ -441,9 +454,9 @@ START_TEST(few_cells_per_axis) {
                 world_params(&p, 200, dim, b, ORIGIN, size, 50.0f);
                 boids_sim *s = create(&p, BOIDS_DIST_UNIFORM);
                 uint32_t want = (uint32_t)floorf(x / 50.0f);
-                ck_assert_msg(s->p.world.cells[0] == (want ? want : 1),
-                              "extent %g, radius 50: expected floor(extent / radius) = %u cells on x, got %u",
-                              (double)x, want ? want : 1, s->p.world.cells[0]);
+                EXPECT(s->p.world.cells[0] == (want ? want : 1),
+                       "extent %g, radius 50: expected floor(extent / radius) = %u cells on x, got %u", (double)x,
+                       want ? want : 1, s->p.world.cells[0]);
                 check_all(s, "few cells uniform");
                 check_after_steps(s, 2, "few cells uniform, stepped");
                 boids_sim_destroy(s);
@@ -468,8 +481,8 @@ START_TEST(tiny_counts) {
                     float pos[2][4] = {{10, 20, 30, 0}, {10, 20, 30, 0}};
                     place(s, pos, 1);
                     uint32_t out[2];
-                    ck_assert_msg(boids_grid_neighbors(s, 0, 50.0f, out, 2) == 0,
-                                  "%s: coincident agents are not neighbours (chapter: d > 0)", name);
+                    EXPECT(boids_grid_neighbors(s, 0, 50.0f, out, 2) == 0,
+                           "%s: coincident agents are not neighbours (chapter: d > 0)", name);
                     check_all(s, name);
                 }
                 boids_sim_destroy(s);
@@ -485,36 +498,38 @@ START_TEST(cell_of_by_hand) {
     for (uint32_t b = 0; b < 3; b++) {
         world_params(&p, 0, 2, b, min, size, 50.0f);
         char what[128];
-        ck_assert(boids_params_finalize(&p, what, sizeof(what)) == BOIDS_OK);
+        EXPECT(boids_params_finalize(&p, what, sizeof(what)) == BOIDS_OK,
+               "min (-100,-50), 500 x 300, radius 50 is a valid world: %s", what);
         const boids_world_params *w = &p.world;
-        ck_assert_msg(w->cells[0] == 10 && w->cells[1] == 6 && w->cells[2] == 1 && w->cells[3] == 60,
-                      "expected 10 x 6 x 1 = 60 cells (500/50, 300/50), got %u x %u x %u = %u", w->cells[0],
-                      w->cells[1], w->cells[2], w->cells[3]);
+        EXPECT(w->cells[0] == 10 && w->cells[1] == 6 && w->cells[2] == 1 && w->cells[3] == 60,
+               "expected 10 x 6 x 1 = 60 cells (500/50, 300/50), got %u x %u x %u = %u", w->cells[0], w->cells[1],
+               w->cells[2], w->cells[3]);
         float p0[4] = {-100.0f, -50.0f, 0, 0}; // the corner: cell (0,0) = 0
         float p1[4] = {-49.0f, -50.0f, 0, 0};  // x: floor(51/50) = 1
         float p2[4] = {399.0f, 249.0f, 0, 0};  // last cell (9,5) = 5*10+9 = 59
         float p3[4] = {24.0f, 101.0f, 0, 0};   // (floor(124/50)=2, floor(151/50)=3) = 32
-        ck_assert_msg(boids_grid_cell_of(w, p0) == 0, "corner: cell 0, got %u", boids_grid_cell_of(w, p0));
-        ck_assert_msg(boids_grid_cell_of(w, p1) == 1, "x = -49: cell 1, got %u", boids_grid_cell_of(w, p1));
-        ck_assert_msg(boids_grid_cell_of(w, p2) == 59, "last cell 59, got %u", boids_grid_cell_of(w, p2));
-        ck_assert_msg(boids_grid_cell_of(w, p3) == 32, "(24,101): cell 3*10+2 = 32, got %u",
-                      boids_grid_cell_of(w, p3));
+        EXPECT(boids_grid_cell_of(w, p0) == 0, "corner: cell 0, got %u", boids_grid_cell_of(w, p0));
+        EXPECT(boids_grid_cell_of(w, p1) == 1, "x = -49: cell 1, got %u", boids_grid_cell_of(w, p1));
+        EXPECT(boids_grid_cell_of(w, p2) == 59, "last cell 59, got %u", boids_grid_cell_of(w, p2));
+        EXPECT(boids_grid_cell_of(w, p3) == 32, "(24,101): cell 3*10+2 = 32, got %u", boids_grid_cell_of(w, p3));
         // Outside the box: a torus wraps the cell, walls clamp it.
-        float q0[4] = {-101.0f, -50.0f, 0, 0}; // one unit left of min x
-        float q1[4] = {400.0f, 250.0f, 0, 0};  // exactly min + size
-        float q2[4] = {-2600.0f, 260.0f, 0, 0}; // 50 cells left (-2600+100 = -2500), 1 row over
-        uint32_t e0 = b == BOIDS_BOUNDARY_WRAP ? 9 : 0;        // wrap: -1 -> 9
-        uint32_t e1 = b == BOIDS_BOUNDARY_WRAP ? 0 : 59;       // wrap: (10,6) -> (0,0)
+        float q0[4] = {-101.0f, -50.0f, 0, 0};           // one unit left of min x
+        float q1[4] = {400.0f, 250.0f, 0, 0};            // exactly min + size
+        float q2[4] = {-2600.0f, 260.0f, 0, 0};          // 50 cells left (-2600+100 = -2500), 1 row over
+        uint32_t e0 = b == BOIDS_BOUNDARY_WRAP ? 9 : 0;  // wrap: -1 -> 9
+        uint32_t e1 = b == BOIDS_BOUNDARY_WRAP ? 0 : 59; // wrap: (10,6) -> (0,0)
         uint32_t e2 = b == BOIDS_BOUNDARY_WRAP ? 0 * 10 + 0 : 5 * 10 + 0; // wrap: (-50 mod 10, 6 mod 6)
-        ck_assert_msg(boids_grid_cell_of(w, q0) == e0, "%s: x = min - 1: expected cell %u, got %u",
-                      BOUNDARY_NAME[b], e0, boids_grid_cell_of(w, q0));
-        ck_assert_msg(boids_grid_cell_of(w, q1) == e1, "%s: min + size: expected cell %u, got %u",
-                      BOUNDARY_NAME[b], e1, boids_grid_cell_of(w, q1));
-        ck_assert_msg(boids_grid_cell_of(w, q2) == e2, "%s: 50 cells left: expected cell %u, got %u",
-                      BOUNDARY_NAME[b], e2, boids_grid_cell_of(w, q2));
+        EXPECT(boids_grid_cell_of(w, q0) == e0, "%s: x = min - 1: expected cell %u, got %u", BOUNDARY_NAME[b], e0,
+               boids_grid_cell_of(w, q0));
+        EXPECT(boids_grid_cell_of(w, q1) == e1, "%s: min + size: expected cell %u, got %u", BOUNDARY_NAME[b], e1,
+               boids_grid_cell_of(w, q1));
+        EXPECT(boids_grid_cell_of(w, q2) == e2, "%s: 50 cells left: expected cell %u, got %u", BOUNDARY_NAME[b], e2,
+               boids_grid_cell_of(w, q2));
         float qn[4] = {NAN, 0.0f, 0, 0};
-        ck_assert_msg(boids_grid_cell_of(w, qn) < w->cells[3], "%s: a NaN coordinate must still give a cell in "
-                      "range, got %u", BOUNDARY_NAME[b], boids_grid_cell_of(w, qn));
+        EXPECT(boids_grid_cell_of(w, qn) < w->cells[3],
+               "%s: a NaN coordinate must still give a cell in "
+               "range, got %u",
+               BOUNDARY_NAME[b], boids_grid_cell_of(w, qn));
     }
 }
 END_TEST
@@ -566,18 +581,18 @@ START_TEST(large_world_many_agents) {
             b[k] = s->cur.id[b[k]];
         qsort(a, na, sizeof(uint32_t), cmp_u32);
         qsort(b, nb, sizeof(uint32_t), cmp_u32);
-        ck_assert_msg(na == nb && memcmp(a, b, na * sizeof(uint32_t)) == 0,
-                      "slot %u: grid %u neighbours vs brute force %u (expected the same set)", i, na, nb);
+        EXPECT(na == nb && memcmp(a, b, na * sizeof(uint32_t)) == 0,
+               "slot %u: grid %u neighbours vs brute force %u (expected the same set)", i, na, nb);
     }
     boids_sim_step(s);
     boids_stats st;
     boids_sim_stats(s, &st);
-    ck_assert_msg(st.candidate_pairs < (uint64_t)s->n * s->n / 50,
-                  "candidate pairs %llu: the 3x3 cells should examine << N^2 = %llu pairs",
-                  (unsigned long long)st.candidate_pairs, (unsigned long long)s->n * s->n);
+    EXPECT(st.candidate_pairs < (uint64_t)s->n * s->n / 50,
+           "candidate pairs %llu: the 3x3 cells should examine << N^2 = %llu pairs",
+           (unsigned long long)st.candidate_pairs, (unsigned long long)s->n * s->n);
     // ~20 expected neighbours (boids_params_default sizes the world for 20).
-    ck_assert_msg(st.mean_neighbors > 15.0 && st.mean_neighbors < 25.0,
-                  "mean neighbours %g, expected about 20 (world sized by boids_params_auto_world)", st.mean_neighbors);
+    EXPECT(st.mean_neighbors > 15.0 && st.mean_neighbors < 25.0,
+           "mean neighbours %g, expected about 20 (world sized by boids_params_auto_world)", st.mean_neighbors);
     free(a);
     free(b);
     boids_sim_destroy(s);

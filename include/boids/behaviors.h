@@ -109,8 +109,10 @@ const float *boids_flowfield_lookup(const boids_flowfield *f, const boids_world_
 void boids_flow(const float field[3], const float vel[3], float maxspeed, float maxforce, float dest[3]);
 // Path following (Reynolds): predict, normal point on every segment (clamped),
 // keep the closest; outside the radius seek a point `ahead` along the path.
-void boids_path_follow(const float pos[3], const float vel[3], const boids_scene *scene, float predict, float ahead,
-                       float maxspeed, float maxforce, float dest[3]);
+// Each segment is taken at its minimum image near the future position.
+void boids_path_follow(const float pos[3], const float vel[3], const boids_scene *scene,
+                       const boids_world_params *w, float predict, float ahead, float maxspeed, float maxforce,
+                       float dest[3]);
 // The closest point to p on segment a-b (scalar projection, clamped).
 void boids_normal_point(const float p[3], const float a[3], const float b[3], float dest[3]);
 // Obstacle avoidance: of the circles/spheres that the forward corridor

@@ -24,34 +24,40 @@ void boids_normal_point(const float p[3], const float a[3], const float b[3], fl
 
 // Predict `predict` ahead; of the normal points on all segments keep the
 // closest; if that is farther than the path radius, seek a target `ahead`
-// along its segment. Otherwise no force.
-void boids_path_follow(const float pos[3], const float vel[3], const boids_scene *scene, float predict, float ahead,
-                       float maxspeed, float maxforce, float dest[3]) {
+// along its segment. Otherwise no force. Torus-correct: each segment is
+// taken at its image nearest the future position (its start point by
+// minimum image, its direction as is), so a path across the seam works.
+void boids_path_follow(const float pos[3], const float vel[3], const boids_scene *scene,
+                       const boids_world_params *w, float predict, float ahead, float maxspeed, float maxforce,
+                       float dest[3]) {
     glm_vec3_zero(dest);
     uint32_t n = scene->path_count;
     if (n < 2)
         return;
-    float future[3], step[3];
-    boids_set_mag(vel, predict, step);
-    glm_vec3_add((float *)pos, step, future);
+    // Everything relative to the agent's position.
+    float future[3];
+    boids_set_mag(vel, predict, future);
     uint32_t segments = scene->path_closed ? n : n - 1;
-    float best = INFINITY, target[3] = {0, 0, 0};
+    float best = INFINITY, to_target[3] = {0, 0, 0};
     for (uint32_t i = 0; i < segments; i++) {
-        const float *a = scene->path[i];
-        const float *b = scene->path[(i + 1) % n];
-        float normal[3], dir[3];
+        const float *pa = scene->path[i];
+        const float *pb = scene->path[(i + 1) % n];
+        float a[3], b[3], ab[3], rel[3], normal[3], dir[3];
+        glm_vec3_sub((float *)pb, (float *)pa, ab);
+        // a relative to the agent, at the image nearest the future position.
+        boids_world_delta(w, pos, pa, rel);
+        float near[3];
+        boids_world_delta(w, future, rel, near);
+        glm_vec3_add(future, near, a);
+        glm_vec3_add(a, ab, b);
         boids_normal_point(future, a, b, normal);
         float d = glm_vec3_distance(future, normal);
         if (d < best) {
             best = d;
-            glm_vec3_sub((float *)b, (float *)a, dir);
-            boids_set_mag(dir, ahead, dir);
-            glm_vec3_add(normal, dir, target);
+            boids_set_mag(ab, ahead, dir);
+            glm_vec3_add(normal, dir, to_target);
         }
     }
-    if (best > scene->path_radius) {
-        float to_target[3];
-        glm_vec3_sub(target, (float *)pos, to_target);
+    if (best > scene->path_radius)
         boids_seek(to_target, vel, maxspeed, maxforce, dest);
-    }
 }

@@ -235,7 +235,7 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
     if (beh & BOIDS_BIT(BOIDS_BI_ARRIVE))
         boids_arrive(to_target, vel, g->arrive_radius, ms, mf, force[BOIDS_BI_ARRIVE]);
     if (beh & BOIDS_BIT(BOIDS_BI_PATH))
-        boids_path_follow(pos, vel, &s->p.scene, g->path_predict, g->path_ahead, ms, mf, force[BOIDS_BI_PATH]);
+        boids_path_follow(pos, vel, &s->p.scene, w, g->path_predict, g->path_ahead, ms, mf, force[BOIDS_BI_PATH]);
     if (beh & BOIDS_BIT(BOIDS_BI_FLOW))
         boids_flow(boids_flowfield_lookup(&s->p.flow, w, pos), vel, ms, mf, force[BOIDS_BI_FLOW]);
     if (beh & BOIDS_BIT(BOIDS_BI_VIEW)) {
