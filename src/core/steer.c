@@ -33,10 +33,12 @@ static void fix3(int64_t acc[3], const float v[3], float scale) {
 // fix3 for terms known to lie in [-1, 1] (offset / radius with d < radius;
 // velocity / the largest maxspeed, speeds being limited on entry and every
 // step): no saturation or NaN test needed, the same bits as boids_fix.
-// In 2D the z terms are all 0, so only dim components are added.
-static void fix3_unit(int64_t acc[3], const float v[3], uint32_t dim) {
-    for (uint32_t a = 0; a < dim; a++)
-        acc[a] += (int64_t)(v[a] * (float)BOIDS_FIX_UNIT);
+// In 2D the z terms are all 0, so z is added only in 3D.
+static inline void fix3_unit(int64_t acc[3], const float v[3], uint32_t dim) {
+    acc[0] += (int64_t)(v[0] * (float)BOIDS_FIX_UNIT);
+    acc[1] += (int64_t)(v[1] * (float)BOIDS_FIX_UNIT);
+    if (dim == 3)
+        acc[2] += (int64_t)(v[2] * (float)BOIDS_FIX_UNIT);
 }
 
 static void unfix3(const int64_t acc[3], float scale, float k, float dest[3]) {
@@ -46,8 +48,8 @@ static void unfix3(const int64_t acc[3], float scale, float k, float dest[3]) {
 
 // One pair within the agent's interaction radius: agent (heading, group g)
 // and other slot j at offset `off` (minimum image), d2 = |off|^2 > 0.
-static inline void gather_pair(const boids_sim *s, const boids_group_params *g, const float heading[3],
-                               bool has_heading, uint32_t j, const float off[3], float d2, gather *acc) {
+static inline void gather_pair(const boids_sim *s, const boids_group_params *restrict g, const float heading[3],
+                               bool has_heading, uint32_t j, const float off[3], float d2, gather *restrict acc) {
     float d = sqrtf(d2);
     if (d < g->radius) {
         acc->neighbors++;
@@ -115,8 +117,8 @@ typedef struct batch {
     float d2[BATCH + 1];
 } batch;
 
-static void flush(const boids_sim *s, const boids_group_params *g, const float heading[3], bool has_heading,
-                  batch *b, gather *acc) {
+static void flush(const boids_sim *s, const boids_group_params *restrict g, const float heading[3], bool has_heading,
+                  batch *restrict b, gather *restrict acc) {
     for (uint32_t k = 0; k < b->n; k++)
         gather_pair(s, g, heading, has_heading, b->slot[k], b->off[k], b->d2[k], acc);
     b->n = 0;
