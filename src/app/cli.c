@@ -252,6 +252,17 @@ static const char *check_float(const char *s, enum float_kind kind, float *out) 
     return NULL;
 }
 
+// A float flag: checked by kind, stored with its "given" mark; 2 on error.
+static int set_float(const parse_ctx *c, enum float_kind kind, const char *expected, float *dest, bool *given) {
+    float v;
+    const char *problem = check_float(c->value, kind, &v);
+    if (problem)
+        return bad(c, expected, "is %s", problem);
+    *dest = v;
+    *given = true;
+    return 0;
+}
+
 // Splits s at each of the separators into at most max pieces (copied into
 // store, which must hold strlen(s)+1 bytes). Returns the piece count, or
 // max + 1 if there are more.
@@ -530,7 +541,6 @@ static int parse_counts(const parse_ctx *c, boids_options *o) {
 static int handle(const parse_ctx *c, const flag_def *f, boids_options *o, uint32_t *origin_n) {
     char expected[160];
     uint64_t u = 0;
-    float v = 0.0f;
     const char *problem = NULL;
     switch (f->bit) {
     case BOIDS_CLI_COUNT:
@@ -581,41 +591,17 @@ static int handle(const parse_ctx *c, const flag_def *f, boids_options *o, uint3
     case BOIDS_CLI_WEIGHTS:
         return parse_weights(c, o);
     case BOIDS_CLI_RADIUS:
-        if ((problem = check_float(c->value, FLOAT_POSITIVE, &v)))
-            return bad(c, "a perception radius > 0", "is %s", problem);
-        o->radius = v;
-        o->radius_set = true;
-        return 0;
+        return set_float(c, FLOAT_POSITIVE, "a perception radius > 0", &o->radius, &o->radius_set);
     case BOIDS_CLI_SEPARATION:
-        if ((problem = check_float(c->value, FLOAT_POSITIVE, &v)))
-            return bad(c, "a desired separation > 0", "is %s", problem);
-        o->separation = v;
-        o->separation_set = true;
-        return 0;
+        return set_float(c, FLOAT_POSITIVE, "a desired separation > 0", &o->separation, &o->separation_set);
     case BOIDS_CLI_FOV:
-        if ((problem = check_float(c->value, FLOAT_FOV, &v)))
-            return bad(c, "a field of view in degrees, 0 < fov <= 360", "is %s", problem);
-        o->fov_deg = v;
-        o->fov_set = true;
-        return 0;
+        return set_float(c, FLOAT_FOV, "a field of view in degrees, 0 < fov <= 360", &o->fov_deg, &o->fov_set);
     case BOIDS_CLI_MAXSPEED:
-        if ((problem = check_float(c->value, FLOAT_POSITIVE, &v)))
-            return bad(c, "a maximum speed > 0", "is %s", problem);
-        o->maxspeed = v;
-        o->maxspeed_set = true;
-        return 0;
+        return set_float(c, FLOAT_POSITIVE, "a maximum speed > 0", &o->maxspeed, &o->maxspeed_set);
     case BOIDS_CLI_MAXFORCE:
-        if ((problem = check_float(c->value, FLOAT_POSITIVE, &v)))
-            return bad(c, "a maximum steering force > 0", "is %s", problem);
-        o->maxforce = v;
-        o->maxforce_set = true;
-        return 0;
+        return set_float(c, FLOAT_POSITIVE, "a maximum steering force > 0", &o->maxforce, &o->maxforce_set);
     case BOIDS_CLI_DT:
-        if ((problem = check_float(c->value, FLOAT_POSITIVE, &v)))
-            return bad(c, "a time step > 0", "is %s", problem);
-        o->dt = v;
-        o->dt_set = true;
-        return 0;
+        return set_float(c, FLOAT_POSITIVE, "a time step > 0", &o->dt, &o->dt_set);
     case BOIDS_CLI_BACKEND:
         if (strcmp(c->value, "cpu") == 0) {
             o->backend = "cpu";

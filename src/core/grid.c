@@ -106,6 +106,22 @@ uint32_t boids_grid_ranges(const boids_world_params *w, const uint32_t *start, c
     return count;
 }
 
+// 1 if j is a neighbour of slot (j != slot, 0 < |delta|^2 < r2), written to
+// out[found] while there is room; else 0.
+static uint32_t keep_pair(const boids_sim *s, uint32_t slot, uint32_t j, float r2, uint32_t *out, uint32_t cap,
+                          uint32_t found) {
+    if (j == slot)
+        return 0;
+    float d[3];
+    boids_world_delta(&s->p.world, s->cur.pos[slot], s->cur.pos[j], d);
+    float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    if (!(d2 > 0.0f && d2 < r2))
+        return 0;
+    if (found < cap)
+        out[found] = j;
+    return 1;
+}
+
 // Neighbours of `slot` through the grid: every j != slot with
 // 0 < |delta|^2 < radius^2 (radius <= the cell size).
 uint32_t boids_grid_neighbors(const boids_sim *s, uint32_t slot, float radius, uint32_t *out, uint32_t cap) {
@@ -116,36 +132,17 @@ uint32_t boids_grid_neighbors(const boids_sim *s, uint32_t slot, float radius, u
     float r2 = radius * radius;
     for (uint32_t r = 0; r < nr; r++)
         for (uint32_t j = ranges[r][0]; j < ranges[r][1]; j++) {
-            if (j == slot)
-                continue;
-            float d[3];
-            boids_world_delta(w, s->cur.pos[slot], s->cur.pos[j], d);
-            float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-            if (d2 > 0.0f && d2 < r2) {
-                if (found < cap)
-                    out[found] = j;
-                found++;
-            }
+            found += keep_pair(s, slot, j, r2, out, cap, found);
         }
     return found;
 }
 
 // The O(N^2) reference of the neighbour search (tests only).
 uint32_t boids_brute_neighbors(const boids_sim *s, uint32_t slot, float radius, uint32_t *out, uint32_t cap) {
-    const boids_world_params *w = &s->p.world;
     float r2 = radius * radius;
     uint32_t found = 0;
     for (uint32_t j = 0; j < s->n; j++) {
-        if (j == slot)
-            continue;
-        float d[3];
-        boids_world_delta(w, s->cur.pos[slot], s->cur.pos[j], d);
-        float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-        if (d2 > 0.0f && d2 < r2) {
-            if (found < cap)
-                out[found] = j;
-            found++;
-        }
+        found += keep_pair(s, slot, j, r2, out, cap, found);
     }
     return found;
 }
