@@ -106,6 +106,35 @@
 #define BOIDS_HASH_M2 0x846ca68bu
 #define BOIDS_HASH_GOLDEN 0x9e3779b9u
 
+/* ---- GPU bindings --------------------------------------------------------
+ * Uniform blocks: the world, the groups (boids_group_params[MAX_GROUPS]) and
+ * the scene. Shader storage: state A/B is bound as "cur" / "next" by
+ * rebinding (double buffering: read cur, write next, swap). */
+#define BOIDS_UBO_WORLD 0
+#define BOIDS_UBO_GROUPS 1
+#define BOIDS_UBO_SCENE 2
+#define BOIDS_SSBO_CUR_POS 0     /* vec4[N]: xyz, w = wander theta */
+#define BOIDS_SSBO_CUR_VEL 1     /* vec4[N]: xyz, w = wander phi */
+#define BOIDS_SSBO_CUR_ID 2      /* uint[N] */
+#define BOIDS_SSBO_CUR_GROUP 3   /* uint[N] */
+#define BOIDS_SSBO_NEXT_POS 4
+#define BOIDS_SSBO_NEXT_VEL 5
+#define BOIDS_SSBO_NEXT_ID 6
+#define BOIDS_SSBO_NEXT_GROUP 7
+#define BOIDS_SSBO_KEY 8         /* uint[N]: cell of each slot of cur */
+#define BOIDS_SSBO_COUNT 9       /* uint[cells]: histogram, then scatter cursor */
+#define BOIDS_SSBO_START 10      /* uint[cells + 1]: exclusive scan */
+#define BOIDS_SSBO_ACCEL 11      /* vec4[N]: steer output */
+#define BOIDS_SSBO_NEIGHBORS 12  /* uint[N] */
+#define BOIDS_SSBO_NEAREST 13    /* float[N] */
+#define BOIDS_SSBO_CANDIDATES 14 /* uint[N] */
+#define BOIDS_SSBO_FLOW 15       /* vec4[flow cells] */
+#define BOIDS_SSBO_SCAN_IN 16    /* multi-level scan: this level's input */
+#define BOIDS_SSBO_SCAN_OUT 17   /* this level's output */
+#define BOIDS_SSBO_SCAN_SUMS 18  /* one sum per block, scanned by the next level */
+/* Each scan work group handles 2 * BOIDS_WORKGROUP_SIZE elements. */
+#define BOIDS_SCAN_BLOCK (2u * BOIDS_WORKGROUP_SIZE)
+
 /* ---- parameters of one group (species); 144 bytes --------------------------- */
 BOIDS_STRUCT(boids_group_params) {
     float maxspeed;        /* chapter: 3 */

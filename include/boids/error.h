@@ -15,7 +15,10 @@
     X(BOIDS_ERR_PARAM, "parameter out of range")                            \
     X(BOIDS_ERR_PATH, "path needs 2 to 32 points and a positive radius")    \
     X(BOIDS_ERR_IO, "file could not be read or written")                    \
-    X(BOIDS_ERR_FORMAT, "malformed file")
+    X(BOIDS_ERR_FORMAT, "malformed file")                                   \
+    X(BOIDS_ERR_GL, "no usable OpenGL 4.5 core context")                    \
+    X(BOIDS_ERR_SHADER, "a shader failed to compile or link")               \
+    X(BOIDS_ERR_GPU_LIMIT, "the GPU cannot hold this many agents")
 
 typedef enum boids_result {
 #define BOIDS_X_ENUM(code, text) code,

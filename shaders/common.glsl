@@ -1,0 +1,39 @@
+// shaders/common.glsl: the declarations every compute shader of the
+// pipeline shares (after shared.h): parameters as uniform blocks, the state
+// and grid as shader storage, the global invocation index. The loader
+// (src/gpu/program.c) concatenates: #version + extensions, "#define
+// BOIDS_GLSL 1", shared.h, common.glsl, behaviors.glsl, the stage's .comp,
+// each as its own source string with #line so logs name the right file.
+
+layout(std140, binding = BOIDS_UBO_WORLD) uniform World { boids_world_params world; };
+layout(std140, binding = BOIDS_UBO_GROUPS) uniform Groups { boids_group_params group[BOIDS_MAX_GROUPS]; };
+layout(std140, binding = BOIDS_UBO_SCENE) uniform Scene { boids_scene scene; };
+
+layout(std430, binding = BOIDS_SSBO_CUR_POS) restrict buffer CurPos { vec4 cur_pos[]; };
+layout(std430, binding = BOIDS_SSBO_CUR_VEL) restrict buffer CurVel { vec4 cur_vel[]; };
+layout(std430, binding = BOIDS_SSBO_CUR_ID) restrict buffer CurId { uint cur_id[]; };
+layout(std430, binding = BOIDS_SSBO_CUR_GROUP) restrict buffer CurGroup { uint cur_group[]; };
+layout(std430, binding = BOIDS_SSBO_NEXT_POS) restrict buffer NextPos { vec4 next_pos[]; };
+layout(std430, binding = BOIDS_SSBO_NEXT_VEL) restrict buffer NextVel { vec4 next_vel[]; };
+layout(std430, binding = BOIDS_SSBO_NEXT_ID) restrict buffer NextId { uint next_id[]; };
+layout(std430, binding = BOIDS_SSBO_NEXT_GROUP) restrict buffer NextGroup { uint next_group[]; };
+layout(std430, binding = BOIDS_SSBO_KEY) restrict buffer Key { uint cell_key[]; };
+layout(std430, binding = BOIDS_SSBO_COUNT) restrict buffer Count { uint cell_count[]; };
+layout(std430, binding = BOIDS_SSBO_START) restrict buffer Start { uint cell_start[]; };
+layout(std430, binding = BOIDS_SSBO_ACCEL) restrict buffer Accel { vec4 accel[]; };
+layout(std430, binding = BOIDS_SSBO_NEIGHBORS) restrict buffer Neighbors { uint neighbors[]; };
+layout(std430, binding = BOIDS_SSBO_NEAREST) restrict buffer Nearest { float nearest[]; };
+layout(std430, binding = BOIDS_SSBO_CANDIDATES) restrict buffer Candidates { uint candidates[]; };
+layout(std430, binding = BOIDS_SSBO_FLOW) restrict readonly buffer Flow { vec4 flow_field[]; };
+
+// The number of items a dispatch covers (agents, cells or scan elements);
+// set by the host with glUniform1ui before each dispatch.
+layout(location = 0) uniform uint u_count;
+
+// Index of this invocation over a 1D or 2D grid of work groups (dispatches
+// of more than 65535 groups use y as well). Threads at or past u_count do
+// nothing.
+uint global_index() {
+    uint group_index = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    return group_index * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+}

@@ -1,0 +1,188 @@
+// src/platform/egl_headless.c: a headless OpenGL 4.5 core debug context
+// through EGL, with no surface. Device platform first (choose hardware, or
+// llvmpipe's EGL_MESA_device_software), surfaceless platform as a fallback.
+// EGL is loaded by glad's loader: before a display exists it gets the client
+// extensions (eglGetPlatformDisplayEXT) but not the EGL 1.5 core functions,
+// so it is loaded again with the display after eglInitialize.
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glad/egl.h>
+#include <glad/gl.h>
+
+#include "boids/platform.h"
+
+struct boids_gl_context {
+    EGLDisplay display;
+    EGLContext context;
+    char describe[160];
+};
+
+#define MAX_DEVICES 16
+
+static bool has_ext(const char *list, const char *name) {
+    if (!list)
+        return false;
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)); p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
+// The device the user asked for (BOIDS_EGL_DEVICE), or the first hardware
+// device, else the software one. Returns the index or -1.
+static int choose_device(EGLDeviceEXT *devices, int n, char *err, size_t err_size) {
+    const char *want = getenv("BOIDS_EGL_DEVICE");
+    int software = -1, hardware = -1;
+    for (int i = 0; i < n; i++) {
+        const char *ext = eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS);
+        if (has_ext(ext, "EGL_MESA_device_software")) {
+            if (software < 0)
+                software = i;
+        } else if (hardware < 0) {
+            hardware = i;
+        }
+    }
+    if (!want || !*want)
+        return hardware >= 0 ? hardware : software;
+    if (strcmp(want, "software") == 0 || strcmp(want, "hardware") == 0) {
+        int k = want[0] == 's' ? software : hardware;
+        if (k < 0)
+            snprintf(err, err_size, "BOIDS_EGL_DEVICE: '%s': no such EGL device among the %d found; expected %s", want,
+                     n, software >= 0 ? "software or an index" : "hardware or an index");
+        return k < 0 ? -2 : k;
+    }
+    char *end;
+    long k = strtol(want, &end, 10);
+    if (*end || k < 0 || k >= n) {
+        snprintf(err, err_size,
+                 "BOIDS_EGL_DEVICE: '%s' is not a device; expected software, hardware or an index 0..%d", want,
+                 n - 1);
+        return -2;
+    }
+    return (int)k;
+}
+
+// A display: a chosen EGL device, or the surfaceless platform.
+static EGLDisplay open_display(boids_gl_context *c, char *err, size_t err_size) {
+    const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    if (has_ext(client, "EGL_EXT_platform_device") && eglQueryDevicesEXT && eglGetPlatformDisplayEXT) {
+        EGLDeviceEXT devices[MAX_DEVICES];
+        EGLint n = 0;
+        if (eglQueryDevicesEXT(MAX_DEVICES, devices, &n) && n > 0) {
+            int k = choose_device(devices, n, err, err_size);
+            if (k == -2)
+                return EGL_NO_DISPLAY;
+            if (k >= 0) {
+                EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[k], NULL);
+                const char *ext = eglQueryDeviceStringEXT(devices[k], EGL_EXTENSIONS);
+                snprintf(c->describe, sizeof(c->describe), "EGL device %d of %d%s", k, (int)n,
+                         has_ext(ext, "EGL_MESA_device_software") ? " (software)" : "");
+                if (d != EGL_NO_DISPLAY)
+                    return d;
+            }
+        }
+    }
+    if (has_ext(client, "EGL_MESA_platform_surfaceless") && eglGetPlatformDisplayEXT) {
+        snprintf(c->describe, sizeof(c->describe), "EGL surfaceless platform");
+        return eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    }
+    snprintf(err, err_size, "EGL: neither EGL_EXT_platform_device nor EGL_MESA_platform_surfaceless is available "
+                            "(client extensions: %s); install Mesa's libegl-mesa0",
+             client ? client : "none");
+    return EGL_NO_DISPLAY;
+}
+
+// Create a context of the given version (0 = whatever the driver offers).
+static EGLContext make_context(EGLDisplay d, EGLConfig cfg, int major, int minor) {
+    EGLint attr[] = {EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, minor,
+                     EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                     EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE, EGL_NONE};
+    return eglCreateContext(d, cfg, EGL_NO_CONTEXT, major ? attr : (EGLint[]){EGL_NONE});
+}
+
+// What a context of any version reports, for the error message.
+static void describe_fallback(EGLDisplay d, EGLConfig cfg, char *buf, size_t size) {
+    snprintf(buf, size, "no OpenGL context at all");
+    EGLContext any = make_context(d, cfg, 0, 0);
+    if (any == EGL_NO_CONTEXT || !eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, any))
+        return;
+    if (gladLoadGL((GLADloadfunc)eglGetProcAddress)) {
+        const char *r = (const char *)glGetString(GL_RENDERER), *v = (const char *)glGetString(GL_VERSION);
+        snprintf(buf, size, "renderer '%s', OpenGL %s", r ? r : "?", v ? v : "?");
+    }
+    eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(d, any);
+}
+
+// See boids/platform.h.
+boids_result boids_egl_create(boids_gl_context **out, char *err, size_t err_size) {
+    *out = NULL;
+    err[0] = '\0';
+    if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) {
+        snprintf(err, err_size, "EGL: libEGL.so.1 could not be loaded; install libegl1 and Mesa's libegl-mesa0");
+        return BOIDS_ERR_GL;
+    }
+    boids_gl_context *c = calloc(1, sizeof(*c));
+    if (!c)
+        return BOIDS_ERR_NOMEM;
+    c->display = open_display(c, err, err_size);
+    EGLint major = 0, minor = 0;
+    if (c->display == EGL_NO_DISPLAY || !eglInitialize(c->display, &major, &minor)) {
+        if (!err[0])
+            snprintf(err, err_size, "EGL: %s could not be initialised (error 0x%x)", c->describe, eglGetError());
+        free(c);
+        return BOIDS_ERR_GL;
+    }
+    // Now the EGL 1.5 core entry points of this display.
+    gladLoaderLoadEGL(c->display);
+    EGLConfig cfg = NULL;
+    EGLint n = 0;
+    const EGLint cfg_attr[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+    if (!eglBindAPI(EGL_OPENGL_API) || !eglChooseConfig(c->display, cfg_attr, &cfg, 1, &n) || n < 1) {
+        // Surfaceless contexts may need no config at all (EGL_KHR_no_config_context).
+        cfg = EGL_NO_CONFIG_KHR;
+    }
+    c->context = make_context(c->display, cfg, 4, 5);
+    if (c->context == EGL_NO_CONTEXT ||
+        !eglMakeCurrent(c->display, EGL_NO_SURFACE, EGL_NO_SURFACE, c->context)) {
+        char found[256];
+        describe_fallback(c->display, cfg, found, sizeof(found));
+        snprintf(err, err_size, "%s: no OpenGL 4.5 core context (EGL %d.%d, error 0x%x); found %s", c->describe,
+                 major, minor, eglGetError(), found);
+        eglTerminate(c->display);
+        free(c);
+        return BOIDS_ERR_GL;
+    }
+    if (!gladLoadGL((GLADloadfunc)eglGetProcAddress)) {
+        snprintf(err, err_size, "%s: the OpenGL 4.5 entry points could not be loaded", c->describe);
+        boids_gl_context_destroy(c);
+        return BOIDS_ERR_GL;
+    }
+    *out = c;
+    return BOIDS_OK;
+}
+
+// Release the context and the display.
+void boids_gl_context_destroy(boids_gl_context *c) {
+    if (!c)
+        return;
+    eglMakeCurrent(c->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(c->display, c->context);
+    eglTerminate(c->display);
+    free(c);
+}
+
+// eglGetProcAddress, as the loader of this context's GL functions.
+boids_gl_loadfn boids_gl_loader(const boids_gl_context *c) {
+    (void)c;
+    return (boids_gl_loadfn)eglGetProcAddress;
+}
+
+// How the context was made.
+const char *boids_gl_context_describe(const boids_gl_context *c) {
+    return c->describe;
+}
