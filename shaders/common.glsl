@@ -9,31 +9,50 @@ layout(std140, binding = BOIDS_UBO_WORLD) uniform World { boids_world_params wor
 layout(std140, binding = BOIDS_UBO_GROUPS) uniform Groups { boids_group_params group[BOIDS_MAX_GROUPS]; };
 layout(std140, binding = BOIDS_UBO_SCENE) uniform Scene { boids_scene scene; };
 
+// Storage blocks: each stage declares only those it uses (drivers count
+// declared blocks against GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, 16 on
+// llvmpipe). The loader defines BOIDS_STAGE_<NAME> from the stage's file name.
+#if defined(BOIDS_STAGE_KEY) || defined(BOIDS_STAGE_SCATTER) || defined(BOIDS_STAGE_STEER) || defined(BOIDS_STAGE_INTEGRATE)
 layout(std430, binding = BOIDS_SSBO_CUR_POS) restrict buffer CurPos { vec4 cur_pos[]; };
+#endif
+#if defined(BOIDS_STAGE_SCATTER) || defined(BOIDS_STAGE_STEER) || defined(BOIDS_STAGE_INTEGRATE)
 layout(std430, binding = BOIDS_SSBO_CUR_VEL) restrict buffer CurVel { vec4 cur_vel[]; };
 layout(std430, binding = BOIDS_SSBO_CUR_ID) restrict buffer CurId { uint cur_id[]; };
 layout(std430, binding = BOIDS_SSBO_CUR_GROUP) restrict buffer CurGroup { uint cur_group[]; };
 layout(std430, binding = BOIDS_SSBO_NEXT_POS) restrict buffer NextPos { vec4 next_pos[]; };
 layout(std430, binding = BOIDS_SSBO_NEXT_VEL) restrict buffer NextVel { vec4 next_vel[]; };
+#endif
+#if defined(BOIDS_STAGE_SCATTER) || defined(BOIDS_STAGE_INTEGRATE)
 layout(std430, binding = BOIDS_SSBO_NEXT_ID) restrict buffer NextId { uint next_id[]; };
 layout(std430, binding = BOIDS_SSBO_NEXT_GROUP) restrict buffer NextGroup { uint next_group[]; };
+#endif
+#if defined(BOIDS_STAGE_KEY) || defined(BOIDS_STAGE_COUNT) || defined(BOIDS_STAGE_SCATTER)
 layout(std430, binding = BOIDS_SSBO_KEY) restrict buffer Key { uint cell_key[]; };
 layout(std430, binding = BOIDS_SSBO_COUNT) restrict buffer Count { uint cell_count[]; };
+#endif
+#if defined(BOIDS_STAGE_SCATTER) || defined(BOIDS_STAGE_STEER)
 layout(std430, binding = BOIDS_SSBO_START) restrict buffer Start { uint cell_start[]; };
+#endif
+#if defined(BOIDS_STAGE_STEER) || defined(BOIDS_STAGE_INTEGRATE)
 layout(std430, binding = BOIDS_SSBO_ACCEL) restrict buffer Accel { vec4 accel[]; };
+#endif
+#if defined(BOIDS_STAGE_STEER)
 layout(std430, binding = BOIDS_SSBO_NEIGHBORS) restrict buffer Neighbors { uint neighbors[]; };
 layout(std430, binding = BOIDS_SSBO_NEAREST) restrict buffer Nearest { float nearest[]; };
 layout(std430, binding = BOIDS_SSBO_CANDIDATES) restrict buffer Candidates { uint candidates[]; };
+#endif
+// The flow field: read by flow_lookup() in behaviors.glsl, so every stage.
 layout(std430, binding = BOIDS_SSBO_FLOW) restrict readonly buffer Flow { vec4 flow_field[]; };
 
 // The number of items a dispatch covers (agents, cells or scan elements);
 // set by the host with glUniform1ui before each dispatch.
 layout(location = 0) uniform uint u_count;
 
-// Index of this invocation over a 1D or 2D grid of work groups (dispatches
+// Index of this invocation over a 1D or 2D grid of work groups of
+// BOIDS_WORKGROUP_SIZE (every stage uses that size; dispatches
 // of more than 65535 groups use y as well). Threads at or past u_count do
 // nothing.
 uint global_index() {
     uint group_index = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-    return group_index * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+    return group_index * BOIDS_WORKGROUP_SIZE + gl_LocalInvocationID.x;
 }

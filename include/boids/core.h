@@ -129,6 +129,8 @@ void boids_sim_integrate(boids_sim *s);     // cur + accel -> next, swap
 void boids_sim_stats(const boids_sim *s, boids_stats *out);
 // FNV-1a 64 of (id, group, pos, vel) in id order.
 uint64_t boids_sim_hash(boids_sim *s);
+// The same hash of id-indexed arrays (agent id = index).
+uint64_t boids_state_hash(uint32_t n, const float (*pos)[4], const float (*vel)[4], const uint32_t *group);
 // Slot of each id in s->cur (fills s->slot_of_id).
 const uint32_t *boids_sim_slots_by_id(boids_sim *s);
 

@@ -261,16 +261,28 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t size) {
     return h;
 }
 
+static uint64_t hash_agent(uint64_t h, uint32_t id, uint32_t group, const float pos[4], const float vel[4]) {
+    h = fnv1a(h, &id, sizeof(uint32_t));
+    h = fnv1a(h, &group, sizeof(uint32_t));
+    h = fnv1a(h, pos, sizeof(float[4]));
+    return fnv1a(h, vel, sizeof(float[4]));
+}
+
 // FNV-1a 64 of (id, group, pos, vel) of every agent in id order.
 uint64_t boids_sim_hash(boids_sim *s) {
     const uint32_t *slot = boids_sim_slots_by_id(s);
     uint64_t h = 0xcbf29ce484222325ull;
     for (uint32_t id = 0; id < s->n; id++) {
         uint32_t i = slot[id];
-        h = fnv1a(h, &s->cur.id[i], sizeof(uint32_t));
-        h = fnv1a(h, &s->cur.group[i], sizeof(uint32_t));
-        h = fnv1a(h, s->cur.pos[i], sizeof(float[4]));
-        h = fnv1a(h, s->cur.vel[i], sizeof(float[4]));
+        h = hash_agent(h, s->cur.id[i], s->cur.group[i], s->cur.pos[i], s->cur.vel[i]);
     }
+    return h;
+}
+
+// The same hash of id-indexed arrays.
+uint64_t boids_state_hash(uint32_t n, const float (*pos)[4], const float (*vel)[4], const uint32_t *group) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint32_t id = 0; id < n; id++)
+        h = hash_agent(h, id, group[id], pos[id], vel[id]);
     return h;
 }

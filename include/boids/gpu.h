@@ -1,0 +1,75 @@
+/* boids/gpu.h: the OpenGL 4.5 compute backend (src/gpu). The same pipeline
+ * as the CPU reference (key, count, scan, scatter, steer, integrate) as
+ * compute shaders over SoA vec4 buffers, double-buffered. Needs a current
+ * GL 4.5 context and its loader (boids/platform.h); never includes EGL or
+ * GLFW. No readback or glFinish inside a step: reading state back is the
+ * separate, explicit boids_gpu_read.
+ *
+ * Offers: boids_gpu_create / _destroy / _upload / _step (and its stages),
+ * boids_gpu_read (by buffer), boids_gpu_read_state, boids_gpu_hash,
+ * boids_gpu_stage_ms (timer queries, read a few steps late),
+ * boids_gpu_max_agents, boids_gpu_debug_errors.
+ */
+#ifndef BOIDS_GPU_H
+#define BOIDS_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core.h"
+#include "platform.h"
+
+typedef struct boids_gpu boids_gpu;
+
+// Buffers that can be read back (see shared.h for their contents).
+typedef enum boids_gpu_buffer {
+    BOIDS_GPU_POS,        // vec4[N] of cur
+    BOIDS_GPU_VEL,        // vec4[N] of cur
+    BOIDS_GPU_ID,         // uint[N] of cur
+    BOIDS_GPU_GROUP,      // uint[N] of cur
+    BOIDS_GPU_KEY,        // uint[N]: cell of each slot of the state the grid was built from
+    BOIDS_GPU_COUNT,      // uint[cells]: after scatter, the per-cell counts again
+    BOIDS_GPU_START,      // uint[cells + 1]
+    BOIDS_GPU_ACCEL,      // vec4[N]
+    BOIDS_GPU_NEIGHBORS,  // uint[N]
+    BOIDS_GPU_NEAREST,    // float[N]
+    BOIDS_GPU_CANDIDATES, // uint[N]
+} boids_gpu_buffer;
+
+typedef struct boids_gpu_desc {
+    const boids_params *params; // finalized (boids_params_finalize)
+    boids_gl_loadfn load;       // the context's loader
+    const char *shader_dir;     // NULL: the shaders built into the executable
+    bool quiet;                 // do not print GL debug messages on stderr
+} boids_gpu_desc;
+
+// Creates buffers and programs for the params' agent count. Errors: one
+// line in err (a shader's name and info log, or the limit and the largest
+// agent count that fits).
+boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *desc, char *err, size_t err_size);
+void boids_gpu_destroy(boids_gpu *g);
+// The largest agent count this GL implementation's limits allow.
+uint32_t boids_gpu_max_agents(void);
+// Copy the CPU simulation's current state (any slot order) and step counter.
+void boids_gpu_upload(boids_gpu *g, const boids_sim *s);
+// One step: key, count, scan, scatter, steer, integrate (no readback).
+void boids_gpu_step(boids_gpu *g);
+void boids_gpu_build_grid(boids_gpu *g); // key, count, scan, scatter, swap
+void boids_gpu_steer(boids_gpu *g);
+void boids_gpu_integrate(boids_gpu *g);  // and swap
+// Read a buffer back (waits for the GPU). bytes must match its size.
+boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, size_t bytes);
+// The current state in id order into id-indexed arrays (any may be NULL).
+void boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4], uint32_t *group);
+// The same hash as boids_sim_hash, of the GPU state.
+uint64_t boids_gpu_hash(boids_gpu *g);
+// Stage times of the newest step whose timer queries have completed (0 if none yet).
+void boids_gpu_stage_ms(boids_gpu *g, boids_stage_ms *out);
+// GL debug messages of type error seen so far.
+uint32_t boids_gpu_debug_errors(const boids_gpu *g);
+// Steps taken and agents.
+uint64_t boids_gpu_steps(const boids_gpu *g);
+uint32_t boids_gpu_count(const boids_gpu *g);
+uint32_t boids_gpu_cells(const boids_gpu *g);
+
+#endif

@@ -1,0 +1,62 @@
+// shaders/grid.glsl: the uniform grid's cell of a position and the distinct
+// neighbour cells of an axis. C twin: src/core/grid.c (axis_coord,
+// boids_grid_coords, boids_grid_cell_of, axis_cells).
+
+// floor((p - min) * inv_cell) in integers, then wrapped (torus) or clamped
+// explicitly: never a negative % or a negative float -> uint conversion.
+uint grid_axis_coord(float p, float lo, float inv, uint n, bool wrap) {
+    float f = floor((p - lo) * inv);
+    if (!(f > -1e9))
+        f = -1e9;
+    if (f > 1e9)
+        f = 1e9;
+    int64_t i = int64_t(f);
+    if (wrap) {
+        int64_t m = int64_t(n);
+        if (i < 0l)
+            i += m * ((-i) / m + 1l);
+        return uint(i % m);
+    }
+    if (i < 0l)
+        return 0u;
+    if (i >= int64_t(n))
+        return n - 1u;
+    return uint(i);
+}
+
+uvec3 grid_coords(vec3 pos) {
+    bool wrap = world.boundary == BOIDS_BOUNDARY_WRAP;
+    uvec3 c = uvec3(0u);
+    for (int a = 0; a < 3; a++)
+        c[a] = world.cells[a] > 1u ? grid_axis_coord(pos[a], world.min[a], world.inv_cell[a], world.cells[a], wrap) : 0u;
+    return c;
+}
+
+uint grid_cell_of(vec3 pos) {
+    uvec3 c = grid_coords(pos);
+    return (c.z * world.cells.y + c.y) * world.cells.x + c.x;
+}
+
+// The distinct cells c-1, c, c+1 of one axis, ascending; returns how many.
+uint grid_axis_cells(uint c, uint n, bool wrap, out uint cells[3]) {
+    cells[0] = cells[1] = cells[2] = 0u;
+    if (wrap && n <= 3u) {
+        for (uint i = 0u; i < n; i++)
+            cells[i] = i;
+        return n;
+    }
+    if (wrap) {
+        uint lo = c == 0u ? n - 1u : c - 1u, hi = c + 1u == n ? 0u : c + 1u;
+        cells[0] = min(lo, min(c, hi));
+        cells[2] = max(lo, max(c, hi));
+        cells[1] = lo + c + hi - cells[0] - cells[2];
+        return 3u;
+    }
+    uint k = 0u;
+    if (c > 0u)
+        cells[k++] = c - 1u;
+    cells[k++] = c;
+    if (c + 1u < n)
+        cells[k++] = c + 1u;
+    return k;
+}

@@ -1,0 +1,18 @@
+// shaders/scatter.comp: stage 4, agents into cell order: slot = start of the
+// cell + an atomic cursor (cell_count, cleared by the host). The order within
+// a cell depends on the atomics; nothing downstream depends on it (the
+// neighbour sums are fixed point, outputs are compared by id). C twin:
+// boids_sim_build_grid (scatter loop).
+layout(local_size_x = BOIDS_WORKGROUP_SIZE) in;
+
+void main() {
+    uint i = global_index();
+    if (i >= u_count)
+        return;
+    uint k = cell_key[i];
+    uint slot = cell_start[k] + atomicAdd(cell_count[k], 1u);
+    next_pos[slot] = cur_pos[i];
+    next_vel[slot] = cur_vel[i];
+    next_id[slot] = cur_id[i];
+    next_group[slot] = cur_group[i];
+}

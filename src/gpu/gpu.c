@@ -1,0 +1,433 @@
+// src/gpu/gpu.c: the compute backend. Buffers (SoA vec4, double-buffered:
+// state A/B bound as cur/next by rebinding), programs, the pipeline of
+// dispatches with memory barriers, timer queries in a ring (read a few steps
+// late, never stalling), explicit readback. C twin of the pipeline:
+// src/core/sim.c boids_sim_step.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boids/gpu.h"
+#include "program.h"
+
+enum { STAGE_KEY, STAGE_COUNT, STAGE_SCAN, STAGE_SCATTER, STAGE_STEER, STAGE_INTEGRATE, STAGE_N };
+static const char *const stage_file[] = {"key.comp", "count.comp", "scan.comp", "scatter.comp", "steer.comp",
+                                         "integrate.comp"};
+#define TIMER_RING 4
+#define MAX_SCAN_LEVELS 4
+
+typedef struct state_buffers {
+    GLuint pos, vel, id, group;
+} state_buffers;
+
+struct boids_gpu {
+    boids_params p;
+    boids_world_params world_gpu; // as uploaded (flow_dims[3] = 0 without a field)
+    uint32_t n, cells;
+    state_buffers state[2];
+    int cur; // index of the state bound as cur
+    GLuint key, count, start, accel, neighbors, nearest, candidates, flow;
+    GLuint scan_sums[MAX_SCAN_LEVELS];
+    uint32_t scan_levels, scan_n[MAX_SCAN_LEVELS + 1];
+    GLuint ubo_world, ubo_groups, ubo_scene;
+    GLuint prog[STAGE_N], prog_scan_add;
+    GLuint timers[TIMER_RING][STAGE_N + 1];
+    uint64_t step, timed_steps;
+    boids_stage_ms last_ms;
+    uint32_t debug_errors;
+    bool quiet;
+};
+
+// GL debug output: errors are counted (tests assert zero) and printed.
+static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                     const GLchar *message, const void *user) {
+    (void)source;
+    (void)id;
+    (void)length;
+    boids_gpu *g = (boids_gpu *)user;
+    if (type == GL_DEBUG_TYPE_ERROR) {
+        g->debug_errors++;
+        fprintf(stderr, "GL error: %s\n", message);
+    } else if (!g->quiet && severity == GL_DEBUG_SEVERITY_HIGH) {
+        fprintf(stderr, "GL: %s\n", message);
+    }
+}
+
+static GLuint buffer(size_t bytes, const char *label) {
+    GLuint b;
+    glCreateBuffers(1, &b);
+    glNamedBufferData(b, (GLsizeiptr)(bytes ? bytes : 16), NULL, GL_DYNAMIC_DRAW);
+    glObjectLabel(GL_BUFFER, b, -1, label);
+    return b;
+}
+
+// The largest agent count the limits allow: a vec4 per agent in one SSBO,
+// dispatches within the work-group count limits (two dimensions).
+uint32_t boids_gpu_max_agents(void) {
+    GLint64 block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+    GLint gx = 0, gy = 0;
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &gx);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 1, &gy);
+    uint64_t by_block = (uint64_t)block / 16u;
+    uint64_t by_groups = (uint64_t)gx * (uint64_t)gy * BOIDS_WORKGROUP_SIZE;
+    uint64_t m = by_block < by_groups ? by_block : by_groups;
+    if (m > BOIDS_MAX_AGENTS)
+        m = BOIDS_MAX_AGENTS;
+    return (uint32_t)m;
+}
+
+// Work groups for n items, split over x and y beyond 65535 groups.
+static void dispatch(GLuint prog, uint32_t n, uint32_t per_group) {
+    glUseProgram(prog);
+    glUniform1ui(0, n);
+    uint32_t groups = (n + per_group - 1) / per_group;
+    if (groups == 0)
+        return;
+    uint32_t gx = groups < 65535u ? groups : 65535u;
+    uint32_t gy = (groups + gx - 1) / gx;
+    glDispatchCompute(gx, gy, 1);
+}
+
+static void barrier(void) {
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT);
+}
+
+static void bind_state(boids_gpu *g) {
+    const state_buffers *c = &g->state[g->cur], *x = &g->state[1 - g->cur];
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_POS, c->pos);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_VEL, c->vel);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_ID, c->id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_GROUP, c->group);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_NEXT_POS, x->pos);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_NEXT_VEL, x->vel);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_NEXT_ID, x->id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_NEXT_GROUP, x->group);
+}
+
+static void bind_all(boids_gpu *g) {
+    bind_state(g);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_KEY, g->key);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_COUNT, g->count);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_START, g->start);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_ACCEL, g->accel);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_NEIGHBORS, g->neighbors);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_NEAREST, g->nearest);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CANDIDATES, g->candidates);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_FLOW, g->flow);
+    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_WORLD, g->ubo_world);
+    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_GROUPS, g->ubo_groups);
+    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_SCENE, g->ubo_scene);
+}
+
+static void upload_world(boids_gpu *g) {
+    g->world_gpu.step = (uint32_t)g->step;
+    glNamedBufferSubData(g->ubo_world, 0, sizeof(g->world_gpu), &g->world_gpu);
+}
+
+// See boids/gpu.h.
+boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *err, size_t err_size) {
+    *out = NULL;
+    if (!gladLoadGL((GLADloadfunc)d->load)) {
+        snprintf(err, err_size, "the OpenGL 4.5 entry points could not be loaded");
+        return BOIDS_ERR_GL;
+    }
+    uint32_t n = d->params->world.count, cells = d->params->world.cells[3];
+    uint32_t max = boids_gpu_max_agents();
+    GLint64 block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+    if (n > max) {
+        snprintf(err, err_size,
+                 "--count: '%u' agents do not fit this GPU (GL_MAX_SHADER_STORAGE_BLOCK_SIZE %lld bytes, 16 per "
+                 "agent); expected at most %u",
+                 n, (long long)block, max);
+        return BOIDS_ERR_GPU_LIMIT;
+    }
+    if ((uint64_t)(cells + 1) * 4u > (uint64_t)block) {
+        snprintf(err, err_size, "the grid of %u cells does not fit one GPU buffer (%lld bytes)", cells,
+                 (long long)block);
+        return BOIDS_ERR_GPU_LIMIT;
+    }
+    boids_gpu *g = calloc(1, sizeof(*g));
+    if (!g)
+        return BOIDS_ERR_NOMEM;
+    g->p = *d->params;
+    g->p.flow.vec = NULL;
+    g->n = n;
+    g->cells = cells;
+    g->quiet = d->quiet;
+    for (size_t s = 0; s < STAGE_N; s++) {
+        boids_result r = boids_program_compute(d->shader_dir, stage_file[s], &g->prog[s], err, err_size);
+        if (r != BOIDS_OK) {
+            boids_gpu_destroy(g);
+            return r;
+        }
+    }
+    boids_result r = boids_program_compute(d->shader_dir, "scan_add.comp", &g->prog_scan_add, err, err_size);
+    if (r != BOIDS_OK) {
+        boids_gpu_destroy(g);
+        return r;
+    }
+
+    for (int s = 0; s < 2; s++) {
+        g->state[s].pos = buffer((size_t)n * 16, s ? "state B pos" : "state A pos");
+        g->state[s].vel = buffer((size_t)n * 16, s ? "state B vel" : "state A vel");
+        g->state[s].id = buffer((size_t)n * 4, s ? "state B id" : "state A id");
+        g->state[s].group = buffer((size_t)n * 4, s ? "state B group" : "state A group");
+    }
+    g->key = buffer((size_t)n * 4, "key");
+    g->count = buffer(((size_t)cells + 1) * 4, "count");
+    g->start = buffer(((size_t)cells + 1) * 4, "start");
+    g->accel = buffer((size_t)n * 16, "accel");
+    g->neighbors = buffer((size_t)n * 4, "neighbors");
+    g->nearest = buffer((size_t)n * 4, "nearest");
+    g->candidates = buffer((size_t)n * 4, "candidates");
+    // Debug output from here on (compile errors were reported with the file).
+    glEnable(GL_DEBUG_OUTPUT);
+    glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+    glDebugMessageCallback(debug_message, g);
+
+    // Scan levels: cells + 1 elements (the extra 0 makes start[cells] = N),
+    // then one sum per block, until a single block remains.
+    g->scan_n[0] = cells + 1;
+    while (g->scan_levels < MAX_SCAN_LEVELS) {
+        uint32_t blocks = (g->scan_n[g->scan_levels] + BOIDS_SCAN_BLOCK - 1) / BOIDS_SCAN_BLOCK;
+        g->scan_sums[g->scan_levels] = buffer((size_t)blocks * 4, "scan sums");
+        g->scan_n[++g->scan_levels] = blocks;
+        if (blocks <= 1)
+            break;
+    }
+
+    // Parameters; the flow field only when a group follows it (as the CPU).
+    g->world_gpu = g->p.world;
+    bool flow = false;
+    for (uint32_t i = 0; i < g->p.world.group_count; i++)
+        flow = flow || (g->p.group[i].behaviors & BOIDS_BIT(BOIDS_BI_FLOW));
+    if (flow && boids_flowfield_build(&g->p.flow, &g->p.world) == BOIDS_OK) {
+        g->flow = buffer((size_t)g->p.flow.dims[3] * 16, "flow field");
+        glNamedBufferSubData(g->flow, 0, (GLsizeiptr)g->p.flow.dims[3] * 16, g->p.flow.vec);
+    } else {
+        g->flow = buffer(16, "flow field (none)");
+        g->world_gpu.flow_dims[3] = 0;
+    }
+    glCreateBuffers(1, &g->ubo_world);
+    glNamedBufferData(g->ubo_world, sizeof(boids_world_params), NULL, GL_DYNAMIC_DRAW);
+    glObjectLabel(GL_BUFFER, g->ubo_world, -1, "world params");
+    g->ubo_groups = buffer(sizeof(g->p.group), "group params");
+    glNamedBufferSubData(g->ubo_groups, 0, sizeof(g->p.group), g->p.group);
+    g->ubo_scene = buffer(sizeof(g->p.scene), "scene");
+    glNamedBufferSubData(g->ubo_scene, 0, sizeof(g->p.scene), &g->p.scene);
+    upload_world(g);
+    glCreateQueries(GL_TIMESTAMP, TIMER_RING * (STAGE_N + 1), &g->timers[0][0]);
+    *out = g;
+    return BOIDS_OK;
+}
+
+// Release every GL object.
+void boids_gpu_destroy(boids_gpu *g) {
+    if (!g)
+        return;
+    for (int s = 0; s < 2; s++) {
+        GLuint b[] = {g->state[s].pos, g->state[s].vel, g->state[s].id, g->state[s].group};
+        glDeleteBuffers(4, b);
+    }
+    GLuint b[] = {g->key, g->count, g->start, g->accel, g->neighbors, g->nearest, g->candidates, g->flow,
+                  g->ubo_world, g->ubo_groups, g->ubo_scene};
+    glDeleteBuffers((GLsizei)(sizeof(b) / sizeof(b[0])), b);
+    glDeleteBuffers(MAX_SCAN_LEVELS, g->scan_sums);
+    for (size_t s = 0; s < STAGE_N; s++)
+        glDeleteProgram(g->prog[s]);
+    glDeleteProgram(g->prog_scan_add);
+    if (g->timers[0][0])
+        glDeleteQueries(TIMER_RING * (STAGE_N + 1), &g->timers[0][0]);
+    glDebugMessageCallback(NULL, NULL);
+    boids_flowfield_free(&g->p.flow);
+    free(g);
+}
+
+// Copy the CPU state (slot order as it is) and the step counter.
+void boids_gpu_upload(boids_gpu *g, const boids_sim *s) {
+    state_buffers *c = &g->state[g->cur];
+    glNamedBufferSubData(c->pos, 0, (GLsizeiptr)g->n * 16, s->cur.pos);
+    glNamedBufferSubData(c->vel, 0, (GLsizeiptr)g->n * 16, s->cur.vel);
+    glNamedBufferSubData(c->id, 0, (GLsizeiptr)g->n * 4, s->cur.id);
+    glNamedBufferSubData(c->group, 0, (GLsizeiptr)g->n * 4, s->cur.group);
+    g->step = s->step;
+    upload_world(g);
+}
+
+static void timestamp(boids_gpu *g, int k) {
+    glQueryCounter(g->timers[g->step % TIMER_RING][k], GL_TIMESTAMP);
+}
+
+// Multi-level exclusive scan of count (cells + 1) into start.
+static void scan(boids_gpu *g) {
+    for (uint32_t l = 0; l < g->scan_levels; l++) {
+        GLuint in = l == 0 ? g->count : g->scan_sums[l - 1];
+        GLuint out = l == 0 ? g->start : g->scan_sums[l - 1];
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_IN, in);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_OUT, out);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_SUMS, g->scan_sums[l]);
+        dispatch(g->prog[STAGE_SCAN], g->scan_n[l], BOIDS_SCAN_BLOCK);
+        barrier();
+    }
+    // Add each level's scanned block sums back, top-down.
+    for (uint32_t l = g->scan_levels; l-- > 1;) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_OUT, l == 1 ? g->start : g->scan_sums[l - 2]);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_SUMS, g->scan_sums[l - 1]);
+        dispatch(g->prog_scan_add, g->scan_n[l - 1], BOIDS_WORKGROUP_SIZE);
+        barrier();
+    }
+}
+
+// key -> count -> scan -> scatter (cur -> next), swap.
+void boids_gpu_build_grid(boids_gpu *g) {
+    const GLuint zero = 0;
+    bind_all(g);
+    timestamp(g, 0);
+    dispatch(g->prog[STAGE_KEY], g->n, BOIDS_WORKGROUP_SIZE);
+    glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    barrier();
+    timestamp(g, 1);
+    dispatch(g->prog[STAGE_COUNT], g->n, BOIDS_WORKGROUP_SIZE);
+    barrier();
+    timestamp(g, 2);
+    scan(g);
+    glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    barrier();
+    timestamp(g, 3);
+    dispatch(g->prog[STAGE_SCATTER], g->n, BOIDS_WORKGROUP_SIZE);
+    barrier();
+    g->cur = 1 - g->cur;
+    bind_state(g);
+}
+
+// cur -> accel, next.w (wander angles), neighbour outputs.
+void boids_gpu_steer(boids_gpu *g) {
+    bind_all(g);
+    timestamp(g, 4);
+    dispatch(g->prog[STAGE_STEER], g->n, BOIDS_WORKGROUP_SIZE);
+    barrier();
+}
+
+// cur + accel -> next, swap.
+void boids_gpu_integrate(boids_gpu *g) {
+    timestamp(g, 5);
+    dispatch(g->prog[STAGE_INTEGRATE], g->n, BOIDS_WORKGROUP_SIZE);
+    barrier();
+    timestamp(g, 6);
+    g->cur = 1 - g->cur;
+    bind_state(g);
+}
+
+// Collect the stage times of a step TIMER_RING - 1 steps ago if ready.
+static void collect_timers(boids_gpu *g) {
+    if (g->step + 1 < TIMER_RING)
+        return;
+    GLuint *q = g->timers[(g->step + 1) % TIMER_RING];
+    GLint ready = 0;
+    glGetQueryObjectiv(q[STAGE_N], GL_QUERY_RESULT_AVAILABLE, &ready);
+    if (!ready)
+        return;
+    GLuint64 t[STAGE_N + 1];
+    for (int k = 0; k <= STAGE_N; k++)
+        glGetQueryObjectui64v(q[k], GL_QUERY_RESULT, &t[k]);
+    double *ms = &g->last_ms.key;
+    for (int k = 0; k < STAGE_N; k++)
+        ms[k] = (double)(t[k + 1] - t[k]) * 1e-6;
+    g->timed_steps++;
+}
+
+// One step of the pipeline; no readback.
+void boids_gpu_step(boids_gpu *g) {
+    upload_world(g);
+    boids_gpu_build_grid(g);
+    boids_gpu_steer(g);
+    boids_gpu_integrate(g);
+    collect_timers(g);
+    g->step++;
+}
+
+static size_t buffer_info(boids_gpu *g, boids_gpu_buffer which, GLuint *b) {
+    const state_buffers *c = &g->state[g->cur];
+    size_t n = g->n, cells = (size_t)g->cells + 1;
+    switch (which) {
+    case BOIDS_GPU_POS: *b = c->pos; return n * 16;
+    case BOIDS_GPU_VEL: *b = c->vel; return n * 16;
+    case BOIDS_GPU_ID: *b = c->id; return n * 4;
+    case BOIDS_GPU_GROUP: *b = c->group; return n * 4;
+    case BOIDS_GPU_KEY: *b = g->key; return n * 4;
+    case BOIDS_GPU_COUNT: *b = g->count; return (cells - 1) * 4;
+    case BOIDS_GPU_START: *b = g->start; return cells * 4;
+    case BOIDS_GPU_ACCEL: *b = g->accel; return n * 16;
+    case BOIDS_GPU_NEIGHBORS: *b = g->neighbors; return n * 4;
+    case BOIDS_GPU_NEAREST: *b = g->nearest; return n * 4;
+    case BOIDS_GPU_CANDIDATES: *b = g->candidates; return n * 4;
+    }
+    *b = 0;
+    return 0;
+}
+
+// Read a buffer back (glGetNamedBufferSubData waits for the GPU).
+boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, size_t bytes) {
+    GLuint b;
+    size_t size = buffer_info(g, which, &b);
+    if (!b || bytes != size)
+        return BOIDS_ERR_ARGUMENT;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (size)
+        glGetNamedBufferSubData(b, 0, (GLsizeiptr)size, dst);
+    return BOIDS_OK;
+}
+
+// The state in id order.
+void boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4], uint32_t *group) {
+    size_t n = g->n ? g->n : 1;
+    float(*p)[4] = malloc(n * 16), (*v)[4] = malloc(n * 16);
+    uint32_t *id = malloc(n * 4), *gr = malloc(n * 4);
+    if (p && v && id && gr) {
+        boids_gpu_read(g, BOIDS_GPU_POS, p, (size_t)g->n * 16);
+        boids_gpu_read(g, BOIDS_GPU_VEL, v, (size_t)g->n * 16);
+        boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)g->n * 4);
+        boids_gpu_read(g, BOIDS_GPU_GROUP, gr, (size_t)g->n * 4);
+        for (uint32_t i = 0; i < g->n; i++) {
+            uint32_t k = id[i] < g->n ? id[i] : 0;
+            if (pos)
+                memcpy(pos[k], p[i], 16);
+            if (vel)
+                memcpy(vel[k], v[i], 16);
+            if (group)
+                group[k] = gr[i];
+        }
+    }
+    free(p);
+    free(v);
+    free(id);
+    free(gr);
+}
+
+// boids_state_hash of the GPU state in id order.
+uint64_t boids_gpu_hash(boids_gpu *g) {
+    size_t n = g->n ? g->n : 1;
+    float(*p)[4] = malloc(n * 16), (*v)[4] = malloc(n * 16);
+    uint32_t *gr = malloc(n * 4);
+    uint64_t h = 0;
+    if (p && v && gr) {
+        boids_gpu_read_state(g, p, v, gr);
+        h = boids_state_hash(g->n, (const float(*)[4])p, (const float(*)[4])v, gr);
+    }
+    free(p);
+    free(v);
+    free(gr);
+    return h;
+}
+
+// The newest completed stage times.
+void boids_gpu_stage_ms(boids_gpu *g, boids_stage_ms *out) {
+    *out = g->last_ms;
+}
+
+uint32_t boids_gpu_debug_errors(const boids_gpu *g) { return g->debug_errors; }
+uint64_t boids_gpu_steps(const boids_gpu *g) { return g->step; }
+uint32_t boids_gpu_count(const boids_gpu *g) { return g->n; }
+uint32_t boids_gpu_cells(const boids_gpu *g) { return g->cells; }
