@@ -403,8 +403,9 @@ START_TEST(dt_junk_rejected) {
 }
 END_TEST
 
-START_TEST(backend_gpu_not_available) {
-    expect_error(ARGV("--count", "10", "--backend", "gpu"), ARGV("--backend: 'gpu' is not available", "expected cpu"));
+START_TEST(backend_unknown_rejected) {
+    expect_error(ARGV("--count", "10", "--backend", "vulkan"),
+                 ARGV("--backend: 'vulkan' is not a backend", "expected cpu or gpu"));
 }
 END_TEST
 
@@ -765,7 +766,7 @@ static Suite *cli_suite(void) {
         CASE(maxforce_negative_rejected),
         CASE(dt_inf_rejected),
         CASE(dt_junk_rejected),
-        CASE(backend_gpu_not_available),
+        CASE(backend_unknown_rejected),
         CASE(csv_bad_number_names_line_and_column),
         CASE(csv_missing_column_rejected),
         CASE(csv_duplicate_id_rejected),

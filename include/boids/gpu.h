@@ -50,6 +50,8 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *desc, char 
 void boids_gpu_destroy(boids_gpu *g);
 // The largest agent count this GL implementation's limits allow.
 uint32_t boids_gpu_max_agents(void);
+// New group, scene and target parameters (same count, world and grid).
+void boids_gpu_set_params(boids_gpu *g, const boids_params *p);
 // Copy the CPU simulation's current state (any slot order) and step counter.
 void boids_gpu_upload(boids_gpu *g, const boids_sim *s);
 // One step: key, count, scan, scatter, steer, integrate (no readback).
@@ -61,6 +63,9 @@ void boids_gpu_integrate(boids_gpu *g);  // and swap
 boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, size_t bytes);
 // The current state in id order into id-indexed arrays (any may be NULL).
 void boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4], uint32_t *group);
+// The GPU state and outputs (neighbours, nearest, candidates, counts,
+// starts, stage times, step) into a CPU sim of the same params.
+void boids_gpu_download(boids_gpu *g, boids_sim *s);
 // The same hash as boids_sim_hash, of the GPU state.
 uint64_t boids_gpu_hash(boids_gpu *g);
 // Stage times of the newest step whose timer queries have completed (0 if none yet).

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "boids/gpu.h"
+#include "boids/platform.h"
 
 #define PROG "boids-run"
 #define EXIT_INPUT 2
@@ -44,7 +46,8 @@ static const char usage[] =
     "  --maxspeed V          maximum speed (default 3)\n"
     "  --maxforce F          maximum steering force (default 0.05)\n"
     "  --dt T                time step (default 1)\n"
-    "  --backend cpu         simulation backend (only cpu so far)\n"
+    "  --backend cpu|gpu     the C reference, or the OpenGL 4.5 compute shaders (headless EGL)\n"
+    "  --shader-dir DIR      load the GPU shaders from DIR instead of the built-in copies\n"
     "  --init FILE.csv       start from a snapshot: id,group,px,py,pz,vx,vy,vz\n"
     "                        (2D: id,group,px,py,vx,vy; a neighbors column is ignored)\n"
     "  --export-csv FILE.csv write the final state (written to a temporary file, then renamed)\n"
@@ -206,11 +209,31 @@ static int load_init(const boids_options *o, uint32_t *count, float (**pos)[4], 
 }
 
 // Runs the simulation described by the options; returns the exit status.
+// The GPU backend with the sim's initial state: exit 3 without a GL 4.5
+// context, 2 for a count the GPU cannot hold or a bad --shader-dir.
+static int open_gpu(const boids_options *o, const boids_sim *sim, boids_gl_context **gl, boids_gpu **gpu) {
+    char err[4096];
+    if (boids_egl_create(gl, err, sizeof err) != BOIDS_OK) {
+        boids_cli_error(PROG, "--backend", "gpu", NULL, "needs OpenGL 4.5: %s", err);
+        return EXIT_ENVIRONMENT;
+    }
+    boids_gpu_desc d = {.params = &sim->p, .load = boids_gl_loader(*gl), .shader_dir = o->shader_dir};
+    boids_result r = boids_gpu_create(gpu, &d, err, sizeof err);
+    if (r != BOIDS_OK) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER ? EXIT_INPUT : EXIT_ENVIRONMENT;
+    }
+    boids_gpu_upload(*gpu, sim);
+    return 0;
+}
+
 static int run(const boids_options *o) {
     uint32_t count = o->count;
     float(*pos)[4] = NULL, (*vel)[4] = NULL;
     uint32_t *group = NULL;
     boids_sim *sim = NULL;
+    boids_gl_context *gl = NULL;
+    boids_gpu *gpu = NULL;
     double *samples = NULL;
     int rc = 0;
     if (o->init_csv) {
@@ -261,6 +284,9 @@ static int run(const boids_options *o) {
         goto done;
     }
 
+    if (strcmp(o->backend, "gpu") == 0 && (rc = open_gpu(o, sim, &gl, &gpu)))
+        goto done;
+
     const boids_world_params *w = &sim->p.world;
     static const char *const modes[3] = {"wrap", "walls", "bounce"};
     if (!o->quiet) {
@@ -299,12 +325,17 @@ static int run(const boids_options *o) {
     uint64_t interval_steps = 0;
     for (uint64_t step = 1; step <= o->steps; step++) {
         double t0 = now_seconds();
-        boids_sim_step(sim);
+        if (gpu)
+            boids_gpu_step(gpu);
+        else
+            boids_sim_step(sim);
         double t1 = now_seconds();
         if ((step - 1) % stride == 0)
             samples[n_samples++] = (t1 - t0) * 1e3;
         interval_steps++;
         if (step % o->stats_every == 0 || step == o->steps) {
+            if (gpu) // statistics of the GPU state: read it back (outside the step)
+                boids_gpu_download(gpu, sim);
             boids_sim_stats(sim, &st);
             finite = finite && stats_finite(&st);
             if (!o->quiet) {
@@ -313,6 +344,13 @@ static int run(const boids_options *o) {
             }
             interval_start = now_seconds();
             interval_steps = 0;
+        }
+    }
+    if (gpu) {
+        boids_gpu_download(gpu, sim);
+        if (boids_gpu_debug_errors(gpu)) {
+            boids_cli_error(PROG, "--backend", "gpu", NULL, "reported %u OpenGL errors", boids_gpu_debug_errors(gpu));
+            rc = EXIT_ENVIRONMENT;
         }
     }
     double total = now_seconds() - start;
@@ -347,6 +385,8 @@ static int run(const boids_options *o) {
         rc = EXIT_ENVIRONMENT;
     }
 done:
+    boids_gpu_destroy(gpu);
+    boids_gl_context_destroy(gl);
     boids_sim_destroy(sim);
     free(samples);
     free(pos);
@@ -360,7 +400,7 @@ int main(int argc, char **argv) {
     static const boids_cli_spec spec = {
         .prog = PROG,
         .usage = usage,
-        .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_INIT |
+        .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_INIT |
                  BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET,
     };
     boids_options o;

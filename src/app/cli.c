@@ -40,7 +40,8 @@ static const flag_def flag_defs[] = {
     {"maxspeed", BOIDS_CLI_MAXSPEED, true, "V"},
     {"maxforce", BOIDS_CLI_MAXFORCE, true, "F"},
     {"dt", BOIDS_CLI_DT, true, "T"},
-    {"backend", BOIDS_CLI_BACKEND, true, "cpu"},
+    {"backend", BOIDS_CLI_BACKEND, true, "cpu|gpu"},
+    {"shader-dir", BOIDS_CLI_SHADER_DIR, true, "DIR"},
     {"init", BOIDS_CLI_INIT, true, "FILE.csv"},
     {"export-csv", BOIDS_CLI_EXPORT_CSV, true, "FILE.csv"},
     {"stats-every", BOIDS_CLI_STATS_EVERY, true, "K"},
@@ -603,13 +604,16 @@ static int handle(const parse_ctx *c, const flag_def *f, boids_options *o, uint3
     case BOIDS_CLI_DT:
         return set_float(c, FLOAT_POSITIVE, "a time step > 0", &o->dt, &o->dt_set);
     case BOIDS_CLI_BACKEND:
-        if (strcmp(c->value, "cpu") == 0) {
-            o->backend = "cpu";
+        if (strcmp(c->value, "cpu") == 0 || strcmp(c->value, "gpu") == 0) {
+            o->backend = c->value[0] == 'c' ? "cpu" : "gpu";
             return 0;
         }
-        if (strcmp(c->value, "gpu") == 0)
-            return bad(c, "cpu (the only backend built so far)", "is not available in this build");
-        return bad(c, "cpu", "is not a backend");
+        return bad(c, "cpu or gpu", "is not a backend");
+    case BOIDS_CLI_SHADER_DIR:
+        if (!c->value[0])
+            return bad(c, "a directory holding the files of shaders/", "is an empty path");
+        o->shader_dir = c->value;
+        return 0;
     case BOIDS_CLI_INIT:
         if (!c->value[0])
             return bad(c, "a CSV file with the header id,group,px,py,pz,vx,vy,vz", "is an empty path");

@@ -37,7 +37,7 @@
 #define BOIDS_CLI_MAXSPEED (1u << 12)     // --maxspeed V
 #define BOIDS_CLI_MAXFORCE (1u << 13)     // --maxforce F
 #define BOIDS_CLI_DT (1u << 14)           // --dt T
-#define BOIDS_CLI_BACKEND (1u << 15)      // --backend cpu
+#define BOIDS_CLI_BACKEND (1u << 15)      // --backend cpu|gpu
 #define BOIDS_CLI_INIT (1u << 16)         // --init FILE.csv
 #define BOIDS_CLI_EXPORT_CSV (1u << 17)   // --export-csv FILE.csv
 #define BOIDS_CLI_STATS_EVERY (1u << 18)  // --stats-every K
@@ -45,6 +45,7 @@
 #define BOIDS_CLI_COUNTS (1u << 20)       // --counts N,N,...
 #define BOIDS_CLI_DISTRIBUTION (1u << 21) // --distribution uniform|clustered
 #define BOIDS_CLI_QUIET (1u << 22)        // --quiet
+#define BOIDS_CLI_SHADER_DIR (1u << 23)   // --shader-dir DIR
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -91,7 +92,8 @@ typedef struct boids_options {
     bool weight_set[BOIDS_BEHAVIOR_COUNT];
     float radius, separation, fov_deg, maxspeed, maxforce, dt;
     bool radius_set, separation_set, fov_set, maxspeed_set, maxforce_set, dt_set;
-    const char *backend;    // "cpu" (default)
+    const char *backend;    // "cpu" (default) or "gpu"
+    const char *shader_dir; // --shader-dir: load shaders from DIR; NULL = built in
     const char *init_csv;   // --init, NULL if not given
     const char *export_csv; // --export-csv, NULL if not given
     uint32_t stats_every;   // --stats-every (default steps / 10, at least 1)

@@ -245,6 +245,19 @@ void boids_gpu_destroy(boids_gpu *g) {
     free(g);
 }
 
+// New group / scene / target parameters for the same agents and grid (the
+// validation switches behaviours on one at a time this way).
+void boids_gpu_set_params(boids_gpu *g, const boids_params *p) {
+    memcpy(g->p.group, p->group, sizeof(g->p.group));
+    g->p.scene = p->scene;
+    uint32_t flow_total = g->world_gpu.flow_dims[3];
+    g->world_gpu = p->world;
+    g->world_gpu.flow_dims[3] = flow_total;
+    glNamedBufferSubData(g->ubo_groups, 0, sizeof(g->p.group), g->p.group);
+    glNamedBufferSubData(g->ubo_scene, 0, sizeof(g->p.scene), &g->p.scene);
+    upload_world(g);
+}
+
 // Copy the CPU state (slot order as it is) and the step counter.
 void boids_gpu_upload(boids_gpu *g, const boids_sim *s) {
     state_buffers *c = &g->state[g->cur];
@@ -420,6 +433,24 @@ uint64_t boids_gpu_hash(boids_gpu *g) {
     free(v);
     free(gr);
     return h;
+}
+
+// The GPU state and per-agent outputs into a CPU simulation of the same
+// params, so its statistics, hash and CSV export describe the GPU run.
+void boids_gpu_download(boids_gpu *g, boids_sim *s) {
+    size_t n = g->n;
+    boids_gpu_read(g, BOIDS_GPU_POS, s->cur.pos, n * 16);
+    boids_gpu_read(g, BOIDS_GPU_VEL, s->cur.vel, n * 16);
+    boids_gpu_read(g, BOIDS_GPU_ID, s->cur.id, n * 4);
+    boids_gpu_read(g, BOIDS_GPU_GROUP, s->cur.group, n * 4);
+    boids_gpu_read(g, BOIDS_GPU_NEIGHBORS, s->neighbors, n * 4);
+    boids_gpu_read(g, BOIDS_GPU_NEAREST, s->nearest, n * 4);
+    boids_gpu_read(g, BOIDS_GPU_CANDIDATES, s->candidates, n * 4);
+    boids_gpu_read(g, BOIDS_GPU_COUNT, s->grid.count, (size_t)g->cells * 4);
+    boids_gpu_read(g, BOIDS_GPU_START, s->grid.start, ((size_t)g->cells + 1) * 4);
+    s->step = g->step;
+    s->p.world.step = (uint32_t)g->step;
+    boids_gpu_stage_ms(g, &s->ms);
 }
 
 // The newest completed stage times.

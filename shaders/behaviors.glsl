@@ -1,0 +1,693 @@
+// shaders/behaviors.glsl: the GLSL twins of include/boids/behaviors.h:
+// every steering behaviour as a pure function returning a force (Reynolds
+// 1999; The Nature of Code ch. 5). Same name as the C function without the
+// boids_ prefix, same argument order, the same operations in the same
+// order, so the C and the GLSL of a behaviour can be read side by side.
+// Each function's first comment names its C twin. Assembled after shared.h
+// and common.glsl, before grid.glsl and the stage (src/gpu/program.c).
+//
+// Conventions:
+//   - vectors are vec3 (the xyz lanes of a state vec4);
+//   - the C `dest` is the return value; where the C function returns a value
+//     of its own (walls: bool), `dest` stays an `out vec3` parameter, last;
+//   - a C array updated in place is returned when it is the only output
+//     (limit, world_wrap, turn_limit) and is `inout` otherwise (wander's
+//     angles, boundary's pos and vel);
+//   - C arguments `const boids_world_params *w`, `const boids_scene *scene`
+//     and `const boids_flowfield *f` are dropped: GLSL reads the uniform
+//     blocks `world` and `scene` and the buffer flow_field[] (common.glsl);
+//     `const boids_group_params *g` is passed by value;
+//   - parameter names that are GLSL built-ins or reserved words are renamed
+//     (C max -> max_len, step -> counter, distance -> wander_distance,
+//     half -> half_size), with the C name noted.
+//
+// Parity with the C reference (built with -ffp-contract=off):
+//   - every add or subtract is `precise` wherever an operand may be a
+//     product (also one computed in a caller, after inlining), so no driver
+//     fuses it into a multiply-add;
+//   - dot products, norms, distances, cross products and normalisation are
+//     spelled out in cglm's operand order (dot3, norm2, norm3, distance3,
+//     cross3, normalize3) instead of dot(), length(), distance(), cross(),
+//     normalize(): those builtins may be evaluated in another order, fused,
+//     or through inversesqrt, and the neighbour tests compare their results;
+//   - builtins used as is, exact in GLSL: floor, trunc, abs, isnan, isinf,
+//     max (finite operands, as fmaxf), int/uint/float conversions; builtins
+//     whose precision the driver chooses (C: correctly rounded or libm): sqrt
+//     and `/` (GLSL 4.50: 2.5 ULP), sin, cos, atan, acos (undefined in
+//     desktop GLSL; Vulkan-class hardware: 2^-11 absolute / 4096 ULP). See
+//     docs/ARCHITECTURE.md (GPU parity) for where that shows.
+
+const float BOIDS_PI = 3.14159265358979323846;     // angle.c PI_F
+const float BOIDS_TWO_PI = 6.28318530717958647692; // angle.c TWO_PI
+#define BOIDS_INFINITY uintBitsToFloat(0x7f800000u) // C INFINITY
+#define BOIDS_NONE 0xffffffffu                      // C UINT32_MAX
+
+// ---- cglm's vector arithmetic, in its operand order ----------------------
+
+// glm_vec3_dot: a0 b0 + a1 b1 + a2 b2, left to right.
+float dot3(vec3 a, vec3 b) {
+    precise float r = a.x * b.x + a.y * b.y + a.z * b.z;
+    return r;
+}
+
+// glm_vec3_norm2.
+float norm2(vec3 v) { return dot3(v, v); }
+
+// glm_vec3_norm: sqrtf(norm2).
+float norm3(vec3 v) { return sqrt(norm2(v)); }
+
+// glm_vec3_distance: sqrtf((a0 - b0)^2 + (a1 - b1)^2 + (a2 - b2)^2).
+float distance3(vec3 a, vec3 b) {
+    precise vec3 d = a - b;
+    precise float r = d.x * d.x + d.y * d.y + d.z * d.z;
+    return sqrt(r);
+}
+
+// glm_vec3_cross: (a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0).
+vec3 cross3(vec3 a, vec3 b) {
+    precise vec3 c = vec3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+    return c;
+}
+
+// glm_vec3_normalize: v * (1 / norm); the zero vector stays zero.
+vec3 normalize3(vec3 v) {
+    float n = norm3(v);
+    if (n == 0.0)
+        return vec3(0.0);
+    return v * (1.0 / n);
+}
+
+// ---- vector helpers (p5.Vector semantics) ---------------------------------
+
+// C twin: src/core/vecmath.c boids_limit() (in place there; returned here).
+// p5 v.limit(max): scale down to length max if longer. (A vector too long to
+// square in float is first scaled by 2^-64.)
+vec3 limit(vec3 v, float max_len) {
+    float m2 = norm2(v);
+    if (isinf(m2)) {
+        v = v * 5.421010862e-20;
+        m2 = norm2(v);
+    }
+    if (m2 > max_len * max_len)
+        v = v * (max_len / sqrt(m2));
+    return v;
+}
+
+// C twin: src/core/vecmath.c boids_set_mag().
+// p5 v.setMag(m); the zero vector stays zero (as p5's normalize()). Exactly
+// cglm's glm_vec3_scale_as: v * (m / norm), not normalize(v) * m.
+vec3 set_mag(vec3 v, float m) {
+    float n = norm3(v);
+    if (n == 0.0)
+        return vec3(0.0);
+    return v * (m / n);
+}
+
+// C twin: src/core/vecmath.c boids_steer_from_desired().
+// Reynolds' steering formula: steer = desired - velocity, limit(maxforce).
+vec3 steer_from_desired(vec3 desired, vec3 vel, float maxforce) {
+    precise vec3 d = desired - vel;
+    return limit(d, maxforce);
+}
+
+// ---- geometry ---------------------------------------------------------------
+
+// C twin: include/boids/behaviors.h boids_world_delta() (inline).
+// to - from, with the minimum-image convention on a wrapped world.
+vec3 world_delta(vec3 from, vec3 to) {
+    vec3 dest;
+    for (int a = 0; a < 3; a++) {
+        precise float d = to[a] - from[a];
+        if (world.boundary == BOIDS_BOUNDARY_WRAP) {
+            float half_size = 0.5 * world.size[a]; // C: half
+            if (d > half_size)
+                d -= world.size[a];
+            else if (d < -half_size)
+                d += world.size[a];
+        }
+        dest[a] = d;
+    }
+    return dest;
+}
+
+// C twin: src/core/world.c boids_world_wrap() (in place there; returned here).
+// Position into [min, min + size) on each axis with extent (torus). Handles
+// any distance outside, not just one world width.
+vec3 world_wrap(vec3 pos) {
+    for (int a = 0; a < 3; a++) {
+        float size = world.size[a];
+        if (!(size > 0.0))
+            continue;
+        precise float lo = world.min[a], hi = world.min[a] + size;
+        float p = pos[a];
+        if (p < lo || p >= hi) {
+            precise float x = p - lo;
+            x -= size * floor(x / size);
+            precise float q = lo + x;
+            p = q;
+            // Rounding can land exactly on hi (or a hair below lo).
+            if (p >= hi || p < lo)
+                p = lo;
+        }
+        pos[a] = p;
+    }
+    return pos;
+}
+
+// C twin: src/core/angle.c boids_angle_wrap().
+// Angle into (-pi, pi]. C: a = fmodf(a, TWO_PI), the truncated remainder,
+// here spelled x - y * trunc(x / y) (GLSL mod() floors: another result for
+// negative a). Bit-identical to fmodf whenever |a| < 3 * TWO_PI, which
+// covers every use (a wrapped angle plus one step's change, or the
+// difference of two atan results): the quotient is then -2..2, the product
+// TWO_PI * q exact and the difference exact (Sterbenz); a quotient off by
+// one from the rounding of the division moves the remainder by TWO_PI,
+// which the same two corrections below take back exactly.
+float angle_wrap(float a) {
+    precise float r = a - BOIDS_TWO_PI * trunc(a / BOIDS_TWO_PI);
+    if (r > BOIDS_PI)
+        r -= BOIDS_TWO_PI;
+    else if (r <= -BOIDS_PI)
+        r += BOIDS_TWO_PI;
+    return r;
+}
+
+// C twin: src/core/angle.c boids_angle_diff().
+// Shortest signed turn from current to target, in (-pi, pi]
+// (boids-angle-bug.txt: diff > pi: diff -= 2pi; diff < -pi: diff += 2pi).
+float angle_diff(float target, float current) {
+    precise float d = target - current;
+    return angle_wrap(d);
+}
+
+// ---- counter-based RNG: identical bits in C and GLSL ---------------------------
+// (uint arithmetic wraps modulo 2^32 in both languages.)
+
+// C twin: src/core/rng.c boids_hash().
+// lowbias32 integer hash (constants in shaders/shared.h).
+uint hash(uint x) {
+    x ^= x >> 16;
+    x *= BOIDS_HASH_M1;
+    x ^= x >> 15;
+    x *= BOIDS_HASH_M2;
+    x ^= x >> 16;
+    return x;
+}
+
+// C twin: src/core/rng.c boids_rng_u32() (C: step; here counter).
+// One 32-bit draw for (seed, id, step, stream); each input is folded in
+// through the hash so neighbouring counters give unrelated values.
+uint rng_u32(uint seed_lo, uint seed_hi, uint id, uint counter, uint stream) {
+    uint h = hash(seed_lo ^ BOIDS_HASH_GOLDEN);
+    h = hash(h ^ seed_hi);
+    h = hash(h ^ id);
+    h = hash(h ^ counter);
+    h = hash(h ^ (stream * BOIDS_HASH_GOLDEN));
+    return h;
+}
+
+// C twin: src/core/rng.c boids_rng_unit().
+// [0, 1) from the top 24 bits: exact in float.
+float rng_unit(uint bits) { return float(bits >> 8) * (1.0 / 16777216.0); }
+
+// C twin: src/core/rng.c boids_rng_signed().
+// [-1, 1) (exact: 2u - 1 has at most 24 significant bits).
+float rng_signed(uint bits) {
+    precise float r = rng_unit(bits) * 2.0 - 1.0;
+    return r;
+}
+
+// ---- fixed point for order-independent sums (shared.h BOIDS_FIX_*) ------------
+
+// C twin: include/boids/behaviors.h boids_fix() (inline).
+// value * scale truncated toward zero into a 64-bit integer, saturated at
+// BOIDS_FIX_SATURATE (so a sum of BOIDS_MAX_AGENTS terms cannot overflow);
+// NaN maps to 0 (isnan, not v != v, which a compiler may fold to false).
+int64_t fix(float value, float scale) {
+    float v = value * scale; // exact: scale is a power of two
+    if (isnan(v))
+        return int64_t(0);
+    v = v > BOIDS_FIX_SATURATE ? BOIDS_FIX_SATURATE : v;
+    v = v < -BOIDS_FIX_SATURATE ? -BOIDS_FIX_SATURATE : v;
+    return int64_t(v);
+}
+
+// C twin: include/boids/behaviors.h boids_unfix() (inline).
+// The sum back as a float (int64 -> float rounds to nearest, then an exact
+// power-of-two scale).
+float unfix(int64_t sum, float scale) { return float(sum) * (1.0 / scale); }
+
+// ---- single-agent behaviours -----------------------------------------------------
+
+// C twin: src/core/seek.c boids_seek().
+// Nature of Code 5, "Steering Forces": desired = setMag(target - position,
+// maxspeed); steer = desired - velocity.
+vec3 seek(vec3 to_target, vec3 vel, float maxspeed, float maxforce) {
+    vec3 desired = set_mag(to_target, maxspeed);
+    return steer_from_desired(desired, vel, maxforce);
+}
+
+// C twin: src/core/seek.c boids_flee().
+// The opposite desired velocity: away from the target at maxspeed.
+vec3 flee(vec3 to_target, vec3 vel, float maxspeed, float maxforce) {
+    vec3 desired = set_mag(to_target, -maxspeed);
+    return steer_from_desired(desired, vel, maxforce);
+}
+
+// C twin: src/core/arrive.c boids_arrive().
+// Nature of Code 5, "Arrive": seek with a linear ramp of the desired speed,
+// map(d, 0, r, 0, maxspeed), inside the slowing radius r.
+vec3 arrive(vec3 to_target, vec3 vel, float slow_radius, float maxspeed, float maxforce) {
+    float d = norm3(to_target);
+    float speed = maxspeed;
+    if (d < slow_radius)
+        speed = d / slow_radius * maxspeed;
+    vec3 desired = set_mag(to_target, speed);
+    return steer_from_desired(desired, vel, maxforce);
+}
+
+// C twin: src/core/pursue.c predicted().
+// Offset to where the target will be `predict` time units from now.
+vec3 predicted(vec3 to_target, vec3 target_vel, float predict) {
+    precise vec3 p = to_target + target_vel * predict;
+    return p;
+}
+
+// C twin: src/core/pursue.c boids_pursue().
+// Nature of Code 5, exercise 5.2: seek the predicted position.
+vec3 pursue(vec3 to_target, vec3 target_vel, vec3 vel, float predict, float maxspeed, float maxforce) {
+    vec3 p = predicted(to_target, target_vel, predict);
+    return seek(p, vel, maxspeed, maxforce);
+}
+
+// C twin: src/core/pursue.c boids_evade().
+// Flee the predicted position.
+vec3 evade(vec3 to_target, vec3 target_vel, vec3 vel, float predict, float maxspeed, float maxforce) {
+    vec3 p = predicted(to_target, target_vel, predict);
+    return flee(p, vel, maxspeed, maxforce);
+}
+
+// C twin: src/core/wander.c boids_wander() (C: distance, radius; here
+// wander_distance, wander_radius).
+// Reynolds' wander (Nature of Code 5, "Wander"): the angles = {theta, phi}
+// are advanced by change * rnd and wrapped; seek a point on a circle (2D,
+// relative to the heading) or sphere (3D) projected wander_distance ahead.
+vec3 wander(vec3 vel, inout vec2 angles, float rnd_theta, float rnd_phi, float wander_distance, float wander_radius,
+            float change, uint dim, float maxspeed, float maxforce) {
+    precise float theta_step = angles.x + change * rnd_theta;
+    float theta = angle_wrap(theta_step);
+    float phi = angles.y;
+    vec3 heading = set_mag(vel, 1.0);
+    if (norm2(heading) == 0.0)
+        heading = vec3(1.0, 0.0, 0.0);
+    precise vec3 to_target;
+    if (dim == 2u) {
+        // Circle centre at distance along the heading; the point at theta
+        // relative to the heading (the chapter adds the heading angle).
+        float c = cos(theta), s = sin(theta);
+        to_target.x = heading.x * wander_distance + wander_radius * (heading.x * c - heading.y * s);
+        to_target.y = heading.y * wander_distance + wander_radius * (heading.x * s + heading.y * c);
+        to_target.z = 0.0;
+    } else {
+        precise float phi_step = phi + change * rnd_phi;
+        phi = angle_wrap(phi_step);
+        float cp = cos(phi);
+        to_target.x = heading.x * wander_distance + wander_radius * cp * cos(theta);
+        to_target.y = heading.y * wander_distance + wander_radius * cp * sin(theta);
+        to_target.z = heading.z * wander_distance + wander_radius * sin(phi);
+    }
+    angles.x = theta;
+    angles.y = phi;
+    return seek(to_target, vel, maxspeed, maxforce);
+}
+
+// C twin: src/core/walls.c boids_walls().
+// Nature of Code 5, exercise 5.3 / Reynolds' "containment": desired starts
+// as the velocity; only an axis within wall_offset of a wall sets its
+// component to +-maxspeed (away from the wall); then setMag(maxspeed) and
+// steer. Far from the walls: no force (returns false, dest = 0).
+bool walls(vec3 pos, vec3 vel, float maxspeed, float maxforce, out vec3 dest) {
+    vec3 desired = vel;
+    bool near_wall = false; // C: near
+    for (int a = 0; a < 3; a++) {
+        if (!(world.size[a] > 0.0))
+            continue;
+        precise float lo = world.min[a] + world.wall_offset;
+        precise float hi = world.min[a] + world.size[a] - world.wall_offset;
+        if (pos[a] < lo) {
+            desired[a] = maxspeed;
+            near_wall = true;
+        } else if (pos[a] > hi) {
+            desired[a] = -maxspeed;
+            near_wall = true;
+        }
+    }
+    if (!near_wall) {
+        dest = vec3(0.0);
+        return false;
+    }
+    desired = set_mag(desired, maxspeed);
+    dest = steer_from_desired(desired, vel, maxforce);
+    return true;
+}
+
+// C twin: src/core/flowfield.c flow_index().
+// Column/row/layer of a coordinate, clamped to the grid (chapter: constrain).
+uint flow_index(float p, float lo, float inv, uint n) {
+    float x = floor((p - lo) * inv);
+    if (isnan(x) || !(x >= 0.0))
+        return 0u;
+    if (x >= float(n))
+        return n - 1u;
+    return uint(x);
+}
+
+// C twin: src/core/flowfield.c boids_flowfield_lookup().
+// lookup(position): the vector of the cell under the position, clamped.
+// world.flow_inv_cell = 1 / resolution and world.flow_dims = f->dims
+// (params.c computes both the same way); a field that was never built
+// (flow_dims.w == 0, C: f->vec == NULL) reads as zero everywhere.
+vec3 flow_lookup(vec3 pos) {
+    if (world.flow_dims.w == 0u)
+        return vec3(0.0);
+    uint i = flow_index(pos.x, world.min.x, world.flow_inv_cell.x, world.flow_dims.x);
+    uint j = flow_index(pos.y, world.min.y, world.flow_inv_cell.y, world.flow_dims.y);
+    uint k = flow_index(pos.z, world.min.z, world.flow_inv_cell.z, world.flow_dims.z);
+    return flow_field[(k * world.flow_dims.y + j) * world.flow_dims.x + i].xyz;
+}
+
+// C twin: src/core/flowfield.c boids_flow().
+// Nature of Code 5, "Flow Fields": desired = lookup * maxspeed; steer.
+vec3 flow(vec3 field, vec3 vel, float maxspeed, float maxforce) {
+    vec3 desired = field * maxspeed;
+    return steer_from_desired(desired, vel, maxforce);
+}
+
+// C twin: src/core/path.c boids_normal_point().
+// The closest point to p on segment a-b: scalar projection of p onto a-b,
+// clamped to the segment (the chapter uses the end point when the normal
+// falls outside it).
+vec3 normal_point(vec3 p, vec3 a, vec3 b) {
+    precise vec3 ap = p - a;
+    precise vec3 ab = b - a;
+    float len2 = norm2(ab);
+    float t = len2 > 0.0 ? dot3(ap, ab) / len2 : 0.0;
+    if (t < 0.0)
+        t = 0.0;
+    if (t > 1.0)
+        t = 1.0;
+    precise vec3 dest = a + ab * t;
+    return dest;
+}
+
+// C twin: src/core/path.c boids_path_follow().
+// Nature of Code 5, "Path Following" (Reynolds): predict `predict` ahead; of
+// the normal points on all segments keep the closest; if that is farther
+// than the path radius, seek a target `ahead` along its segment. Otherwise
+// no force. Torus-correct: each segment is taken at its image nearest the
+// future position (its start point by minimum image, its direction as is).
+vec3 path_follow(vec3 pos, vec3 vel, float predict, float ahead, float maxspeed, float maxforce) {
+    vec3 dest = vec3(0.0);
+    uint n = scene.path_count;
+    if (n < 2u)
+        return dest;
+    // Everything relative to the agent's position.
+    vec3 future = set_mag(vel, predict);
+    uint segments = scene.path_closed != 0u ? n : n - 1u;
+    float best = BOIDS_INFINITY;
+    vec3 to_target = vec3(0.0);
+    for (uint i = 0u; i < segments; i++) {
+        vec3 pa = scene.path[i].xyz;
+        vec3 pb = scene.path[(i + 1u) % n].xyz;
+        precise vec3 ab = pb - pa;
+        // a relative to the agent, at the image nearest the future position.
+        vec3 rel = world_delta(pos, pa);
+        vec3 near_image = world_delta(future, rel); // C: near
+        precise vec3 a = future + near_image;
+        precise vec3 b = a + ab;
+        vec3 normal = normal_point(future, a, b);
+        float d = distance3(future, normal);
+        if (d < best) {
+            best = d;
+            vec3 dir = set_mag(ab, ahead);
+            precise vec3 t = normal + dir;
+            to_target = t;
+        }
+    }
+    if (best > scene.path_radius)
+        dest = seek(to_target, vel, maxspeed, maxforce);
+    return dest;
+}
+
+// C twin: src/core/obstacles.c perpendicular().
+// Any unit vector perpendicular to the unit vector h (left turn in 2D).
+vec3 perpendicular(vec3 h) {
+    vec3 up = vec3(0.0, 0.0, 1.0);
+    if (abs(h.z) > 0.9) {
+        up.y = 1.0;
+        up.z = 0.0;
+    }
+    return normalize3(cross3(up, h)); // 2D: (-hy, hx, 0)
+}
+
+// C twin: src/core/obstacles.c boids_obstacles().
+// Reynolds 1999, "Obstacle Avoidance": of the circles/spheres the forward
+// corridor (length lookahead, half-width obstacle radius + body radius)
+// hits, the nearest (smallest distance along the heading) sets desired =
+// maxspeed away from its centre across the heading. An agent inside an
+// obstacle flees its centre.
+vec3 obstacles(vec3 pos, vec3 vel, float lookahead, float body_radius, float maxspeed, float maxforce) {
+    vec3 dest = vec3(0.0);
+    vec3 heading = set_mag(vel, 1.0);
+    if (norm2(heading) == 0.0)
+        return dest;
+    float nearest_along = BOIDS_INFINITY; // C: nearest (a buffer's name here)
+    vec3 lateral_best = vec3(0.0);
+    bool inside = false;
+    for (uint i = 0u; i < scene.obstacle_count; i++) {
+        vec4 ob = scene.obstacle[i];
+        vec3 off = world_delta(pos, ob.xyz);
+        precise float reach = ob.w + body_radius;
+        float d2 = norm2(off);
+        if (d2 < ob.w * ob.w) {
+            // Inside: flee the centre, most urgent of all.
+            dest = flee(off, vel, maxspeed, maxforce);
+            inside = true;
+            break;
+        }
+        float along = dot3(off, heading);
+        precise float corridor = lookahead + reach;
+        if (along <= 0.0 || along > corridor)
+            continue;
+        precise vec3 lateral = off - heading * along;
+        if (norm2(lateral) >= reach * reach)
+            continue;
+        if (along < nearest_along) {
+            nearest_along = along;
+            lateral_best = lateral;
+        }
+    }
+    if (inside || nearest_along == BOIDS_INFINITY)
+        return dest;
+    vec3 desired;
+    if (norm2(lateral_best) == 0.0)
+        desired = perpendicular(heading); // dead ahead: turn left
+    else
+        desired = -lateral_best;
+    desired = set_mag(desired, maxspeed);
+    dest = steer_from_desired(desired, vel, maxforce);
+    return dest;
+}
+
+// ---- neighbourhood behaviours: per-pair terms, then the force from the sums ----
+
+// C twin: src/core/separation.c boids_separation_term().
+// Nature of Code 5, Example 5.9: (position - other), normalised and divided
+// by d (closer = stronger); made dimensionless by the separation radius for
+// the fixed-point sum. d below radius * BOIDS_SEP_MIN_FRACTION counts as
+// that distance.
+vec3 separation_term(vec3 offset, float d, float sep_radius) {
+    float dmin = sep_radius * BOIDS_SEP_MIN_FRACTION;
+    float de = d > dmin ? d : dmin;
+    float k = -sep_radius / (d * de); // -offset/d (unit away) * sep_radius/de
+    return offset * k;
+}
+
+// C twin: src/core/separation.c boids_separation().
+// Chapter: steer.div(count); if (steer.mag() > 0) { setMag(maxspeed);
+// sub(velocity); limit(maxforce) } - no neighbours (or a zero sum): no force.
+vec3 separation(vec3 sum, uint count, vec3 vel, float maxspeed, float maxforce) {
+    vec3 dest = vec3(0.0);
+    if (count == 0u || norm2(sum) == 0.0)
+        return dest;
+    vec3 desired = set_mag(sum, maxspeed); // the division by count does not change the direction
+    return steer_from_desired(desired, vel, maxforce);
+}
+
+// C twin: src/core/alignment.c boids_alignment().
+// Nature of Code 5, flocking align(): average neighbour velocity, normalize
+// * maxspeed, steer; none: no force. (A zero average normalises to zero, so
+// the steer is -velocity, as in p5.)
+vec3 alignment(vec3 sum, uint count, vec3 vel, float maxspeed, float maxforce) {
+    vec3 dest = vec3(0.0);
+    if (count == 0u)
+        return dest;
+    vec3 desired = set_mag(sum, maxspeed);
+    return steer_from_desired(desired, vel, maxforce);
+}
+
+// C twin: src/core/cohesion.c boids_cohesion().
+// Nature of Code 5, flocking cohere(): mean_offset = centroid - position
+// (minimum image); seek it; none: no force.
+vec3 cohesion(vec3 mean_offset, uint count, vec3 vel, float maxspeed, float maxforce) {
+    vec3 dest = vec3(0.0);
+    if (count == 0u)
+        return dest;
+    return seek(mean_offset, vel, maxspeed, maxforce);
+}
+
+// C twin: src/core/view.c boids_view_term().
+// Flake's fourth rule, "view" (The Computational Beauty of Nature; Nature of
+// Code 5, exercise 5.17): unit vector from the blocker's line of sight
+// outward, perpendicular to the heading; a blocker dead ahead: the heading
+// turned left (+90 deg about z, or about y when heading along z).
+vec3 view_term(vec3 offset, vec3 heading) {
+    float along = dot3(offset, heading);
+    precise vec3 lateral = -(offset - heading * along);
+    if (norm2(lateral) > 0.0)
+        return set_mag(lateral, 1.0);
+    vec3 up = vec3(0.0, 0.0, 1.0);
+    if (heading.z > 0.9 || heading.z < -0.9) {
+        up.y = 1.0;
+        up.z = 0.0;
+    }
+    vec3 dest = cross3(up, heading);
+    return set_mag(dest, 1.0);
+}
+
+// C twin: src/core/view.c boids_view().
+// setMag(sum, maxspeed) - velocity; no blocker: no force.
+vec3 view(vec3 sum, uint count, vec3 vel, float maxspeed, float maxforce) {
+    vec3 dest = vec3(0.0);
+    if (count == 0u || norm2(sum) == 0.0)
+        return dest;
+    vec3 desired = set_mag(sum, maxspeed);
+    return steer_from_desired(desired, vel, maxforce);
+}
+
+// C twin: src/core/escape.c boids_escape_term().
+// Evade (Nature of Code 5, exercise 5.2): away from the predator's predicted
+// position (offset + v * predict), scaled to 1/d and made dimensionless by
+// the radius, as separation.
+vec3 escape_term(vec3 offset, vec3 other_vel, float predict, float radius) {
+    precise vec3 q = offset + other_vel * predict;
+    float d = norm3(q);
+    if (d == 0.0)
+        return vec3(0.0);
+    return separation_term(q, d, radius);
+}
+
+// C twin: src/core/escape.c boids_escape().
+// setMag(sum, maxspeed) - velocity; no predator: no force.
+vec3 escape(vec3 sum, uint count, vec3 vel, float maxspeed, float maxforce) {
+    return separation(sum, count, vel, maxspeed, maxforce);
+}
+
+// ---- locomotion --------------------------------------------------------------------
+
+// C twin: src/core/integrate.c boids_turn_limit() (vel in place there;
+// returned here).
+// Rotate the new velocity back toward the old heading so that the heading
+// turns by at most max_angle. 2D: angles, differenced by angle_diff (never
+// raw angles, boids-angle-bug.txt). 3D: rotation in the plane of the two
+// headings.
+vec3 turn_limit(vec3 old_vel, float max_angle, uint dim, vec3 vel) {
+    float speed = norm3(vel);
+    float old_speed = norm3(old_vel);
+    if (!(max_angle > 0.0) || speed == 0.0 || old_speed == 0.0)
+        return vel;
+    if (dim == 2u) {
+        float from = atan(old_vel.y, old_vel.x); // C: atan2f
+        float to = atan(vel.y, vel.x);
+        float diff = angle_diff(to, from);
+        if (abs(diff) <= max_angle)
+            return vel;
+        precise float a = from + (diff > 0.0 ? max_angle : -max_angle);
+        vel.x = speed * cos(a);
+        vel.y = speed * sin(a);
+        return vel;
+    }
+    vec3 u = old_vel * (1.0 / old_speed);
+    vec3 v = vel * (1.0 / speed);
+    float c = dot3(u, v);
+    c = c > 1.0 ? 1.0 : (c < -1.0 ? -1.0 : c);
+    if (acos(c) <= max_angle)
+        return vel;
+    // Unit vector in the turning plane, perpendicular to u.
+    precise vec3 w = v - u * c;
+    if (norm2(w) == 0.0) {
+        // Reversal: any perpendicular plane is shortest; use the one with z (or y).
+        vec3 up = vec3(0.0, 0.0, 1.0);
+        if (abs(u.z) > 0.9) {
+            up.y = 1.0;
+            up.z = 0.0;
+        }
+        w = cross3(up, u);
+    }
+    w = normalize3(w);
+    float cm = cos(max_angle), sm = sin(max_angle);
+    precise vec3 r = speed * (u * cm + w * sm);
+    return r;
+}
+
+// C twin: src/core/integrate.c bounce_axis().
+// Reflect a coordinate that left [lo, hi] back inside and flip the velocity
+// component; a coordinate far outside is clamped.
+void bounce_axis(float lo, float hi, inout float p, inout float v) {
+    if (p < lo) {
+        precise float r = lo + (lo - p);
+        p = r;
+        v = abs(v);
+    } else if (p > hi) {
+        precise float r = hi - (p - hi);
+        p = r;
+        v = -abs(v);
+    }
+    if (p < lo)
+        p = lo;
+    if (p > hi)
+        p = hi;
+}
+
+// C twin: src/core/integrate.c boids_boundary().
+// Boundary mode after the move. walls: the stay-within-walls force does the
+// steering (steer stage); leaving the box anyway bounces, as a hard stop.
+void boundary(inout vec3 pos, inout vec3 vel) {
+    if (world.boundary == BOIDS_BOUNDARY_WRAP) {
+        pos = world_wrap(pos);
+    } else {
+        for (int a = 0; a < 3; a++)
+            if (world.size[a] > 0.0) {
+                precise float hi = world.min[a] + world.size[a];
+                bounce_axis(world.min[a], hi, pos[a], vel[a]);
+            }
+    }
+    if (world.dim == 2u) {
+        pos.z = world.min.z;
+        vel.z = 0.0;
+    }
+}
+
+// C twin: src/core/integrate.c boids_integrate().
+// Nature of Code 5, "Vehicles and Steering", semi-implicit Euler with fixed
+// dt: v += a dt; v.limit(maxspeed); turn limit; p += v dt; boundary. With
+// dt = 1 this is the chapter's update() exactly.
+void integrate(boids_group_params g, vec3 pos, vec3 vel, vec3 acc, out vec3 pos_out, out vec3 vel_out) {
+    precise vec3 v = vel + acc * world.dt;
+    v = limit(v, g.maxspeed);
+    v = turn_limit(vel, g.max_turn * world.dt, world.dim, v);
+    precise vec3 p = pos + v * world.dt;
+    boundary(p, v);
+    pos_out = p;
+    vel_out = v;
+}

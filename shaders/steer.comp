@@ -1,0 +1,318 @@
+// shaders/steer.comp: the steer stage. C twin: src/core/steer.c.
+// One invocation per agent slot i of cur: gather the neighbourhood through
+// the grid (3x3 or 3x3x3 cells, minimum-image offsets) into
+// order-independent 64-bit fixed-point sums, evaluate every enabled
+// behaviour (each limited to maxforce), and combine them: the weighted sum
+// (Nature of Code 5, "Combining Behaviors") or priority (Reynolds 1999).
+// Writes accel[i], the wander angles into next_pos[i].w / next_vel[i].w
+// (the xyz lanes of next belong to integrate.comp), neighbors[i],
+// nearest[i], candidates[i].
+//
+// Against the C loop: the cells are visited one by one (C merges runs of x
+// cells into one slot range and filters candidates in batches of 64: CPU
+// optimisations); the set of pairs and every operation on a pair are the
+// same, and the sums are integers, so the visiting order does not matter.
+// The C "plain difference far from the seam" is the same bits as
+// world_delta, which is used for every pair here.
+layout(local_size_x = BOIDS_WORKGROUP_SIZE) in;
+
+// C twin: src/core/params.c boids_group_reach() (by group index here).
+// The largest radius the group's rules look at: the perception radius
+// (alignment, cohesion, escape, hunt and the neighbour statistics), and the
+// separation and view radii when those behaviours are on.
+float group_reach(uint g) {
+    float r = group[g].radius;
+    if ((group[g].behaviors & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u)
+        r = max(r, group[g].separation);
+    if ((group[g].behaviors & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u)
+        r = max(r, group[g].view_radius);
+    return r;
+}
+
+// C twin: src/core/steer.c struct gather.
+// Order-independent neighbourhood sums of one agent.
+struct gather {
+    i64vec3 sep, ali, coh, view, esc;
+    uint sep_n, flock_n, view_n, esc_n;
+    uint neighbors, candidates;
+    float nearest2;      // smallest d^2 among neighbours, infinity if none
+    uint prey_slot;      // nearest prey (ties: smaller id), BOIDS_NONE if none
+    float prey_d2;
+    uint prey_id;
+    float inv_speed, inv_radius; // scales of the alignment / cohesion terms
+    uint dim;
+};
+
+// C twin: src/core/steer.c fix3().
+void fix3(inout i64vec3 acc, vec3 v, float scale) {
+    acc.x += fix(v.x, scale);
+    acc.y += fix(v.y, scale);
+    acc.z += fix(v.z, scale);
+}
+
+// C twin: src/core/steer.c fix3_unit().
+// fix3 for terms known to lie in [-1, 1] (offset / radius with d < radius;
+// velocity / the largest maxspeed): no saturation or NaN test, the same bits
+// as fix. In 2D the z terms are all 0, so z is added only in 3D.
+void fix3_unit(inout i64vec3 acc, vec3 v, uint dim) {
+    acc.x += int64_t(v.x * BOIDS_FIX_UNIT);
+    acc.y += int64_t(v.y * BOIDS_FIX_UNIT);
+    if (dim == 3u)
+        acc.z += int64_t(v.z * BOIDS_FIX_UNIT);
+}
+
+// C twin: src/core/steer.c unfix3().
+vec3 unfix3(i64vec3 acc, float scale, float k) {
+    return vec3(unfix(acc.x, scale) * k, unfix(acc.y, scale) * k, unfix(acc.z, scale) * k);
+}
+
+// C twin: src/core/steer.c gather_pair().
+// One pair within the agent's interaction radius: agent (heading, group g)
+// and other slot j at offset `off` (minimum image), d2 = |off|^2 > 0.
+void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, vec3 off, float d2,
+                 inout gather acc) {
+    float d = sqrt(d2);
+    if (d < g.radius) {
+        acc.neighbors++;
+        if (d2 < acc.nearest2)
+            acc.nearest2 = d2;
+    }
+    uint beh = g.behaviors;
+    // relations == 0: flock with every group (the common case; no group read).
+    uint rel = BOIDS_REL_FLOCK;
+    if (g.relations != 0u)
+        rel = (g.relations >> (BOIDS_REL_BITS * cur_group[j])) & BOIDS_REL_MASK;
+    vec3 vj = cur_vel[j].xyz;
+    vec3 t;
+    if (rel == BOIDS_REL_FLOCK) {
+        // Field of view: the other lies within the cone around the heading.
+        bool visible = g.fov_cos <= -1.0 || !has_heading || dot3(off, heading) >= g.fov_cos * d;
+        if (visible) {
+            if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u && d < g.separation) {
+                t = separation_term(off, d, g.separation);
+                fix3(acc.sep, t, BOIDS_FIX_SEP);
+                acc.sep_n++;
+            }
+            if ((beh & (BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))) != 0u && d < g.radius) {
+                float iv = acc.inv_speed, ir = acc.inv_radius;
+                vec3 vs = vec3(vj.x * iv, vj.y * iv, vj.z * iv);
+                vec3 os = vec3(off.x * ir, off.y * ir, off.z * ir);
+                fix3_unit(acc.ali, vs, acc.dim);
+                fix3_unit(acc.coh, os, acc.dim);
+                acc.flock_n++;
+            }
+        }
+        if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u && has_heading && d < g.view_radius &&
+            dot3(off, heading) >= g.view_cos * d) {
+            t = view_term(off, heading);
+            fix3(acc.view, t, BOIDS_FIX_UNIT);
+            acc.view_n++;
+        }
+    } else if (rel == BOIDS_REL_FLEE) {
+        if ((beh & BOIDS_BIT(BOIDS_BI_ESCAPE)) != 0u && d < g.radius) {
+            t = escape_term(off, vj, g.predict, g.radius);
+            fix3(acc.esc, t, BOIDS_FIX_SEP);
+            acc.esc_n++;
+        }
+    } else if (rel == BOIDS_REL_PURSUE) {
+        uint id = cur_id[j];
+        if ((beh & BOIDS_BIT(BOIDS_BI_HUNT)) != 0u && d < g.radius &&
+            (d2 < acc.prey_d2 || (d2 == acc.prey_d2 && id < acc.prey_id))) {
+            acc.prey_d2 = d2;
+            acc.prey_id = id;
+            acc.prey_slot = j;
+        }
+    }
+}
+
+// C twin: src/core/steer.c gather_neighbors() (with filter() and
+// boids_grid_ranges() of src/core/grid.c, cell by cell).
+// Gather over the 3x3(x3) block of cells around the agent: every slot j of
+// those cells with 0 < d^2 < reach^2 (d > 0 as in the chapter: skips self
+// and coincident agents). candidates counts every slot of the cells.
+void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_heading, inout gather acc) {
+    vec3 p = cur_pos[i].xyz;
+    uvec3 c = grid_coords(p);
+    bool wrap = world.boundary == BOIDS_BOUNDARY_WRAP;
+    uint xs[3], ys[3], zs[3];
+    uint nx = grid_axis_cells(c.x, world.cells.x, wrap, xs);
+    uint ny = grid_axis_cells(c.y, world.cells.y, wrap, ys);
+    uint nz = grid_axis_cells(c.z, world.cells.z, wrap, zs);
+    float reach = group_reach(cur_group[i]);
+    float reach2 = reach * reach;
+    for (uint k = 0u; k < nz; k++)
+        for (uint jy = 0u; jy < ny; jy++) {
+            uint row = (zs[k] * world.cells.y + ys[jy]) * world.cells.x;
+            for (uint ix = 0u; ix < nx; ix++) {
+                uint cell = row + xs[ix];
+                uint first = cell_start[cell], last = cell_start[cell + 1u];
+                acc.candidates += last - first;
+                for (uint j = first; j < last; j++) {
+                    vec3 off = world_delta(p, cur_pos[j].xyz);
+                    precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
+                    if (d2 > 0.0 && d2 < reach2)
+                        gather_pair(g, heading, has_heading, j, off, d2, acc);
+                }
+            }
+        }
+}
+
+// C twin: src/core/steer.c combine(), one iteration of its loop (behaviour
+// b, enabled). behaviors_of() calls it right after each enabled behaviour,
+// in index order, which is the order of combine()'s loop, so `acc` ends the
+// same; the 16 forces then need no dynamically indexed array. Weighted sum,
+// or in priority mode the first weighted force (in index order) longer than
+// the threshold (`chosen`: later behaviours add nothing); if none is, the
+// weighted sum.
+void combine_one(boids_group_params g, uint b, vec3 force, inout vec3 acc, inout bool chosen) {
+    if (chosen)
+        return;
+    vec3 f = force * g.weight[b >> 2u][b & 3u];
+    if (world.combine == BOIDS_COMBINE_PRIORITY && norm3(f) > g.priority_threshold) {
+        acc = f;
+        chosen = true;
+        return;
+    }
+    precise vec3 s = acc + f;
+    acc = s;
+}
+
+// C twin: src/core/steer.c behaviors_of() followed by combine().
+// The force of every enabled behaviour of agent i (each already limited to
+// maxforce), combined; updates the wander angles. Every enabled behaviour
+// is evaluated, also after a priority winner, as in C (wander's angles).
+vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
+    boids_group_params g = group[cur_group[i]];
+    vec3 pos = cur_pos[i].xyz, vel = cur_vel[i].xyz;
+    float ms = g.maxspeed, mf = g.maxforce;
+    vec3 to_target = world_delta(pos, world.target_pos.xyz);
+    vec3 t, f;
+    vec3 sum = vec3(0.0); // C: combine()'s acc
+    bool chosen = false;
+
+    if ((beh & BOIDS_BIT(BOIDS_BI_OBSTACLES)) != 0u) {
+        f = obstacles(pos, vel, g.avoid_distance, g.body_radius, ms, mf);
+        combine_one(g, BOIDS_BI_OBSTACLES, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_WALLS)) != 0u) {
+        walls(pos, vel, ms, mf, f);
+        combine_one(g, BOIDS_BI_WALLS, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_ESCAPE)) != 0u) {
+        t = unfix3(acc.esc, BOIDS_FIX_SEP, 1.0);
+        f = escape(t, acc.esc_n, vel, ms, mf);
+        combine_one(g, BOIDS_BI_ESCAPE, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u) {
+        t = unfix3(acc.sep, BOIDS_FIX_SEP, 1.0);
+        f = separation(t, acc.sep_n, vel, ms, mf);
+        combine_one(g, BOIDS_BI_SEPARATION, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_FLEE)) != 0u) {
+        f = flee(to_target, vel, ms, mf);
+        combine_one(g, BOIDS_BI_FLEE, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_EVADE)) != 0u) {
+        f = evade(to_target, world.target_vel.xyz, vel, g.predict, ms, mf);
+        combine_one(g, BOIDS_BI_EVADE, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_HUNT)) != 0u) {
+        f = vec3(0.0);
+        if (acc.prey_slot != BOIDS_NONE) {
+            vec3 off = world_delta(pos, cur_pos[acc.prey_slot].xyz);
+            f = pursue(off, cur_vel[acc.prey_slot].xyz, vel, g.predict, ms, mf);
+        }
+        combine_one(g, BOIDS_BI_HUNT, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_PURSUE)) != 0u) {
+        f = pursue(to_target, world.target_vel.xyz, vel, g.predict, ms, mf);
+        combine_one(g, BOIDS_BI_PURSUE, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_SEEK)) != 0u) {
+        f = seek(to_target, vel, ms, mf);
+        combine_one(g, BOIDS_BI_SEEK, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_ARRIVE)) != 0u) {
+        f = arrive(to_target, vel, g.arrive_radius, ms, mf);
+        combine_one(g, BOIDS_BI_ARRIVE, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_PATH)) != 0u) {
+        f = path_follow(pos, vel, g.path_predict, g.path_ahead, ms, mf);
+        combine_one(g, BOIDS_BI_PATH, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_FLOW)) != 0u) {
+        f = flow(flow_lookup(pos), vel, ms, mf);
+        combine_one(g, BOIDS_BI_FLOW, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u) {
+        t = unfix3(acc.view, BOIDS_FIX_UNIT, 1.0);
+        f = view(t, acc.view_n, vel, ms, mf);
+        combine_one(g, BOIDS_BI_VIEW, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) != 0u) {
+        // Average velocity = sum * max_speed_all / count.
+        float k = acc.flock_n != 0u ? world.max_speed_all / float(acc.flock_n) : 0.0;
+        t = unfix3(acc.ali, BOIDS_FIX_UNIT, k);
+        f = alignment(t, acc.flock_n, vel, ms, mf);
+        combine_one(g, BOIDS_BI_ALIGNMENT, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u) {
+        // Centroid - position = mean offset = sum * radius / count.
+        float k = acc.flock_n != 0u ? g.radius / float(acc.flock_n) : 0.0;
+        t = unfix3(acc.coh, BOIDS_FIX_UNIT, k);
+        f = cohesion(t, acc.flock_n, vel, ms, mf);
+        combine_one(g, BOIDS_BI_COHESION, f, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_WANDER)) != 0u) {
+        uint id = cur_id[i], counter = world.step; // C: step
+        float r1 = rng_signed(rng_u32(world.seed_lo, world.seed_hi, id, counter, BOIDS_RNG_WANDER));
+        float r2 = rng_signed(rng_u32(world.seed_lo, world.seed_hi, id, counter, BOIDS_RNG_WANDER2));
+        f = wander(vel, angles, r1, r2, g.wander_distance, g.wander_radius, g.wander_change, world.dim, ms, mf);
+        combine_one(g, BOIDS_BI_WANDER, f, sum, chosen);
+    }
+    return sum;
+}
+
+// C twin: src/core/steer.c steer_agent().
+// Steer one agent (slot i of cur): acceleration into accel[i], the updated
+// wander angles into next (pos.w, vel.w), neighbour statistics.
+void main() {
+    uint i = global_index();
+    if (i >= u_count)
+        return;
+    boids_group_params g = group[cur_group[i]];
+    vec3 heading = set_mag(cur_vel[i].xyz, 1.0);
+    bool has_heading = norm2(heading) > 0.0;
+
+    gather acc;
+    acc.sep = i64vec3(0);
+    acc.ali = i64vec3(0);
+    acc.coh = i64vec3(0);
+    acc.view = i64vec3(0);
+    acc.esc = i64vec3(0);
+    acc.sep_n = 0u;
+    acc.flock_n = 0u;
+    acc.view_n = 0u;
+    acc.esc_n = 0u;
+    acc.neighbors = 0u;
+    acc.candidates = 0u;
+    acc.nearest2 = BOIDS_INFINITY;
+    acc.prey_slot = BOIDS_NONE;
+    acc.prey_d2 = BOIDS_INFINITY;
+    acc.prey_id = BOIDS_NONE;
+    acc.inv_speed = 1.0 / world.max_speed_all;
+    acc.inv_radius = 1.0 / g.radius;
+    acc.dim = world.dim;
+    gather_neighbors(i, g, heading, has_heading, acc);
+
+    // The walls boundary mode is the stay-within-walls behaviour.
+    uint beh = g.behaviors | (world.boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
+    vec2 angles = vec2(cur_pos[i].w, cur_vel[i].w);
+    vec3 a = behaviors_of(i, beh, acc, angles);
+    accel[i] = vec4(a, 0.0);
+    next_pos[i].w = angles.x;
+    next_vel[i].w = angles.y;
+    neighbors[i] = acc.neighbors;
+    nearest[i] = acc.neighbors != 0u ? sqrt(acc.nearest2) : 0.0;
+    candidates[i] = acc.candidates;
+}

@@ -1,0 +1,376 @@
+// src/app/boids_validate.c: boids-validate, the CPU-vs-GPU validation. One
+// initial state goes into both backends; the report compares them on the
+// three horizons of DESIGN.md ("Determinism and parity") and the exit status
+// is 0 only if every check holds.
+//   1. exact: cells, counts, starts, sum == N, ids per cell, neighbour counts
+//      (pairs within a few ULP of the radius are listed, not failed);
+//   2. one step: each behaviour alone and all together, per agent
+//      |gpu - cpu| <= atol + rtol |cpu| and a normwise check;
+//   3. S steps: statistics within stated bounds, invariants.
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boids/behaviors.h"
+#include "boids/gpu.h"
+#include "boids/platform.h"
+#include "cli.h"
+
+#include <glad/gl.h>
+
+#define PROG "boids-validate"
+
+static const char usage[] =
+    "usage: boids-validate [--count N] [--steps S] [--dim 2|3] [--behaviors LIST|all] [--seed X]\n"
+    "                      [--boundary wrap|walls|bounce] [--shader-dir DIR] [simulation flags of boids-run]\n"
+    "\n"
+    "Runs the same initial state on the CPU reference and on the GPU compute shaders\n"
+    "(headless EGL) and compares them: exactly (grid cells, counts, starts, ids per\n"
+    "cell, neighbour counts), after one step per behaviour (tolerances from the GLSL\n"
+    "4.50 precision rules), and after S steps (statistics and invariants).\n"
+    "Defaults: 100000 agents, 100 steps, behaviours all. Exit status 0 when every\n"
+    "check holds, 1 when one fails, 2 for bad arguments, 3 without OpenGL 4.5.\n";
+
+static int failures;
+
+static void check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+// One line of the report: PASS or FAIL and what was compared.
+static void check(bool ok, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    printf("  %s  ", ok ? "PASS" : "FAIL");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    if (!ok)
+        failures++;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+// Pairs of agent i (slot in s->cur) whose squared distance lies within
+// `ulps` float steps of r^2: rounding may put them on either side.
+static uint32_t borderline_pairs(const boids_sim *s, uint32_t i, float r, int ulps) {
+    float r2 = r * r, tol = r2 * (float)ulps * 1.1920929e-7f;
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < s->n; j++) {
+        if (j == i)
+            continue;
+        float d[3];
+        boids_world_delta(&s->p.world, s->cur.pos[i], s->cur.pos[j], d);
+        float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        k += fabsf(d2 - r2) <= tol;
+    }
+    return k;
+}
+
+// Horizon 1: the grid and the neighbour counts, exactly.
+static void exact(boids_sim *s, boids_gpu *g) {
+    printf("1. exact: grid and neighbours (%u agents, %u cells)\n", s->n, s->grid.cells);
+    uint32_t n = s->n, cells = s->grid.cells;
+    boids_sim_build_grid(s);
+    boids_gpu_build_grid(g);
+    uint32_t *key = malloc((size_t)(n + 1) * 4), *count = malloc((size_t)(cells + 1) * 4);
+    uint32_t *start = malloc((size_t)(cells + 1) * 4), *id = malloc((size_t)(n + 1) * 4);
+    boids_gpu_read(g, BOIDS_GPU_KEY, key, (size_t)n * 4);
+    boids_gpu_read(g, BOIDS_GPU_COUNT, count, (size_t)cells * 4);
+    boids_gpu_read(g, BOIDS_GPU_START, start, ((size_t)cells + 1) * 4);
+    boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)n * 4);
+    uint32_t bad_key = 0, bad_count = 0, bad_start = 0, bad_set = 0;
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < n; i++)
+        bad_key += key[i] != s->grid.key[i];
+    for (uint32_t k = 0; k < cells; k++) {
+        bad_count += count[k] != s->grid.count[k];
+        bad_start += start[k] != s->grid.start[k];
+        sum += count[k];
+        uint32_t a = s->grid.start[k], m = s->grid.count[k];
+        if (count[k] != m || start[k] != a || m == 0)
+            continue;
+        qsort(id + a, m, 4, cmp_u32);
+        uint32_t *cpu = malloc((size_t)m * 4);
+        memcpy(cpu, s->cur.id + a, (size_t)m * 4);
+        qsort(cpu, m, 4, cmp_u32);
+        bad_set += memcmp(cpu, id + a, (size_t)m * 4) != 0;
+        free(cpu);
+    }
+    check(bad_key == 0, "cell of every agent: %u of %u differ", bad_key, n);
+    check(bad_count == 0, "agents per cell: %u of %u cells differ", bad_count, cells);
+    check(bad_start == 0 && start[cells] == n, "cell starts: %u differ, start[cells] = %u (N = %u)", bad_start,
+          start[cells], n);
+    check(sum == n, "sum of counts = %llu (N = %u)", (unsigned long long)sum, n);
+    check(bad_set == 0, "the set of ids in each cell: %u cells differ", bad_set);
+
+    // Neighbour counts after one steer (by id: the GPU's slot order is the atomics').
+    boids_sim_steer(s);
+    boids_gpu_steer(g);
+    uint32_t *gn = malloc((size_t)(n + 1) * 4);
+    boids_gpu_read(g, BOIDS_GPU_NEIGHBORS, gn, (size_t)n * 4);
+    boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)n * 4);
+    uint32_t *by_id = malloc((size_t)(n + 1) * 4);
+    for (uint32_t i = 0; i < n; i++)
+        by_id[id[i] < n ? id[i] : 0] = gn[i];
+    uint32_t differ = 0, borderline = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t cpu = s->neighbors[i], gpu = by_id[s->cur.id[i]];
+        if (cpu == gpu)
+            continue;
+        float r = s->p.group[s->cur.group[i]].radius;
+        uint32_t near = borderline_pairs(s, i, r, 4);
+        if ((uint32_t)abs((int)cpu - (int)gpu) <= near) {
+            if (borderline < 5)
+                printf("        borderline: id %u: %u vs %u neighbours, %u pairs within 4 ULP of r^2\n",
+                       s->cur.id[i], cpu, gpu, near);
+            borderline++;
+        } else {
+            differ++;
+        }
+    }
+    check(differ == 0, "neighbour count of every agent: %u differ (%u more only by pairs at the radius)", differ,
+          borderline);
+    free(key);
+    free(count);
+    free(start);
+    free(id);
+    free(gn);
+    free(by_id);
+}
+
+// Tolerances of one step, from the GLSL 4.50 precision rules (section
+// 4.7.1): +, -, * correctly rounded, / and inversesqrt 2.5 and 2 ULP, sqrt
+// as 1/inversesqrt, and the driver may fuse a*b+c unless `precise`. A
+// steering force is desired - velocity (|desired|, |velocity| <= maxspeed)
+// limited to maxforce, so a rounding difference of k ULP in a chain of
+// ~10 operations on values of magnitude maxspeed shows as an absolute
+// error of about 10 * 4 * 2^-23 * maxspeed: atol = 64 * 2^-23 * maxspeed.
+// The neighbour sums are the same integers unless one term rounds
+// differently (1 unit in 2^32 of the radius). sin, cos, atan have only an
+// absolute bound (2^-11 on [-pi, pi]); behaviours through them (wander) get
+// atol = 4 * 2^-11 * maxspeed. rtol = 2^-16 for the relative part.
+static void one_step_tolerance(uint32_t b, float maxspeed, float *atol, float *rtol) {
+    *rtol = 1.0f / 65536.0f;
+    *atol = 64.0f * 1.1920929e-7f * maxspeed;
+    if (b == BOIDS_BI_WANDER || b == BOIDS_BEHAVIOR_COUNT)
+        *atol = 4.0f * 4.8828125e-4f * maxspeed;
+}
+
+// Horizon 2 for one behaviour (b < COUNT) or all of them (b == COUNT).
+static void one_step(boids_sim *s, boids_gpu *g, const boids_params *all, const boids_sim *initial, uint32_t b) {
+    boids_params p = *all;
+    for (uint32_t k = 0; k < p.world.group_count; k++)
+        if (b < BOIDS_BEHAVIOR_COUNT)
+            p.group[k].behaviors = BOIDS_BIT(b);
+    memcpy(s->p.group, p.group, sizeof(p.group));
+    boids_gpu_set_params(g, &p);
+    // The same initial state in both.
+    uint32_t n = s->n;
+    memcpy(s->cur.pos, initial->cur.pos, (size_t)n * 16);
+    memcpy(s->cur.vel, initial->cur.vel, (size_t)n * 16);
+    memcpy(s->cur.id, initial->cur.id, (size_t)n * 4);
+    memcpy(s->cur.group, initial->cur.group, (size_t)n * 4);
+    s->step = initial->step;
+    s->p.world.step = (uint32_t)s->step;
+    boids_gpu_upload(g, s);
+    boids_sim_build_grid(s);
+    boids_sim_steer(s);
+    boids_gpu_build_grid(g);
+    boids_gpu_steer(g);
+    float(*acc)[4] = malloc((size_t)(n + 1) * 16), (*by_id)[4] = malloc((size_t)(n + 1) * 16);
+    uint32_t *id = malloc((size_t)(n + 1) * 4);
+    boids_gpu_read(g, BOIDS_GPU_ACCEL, acc, (size_t)n * 16);
+    boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)n * 4);
+    for (uint32_t i = 0; i < n; i++)
+        memcpy(by_id[id[i] < n ? id[i] : 0], acc[i], 16);
+    double worst = -1, err2 = 0, ref2 = 0, max_ref = 0;
+    uint32_t worst_id = 0, bad = 0;
+    float worst_cpu[3] = {0}, worst_gpu[3] = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        const float *c = s->accel[i], *q = by_id[s->cur.id[i]];
+        float atol, rtol;
+        one_step_tolerance(b, s->p.group[s->cur.group[i]].maxspeed, &atol, &rtol);
+        for (int a = 0; a < 3; a++) {
+            double e = fabs((double)q[a] - c[a]), lim = atol + rtol * fabs(c[a]);
+            err2 += e * e;
+            ref2 += (double)c[a] * c[a];
+            max_ref = fmax(max_ref, fabs(c[a]));
+            if (e > lim)
+                bad++;
+            if (e / lim > worst) {
+                worst = e / lim;
+                worst_id = s->cur.id[i];
+                memcpy(worst_cpu, c, 12);
+                memcpy(worst_gpu, q, 12);
+            }
+        }
+    }
+    double norm = ref2 > 0 ? sqrt(err2 / ref2) : sqrt(err2);
+    const char *name = b < BOIDS_BEHAVIOR_COUNT ? boids_behavior_name(b) : "all together";
+    // A behaviour that gives no force anywhere proves nothing: fail it.
+    check(bad == 0 && norm <= 1e-3 && max_ref > 0,
+          "%-12s largest |force| %.3g; worst id %u at %.2f of its tolerance (cpu %.6g %.6g %.6g, gpu %.6g %.6g "
+          "%.6g), normwise %.2e",
+          name, max_ref, worst_id, worst, (double)worst_cpu[0], (double)worst_cpu[1], (double)worst_cpu[2],
+          (double)worst_gpu[0], (double)worst_gpu[1], (double)worst_gpu[2], norm);
+    free(acc);
+    free(by_id);
+    free(id);
+}
+
+// Invariants of a state: finite, in bounds, speed <= maxspeed.
+static uint32_t broken_invariants(const boids_sim *s) {
+    const boids_world_params *w = &s->p.world;
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        const float *p = s->cur.pos[i], *v = s->cur.vel[i];
+        float speed2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+        float max = s->p.group[s->cur.group[i]].maxspeed * 1.0001f;
+        bool ok = speed2 <= max * max;
+        for (uint32_t a = 0; a < 3; a++) {
+            ok = ok && isfinite(p[a]) && isfinite(v[a]);
+            if (a < w->dim)
+                ok = ok && p[a] >= w->min[a] && p[a] <= w->min[a] + w->size[a];
+        }
+        bad += !ok;
+    }
+    return bad;
+}
+
+// Horizon 3: S steps on each backend from the same state.
+static void many_steps(boids_sim *s, boids_gpu *g, boids_sim *gpu_view, uint64_t steps) {
+    printf("3. %llu steps: statistics and invariants\n", (unsigned long long)steps);
+    boids_gpu_upload(g, s);
+    for (uint64_t k = 0; k < steps; k++) {
+        boids_sim_step(s);
+        boids_gpu_step(g);
+        if ((k + 1) % 50 == 0 || k + 1 == steps) {
+            fprintf(stderr, "\r%s: step %llu/%llu", PROG, (unsigned long long)(k + 1), (unsigned long long)steps);
+            fflush(stderr);
+        }
+    }
+    fprintf(stderr, "\n");
+    boids_gpu_download(g, gpu_view);
+    boids_stats c, q;
+    boids_sim_stats(s, &c);
+    boids_sim_stats(gpu_view, &q);
+    // Chaos makes trajectories diverge; averages over N agents then agree to
+    // about their spread / sqrt(N) (speeds spread by ~1/4 of their mean, so
+    // 2/sqrt(N) relative is ~6 sigma). Bounds: 1% + 2/sqrt(N) relative, and
+    // 0.02 + 3/sqrt(N) absolute for the polarisation (itself ~1/sqrt(N)
+    // when the headings are unaligned).
+    double rel = 0.01 + 2.0 / sqrt((double)(s->n ? s->n : 1));
+    double pol = 0.02 + 3.0 / sqrt((double)(s->n ? s->n : 1));
+    check(fabs(c.polarisation - q.polarisation) <= pol, "polarisation cpu %.4f gpu %.4f (bound %.4f)",
+          c.polarisation, q.polarisation, pol);
+    check(fabs(c.mean_speed - q.mean_speed) <= rel * c.mean_speed + 1e-6, "mean speed cpu %.4f gpu %.4f (bound %.1f%%)",
+          c.mean_speed, q.mean_speed, 100 * rel);
+    check(fabs(c.mean_neighbors - q.mean_neighbors) <= rel * c.mean_neighbors + 1e-6,
+          "mean neighbours cpu %.3f gpu %.3f (bound %.1f%%)", c.mean_neighbors, q.mean_neighbors, 100 * rel);
+    check(fabs(c.mean_nearest - q.mean_nearest) <= rel * c.mean_nearest + 1e-6,
+          "mean nearest-neighbour distance cpu %.4f gpu %.4f (bound %.1f%%)", c.mean_nearest, q.mean_nearest,
+          100 * rel);
+    uint32_t bc = broken_invariants(s), bg = broken_invariants(gpu_view);
+    check(bc == 0 && bg == 0, "invariants (finite, in bounds, speed <= maxspeed): %u cpu / %u gpu agents break them",
+          bc, bg);
+    check(boids_gpu_debug_errors(g) == 0, "OpenGL errors: %u", boids_gpu_debug_errors(g));
+}
+
+int main(int argc, char **argv) {
+    const boids_cli_spec spec = {
+        .prog = PROG,
+        .usage = usage,
+        .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS,
+    };
+    boids_options o;
+    int rc = boids_cli_parse(argc, argv, &spec, &o);
+    if (rc == 1)
+        return 0;
+    if (rc != 0)
+        return 2;
+    uint32_t n = o.count_set ? o.count : 100000;
+    uint64_t steps = o.steps_set ? o.steps : 100;
+    if (!o.behaviors_set) {
+        o.behaviors = (1u << BOIDS_BEHAVIOR_COUNT) - 1u;
+        o.behaviors_set = true;
+    }
+    boids_params p;
+    char err[4096];
+    if (boids_options_params(&o, n, &p, err, sizeof(err)) != BOIDS_OK) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    // Three groups so the relations are exercised too: 0 and 1 are prey
+    // (flock together, flee group 2), 2 are predators (pursue 0 and 1).
+    p.world.group_count = 3;
+    for (uint32_t k = 0; k < 2; k++)
+        p.group[k].relations = BOIDS_REL_FLEE << (BOIDS_REL_BITS * 2);
+    p.group[2].relations = (BOIDS_REL_PURSUE << 0) | (BOIDS_REL_PURSUE << BOIDS_REL_BITS);
+    p.group[2].maxspeed *= 1.2f;
+    p.group[2].radius *= 1.2f;
+    if (boids_params_finalize(&p, err, sizeof(err)) != BOIDS_OK) {
+        fprintf(stderr, "%s: the three-group set-up does not fit: %s\n", PROG, err);
+        return 2;
+    }
+    boids_sim *s = NULL, *initial = NULL, *gpu_view = NULL;
+    if (boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM) != BOIDS_OK ||
+        boids_sim_create(&initial, &p, BOIDS_DIST_UNIFORM) != BOIDS_OK ||
+        boids_sim_create(&gpu_view, &p, BOIDS_DIST_UNIFORM) != BOIDS_OK) {
+        fprintf(stderr, "%s: out of memory for %u agents\n", PROG, n);
+        return 3;
+    }
+    s->threads = initial->threads = o.threads;
+    boids_gl_context *gl = NULL;
+    if (boids_egl_create(&gl, err, sizeof(err)) != BOIDS_OK) {
+        fprintf(stderr, "%s: needs OpenGL 4.5: %s\n", PROG, err);
+        return 3;
+    }
+    boids_gpu *g = NULL;
+    boids_gpu_desc d = {.params = &s->p, .load = boids_gl_loader(gl), .shader_dir = o.shader_dir};
+    boids_result r = boids_gpu_create(&g, &d, err, sizeof(err));
+    if (r != BOIDS_OK) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER ? 2 : 3;
+    }
+    printf("boids-validate %s: %u agents, %uD, %s, seed %llu, on %s\n", BOIDS_VERSION, n, p.world.dim,
+           (const char *)glGetString(GL_RENDERER), (unsigned long long)o.seed, boids_gl_context_describe(gl));
+    // A few CPU steps first, so agents have neighbours, headings and wander state.
+    for (int k = 0; k < 3; k++)
+        boids_sim_step(initial);
+    memcpy(s->cur.pos, initial->cur.pos, (size_t)n * 16);
+    memcpy(s->cur.vel, initial->cur.vel, (size_t)n * 16);
+    memcpy(s->cur.id, initial->cur.id, (size_t)n * 4);
+    memcpy(s->cur.group, initial->cur.group, (size_t)n * 4);
+    s->step = initial->step;
+    s->p.world.step = (uint32_t)s->step;
+    s->p.world.step = (uint32_t)s->step;
+    boids_gpu_upload(g, s);
+    exact(s, g);
+
+    printf("2. one step, each behaviour alone and all together (tolerances: GLSL 4.50 precision rules)\n");
+    for (uint32_t b = 0; b <= BOIDS_BEHAVIOR_COUNT; b++)
+        if (b == BOIDS_BEHAVIOR_COUNT || (p.group[0].behaviors & BOIDS_BIT(b)))
+            one_step(s, g, &p, initial, b);
+    // Back to every enabled behaviour, from the same state, for the long run.
+    memcpy(s->p.group, p.group, sizeof(p.group));
+    boids_gpu_set_params(g, &p);
+    memcpy(s->cur.pos, initial->cur.pos, (size_t)n * 16);
+    memcpy(s->cur.vel, initial->cur.vel, (size_t)n * 16);
+    memcpy(s->cur.id, initial->cur.id, (size_t)n * 4);
+    memcpy(s->cur.group, initial->cur.group, (size_t)n * 4);
+    s->step = initial->step;
+    s->p.world.step = (uint32_t)s->step;
+    many_steps(s, g, gpu_view, steps);
+
+    printf("%s: %s (%d check%s failed)\n", PROG, failures ? "FAILED" : "all checks passed", failures,
+           failures == 1 ? "" : "s");
+    boids_gpu_destroy(g);
+    boids_gl_context_destroy(gl);
+    boids_sim_destroy(s);
+    boids_sim_destroy(initial);
+    boids_sim_destroy(gpu_view);
+    return failures ? 1 : 0;
+}

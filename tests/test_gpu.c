@@ -1,0 +1,334 @@
+// tests/test_gpu.c: the GPU compute backend (src/gpu) against the CPU
+// reference, on whatever GL 4.5 context EGL gives (llvmpipe in CI). No
+// context is a FAILURE, never a skip. Every test asserts zero GL errors.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <check.h>
+#include <glad/gl.h>
+
+#include "boids/behaviors.h"
+#include "boids/core.h"
+#include "boids/gpu.h"
+#include "boids/platform.h"
+
+// Check only when a condition fails (a passing ck_assert costs a write).
+#define EXPECT(cond, ...)                                                                                              \
+    do {                                                                                                               \
+        if (!(cond))                                                                                                   \
+            ck_abort_msg(__VA_ARGS__);                                                                                 \
+    } while (0)
+
+static boids_gl_context *ctx;
+
+// A GL 4.5 context for the test; failing to get one fails the test.
+static void open_context(void) {
+    char err[512];
+    boids_result r = boids_egl_create(&ctx, err, sizeof(err));
+    ck_assert_msg(r == BOIDS_OK, "no OpenGL 4.5 core context through EGL (GPU tests never skip): %s", err);
+}
+
+static void close_context(void) {
+    boids_gl_context_destroy(ctx);
+    ctx = NULL;
+}
+
+static boids_gpu *gpu_for(const boids_params *p, const char *shader_dir) {
+    boids_gpu_desc d = {.params = p, .load = boids_gl_loader(ctx), .shader_dir = shader_dir, .quiet = true};
+    boids_gpu *g = NULL;
+    char err[2048];
+    boids_result r = boids_gpu_create(&g, &d, err, sizeof(err));
+    ck_assert_msg(r == BOIDS_OK, "boids_gpu_create: %s", err);
+    return g;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+// ---- layout: shared.h's structs as the driver lays them out -------------------
+
+static GLint offset_of(GLuint prog, const char *name) {
+    GLuint idx = glGetProgramResourceIndex(prog, GL_UNIFORM, name);
+    ck_assert_msg(idx != GL_INVALID_INDEX, "uniform %s not found in the layout probe", name);
+    GLenum prop = GL_OFFSET;
+    GLint v = -1;
+    glGetProgramResourceiv(prog, GL_UNIFORM, idx, 1, &prop, 1, NULL, &v);
+    return v;
+}
+
+static const char probe_src[] =
+    "#version 450 core\n#define BOIDS_GLSL 1\n"
+    "#include_shared\n"
+    "layout(local_size_x = 1) in;\n"
+    "layout(std140, binding = 0) uniform World { boids_world_params world; };\n"
+    "layout(std140, binding = 1) uniform Groups { boids_group_params group[BOIDS_MAX_GROUPS]; };\n"
+    "layout(std140, binding = 2) uniform Scene { boids_scene scene; };\n"
+    "layout(std430, binding = 0) buffer Out { float o[]; };\n"
+    "void main() { o[0] = world.dt + world.min.x + float(world.cells.w + world.count + world.seed_hi) + "
+    "world.max_radius + group[1].maxspeed + group[1].weight[3].w + float(group[1].behaviors) + "
+    "group[1].body_radius + scene.path[1].x + scene.obstacle[1].w + float(scene.obstacle_count) + "
+    "scene.path_radius + world.target_vel.x + world.flow_inv_cell.x + float(world.flow_dims.w); }\n";
+
+START_TEST(layout_matches_driver) {
+    open_context();
+    gladLoadGL((GLADloadfunc)boids_gl_loader(ctx));
+    // The shared header, inlined where the probe says so.
+    FILE *f = fopen(BOIDS_SHADER_DIR "/shared.h", "rb");
+    ck_assert_msg(f != NULL, "shaders/shared.h not found at %s", BOIDS_SHADER_DIR);
+    static char shared[65536];
+    size_t n = fread(shared, 1, sizeof(shared) - 1, f);
+    fclose(f);
+    shared[n] = 0;
+    const char *marker = strstr(probe_src, "#include_shared\n");
+    const char *parts[3] = {NULL, shared, marker + strlen("#include_shared\n")};
+    char head[128];
+    snprintf(head, sizeof(head), "%.*s", (int)(marker - probe_src), probe_src);
+    parts[0] = head;
+    GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
+    glShaderSource(sh, 3, parts, NULL);
+    glCompileShader(sh);
+    GLint ok = 0;
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    char log[4096] = "";
+    glGetShaderInfoLog(sh, sizeof(log), NULL, log);
+    ck_assert_msg(ok, "layout probe failed to compile: %s", log);
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, sh);
+    glLinkProgram(prog);
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    ck_assert_msg(ok, "layout probe failed to link");
+    struct {
+        const char *name;
+        size_t c_offset;
+    } world[] = {
+        {"world.min", offsetof(boids_world_params, min)},
+        {"world.cells", offsetof(boids_world_params, cells)},
+        {"world.target_vel", offsetof(boids_world_params, target_vel)},
+        {"world.flow_inv_cell", offsetof(boids_world_params, flow_inv_cell)},
+        {"world.flow_dims", offsetof(boids_world_params, flow_dims)},
+        {"world.count", offsetof(boids_world_params, count)},
+        {"world.seed_hi", offsetof(boids_world_params, seed_hi)},
+        {"world.dt", offsetof(boids_world_params, dt)},
+        {"world.max_radius", offsetof(boids_world_params, max_radius)},
+        {"scene.path[0]", offsetof(boids_scene, path)},
+        {"scene.obstacle[0]", offsetof(boids_scene, obstacle)},
+        {"scene.obstacle_count", offsetof(boids_scene, obstacle_count)},
+        {"scene.path_radius", offsetof(boids_scene, path_radius)},
+    };
+    for (size_t i = 0; i < sizeof(world) / sizeof(world[0]); i++) {
+        GLint off = offset_of(prog, world[i].name);
+        ck_assert_msg(off == (GLint)world[i].c_offset, "%s: GL_OFFSET %d, C offsetof %zu (expected equal)",
+                      world[i].name, off, world[i].c_offset);
+    }
+    // Group array: member offsets inside one element, and the element stride.
+    GLint g0 = offset_of(prog, "group[0].maxspeed"), g1 = offset_of(prog, "group[1].maxspeed");
+    ck_assert_msg(g1 - g0 == (GLint)sizeof(boids_group_params),
+                  "group[] stride %d in GL, sizeof(boids_group_params) %zu in C", g1 - g0, sizeof(boids_group_params));
+    GLint w = offset_of(prog, "group[1].weight[0]") - g1, b = offset_of(prog, "group[1].behaviors") - g1,
+          br = offset_of(prog, "group[1].body_radius") - g1;
+    ck_assert_msg(w == (GLint)offsetof(boids_group_params, weight), "group.weight at %d, C %zu", w,
+                  offsetof(boids_group_params, weight));
+    ck_assert_msg(b == (GLint)offsetof(boids_group_params, behaviors), "group.behaviors at %d, C %zu", b,
+                  offsetof(boids_group_params, behaviors));
+    ck_assert_msg(br == (GLint)offsetof(boids_group_params, body_radius), "group.body_radius at %d, C %zu", br,
+                  offsetof(boids_group_params, body_radius));
+    GLuint widx = glGetProgramResourceIndex(prog, GL_UNIFORM, "group[1].weight[0]");
+    GLenum prop = GL_ARRAY_STRIDE;
+    GLint stride = 0;
+    glGetProgramResourceiv(prog, GL_UNIFORM, widx, 1, &prop, 1, NULL, &stride);
+    ck_assert_msg(stride == 16, "group.weight[] GL_ARRAY_STRIDE %d (expected 16: C float[4][4])", stride);
+    glDeleteProgram(prog);
+    glDeleteShader(sh);
+    close_context();
+}
+END_TEST
+
+// ---- the grid: exact parity ---------------------------------------------------------
+
+typedef struct layout_case {
+    const char *name;
+    uint32_t n, dim, boundary;
+    boids_distribution dist;
+    float min, size;
+} layout_case;
+
+static const layout_case grid_cases[] = {
+    {"N=0", 0, 2, BOIDS_BOUNDARY_WRAP, BOIDS_DIST_UNIFORM, 0, 400},
+    {"N=1", 1, 2, BOIDS_BOUNDARY_WRAP, BOIDS_DIST_UNIFORM, 0, 400},
+    {"N=workgroup-1", BOIDS_WORKGROUP_SIZE - 1, 2, BOIDS_BOUNDARY_WRAP, BOIDS_DIST_UNIFORM, -300, 700},
+    {"N=workgroup+1 3D walls", BOIDS_WORKGROUP_SIZE + 1, 3, BOIDS_BOUNDARY_WALLS, BOIDS_DIST_UNIFORM, -200, 333},
+    {"N=5000 clustered bounce", 5000, 2, BOIDS_BOUNDARY_BOUNCE, BOIDS_DIST_CLUSTERED, 10, 1210},
+    {"N=65536 3D wrap", 65536, 3, BOIDS_BOUNDARY_WRAP, BOIDS_DIST_UNIFORM, -1000, 1777},
+    {"N=262144 2D wrap (many cells, 3 scan levels)", 262144, 2, BOIDS_BOUNDARY_WRAP, BOIDS_DIST_UNIFORM, -5000,
+     60000},
+};
+
+static void params_for(const layout_case *c, boids_params *p) {
+    boids_params_default(p, c->n, c->dim);
+    p->world.boundary = c->boundary;
+    for (uint32_t a = 0; a < c->dim; a++) {
+        p->world.min[a] = c->min;
+        p->world.size[a] = c->size;
+    }
+    char what[256];
+    boids_result r = boids_params_finalize(p, what, sizeof(what));
+    ck_assert_msg(r == BOIDS_OK, "%s: params: %s", c->name, what);
+}
+
+START_TEST(grid_exact) {
+    open_context();
+    const layout_case *c = &grid_cases[_i];
+    boids_params p;
+    params_for(c, &p);
+    boids_sim *s;
+    ck_assert_int_eq(boids_sim_create(&s, &p, c->dist), BOIDS_OK);
+    boids_gpu *g = gpu_for(&s->p, NULL); // the embedded shaders
+    boids_gpu_upload(g, s);
+    uint32_t n = s->n, cells = s->grid.cells;
+    // The CPU grid of the same state (slot order as uploaded).
+    boids_sim_build_grid(s);
+    boids_gpu_build_grid(g);
+    uint32_t *key = malloc((n + 1) * 4), *count = malloc((size_t)(cells + 1) * 4), *start = malloc((size_t)(cells + 1) * 4);
+    uint32_t *id = malloc((n + 1) * 4);
+    ck_assert_int_eq(boids_gpu_read(g, BOIDS_GPU_KEY, key, (size_t)n * 4), BOIDS_OK);
+    ck_assert_int_eq(boids_gpu_read(g, BOIDS_GPU_COUNT, count, (size_t)cells * 4), BOIDS_OK);
+    ck_assert_int_eq(boids_gpu_read(g, BOIDS_GPU_START, start, (size_t)(cells + 1) * 4), BOIDS_OK);
+    ck_assert_int_eq(boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)n * 4), BOIDS_OK);
+    for (uint32_t i = 0; i < n; i++)
+        EXPECT(key[i] == s->grid.key[i], "%s: slot %u: GPU cell %u, CPU cell %u (exact)", c->name, i, key[i],
+               s->grid.key[i]);
+    uint64_t sum = 0;
+    for (uint32_t k = 0; k < cells; k++) {
+        EXPECT(count[k] == s->grid.count[k], "%s: cell %u: GPU count %u, CPU %u", c->name, k, count[k],
+               s->grid.count[k]);
+        EXPECT(start[k] == s->grid.start[k], "%s: cell %u: GPU start %u, CPU %u", c->name, k, start[k],
+               s->grid.start[k]);
+        sum += count[k];
+    }
+    EXPECT(start[cells] == n && sum == n, "%s: start[cells] %u, sum(count) %llu, expected N = %u", c->name,
+           start[cells], (unsigned long long)sum, n);
+    // The set of ids in each cell (the order inside a cell is the atomics').
+    for (uint32_t k = 0; k < cells; k++) {
+        uint32_t a = start[k], m = count[k];
+        if (m < 2) {
+            EXPECT(m == 0 || id[a] == s->cur.id[a], "%s: cell %u holds id %u on the GPU, %u on the CPU", c->name,
+                   k, id[a], s->cur.id[a]);
+            continue;
+        }
+        uint32_t *x = malloc(m * 4), *y = malloc(m * 4);
+        memcpy(x, id + a, m * 4);
+        memcpy(y, s->cur.id + a, m * 4);
+        qsort(x, m, 4, cmp_u32);
+        qsort(y, m, 4, cmp_u32);
+        EXPECT(memcmp(x, y, m * 4) == 0, "%s: cell %u: the GPU and CPU hold different ids", c->name, k);
+        free(x);
+        free(y);
+    }
+    ck_assert_msg(boids_gpu_debug_errors(g) == 0, "%s: %u GL errors", c->name, boids_gpu_debug_errors(g));
+    free(key);
+    free(count);
+    free(start);
+    free(id);
+    boids_gpu_destroy(g);
+    boids_sim_destroy(s);
+    close_context();
+}
+END_TEST
+
+// ---- shader errors name the file ------------------------------------------------------
+
+START_TEST(broken_shader_names_file) {
+    open_context();
+    // A copy of shaders/ with a syntax error in scatter.comp.
+    char dir[] = BOIDS_TEST_TMP "/broken_shaders";
+    mkdir(BOIDS_TEST_TMP, 0755);
+    mkdir(dir, 0755);
+    const char *files[] = {"shared.h", "common.glsl", "behaviors.glsl", "grid.glsl", "key.comp", "count.comp",
+                           "scan.comp", "scan_add.comp", "scatter.comp", "steer.comp", "integrate.comp"};
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        char from[512], to[512], buf[1 << 16];
+        snprintf(from, sizeof(from), "%s/%s", BOIDS_SHADER_DIR, files[i]);
+        snprintf(to, sizeof(to), "%s/%s", dir, files[i]);
+        FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+        ck_assert_msg(in && out, "copying %s", files[i]);
+        size_t k;
+        while ((k = fread(buf, 1, sizeof(buf), in)) > 0)
+            fwrite(buf, 1, k, out);
+        if (strcmp(files[i], "scatter.comp") == 0)
+            fputs("\nthis is not glsl;\n", out);
+        fclose(in);
+        fclose(out);
+    }
+    boids_params p;
+    boids_params_default(&p, 100, 2);
+    boids_params_finalize(&p, NULL, 0);
+    boids_gpu_desc d = {.params = &p, .load = boids_gl_loader(ctx), .shader_dir = dir, .quiet = true};
+    boids_gpu *g = NULL;
+    char err[4096] = "";
+    boids_result r = boids_gpu_create(&g, &d, err, sizeof(err));
+    ck_assert_msg(r == BOIDS_ERR_SHADER, "a broken scatter.comp must fail with BOIDS_ERR_SHADER, got %d", r);
+    ck_assert_msg(g == NULL, "no backend on failure");
+    ck_assert_msg(strstr(err, "scatter.comp") != NULL, "the error names the file: %s", err);
+    ck_assert_msg(strchr(err, '\n') == NULL, "the error is one line: %s", err);
+    // A missing directory names the path.
+    d.shader_dir = BOIDS_TEST_TMP "/no_such_dir";
+    r = boids_gpu_create(&g, &d, err, sizeof(err));
+    ck_assert_msg(r == BOIDS_ERR_SHADER && strstr(err, "no_such_dir"), "missing --shader-dir: %s", err);
+    close_context();
+}
+END_TEST
+
+// ---- limits ------------------------------------------------------------------------
+
+START_TEST(too_many_agents_refused) {
+    open_context();
+    gladLoadGL((GLADloadfunc)boids_gl_loader(ctx));
+    uint32_t max = boids_gpu_max_agents();
+    ck_assert_msg(max > 0 && max <= BOIDS_MAX_AGENTS, "max agents %u", max);
+    if (max < BOIDS_MAX_AGENTS) {
+        boids_params p;
+        boids_params_default(&p, max + 1, 2);
+        ck_assert_int_eq(boids_params_finalize(&p, NULL, 0), BOIDS_OK);
+        boids_gpu_desc d = {.params = &p, .load = boids_gl_loader(ctx), .quiet = true};
+        boids_gpu *g = NULL;
+        char err[1024];
+        boids_result r = boids_gpu_create(&g, &d, err, sizeof(err));
+        char want[32];
+        snprintf(want, sizeof(want), "%u", max);
+        ck_assert_msg(r == BOIDS_ERR_GPU_LIMIT && strstr(err, want), "%u agents: expected a refusal naming %u: %s",
+                      max + 1, max, err);
+    }
+    close_context();
+}
+END_TEST
+
+Suite *gpu_suite(void);
+Suite *gpu_suite(void) {
+    Suite *s = suite_create("gpu");
+    TCase *layout = tcase_create("layout");
+    tcase_add_test(layout, layout_matches_driver);
+    suite_add_tcase(s, layout);
+    TCase *grid = tcase_create("grid");
+    tcase_set_timeout(grid, 600);
+    tcase_add_loop_test(grid, grid_exact, 0, (int)(sizeof(grid_cases) / sizeof(grid_cases[0])));
+    suite_add_tcase(s, grid);
+    TCase *errors = tcase_create("errors");
+    tcase_set_timeout(errors, 120);
+    tcase_add_test(errors, broken_shader_names_file);
+    tcase_add_test(errors, too_many_agents_refused);
+    suite_add_tcase(s, errors);
+    return s;
+}
+
+int main(void) {
+    SRunner *r = srunner_create(gpu_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
