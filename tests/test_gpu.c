@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <check.h>
 #include <glad/gl.h>
@@ -307,6 +308,237 @@ START_TEST(too_many_agents_refused) {
 }
 END_TEST
 
+// ---- one step: each behaviour alone and all together, several groups -------------
+
+// Three groups: 0 and 1 prey (flock together, flee 2), 2 predators (pursue 0, 1).
+static void three_groups(boids_params *p, uint32_t behaviors) {
+    p->world.group_count = 3;
+    for (uint32_t k = 0; k < 3; k++)
+        p->group[k].behaviors = behaviors;
+    p->group[0].relations = p->group[1].relations = BOIDS_REL_FLEE << (BOIDS_REL_BITS * 2);
+    p->group[2].relations = BOIDS_REL_PURSUE | (BOIDS_REL_PURSUE << BOIDS_REL_BITS);
+    p->group[2].maxspeed = 3.6f;
+    p->group[0].max_turn = 0.3f;
+    p->group[1].fov_cos = -0.5f;
+}
+
+typedef struct step_case {
+    const char *name;
+    uint32_t n, dim, boundary;
+    float min, size;
+} step_case;
+
+static const step_case step_cases[] = {
+    {"N=1 2D wrap", 1, 2, BOIDS_BOUNDARY_WRAP, 0, 400},
+    {"N=255 2D walls", BOIDS_WORKGROUP_SIZE - 1, 2, BOIDS_BOUNDARY_WALLS, -100, 500},
+    {"N=257 3D bounce", BOIDS_WORKGROUP_SIZE + 1, 3, BOIDS_BOUNDARY_BOUNCE, -150, 300},
+    {"N=3000 2D wrap, 3 cells a side (seam)", 3000, 2, BOIDS_BOUNDARY_WRAP, -200, 330},
+    {"N=4000 3D wrap", 4000, 3, BOIDS_BOUNDARY_WRAP, 0, 420},
+    {"N=65536 2D wrap", 65536, 2, BOIDS_BOUNDARY_WRAP, -3000, 5700},
+};
+
+// Max over agents of |gpu - cpu| / (atol + rtol |cpu|), componentwise, by id.
+static double worst_ratio(const float (*cpu)[4], const float (*gpu)[4], uint32_t n, float atol, float rtol,
+                          uint32_t *worst_id) {
+    double worst = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++) {
+            double r = fabs((double)gpu[i][a] - cpu[i][a]) / (atol + rtol * fabs(cpu[i][a]));
+            if (r > worst) {
+                worst = r;
+                *worst_id = i;
+            }
+        }
+    return worst;
+}
+
+// The steer output of both backends by id, for one behaviour set.
+static void steer_both(const step_case *c, uint32_t behaviors, float (*cpu)[4], float (*gpu)[4]) {
+    boids_params p;
+    boids_params_default(&p, c->n, c->dim);
+    p.world.boundary = c->boundary;
+    for (uint32_t a = 0; a < c->dim; a++) {
+        p.world.min[a] = c->min;
+        p.world.size[a] = c->size;
+    }
+    three_groups(&p, behaviors);
+    char what[256];
+    ck_assert_msg(boids_params_finalize(&p, what, sizeof(what)) == BOIDS_OK, "%s: %s", c->name, what);
+    boids_sim *s;
+    ck_assert_int_eq(boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM), BOIDS_OK);
+    s->threads = 1;
+    for (int k = 0; k < 2; k++) // headings, neighbours and wander state
+        boids_sim_step(s);
+    boids_gpu *g = gpu_for(&s->p, NULL);
+    boids_gpu_upload(g, s);
+    s->p.world.step = (uint32_t)s->step;
+    boids_sim_build_grid(s);
+    boids_sim_steer(s);
+    boids_gpu_build_grid(g);
+    boids_gpu_steer(g);
+    uint32_t n = s->n;
+    float(*acc)[4] = malloc((size_t)(n + 1) * 16);
+    uint32_t *id = malloc((size_t)(n + 1) * 4);
+    boids_gpu_read(g, BOIDS_GPU_ACCEL, acc, (size_t)n * 16);
+    boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)n * 4);
+    for (uint32_t i = 0; i < n; i++) {
+        memcpy(gpu[id[i]], acc[i], 16);
+        memcpy(cpu[s->cur.id[i]], s->accel[i], 16);
+    }
+    ck_assert_msg(boids_gpu_debug_errors(g) == 0, "%s: %u GL errors", c->name, boids_gpu_debug_errors(g));
+    free(acc);
+    free(id);
+    boids_gpu_destroy(g);
+    boids_sim_destroy(s);
+}
+
+// Tolerances from the GLSL 4.50 precision rules (see boids-validate):
+// arithmetic differences of a few ULP on values of size maxspeed (3.6):
+// atol 64 * 2^-23 * 3.6; with sin/cos/atan (wander, all): 4 * 2^-11 * 3.6.
+#define ATOL_ARITH (64.0f * 1.1920929e-7f * 3.6f)
+#define ATOL_TRIG (4.0f * 4.8828125e-4f * 3.6f)
+#define RTOL (1.0f / 65536.0f)
+
+START_TEST(steer_each_behavior) {
+    open_context();
+    const step_case *c = &step_cases[_i];
+    uint32_t n = c->n;
+    float(*cpu)[4] = malloc((size_t)(n + 1) * 16), (*gpu)[4] = malloc((size_t)(n + 1) * 16);
+    for (uint32_t b = 0; b <= BOIDS_BEHAVIOR_COUNT; b++) {
+        uint32_t bits = b < BOIDS_BEHAVIOR_COUNT ? BOIDS_BIT(b) : (1u << BOIDS_BEHAVIOR_COUNT) - 1u;
+        steer_both(c, bits, cpu, gpu);
+        uint32_t worst_id = 0;
+        float atol = (b == BOIDS_BI_WANDER || b == BOIDS_BEHAVIOR_COUNT) ? ATOL_TRIG : ATOL_ARITH;
+        double r = worst_ratio((const float(*)[4])cpu, (const float(*)[4])gpu, n, atol, RTOL, &worst_id);
+        EXPECT(r <= 1.0, "%s, %s: agent %u: cpu (%g, %g, %g) gpu (%g, %g, %g), %.2f of the tolerance", c->name,
+               b < BOIDS_BEHAVIOR_COUNT ? boids_behavior_name(b) : "all", worst_id, (double)cpu[worst_id][0],
+               (double)cpu[worst_id][1], (double)cpu[worst_id][2], (double)gpu[worst_id][0],
+               (double)gpu[worst_id][1], (double)gpu[worst_id][2], r);
+    }
+    free(cpu);
+    free(gpu);
+    close_context();
+}
+END_TEST
+
+// ---- whole steps: parity after one, determinism after many ---------------------------
+
+START_TEST(step_parity_and_determinism) {
+    open_context();
+    const step_case *c = &step_cases[_i];
+    boids_params p;
+    boids_params_default(&p, c->n, c->dim);
+    p.world.boundary = c->boundary;
+    for (uint32_t a = 0; a < c->dim; a++) {
+        p.world.min[a] = c->min;
+        p.world.size[a] = c->size;
+    }
+    three_groups(&p, (1u << BOIDS_BEHAVIOR_COUNT) - 1u);
+    ck_assert_int_eq(boids_params_finalize(&p, NULL, 0), BOIDS_OK);
+    boids_sim *s;
+    ck_assert_int_eq(boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM), BOIDS_OK);
+    s->threads = 1;
+    boids_gpu *a = gpu_for(&s->p, NULL), *b = gpu_for(&s->p, NULL);
+    boids_gpu_upload(a, s);
+    boids_gpu_upload(b, s);
+    uint32_t n = s->n;
+    // One step: positions and velocities by id.
+    boids_sim_step(s);
+    boids_gpu_step(a);
+    float(*gp)[4] = malloc((size_t)(n + 1) * 16), (*gv)[4] = malloc((size_t)(n + 1) * 16);
+    float(*cp)[4] = malloc((size_t)(n + 1) * 16), (*cv)[4] = malloc((size_t)(n + 1) * 16);
+    uint32_t *gg = malloc((size_t)(n + 1) * 4);
+    boids_gpu_read_state(a, gp, gv, gg);
+    for (uint32_t i = 0; i < n; i++) {
+        memcpy(cp[s->cur.id[i]], s->cur.pos[i], 16);
+        memcpy(cv[s->cur.id[i]], s->cur.vel[i], 16);
+    }
+    uint32_t worst_id = 0;
+    double rv = worst_ratio((const float(*)[4])cv, (const float(*)[4])gv, n, ATOL_TRIG, RTOL, &worst_id);
+    EXPECT(rv <= 1.0, "%s: velocity of agent %u after one step: %.2f of the tolerance", c->name, worst_id, rv);
+    // Positions: p + v dt, so the velocity's error times dt, plus one rounding
+    // of p (2^-23 of the world extent), compared through the minimum image.
+    float patol = ATOL_TRIG * p.world.dt + c->size * 2.4e-7f;
+    for (uint32_t i = 0; i < n; i++) {
+        float d[3];
+        boids_world_delta(&s->p.world, cp[i], gp[i], d);
+        for (int k = 0; k < 3; k++)
+            EXPECT(fabsf(d[k]) <= patol, "%s: position of agent %u differs by %g on axis %d (tolerance %g)",
+                   c->name, i, (double)d[k], k, (double)patol);
+    }
+    // Many steps: two GPU runs give the same bits, whatever the atomics did.
+    for (int k = 0; k < 30; k++) {
+        boids_gpu_step(a);
+        boids_gpu_step(b);
+    }
+    boids_gpu_step(b);
+    uint64_t ha = boids_gpu_hash(a), hb = boids_gpu_hash(b);
+    EXPECT(ha == hb, "%s: two GPU runs of the same state differ after 31 steps: %016llx vs %016llx", c->name,
+           (unsigned long long)ha, (unsigned long long)hb);
+    EXPECT(boids_gpu_debug_errors(a) == 0 && boids_gpu_debug_errors(b) == 0, "%s: GL errors", c->name);
+    free(gp);
+    free(gv);
+    free(cp);
+    free(cv);
+    free(gg);
+    boids_gpu_destroy(a);
+    boids_gpu_destroy(b);
+    boids_sim_destroy(s);
+    close_context();
+}
+END_TEST
+
+// ---- the executables ----------------------------------------------------------------
+
+// Run a command line; its exit status and the last line it printed.
+static int run_cmd(const char *cmd, char *last, size_t size) {
+    FILE *f = popen(cmd, "r");
+    ck_assert_msg(f != NULL, "popen %s", cmd);
+    char line[4096];
+    last[0] = 0;
+    while (fgets(line, sizeof(line), f))
+        snprintf(last, size, "%s", line);
+    int st = pclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+START_TEST(executables_on_gpu) {
+    char last[4096];
+    int rc = run_cmd(BOIDS_BIN_DIR "/boids-run --count 3000 --steps 20 --backend gpu --quiet 2>&1", last,
+                     sizeof(last));
+    ck_assert_msg(rc == 0 && strncmp(last, "state-hash: ", 12) == 0, "boids-run --backend gpu: exit %d, '%s'", rc,
+                  last);
+    char first[4096];
+    snprintf(first, sizeof(first), "%s", last);
+    rc = run_cmd(BOIDS_BIN_DIR "/boids-run --count 3000 --steps 20 --backend gpu --quiet 2>&1", last, sizeof(last));
+    ck_assert_msg(rc == 0 && strcmp(first, last) == 0, "two GPU runs, same seed: '%s' vs '%s'", first, last);
+    rc = run_cmd(BOIDS_BIN_DIR "/boids-validate --count 4000 --steps 30 2>/dev/null", last, sizeof(last));
+    ck_assert_msg(rc == 0 && strstr(last, "all checks passed"), "boids-validate: exit %d, '%s'", rc, last);
+    rc = run_cmd(BOIDS_BIN_DIR "/boids-validate --count 3000 --steps 10 --dim 3 --boundary bounce 2>/dev/null",
+                 last, sizeof(last));
+    ck_assert_msg(rc == 0 && strstr(last, "all checks passed"), "boids-validate 3D bounce: exit %d, '%s'", rc, last);
+}
+END_TEST
+
+START_TEST(count_over_gpu_limit_exits_2) {
+    open_context();
+    gladLoadGL((GLADloadfunc)boids_gl_loader(ctx));
+    uint32_t max = boids_gpu_max_agents();
+    close_context();
+    if (max >= BOIDS_MAX_AGENTS)
+        return; // this GPU holds every count the CLI accepts (too_many_agents_refused covers the API)
+    char cmd[512], last[4096];
+    snprintf(cmd, sizeof(cmd), BOIDS_BIN_DIR "/boids-run --count %u --steps 1 --backend gpu 2>&1 >/dev/null",
+             max + 1);
+    int rc = run_cmd(cmd, last, sizeof(last));
+    char want[32];
+    snprintf(want, sizeof(want), "%u", max);
+    ck_assert_msg(rc == 2 && strstr(last, want) && strstr(last, "--count"),
+                  "--count %u over the SSBO limit: exit %d (expected 2), '%s' (expected the largest count %u)",
+                  max + 1, rc, last, max);
+}
+END_TEST
+
 Suite *gpu_suite(void);
 Suite *gpu_suite(void) {
     Suite *s = suite_create("gpu");
@@ -317,6 +549,16 @@ Suite *gpu_suite(void) {
     tcase_set_timeout(grid, 600);
     tcase_add_loop_test(grid, grid_exact, 0, (int)(sizeof(grid_cases) / sizeof(grid_cases[0])));
     suite_add_tcase(s, grid);
+    TCase *steer = tcase_create("steer");
+    tcase_set_timeout(steer, 900);
+    tcase_add_loop_test(steer, steer_each_behavior, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
+    tcase_add_loop_test(steer, step_parity_and_determinism, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
+    suite_add_tcase(s, steer);
+    TCase *apps = tcase_create("executables");
+    tcase_set_timeout(apps, 900);
+    tcase_add_test(apps, executables_on_gpu);
+    tcase_add_test(apps, count_over_gpu_limit_exits_2);
+    suite_add_tcase(s, apps);
     TCase *errors = tcase_create("errors");
     tcase_set_timeout(errors, 120);
     tcase_add_test(errors, broken_shader_names_file);
