@@ -68,6 +68,8 @@ void boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4], uint32
 void boids_gpu_download(boids_gpu *g, boids_sim *s);
 // The same hash as boids_sim_hash, of the GPU state.
 uint64_t boids_gpu_hash(boids_gpu *g);
+// Wait for the GPU, then take the last step's stage times (benchmarks only).
+void boids_gpu_finish(boids_gpu *g);
 // Stage times of the newest step whose timer queries have completed (0 if none yet).
 void boids_gpu_stage_ms(boids_gpu *g, boids_stage_ms *out);
 // GL debug messages of type error seen so far.

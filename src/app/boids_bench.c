@@ -9,13 +9,18 @@
 
 #include <omp.h>
 
+#include "boids/gpu.h"
+#include "boids/platform.h"
 #include "cli.h"
 
+#include <glad/gl.h>
+
 static const char usage[] =
-    "usage: boids-bench [--backend cpu] [--counts N,N,...] [--dim 2|3] [--distribution uniform|clustered]\n"
+    "usage: boids-bench [--backend cpu|gpu] [--counts N,N,...] [--dim 2|3] [--distribution uniform|clustered]\n"
     "                   [--steps S] [--threads N] [--seed X] [simulation flags of boids-run]\n"
     "\n"
-    "Times the step pipeline of the CPU reference for each agent count (default\n"
+    "Times the step pipeline of the CPU reference (or, with --backend gpu, of the\n"
+    "compute shaders, stage by stage with GPU timer queries) for each agent count (default\n"
     "10000,100000,1000000) over S steps (default 10, after 2 warm-up steps) and\n"
     "prints, per count, the median ms/step of each stage, the candidate pairs\n"
     "and accepted neighbours per second of the steer stage, and the memory of the\n"
@@ -67,6 +72,8 @@ typedef struct row {
     double cand, neigh;
 } row;
 
+static boids_gl_context *gl; // --backend gpu: one context for every count
+
 // Run one count: warm-up, then `steps` timed steps; medians per stage.
 static int bench_count(const boids_options *o, uint32_t n, row *r) {
     boids_params p;
@@ -82,10 +89,28 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
         return res == BOIDS_ERR_NOMEM ? 3 : 2;
     }
     s->threads = o->threads;
+    boids_gpu *g = NULL;
+    if (gl) {
+        char gerr[4096];
+        boids_gpu_desc d = {.params = &s->p, .load = boids_gl_loader(gl), .shader_dir = o->shader_dir};
+        boids_result gr = boids_gpu_create(&g, &d, gerr, sizeof(gerr));
+        if (gr != BOIDS_OK) {
+            fprintf(stderr, "boids-bench: %s\n", gerr);
+            boids_sim_destroy(s);
+            return gr == BOIDS_ERR_GPU_LIMIT || gr == BOIDS_ERR_SHADER ? 2 : 3;
+        }
+        boids_gpu_upload(g, s);
+    }
     fprintf(stderr, "boids-bench: N=%u: %u cells of %.4g, warming up...\n", n, s->grid.cells,
             (double)s->p.world.cell[0]);
-    for (int i = 0; i < 2; i++)
-        boids_sim_step(s);
+    for (int i = 0; i < 2; i++) {
+        if (g) {
+            boids_gpu_step(g);
+            boids_gpu_finish(g);
+        } else {
+            boids_sim_step(s);
+        }
+    }
     size_t steps = (size_t)o->bench_steps;
     double *t = malloc(sizeof(double) * steps * 7);
     if (!t) {
@@ -95,13 +120,25 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
     double cand = 0, neigh = 0;
     for (size_t k = 0; k < steps; k++) {
         double t0 = omp_get_wtime();
-        boids_sim_step(s);
-        double total = (omp_get_wtime() - t0) * 1e3;
+        boids_stage_ms gm;
         const boids_stage_ms *m = &s->ms;
+        if (g) {
+            boids_gpu_step(g);
+            boids_gpu_finish(g); // outside the step: wait, then read its timer queries
+            boids_gpu_stage_ms(g, &gm);
+            m = &gm;
+        } else {
+            boids_sim_step(s);
+        }
+        double total = (omp_get_wtime() - t0) * 1e3;
+        if (g) // GPU: the step's own time is the sum of its stages, not the host's wait
+            total = gm.key + gm.count + gm.scan + gm.scatter + gm.steer + gm.integrate;
         double v[7] = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate, total};
         for (int j = 0; j < 7; j++)
             t[j * steps + k] = v[j];
         boids_stats st;
+        if (g)
+            boids_gpu_download(g, s); // candidate and neighbour counts of this step
         boids_sim_stats(s, &st);
         cand += (double)st.candidate_pairs;
         neigh += (double)st.neighbor_pairs;
@@ -118,6 +155,13 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
            r->cand / (r->ms[4] * 1e-3), r->neigh / (r->ms[4] * 1e-3), sim_bytes(s) / 1048576.0);
     fflush(stdout);
     free(t);
+    if (g && boids_gpu_debug_errors(g)) {
+        fprintf(stderr, "boids-bench: %u OpenGL errors\n", boids_gpu_debug_errors(g));
+        boids_gpu_destroy(g);
+        boids_sim_destroy(s);
+        return 3;
+    }
+    boids_gpu_destroy(g);
     boids_sim_destroy(s);
     return 0;
 }
@@ -141,7 +185,7 @@ int main(int argc, char **argv) {
         .prog = "boids-bench",
         .usage = usage,
         .flags = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION |
-                 BOIDS_CLI_STEPS | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET,
+                 BOIDS_CLI_STEPS | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR,
     };
     boids_options o;
     int rc = boids_cli_parse(argc, argv, &spec, &o);
@@ -156,8 +200,16 @@ int main(int argc, char **argv) {
     }
     char cpu[256];
     cpu_model(cpu, sizeof(cpu));
+    if (strcmp(o.backend, "gpu") == 0) {
+        char err[1024];
+        if (boids_egl_create(&gl, err, sizeof(err)) != BOIDS_OK) {
+            fprintf(stderr, "boids-bench: --backend gpu needs OpenGL 4.5: %s\n", err);
+            return 3;
+        }
+        snprintf(cpu, sizeof(cpu), "%s (%s)", (const char *)glGetString(GL_RENDERER), boids_gl_context_describe(gl));
+    }
     int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
-    printf("boids-bench %s: backend cpu, %uD, %s, %llu steps (median), %d thread%s, %s\n", BOIDS_VERSION, o.dim,
+    printf("boids-bench %s: backend %s, %uD, %s, %llu steps (median), %d thread%s, %s\n", BOIDS_VERSION, o.backend, o.dim,
            o.distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform", (unsigned long long)o.bench_steps,
            threads, threads == 1 ? "" : "s", cpu);
     printf("\n| N        | key ms  | count   | scan    | scatter  | steer     | integrate | total ms  | "
@@ -167,10 +219,13 @@ int main(int argc, char **argv) {
     row rows[BOIDS_CLI_MAX_COUNTS];
     for (uint32_t i = 0; i < o.n_counts; i++) {
         rc = bench_count(&o, o.counts[i], &rows[i]);
-        if (rc)
+        if (rc) {
+            boids_gl_context_destroy(gl);
             return rc;
+        }
     }
     if (o.n_counts >= 2)
         printf("\nfitted exponent of ms/step vs N: %.3f (1.000 = linear)\n", fit_exponent(rows, o.n_counts));
+    boids_gl_context_destroy(gl);
     return 0;
 }

@@ -333,11 +333,9 @@ void boids_gpu_integrate(boids_gpu *g) {
     bind_state(g);
 }
 
-// Collect the stage times of a step TIMER_RING - 1 steps ago if ready.
-static void collect_timers(boids_gpu *g) {
-    if (g->step + 1 < TIMER_RING)
-        return;
-    GLuint *q = g->timers[(g->step + 1) % TIMER_RING];
+// Read the stage times of the step whose queries are in ring slot k.
+static void read_timers(boids_gpu *g, uint64_t k) {
+    GLuint *q = g->timers[k % TIMER_RING];
     GLint ready = 0;
     glGetQueryObjectiv(q[STAGE_N], GL_QUERY_RESULT_AVAILABLE, &ready);
     if (!ready)
@@ -349,6 +347,22 @@ static void collect_timers(boids_gpu *g) {
     for (int k = 0; k < STAGE_N; k++)
         ms[k] = (double)(t[k + 1] - t[k]) * 1e-6;
     g->timed_steps++;
+}
+
+// Collect the stage times of a step TIMER_RING - 1 steps ago if ready
+// (never waits: a step's queries are only read once they are available).
+static void collect_timers(boids_gpu *g) {
+    if (g->step + 1 < TIMER_RING)
+        return;
+    read_timers(g, g->step + 1);
+}
+
+// Wait for the GPU and take the stage times of the last step (benchmarks:
+// outside the step, never inside it).
+void boids_gpu_finish(boids_gpu *g) {
+    glFinish();
+    if (g->step > 0)
+        read_timers(g, g->step - 1);
 }
 
 // One step of the pipeline; no readback.
