@@ -157,12 +157,13 @@ vec3 world_wrap(vec3 pos) {
 // C twin: src/core/angle.c boids_angle_wrap().
 // Angle into (-pi, pi]. C: a = fmodf(a, TWO_PI), the truncated remainder,
 // here spelled x - y * trunc(x / y) (GLSL mod() floors: another result for
-// negative a). Bit-identical to fmodf whenever |a| < 3 * TWO_PI, which
-// covers every use (a wrapped angle plus one step's change, or the
-// difference of two atan results): the quotient is then -2..2, the product
-// TWO_PI * q exact and the difference exact (Sterbenz); a quotient off by
-// one from the rounding of the division moves the remainder by TWO_PI,
-// which the same two corrections below take back exactly.
+// negative a). For |a| < 4 pi, which covers every use (a wrapped angle plus
+// one step's change, or the difference of two atan results), the result
+// equals C's in value for every float, also with a / TWO_PI off by up to
+// 3 ULP (checked exhaustively): the quotient is -2..2, TWO_PI * q and the
+// difference are exact (Sterbenz), and a quotient off by one moves the
+// remainder by exactly TWO_PI, which the corrections take back. Only the
+// sign of a zero result may differ.
 float angle_wrap(float a) {
     precise float r = a - BOIDS_TWO_PI * trunc(a / BOIDS_TWO_PI);
     if (r > BOIDS_PI)
@@ -604,7 +605,8 @@ vec3 escape(vec3 sum, uint count, vec3 vel, float maxspeed, float maxforce) {
 vec3 turn_limit(vec3 old_vel, float max_angle, uint dim, vec3 vel) {
     float speed = norm3(vel);
     float old_speed = norm3(old_vel);
-    if (!(max_angle > 0.0) || speed == 0.0 || old_speed == 0.0)
+    // No limit, or one of pi or more (no turn is longer than pi).
+    if (!(max_angle > 0.0) || max_angle >= 3.14159265 || speed == 0.0 || old_speed == 0.0)
         return vel;
     if (dim == 2u) {
         float from = atan(old_vel.y, old_vel.x); // C: atan2f
@@ -621,7 +623,7 @@ vec3 turn_limit(vec3 old_vel, float max_angle, uint dim, vec3 vel) {
     vec3 v = vel * (1.0 / speed);
     float c = dot3(u, v);
     c = c > 1.0 ? 1.0 : (c < -1.0 ? -1.0 : c);
-    if (acos(c) <= max_angle)
+    if (c >= cos(max_angle)) // the same test as acos(c) <= max_angle for max_angle in (0, pi]
         return vel;
     // Unit vector in the turning plane, perpendicular to u.
     precise vec3 w = v - u * c;

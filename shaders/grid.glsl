@@ -6,7 +6,7 @@
 // explicitly: never a negative % or a negative float -> uint conversion.
 uint grid_axis_coord(float p, float lo, float inv, uint n, bool wrap) {
     float f = floor((p - lo) * inv);
-    if (!(f > -1e9))
+    if (isnan(f) || !(f > -1e9))
         f = -1e9;
     if (f > 1e9)
         f = 1e9;

@@ -2,7 +2,7 @@
 // Steering": velocity += acceleration; limit(maxspeed); position +=
 // velocity), with a fixed dt, an optional turn-rate limit along the shortest
 // signed angle (boids-angle-bug.txt), and the boundary modes.
-// GLSL twins: shaders/integrate.comp turn_limit(), boundary(), integrate().
+// GLSL twins: shaders/behaviors.glsl turn_limit(), boundary(), integrate().
 #include <math.h>
 
 #include <cglm/vec3.h>
@@ -15,7 +15,8 @@
 void boids_turn_limit(const float old_vel[3], float max_angle, uint32_t dim, float vel[3]) {
     float speed = glm_vec3_norm(vel);
     float old_speed = glm_vec3_norm((float *)old_vel);
-    if (!(max_angle > 0.0f) || speed == 0.0f || old_speed == 0.0f)
+    // No limit, or one of pi or more (no turn is longer than pi).
+    if (!(max_angle > 0.0f) || max_angle >= 3.14159265f || speed == 0.0f || old_speed == 0.0f)
         return;
     if (dim == 2) {
         float from = atan2f(old_vel[1], old_vel[0]);
@@ -33,7 +34,7 @@ void boids_turn_limit(const float old_vel[3], float max_angle, uint32_t dim, flo
     glm_vec3_scale(vel, 1.0f / speed, v);
     float c = glm_vec3_dot(u, v);
     c = c > 1.0f ? 1.0f : (c < -1.0f ? -1.0f : c);
-    if (acosf(c) <= max_angle)
+    if (c >= cosf(max_angle)) // the same test as acos(c) <= max_angle for max_angle in (0, pi]
         return;
     // Unit vector in the turning plane, perpendicular to u.
     float w[3];

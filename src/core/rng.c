@@ -1,5 +1,5 @@
 // src/core/rng.c: counter-based random numbers, hash(seed, id, step, stream):
-// no state, identical bits in C and GLSL (shaders/rng.glsl: hash(), rng_u32()).
+// no state, identical bits in C and GLSL (shaders/behaviors.glsl: hash(), rng_u32()).
 #include "boids/behaviors.h"
 
 // lowbias32 integer hash (constants in shaders/shared.h).
