@@ -520,6 +520,22 @@ START_TEST(executables_on_gpu) {
 }
 END_TEST
 
+// A driver that offers less than 4.5 (Mesa told to cap its version): exit
+// status 3 and one line naming the renderer and the version found.
+START_TEST(no_gl45_exits_3) {
+    char last[4096];
+    int rc = run_cmd("MESA_GL_VERSION_OVERRIDE=4.1 " BOIDS_BIN_DIR
+                     "/boids-run --count 100 --steps 2 --backend gpu 2>&1 >/dev/null",
+                     last, sizeof(last));
+    ck_assert_msg(rc == 3, "without GL 4.5: exit %d (expected 3): %s", rc, last);
+    ck_assert_msg(strstr(last, "4.5") && strstr(last, "found renderer") && strstr(last, "4.1"),
+                  "the message names the renderer and the version found: %s", last);
+    rc = run_cmd("MESA_GL_VERSION_OVERRIDE=4.1 " BOIDS_BIN_DIR "/boids-validate --count 100 --steps 2 2>&1", last,
+                 sizeof(last));
+    ck_assert_msg(rc == 3, "boids-validate without GL 4.5: exit %d (expected 3): %s", rc, last);
+}
+END_TEST
+
 START_TEST(count_over_gpu_limit_exits_2) {
     open_context();
     gladLoadGL((GLADloadfunc)boids_gl_loader(ctx));
@@ -558,6 +574,7 @@ Suite *gpu_suite(void) {
     tcase_set_timeout(apps, 900);
     tcase_add_test(apps, executables_on_gpu);
     tcase_add_test(apps, count_over_gpu_limit_exits_2);
+    tcase_add_test(apps, no_gl45_exits_3);
     suite_add_tcase(s, apps);
     TCase *errors = tcase_create("errors");
     tcase_set_timeout(errors, 120);
