@@ -159,6 +159,17 @@ static void one_step_tolerance(uint32_t b, float maxspeed, float *atol, float *r
         *atol = 4.0f * 4.8828125e-4f * maxspeed;
 }
 
+// The agents and step counter of src into dst (same params and count).
+static void copy_state(boids_sim *dst, const boids_sim *src) {
+    size_t n = src->n;
+    memcpy(dst->cur.pos, src->cur.pos, n * 16);
+    memcpy(dst->cur.vel, src->cur.vel, n * 16);
+    memcpy(dst->cur.id, src->cur.id, n * 4);
+    memcpy(dst->cur.group, src->cur.group, n * 4);
+    dst->step = src->step;
+    dst->p.world.step = (uint32_t)src->step;
+}
+
 // Horizon 2 for one behaviour (b < COUNT) or all of them (b == COUNT).
 static void one_step(boids_sim *s, boids_gpu *g, const boids_params *all, const boids_sim *initial, uint32_t b) {
     boids_params p = *all;
@@ -169,12 +180,7 @@ static void one_step(boids_sim *s, boids_gpu *g, const boids_params *all, const 
     boids_gpu_set_params(g, &p);
     // The same initial state in both.
     uint32_t n = s->n;
-    memcpy(s->cur.pos, initial->cur.pos, (size_t)n * 16);
-    memcpy(s->cur.vel, initial->cur.vel, (size_t)n * 16);
-    memcpy(s->cur.id, initial->cur.id, (size_t)n * 4);
-    memcpy(s->cur.group, initial->cur.group, (size_t)n * 4);
-    s->step = initial->step;
-    s->p.world.step = (uint32_t)s->step;
+    copy_state(s, initial);
     boids_gpu_upload(g, s);
     boids_sim_build_grid(s);
     boids_sim_steer(s);
@@ -340,12 +346,7 @@ int main(int argc, char **argv) {
     // A few CPU steps first, so agents have neighbours, headings and wander state.
     for (int k = 0; k < 3; k++)
         boids_sim_step(initial);
-    memcpy(s->cur.pos, initial->cur.pos, (size_t)n * 16);
-    memcpy(s->cur.vel, initial->cur.vel, (size_t)n * 16);
-    memcpy(s->cur.id, initial->cur.id, (size_t)n * 4);
-    memcpy(s->cur.group, initial->cur.group, (size_t)n * 4);
-    s->step = initial->step;
-    s->p.world.step = (uint32_t)s->step;
+    copy_state(s, initial);
     s->p.world.step = (uint32_t)s->step;
     boids_gpu_upload(g, s);
     exact(s, g);
@@ -357,12 +358,7 @@ int main(int argc, char **argv) {
     // Back to every enabled behaviour, from the same state, for the long run.
     memcpy(s->p.group, p.group, sizeof(p.group));
     boids_gpu_set_params(g, &p);
-    memcpy(s->cur.pos, initial->cur.pos, (size_t)n * 16);
-    memcpy(s->cur.vel, initial->cur.vel, (size_t)n * 16);
-    memcpy(s->cur.id, initial->cur.id, (size_t)n * 4);
-    memcpy(s->cur.group, initial->cur.group, (size_t)n * 4);
-    s->step = initial->step;
-    s->p.world.step = (uint32_t)s->step;
+    copy_state(s, initial);
     many_steps(s, g, gpu_view, steps);
 
     printf("%s: %s (%d check%s failed)\n", PROG, failures ? "FAILED" : "all checks passed", failures,
