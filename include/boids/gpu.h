@@ -72,6 +72,11 @@ uint64_t boids_gpu_hash(boids_gpu *g);
 void boids_gpu_finish(boids_gpu *g);
 // Stage times of the newest step whose timer queries have completed (0 if none yet).
 void boids_gpu_stage_ms(boids_gpu *g, boids_stage_ms *out);
+// GL buffer names of the current state (pos, vel vec4[N]; group uint[N])
+// and of the per-slot neighbour counts, valid until the next step (the
+// state is double-buffered): the viewer draws straight from them.
+void boids_gpu_state_buffers(const boids_gpu *g, uint32_t *pos, uint32_t *vel, uint32_t *group,
+                             uint32_t *neighbors);
 // GL debug messages of type error seen so far.
 uint32_t boids_gpu_debug_errors(const boids_gpu *g);
 // Steps taken and agents.

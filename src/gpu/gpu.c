@@ -472,6 +472,16 @@ void boids_gpu_stage_ms(boids_gpu *g, boids_stage_ms *out) {
     *out = g->last_ms;
 }
 
+// The GL names of the current state's buffers (for drawing straight from them).
+void boids_gpu_state_buffers(const boids_gpu *g, uint32_t *pos, uint32_t *vel, uint32_t *group,
+                             uint32_t *neighbors) {
+    const state_buffers *c = &g->state[g->cur];
+    *pos = c->pos;
+    *vel = c->vel;
+    *group = c->group;
+    *neighbors = g->neighbors;
+}
+
 uint32_t boids_gpu_debug_errors(const boids_gpu *g) { return g->debug_errors; }
 uint64_t boids_gpu_steps(const boids_gpu *g) { return g->step; }
 uint32_t boids_gpu_count(const boids_gpu *g) { return g->n; }
