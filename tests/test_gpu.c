@@ -167,6 +167,9 @@ static const layout_case grid_cases[] = {
     {"N=65536 3D wrap", 65536, 3, BOIDS_BOUNDARY_WRAP, BOIDS_DIST_UNIFORM, -1000, 1777},
     {"N=262144 2D wrap (many cells, 3 scan levels)", 262144, 2, BOIDS_BOUNDARY_WRAP, BOIDS_DIST_UNIFORM, -5000,
      60000},
+    // 4096 x 4096 cells: the scan's add pass needs 65 537 work groups, more
+    // than one dispatch dimension holds, so it takes the second one.
+    {"N=1000 in 4096x4096 cells (2D dispatch)", 1000, 2, BOIDS_BOUNDARY_WRAP, BOIDS_DIST_UNIFORM, 0, 204800},
 };
 
 static void params_for(const layout_case *c, boids_params *p) {
