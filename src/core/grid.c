@@ -48,6 +48,12 @@ uint32_t boids_grid_cell_of(const boids_world_params *w, const float pos[4]) {
 // The distinct cells c-1, c, c+1 on one axis in ascending order: wrapped on a
 // torus (with fewer than 3 cells each cell once), dropped at a wall.
 static uint32_t axis_cells(uint32_t c, uint32_t n, bool wrap, uint32_t out[3]) {
+    if (c > 0 && c + 1 < n) { // away from both ends: the same in every mode
+        out[0] = c - 1;
+        out[1] = c;
+        out[2] = c + 1;
+        return 3;
+    }
     if (wrap && n <= 3) {
         for (uint32_t i = 0; i < n; i++)
             out[i] = i;
