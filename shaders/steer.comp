@@ -126,7 +126,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
 }
 
 // C twin: src/core/steer.c gather_neighbors() (with filter() and
-// boids_grid_ranges() of src/core/grid.c, cell by cell).
+// boids_grid_ranges() of src/core/grid.c; no batches, a CPU device).
 // Gather over the 3x3(x3) block of cells around the agent: every slot j of
 // those cells with 0 < d^2 < reach^2 (d > 0 as in the chapter: skips self
 // and coincident agents). candidates counts every slot of the cells.
@@ -143,9 +143,13 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
     for (uint k = 0u; k < nz; k++)
         for (uint jy = 0u; jy < ny; jy++) {
             uint row = (zs[k] * world.cells.y + ys[jy]) * world.cells.x;
+            // Consecutive x cells are one contiguous run of slots (as
+            // boids_grid_ranges): one loop per run, not per cell.
             for (uint ix = 0u; ix < nx; ix++) {
-                uint cell = row + xs[ix];
-                uint first = cell_start[cell], last = cell_start[cell + 1u];
+                uint first_x = xs[ix];
+                while (ix + 1u < nx && xs[ix + 1u] == xs[ix] + 1u)
+                    ix++;
+                uint first = cell_start[row + first_x], last = cell_start[row + xs[ix] + 1u];
                 acc.candidates += last - first;
                 for (uint j = first; j < last; j++) {
                     vec3 off = world_delta(p, cur_pos[j].xyz);
