@@ -154,6 +154,17 @@ vec3 world_wrap(vec3 pos) {
     return pos;
 }
 
+// C twin: include/boids/behaviors.h boids_in_cone(). Within the cone of
+// cos_half around the heading: along >= cos_half * d, decided on squares.
+bool in_cone(float along, float cos_half, float d2) {
+    precise float a2 = along * along;
+    precise float c2d2 = cos_half * cos_half * d2;
+    if (cos_half >= 0.0)
+        return along >= 0.0 && a2 >= c2d2;
+    return along >= 0.0 || a2 <= c2d2;
+}
+
+
 // C twin: src/core/angle.c boids_angle_wrap().
 // Angle into (-pi, pi]. C: a = fmodf(a, TWO_PI), the truncated remainder,
 // here spelled x - y * trunc(x / y) (GLSL mod() floors: another result for
@@ -427,7 +438,8 @@ vec3 path_follow(vec3 pos, vec3 vel, float predict, float ahead, float maxspeed,
         precise vec3 a = future + near_image;
         precise vec3 b = a + ab;
         vec3 normal = normal_point(future, a, b);
-        float d = distance3(future, normal);
+        // Squared distances, as the C: the same decisions on every GPU.
+        float d = norm2(future - normal);
         if (d < best) {
             best = d;
             vec3 dir = set_mag(ab, ahead);
@@ -435,7 +447,7 @@ vec3 path_follow(vec3 pos, vec3 vel, float predict, float ahead, float maxspeed,
             to_target = t;
         }
     }
-    if (best > scene.path_radius)
+    if (best > scene.path_radius * scene.path_radius)
         dest = seek(to_target, vel, maxspeed, maxforce);
     return dest;
 }

@@ -71,8 +71,9 @@ vec3 unfix3(i64vec3 acc, float scale, float k) {
 // and other slot j at offset `off` (minimum image), d2 = |off|^2 > 0.
 void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, vec3 off, float d2,
                  inout gather acc) {
-    float d = sqrt(d2);
-    if (d < g.radius) {
+    // Every in-range decision compares squared values (as the C): a
+    // product rounds the same everywhere, a sqrt need not.
+    if (d2 < g.radius * g.radius) {
         acc.neighbors++;
         if (d2 < acc.nearest2)
             acc.nearest2 = d2;
@@ -86,14 +87,15 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
     vec3 t;
     if (rel == BOIDS_REL_FLOCK) {
         // Field of view: the other lies within the cone around the heading.
-        bool visible = g.fov_cos <= -1.0 || !has_heading || dot3(off, heading) >= g.fov_cos * d;
+        bool visible = g.fov_cos <= -1.0 || !has_heading || in_cone(dot3(off, heading), g.fov_cos, d2);
         if (visible) {
-            if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u && d < g.separation) {
-                t = separation_term(off, d, g.separation);
+            if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u && d2 < g.separation * g.separation) {
+                t = separation_term(off, sqrt(d2), g.separation);
                 fix3(acc.sep, t, BOIDS_FIX_SEP);
                 acc.sep_n++;
             }
-            if ((beh & (BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))) != 0u && d < g.radius) {
+            if ((beh & (BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))) != 0u &&
+                d2 < g.radius * g.radius) {
                 float iv = acc.inv_speed, ir = acc.inv_radius;
                 vec3 vs = vec3(vj.x * iv, vj.y * iv, vj.z * iv);
                 vec3 os = vec3(off.x * ir, off.y * ir, off.z * ir);
@@ -102,21 +104,21 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
                 acc.flock_n++;
             }
         }
-        if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u && has_heading && d < g.view_radius &&
-            dot3(off, heading) >= g.view_cos * d) {
+        if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u && has_heading && d2 < g.view_radius * g.view_radius &&
+            in_cone(dot3(off, heading), g.view_cos, d2)) {
             t = view_term(off, heading);
             fix3(acc.view, t, BOIDS_FIX_UNIT);
             acc.view_n++;
         }
     } else if (rel == BOIDS_REL_FLEE) {
-        if ((beh & BOIDS_BIT(BOIDS_BI_ESCAPE)) != 0u && d < g.radius) {
+        if ((beh & BOIDS_BIT(BOIDS_BI_ESCAPE)) != 0u && d2 < g.radius * g.radius) {
             t = escape_term(off, vj, g.predict, g.radius);
             fix3(acc.esc, t, BOIDS_FIX_SEP);
             acc.esc_n++;
         }
     } else if (rel == BOIDS_REL_PURSUE) {
         uint id = cur_id[j];
-        if ((beh & BOIDS_BIT(BOIDS_BI_HUNT)) != 0u && d < g.radius &&
+        if ((beh & BOIDS_BIT(BOIDS_BI_HUNT)) != 0u && d2 < g.radius * g.radius &&
             (d2 < acc.prey_d2 || (d2 == acc.prey_d2 && id < acc.prey_id))) {
             acc.prey_d2 = d2;
             acc.prey_id = id;

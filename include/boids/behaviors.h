@@ -51,6 +51,16 @@ static inline void boids_world_delta(const boids_world_params *w, const float fr
 }
 // Position wrapped into [min, min + size) on every axis (torus).
 void boids_world_wrap(const boids_world_params *w, float pos[3]);
+// Within a cone of half-angle acos(cos_half) around a unit heading: the
+// chapter's along >= cos_half * d (along = offset . heading, d = |offset|),
+// decided on squares (d2 = d^2) so every GPU rounds it alike. GLSL twin:
+// in_cone().
+static inline bool boids_in_cone(float along, float cos_half, float d2) {
+    float a2 = along * along, c2d2 = cos_half * cos_half * d2;
+    if (cos_half >= 0.0f)
+        return along >= 0.0f && a2 >= c2d2;
+    return along >= 0.0f || a2 <= c2d2;
+}
 // Angle into (-pi, pi].
 float boids_angle_wrap(float a);
 // Shortest signed turn from `current` to `target`, in (-pi, pi]

@@ -51,13 +51,14 @@ void boids_path_follow(const float pos[3], const float vel[3], const boids_scene
         glm_vec3_add(future, near, a);
         glm_vec3_add(a, ab, b);
         boids_normal_point(future, a, b, normal);
-        float d = glm_vec3_distance(future, normal);
+        // Squared distances: the same decisions on every GPU (no sqrt).
+        float d = glm_vec3_distance2(future, normal);
         if (d < best) {
             best = d;
             boids_set_mag(ab, ahead, dir);
             glm_vec3_add(normal, dir, to_target);
         }
     }
-    if (best > scene->path_radius)
+    if (best > scene->path_radius * scene->path_radius)
         boids_seek(to_target, vel, maxspeed, maxforce, dest);
 }

@@ -50,8 +50,9 @@ static void unfix3(const int64_t acc[3], float scale, float k, float dest[3]) {
 // and other slot j at offset `off` (minimum image), d2 = |off|^2 > 0.
 static inline void gather_pair(const boids_sim *s, const boids_group_params *restrict g, const float heading[3],
                                bool has_heading, uint32_t j, const float off[3], float d2, gather *restrict acc) {
-    float d = sqrtf(d2);
-    if (d < g->radius) {
+    // Every in-range decision compares squared values: a product rounds the
+    // same on every GPU, a square root need not (GLSL allows several ULP).
+    if (d2 < g->radius * g->radius) {
         acc->neighbors++;
         if (d2 < acc->nearest2)
             acc->nearest2 = d2;
@@ -65,15 +66,15 @@ static inline void gather_pair(const boids_sim *s, const boids_group_params *res
     float t[3];
     if (rel == BOIDS_REL_FLOCK) {
         // Field of view: the other lies within the cone around the heading.
-        bool visible =
-            g->fov_cos <= -1.0f || !has_heading || glm_vec3_dot((float *)off, (float *)heading) >= g->fov_cos * d;
+        bool visible = g->fov_cos <= -1.0f || !has_heading ||
+                       boids_in_cone(glm_vec3_dot((float *)off, (float *)heading), g->fov_cos, d2);
         if (visible) {
-            if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) && d < g->separation) {
-                boids_separation_term(off, d, g->separation, t);
+            if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) && d2 < g->separation * g->separation) {
+                boids_separation_term(off, sqrtf(d2), g->separation, t);
                 fix3(acc->sep, t, BOIDS_FIX_SEP);
                 acc->sep_n++;
             }
-            if ((beh & (BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))) && d < g->radius) {
+            if ((beh & (BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))) && d2 < g->radius * g->radius) {
                 float iv = acc->inv_speed, ir = acc->inv_radius;
                 float vs[3] = {vj[0] * iv, vj[1] * iv, vj[2] * iv};
                 float os[3] = {off[0] * ir, off[1] * ir, off[2] * ir};
@@ -82,21 +83,21 @@ static inline void gather_pair(const boids_sim *s, const boids_group_params *res
                 acc->flock_n++;
             }
         }
-        if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) && has_heading && d < g->view_radius &&
-            glm_vec3_dot((float *)off, (float *)heading) >= g->view_cos * d) {
+        if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) && has_heading && d2 < g->view_radius * g->view_radius &&
+            boids_in_cone(glm_vec3_dot((float *)off, (float *)heading), g->view_cos, d2)) {
             boids_view_term(off, heading, t);
             fix3(acc->view, t, BOIDS_FIX_UNIT);
             acc->view_n++;
         }
     } else if (rel == BOIDS_REL_FLEE) {
-        if ((beh & BOIDS_BIT(BOIDS_BI_ESCAPE)) && d < g->radius) {
+        if ((beh & BOIDS_BIT(BOIDS_BI_ESCAPE)) && d2 < g->radius * g->radius) {
             boids_escape_term(off, vj, g->predict, g->radius, t);
             fix3(acc->esc, t, BOIDS_FIX_SEP);
             acc->esc_n++;
         }
     } else if (rel == BOIDS_REL_PURSUE) {
         uint32_t id = s->cur.id[j];
-        if ((beh & BOIDS_BIT(BOIDS_BI_HUNT)) && d < g->radius &&
+        if ((beh & BOIDS_BIT(BOIDS_BI_HUNT)) && d2 < g->radius * g->radius &&
             (d2 < acc->prey_d2 || (d2 == acc->prey_d2 && id < acc->prey_id))) {
             acc->prey_d2 = d2;
             acc->prey_id = id;
