@@ -13,6 +13,11 @@ shared uint tile[BOIDS_SCAN_BLOCK];
 
 void main() {
     uint block = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    // Groups past the last block (a dispatch split over y rounds up) do
+    // nothing; the test is uniform over the group, so no barrier is skipped
+    // by only some of its invocations.
+    if (block >= (u_count + BOIDS_SCAN_BLOCK - 1u) / BOIDS_SCAN_BLOCK)
+        return;
     uint base = block * BOIDS_SCAN_BLOCK, t = gl_LocalInvocationID.x;
     uint a = base + 2u * t, b = a + 1u;
     tile[2u * t] = a < u_count ? scan_in[a] : 0u;

@@ -87,8 +87,9 @@ START_TEST(layout_matches_driver) {
     shared[n] = 0;
     const char *marker = strstr(probe_src, "#include_shared\n");
     const char *parts[3] = {NULL, shared, marker + strlen("#include_shared\n")};
-    char head[128];
-    snprintf(head, sizeof(head), "%.*s", (int)(marker - probe_src), probe_src);
+    char head[sizeof(probe_src)];
+    memcpy(head, probe_src, (size_t)(marker - probe_src));
+    head[marker - probe_src] = '\0';
     parts[0] = head;
     GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
     glShaderSource(sh, 3, parts, NULL);
@@ -558,6 +559,30 @@ START_TEST(count_over_gpu_limit_exits_2) {
 }
 END_TEST
 
+// The GL error count is not vacuous: a deliberate error is seen by every
+// backend living on the context, also after one of them is gone.
+START_TEST(debug_errors_counted) {
+    open_context();
+    boids_params p;
+    boids_params_default(&p, 300, 2);
+    ck_assert_int_eq(boids_params_finalize(&p, NULL, 0), BOIDS_OK);
+    boids_gpu *a = gpu_for(&p, NULL), *b = gpu_for(&p, NULL);
+    ck_assert_msg(boids_gpu_debug_errors(a) == 0 && boids_gpu_debug_errors(b) == 0, "no errors yet");
+    fprintf(stderr, "(the next GL error is deliberate)\n");
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 100000, 0); // GL_INVALID_VALUE
+    ck_assert_msg(boids_gpu_debug_errors(a) == 1 && boids_gpu_debug_errors(b) == 1,
+                  "one deliberate error: a counts %u, b counts %u (expected 1 each)", boids_gpu_debug_errors(a),
+                  boids_gpu_debug_errors(b));
+    boids_gpu_destroy(b);
+    fprintf(stderr, "(and this one)\n");
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 100000, 0);
+    ck_assert_msg(boids_gpu_debug_errors(a) == 2, "after b is destroyed a still counts: %u (expected 2)",
+                  boids_gpu_debug_errors(a));
+    boids_gpu_destroy(a);
+    close_context();
+}
+END_TEST
+
 Suite *gpu_suite(void);
 Suite *gpu_suite(void) {
     Suite *s = suite_create("gpu");
@@ -583,6 +608,7 @@ Suite *gpu_suite(void) {
     tcase_set_timeout(errors, 120);
     tcase_add_test(errors, broken_shader_names_file);
     tcase_add_test(errors, too_many_agents_refused);
+    tcase_add_test(errors, debug_errors_counted);
     suite_add_tcase(s, errors);
     return s;
 }

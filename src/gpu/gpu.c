@@ -34,21 +34,30 @@ struct boids_gpu {
     GLuint timers[TIMER_RING][STAGE_N + 1];
     uint64_t step, timed_steps;
     boids_stage_ms last_ms;
-    uint32_t debug_errors;
+    uint32_t errors_at_create; // gl_errors_seen when this backend was made
+    bool alive;                // counted in backends_alive (the callback is installed)
+    uint64_t timer_step[TIMER_RING]; // step whose queries a ring slot holds, +1 (0: never issued)
     bool quiet;
 };
 
-// GL debug output: errors are counted (tests assert zero) and printed.
+// GL debug output: errors are counted (tests assert zero) and printed. The
+// callback belongs to the context, which several backends may share, so
+// the count is the process's and each backend reports the errors since it
+// was created; the callback stays installed while any backend lives.
+static uint32_t gl_errors_seen;
+static uint32_t backends_alive;
+static bool gl_quiet;
+
 static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
                                      const GLchar *message, const void *user) {
     (void)source;
     (void)id;
     (void)length;
-    boids_gpu *g = (boids_gpu *)user;
+    (void)user;
     if (type == GL_DEBUG_TYPE_ERROR) {
-        g->debug_errors++;
+        gl_errors_seen++;
         fprintf(stderr, "GL error: %s\n", message);
-    } else if (!g->quiet && severity == GL_DEBUG_SEVERITY_HIGH) {
+    } else if (!gl_quiet && severity == GL_DEBUG_SEVERITY_HIGH) {
         fprintf(stderr, "GL: %s\n", message);
     }
 }
@@ -84,8 +93,9 @@ static void dispatch(GLuint prog, uint32_t n, uint32_t per_group) {
     uint32_t groups = (n + per_group - 1) / per_group;
     if (groups == 0)
         return;
-    uint32_t gx = groups < 65535u ? groups : 65535u;
-    uint32_t gy = (groups + gx - 1) / gx;
+    // Split over y only as much as needed, so few groups are past the end.
+    uint32_t gy = (groups + 65534u) / 65535u;
+    uint32_t gx = (groups + gy - 1) / gy;
     glDispatchCompute(gx, gy, 1);
 }
 
@@ -182,10 +192,17 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     g->neighbors = buffer((size_t)n * 4, "neighbors");
     g->nearest = buffer((size_t)n * 4, "nearest");
     g->candidates = buffer((size_t)n * 4, "candidates");
-    // Debug output from here on (compile errors were reported with the file).
+    // Debug output from here on (compile errors were reported with the file),
+    // before any allocation, so an out-of-memory is seen too.
     glEnable(GL_DEBUG_OUTPUT);
     glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
-    glDebugMessageCallback(debug_message, g);
+    glDebugMessageCallback(debug_message, NULL);
+    gl_quiet = d->quiet;
+    backends_alive++;
+    g->alive = true;
+    g->errors_at_create = gl_errors_seen;
+    while (glGetError() != GL_NO_ERROR) {
+    }
 
     // Scan levels: cells + 1 elements (the extra 0 makes start[cells] = N),
     // then one sum per block, until a single block remains.
@@ -219,6 +236,11 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     glNamedBufferSubData(g->ubo_scene, 0, sizeof(g->p.scene), &g->p.scene);
     upload_world(g);
     glCreateQueries(GL_TIMESTAMP, TIMER_RING * (STAGE_N + 1), &g->timers[0][0]);
+    if (glGetError() == GL_OUT_OF_MEMORY) {
+        snprintf(err, err_size, "--count: '%u' agents: the GPU is out of memory for their buffers", n);
+        boids_gpu_destroy(g);
+        return BOIDS_ERR_NOMEM;
+    }
     *out = g;
     return BOIDS_OK;
 }
@@ -240,7 +262,8 @@ void boids_gpu_destroy(boids_gpu *g) {
     glDeleteProgram(g->prog_scan_add);
     if (g->timers[0][0])
         glDeleteQueries(TIMER_RING * (STAGE_N + 1), &g->timers[0][0]);
-    glDebugMessageCallback(NULL, NULL);
+    if (g->alive && --backends_alive == 0)
+        glDebugMessageCallback(NULL, NULL);
     boids_flowfield_free(&g->p.flow);
     free(g);
 }
@@ -271,6 +294,8 @@ void boids_gpu_upload(boids_gpu *g, const boids_sim *s) {
 
 static void timestamp(boids_gpu *g, int k) {
     glQueryCounter(g->timers[g->step % TIMER_RING][k], GL_TIMESTAMP);
+    if (k == STAGE_N)
+        g->timer_step[g->step % TIMER_RING] = g->step + 1;
 }
 
 // Multi-level exclusive scan of count (cells + 1) into start.
@@ -335,6 +360,8 @@ void boids_gpu_integrate(boids_gpu *g) {
 
 // Read the stage times of the step whose queries are in ring slot k.
 static void read_timers(boids_gpu *g, uint64_t k) {
+    if (g->timer_step[k % TIMER_RING] != k + 1)
+        return; // that step's queries were never issued (e.g. after an upload)
     GLuint *q = g->timers[k % TIMER_RING];
     GLint ready = 0;
     glGetQueryObjectiv(q[STAGE_N], GL_QUERY_RESULT_AVAILABLE, &ready);
@@ -482,7 +509,7 @@ void boids_gpu_state_buffers(const boids_gpu *g, uint32_t *pos, uint32_t *vel, u
     *neighbors = g->neighbors;
 }
 
-uint32_t boids_gpu_debug_errors(const boids_gpu *g) { return g->debug_errors; }
+uint32_t boids_gpu_debug_errors(const boids_gpu *g) { return gl_errors_seen - g->errors_at_create; }
 uint64_t boids_gpu_steps(const boids_gpu *g) { return g->step; }
 uint32_t boids_gpu_count(const boids_gpu *g) { return g->n; }
 uint32_t boids_gpu_cells(const boids_gpu *g) { return g->cells; }
