@@ -147,16 +147,49 @@ static void exact(boids_sim *s, boids_gpu *g) {
 // steering force is desired - velocity (|desired|, |velocity| <= maxspeed)
 // limited to maxforce, so a rounding difference of k ULP in a chain of
 // ~10 operations on values of magnitude maxspeed shows as an absolute
-// error of about 10 * 4 * 2^-23 * maxspeed: atol = 64 * 2^-23 * maxspeed.
-// The neighbour sums are the same integers unless one term rounds
-// differently (1 unit in 2^32 of the radius). sin, cos, atan have only an
-// absolute bound (2^-11 on [-pi, pi]); behaviours through them (wander) get
-// atol = 4 * 2^-11 * maxspeed. rtol = 2^-16 for the relative part.
-static void one_step_tolerance(uint32_t b, float maxspeed, float *atol, float *rtol) {
-    *rtol = 1.0f / 65536.0f;
-    *atol = 64.0f * 1.1920929e-7f * maxspeed;
-    if (b == BOIDS_BI_WANDER || b == BOIDS_BEHAVIOR_COUNT)
-        *atol = 4.0f * 4.8828125e-4f * maxspeed;
+// error of about 10 * 4 * 2^-23 * maxspeed: ARITH = 64 * 2^-23 per unit of
+// maxspeed. The neighbour sums are the same integers unless one term rounds
+// differently (1 unit in 2^32 of the radius); every in-range decision is
+// made on squared values, which round alike everywhere. sin, cos, atan have
+// only an absolute bound (2^-11 on [-pi, pi]): wander's force gets TRIG = 4 *
+// 2^-11 per unit of maxspeed. A combination is a weighted sum, so its
+// tolerance is the weighted sum of its behaviours'. rtol = 2^-16.
+#define ARITH (64.0f * 1.1920929e-7f)
+#define TRIG (4.0f * 4.8828125e-4f)
+#define RTOL (1.0f / 65536.0f)
+
+static float force_atol(const boids_group_params *g, uint32_t behaviors) {
+    float atol = 0.0f;
+    for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++)
+        if (behaviors & BOIDS_BIT(b))
+            atol += fabsf(g->weight[b >> 2][b & 3]) * (b == BOIDS_BI_WANDER ? TRIG : ARITH) * g->maxspeed;
+    return atol > 0.0f ? atol : ARITH * g->maxspeed;
+}
+
+// Worst |gpu - cpu| / (atol + rtol |cpu|) over xyz of id-indexed arrays,
+// with a per-agent atol; the normwise relative error; the largest |cpu|.
+typedef struct compare {
+    double worst, norm, largest;
+    uint32_t worst_id, bad;
+} compare;
+
+static compare compare_by_id(const float (*cpu)[4], const float (*gpu)[4], const float *atol, uint32_t n) {
+    compare c = {.worst = -1};
+    double err2 = 0, ref2 = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++) {
+            double e = fabs((double)gpu[i][a] - cpu[i][a]), lim = atol[i] + RTOL * fabs(cpu[i][a]);
+            err2 += e * e;
+            ref2 += (double)cpu[i][a] * cpu[i][a];
+            c.largest = fmax(c.largest, fabs(cpu[i][a]));
+            c.bad += e > lim;
+            if (e / lim > c.worst) {
+                c.worst = e / lim;
+                c.worst_id = i;
+            }
+        }
+    c.norm = ref2 > 0 ? sqrt(err2 / ref2) : sqrt(err2);
+    return c;
 }
 
 // The agents and step counter of src into dst (same params and count).
@@ -170,15 +203,17 @@ static void copy_state(boids_sim *dst, const boids_sim *src) {
     dst->p.world.step = (uint32_t)src->step;
 }
 
-// Horizon 2 for one behaviour (b < COUNT) or all of them (b == COUNT).
-static void one_step(boids_sim *s, boids_gpu *g, const boids_params *all, const boids_sim *initial, uint32_t b) {
+// Horizon 2 for one behaviour (b < COUNT) or all of them (b == COUNT):
+// steer on both (forces by id), then integrate (velocities, positions and
+// the wander angles of the w lanes by id). Returns false when the behaviour
+// gives no force anywhere in this set-up (nothing to compare).
+static bool one_step(boids_sim *s, boids_gpu *g, const boids_params *all, const boids_sim *initial, uint32_t b) {
     boids_params p = *all;
     for (uint32_t k = 0; k < p.world.group_count; k++)
         if (b < BOIDS_BEHAVIOR_COUNT)
             p.group[k].behaviors = BOIDS_BIT(b);
     memcpy(s->p.group, p.group, sizeof(p.group));
     boids_gpu_set_params(g, &p);
-    // The same initial state in both.
     uint32_t n = s->n;
     copy_state(s, initial);
     boids_gpu_upload(g, s);
@@ -186,45 +221,75 @@ static void one_step(boids_sim *s, boids_gpu *g, const boids_params *all, const 
     boids_sim_steer(s);
     boids_gpu_build_grid(g);
     boids_gpu_steer(g);
-    float(*acc)[4] = malloc((size_t)(n + 1) * 16), (*by_id)[4] = malloc((size_t)(n + 1) * 16);
-    uint32_t *id = malloc((size_t)(n + 1) * 4);
+    size_t m = (size_t)n + 1;
+    float(*acc)[4] = malloc(m * 16), (*cpu)[4] = malloc(m * 16), (*gpu)[4] = malloc(m * 16);
+    float(*cpu_v)[4] = malloc(m * 16), (*gpu_v)[4] = malloc(m * 16), *atol = malloc(m * 4);
+    uint32_t *id = malloc(m * 4), *grp = malloc(m * 4);
     boids_gpu_read(g, BOIDS_GPU_ACCEL, acc, (size_t)n * 16);
     boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)n * 4);
-    for (uint32_t i = 0; i < n; i++)
-        memcpy(by_id[id[i] < n ? id[i] : 0], acc[i], 16);
-    double worst = -1, err2 = 0, ref2 = 0, max_ref = 0;
-    uint32_t worst_id = 0, bad = 0;
-    float worst_cpu[3] = {0}, worst_gpu[3] = {0};
     for (uint32_t i = 0; i < n; i++) {
-        const float *c = s->accel[i], *q = by_id[s->cur.id[i]];
-        float atol, rtol;
-        one_step_tolerance(b, s->p.group[s->cur.group[i]].maxspeed, &atol, &rtol);
-        for (int a = 0; a < 3; a++) {
-            double e = fabs((double)q[a] - c[a]), lim = atol + rtol * fabs(c[a]);
-            err2 += e * e;
-            ref2 += (double)c[a] * c[a];
-            max_ref = fmax(max_ref, fabs(c[a]));
-            if (e > lim)
-                bad++;
-            if (e / lim > worst) {
-                worst = e / lim;
-                worst_id = s->cur.id[i];
-                memcpy(worst_cpu, c, 12);
-                memcpy(worst_gpu, q, 12);
-            }
-        }
+        memcpy(gpu[id[i] < n ? id[i] : 0], acc[i], 16);
+        uint32_t k = s->cur.id[i];
+        memcpy(cpu[k], s->accel[i], 16);
+        const boids_group_params *gp = &s->p.group[s->cur.group[i]];
+        atol[k] = force_atol(gp, gp->behaviors | (p.world.boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0));
     }
-    double norm = ref2 > 0 ? sqrt(err2 / ref2) : sqrt(err2);
+    compare f = compare_by_id((const float(*)[4])cpu, (const float(*)[4])gpu, atol, n);
     const char *name = b < BOIDS_BEHAVIOR_COUNT ? boids_behavior_name(b) : "all together";
-    // A behaviour that gives no force anywhere proves nothing: fail it.
-    check(bad == 0 && norm <= 1e-3 && max_ref > 0,
-          "%-12s largest |force| %.3g; worst id %u at %.2f of its tolerance (cpu %.6g %.6g %.6g, gpu %.6g %.6g "
-          "%.6g), normwise %.2e",
-          name, max_ref, worst_id, worst, (double)worst_cpu[0], (double)worst_cpu[1], (double)worst_cpu[2],
-          (double)worst_gpu[0], (double)worst_gpu[1], (double)worst_gpu[2], norm);
+    bool vacuous = f.largest == 0;
+    if (vacuous && b < BOIDS_BEHAVIOR_COUNT) {
+        printf("  n/a   %-12s gives no force to any agent in this set-up: nothing to compare\n", name);
+    } else {
+        check(f.bad == 0 && f.norm <= 1e-3 && !vacuous,
+              "%-12s force: largest %.3g, worst id %u at %.2f of its tolerance (cpu %.6g %.6g, gpu %.6g %.6g), "
+              "normwise %.2e",
+              name, f.largest, f.worst_id, f.worst, (double)cpu[f.worst_id][0], (double)cpu[f.worst_id][1],
+              (double)gpu[f.worst_id][0], (double)gpu[f.worst_id][1], f.norm);
+    }
+    // Integrate: v += a dt (the force's error times dt, plus a turn limit's
+    // atan/sin/cos: TRIG), p += v dt (plus one rounding of p: 2^-23 of the
+    // world), and the wander angles (sums of exact RNG steps: 2^-20 rad).
+    boids_sim_integrate(s);
+    boids_gpu_integrate(g);
+    boids_gpu_read_state(g, gpu, gpu_v, grp);
+    float extent = 0;
+    for (uint32_t a = 0; a < p.world.dim; a++)
+        extent = fmaxf(extent, p.world.size[a]);
+    float (*cpu_p)[4] = cpu;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = s->cur.id[i];
+        memcpy(cpu_p[k], s->cur.pos[i], 16);
+        memcpy(cpu_v[k], s->cur.vel[i], 16);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const boids_group_params *gp = &s->p.group[grp[i] < p.world.group_count ? grp[i] : 0];
+        atol[i] = atol[i] * p.world.dt + (gp->max_turn > 0 ? TRIG * gp->maxspeed : 0.0f);
+    }
+    compare v = compare_by_id((const float(*)[4])cpu_v, (const float(*)[4])gpu_v, atol, n);
+    double worst_p = 0, worst_w = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        float d[3];
+        boids_world_delta(&s->p.world, cpu_p[i], gpu[i], d);
+        double lim = atol[i] * p.world.dt + extent * 2.4e-7;
+        for (int a = 0; a < 3; a++)
+            worst_p = fmax(worst_p, fabs(d[a]) / lim);
+        worst_w = fmax(worst_w, fabs(boids_angle_diff(gpu[i][3], cpu_p[i][3])) / 9.5367432e-7);
+        worst_w = fmax(worst_w, fabs(boids_angle_diff(gpu_v[i][3], cpu_v[i][3])) / 9.5367432e-7);
+    }
+    if (!(vacuous && b < BOIDS_BEHAVIOR_COUNT))
+        check(v.bad == 0 && worst_p <= 1.0 && worst_w <= 1.0,
+              "%-12s step: velocity worst id %u at %.2f, position at %.2f, wander angles at %.2f of their "
+              "tolerances",
+              name, v.worst_id, v.worst, worst_p, worst_w);
     free(acc);
-    free(by_id);
+    free(cpu);
+    free(gpu);
+    free(cpu_v);
+    free(gpu_v);
+    free(atol);
     free(id);
+    free(grp);
+    return !vacuous;
 }
 
 // Invariants of a state: finite, in bounds, speed <= maxspeed.
@@ -352,9 +417,14 @@ int main(int argc, char **argv) {
     exact(s, g);
 
     printf("2. one step, each behaviour alone and all together (tolerances: GLSL 4.50 precision rules)\n");
+    uint32_t compared = 0, vacuous = 0;
     for (uint32_t b = 0; b <= BOIDS_BEHAVIOR_COUNT; b++)
-        if (b == BOIDS_BEHAVIOR_COUNT || (p.group[0].behaviors & BOIDS_BIT(b)))
-            one_step(s, g, &p, initial, b);
+        if (b == BOIDS_BEHAVIOR_COUNT || (p.group[0].behaviors & BOIDS_BIT(b))) {
+            bool any = one_step(s, g, &p, initial, b);
+            compared += any;
+            vacuous += !any;
+        }
+    printf("  (%u compared, %u with no force anywhere)\n", compared, vacuous);
     // Back to every enabled behaviour, from the same state, for the long run.
     memcpy(s->p.group, p.group, sizeof(p.group));
     boids_gpu_set_params(g, &p);
