@@ -141,9 +141,17 @@ boids_result boids_egl_create(boids_gl_context **out, char *err, size_t err_size
     gladLoaderLoadEGL(c->display);
     EGLConfig cfg = NULL;
     EGLint n = 0;
-    const EGLint cfg_attr[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
-    if (!eglBindAPI(EGL_OPENGL_API) || !eglChooseConfig(c->display, cfg_attr, &cfg, 1, &n) || n < 1) {
-        // Surfaceless contexts may need no config at all (EGL_KHR_no_config_context).
+    // Device displays have no window configs (NVIDIA): ask for pbuffer ones;
+    // without any, a context needs no config where EGL_KHR_no_config_context is.
+    const EGLint cfg_attr[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+    eglBindAPI(EGL_OPENGL_API);
+    if (!eglChooseConfig(c->display, cfg_attr, &cfg, 1, &n) || n < 1) {
+        if (!has_ext(eglQueryString(c->display, EGL_EXTENSIONS), "EGL_KHR_no_config_context")) {
+            snprintf(err, err_size, "%s: no OpenGL-capable EGL config and no EGL_KHR_no_config_context", c->describe);
+            eglTerminate(c->display);
+            free(c);
+            return BOIDS_ERR_GL;
+        }
         cfg = EGL_NO_CONFIG_KHR;
     }
     c->context = make_context(c->display, cfg, 4, 5);
