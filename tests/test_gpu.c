@@ -484,6 +484,11 @@ START_TEST(step_parity_and_determinism) {
         boids_gpu_step(b);
     }
     boids_gpu_step(b);
+    // The timer queries of a step a few steps back have been read.
+    boids_stage_ms ms;
+    boids_gpu_stage_ms(a, &ms);
+    EXPECT(ms.steer > 0 && ms.key >= 0 && ms.integrate > 0, "%s: GPU stage times steer %g integrate %g ms (expected > 0)",
+           c->name, ms.steer, ms.integrate);
     uint64_t ha = boids_gpu_hash(a), hb = boids_gpu_hash(b);
     EXPECT(ha == hb, "%s: two GPU runs of the same state differ after 31 steps: %016llx vs %016llx", c->name,
            (unsigned long long)ha, (unsigned long long)hb);

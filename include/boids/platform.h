@@ -3,11 +3,13 @@
  * backend (src/gpu) uses through glad without knowing EGL or GLFW.
  *
  * Offers: boids_gl_context, boids_egl_create (headless: tests, bench,
- * validation), boids_gl_context_destroy, boids_gl_loader.
+ * validation), boids_gl_context_destroy, boids_gl_loader; boids_window
+ * (the viewer's GLFW window): boids_window_create / _destroy / _loader / _glfw.
  */
 #ifndef BOIDS_PLATFORM_H
 #define BOIDS_PLATFORM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "error.h"
@@ -29,5 +31,24 @@ void boids_gl_context_destroy(boids_gl_context *ctx);
 boids_gl_loadfn boids_gl_loader(const boids_gl_context *ctx);
 // How the context was made, e.g. "EGL device 1 (EGL_MESA_device_software)".
 const char *boids_gl_context_describe(const boids_gl_context *ctx);
+
+// The viewer's window (src/platform/glfw_window.c): GLFW, an OpenGL 4.5
+// core debug context, current on this thread.
+typedef struct boids_window boids_window;
+struct GLFWwindow;
+typedef struct boids_window_desc {
+    const char *title;
+    int width, height; // window size in screen coordinates
+    bool vsync;
+} boids_window_desc;
+// On failure returns BOIDS_ERR_GL (or _NOMEM) and one line in err:
+// *no_display is set when there is no display to open a window on;
+// otherwise the line names the OpenGL version and renderer found.
+boids_result boids_window_create(boids_window **out, const boids_window_desc *d, bool *no_display, char *err,
+                                 size_t err_size);
+void boids_window_destroy(boids_window *w);
+boids_gl_loadfn boids_window_loader(const boids_window *w);
+// The GLFW window, for input and swapping.
+struct GLFWwindow *boids_window_glfw(const boids_window *w);
 
 #endif

@@ -49,6 +49,12 @@ static const flag_def flag_defs[] = {
     {"counts", BOIDS_CLI_COUNTS, true, "N,N,..."},
     {"distribution", BOIDS_CLI_DISTRIBUTION, true, "uniform|clustered"},
     {"quiet", BOIDS_CLI_QUIET, false, NULL},
+    {"width", BOIDS_CLI_WIDTH, true, "W"},
+    {"height", BOIDS_CLI_HEIGHT, true, "H"},
+    {"vsync", BOIDS_CLI_VSYNC, true, "on|off"},
+    {"frames", BOIDS_CLI_FRAMES, true, "K"},
+    {"screenshot", BOIDS_CLI_SCREENSHOT, true, "FILE.png"},
+    {"keys", BOIDS_CLI_KEYS, true, "SCRIPT"},
     {"help", 0, false, NULL},
     {"version", 0, false, NULL},
 };
@@ -651,6 +657,36 @@ static int handle(const parse_ctx *c, const flag_def *f, boids_options *o, uint3
     case BOIDS_CLI_QUIET:
         o->quiet = true;
         return 0;
+    case BOIDS_CLI_WIDTH:
+    case BOIDS_CLI_HEIGHT:
+        snprintf(expected, sizeof expected, "an integer 1..%u (pixels)", BOIDS_CLI_MAX_WINDOW);
+        if ((problem = check_uint(c->value, false, 1, BOIDS_CLI_MAX_WINDOW, &u)))
+            return bad(c, expected, "is %s", problem);
+        *(f->bit == BOIDS_CLI_WIDTH ? &o->width : &o->height) = (uint32_t)u;
+        return 0;
+    case BOIDS_CLI_VSYNC:
+        if (strcmp(c->value, "on") == 0 || strcmp(c->value, "off") == 0) {
+            o->vsync = c->value[1] == 'n';
+            return 0;
+        }
+        return bad(c, "on or off", "is not a vsync setting");
+    case BOIDS_CLI_FRAMES:
+        snprintf(expected, sizeof expected, "an integer 1..%llu (frames before exiting)",
+                 (unsigned long long)BOIDS_CLI_MAX_STEPS);
+        if ((problem = check_uint(c->value, false, 1, BOIDS_CLI_MAX_STEPS, &u)))
+            return bad(c, expected, "is %s", problem);
+        o->frames = u;
+        return 0;
+    case BOIDS_CLI_SCREENSHOT:
+        if (!c->value[0])
+            return bad(c, "a path of a PNG file to write", "is an empty path");
+        o->screenshot = c->value;
+        return 0;
+    case BOIDS_CLI_KEYS:
+        if (!c->value[0])
+            return bad(c, "a comma list of [FRAME:]KEY (see --help)", "is empty");
+        o->keys = c->value;
+        return 0;
     default:
         return bad(c, NULL, "is not handled (internal error)");
     }
@@ -667,6 +703,9 @@ static void set_defaults(const boids_cli_spec *spec, boids_options *o) {
     o->boundary = BOIDS_BOUNDARY_WRAP;
     o->backend = "cpu";
     o->distribution = BOIDS_DIST_UNIFORM;
+    o->width = 1280;
+    o->height = 800;
+    o->vsync = true;
 }
 
 // Parses the command line (see cli.h).

@@ -46,6 +46,12 @@
 #define BOIDS_CLI_DISTRIBUTION (1u << 21) // --distribution uniform|clustered
 #define BOIDS_CLI_QUIET (1u << 22)        // --quiet
 #define BOIDS_CLI_SHADER_DIR (1u << 23)   // --shader-dir DIR
+#define BOIDS_CLI_WIDTH (1u << 24)        // --width W (viewer window)
+#define BOIDS_CLI_HEIGHT (1u << 25)       // --height H
+#define BOIDS_CLI_VSYNC (1u << 26)        // --vsync on|off
+#define BOIDS_CLI_FRAMES (1u << 27)       // --frames K
+#define BOIDS_CLI_SCREENSHOT (1u << 28)   // --screenshot FILE.png
+#define BOIDS_CLI_KEYS (1u << 29)         // --keys SCRIPT
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -55,6 +61,7 @@
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
 #define BOIDS_CLI_MAX_THREADS 1024
+#define BOIDS_CLI_MAX_WINDOW 16384u
 
 // What a program accepts. Zero `required` means every flag is optional.
 typedef struct boids_cli_spec {
@@ -103,6 +110,11 @@ typedef struct boids_options {
     uint32_t n_counts;
     uint32_t distribution; // BOIDS_DIST_* (default uniform)
     bool quiet;
+    uint32_t width, height; // --width / --height of the viewer's window (default 1280x800)
+    bool vsync;             // --vsync (default on)
+    uint64_t frames;        // --frames: exit after K frames (0 = run until closed)
+    const char *screenshot; // --screenshot: PNG of the last frame, NULL if not given
+    const char *keys;       // --keys: scripted key presses (the viewer parses it), NULL if not given
 } boids_options;
 
 // Parses argv[1..argc-1]. Returns 0: run; 1: --help or --version was printed

@@ -89,6 +89,7 @@ boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_dist
         return BOIDS_ERR_NOMEM;
     s->p = *p;
     s->p.flow.vec = NULL;
+    s->p.flow.dims[3] = 0;
     boids_result r = boids_params_finalize(&s->p, NULL, 0);
     if (r != BOIDS_OK) {
         free(s);
@@ -234,6 +235,16 @@ void boids_sim_integrate(boids_sim *s) {
 // One step of the pipeline. The step counter feeds the RNG (wander).
 void boids_sim_step(boids_sim *s) {
     s->p.world.step = (uint32_t)s->step;
+    // Behaviours may be switched on between steps (the viewer's keys): a
+    // group that starts following the flow field gets it built now.
+    // (Tried once: a field too large to build reads as zero, dims[3] = 1.)
+    if (!s->p.flow.vec && s->p.flow.dims[3] == 0)
+        for (uint32_t g = 0; g < s->p.world.group_count; g++)
+            if (s->p.group[g].behaviors & BOIDS_BIT(BOIDS_BI_FLOW)) {
+                if (boids_flowfield_build(&s->p.flow, &s->p.world) != BOIDS_OK)
+                    s->p.flow.dims[3] = 1;
+                break;
+            }
     boids_sim_build_grid(s);
     double t0 = omp_get_wtime();
     boids_sim_steer(s);

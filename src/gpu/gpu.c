@@ -163,6 +163,7 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
         return BOIDS_ERR_NOMEM;
     g->p = *d->params;
     g->p.flow.vec = NULL;
+    g->p.flow.dims[3] = 0;
     g->n = n;
     g->cells = cells;
     g->quiet = d->quiet;
@@ -273,6 +274,17 @@ void boids_gpu_destroy(boids_gpu *g) {
 void boids_gpu_set_params(boids_gpu *g, const boids_params *p) {
     memcpy(g->p.group, p->group, sizeof(g->p.group));
     g->p.scene = p->scene;
+    // A group that starts following the flow field gets it built now.
+    bool flow = false;
+    for (uint32_t i = 0; i < g->p.world.group_count; i++)
+        flow = flow || (g->p.group[i].behaviors & BOIDS_BIT(BOIDS_BI_FLOW));
+    if (flow && !g->p.flow.vec && g->p.flow.dims[3] == 0 && boids_flowfield_build(&g->p.flow, &g->p.world) == BOIDS_OK) {
+        glDeleteBuffers(1, &g->flow);
+        g->flow = buffer((size_t)g->p.flow.dims[3] * 16, "flow field");
+        glNamedBufferSubData(g->flow, 0, (GLsizeiptr)g->p.flow.dims[3] * 16, g->p.flow.vec);
+        g->world_gpu.flow_dims[3] = g->p.flow.dims[3];
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_FLOW, g->flow);
+    }
     uint32_t flow_total = g->world_gpu.flow_dims[3];
     g->world_gpu = p->world;
     g->world_gpu.flow_dims[3] = flow_total;
@@ -381,7 +393,7 @@ static void read_timers(boids_gpu *g, uint64_t k) {
 static void collect_timers(boids_gpu *g) {
     if (g->step + 1 < TIMER_RING)
         return;
-    read_timers(g, g->step + 1);
+    read_timers(g, g->step + 1 - TIMER_RING);
 }
 
 // Wait for the GPU and take the stage times of the last step (benchmarks:

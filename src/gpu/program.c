@@ -169,3 +169,93 @@ boids_result boids_program_compute(const char *shader_dir, const char *stage, GL
     *out = prog;
     return r;
 }
+
+// One vertex or fragment shader of a drawing program: the version line,
+// shared.h and the file, each its own string with "#line 1 N" (as compute).
+static GLuint graphics_shader(const char *shader_dir, GLenum type, const char *file, char *err, size_t err_size,
+                              boids_result *r) {
+    char version[256], upper[64];
+    size_t k = 0;
+    for (; file[k] && k + 1 < sizeof(upper); k++)
+        upper[k] = file[k] == '.' ? '_' : (char)toupper((unsigned char)file[k]);
+    upper[k] = '\0';
+    snprintf(version, sizeof(version), "#version 450 core\n#define BOIDS_GLSL 1\n#define BOIDS_STAGE_%s 1\n", upper);
+    const char *names[3] = {"(version)", "shared.h", file};
+    const char *texts[3] = {version, NULL, NULL};
+    char *owned[3] = {NULL}, *with_line[3] = {NULL};
+    GLuint sh = 0;
+    *r = BOIDS_OK;
+    for (size_t i = 1; i < 3 && *r == BOIDS_OK; i++) {
+        const char *text = shader_text(shader_dir, names[i], &owned[i], err, err_size);
+        if (!text) {
+            *r = BOIDS_ERR_SHADER;
+            break;
+        }
+        size_t len = strlen(text) + 32;
+        if (!(with_line[i] = malloc(len))) {
+            *r = BOIDS_ERR_NOMEM;
+            break;
+        }
+        snprintf(with_line[i], len, "#line 1 %zu\n%s\n", i, text);
+        texts[i] = with_line[i];
+    }
+    if (*r == BOIDS_OK) {
+        sh = glCreateShader(type);
+        glShaderSource(sh, 3, texts, NULL);
+        glCompileShader(sh);
+        GLint ok = 0;
+        glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+        if (!ok) {
+            char log[8192] = "";
+            glGetShaderInfoLog(sh, sizeof(log), NULL, log);
+            snprintf(err, err_size, "shader %s failed to compile: ", file);
+            named_log(log, names, 3, err, err_size);
+            glDeleteShader(sh);
+            sh = 0;
+            *r = BOIDS_ERR_SHADER;
+        }
+    }
+    for (size_t i = 0; i < 3; i++) {
+        free(owned[i]);
+        free(with_line[i]);
+    }
+    return sh;
+}
+
+// See program.h.
+boids_result boids_program_graphics(const char *shader_dir, const char *vert, const char *frag, GLuint *out,
+                                    char *err, size_t err_size) {
+    *out = 0;
+    boids_result r;
+    GLuint vs = graphics_shader(shader_dir, GL_VERTEX_SHADER, vert, err, err_size, &r);
+    if (!vs)
+        return r;
+    GLuint fs = graphics_shader(shader_dir, GL_FRAGMENT_SHADER, frag, err, err_size, &r);
+    if (!fs) {
+        glDeleteShader(vs);
+        return r;
+    }
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, vs);
+    glAttachShader(prog, fs);
+    glLinkProgram(prog);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[8192] = "";
+        glGetProgramInfoLog(prog, sizeof(log), NULL, log);
+        snprintf(err, err_size, "shaders %s + %s failed to link: %s", vert, frag, log);
+        for (char *c = err; *c; c++)
+            if (*c == '\n')
+                *c = ' ';
+        glDeleteProgram(prog);
+        return BOIDS_ERR_SHADER;
+    }
+    char label[128];
+    snprintf(label, sizeof(label), "%s + %s", vert, frag);
+    glObjectLabel(GL_PROGRAM, prog, -1, label);
+    *out = prog;
+    return BOIDS_OK;
+}

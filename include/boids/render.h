@@ -1,0 +1,122 @@
+/* boids/render.h: drawing (src/render). Agents as one instanced draw whose
+ * vertex shader reads the simulation's state buffers (boids_gpu_state_buffers,
+ * or the render's own buffers filled from a CPU simulation), world-space
+ * lines, HUD text (stb_easy_font), screenshots (stb_image_write), and the
+ * cameras (pure math, no GL). No simulation logic. Needs a current GL 4.5
+ * context whose functions glad has loaded.
+ *
+ * Offers: boids_render_create / _destroy, boids_render_upload (CPU state),
+ * boids_render_own_buffers, boids_render_agents, boids_render_lines,
+ * boids_render_triangles, boids_render_rect, boids_render_text,
+ * boids_render_text_size, boids_overlay_flow / _grid / _agent (vertex lists),
+ * boids_render_screenshot; boids_camera and boids_camera_fit / _matrix /
+ * _zoom / _pan / _orbit / _unproject.
+ */
+#ifndef BOIDS_RENDER_H
+#define BOIDS_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core.h"
+
+typedef struct boids_render boids_render;
+
+// Agent colour modes (the `C` key cycles them); the values are agents.vert's u_mode.
+typedef enum boids_color_mode {
+    BOIDS_COLOR_GROUP,
+    BOIDS_COLOR_HEADING,
+    BOIDS_COLOR_SPEED,
+    BOIDS_COLOR_NEIGHBORS,
+    BOIDS_COLOR_MODES
+} boids_color_mode;
+const char *boids_color_mode_name(boids_color_mode m);
+
+typedef struct boids_render_desc {
+    const char *shader_dir; // NULL: the shaders built into the executable
+    uint32_t own_count;     // agents of the render's own buffers (CPU backend); 0: none
+} boids_render_desc;
+
+boids_result boids_render_create(boids_render **out, const boids_render_desc *d, char *err, size_t err_size);
+void boids_render_destroy(boids_render *r);
+// The CPU simulation's current state (pos, vel, group, neighbours) into the own buffers.
+void boids_render_upload(boids_render *r, const boids_sim *s);
+// GL names of the own buffers (pos, vel, group, neighbours).
+void boids_render_own_buffers(const boids_render *r, uint32_t *pos, uint32_t *vel, uint32_t *group,
+                              uint32_t *neighbors);
+
+typedef struct boids_agents_draw {
+    uint32_t pos, vel, group, neighbors; // GL buffers: vec4[N], vec4[N], uint[N], uint[N]
+    uint32_t count;
+    uint32_t dim;
+    float view_proj[16]; // column-major
+    float size;          // agent length in world units
+    float maxspeed;      // scale of the speed colours
+    boids_color_mode mode;
+} boids_agents_draw;
+// One instanced draw of every agent.
+void boids_render_agents(boids_render *r, const boids_agents_draw *d);
+
+// A line vertex: world position, colour.
+typedef struct boids_line_vertex {
+    float pos[3];
+    float color[4];
+} boids_line_vertex;
+// GL_LINES of n vertices (pairs) in world space.
+void boids_render_lines(boids_render *r, const float view_proj[16], const boids_line_vertex *v, size_t n);
+// GL_TRIANGLES of n vertices in world space, blended (the heat map).
+void boids_render_triangles(boids_render *r, const float view_proj[16], const boids_line_vertex *v, size_t n);
+
+// Debug overlays as vertex lists (no GL): each appends to v[n..cap) and
+// returns the new count (what does not fit is left out).
+// F: flow-field arrows (GL_LINES).
+size_t boids_overlay_flow(const boids_flowfield *f, const boids_world_params *w, boids_line_vertex *v, size_t n,
+                          size_t cap);
+// G: grid occupancy per cell (counts[cells]) as GL_TRIANGLES (3D: per xy column, on the floor).
+size_t boids_overlay_grid(const uint32_t *counts, const boids_world_params *w, boids_line_vertex *v, size_t n,
+                          size_t cap);
+// N / V: the agent (of count, any slot order) nearest `point`, into *picked:
+// lines to its neighbours within the perception radius and the radius
+// circles (neighbors), its steering force per enabled behaviour, maxforce
+// drawn as long as the radius (vectors). GL_LINES.
+size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*pos)[4], const float (*vel)[4],
+                           const float point[3], bool neighbors, bool vectors, boids_line_vertex *v, size_t n,
+                           size_t cap, uint32_t *picked);
+
+// A filled rectangle in pixels (origin top left), blended.
+void boids_render_rect(boids_render *r, int fb_w, int fb_h, float x, float y, float w, float h, const float rgba[4]);
+// Text in pixels at (x, y) (top left), stb_easy_font scaled by `scale`; '\n' starts a line.
+void boids_render_text(boids_render *r, int fb_w, int fb_h, float x, float y, float scale, const char *text,
+                       const float rgba[4]);
+// Width and height in pixels of text at `scale`.
+void boids_render_text_size(const char *text, float scale, float *w, float *h);
+// The framebuffer (w x h, bottom-left origin) as a PNG, rows flipped to
+// top-down. Returns BOIDS_ERR_IO with a line in err when it cannot be written.
+boids_result boids_render_screenshot(const char *path, int w, int h, char *err, size_t err_size);
+
+// Cameras. 2D: orthographic, `center` and `half_height` (world units); 3D:
+// perspective orbit around `center` at `distance`, `yaw`/`pitch` radians.
+typedef struct boids_camera {
+    uint32_t dim;
+    float center[3];
+    float half_height;
+    float distance, yaw, pitch, fov_y;
+    float world_min[3], world_size[3];
+} boids_camera;
+// A camera that shows the whole world of w.
+void boids_camera_fit(boids_camera *c, const boids_world_params *w, float aspect);
+// The view-projection matrix (column-major) for a framebuffer aspect (w / h).
+void boids_camera_matrix(const boids_camera *c, float aspect, float out[16]);
+// Zoom by `factor` (< 1 in), keeping the world point under the cursor
+// (normalised device coordinates ndc_x, ndc_y) in place (2D).
+void boids_camera_zoom(boids_camera *c, float aspect, float factor, float ndc_x, float ndc_y);
+// Pan by a cursor move in NDC (2D).
+void boids_camera_pan(boids_camera *c, float aspect, float dndc_x, float dndc_y);
+// Rotate by a cursor move in pixels (3D).
+void boids_camera_orbit(boids_camera *c, float dx, float dy);
+// The world point under the cursor (NDC): 2D the plane z = 0; 3D the plane
+// through the camera's centre facing the camera.
+void boids_camera_unproject(const boids_camera *c, float aspect, float ndc_x, float ndc_y, float out[3]);
+
+#endif

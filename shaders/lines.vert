@@ -1,0 +1,12 @@
+// shaders/lines.vert: world-space lines (world box, path, obstacles, target),
+// a position and a colour per vertex. Drawn by boids_render_lines.
+layout(location = 0) in vec3 a_pos;
+layout(location = 1) in vec4 a_color;
+layout(location = 0) uniform mat4 u_view_proj;
+
+out vec4 v_color;
+
+void main() {
+    gl_Position = u_view_proj * vec4(a_pos, 1.0);
+    v_color = a_color;
+}

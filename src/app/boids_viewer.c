@@ -1,0 +1,988 @@
+// src/app/boids_viewer.c: boids, the viewer. A GLFW window (OpenGL 4.5
+// core); each frame one step of the simulation - the compute shaders
+// (--backend gpu, default) or the C reference, uploaded (--backend cpu) -
+// then one instanced draw of every agent straight from the state buffers,
+// world lines and the HUD. Keys toggle behaviours and change parameters;
+// the enabled set is printed on stdout whenever it changes ("behaviors:
+// ..."), so scripts (--keys) and tests can follow it.
+// Exit status: 0 done, 2 bad arguments, 3 environment (no display, no
+// OpenGL 4.5, GL errors, a screenshot that cannot be written).
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include "cli.h"
+#include "boids/gpu.h"
+#include "boids/platform.h"
+#include "boids/render.h"
+
+#define PROG "boids"
+#define EXIT_INPUT 2
+#define EXIT_ENVIRONMENT 3
+#define COUNT_HARDWARE 200000u
+#define COUNT_SOFTWARE 20000u
+#define MAX_SCRIPT 256
+#define MAX_LINES 4096
+
+static const char usage[] =
+    "usage: boids [options]\n"
+    "Opens a window and runs the flock: the OpenGL compute shaders (default) or the\n"
+    "C reference, drawn each frame straight from the simulation's buffers.\n"
+    "\n"
+    "  --count N             agents, 1..16777216 (default 200000 on a hardware GPU,\n"
+    "                        20000 on a software renderer such as llvmpipe or with --backend cpu)\n"
+    "  --dim 2|3             dimensions (default 2)\n"
+    "  --seed X              random seed (default 1)\n"
+    "  --backend gpu|cpu     compute shaders (default), or the C reference uploaded each frame\n"
+    "  --boundary MODE       wrap, walls or bounce (default wrap)\n"
+    "  --behaviors LIST      comma list of behaviours, 'flocking', 'all' or 'none' (default flocking)\n"
+    "  --world, --origin, --weights, --radius, --separation, --fov, --maxspeed,\n"
+    "  --maxforce, --dt      as for boids-run\n"
+    "  --width W --height H  window size (default 1280x800)\n"
+    "  --vsync on|off        wait for the display's refresh (default on)\n"
+    "  --frames K            exit after K frames\n"
+    "  --screenshot FILE.png write the last frame as a PNG\n"
+    "  --keys SCRIPT         key presses to replay: a comma list of [FRAME:]KEY, where KEY\n"
+    "                        is one of 0-9, a-z, space, '.', esc, f1, '[', ']', '-', '=', or\n"
+    "                        WxH to resize the window (0x0: minimise); an item without a\n"
+    "                        FRAME comes one frame after the previous one (first: frame 1)\n"
+    "  --shader-dir DIR      load the shaders from DIR instead of the built-in copies\n"
+    "  --threads N           OpenMP threads of the CPU backend\n"
+    "  --help, --version\n"
+    "\n"
+    "Keys: 1 separation, 2 alignment, 3 cohesion, 4 seek, 5 flee, 6 arrive, 7 pursue+evade,\n"
+    "8 wander, 9 flow field, 0 path following, O obstacles (toggles); B boundary mode;\n"
+    "Space pause, '.' single step, R reset (same seed); [ ] select a parameter, - = change it;\n"
+    "C colour mode (group, heading, speed, neighbours); G grid occupancy heat map; N neighbour\n"
+    "lines and perception radius of the agent under the cursor, V its steering vector per\n"
+    "behaviour; F flow-field arrows; P path; S screenshot; H or F1 help; Esc quit.\n"
+    "Mouse: the cursor is the target of seek, flee, arrive, pursue and evade; drag pans\n"
+    "(2D) or rotates (3D); the wheel zooms.\n"
+    "Without a display: run it under a virtual X server (xvfb-run -a boids ...) or use\n"
+    "boids-run for a headless run.\n"
+    "Exit status: 0 done, 2 bad arguments, 3 no display, no OpenGL 4.5, GL errors or a failed write.\n";
+
+static const char help_text[] = "keys\n"
+                                "1  separation      2  alignment     3  cohesion\n"
+                                "4  seek            5  flee          6  arrive\n"
+                                "7  pursue + evade  8  wander        9  flow field\n"
+                                "0  path following  O  obstacles     B  boundary mode\n"
+                                "Space  pause       .  single step   R  reset (same seed)\n"
+                                "[ ]  select parameter               - =  change it\n"
+                                "C  colour mode     S  screenshot    H / F1  this help\n"
+                                "G  grid heat map   N  neighbours    V  steering vectors\n"
+                                "F  flow arrows     P  path          Esc  quit\n"
+                                "mouse: target of seek/flee/arrive/pursue/evade\n"
+                                "drag: pan (2D) / rotate (3D)   wheel: zoom";
+
+// A scripted key press (or resize) at a frame.
+typedef struct script_event {
+    uint64_t frame;
+    int key;           // GLFW key, or -1 for a resize
+    int width, height; // resize
+} script_event;
+
+// Parameters the [ ] - = keys change (all groups alike).
+typedef struct tunable {
+    const char *name;
+    int behavior;  // weight of this behaviour index, or -1
+    size_t offset; // else this float of boids_group_params
+} tunable;
+static const tunable tunables[] = {
+    {"maxspeed", -1, offsetof(boids_group_params, maxspeed)},
+    {"maxforce", -1, offsetof(boids_group_params, maxforce)},
+    {"separation distance", -1, offsetof(boids_group_params, separation)},
+    {"separation weight", BOIDS_BI_SEPARATION, 0},
+    {"alignment weight", BOIDS_BI_ALIGNMENT, 0},
+    {"cohesion weight", BOIDS_BI_COHESION, 0},
+    {"seek weight", BOIDS_BI_SEEK, 0},
+    {"flee weight", BOIDS_BI_FLEE, 0},
+    {"arrive weight", BOIDS_BI_ARRIVE, 0},
+    {"wander weight", BOIDS_BI_WANDER, 0},
+    {"flow weight", BOIDS_BI_FLOW, 0},
+    {"path weight", BOIDS_BI_PATH, 0},
+    {"obstacles weight", BOIDS_BI_OBSTACLES, 0},
+};
+#define TUNABLE_COUNT (sizeof tunables / sizeof tunables[0])
+
+typedef struct viewer {
+    const boids_options *o;
+    boids_window *win;
+    GLFWwindow *w;
+    boids_params p;        // the parameters now (keys change them)
+    boids_params p_create; // what simulations are created from: flow enabled, so the field exists
+    boids_distribution dist;
+    boids_sim *sim;
+    boids_gpu *gpu;
+    boids_render *render;
+    boids_camera cam;
+    boids_color_mode mode;
+    char renderer[256], gl_version[128];
+    bool paused, step_once, help, quit, params_dirty, dragging, forced_zero;
+    bool show_grid, show_neighbors, show_vectors, show_flow, show_path; // G N V F P
+    boids_line_vertex *overlay;                                         // scratch of the overlays, overlay_cap vertices
+    size_t overlay_cap;
+    float (*read_pos)[4], (*read_vel)[4]; // GPU state read back for N / V (debug only)
+    uint32_t *read_count;                 // GPU grid counts read back for G
+    int selected;
+    double cursor_x, cursor_y;
+    float last_target[3], cursor_world[3];
+    bool have_target;
+    uint64_t frame, shots;
+    uint32_t gl_errors; // CPU backend (the GPU backend counts its own)
+    double fps, frame_ms, step_ms;
+} viewer;
+
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+// "separation,alignment,cohesion" of a behaviour mask ("none" if empty).
+static void behavior_text(uint32_t bits, char *buf, size_t size) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++) {
+        if (!(bits & BOIDS_BIT(i)))
+            continue;
+        int n = snprintf(buf + len, size - len, "%s%s", len ? "," : "", boids_behavior_name(i));
+        if (n < 0 || (size_t)n >= size - len)
+            break;
+        len += (size_t)n;
+    }
+    if (!len)
+        snprintf(buf, size, "none");
+}
+
+static const char *boundary_name(uint32_t b) {
+    static const char *const names[3] = {"wrap", "walls", "bounce"};
+    return b < 3 ? names[b] : "?";
+}
+
+// The enabled set on stdout (tests and scripts read it).
+static void print_behaviors(const viewer *v) {
+    char text[400];
+    behavior_text(v->p.group[0].behaviors, text, sizeof text);
+    printf("behaviors: %s\n", text);
+    fflush(stdout);
+}
+
+// The GLFW key of a script name, or -1.
+static int key_of_name(const char *s) {
+    if (s[0] && !s[1]) {
+        char c = s[0];
+        if (c >= '0' && c <= '9')
+            return GLFW_KEY_0 + (c - '0');
+        if (c >= 'a' && c <= 'z')
+            return GLFW_KEY_A + (c - 'a');
+        if (c >= 'A' && c <= 'Z')
+            return GLFW_KEY_A + (c - 'A');
+        switch (c) {
+        case '.':
+            return GLFW_KEY_PERIOD;
+        case '[':
+            return GLFW_KEY_LEFT_BRACKET;
+        case ']':
+            return GLFW_KEY_RIGHT_BRACKET;
+        case '-':
+            return GLFW_KEY_MINUS;
+        case '=':
+            return GLFW_KEY_EQUAL;
+        case ' ':
+            return GLFW_KEY_SPACE;
+        default:
+            return -1;
+        }
+    }
+    if (strcmp(s, "space") == 0)
+        return GLFW_KEY_SPACE;
+    if (strcmp(s, "esc") == 0 || strcmp(s, "escape") == 0)
+        return GLFW_KEY_ESCAPE;
+    if (strcmp(s, "f1") == 0 || strcmp(s, "F1") == 0)
+        return GLFW_KEY_F1;
+    if (strcmp(s, "period") == 0)
+        return GLFW_KEY_PERIOD;
+    return -1;
+}
+
+// Parses --keys into events; returns 0 or 2 (error printed).
+static int parse_script(const char *script, script_event *ev, size_t *n_out) {
+    const char *expected = "a comma list of [FRAME:]KEY (KEY: 0-9, a-z, space, '.', esc, f1, [, ], -, = or WxH)";
+    size_t n = 0;
+    uint64_t frame = 0;
+    const char *p = script;
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char item[64];
+        if (len == 0 || len >= sizeof item) {
+            boids_cli_error(PROG, "--keys", script, expected, "has an %s item", len ? "overlong" : "empty");
+            return EXIT_INPUT;
+        }
+        if (n == MAX_SCRIPT) {
+            boids_cli_error(PROG, "--keys", script, expected, "has more than %d items", MAX_SCRIPT);
+            return EXIT_INPUT;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        char *name = item, *colon = strchr(item, ':');
+        if (colon) {
+            *colon = '\0';
+            char *e;
+            unsigned long long f = strtoull(item, &e, 10);
+            if (!item[0] || *e || f == 0 || f < frame) {
+                boids_cli_error(PROG, "--keys", script, expected,
+                                "has the frame '%s', which is not a frame number >= 1 and >= the previous one", item);
+                return EXIT_INPUT;
+            }
+            frame = f;
+            name = colon + 1;
+        } else {
+            frame++;
+        }
+        script_event e = {.frame = frame, .key = key_of_name(name)};
+        int w = 0, h = 0;
+        char tail = 0;
+        if (e.key < 0 && sscanf(name, "%dx%d%c", &w, &h, &tail) == 2 && w >= 0 && h >= 0 && w <= 16384 && h <= 16384 &&
+            ((w == 0) == (h == 0))) {
+            e.key = -1;
+            e.width = w;
+            e.height = h;
+        } else if (e.key < 0) {
+            boids_cli_error(PROG, "--keys", script, expected, "names an unknown key '%s'", name);
+            return EXIT_INPUT;
+        }
+        ev[n++] = e;
+        p += len + (end ? 1 : 0);
+    }
+    *n_out = n;
+    return 0;
+}
+
+// Enables or disables behaviours of every group.
+static void set_behaviors(viewer *v, uint32_t bits, bool on) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        v->p.group[g].behaviors = on ? (v->p.group[g].behaviors | bits) : (v->p.group[g].behaviors & ~bits);
+    v->params_dirty = true;
+    print_behaviors(v);
+}
+
+// Re-derives the parameters after a change; keeps the old ones (and says
+// why) if the change would need another grid.
+static bool refinalize(viewer *v, const boids_params *before) {
+    char what[256] = "";
+    boids_params q = v->p;
+    boids_result r = boids_params_finalize(&q, what, sizeof what);
+    if (r != BOIDS_OK || memcmp(q.world.cells, before->world.cells, sizeof q.world.cells) != 0) {
+        printf("rejected: %s\n", r != BOIDS_OK ? what : "the change needs another grid (restart with the flag)");
+        fflush(stdout);
+        v->p = *before;
+        return false;
+    }
+    v->p.world = q.world;
+    v->params_dirty = true;
+    return true;
+}
+
+// A new simulation from the same seed, with the current parameters.
+static boids_result reset(viewer *v) {
+    boids_sim_destroy(v->sim);
+    v->sim = NULL;
+    boids_result r = boids_sim_create(&v->sim, &v->p_create, v->dist);
+    if (r != BOIDS_OK)
+        return r;
+    v->sim->threads = v->o->threads;
+    v->params_dirty = true;
+    if (v->gpu)
+        boids_gpu_upload(v->gpu, v->sim);
+    return BOIDS_OK;
+}
+
+// Writes the framebuffer as boids-NNNN.png (the S key).
+static void screenshot_key(viewer *v) {
+    int w, h;
+    glfwGetFramebufferSize(v->w, &w, &h);
+    char path[64], err[512];
+    snprintf(path, sizeof path, "boids-%04llu.png", (unsigned long long)v->shots++);
+    if (boids_render_screenshot(path, w, h, err, sizeof err) == BOIDS_OK)
+        printf("screenshot: %s (%dx%d)\n", path, w, h);
+    else
+        fprintf(stderr, "%s: %s\n", PROG, err);
+    fflush(stdout);
+}
+
+// One key press, from the keyboard or the script.
+static void press(viewer *v, int key) {
+    static const uint32_t digit_bits[10] = {
+        BOIDS_BIT(BOIDS_BI_PATH),      BOIDS_BIT(BOIDS_BI_SEPARATION),
+        BOIDS_BIT(BOIDS_BI_ALIGNMENT), BOIDS_BIT(BOIDS_BI_COHESION),
+        BOIDS_BIT(BOIDS_BI_SEEK),      BOIDS_BIT(BOIDS_BI_FLEE),
+        BOIDS_BIT(BOIDS_BI_ARRIVE),    BOIDS_BIT(BOIDS_BI_PURSUE) | BOIDS_BIT(BOIDS_BI_EVADE),
+        BOIDS_BIT(BOIDS_BI_WANDER),    BOIDS_BIT(BOIDS_BI_FLOW),
+    };
+    uint32_t bits = 0;
+    if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9)
+        bits = digit_bits[key - GLFW_KEY_0];
+    else if (key == GLFW_KEY_O)
+        bits = BOIDS_BIT(BOIDS_BI_OBSTACLES);
+    if (bits) {
+        // A pair (pursue + evade) goes off if either is on.
+        set_behaviors(v, bits, !(v->p.group[0].behaviors & bits));
+        return;
+    }
+    boids_params before = v->p;
+    switch (key) {
+    case GLFW_KEY_B:
+        v->p.world.boundary = (v->p.world.boundary + 1) % 3;
+        if (refinalize(v, &before)) {
+            printf("boundary: %s\n", boundary_name(v->p.world.boundary));
+            fflush(stdout);
+        }
+        break;
+    case GLFW_KEY_SPACE:
+        v->paused = !v->paused;
+        printf("%s\n", v->paused ? "paused" : "running");
+        fflush(stdout);
+        break;
+    case GLFW_KEY_PERIOD:
+        v->paused = true;
+        v->step_once = true;
+        break;
+    case GLFW_KEY_R:
+        if (reset(v) != BOIDS_OK) {
+            fprintf(stderr, "%s: reset failed: out of memory\n", PROG);
+            v->quit = true;
+        }
+        printf("reset: seed %llu\n", (unsigned long long)v->o->seed);
+        fflush(stdout);
+        break;
+    case GLFW_KEY_H:
+    case GLFW_KEY_F1:
+        v->help = !v->help;
+        break;
+    case GLFW_KEY_C:
+        v->mode = (boids_color_mode)((v->mode + 1) % BOIDS_COLOR_MODES);
+        printf("color: %s\n", boids_color_mode_name(v->mode));
+        fflush(stdout);
+        break;
+    case GLFW_KEY_S:
+        screenshot_key(v);
+        break;
+    case GLFW_KEY_G:
+    case GLFW_KEY_N:
+    case GLFW_KEY_V:
+    case GLFW_KEY_F:
+    case GLFW_KEY_P: {
+        bool *flag = key == GLFW_KEY_G   ? &v->show_grid
+                     : key == GLFW_KEY_N ? &v->show_neighbors
+                     : key == GLFW_KEY_V ? &v->show_vectors
+                     : key == GLFW_KEY_F ? &v->show_flow
+                                         : &v->show_path;
+        static const char *const names[] = {"grid", "neighbors", "vectors", "flow", "path"};
+        int k = key == GLFW_KEY_G ? 0 : key == GLFW_KEY_N ? 1 : key == GLFW_KEY_V ? 2 : key == GLFW_KEY_F ? 3 : 4;
+        *flag = !*flag;
+        printf("overlay: %s %s\n", names[k], *flag ? "on" : "off");
+        fflush(stdout);
+        break;
+    }
+    case GLFW_KEY_LEFT_BRACKET:
+    case GLFW_KEY_RIGHT_BRACKET:
+        v->selected = (v->selected + (key == GLFW_KEY_LEFT_BRACKET ? (int)TUNABLE_COUNT - 1 : 1)) % (int)TUNABLE_COUNT;
+        break;
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_EQUAL: {
+        const tunable *t = &tunables[v->selected];
+        float k = key == GLFW_KEY_EQUAL ? 1.1f : 1.0f / 1.1f;
+        for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+            boids_group_params *gp = &v->p.group[g];
+            float *f =
+                t->behavior >= 0 ? &gp->weight[t->behavior >> 2][t->behavior & 3] : (float *)((char *)gp + t->offset);
+            *f = *f == 0.0f && k > 1.0f ? 0.1f : *f * k;
+        }
+        if (refinalize(v, &before)) {
+            const boids_group_params *gp = &v->p.group[0];
+            float f = t->behavior >= 0 ? gp->weight[t->behavior >> 2][t->behavior & 3]
+                                       : *(const float *)((const char *)gp + t->offset);
+            printf("param: %s = %g\n", t->name, (double)f);
+            fflush(stdout);
+        }
+        break;
+    }
+    case GLFW_KEY_ESCAPE:
+        v->quit = true;
+        break;
+    default:
+        break;
+    }
+}
+
+static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
+    (void)scancode;
+    (void)mods;
+    viewer *v = glfwGetWindowUserPointer(w);
+    bool repeatable = key == GLFW_KEY_MINUS || key == GLFW_KEY_EQUAL || key == GLFW_KEY_PERIOD;
+    if (action == GLFW_PRESS || (action == GLFW_REPEAT && repeatable))
+        press(v, key);
+}
+
+// Cursor position in NDC of the framebuffer's window.
+static bool cursor_ndc(const viewer *v, double x, double y, float *nx, float *ny, float *aspect) {
+    int ww, wh;
+    glfwGetWindowSize(v->w, &ww, &wh);
+    if (ww <= 0 || wh <= 0)
+        return false;
+    *nx = (float)(x / ww * 2.0 - 1.0);
+    *ny = (float)(1.0 - y / wh * 2.0);
+    *aspect = (float)ww / (float)wh;
+    return true;
+}
+
+static void on_cursor(GLFWwindow *w, double x, double y) {
+    viewer *v = glfwGetWindowUserPointer(w);
+    float nx, ny, aspect, px, py;
+    if (v->dragging && cursor_ndc(v, v->cursor_x, v->cursor_y, &px, &py, &aspect) &&
+        cursor_ndc(v, x, y, &nx, &ny, &aspect)) {
+        if (v->cam.dim == 3)
+            boids_camera_orbit(&v->cam, (float)(x - v->cursor_x), (float)(y - v->cursor_y));
+        else
+            boids_camera_pan(&v->cam, aspect, nx - px, ny - py);
+    }
+    v->cursor_x = x;
+    v->cursor_y = y;
+    v->have_target = true;
+}
+
+static void on_button(GLFWwindow *w, int button, int action, int mods) {
+    (void)mods;
+    viewer *v = glfwGetWindowUserPointer(w);
+    if (button == GLFW_MOUSE_BUTTON_LEFT || button == GLFW_MOUSE_BUTTON_RIGHT)
+        v->dragging = action == GLFW_PRESS;
+}
+
+static void on_scroll(GLFWwindow *w, double dx, double dy) {
+    (void)dx;
+    viewer *v = glfwGetWindowUserPointer(w);
+    float nx, ny, aspect;
+    if (cursor_ndc(v, v->cursor_x, v->cursor_y, &nx, &ny, &aspect))
+        boids_camera_zoom(&v->cam, aspect, powf(0.88f, (float)dy), nx, ny);
+}
+
+// GL debug output of the CPU backend (the GPU backend installs its own).
+static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                     const GLchar *message, const void *user) {
+    (void)source;
+    (void)id;
+    (void)length;
+    (void)severity;
+    viewer *v = (viewer *)user;
+    if (type == GL_DEBUG_TYPE_ERROR) {
+        v->gl_errors++;
+        fprintf(stderr, "GL error: %s\n", message);
+    }
+}
+
+// The mouse as the target of seek/flee/arrive/pursue/evade (its velocity
+// per time unit for the predictions).
+static void update_target(viewer *v) {
+    float nx, ny, aspect, t[3];
+    if (!v->have_target || !cursor_ndc(v, v->cursor_x, v->cursor_y, &nx, &ny, &aspect))
+        return;
+    boids_camera_unproject(&v->cam, aspect, nx, ny, t);
+    memcpy(v->cursor_world, t, sizeof t);
+    boids_world_params *w = &v->p.world;
+    for (int a = 0; a < 3; a++) {
+        if (a >= (int)w->dim) {
+            t[a] = w->min[a];
+        } else {
+            float lo = w->min[a], hi = w->min[a] + w->size[a];
+            t[a] = t[a] < lo ? lo : (t[a] > hi ? hi : t[a]);
+        }
+    }
+    if (memcmp(t, v->last_target, sizeof t) == 0)
+        return;
+    for (int a = 0; a < 3; a++) {
+        w->target_vel[a] = (t[a] - w->target_pos[a]) / (w->dt > 0.0f ? w->dt : 1.0f);
+        w->target_pos[a] = t[a];
+    }
+    memcpy(v->last_target, t, sizeof t);
+    v->params_dirty = true;
+}
+
+// Hands changed parameters to the simulation (groups, scene, world; the
+// grid and the flow field stay).
+static void apply_params(viewer *v) {
+    if (!v->params_dirty)
+        return;
+    v->params_dirty = false;
+    if (v->gpu) {
+        boids_gpu_set_params(v->gpu, &v->p);
+        return;
+    }
+    boids_sim *s = v->sim;
+    uint32_t step = s->p.world.step;
+    memcpy(s->p.group, v->p.group, sizeof s->p.group);
+    s->p.scene = v->p.scene;
+    s->p.world = v->p.world;
+    s->p.world.step = step;
+}
+
+// Appends a line segment.
+static void seg(boids_line_vertex *l, size_t *n, const float a[3], const float b[3], const float c[4]) {
+    if (*n + 2 > MAX_LINES)
+        return;
+    memcpy(l[*n].pos, a, 12);
+    memcpy(l[*n].color, c, 16);
+    memcpy(l[*n + 1].pos, b, 12);
+    memcpy(l[*n + 1].color, c, 16);
+    *n += 2;
+}
+
+// A circle of radius r around c in the plane of axes (i, j).
+static void circle(boids_line_vertex *l, size_t *n, const float c[3], float r, int i, int j, const float col[4]) {
+    for (int k = 0; k < 48; k++) {
+        float a0 = (float)k / 48.0f * 6.2831853f, a1 = (float)(k + 1) / 48.0f * 6.2831853f;
+        float p[3] = {c[0], c[1], c[2]}, q[3] = {c[0], c[1], c[2]};
+        p[i] += r * cosf(a0);
+        p[j] += r * sinf(a0);
+        q[i] += r * cosf(a1);
+        q[j] += r * sinf(a1);
+        seg(l, n, p, q, col);
+    }
+}
+
+// World box, path, obstacles and target as lines.
+static size_t scene_lines(const viewer *v, boids_line_vertex *l) {
+    static const float box[4] = {0.5f, 0.55f, 0.65f, 0.7f}, path[4] = {0.4f, 0.9f, 0.5f, 0.8f},
+                       obst[4] = {1.0f, 0.45f, 0.35f, 0.9f}, target[4] = {1.0f, 1.0f, 1.0f, 0.9f};
+    const boids_world_params *w = &v->p.world;
+    const boids_scene *sc = &v->p.scene;
+    uint32_t beh = v->p.group[0].behaviors;
+    size_t n = 0;
+    float lo[3] = {w->min[0], w->min[1], w->min[2]};
+    float hi[3] = {w->min[0] + w->size[0], w->min[1] + w->size[1], w->min[2] + w->size[2]};
+    for (int e = 0; e < 12; e++) { // the 12 edges of the box (4 in 2D)
+        int axis = e / 4, b0 = e & 1, b1 = (e >> 1) & 1;
+        if (w->dim == 2 && (axis == 2 || b1))
+            continue;
+        int u = (axis + 1) % 3, t = (axis + 2) % 3;
+        float a[3], b[3];
+        a[axis] = lo[axis];
+        b[axis] = hi[axis];
+        a[u] = b[u] = b0 ? hi[u] : lo[u];
+        a[t] = b[t] = b1 ? hi[t] : lo[t];
+        if (w->dim == 2) {
+            a[2] = b[2] = 0.0f;
+            if (axis == 1) // y edges of the rectangle: x at lo or hi
+                a[0] = b[0] = b0 ? hi[0] : lo[0];
+        }
+        seg(l, &n, a, b, box);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_PATH)) || v->show_path) {
+        uint32_t m = sc->path_count;
+        for (uint32_t k = 0; k + 1 < m + (sc->path_closed ? 1u : 0u); k++)
+            seg(l, &n, sc->path[k], sc->path[(k + 1) % m], path);
+    }
+    if (beh & BOIDS_BIT(BOIDS_BI_OBSTACLES)) {
+        for (uint32_t k = 0; k < sc->obstacle_count; k++) {
+            circle(l, &n, sc->obstacle[k], sc->obstacle[k][3], 0, 1, obst);
+            if (w->dim == 3) {
+                circle(l, &n, sc->obstacle[k], sc->obstacle[k][3], 0, 2, obst);
+                circle(l, &n, sc->obstacle[k], sc->obstacle[k][3], 1, 2, obst);
+            }
+        }
+    }
+    uint32_t targeted = BOIDS_BIT(BOIDS_BI_SEEK) | BOIDS_BIT(BOIDS_BI_FLEE) | BOIDS_BIT(BOIDS_BI_ARRIVE) |
+                        BOIDS_BIT(BOIDS_BI_PURSUE) | BOIDS_BIT(BOIDS_BI_EVADE);
+    if (beh & targeted) {
+        float r = 0.015f * (w->size[0] > w->size[1] ? w->size[0] : w->size[1]);
+        for (int a = 0; a < (int)w->dim; a++) {
+            float p[3] = {w->target_pos[0], w->target_pos[1], w->dim == 3 ? w->target_pos[2] : 0.0f}, q[3];
+            memcpy(q, p, sizeof q);
+            p[a] -= r;
+            q[a] += r;
+            seg(l, &n, p, q, target);
+        }
+    }
+    return n;
+}
+
+// The HUD and the help overlay.
+static void draw_hud(viewer *v, int fb_w, int fb_h) {
+    static const float panel[4] = {0.0f, 0.0f, 0.0f, 0.55f}, text[4] = {0.92f, 0.94f, 0.96f, 1.0f};
+    boids_stage_ms ms;
+    if (v->gpu)
+        boids_gpu_stage_ms(v->gpu, &ms);
+    else
+        ms = v->sim->ms;
+    const boids_group_params *gp = &v->p.group[0];
+    const tunable *t = &tunables[v->selected];
+    float value = t->behavior >= 0 ? gp->weight[t->behavior >> 2][t->behavior & 3]
+                                   : *(const float *)((const char *)gp + t->offset);
+    char behaviors[400], hud[2048];
+    behavior_text(gp->behaviors, behaviors, sizeof behaviors);
+    uint64_t step = v->gpu ? boids_gpu_steps(v->gpu) : v->sim->step;
+    snprintf(hud, sizeof hud,
+             "FPS %.1f   frame %.2f ms   sim %.2f ms   step %llu%s\n"
+             "sim ms  key %.2f  count %.2f  scan %.2f  scatter %.2f  steer %.2f  integrate %.2f\n"
+             "%u agents  %uD  backend %s  boundary %s  colour %s\n"
+             "%s\n"
+             "behaviours: %s\n"
+             "[ ] %s = %g   (H: help)",
+             v->fps, v->frame_ms, v->step_ms, (unsigned long long)step, v->paused ? "  PAUSED" : "", ms.key, ms.count,
+             ms.scan, ms.scatter, ms.steer, ms.integrate, v->p.world.count, v->p.world.dim, v->gpu ? "gpu" : "cpu",
+             boundary_name(v->p.world.boundary), boids_color_mode_name(v->mode), v->renderer, behaviors, t->name,
+             (double)value);
+    float scale = fb_h >= 700 ? 2.0f : 1.0f, w, h;
+    boids_render_text_size(hud, scale, &w, &h);
+    boids_render_rect(v->render, fb_w, fb_h, 0.0f, 0.0f, w + 16.0f * scale, h + 10.0f * scale, panel);
+    boids_render_text(v->render, fb_w, fb_h, 8.0f * scale, 6.0f * scale, scale, hud, text);
+    if (v->help) {
+        boids_render_text_size(help_text, scale, &w, &h);
+        float x = 0.5f * ((float)fb_w - w), y = 0.5f * ((float)fb_h - h);
+        boids_render_rect(v->render, fb_w, fb_h, x - 12.0f * scale, y - 10.0f * scale, w + 24.0f * scale,
+                          h + 20.0f * scale, panel);
+        boids_render_text(v->render, fb_w, fb_h, x, y, scale, help_text, text);
+    }
+}
+
+// The G, F, N and V overlays. They read the GPU state back (debug views,
+// off by default: the normal frame has no readback).
+// `under`: the heat map, drawn before the agents; else the line overlays.
+static void draw_overlays(viewer *v, const float view_proj[16], bool under) {
+    if (under ? !v->show_grid : !(v->show_flow || v->show_neighbors || v->show_vectors))
+        return;
+    const boids_world_params *w = &v->p.world;
+    uint32_t n = w->count, cells = w->cells[3];
+    if (!v->overlay) {
+        v->overlay_cap = (size_t)cells * 6 + 262144;
+        v->overlay = malloc(v->overlay_cap * sizeof *v->overlay);
+        if (v->gpu) {
+            v->read_pos = malloc((size_t)n * 16 + 16);
+            v->read_vel = malloc((size_t)n * 16 + 16);
+            v->read_count = malloc((size_t)cells * 4 + 4);
+        }
+        if (!v->overlay || (v->gpu && (!v->read_pos || !v->read_vel || !v->read_count))) {
+            fprintf(stderr, "%s: out of memory for the overlays\n", PROG);
+            v->show_grid = v->show_flow = v->show_neighbors = v->show_vectors = false;
+            return;
+        }
+    }
+    size_t m = 0;
+    if (under) {
+        const uint32_t *counts = v->sim->grid.count;
+        if (v->gpu && boids_gpu_read(v->gpu, BOIDS_GPU_COUNT, v->read_count, (size_t)cells * 4) == BOIDS_OK)
+            counts = v->read_count;
+        m = boids_overlay_grid(counts, w, v->overlay, 0, v->overlay_cap);
+        boids_render_triangles(v->render, view_proj, v->overlay, m);
+        return;
+    }
+    if (v->show_flow)
+        m = boids_overlay_flow(&v->sim->p.flow, w, v->overlay, m, v->overlay_cap);
+    if (v->show_neighbors || v->show_vectors) {
+        const float(*pos)[4] = (const float(*)[4])v->sim->cur.pos, (*vel)[4] = (const float(*)[4])v->sim->cur.vel;
+        if (v->gpu) {
+            boids_gpu_read(v->gpu, BOIDS_GPU_POS, v->read_pos, (size_t)n * 16);
+            boids_gpu_read(v->gpu, BOIDS_GPU_VEL, v->read_vel, (size_t)n * 16);
+            pos = (const float(*)[4])v->read_pos;
+            vel = (const float(*)[4])v->read_vel;
+        }
+        boids_params q = v->p;
+        q.flow = v->sim->p.flow; // read only
+        const float *point = v->have_target ? v->cursor_world : w->target_pos;
+        uint32_t picked;
+        m = boids_overlay_agent(&q, n, pos, vel, point, v->show_neighbors, v->show_vectors, v->overlay, m,
+                                v->overlay_cap, &picked);
+    }
+    boids_render_lines(v->render, view_proj, v->overlay, m);
+}
+
+// One frame's drawing into a w x h framebuffer.
+static void draw(viewer *v, int fb_w, int fb_h) {
+    static boids_line_vertex lines[MAX_LINES];
+    glViewport(0, 0, fb_w, fb_h);
+    glClearColor(0.05f, 0.06f, 0.08f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    float aspect = (float)fb_w / (float)fb_h;
+    boids_agents_draw d = {
+        .count = v->p.world.count, .dim = v->p.world.dim, .mode = v->mode, .maxspeed = v->p.group[0].maxspeed};
+    boids_camera_matrix(&v->cam, aspect, d.view_proj);
+    // About 5 pixels long whatever the zoom, never below 3 world units.
+    float world_per_px = v->cam.dim == 3 ? 2.0f * v->cam.distance * tanf(0.5f * v->cam.fov_y) / (float)fb_h
+                                         : 2.0f * v->cam.half_height / (float)fb_h;
+    d.size = fmaxf(3.0f, 5.0f * world_per_px);
+    if (v->gpu)
+        boids_gpu_state_buffers(v->gpu, &d.pos, &d.vel, &d.group, &d.neighbors);
+    else
+        boids_render_own_buffers(v->render, &d.pos, &d.vel, &d.group, &d.neighbors);
+    draw_overlays(v, d.view_proj, true);
+    if (d.dim == 3)
+        glEnable(GL_DEPTH_TEST);
+    boids_render_agents(v->render, &d);
+    glDisable(GL_DEPTH_TEST);
+    boids_render_lines(v->render, d.view_proj, lines, scene_lines(v, lines));
+    draw_overlays(v, d.view_proj, false);
+    draw_hud(v, fb_w, fb_h);
+}
+
+// Applies the script's events of this frame.
+static void run_script(viewer *v, const script_event *ev, size_t n, size_t *next) {
+    for (; *next < n && ev[*next].frame <= v->frame; (*next)++) {
+        const script_event *e = &ev[*next];
+        if (e->key >= 0) {
+            press(v, e->key);
+        } else if (e->width == 0) {
+            // A minimised window has a 0x0 framebuffer; without a window
+            // manager (Xvfb) iconifying may do nothing, so the frames until
+            // the next resize are treated as 0x0 either way.
+            glfwIconifyWindow(v->w);
+            v->forced_zero = true;
+            printf("resize: 0x0\n");
+        } else {
+            if (v->forced_zero)
+                glfwRestoreWindow(v->w);
+            v->forced_zero = false;
+            glfwSetWindowSize(v->w, e->width, e->height);
+            printf("resize: %dx%d\n", e->width, e->height);
+        }
+        fflush(stdout);
+    }
+}
+
+// Is the renderer a software one (llvmpipe, softpipe, SwiftShader)?
+static bool software_renderer(const char *r) {
+    return strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "SwiftShader") || strstr(r, "Software");
+}
+
+// --screenshot must name a file in an existing directory (checked before
+// the run, not after its last frame).
+static int check_screenshot(const char *path) {
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1, slash ? path : ".");
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        boids_cli_error(PROG, "--screenshot", path, "a PNG file path", "is a directory");
+        return EXIT_INPUT;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        boids_cli_error(PROG, "--screenshot", path, "a file path in an existing directory",
+                        "cannot be written: '%s' is not a directory", dir);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+static int run(const boids_options *o) {
+    static script_event script[MAX_SCRIPT];
+    size_t n_script = 0, next_event = 0;
+    if (o->keys && parse_script(o->keys, script, &n_script))
+        return EXIT_INPUT;
+    if (o->screenshot && check_screenshot(o->screenshot))
+        return EXIT_INPUT;
+    bool use_gpu = !(o->flags_given & BOIDS_CLI_BACKEND) || strcmp(o->backend, "gpu") == 0;
+    viewer *v = calloc(1, sizeof *v);
+    if (!v) {
+        boids_cli_error(PROG, NULL, NULL, NULL, "out of memory");
+        return EXIT_ENVIRONMENT;
+    }
+    v->o = o;
+    v->dist = (boids_distribution)o->distribution;
+    int rc = 0;
+    char err[4096];
+    bool no_display = false;
+    boids_window_desc wd = {.title = "boids", .width = (int)o->width, .height = (int)o->height, .vsync = o->vsync};
+    if (boids_window_create(&v->win, &wd, &no_display, err, sizeof err) != BOIDS_OK) {
+        if (no_display)
+            fprintf(stderr,
+                    "%s: %s; expected a display (DISPLAY or WAYLAND_DISPLAY): run it under a virtual X server, "
+                    "xvfb-run -a boids ..., or headless with boids-run --count N --steps S\n",
+                    PROG, err);
+        else
+            fprintf(stderr,
+                    "%s: %s; expected OpenGL 4.5 core: the viewer draws with it on both backends (--backend cpu "
+                    "too), so neither works here: use boids-run --backend cpu for a headless run%s\n",
+                    PROG, err, strstr(err, "llvmpipe") ? "" : ", or Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)");
+        free(v);
+        return EXIT_ENVIRONMENT;
+    }
+    v->w = boids_window_glfw(v->win);
+    int version = gladLoadGL((GLADloadfunc)boids_window_loader(v->win));
+    snprintf(v->renderer, sizeof v->renderer, "%s", version ? (const char *)glGetString(GL_RENDERER) : "?");
+    snprintf(v->gl_version, sizeof v->gl_version, "%s", version ? (const char *)glGetString(GL_VERSION) : "?");
+    if (!version || GLAD_VERSION_MAJOR(version) * 10 + GLAD_VERSION_MINOR(version) < 45) {
+        fprintf(stderr,
+                "%s: no OpenGL 4.5 core context: found OpenGL '%s' on '%s'; expected 4.5 core (both backends "
+                "draw with it): use boids-run --backend cpu for a headless run\n",
+                PROG, v->gl_version, v->renderer);
+        rc = EXIT_ENVIRONMENT;
+        goto done;
+    }
+    bool software = software_renderer(v->renderer);
+    uint32_t count = o->count_set ? o->count : (use_gpu && !software ? COUNT_HARDWARE : COUNT_SOFTWARE);
+    if (boids_options_params(o, count, &v->p, err, sizeof err) != BOIDS_OK) {
+        fprintf(stderr, "%s\n", err);
+        rc = EXIT_INPUT;
+        goto done;
+    }
+    // Simulations are created with the flow field on, so that the 9 key
+    // has a field to follow; the behaviours asked for are set right after.
+    v->p_create = v->p;
+    v->p_create.group[0].behaviors |= BOIDS_BIT(BOIDS_BI_FLOW);
+    if (reset(v) != BOIDS_OK) {
+        boids_cli_error(PROG, "--count", NULL, NULL, "cannot create a simulation of %u agents: out of memory", count);
+        rc = EXIT_ENVIRONMENT;
+        goto done;
+    }
+    if (use_gpu) {
+        boids_gpu_desc gd = {.params = &v->p_create, .load = boids_window_loader(v->win), .shader_dir = o->shader_dir};
+        boids_result r = boids_gpu_create(&v->gpu, &gd, err, sizeof err);
+        if (r != BOIDS_OK) {
+            fprintf(stderr, "%s: %s%s\n", PROG, err,
+                    r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER ? "" : "; try --backend cpu");
+            rc = r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER ? EXIT_INPUT : EXIT_ENVIRONMENT;
+            goto done;
+        }
+        boids_gpu_upload(v->gpu, v->sim);
+    } else {
+        glEnable(GL_DEBUG_OUTPUT);
+        glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+        glDebugMessageCallback(debug_message, v);
+    }
+    v->params_dirty = true;
+    boids_render_desc rd = {.shader_dir = o->shader_dir, .own_count = use_gpu ? 0 : count};
+    boids_result r = boids_render_create(&v->render, &rd, err, sizeof err);
+    if (r != BOIDS_OK) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        rc = r == BOIDS_ERR_SHADER ? EXIT_INPUT : EXIT_ENVIRONMENT;
+        goto done;
+    }
+    int fb_w, fb_h;
+    glfwGetFramebufferSize(v->w, &fb_w, &fb_h);
+    boids_camera_fit(&v->cam, &v->p.world, fb_h > 0 ? (float)fb_w / (float)fb_h : 1.0f);
+    glfwSetWindowUserPointer(v->w, v);
+    glfwSetKeyCallback(v->w, on_key);
+    glfwSetCursorPosCallback(v->w, on_cursor);
+    glfwSetMouseButtonCallback(v->w, on_button);
+    glfwSetScrollCallback(v->w, on_scroll);
+
+    const boids_world_params *w = &v->p.world;
+    char world[96];
+    if (w->dim == 3)
+        snprintf(world, sizeof world, "%gx%gx%g", (double)w->size[0], (double)w->size[1], (double)w->size[2]);
+    else
+        snprintf(world, sizeof world, "%gx%g", (double)w->size[0], (double)w->size[1]);
+    const char *why = o->count_set           ? ""
+                      : use_gpu && !software ? " (default for a hardware GPU)"
+                      : use_gpu              ? " (default for a software renderer)"
+                                             : " (default for the CPU backend)";
+    printf("boids %s: %u agents%s, %uD, world %s, boundary %s, seed %llu, backend %s, renderer '%s', "
+           "OpenGL %s\n",
+           BOIDS_VERSION, count, why, w->dim, world, boundary_name(w->boundary), (unsigned long long)o->seed,
+           use_gpu ? "gpu" : "cpu", v->renderer, v->gl_version);
+    print_behaviors(v);
+
+    double last = now_seconds(), fps_start = last;
+    uint64_t fps_frames = 0;
+    int drawn_w = 0, drawn_h = 0;
+    while (!v->quit && !glfwWindowShouldClose(v->w)) {
+        v->frame++;
+        glfwPollEvents();
+        run_script(v, script, n_script, &next_event);
+        update_target(v);
+        apply_params(v);
+        if (!v->paused || v->step_once) {
+            double t0 = now_seconds();
+            if (v->gpu) {
+                boids_gpu_step(v->gpu);
+            } else {
+                boids_sim_step(v->sim);
+                boids_render_upload(v->render, v->sim);
+            }
+            v->step_ms = (now_seconds() - t0) * 1e3;
+            v->step_once = false;
+        }
+        glfwGetFramebufferSize(v->w, &fb_w, &fb_h);
+        if (v->forced_zero)
+            fb_w = fb_h = 0;
+        bool last_frame = o->frames && v->frame >= o->frames;
+        if (fb_w > 0 && fb_h > 0) {
+            draw(v, fb_w, fb_h);
+            drawn_w = fb_w;
+            drawn_h = fb_h;
+            if (last_frame && o->screenshot) {
+                if (boids_render_screenshot(o->screenshot, fb_w, fb_h, err, sizeof err) != BOIDS_OK) {
+                    fprintf(stderr, "%s: %s\n", PROG, err);
+                    rc = EXIT_ENVIRONMENT;
+                } else {
+                    printf("screenshot: %s (%dx%d)\n", o->screenshot, fb_w, fb_h);
+                }
+            }
+            glfwSwapBuffers(v->w);
+        } else if (last_frame && o->screenshot) {
+            fprintf(stderr, "%s: --screenshot: '%s' not written: the last frame had no pixels (minimised)\n", PROG,
+                    o->screenshot);
+            rc = EXIT_ENVIRONMENT;
+        } else if (!o->frames) {
+            glfwWaitEventsTimeout(0.02); // minimised: keep polling, gently
+        }
+        double t = now_seconds();
+        v->frame_ms = (t - last) * 1e3;
+        last = t;
+        fps_frames++;
+        if (t - fps_start >= 0.5 || v->fps == 0.0) {
+            v->fps = (double)fps_frames / (t - fps_start);
+            fps_start = t;
+            fps_frames = 0;
+        }
+        if (last_frame)
+            break;
+    }
+    uint32_t errors = v->gpu ? boids_gpu_debug_errors(v->gpu) : v->gl_errors;
+    printf("frames: %llu, steps %llu, last frame %dx%d, gl-errors %u\n", (unsigned long long)v->frame,
+           (unsigned long long)(v->gpu ? boids_gpu_steps(v->gpu) : v->sim->step), drawn_w, drawn_h, errors);
+    if (errors) {
+        boids_cli_error(PROG, NULL, NULL, NULL, "OpenGL reported %u errors", errors);
+        rc = EXIT_ENVIRONMENT;
+    }
+done:
+    boids_render_destroy(v->render);
+    boids_gpu_destroy(v->gpu);
+    boids_sim_destroy(v->sim);
+    free(v->overlay);
+    free(v->read_pos);
+    free(v->read_vel);
+    free(v->read_count);
+    if (!v->gpu && v->win && !use_gpu)
+        glDebugMessageCallback(NULL, NULL);
+    boids_window_destroy(v->win);
+    free(v);
+    if (fflush(stdout) != 0)
+        rc = EXIT_ENVIRONMENT;
+    return rc;
+}
+
+// boids: parse, run, exit 0 / 2 / 3.
+int main(int argc, char **argv) {
+    static const boids_cli_spec spec = {
+        .prog = PROG,
+        .usage = usage,
+        .flags = BOIDS_CLI_COUNT | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
+                 BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_WIDTH | BOIDS_CLI_HEIGHT | BOIDS_CLI_VSYNC | BOIDS_CLI_FRAMES |
+                 BOIDS_CLI_SCREENSHOT | BOIDS_CLI_KEYS,
+    };
+    boids_options o;
+    int r = boids_cli_parse(argc, argv, &spec, &o);
+    if (r == 1)
+        return fflush(stdout) == 0 ? 0 : EXIT_ENVIRONMENT;
+    if (r != 0)
+        return EXIT_INPUT;
+    return run(&o);
+}

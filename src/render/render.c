@@ -1,0 +1,290 @@
+// src/render/render.c: agents (one instanced draw from the state buffers,
+// shaders/agents.vert), world-space lines (lines.vert), HUD quads (hud.vert,
+// stb_easy_font) and the screenshot (stb_image_write).
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glad/gl.h>
+
+#include "boids/render.h"
+#include "src/gpu/program.h"
+
+// stb's single-file headers: their unused statics and casts are not ours to fix.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#include <stb_easy_font.h>
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb_image_write.h>
+#pragma GCC diagnostic pop
+
+#define HUD_MAX_QUADS 20000 // characters * segments in one text call
+
+typedef struct hud_vertex {
+    float pos[2];
+    float color[4];
+} hud_vertex;
+
+struct boids_render {
+    GLuint prog_agents, prog_lines, prog_hud;
+    GLuint vao_empty, vao_lines, vao_hud;
+    GLuint vbo_lines, vbo_hud;
+    size_t lines_cap, hud_cap; // bytes
+    GLuint own[4];             // pos, vel, group, neighbours (CPU backend)
+    uint32_t own_count;
+    hud_vertex *hud; // scratch: HUD_MAX_QUADS * 6
+    char *quads;     // scratch for stb_easy_font: HUD_MAX_QUADS * 64 bytes
+};
+
+static const char *const color_names[BOIDS_COLOR_MODES] = {"group", "heading", "speed", "neighbours"};
+
+const char *boids_color_mode_name(boids_color_mode m) {
+    return m < BOIDS_COLOR_MODES ? color_names[m] : "?";
+}
+
+// A vertex array of a position (n floats) and an RGBA colour, from vbo.
+static GLuint attrib_vao(GLuint vbo, int n, size_t stride) {
+    GLuint vao;
+    glCreateVertexArrays(1, &vao);
+    glVertexArrayVertexBuffer(vao, 0, vbo, 0, (GLsizei)stride);
+    glEnableVertexArrayAttrib(vao, 0);
+    glEnableVertexArrayAttrib(vao, 1);
+    glVertexArrayAttribFormat(vao, 0, n, GL_FLOAT, GL_FALSE, 0);
+    glVertexArrayAttribFormat(vao, 1, 4, GL_FLOAT, GL_FALSE, (GLuint)(sizeof(float) * (size_t)n));
+    glVertexArrayAttribBinding(vao, 0, 0);
+    glVertexArrayAttribBinding(vao, 1, 0);
+    return vao;
+}
+
+static GLuint make_buffer(size_t bytes, const char *label) {
+    GLuint b;
+    glCreateBuffers(1, &b);
+    glNamedBufferData(b, (GLsizeiptr)(bytes ? bytes : 16), NULL, GL_DYNAMIC_DRAW);
+    glObjectLabel(GL_BUFFER, b, -1, label);
+    return b;
+}
+
+// See boids/render.h.
+boids_result boids_render_create(boids_render **out, const boids_render_desc *d, char *err, size_t err_size) {
+    *out = NULL;
+    GLint vertex_blocks = 0;
+    glGetIntegerv(GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, &vertex_blocks);
+    if (vertex_blocks < 4) {
+        snprintf(err, err_size,
+                 "this OpenGL gives vertex shaders %d storage blocks (GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS); the "
+                 "viewer draws agents from 4",
+                 vertex_blocks);
+        return BOIDS_ERR_GL;
+    }
+    boids_render *r = calloc(1, sizeof *r);
+    if (!r)
+        return BOIDS_ERR_NOMEM;
+    r->hud = malloc(sizeof(hud_vertex) * HUD_MAX_QUADS * 6);
+    r->quads = malloc((size_t)HUD_MAX_QUADS * 64);
+    if (!r->hud || !r->quads) {
+        boids_render_destroy(r);
+        return BOIDS_ERR_NOMEM;
+    }
+    boids_result res =
+        boids_program_graphics(d->shader_dir, "agents.vert", "agents.frag", &r->prog_agents, err, err_size);
+    if (res == BOIDS_OK)
+        res = boids_program_graphics(d->shader_dir, "lines.vert", "lines.frag", &r->prog_lines, err, err_size);
+    if (res == BOIDS_OK)
+        res = boids_program_graphics(d->shader_dir, "hud.vert", "lines.frag", &r->prog_hud, err, err_size);
+    if (res != BOIDS_OK) {
+        boids_render_destroy(r);
+        return res;
+    }
+    glCreateVertexArrays(1, &r->vao_empty);
+    r->lines_cap = 64 * sizeof(boids_line_vertex);
+    r->vbo_lines = make_buffer(r->lines_cap, "lines");
+    r->vao_lines = attrib_vao(r->vbo_lines, 3, sizeof(boids_line_vertex));
+    r->hud_cap = 1024 * sizeof(hud_vertex);
+    r->vbo_hud = make_buffer(r->hud_cap, "hud");
+    r->vao_hud = attrib_vao(r->vbo_hud, 2, sizeof(hud_vertex));
+    r->own_count = d->own_count;
+    if (d->own_count) {
+        static const char *const labels[4] = {"render pos", "render vel", "render group", "render neighbors"};
+        static const size_t sizes[4] = {16, 16, 4, 4};
+        for (int k = 0; k < 4; k++)
+            r->own[k] = make_buffer((size_t)d->own_count * sizes[k], labels[k]);
+    }
+    *out = r;
+    return BOIDS_OK;
+}
+
+// See boids/render.h.
+void boids_render_destroy(boids_render *r) {
+    if (!r)
+        return;
+    glDeleteProgram(r->prog_agents);
+    glDeleteProgram(r->prog_lines);
+    glDeleteProgram(r->prog_hud);
+    GLuint vaos[] = {r->vao_empty, r->vao_lines, r->vao_hud};
+    glDeleteVertexArrays(3, vaos);
+    GLuint bufs[] = {r->vbo_lines, r->vbo_hud};
+    glDeleteBuffers(2, bufs);
+    if (r->own[0])
+        glDeleteBuffers(4, r->own);
+    free(r->hud);
+    free(r->quads);
+    free(r);
+}
+
+// See boids/render.h: a copy per frame, the CPU backend's price.
+void boids_render_upload(boids_render *r, const boids_sim *s) {
+    uint32_t n = s->n < r->own_count ? s->n : r->own_count;
+    glNamedBufferSubData(r->own[0], 0, (GLsizeiptr)n * 16, s->cur.pos);
+    glNamedBufferSubData(r->own[1], 0, (GLsizeiptr)n * 16, s->cur.vel);
+    glNamedBufferSubData(r->own[2], 0, (GLsizeiptr)n * 4, s->cur.group);
+    glNamedBufferSubData(r->own[3], 0, (GLsizeiptr)n * 4, s->neighbors);
+}
+
+// See boids/render.h.
+void boids_render_own_buffers(const boids_render *r, uint32_t *pos, uint32_t *vel, uint32_t *group,
+                              uint32_t *neighbors) {
+    *pos = r->own[0];
+    *vel = r->own[1];
+    *group = r->own[2];
+    *neighbors = r->own[3];
+}
+
+// See boids/render.h: 3 vertices (2D) or 6 (3D) per instance, made up in
+// the vertex shader from gl_VertexID; no vertex buffers.
+void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
+    if (!d->count)
+        return;
+    // Draw after the compute writes to the state are visible to vertex fetches.
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_POS, d->pos);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_VEL, d->vel);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_GROUP, d->group);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_NEIGHBORS, d->neighbors);
+    glUseProgram(r->prog_agents);
+    glUniformMatrix4fv(0, 1, GL_FALSE, d->view_proj);
+    glUniform1f(1, d->size);
+    glUniform1ui(2, (GLuint)d->mode);
+    glUniform1ui(3, d->dim);
+    glUniform1f(4, d->maxspeed);
+    glBindVertexArray(r->vao_empty);
+    glDrawArraysInstanced(GL_TRIANGLES, 0, d->dim == 3 ? 6 : 3, (GLsizei)d->count);
+}
+
+// Grows a vertex buffer to hold `bytes` (doubling: no reallocation per frame).
+static void ensure(GLuint vbo, size_t *cap, size_t bytes) {
+    if (bytes <= *cap)
+        return;
+    while (*cap < bytes)
+        *cap *= 2;
+    glNamedBufferData(vbo, (GLsizeiptr)*cap, NULL, GL_DYNAMIC_DRAW);
+}
+
+// World-space primitives of the lines program.
+static void draw_world(boids_render *r, GLenum mode, const float view_proj[16], const boids_line_vertex *v, size_t n) {
+    if (!n)
+        return;
+    ensure(r->vbo_lines, &r->lines_cap, n * sizeof *v);
+    glNamedBufferSubData(r->vbo_lines, 0, (GLsizeiptr)(n * sizeof *v), v);
+    glUseProgram(r->prog_lines);
+    glUniformMatrix4fv(0, 1, GL_FALSE, view_proj);
+    glBindVertexArray(r->vao_lines);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDrawArrays(mode, 0, (GLsizei)n);
+    glDisable(GL_BLEND);
+}
+
+// See boids/render.h.
+void boids_render_lines(boids_render *r, const float view_proj[16], const boids_line_vertex *v, size_t n) {
+    draw_world(r, GL_LINES, view_proj, v, n);
+}
+
+// See boids/render.h.
+void boids_render_triangles(boids_render *r, const float view_proj[16], const boids_line_vertex *v, size_t n) {
+    draw_world(r, GL_TRIANGLES, view_proj, v, n);
+}
+
+// Draws n HUD vertices (triangles) in pixels, blended.
+static void draw_hud(boids_render *r, int fb_w, int fb_h, const hud_vertex *v, size_t n) {
+    if (!n)
+        return;
+    ensure(r->vbo_hud, &r->hud_cap, n * sizeof *v);
+    glNamedBufferSubData(r->vbo_hud, 0, (GLsizeiptr)(n * sizeof *v), v);
+    glUseProgram(r->prog_hud);
+    glUniform2f(0, (float)fb_w, (float)fb_h);
+    glBindVertexArray(r->vao_hud);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDisable(GL_DEPTH_TEST);
+    glDrawArrays(GL_TRIANGLES, 0, (GLsizei)n);
+    glDisable(GL_BLEND);
+}
+
+// Two triangles of the quad a b c d (in order around it) into v.
+static void quad(hud_vertex *v, float p[4][2], const float rgba[4]) {
+    static const int order[6] = {0, 1, 2, 0, 2, 3};
+    for (int k = 0; k < 6; k++) {
+        memcpy(v[k].pos, p[order[k]], sizeof v[k].pos);
+        memcpy(v[k].color, rgba, sizeof v[k].color);
+    }
+}
+
+// See boids/render.h.
+void boids_render_rect(boids_render *r, int fb_w, int fb_h, float x, float y, float w, float h, const float rgba[4]) {
+    hud_vertex v[6];
+    float p[4][2] = {{x, y}, {x + w, y}, {x + w, y + h}, {x, y + h}};
+    quad(v, p, rgba);
+    draw_hud(r, fb_w, fb_h, v, 6);
+}
+
+// See boids/render.h: stb_easy_font's quads (x, y, z, rgba8 per vertex),
+// scaled about (x, y), as triangles.
+void boids_render_text(boids_render *r, int fb_w, int fb_h, float x, float y, float scale, const char *text,
+                       const float rgba[4]) {
+    unsigned char c[4] = {255, 255, 255, 255};
+    int quads = stb_easy_font_print(0.0f, 0.0f, (char *)text, c, r->quads, HUD_MAX_QUADS * 64);
+    size_t n = 0;
+    for (int q = 0; q < quads; q++) {
+        const float *src = (const float *)(r->quads + (size_t)q * 64);
+        float p[4][2];
+        for (int k = 0; k < 4; k++) {
+            p[k][0] = x + src[k * 4 + 0] * scale;
+            p[k][1] = y + src[k * 4 + 1] * scale;
+        }
+        quad(r->hud + n, p, rgba);
+        n += 6;
+    }
+    draw_hud(r, fb_w, fb_h, r->hud, n);
+}
+
+// See boids/render.h.
+void boids_render_text_size(const char *text, float scale, float *w, float *h) {
+    *w = (float)stb_easy_font_width((char *)text) * scale;
+    *h = (float)stb_easy_font_height((char *)text) * scale;
+}
+
+// See boids/render.h.
+boids_result boids_render_screenshot(const char *path, int w, int h, char *err, size_t err_size) {
+    if (w <= 0 || h <= 0) {
+        snprintf(err, err_size, "--screenshot: '%s' not written: the window has no pixels (%dx%d)", path, w, h);
+        return BOIDS_ERR_IO;
+    }
+    unsigned char *px = malloc((size_t)w * (size_t)h * 3);
+    if (!px) {
+        snprintf(err, err_size, "--screenshot: '%s' not written: out of memory", path);
+        return BOIDS_ERR_NOMEM;
+    }
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, px);
+    // GL rows run bottom-up, a PNG's top-down.
+    stbi_flip_vertically_on_write(1);
+    int ok = stbi_write_png(path, w, h, 3, px, w * 3);
+    free(px);
+    if (!ok) {
+        snprintf(err, err_size, "--screenshot: '%s' could not be written", path);
+        return BOIDS_ERR_IO;
+    }
+    return BOIDS_OK;
+}

@@ -1,0 +1,413 @@
+// tests/test_viewer.c: the viewer `boids`, through the real executable under
+// Xvfb (xvfb-run) with Mesa's llvmpipe in CI. Each case spawns it (no shell)
+// with --frames and --screenshot, captures stdout and stderr into files under
+// BOIDS_TEST_TMP, checks the exit status and what it printed, and loads the
+// PNG (stb_image). Without xvfb-run and without a display the suite FAILS:
+// the viewer is never skipped.
+#include <check.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "boids/render.h"
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#include <stb_image.h>
+#pragma GCC diagnostic pop
+
+#ifndef BOIDS_BIN_DIR
+#error "BOIDS_BIN_DIR must name the directory of boids"
+#endif
+#ifndef BOIDS_TEST_TMP
+#error "BOIDS_TEST_TMP must name a scratch directory"
+#endif
+
+#define VIEWER BOIDS_BIN_DIR "/boids"
+#define TMP BOIDS_TEST_TMP
+#define MAX_ARGS 64
+
+extern char **environ;
+
+typedef struct run_result {
+    int status;
+    char *out, *err;
+} run_result;
+
+#define ARGV(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    size_t len = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    ck_assert(buf != NULL);
+    if (f) {
+        size_t n;
+        while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+            len += n;
+            if (len + 1 == cap) {
+                cap *= 2;
+                buf = realloc(buf, cap);
+                ck_assert(buf != NULL);
+            }
+        }
+        fclose(f);
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+// Is there an executable `name` on PATH?
+static bool on_path(const char *name, char *found, size_t size) {
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    while (*path) {
+        const char *end = strchr(path, ':');
+        size_t len = end ? (size_t)(end - path) : strlen(path);
+        snprintf(found, size, "%.*s/%s", (int)len, path, name);
+        if (access(found, X_OK) == 0)
+            return true;
+        path += len + (end ? 1 : 0);
+    }
+    return false;
+}
+
+// Runs boids with args: under `xvfb-run -a` when it exists, else on $DISPLAY;
+// with neither the test fails (a missing display is never a skip).
+// `display` false: with no display at all (DISPLAY and WAYLAND_DISPLAY unset).
+static run_result run_viewer(const char *name, const char *const *args, bool display) {
+    static char xvfb[4096];
+    const char *argv[MAX_ARGS];
+    int n = 0;
+    bool have_xvfb = on_path("xvfb-run", xvfb, sizeof xvfb);
+    if (display) {
+        ck_assert_msg(have_xvfb || getenv("DISPLAY"),
+                      "expected xvfb-run on PATH (package xvfb) or a DISPLAY: the viewer tests need an X server");
+        if (have_xvfb) {
+            argv[n++] = xvfb;
+            argv[n++] = "-a";
+            argv[n++] = "-s";
+            argv[n++] = "-screen 0 1280x1024x24";
+        }
+    }
+    argv[n++] = VIEWER;
+    for (int i = 0; args[i]; i++) {
+        ck_assert(n + 1 < MAX_ARGS);
+        argv[n++] = args[i];
+    }
+    argv[n] = NULL;
+    char out_path[512], err_path[512];
+    snprintf(out_path, sizeof out_path, TMP "/%s.out", name);
+    snprintf(err_path, sizeof err_path, TMP "/%s.err", name);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    // The environment, less the display variables when asked.
+    char *env[1024];
+    int e = 0;
+    for (char **p = environ; *p && e < 1023; p++)
+        if (display || (strncmp(*p, "DISPLAY=", 8) != 0 && strncmp(*p, "WAYLAND_DISPLAY=", 16) != 0))
+            env[e++] = *p;
+    env[e] = NULL;
+    pid_t pid;
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, env);
+    posix_spawn_file_actions_destroy(&fa);
+    ck_assert_msg(rc == 0, "expected %s to start", argv[0]);
+    run_result r = {0};
+    ck_assert(waitpid(pid, &r.status, 0) == pid);
+    r.out = slurp(out_path);
+    r.err = slurp(err_path);
+    ck_assert_msg(WIFEXITED(r.status), "expected boids to exit, not to end by signal %d; stderr: %s",
+                  WIFSIGNALED(r.status) ? WTERMSIG(r.status) : -1, r.err);
+    return r;
+}
+
+static void run_free(run_result *r) {
+    free(r->out);
+    free(r->err);
+}
+
+static void expect_ok(const run_result *r) {
+    ck_assert_msg(WEXITSTATUS(r->status) == 0, "expected exit 0, got %d; stderr: %s", WEXITSTATUS(r->status), r->err);
+    ck_assert_msg(strstr(r->out, "gl-errors 0"), "expected zero GL errors; stdout: %s", r->out);
+}
+
+// An agent pixel: the group-0 colour of agents.vert (palette[0] = 0.95,
+// 0.85, 0.35, times 0.8 .. 1.25): warm and bright, unlike the background
+// (0.05, 0.06, 0.08), the HUD's white text and the grey world box.
+static bool agent_pixel(const unsigned char *p) {
+    return p[0] > 140 && p[1] > 110 && p[2] < 130 && p[0] > p[2] + 60;
+}
+
+typedef struct image {
+    int w, h;
+    unsigned char *px;
+} image;
+
+static image load(const char *path) {
+    image im = {0};
+    int comp = 0;
+    im.px = stbi_load(path, &im.w, &im.h, &comp, 3);
+    ck_assert_msg(im.px != NULL, "expected %s to be a PNG: %s", path, stbi_failure_reason());
+    return im;
+}
+
+// Agent pixels below the HUD (y >= y0).
+static long count_agents(const image *im, int y0) {
+    long n = 0;
+    for (int y = y0; y < im->h; y++)
+        for (int x = 0; x < im->w; x++)
+            n += agent_pixel(im->px + ((size_t)y * (size_t)im->w + (size_t)x) * 3);
+    return n;
+}
+
+START_TEST(screenshot_shows_agents) {
+    run_result r = run_viewer("shot",
+                              ARGV("--count", "5000", "--frames", "30", "--width", "640", "--height", "480", "--vsync",
+                                   "off", "--screenshot", TMP "/shot.png"),
+                              true);
+    expect_ok(&r);
+    ck_assert_msg(strstr(r.out, "5000 agents"), "expected the count in the first line; stdout: %s", r.out);
+    image im = load(TMP "/shot.png");
+    ck_assert_msg(im.w == 640 && im.h == 480, "expected a 640x480 PNG (the window), got %dx%d", im.w, im.h);
+    long agents = count_agents(&im, 0);
+    // 5000 triangles of ~5 px length cover thousands of pixels; 500 is far below.
+    ck_assert_msg(agents > 500, "expected > 500 agent-coloured pixels, got %ld", agents);
+    stbi_image_free(im.px);
+    run_free(&r);
+}
+END_TEST
+
+START_TEST(frames_apart_differ) {
+    run_result a = run_viewer("apart10",
+                              ARGV("--count", "5000", "--frames", "10", "--width", "640", "--height", "480", "--vsync",
+                                   "off", "--screenshot", TMP "/apart10.png"),
+                              true);
+    expect_ok(&a);
+    run_result b = run_viewer("apart40",
+                              ARGV("--count", "5000", "--frames", "40", "--width", "640", "--height", "480", "--vsync",
+                                   "off", "--screenshot", TMP "/apart40.png"),
+                              true);
+    expect_ok(&b);
+    image x = load(TMP "/apart10.png"), y = load(TMP "/apart40.png");
+    ck_assert(x.w == y.w && x.h == y.h);
+    long changed = 0;
+    for (size_t i = 0; i < (size_t)x.w * (size_t)x.h; i++)
+        changed += agent_pixel(x.px + i * 3) != agent_pixel(y.px + i * 3);
+    // 30 steps at speed ~2-3 move every agent by several of its own lengths.
+    ck_assert_msg(changed > 1000, "expected > 1000 pixels to change between frame 10 and 40, got %ld", changed);
+    stbi_image_free(x.px);
+    stbi_image_free(y.px);
+    run_free(&a);
+    run_free(&b);
+}
+END_TEST
+
+START_TEST(keys_toggle_behaviors) {
+    run_result r = run_viewer(
+        "keys", ARGV("--count", "2000", "--frames", "12", "--vsync", "off", "--keys", "3:1,5:2,6:4,8:7,9:space,10:."),
+        true);
+    expect_ok(&r);
+    const char *lines[] = {"behaviors: separation,alignment,cohesion\n",
+                           "behaviors: alignment,cohesion\n",
+                           "behaviors: cohesion\n",
+                           "behaviors: seek,cohesion\n",
+                           "behaviors: evade,pursue,seek,cohesion\n",
+                           "paused\n"};
+    const char *at = r.out;
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        const char *f = strstr(at, lines[i]);
+        ck_assert_msg(f, "expected '%.*s' (in this order) on stdout: %s", (int)strlen(lines[i]) - 1, lines[i], r.out);
+        at = f + strlen(lines[i]);
+    }
+    // Paused at frame 9 and one '.' step at frame 10: 8 + 1 steps.
+    ck_assert_msg(strstr(r.out, "frames: 12, steps 9,"), "expected 12 frames and 9 steps; stdout: %s", r.out);
+    run_free(&r);
+}
+END_TEST
+
+START_TEST(every_key_runs) {
+    // Every key of the help, overlays on, in 2D and 3D and on both backends:
+    // exit 0, zero GL errors, each change reported.
+    const char *keys = "2:1,2,3,4,5,6,7,8,9,0,o,b,b,b,c,c,c,c,g,n,v,f,p,h,f1,],],=,-,[,space,.,space,r,s";
+    const char *dims[2] = {"2", "3"}, *backends[2] = {"gpu", "cpu"};
+    for (int k = 0; k < 4; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "allkeys%d", k);
+        run_result r = run_viewer(name,
+                                  ARGV("--count", "1500", "--dim", dims[k & 1], "--backend", backends[k >> 1],
+                                       "--frames", "45", "--vsync", "off", "--keys", keys),
+                                  true);
+        expect_ok(&r);
+        const char *expected[] = {"behaviors: obstacles,",
+                                  "boundary: walls",
+                                  "boundary: bounce",
+                                  "boundary: wrap",
+                                  "color: neighbours",
+                                  "overlay: grid on",
+                                  "overlay: vectors on",
+                                  "overlay: path on",
+                                  "param: separation distance = ",
+                                  "paused",
+                                  "reset: seed 1",
+                                  "screenshot: boids-0000.png"};
+        for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
+            ck_assert_msg(strstr(r.out, expected[i]), "expected '%s' on stdout (%s): %s", expected[i], name, r.out);
+        run_free(&r);
+    }
+    unlink("boids-0000.png");
+}
+END_TEST
+
+START_TEST(resize_to_zero_and_back) {
+    run_result r = run_viewer("resize",
+                              ARGV("--count", "2000", "--frames", "20", "--vsync", "off", "--keys",
+                                   "3:320x200,6:0x0,12:640x480", "--screenshot", TMP "/resize.png"),
+                              true);
+    expect_ok(&r);
+    ck_assert_msg(strstr(r.out, "resize: 0x0") && strstr(r.out, "resize: 640x480"), "stdout: %s", r.out);
+    image im = load(TMP "/resize.png");
+    ck_assert_msg(im.w == 640 && im.h == 480, "expected the 640x480 of the last resize, got %dx%d", im.w, im.h);
+    ck_assert_msg(count_agents(&im, 0) > 100, "expected agents after the resize");
+    stbi_image_free(im.px);
+    run_free(&r);
+}
+END_TEST
+
+START_TEST(cpu_backend_and_3d) {
+    run_result r = run_viewer("cpu3d",
+                              ARGV("--backend", "cpu", "--dim", "3", "--count", "3000", "--frames", "5", "--width",
+                                   "640", "--height", "480", "--vsync", "off", "--screenshot", TMP "/cpu3d.png"),
+                              true);
+    expect_ok(&r);
+    ck_assert_msg(strstr(r.out, "3D") && strstr(r.out, "backend cpu"), "stdout: %s", r.out);
+    image im = load(TMP "/cpu3d.png");
+    ck_assert_msg(count_agents(&im, 0) > 300, "expected agents in the 3D view, got %ld", count_agents(&im, 0));
+    stbi_image_free(im.px);
+    run_free(&r);
+}
+END_TEST
+
+START_TEST(no_display_exit_3) {
+    run_result r = run_viewer("nodisplay", ARGV("--frames", "1"), false);
+    ck_assert_msg(WEXITSTATUS(r.status) == 3, "expected exit 3 without a display, got %d", WEXITSTATUS(r.status));
+    ck_assert_msg(strstr(r.err, "xvfb-run") && strstr(r.err, "boids-run"),
+                  "expected the message to name xvfb-run and boids-run: %s", r.err);
+    ck_assert_msg(strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "expected one line: %s", r.err);
+    run_free(&r);
+}
+END_TEST
+
+START_TEST(old_gl_exit_3) {
+    // Mesa offers only OpenGL 4.1 when told so (this test runs in its own process).
+    setenv("MESA_GL_VERSION_OVERRIDE", "4.1", 1);
+    run_result r = run_viewer("oldgl", ARGV("--frames", "1", "--backend", "cpu"), true);
+    ck_assert_msg(WEXITSTATUS(r.status) == 3, "expected exit 3 with OpenGL 4.1, got %d; stderr: %s",
+                  WEXITSTATUS(r.status), r.err);
+    ck_assert_msg(strstr(r.err, "found OpenGL '4.1") && strstr(r.err, "--backend cpu") && strstr(r.err, "boids-run"),
+                  "expected the version found and what to do instead: %s", r.err);
+    ck_assert_msg(strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "expected one line: %s", r.err);
+    run_free(&r);
+}
+END_TEST
+
+START_TEST(bad_input_exit_2) {
+    run_result r = run_viewer("badkeys", ARGV("--keys", "3:nosuchkey"), false);
+    ck_assert_msg(WEXITSTATUS(r.status) == 2, "expected exit 2 for a bad --keys, got %d", WEXITSTATUS(r.status));
+    ck_assert_msg(strstr(r.err, "boids: --keys: '3:nosuchkey'") && strstr(r.err, "unknown key 'nosuchkey'"),
+                  "stderr: %s", r.err);
+    run_free(&r);
+    r = run_viewer("badvsync", ARGV("--vsync", "maybe"), false);
+    ck_assert_msg(WEXITSTATUS(r.status) == 2 &&
+                      strstr(r.err, "boids: --vsync: 'maybe' is not a vsync setting; expected on or off"),
+                  "expected exit 2 and the one-line error for --vsync maybe: %d %s", WEXITSTATUS(r.status), r.err);
+    run_free(&r);
+    r = run_viewer("badwidth", ARGV("--width", "0"), false);
+    ck_assert_msg(WEXITSTATUS(r.status) == 2 &&
+                      strstr(r.err, "boids: --width: '0' is too small; expected an integer 1..16384"),
+                  "expected exit 2 and the one-line error for --width 0: %d %s", WEXITSTATUS(r.status), r.err);
+    run_free(&r);
+    r = run_viewer("badframes", ARGV("--frames", "x"), false);
+    ck_assert_msg(WEXITSTATUS(r.status) == 2 && strstr(r.err, "boids: --frames: 'x'"), "stderr: %s", r.err);
+    run_free(&r);
+    r = run_viewer("badshot", ARGV("--screenshot", TMP "/no/such/dir/x.png"), false);
+    ck_assert_msg(WEXITSTATUS(r.status) == 2, "expected exit 2 for a screenshot in a missing directory, got %d",
+                  WEXITSTATUS(r.status));
+    ck_assert_msg(strstr(r.err, "boids: --screenshot: '") && strstr(r.err, "is not a directory"), "stderr: %s", r.err);
+    run_free(&r);
+}
+END_TEST
+
+// The cameras, pure math: no display needed.
+START_TEST(camera_math) {
+    boids_params p;
+    boids_params_default(&p, 1000, 2);
+    boids_params_auto_world(&p, 20.0);
+    ck_assert(boids_params_finalize(&p, NULL, 0) == BOIDS_OK);
+    boids_camera c;
+    float aspect = 1.6f, m[16], before[3], after[3];
+    boids_camera_fit(&c, &p.world, aspect);
+    boids_camera_matrix(&c, aspect, m);
+    // Every world corner lies inside the view (NDC within [-1, 1]).
+    for (int k = 0; k < 4; k++) {
+        float x = p.world.min[0] + ((k & 1) ? p.world.size[0] : 0.0f);
+        float y = p.world.min[1] + ((k & 2) ? p.world.size[1] : 0.0f);
+        float nx = m[0] * x + m[4] * y + m[12], ny = m[1] * x + m[5] * y + m[13];
+        ck_assert_msg(fabsf(nx) <= 1.0f && fabsf(ny) <= 1.0f, "expected corner %d in view, NDC %g,%g", k, nx, ny);
+    }
+    // Zooming at the cursor keeps the world point under it.
+    boids_camera_unproject(&c, aspect, 0.5f, -0.25f, before);
+    boids_camera_zoom(&c, aspect, 0.5f, 0.5f, -0.25f);
+    boids_camera_unproject(&c, aspect, 0.5f, -0.25f, after);
+    ck_assert_msg(fabsf(before[0] - after[0]) < 1e-2f && fabsf(before[1] - after[1]) < 1e-2f,
+                  "expected the point under the cursor to stay: %g,%g -> %g,%g", before[0], before[1], after[0],
+                  after[1]);
+    // 3D: the centre of the screen is the world's centre, after orbiting too.
+    boids_params_default(&p, 1000, 3);
+    boids_params_auto_world(&p, 20.0);
+    ck_assert(boids_params_finalize(&p, NULL, 0) == BOIDS_OK);
+    boids_camera_fit(&c, &p.world, aspect);
+    boids_camera_orbit(&c, 40.0f, -25.0f);
+    boids_camera_unproject(&c, aspect, 0.0f, 0.0f, after);
+    for (int a = 0; a < 3; a++) {
+        float centre = p.world.min[a] + 0.5f * p.world.size[a];
+        ck_assert_msg(fabsf(after[a] - centre) < 1e-3f * p.world.size[0], "expected axis %d at %g, got %g", a, centre,
+                      after[a]);
+    }
+}
+END_TEST
+
+int main(void) {
+    mkdir(TMP, 0755);
+    Suite *s = suite_create("viewer");
+    TCase *tc = tcase_create("viewer");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, camera_math);
+    tcase_add_test(tc, screenshot_shows_agents);
+    tcase_add_test(tc, frames_apart_differ);
+    tcase_add_test(tc, keys_toggle_behaviors);
+    tcase_add_test(tc, every_key_runs);
+    tcase_add_test(tc, resize_to_zero_and_back);
+    tcase_add_test(tc, cpu_backend_and_3d);
+    tcase_add_test(tc, no_display_exit_3);
+    tcase_add_test(tc, old_gl_exit_3);
+    tcase_add_test(tc, bad_input_exit_2);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
