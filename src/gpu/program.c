@@ -74,16 +74,29 @@ static void named_log(const char *log, const char *const *names, size_t count, c
         long n = strtol(p, &end, 10);
         const char *rest = p;
         const char *name = NULL;
-        if (end != p && *end == ':' && n >= 0 && (size_t)n < count) {
-            name = names[n];
-            rest = end + 1;
+        char line_no[24] = "";
+        if (end != p && n >= 0 && (size_t)n < count) {
+            if (*end == ':') { // Mesa: "N:LINE(COL): error ..."
+                name = names[n];
+                rest = end + 1;
+            } else if (*end == '(') { // NVIDIA: "N(LINE) : error ..."
+                char *close;
+                long line = strtol(end + 1, &close, 10);
+                if (*close == ')') {
+                    name = names[n];
+                    snprintf(line_no, sizeof(line_no), "%ld:", line);
+                    rest = close + 1;
+                    while (*rest == ' ' || *rest == ':')
+                        rest++;
+                }
+            }
         }
         if (len == 0) {
             p += eol ? 1 : 0;
             continue;
         }
-        int w = snprintf(err + used, err_size - used, "%s%s%s%.*s", first ? "" : "; ", name ? name : "",
-                         name ? ":" : "", (int)(len - (size_t)(rest - p)), rest);
+        int w = snprintf(err + used, err_size - used, "%s%s%s%s%s%.*s", first ? "" : "; ", name ? name : "",
+                         name ? ":" : "", line_no, line_no[0] ? " " : "", (int)(len - (size_t)(rest - p)), rest);
         if (w < 0)
             break;
         first = false;
