@@ -146,22 +146,6 @@ static double now_seconds(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-// "separation,alignment,cohesion" of a behaviour mask ("none" if empty).
-static void behavior_text(uint32_t bits, char *buf, size_t size) {
-    size_t len = 0;
-    buf[0] = '\0';
-    for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++) {
-        if (!(bits & BOIDS_BIT(i)))
-            continue;
-        int n = snprintf(buf + len, size - len, "%s%s", len ? "," : "", boids_behavior_name(i));
-        if (n < 0 || (size_t)n >= size - len)
-            break;
-        len += (size_t)n;
-    }
-    if (!len)
-        snprintf(buf, size, "none");
-}
-
 static const char *boundary_name(uint32_t b) {
     static const char *const names[3] = {"wrap", "walls", "bounce"};
     return b < 3 ? names[b] : "?";
@@ -170,7 +154,7 @@ static const char *boundary_name(uint32_t b) {
 // The enabled set on stdout (tests and scripts read it).
 static void print_behaviors(const viewer *v) {
     char text[400];
-    behavior_text(v->p.group[0].behaviors, text, sizeof text);
+    boids_behaviors_text(v->p.group[0].behaviors, text, sizeof text);
     printf("behaviors: %s\n", text);
     fflush(stdout);
 }
@@ -627,7 +611,7 @@ static void draw_hud(viewer *v, int fb_w, int fb_h) {
     float value = t->behavior >= 0 ? gp->weight[t->behavior >> 2][t->behavior & 3]
                                    : *(const float *)((const char *)gp + t->offset);
     char behaviors[400], hud[2048];
-    behavior_text(gp->behaviors, behaviors, sizeof behaviors);
+    boids_behaviors_text(gp->behaviors, behaviors, sizeof behaviors);
     uint64_t step = v->gpu ? boids_gpu_steps(v->gpu) : v->sim->step;
     snprintf(hud, sizeof hud,
              "FPS %.1f   frame %.2f ms   sim %.2f ms   step %llu%s\n"

@@ -28,6 +28,23 @@ const char *boids_behavior_name(uint32_t index) {
     return index < BOIDS_BEHAVIOR_COUNT ? behavior_names[index] : "?";
 }
 
+// "separation,alignment,cohesion" of a behaviour mask ("none" if empty),
+// cut short if buf is too small.
+void boids_behaviors_text(uint32_t bits, char *buf, size_t size) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++) {
+        if (!(bits & BOIDS_BIT(i)))
+            continue;
+        int n = snprintf(buf + len, size - len, "%s%s", len ? "," : "", behavior_names[i]);
+        if (n < 0 || (size_t)n >= size - len)
+            break;
+        len += (size_t)n;
+    }
+    if (!len)
+        snprintf(buf, size, "none");
+}
+
 // One group with the chapter's flocking values (Nature of Code 5, Example
 // "Flocking": maxspeed 3, maxforce 0.05, neighbordist 50, desiredseparation
 // 25, weights 1.5 / 1.0 / 1.0) and sensible values for everything else.
