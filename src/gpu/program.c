@@ -22,11 +22,6 @@ static const char *const prelude[] = {"shared.h", "common.glsl", "behaviors.glsl
 #define PRELUDE_COUNT (sizeof(prelude) / sizeof(prelude[0]))
 #define MAX_PARTS (PRELUDE_COUNT + 2)
 
-static const char version_fmt[] = "#version 450 core\n"
-                                  "#extension GL_ARB_gpu_shader_int64 : require\n"
-                                  "#define BOIDS_GLSL 1\n"
-                                  "#define BOIDS_STAGE_%s 1\n";
-
 // The text of a shader file: from dir if given (malloc'd), else embedded
 // (*owned = NULL).
 static const char *shader_text(const char *dir, const char *name, char **owned, char *err, size_t err_size) {
@@ -105,44 +100,50 @@ static void named_log(const char *log, const char *const *names, size_t count, c
     }
 }
 
-// See program.h.
-boids_result boids_program_compute(const char *shader_dir, const char *stage, GLuint *out, char *err,
-                                   size_t err_size) {
-    // "#define BOIDS_STAGE_STEER 1" for steer.comp: which blocks common.glsl declares.
-    char version[256], upper[64];
+// "#define BOIDS_STAGE_STEER_COMP 1"-style name of a file: upper case, '.'
+// as '_'; compute stages also get the name without the extension
+// (BOIDS_STAGE_STEER: which blocks common.glsl declares).
+static void stage_macros(const char *file, bool compute, char *version, size_t size) {
+    char upper[64];
     size_t k = 0;
-    for (; stage[k] && stage[k] != '.' && k + 1 < sizeof(upper); k++)
-        upper[k] = (char)toupper((unsigned char)stage[k]);
+    for (; file[k] && k + 1 < sizeof(upper); k++)
+        upper[k] = file[k] == '.' ? '_' : (char)toupper((unsigned char)file[k]);
     upper[k] = '\0';
-    snprintf(version, sizeof(version), version_fmt, upper);
+    char *dot = strrchr(upper, '_');
+    if (compute && dot)
+        *dot = '\0';
+    snprintf(version, size, "#version 450 core\n%s#define BOIDS_GLSL 1\n#define BOIDS_STAGE_%s 1\n",
+             compute ? "#extension GL_ARB_gpu_shader_int64 : require\n" : "", upper);
+}
+
+// Compile one shader of `type` from the version line and the files, each
+// its own source string opening with "#line 1 N"; 0 and r set on failure.
+static GLuint compile_files(const char *shader_dir, GLenum type, const char *version, const char *const *files,
+                            size_t nfiles, char *err, size_t err_size, boids_result *r) {
     const char *names[MAX_PARTS] = {"(version)"};
     const char *texts[MAX_PARTS] = {version};
-    char *owned[MAX_PARTS] = {NULL};
-    char *with_line[MAX_PARTS] = {NULL};
+    char *owned[MAX_PARTS] = {NULL}, *with_line[MAX_PARTS] = {NULL};
     size_t count = 1;
-    boids_result r = BOIDS_OK;
-    for (size_t i = 0; i <= PRELUDE_COUNT && r == BOIDS_OK; i++) {
-        const char *name = i < PRELUDE_COUNT ? prelude[i] : stage;
-        const char *text = shader_text(shader_dir, name, &owned[count], err, err_size);
+    GLuint sh = 0;
+    *r = BOIDS_OK;
+    for (size_t i = 0; i < nfiles && count < MAX_PARTS; i++) {
+        const char *text = shader_text(shader_dir, files[i], &owned[count], err, err_size);
         if (!text) {
-            r = BOIDS_ERR_SHADER;
+            *r = BOIDS_ERR_SHADER;
             break;
         }
-        // "#line 1 N": line numbers and the source-string number of this file.
         size_t len = strlen(text) + 32;
-        with_line[count] = malloc(len);
-        if (!with_line[count]) {
-            r = BOIDS_ERR_NOMEM;
+        if (!(with_line[count] = malloc(len))) {
+            *r = BOIDS_ERR_NOMEM;
             break;
         }
         snprintf(with_line[count], len, "#line 1 %zu\n%s\n", count, text);
-        names[count] = name;
+        names[count] = files[i];
         texts[count] = with_line[count];
         count++;
     }
-    GLuint sh = 0, prog = 0;
-    if (r == BOIDS_OK) {
-        sh = glCreateShader(GL_COMPUTE_SHADER);
+    if (*r == BOIDS_OK) {
+        sh = glCreateShader(type);
         glShaderSource(sh, (GLsizei)count, texts, NULL);
         glCompileShader(sh);
         GLint ok = 0;
@@ -150,125 +151,81 @@ boids_result boids_program_compute(const char *shader_dir, const char *stage, GL
         if (!ok) {
             char log[8192] = "";
             glGetShaderInfoLog(sh, sizeof(log), NULL, log);
-            snprintf(err, err_size, "shader %s failed to compile: ", stage);
+            snprintf(err, err_size, "shader %s failed to compile: ", files[nfiles - 1]);
             named_log(log, names, count, err, err_size);
-            r = BOIDS_ERR_SHADER;
-        }
-    }
-    if (r == BOIDS_OK) {
-        prog = glCreateProgram();
-        glAttachShader(prog, sh);
-        glLinkProgram(prog);
-        GLint ok = 0;
-        glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-        if (!ok) {
-            char log[8192] = "";
-            glGetProgramInfoLog(prog, sizeof(log), NULL, log);
-            snprintf(err, err_size, "shader %s failed to link: ", stage);
-            named_log(log, names, count, err, err_size);
-            glDeleteProgram(prog);
-            prog = 0;
-            r = BOIDS_ERR_SHADER;
-        } else {
-            glObjectLabel(GL_PROGRAM, prog, -1, stage);
-        }
-    }
-    if (sh)
-        glDeleteShader(sh);
-    for (size_t i = 0; i < MAX_PARTS; i++) {
-        free(owned[i]);
-        free(with_line[i]);
-    }
-    *out = prog;
-    return r;
-}
-
-// One vertex or fragment shader of a drawing program: the version line,
-// shared.h and the file, each its own string with "#line 1 N" (as compute).
-static GLuint graphics_shader(const char *shader_dir, GLenum type, const char *file, char *err, size_t err_size,
-                              boids_result *r) {
-    char version[256], upper[64];
-    size_t k = 0;
-    for (; file[k] && k + 1 < sizeof(upper); k++)
-        upper[k] = file[k] == '.' ? '_' : (char)toupper((unsigned char)file[k]);
-    upper[k] = '\0';
-    snprintf(version, sizeof(version), "#version 450 core\n#define BOIDS_GLSL 1\n#define BOIDS_STAGE_%s 1\n", upper);
-    const char *names[3] = {"(version)", "shared.h", file};
-    const char *texts[3] = {version, NULL, NULL};
-    char *owned[3] = {NULL}, *with_line[3] = {NULL};
-    GLuint sh = 0;
-    *r = BOIDS_OK;
-    for (size_t i = 1; i < 3 && *r == BOIDS_OK; i++) {
-        const char *text = shader_text(shader_dir, names[i], &owned[i], err, err_size);
-        if (!text) {
-            *r = BOIDS_ERR_SHADER;
-            break;
-        }
-        size_t len = strlen(text) + 32;
-        if (!(with_line[i] = malloc(len))) {
-            *r = BOIDS_ERR_NOMEM;
-            break;
-        }
-        snprintf(with_line[i], len, "#line 1 %zu\n%s\n", i, text);
-        texts[i] = with_line[i];
-    }
-    if (*r == BOIDS_OK) {
-        sh = glCreateShader(type);
-        glShaderSource(sh, 3, texts, NULL);
-        glCompileShader(sh);
-        GLint ok = 0;
-        glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-        if (!ok) {
-            char log[8192] = "";
-            glGetShaderInfoLog(sh, sizeof(log), NULL, log);
-            snprintf(err, err_size, "shader %s failed to compile: ", file);
-            named_log(log, names, 3, err, err_size);
             glDeleteShader(sh);
             sh = 0;
             *r = BOIDS_ERR_SHADER;
         }
     }
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < MAX_PARTS; i++) {
         free(owned[i]);
         free(with_line[i]);
     }
     return sh;
 }
 
-// See program.h.
-boids_result boids_program_graphics(const char *shader_dir, const char *vert, const char *frag, GLuint *out,
-                                    char *err, size_t err_size) {
-    *out = 0;
-    boids_result r;
-    GLuint vs = graphics_shader(shader_dir, GL_VERTEX_SHADER, vert, err, err_size, &r);
-    if (!vs)
-        return r;
-    GLuint fs = graphics_shader(shader_dir, GL_FRAGMENT_SHADER, frag, err, err_size, &r);
-    if (!fs) {
-        glDeleteShader(vs);
-        return r;
-    }
+// Link the shaders (deleted afterwards) into a program labelled `label`.
+static boids_result link_program(const GLuint *shaders, size_t n, const char *label, GLuint *out, char *err,
+                                 size_t err_size) {
     GLuint prog = glCreateProgram();
-    glAttachShader(prog, vs);
-    glAttachShader(prog, fs);
+    for (size_t i = 0; i < n; i++)
+        glAttachShader(prog, shaders[i]);
     glLinkProgram(prog);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
+    for (size_t i = 0; i < n; i++)
+        glDeleteShader(shaders[i]);
     GLint ok = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);
     if (!ok) {
         char log[8192] = "";
         glGetProgramInfoLog(prog, sizeof(log), NULL, log);
-        snprintf(err, err_size, "shaders %s + %s failed to link: %s", vert, frag, log);
-        for (char *c = err; *c; c++)
-            if (*c == '\n')
-                *c = ' ';
+        snprintf(err, err_size, "shader %s failed to link: ", label);
+        const char *none[1] = {NULL};
+        named_log(log, none, 0, err, err_size);
         glDeleteProgram(prog);
         return BOIDS_ERR_SHADER;
     }
-    char label[128];
-    snprintf(label, sizeof(label), "%s + %s", vert, frag);
     glObjectLabel(GL_PROGRAM, prog, -1, label);
     *out = prog;
     return BOIDS_OK;
+}
+
+// See program.h.
+boids_result boids_program_compute(const char *shader_dir, const char *stage, GLuint *out, char *err,
+                                   size_t err_size) {
+    *out = 0;
+    char version[256];
+    stage_macros(stage, true, version, sizeof(version));
+    const char *files[PRELUDE_COUNT + 1];
+    for (size_t i = 0; i < PRELUDE_COUNT; i++)
+        files[i] = prelude[i];
+    files[PRELUDE_COUNT] = stage;
+    boids_result r;
+    GLuint sh = compile_files(shader_dir, GL_COMPUTE_SHADER, version, files, PRELUDE_COUNT + 1, err, err_size, &r);
+    if (!sh)
+        return r;
+    return link_program(&sh, 1, stage, out, err, err_size);
+}
+
+// See program.h. Vertex and fragment shaders get the version line and
+// shared.h before their file.
+boids_result boids_program_graphics(const char *shader_dir, const char *vert, const char *frag, GLuint *out,
+                                    char *err, size_t err_size) {
+    *out = 0;
+    boids_result r;
+    char version[256], label[128];
+    GLuint sh[2];
+    const char *files[2][2] = {{"shared.h", vert}, {"shared.h", frag}};
+    for (int i = 0; i < 2; i++) {
+        stage_macros(files[i][1], false, version, sizeof(version));
+        sh[i] = compile_files(shader_dir, i ? GL_FRAGMENT_SHADER : GL_VERTEX_SHADER, version, files[i], 2, err,
+                              err_size, &r);
+        if (!sh[i]) {
+            if (i)
+                glDeleteShader(sh[0]);
+            return r;
+        }
+    }
+    snprintf(label, sizeof(label), "%s + %s", vert, frag);
+    return link_program(sh, 2, label, out, err, err_size);
 }
