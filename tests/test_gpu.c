@@ -246,6 +246,75 @@ START_TEST(grid_exact) {
 }
 END_TEST
 
+// ---- hand-placed agents on cell seams, world edges and corners ------------------------
+
+START_TEST(seams_and_corners) {
+    open_context();
+    // World [-100, 200)^2 (and ^3), radius 50: 6 cells a side. Agents on
+    // every cell boundary, a hair either side of it, and on the corners.
+    static const float coords[] = {-100.0f, -99.9999f, -50.0f, -50.0001f, 0.0f, -0.0001f, 0.0001f,
+                                   49.9999f, 50.0f, 100.0f, 150.0f, 199.9999f, 199.99f};
+    const uint32_t nc = sizeof(coords) / sizeof(coords[0]);
+    for (uint32_t dim = 2; dim <= 3; dim++)
+        for (uint32_t boundary = 0; boundary < 3; boundary++) {
+            uint32_t n = dim == 2 ? nc * nc : nc * nc * 4;
+            boids_params p;
+            boids_params_default(&p, n, dim);
+            p.world.boundary = boundary;
+            for (uint32_t a = 0; a < dim; a++) {
+                p.world.min[a] = -100.0f;
+                p.world.size[a] = 300.0f;
+            }
+            ck_assert_int_eq(boids_params_finalize(&p, NULL, 0), BOIDS_OK);
+            boids_sim *s;
+            ck_assert_int_eq(boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM), BOIDS_OK);
+            s->threads = 1;
+            float(*pos)[4] = calloc(n, 16), (*vel)[4] = calloc(n, 16);
+            uint32_t *grp = calloc(n, 4);
+            for (uint32_t i = 0; i < n; i++) {
+                pos[i][0] = coords[i % nc];
+                pos[i][1] = coords[(i / nc) % nc];
+                pos[i][2] = dim == 3 ? coords[(i / (nc * nc)) * 3 % nc] : 0.0f;
+                vel[i][0] = 1.0f + 0.01f * (float)(i % 7);
+                vel[i][1] = 0.5f - 0.02f * (float)(i % 5);
+                vel[i][2] = dim == 3 ? 0.3f : 0.0f;
+            }
+            ck_assert_int_eq(boids_sim_set_agents(s, (const float(*)[4])pos, (const float(*)[4])vel, grp), BOIDS_OK);
+            boids_gpu *g = gpu_for(&s->p, NULL);
+            boids_gpu_upload(g, s);
+            boids_sim_build_grid(s);
+            boids_gpu_build_grid(g);
+            uint32_t cells = s->grid.cells;
+            uint32_t *count = malloc((size_t)cells * 4), *nb = malloc((size_t)n * 4), *id = malloc((size_t)n * 4);
+            boids_gpu_read(g, BOIDS_GPU_COUNT, count, (size_t)cells * 4);
+            for (uint32_t k = 0; k < cells; k++)
+                EXPECT(count[k] == s->grid.count[k], "%uD boundary %u: cell %u holds %u on the GPU, %u on the CPU",
+                       dim, boundary, k, count[k], s->grid.count[k]);
+            boids_sim_steer(s);
+            boids_gpu_steer(g);
+            boids_gpu_read(g, BOIDS_GPU_NEIGHBORS, nb, (size_t)n * 4);
+            boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)n * 4);
+            uint32_t *by_id = malloc((size_t)n * 4);
+            for (uint32_t i = 0; i < n; i++)
+                by_id[id[i]] = nb[i];
+            for (uint32_t i = 0; i < n; i++)
+                EXPECT(by_id[s->cur.id[i]] == s->neighbors[i], "%uD boundary %u: agent %u has %u neighbours on the GPU, "
+                       "%u on the CPU", dim, boundary, s->cur.id[i], by_id[s->cur.id[i]], s->neighbors[i]);
+            ck_assert_msg(boids_gpu_debug_errors(g) == 0, "GL errors");
+            free(pos);
+            free(vel);
+            free(grp);
+            free(count);
+            free(nb);
+            free(id);
+            free(by_id);
+            boids_gpu_destroy(g);
+            boids_sim_destroy(s);
+        }
+    close_context();
+}
+END_TEST
+
 // ---- shader errors name the file ------------------------------------------------------
 
 START_TEST(broken_shader_names_file) {
@@ -615,6 +684,7 @@ Suite *gpu_suite(void) {
     TCase *grid = tcase_create("grid");
     tcase_set_timeout(grid, 600);
     tcase_add_loop_test(grid, grid_exact, 0, (int)(sizeof(grid_cases) / sizeof(grid_cases[0])));
+    tcase_add_test(grid, seams_and_corners);
     suite_add_tcase(s, grid);
     TCase *steer = tcase_create("steer");
     tcase_set_timeout(steer, 900);
