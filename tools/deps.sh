@@ -11,6 +11,7 @@ packages=(
   libgl1-mesa-dri libegl-mesa0               # Mesa: llvmpipe runs the compute shaders in CI
   python3-glad                               # glad, generated at build time
   xvfb xauth                                 # a display for viewer tests and screenshots
+  python3-matplotlib python3-numpy           # tools/plot_profile.py (run with /usr/bin/python3)
 )
 
 missing=()

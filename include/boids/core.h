@@ -107,8 +107,9 @@ float boids_group_reach(const boids_group_params *g);
 // Behaviour name <-> index ("separation" -> BOIDS_BI_SEPARATION); -1 if unknown.
 int boids_behavior_index(const char *name);
 const char *boids_behavior_name(uint32_t index);
-// "separation,alignment,cohesion" of a behaviour mask, "none" if empty.
-void boids_behaviors_text(uint32_t bits, char *buf, size_t size);
+// "separation,alignment,cohesion" of a behaviour mask (names joined by
+// sep), "none" if empty.
+void boids_behaviors_text(uint32_t bits, const char *sep, char *buf, size_t size);
 
 // Flow field: fill f->dims and f->vec for the world in p.
 boids_result boids_flowfield_build(boids_flowfield *f, const boids_world_params *w);

@@ -12,6 +12,7 @@
 #include "boids/gpu.h"
 #include "boids/platform.h"
 #include "cli.h"
+#include "profile.h"
 
 #include <glad/gl.h>
 
@@ -26,7 +27,11 @@ static const char usage[] =
     "and accepted neighbours per second of the steer stage, and the memory of the\n"
     "simulation; then the exponent b of a least-squares fit ms/step = a N^b\n"
     "(1 = linear). The world is sized for about 20 neighbours per agent unless\n"
-    "--world is given. Output is a Markdown table for docs/BENCHMARKS.md.\n";
+    "--world is given. Output is a Markdown table for docs/BENCHMARKS.md.\n"
+    "\n"
+    "  --profile FILE   also record every timed step of every count: FILE.csv (one row\n"
+    "                   per step, with the agent count) or FILE.json (Chrome trace for\n"
+    "                   Perfetto); a per-stage summary is printed on stderr at exit\n";
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -72,7 +77,8 @@ typedef struct row {
     double cand, neigh;
 } row;
 
-static boids_gl_context *gl; // --backend gpu: one context for every count
+static boids_gl_context *gl;   // --backend gpu: one context for every count
+static boids_profile *profile; // --profile: every timed step of every count
 
 // Run one count: warm-up, then `steps` timed steps; medians per stage.
 static int bench_count(const boids_options *o, uint32_t n, row *r) {
@@ -131,6 +137,18 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
             boids_sim_step(s);
         }
         double total = (omp_get_wtime() - t0) * 1e3;
+        if (profile) {
+            uint32_t behaviors = 0;
+            for (uint32_t gi = 0; gi < s->p.world.group_count; gi++)
+                behaviors |= s->p.group[gi].behaviors;
+            boids_profile_row pr = {.step = k + 1,
+                                    .time_ms = t0 * 1e3,
+                                    .frame_ms = total,
+                                    .stage_ms = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate},
+                                    .agents = n,
+                                    .behaviors = behaviors};
+            boids_profile_add(profile, &pr);
+        }
         if (g) // GPU: the step's own time is the sum of its stages, not the host's wait
             total = gm.key + gm.count + gm.scan + gm.scatter + gm.steer + gm.integrate;
         double v[7] = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate, total};
@@ -189,8 +207,8 @@ int main(int argc, char **argv) {
     const boids_cli_spec spec = {
         .prog = "boids-bench",
         .usage = usage,
-        .flags = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION |
-                 BOIDS_CLI_STEPS | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR,
+        .flags = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_STEPS |
+                 BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_PROFILE,
     };
     boids_options o;
     int rc = boids_cli_parse(argc, argv, &spec, &o);
@@ -203,19 +221,22 @@ int main(int argc, char **argv) {
         memcpy(o.counts, def, sizeof(def));
         o.n_counts = 3;
     }
+    if (o.profile && (rc = boids_profile_open(&profile, "boids-bench", o.profile, o.backend, BOIDS_PROFILE_SIM_STAGES)))
+        return rc;
     char cpu[256];
     cpu_model(cpu, sizeof(cpu));
     if (strcmp(o.backend, "gpu") == 0) {
         char err[1024];
         if (boids_egl_create(&gl, err, sizeof(err)) != BOIDS_OK) {
             fprintf(stderr, "boids-bench: --backend gpu needs OpenGL 4.5: %s\n", err);
+            boids_profile_destroy(profile);
             return 3;
         }
         snprintf(cpu, sizeof(cpu), "%s (%s)", (const char *)glGetString(GL_RENDERER), boids_gl_context_describe(gl));
     }
     int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
-    printf("boids-bench %s: backend %s, %uD, %s, %llu steps (median), %d thread%s, %s\n", BOIDS_VERSION, o.backend, o.dim,
-           o.distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform", (unsigned long long)o.bench_steps,
+    printf("boids-bench %s: backend %s, %uD, %s, %llu steps (median), %d thread%s, %s\n", BOIDS_VERSION, o.backend,
+           o.dim, o.distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform", (unsigned long long)o.bench_steps,
            threads, threads == 1 ? "" : "s", cpu);
     printf("\n| N        | key ms  | count   | scan    | scatter  | steer     | integrate | total ms  | "
            "neigh/ag | cand/s    | neigh/s   | MiB     |\n");
@@ -226,11 +247,19 @@ int main(int argc, char **argv) {
         rc = bench_count(&o, o.counts[i], &rows[i]);
         if (rc) {
             boids_gl_context_destroy(gl);
+            boids_profile_destroy(profile);
             return rc;
         }
     }
     if (o.n_counts >= 2)
         printf("\nfitted exponent of ms/step vs N: %.3f (1.000 = linear)\n", fit_exponent(rows, o.n_counts));
     boids_gl_context_destroy(gl);
+    if (profile) {
+        rc = boids_profile_write(profile);
+        if (!rc)
+            boids_profile_summary(profile, stderr);
+        boids_profile_destroy(profile);
+        return rc;
+    }
     return 0;
 }

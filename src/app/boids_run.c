@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "profile.h"
 #include "boids/gpu.h"
 #include "boids/platform.h"
 
@@ -51,6 +53,9 @@ static const char usage[] =
     "  --init FILE.csv       start from a snapshot: id,group,px,py,pz,vx,vy,vz\n"
     "                        (2D: id,group,px,py,vx,vy; a neighbors column is ignored)\n"
     "  --export-csv FILE.csv write the final state (written to a temporary file, then renamed)\n"
+    "  --profile FILE        per-step profile: FILE.csv (one row per step) or FILE.json\n"
+    "                        (Chrome trace: Perfetto, chrome://tracing); stage times are the\n"
+    "                        GPU's timer queries with --backend gpu (waits after each step)\n"
     "  --stats-every K       a statistics line every K steps (default steps/10)\n"
     "  --threads N           OpenMP threads, 0 = default (results do not depend on it)\n"
     "  --quiet               print only the state-hash line\n"
@@ -59,6 +64,12 @@ static const char usage[] =
     "Behaviours: obstacles, walls, escape, separation, flee, evade, hunt, pursue,\n"
     "seek, arrive, path, flow, view, alignment, cohesion, wander.\n"
     "Exit status: 0 done, 2 bad arguments or input file, 3 out of memory or a write failure.\n";
+
+// SIGINT / SIGTERM while profiling: stop stepping, write what was recorded.
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig) {
+    interrupted = sig;
+}
 
 // Seconds on a monotonic clock.
 static double now_seconds(void) {
@@ -148,22 +159,6 @@ static int check_readable(const char *path) {
     return 0;
 }
 
-// "separation,alignment,cohesion" of a behaviour mask ("none" if empty).
-static void behavior_text(uint32_t bits, char *buf, size_t size) {
-    size_t len = 0;
-    buf[0] = '\0';
-    for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++) {
-        if (!(bits & BOIDS_BIT(i)))
-            continue;
-        int n = snprintf(buf + len, size - len, "%s%s", len ? "," : "", boids_behavior_name(i));
-        if (n < 0 || (size_t)n >= size - len)
-            break;
-        len += (size_t)n;
-    }
-    if (!len)
-        snprintf(buf, size, "none");
-}
-
 // One statistics line (also the "final:" line of the summary).
 static void print_stats(const char *label, const boids_stats *st, double ms_per_step) {
     printf("%sstep %llu  polarisation %.4f  speed %.4f  neighbors %.3f  nearest %.4f  cell-max %u  "
@@ -235,6 +230,7 @@ static int run(const boids_options *o) {
     boids_gl_context *gl = NULL;
     boids_gpu *gpu = NULL;
     double *samples = NULL;
+    boids_profile *profile = NULL;
     int rc = 0;
     if (o->init_csv) {
         if ((rc = load_init(o, &count, &pos, &vel, &group)))
@@ -245,6 +241,8 @@ static int run(const boids_options *o) {
         goto done;
     }
     if (o->export_csv && (rc = check_writable(o->export_csv)))
+        goto done;
+    if (o->profile && (rc = boids_profile_open(&profile, PROG, o->profile, o->backend, BOIDS_PROFILE_SIM_STAGES)))
         goto done;
 
     boids_params params;
@@ -291,7 +289,7 @@ static int run(const boids_options *o) {
     static const char *const modes[3] = {"wrap", "walls", "bounce"};
     if (!o->quiet) {
         char behaviors[400], world[96], origin[96], threads[32];
-        behavior_text(sim->p.group[0].behaviors, behaviors, sizeof behaviors);
+        boids_behaviors_text(sim->p.group[0].behaviors, ",", behaviors, sizeof behaviors);
         if (w->dim == 3) {
             snprintf(world, sizeof world, "%gx%gx%g", (double)w->size[0], (double)w->size[1], (double)w->size[2]);
             snprintf(origin, sizeof origin, "%g,%g,%g", (double)w->min[0], (double)w->min[1], (double)w->min[2]);
@@ -323,13 +321,49 @@ static int run(const boids_options *o) {
     bool finite = true;
     double start = now_seconds(), interval_start = start;
     uint64_t interval_steps = 0;
+    uint32_t behaviors = 0; // of every group, for the profile
+    for (uint32_t gi = 0; gi < sim->p.world.group_count; gi++)
+        behaviors |= sim->p.group[gi].behaviors;
+    if (profile) { // an interrupted run still writes its profile
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+    }
     for (uint64_t step = 1; step <= o->steps; step++) {
+        if (interrupted) {
+            fprintf(stderr, "%s: interrupted after %llu steps; writing the profile\n", PROG,
+                    (unsigned long long)(step - 1));
+            int prc = boids_profile_write(profile);
+            if (!prc)
+                boids_profile_summary(profile, stderr);
+            rc = prc ? prc : 128 + (int)interrupted;
+            goto done;
+        }
         double t0 = now_seconds();
-        if (gpu)
+        boids_stage_ms gm;
+        if (gpu) {
             boids_gpu_step(gpu);
-        else
+            if (profile) { // this step's own timer queries (a wait only when profiling)
+                boids_gpu_finish(gpu);
+                boids_gpu_stage_ms(gpu, &gm);
+            }
+        } else {
             boids_sim_step(sim);
+        }
         double t1 = now_seconds();
+        if (profile) {
+            const boids_stage_ms *m = gpu ? &gm : &sim->ms;
+            boids_profile_row row = {.step = step,
+                                     .time_ms = t0 * 1e3,
+                                     .frame_ms = (t1 - t0) * 1e3,
+                                     .stage_ms = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate},
+                                     .agents = sim->n,
+                                     .behaviors = behaviors};
+            boids_profile_add(profile, &row);
+        }
         if ((step - 1) % stride == 0)
             samples[n_samples++] = (t1 - t0) * 1e3;
         interval_steps++;
@@ -368,6 +402,14 @@ static int run(const boids_options *o) {
             goto done;
         }
     }
+    if (profile) {
+        int prc = boids_profile_write(profile);
+        if (prc) {
+            rc = prc;
+            goto done;
+        }
+        boids_profile_summary(profile, o->quiet ? stderr : stdout);
+    }
     if (!o->quiet) {
         printf("summary: %llu steps in %.3f s, ms/step median %.4f (min %.4f, max %.4f)\n",
                (unsigned long long)o->steps, total, median, samples[0], samples[n_samples - 1]);
@@ -388,6 +430,7 @@ done:
     boids_gpu_destroy(gpu);
     boids_gl_context_destroy(gl);
     boids_sim_destroy(sim);
+    boids_profile_destroy(profile);
     free(samples);
     free(pos);
     free(vel);
@@ -400,8 +443,9 @@ int main(int argc, char **argv) {
     static const boids_cli_spec spec = {
         .prog = PROG,
         .usage = usage,
-        .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_INIT |
-                 BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET,
+        .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR |
+                 BOIDS_CLI_INIT | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET |
+                 BOIDS_CLI_PROFILE,
     };
     boids_options o;
     int r = boids_cli_parse(argc, argv, &spec, &o);

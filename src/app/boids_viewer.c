@@ -154,7 +154,7 @@ static const char *boundary_name(uint32_t b) {
 // The enabled set on stdout (tests and scripts read it).
 static void print_behaviors(const viewer *v) {
     char text[400];
-    boids_behaviors_text(v->p.group[0].behaviors, text, sizeof text);
+    boids_behaviors_text(v->p.group[0].behaviors, ",", text, sizeof text);
     printf("behaviors: %s\n", text);
     fflush(stdout);
 }
@@ -611,7 +611,7 @@ static void draw_hud(viewer *v, int fb_w, int fb_h) {
     float value = t->behavior >= 0 ? gp->weight[t->behavior >> 2][t->behavior & 3]
                                    : *(const float *)((const char *)gp + t->offset);
     char behaviors[400], hud[2048];
-    boids_behaviors_text(gp->behaviors, behaviors, sizeof behaviors);
+    boids_behaviors_text(gp->behaviors, ",", behaviors, sizeof behaviors);
     uint64_t step = v->gpu ? boids_gpu_steps(v->gpu) : v->sim->step;
     snprintf(hud, sizeof hud,
              "FPS %.1f   frame %.2f ms   sim %.2f ms   step %llu%s\n"

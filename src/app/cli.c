@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define VALUE_SHOWN_MAX 96 // longer values are shortened in messages
 #define PI_DOUBLE 3.14159265358979323846
@@ -55,6 +56,7 @@ static const flag_def flag_defs[] = {
     {"frames", BOIDS_CLI_FRAMES, true, "K"},
     {"screenshot", BOIDS_CLI_SCREENSHOT, true, "FILE.png"},
     {"keys", BOIDS_CLI_KEYS, true, "SCRIPT"},
+    {"profile", BOIDS_CLI_PROFILE, true, "FILE.csv|FILE.json"},
     {"help", 0, false, NULL},
     {"version", 0, false, NULL},
 };
@@ -687,6 +689,18 @@ static int handle(const parse_ctx *c, const flag_def *f, boids_options *o, uint3
             return bad(c, "a comma list of [FRAME:]KEY (see --help)", "is empty");
         o->keys = c->value;
         return 0;
+    case BOIDS_CLI_PROFILE: {
+        const char *expected_profile = "a path ending in .csv or .json";
+        size_t len = strlen(c->value);
+        if (!len)
+            return bad(c, expected_profile, "is an empty path");
+        const char *dot = strrchr(c->value, '.');
+        if (!dot || strchr(dot, '/') || dot == c->value || dot[-1] == '/' ||
+            (strcasecmp(dot, ".csv") != 0 && strcasecmp(dot, ".json") != 0))
+            return bad(c, expected_profile, "has an unknown extension");
+        o->profile = c->value;
+        return 0;
+    }
     default:
         return bad(c, NULL, "is not handled (internal error)");
     }

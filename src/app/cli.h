@@ -52,6 +52,7 @@
 #define BOIDS_CLI_FRAMES (1u << 27)       // --frames K
 #define BOIDS_CLI_SCREENSHOT (1u << 28)   // --screenshot FILE.png
 #define BOIDS_CLI_KEYS (1u << 29)         // --keys SCRIPT
+#define BOIDS_CLI_PROFILE (1u << 30)      // --profile FILE.csv|FILE.json
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -115,6 +116,7 @@ typedef struct boids_options {
     uint64_t frames;        // --frames: exit after K frames (0 = run until closed)
     const char *screenshot; // --screenshot: PNG of the last frame, NULL if not given
     const char *keys;       // --keys: scripted key presses (the viewer parses it), NULL if not given
+    const char *profile;    // --profile: frame-time profile to write (.csv or .json), NULL if not given
 } boids_options;
 
 // Parses argv[1..argc-1]. Returns 0: run; 1: --help or --version was printed

@@ -28,15 +28,15 @@ const char *boids_behavior_name(uint32_t index) {
     return index < BOIDS_BEHAVIOR_COUNT ? behavior_names[index] : "?";
 }
 
-// "separation,alignment,cohesion" of a behaviour mask ("none" if empty),
-// cut short if buf is too small.
-void boids_behaviors_text(uint32_t bits, char *buf, size_t size) {
+// "separation,alignment,cohesion" of a behaviour mask with `sep` between
+// the names ("none" if empty), cut short if buf is too small.
+void boids_behaviors_text(uint32_t bits, const char *sep, char *buf, size_t size) {
     size_t len = 0;
     buf[0] = '\0';
     for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++) {
         if (!(bits & BOIDS_BIT(i)))
             continue;
-        int n = snprintf(buf + len, size - len, "%s%s", len ? "," : "", behavior_names[i]);
+        int n = snprintf(buf + len, size - len, "%s%s", len ? sep : "", behavior_names[i]);
         if (n < 0 || (size_t)n >= size - len)
             break;
         len += (size_t)n;
