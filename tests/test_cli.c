@@ -6,7 +6,6 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <dirent.h>
+
+#include "spawn.h"
 
 #ifndef BOIDS_BIN_DIR
 #error "BOIDS_BIN_DIR must name the directory of boids-run"
@@ -27,80 +28,19 @@
 #define TMP BOIDS_TEST_TMP
 #define MAX_ARGS 64
 
-extern char **environ;
-
-// What one run of boids-run left behind.
-typedef struct run_result {
-    bool spawned; // posix_spawn succeeded
-    int status;   // wait status
-    char *out;    // stdout, NUL-terminated
-    char *err;    // stderr, NUL-terminated
-} run_result;
-
-#define ARGV(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-// Reads a whole file into a NUL-terminated malloc'd string ("" if missing).
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    size_t len = 0, cap = 4096;
-    char *buf = malloc(cap);
-    ck_assert_msg(buf != NULL, "expected malloc to succeed");
-    if (f) {
-        size_t n;
-        while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-            len += n;
-            if (cap - len - 1 == 0) {
-                cap *= 2;
-                buf = realloc(buf, cap);
-                ck_assert_msg(buf != NULL, "expected realloc to succeed");
-            }
-        }
-        fclose(f);
-    }
-    buf[len] = '\0';
-    return buf;
-}
-
 // Runs boids-run with args (NULL-terminated, without argv[0]); waits for it.
 static run_result run_boids(const char *const *args) {
-    static unsigned serial;
-    run_result r = {false, 0, NULL, NULL};
-    char out_path[512], err_path[512];
-    snprintf(out_path, sizeof out_path, "%s/run-%ld-%u.out", TMP, (long)getpid(), serial);
-    snprintf(err_path, sizeof err_path, "%s/run-%ld-%u.err", TMP, (long)getpid(), serial++);
-    char *argv[MAX_ARGS + 2];
+    const char *argv[MAX_ARGS + 2];
     size_t n = 0;
-    argv[n++] = (char *)"boids-run";
+    argv[n++] = "boids-run";
     for (; args[n - 1] && n <= MAX_ARGS; n++)
-        argv[n] = (char *)args[n - 1];
+        argv[n] = args[n - 1];
     argv[n] = NULL;
-
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid;
-    int rc = posix_spawn(&pid, RUN_BIN, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc == 0) {
-        r.spawned = true;
-        while (waitpid(pid, &r.status, 0) < 0 && errno == EINTR) {
-        }
-    }
-    r.out = slurp(out_path);
-    r.err = slurp(err_path);
-    unlink(out_path);
-    unlink(err_path);
-    return r;
+    return boids_test_run(RUN_BIN, argv, TMP, "run");
 }
 
-// Frees the captured output.
-static void run_free(run_result *r) {
-    free(r->out);
-    free(r->err);
-    r->out = r->err = NULL;
-}
+#define run_free boids_test_run_free
+#define slurp boids_test_slurp
 
 // Asserts that the run started, did not end by a signal, and exited with `code`.
 static void assert_exit(const run_result *r, int code) {

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "spawn.h"
 
 #ifndef BOIDS_BIN_DIR
 #error "BOIDS_BIN_DIR must name the directory of boids-run"
@@ -43,89 +44,16 @@ static const char *const csv_columns[] = {"step",    "time_ms",    "frame_ms", "
                                           "draw_ms", "agents",     "backend",  "behaviors"};
 #define CSV_COLUMNS (sizeof csv_columns / sizeof csv_columns[0])
 
-extern char **environ;
-
-// ---- running the executables ----
-
-typedef struct run_result {
-    bool spawned;
-    int status;
-    char *out, *err;
-} run_result;
-
-#define ARGV(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-// Reads a whole file into a NUL-terminated malloc'd string (NULL if missing);
-// *len_out receives its length.
-static char *slurp_len(const char *path, size_t *len_out) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t len = 0, cap = 65536;
-    char *buf = malloc(cap);
-    ck_assert_msg(buf != NULL, "expected malloc to succeed");
-    size_t n;
-    while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (cap - len - 1 == 0) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            ck_assert_msg(buf != NULL, "expected realloc to succeed");
-        }
-    }
-    fclose(f);
-    buf[len] = '\0';
-    if (len_out)
-        *len_out = len;
-    return buf;
-}
-
-static char *slurp(const char *path) {
-    char *s = slurp_len(path, NULL);
-    if (!s) {
-        s = malloc(1);
-        ck_assert_msg(s != NULL, "expected malloc to succeed");
-        s[0] = '\0';
-    }
-    return s;
-}
+// ---- running the executables (tests/spawn.c) ----
 
 // Runs `bin` with argv (argv[0] included, NULL-terminated); waits for it.
 static run_result run_exe(const char *bin, const char *const *args) {
-    static unsigned serial;
-    run_result r = {false, 0, NULL, NULL};
-    char out_path[512], err_path[512];
-    snprintf(out_path, sizeof out_path, "%s/profile-%ld-%u.out", TMP, (long)getpid(), serial);
-    snprintf(err_path, sizeof err_path, "%s/profile-%ld-%u.err", TMP, (long)getpid(), serial++);
-    char *argv[MAX_ARGS + 1];
-    size_t n = 0;
-    for (; args[n] && n < MAX_ARGS; n++)
-        argv[n] = (char *)args[n];
-    argv[n] = NULL;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid;
-    int rc = posix_spawn(&pid, bin, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc == 0) {
-        r.spawned = true;
-        while (waitpid(pid, &r.status, 0) < 0 && errno == EINTR) {
-        }
-    }
-    r.out = slurp(out_path);
-    r.err = slurp(err_path);
-    unlink(out_path);
-    unlink(err_path);
-    return r;
+    return boids_test_run(bin, args, TMP, "profile");
 }
 
-static void run_free(run_result *r) {
-    free(r->out);
-    free(r->err);
-}
+#define run_free boids_test_run_free
+#define slurp boids_test_slurp
+#define slurp_len boids_test_slurp_len
 
 static void assert_exit(const char *bin, const run_result *r, int code) {
     ck_assert_msg(r->spawned, "expected to start %s", bin);

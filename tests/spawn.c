@@ -1,0 +1,90 @@
+// tests/spawn.c: see spawn.h.
+#include "spawn.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_ARGS 64
+
+extern char **environ;
+
+// See spawn.h.
+char *boids_test_slurp_len(const char *path, size_t *len_out) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t len = 0, cap = 65536;
+    char *buf = malloc(cap);
+    ck_assert_msg(buf != NULL, "expected malloc to succeed");
+    size_t n;
+    while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (cap - len - 1 == 0) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            ck_assert_msg(buf != NULL, "expected realloc to succeed");
+        }
+    }
+    fclose(f);
+    buf[len] = '\0';
+    if (len_out)
+        *len_out = len;
+    return buf;
+}
+
+// See spawn.h.
+char *boids_test_slurp(const char *path) {
+    char *s = boids_test_slurp_len(path, NULL);
+    if (!s) {
+        s = malloc(1);
+        ck_assert_msg(s != NULL, "expected malloc to succeed");
+        s[0] = '\0';
+    }
+    return s;
+}
+
+// See spawn.h.
+run_result boids_test_run(const char *bin, const char *const *args, const char *tmp_dir, const char *tag) {
+    static unsigned serial;
+    run_result r = {false, 0, NULL, NULL};
+    char out_path[512], err_path[512];
+    snprintf(out_path, sizeof out_path, "%s/%s-%ld-%u.out", tmp_dir, tag, (long)getpid(), serial);
+    snprintf(err_path, sizeof err_path, "%s/%s-%ld-%u.err", tmp_dir, tag, (long)getpid(), serial++);
+    char *argv[MAX_ARGS + 1];
+    size_t n = 0;
+    for (; args[n] && n < MAX_ARGS; n++)
+        argv[n] = (char *)args[n];
+    argv[n] = NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid;
+    int rc = posix_spawn(&pid, bin, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc == 0) {
+        r.spawned = true;
+        while (waitpid(pid, &r.status, 0) < 0 && errno == EINTR) {
+        }
+    }
+    r.out = boids_test_slurp(out_path);
+    r.err = boids_test_slurp(err_path);
+    unlink(out_path);
+    unlink(err_path);
+    return r;
+}
+
+// See spawn.h.
+void boids_test_run_free(run_result *r) {
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}

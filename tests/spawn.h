@@ -1,0 +1,29 @@
+// tests/spawn.h: running the real executables from a Check test
+// (posix_spawn, no shell), with stdout and stderr captured through files.
+#ifndef BOIDS_TEST_SPAWN_H
+#define BOIDS_TEST_SPAWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+// What one run left behind.
+typedef struct run_result {
+    bool spawned; // posix_spawn succeeded
+    int status;   // wait status
+    char *out;    // stdout, NUL-terminated
+    char *err;    // stderr, NUL-terminated
+} run_result;
+
+#define ARGV(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+// A whole file as a NUL-terminated malloc'd string, NULL if missing;
+// *len_out (if given) receives its length.
+char *boids_test_slurp_len(const char *path, size_t *len_out);
+// The same, "" if missing.
+char *boids_test_slurp(const char *path);
+// Runs `bin` with argv (argv[0] included, NULL-terminated, at most 64), stdin
+// from /dev/null; waits. Captures go through files in tmp_dir named by tag.
+run_result boids_test_run(const char *bin, const char *const *argv, const char *tmp_dir, const char *tag);
+void boids_test_run_free(run_result *r);
+
+#endif
