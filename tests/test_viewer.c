@@ -351,6 +351,35 @@ START_TEST(bad_input_exit_2) {
 END_TEST
 
 // The cameras, pure math: no display needed.
+// --profile records from the start; T at frame 30 stops and writes it: the
+// CSV then holds a header and one row per recorded frame. An unwritable
+// path fails at start-up (exit 2) before any window opens.
+START_TEST(profile_recording) {
+    const char *path = TMP "/viewer-profile.csv";
+    unlink(path);
+    run_result r = run_viewer("profile", ARGV("--count", "2000", "--frames", "40", "--vsync", "off", "--profile", path,
+                                              "--keys", "30:t"),
+                              true);
+    expect_ok(&r);
+    ck_assert_msg(strstr(r.out, "profile: recording to"), "expected the recording to start; stdout: %s", r.out);
+    ck_assert_msg(strstr(r.out, "steps recorded"), "expected the summary when T stops it; stdout: %s", r.out);
+    char *csv = slurp(path);
+    int lines = 0;
+    for (const char *c = csv; *c; c++)
+        lines += *c == '\n';
+    ck_assert_msg(strncmp(csv, "step,time_ms,frame_ms,key_ms", 28) == 0, "expected the CSV header: %.80s", csv);
+    ck_assert_msg(lines >= 21 && lines <= 31, "expected a header and 20..30 frame rows (T at frame 30), got %d lines",
+                  lines - 1);
+    free(csv);
+    run_free(&r);
+    r = run_viewer("profile-bad", ARGV("--count", "2000", "--frames", "5", "--profile", TMP "/no/such/dir/p.csv"),
+                   true);
+    ck_assert_msg(WEXITSTATUS(r.status) == 2 && strstr(r.err, "--profile"),
+                  "an unwritable --profile: expected exit 2 naming the flag; got %d: %s", WEXITSTATUS(r.status), r.err);
+    run_free(&r);
+}
+END_TEST
+
 START_TEST(camera_math) {
     boids_params p;
     boids_params_default(&p, 1000, 2);
@@ -404,6 +433,7 @@ int main(void) {
     tcase_add_test(tc, no_display_exit_3);
     tcase_add_test(tc, old_gl_exit_3);
     tcase_add_test(tc, bad_input_exit_2);
+    tcase_add_test(tc, profile_recording);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -19,6 +19,7 @@
 #include <GLFW/glfw3.h>
 
 #include "cli.h"
+#include "profile.h"
 #include "boids/gpu.h"
 #include "boids/platform.h"
 #include "boids/render.h"
@@ -49,6 +50,8 @@ static const char usage[] =
     "  --vsync on|off        wait for the display's refresh (default on)\n"
     "  --frames K            exit after K frames\n"
     "  --screenshot FILE.png write the last frame as a PNG\n"
+    "  --profile FILE        record a frame-time profile (.csv or .json) from the start; T stops\n"
+    "                        and writes it (without --profile, T records to boids-profile.csv)\n"
     "  --keys SCRIPT         key presses to replay: a comma list of [FRAME:]KEY, where KEY\n"
     "                        is one of 0-9, a-z, space, '.', esc, f1, '[', ']', '-', '=', or\n"
     "                        WxH to resize the window (0x0: minimise); an item without a\n"
@@ -62,7 +65,8 @@ static const char usage[] =
     "Space pause, '.' single step, R reset (same seed); [ ] select a parameter, - = change it;\n"
     "C colour mode (group, heading, speed, neighbours); G grid occupancy heat map; N neighbour\n"
     "lines and perception radius of the agent under the cursor, V its steering vector per\n"
-    "behaviour; F flow-field arrows; P path; S screenshot; H or F1 help; Esc quit.\n"
+    "behaviour; F flow-field arrows; P path; S screenshot; T start/stop a profile recording;\n"
+    "H or F1 help; Esc quit.\n"
     "Mouse: the cursor is the target of seek, flee, arrive, pursue and evade; drag pans\n"
     "(2D) or rotates (3D); the wheel zooms.\n"
     "Without a display: run it under a virtual X server (xvfb-run -a boids ...) or use\n"
@@ -78,7 +82,8 @@ static const char help_text[] = "keys\n"
                                 "[ ]  select parameter               - =  change it\n"
                                 "C  colour mode     S  screenshot    H / F1  this help\n"
                                 "G  grid heat map   N  neighbours    V  steering vectors\n"
-                                "F  flow arrows     P  path          Esc  quit\n"
+                                "F  flow arrows     P  path          T  profile on/off\n"
+                                "Esc  quit\n"
                                 "mouse: target of seek/flee/arrive/pursue/evade\n"
                                 "drag: pan (2D) / rotate (3D)   wheel: zoom";
 
@@ -112,6 +117,8 @@ static const tunable tunables[] = {
 };
 #define TUNABLE_COUNT (sizeof tunables / sizeof tunables[0])
 
+#define GRAPH_FRAMES 240
+
 typedef struct viewer {
     const boids_options *o;
     boids_window *win;
@@ -137,7 +144,14 @@ typedef struct viewer {
     bool have_target;
     uint64_t frame, shots;
     uint32_t gl_errors; // CPU backend (the GPU backend counts its own)
-    double fps, frame_ms, step_ms;
+    double fps, frame_ms, step_ms, draw_ms;
+    // Frame-time profile: --profile FILE records from the start, T starts and
+    // stops a recording (to --profile's FILE, else boids-profile.csv); while
+    // it records, a graph of the last GRAPH_FRAMES frames is drawn.
+    boids_profile *profile;
+    double profile_t0;
+    float graph[GRAPH_FRAMES][6]; // stage ms of the newest frames, a ring
+    uint32_t graph_n, graph_head;
 } viewer;
 
 static double now_seconds(void) {
@@ -303,6 +317,98 @@ static void screenshot_key(viewer *v) {
     fflush(stdout);
 }
 
+// Start recording a profile (T, or --profile at start-up). Returns 0 or the
+// exit status of a bad path (reported in one line).
+static int profile_start(viewer *v) {
+    const char *path = v->o->profile ? v->o->profile : "boids-profile.csv";
+    int rc = boids_profile_open(&v->profile, PROG, path, v->gpu ? "gpu" : "cpu",
+                                BOIDS_PROFILE_SIM_STAGES | (1u << BOIDS_PROFILE_DRAW));
+    if (rc)
+        return rc;
+    v->profile_t0 = now_seconds();
+    v->graph_n = v->graph_head = 0;
+    printf("profile: recording to %s\n", path);
+    fflush(stdout);
+    return 0;
+}
+
+// Stop recording: write the file, print the summary.
+static int profile_stop(viewer *v) {
+    int rc = boids_profile_write(v->profile);
+    if (rc == 0)
+        boids_profile_summary(v->profile, stdout);
+    boids_profile_destroy(v->profile);
+    v->profile = NULL;
+    fflush(stdout);
+    return rc;
+}
+
+// One frame into the profile and the graph: the newest stage times the GPU's
+// timer queries have delivered (a few frames late, never waited for), or
+// the CPU reference's own.
+static void profile_frame(viewer *v) {
+    if (!v->profile)
+        return;
+    boids_stage_ms ms;
+    if (v->gpu)
+        boids_gpu_stage_ms(v->gpu, &ms);
+    else
+        ms = v->sim->ms;
+    boids_profile_row row = {.step = v->frame,
+                             .time_ms = (now_seconds() - v->profile_t0) * 1e3,
+                             .frame_ms = v->frame_ms,
+                             .stage_ms = {ms.key, ms.count, ms.scan, ms.scatter, ms.steer, ms.integrate, 0.0,
+                                          v->draw_ms},
+                             .agents = v->p.world.count,
+                             .behaviors = v->p.group[0].behaviors};
+    boids_profile_add(v->profile, &row);
+    float *g = v->graph[v->graph_head];
+    const double *stage = &ms.key;
+    for (int k = 0; k < 6; k++)
+        g[k] = (float)stage[k];
+    v->graph_head = (v->graph_head + 1) % GRAPH_FRAMES;
+    if (v->graph_n < GRAPH_FRAMES)
+        v->graph_n++;
+}
+
+// The frame-time graph (while recording): the last GRAPH_FRAMES frames as
+// bars stacked by stage, bottom left, scaled to the tallest.
+static void draw_graph(viewer *v, int fb_w, int fb_h) {
+    if (!v->profile || v->graph_n == 0)
+        return;
+    static const float colors[6][4] = {{0.35f, 0.55f, 0.85f, 0.9f}, {0.95f, 0.6f, 0.2f, 0.9f},
+                                       {0.85f, 0.3f, 0.3f, 0.9f},   {0.45f, 0.75f, 0.75f, 0.9f},
+                                       {0.35f, 0.7f, 0.35f, 0.9f},  {0.95f, 0.8f, 0.3f, 0.9f}};
+    static const float panel[4] = {0.0f, 0.0f, 0.0f, 0.55f}, text[4] = {0.92f, 0.94f, 0.96f, 1.0f};
+    float scale = fb_h >= 700 ? 2.0f : 1.0f, bar = scale, height = 60.0f * scale;
+    float x0 = 8.0f * scale, y0 = (float)fb_h - 8.0f * scale; // bottom of the bars
+    float tallest = 0.0f;
+    for (uint32_t i = 0; i < v->graph_n; i++) {
+        float sum = 0.0f;
+        for (int k = 0; k < 6; k++)
+            sum += v->graph[i][k];
+        tallest = fmaxf(tallest, sum);
+    }
+    if (!(tallest > 0.0f))
+        tallest = 1.0f;
+    boids_render_rect(v->render, fb_w, fb_h, x0 - 4.0f * scale, y0 - height - 18.0f * scale,
+                      GRAPH_FRAMES * bar + 8.0f * scale, height + 22.0f * scale, panel);
+    char label[96];
+    snprintf(label, sizeof label, "recording: stage ms, tallest %.2f ms (T stops)", (double)tallest);
+    boids_render_text(v->render, fb_w, fb_h, x0, y0 - height - 14.0f * scale, scale, label, text);
+    for (uint32_t i = 0; i < v->graph_n; i++) {
+        const float *g = v->graph[(v->graph_head + GRAPH_FRAMES - v->graph_n + i) % GRAPH_FRAMES];
+        float y = y0;
+        for (int k = 0; k < 6; k++) {
+            float h = g[k] / tallest * height;
+            if (h <= 0.0f)
+                continue;
+            boids_render_rect(v->render, fb_w, fb_h, x0 + (float)i * bar, y - h, bar, h, colors[k]);
+            y -= h;
+        }
+    }
+}
+
 // One key press, from the keyboard or the script.
 static void press(viewer *v, int key) {
     static const uint32_t digit_bits[10] = {
@@ -359,6 +465,12 @@ static void press(viewer *v, int key) {
         break;
     case GLFW_KEY_S:
         screenshot_key(v);
+        break;
+    case GLFW_KEY_T:
+        if (v->profile)
+            profile_stop(v);
+        else
+            profile_start(v);
         break;
     case GLFW_KEY_G:
     case GLFW_KEY_N:
@@ -714,6 +826,7 @@ static void draw(viewer *v, int fb_w, int fb_h) {
     boids_render_lines(v->render, d.view_proj, lines, scene_lines(v, lines));
     draw_overlays(v, d.view_proj, false);
     draw_hud(v, fb_w, fb_h);
+    draw_graph(v, fb_w, fb_h);
 }
 
 // Applies the script's events of this frame.
@@ -872,6 +985,8 @@ static int run(const boids_options *o) {
            BOIDS_VERSION, count, why, w->dim, world, boundary_name(w->boundary), (unsigned long long)o->seed,
            use_gpu ? "gpu" : "cpu", v->renderer, v->gl_version);
     print_behaviors(v);
+    if (o->profile && (rc = profile_start(v)) != 0)
+        goto done;
 
     double last = now_seconds(), fps_start = last;
     uint64_t fps_frames = 0;
@@ -898,7 +1013,9 @@ static int run(const boids_options *o) {
             fb_w = fb_h = 0;
         bool last_frame = o->frames && v->frame >= o->frames;
         if (fb_w > 0 && fb_h > 0) {
+            double d0 = now_seconds();
             draw(v, fb_w, fb_h);
+            v->draw_ms = (now_seconds() - d0) * 1e3;
             drawn_w = fb_w;
             drawn_h = fb_h;
             if (last_frame && o->screenshot) {
@@ -920,6 +1037,7 @@ static int run(const boids_options *o) {
         double t = now_seconds();
         v->frame_ms = (t - last) * 1e3;
         last = t;
+        profile_frame(v);
         fps_frames++;
         if (t - fps_start >= 0.5 || v->fps == 0.0) {
             v->fps = (double)fps_frames / (t - fps_start);
@@ -929,6 +1047,8 @@ static int run(const boids_options *o) {
         if (last_frame)
             break;
     }
+    if (v->profile && profile_stop(v) != 0)
+        rc = EXIT_ENVIRONMENT;
     uint32_t errors = v->gpu ? boids_gpu_debug_errors(v->gpu) : v->gl_errors;
     printf("frames: %llu, steps %llu, last frame %dx%d, gl-errors %u\n", (unsigned long long)v->frame,
            (unsigned long long)(v->gpu ? boids_gpu_steps(v->gpu) : v->sim->step), drawn_w, drawn_h, errors);
@@ -960,7 +1080,7 @@ int main(int argc, char **argv) {
         .usage = usage,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
                  BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_WIDTH | BOIDS_CLI_HEIGHT | BOIDS_CLI_VSYNC | BOIDS_CLI_FRAMES |
-                 BOIDS_CLI_SCREENSHOT | BOIDS_CLI_KEYS,
+                 BOIDS_CLI_SCREENSHOT | BOIDS_CLI_KEYS | BOIDS_CLI_PROFILE,
     };
     boids_options o;
     int r = boids_cli_parse(argc, argv, &spec, &o);
