@@ -32,68 +32,42 @@ static bool has_ext(const char *list, const char *name) {
     return false;
 }
 
-// The device the user asked for (BOIDS_EGL_DEVICE), or the first hardware
-// device, else the software one. Returns the index or -1.
-static int choose_device(EGLDeviceEXT *devices, int n, char *err, size_t err_size) {
+// The devices to try, in order, into order[]: the one BOIDS_EGL_DEVICE names
+// (software, hardware or an index), else every hardware device, then the
+// software one. Returns how many, or -1 with err set for a bad choice.
+static int device_order(EGLDeviceEXT *devices, int n, int *order, char *err, size_t err_size) {
     const char *want = getenv("BOIDS_EGL_DEVICE");
-    int software = -1, hardware = -1;
+    int software = -1, k = 0;
+    bool want_sw = want && strcmp(want, "software") == 0, want_hw = want && strcmp(want, "hardware") == 0;
+    if (want && *want && !want_sw && !want_hw) {
+        char *end;
+        long i = strtol(want, &end, 10);
+        if (*end || i < 0 || i >= n) {
+            snprintf(err, err_size,
+                     "BOIDS_EGL_DEVICE: '%s' is not a device; expected software, hardware or an index 0..%d", want,
+                     n - 1);
+            return -1;
+        }
+        order[0] = (int)i;
+        return 1;
+    }
     for (int i = 0; i < n; i++) {
         const char *ext = eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS);
         if (has_ext(ext, "EGL_MESA_device_software")) {
             if (software < 0)
                 software = i;
-        } else if (hardware < 0) {
-            hardware = i;
+        } else if (!want_sw) {
+            order[k++] = i;
         }
     }
-    if (!want || !*want)
-        return hardware >= 0 ? hardware : software;
-    if (strcmp(want, "software") == 0 || strcmp(want, "hardware") == 0) {
-        int k = want[0] == 's' ? software : hardware;
-        if (k < 0)
-            snprintf(err, err_size, "BOIDS_EGL_DEVICE: '%s': no such EGL device among the %d found; expected %s", want,
-                     n, software >= 0 ? "software or an index" : "hardware or an index");
-        return k < 0 ? -2 : k;
+    if (software >= 0 && !want_hw)
+        order[k++] = software;
+    if (k == 0 && want && *want) {
+        snprintf(err, err_size, "BOIDS_EGL_DEVICE: '%s': no such EGL device among the %d found; expected %s", want, n,
+                 want_sw ? "hardware or an index" : "software or an index");
+        return -1;
     }
-    char *end;
-    long k = strtol(want, &end, 10);
-    if (*end || k < 0 || k >= n) {
-        snprintf(err, err_size,
-                 "BOIDS_EGL_DEVICE: '%s' is not a device; expected software, hardware or an index 0..%d", want,
-                 n - 1);
-        return -2;
-    }
-    return (int)k;
-}
-
-// A display: a chosen EGL device, or the surfaceless platform.
-static EGLDisplay open_display(boids_gl_context *c, char *err, size_t err_size) {
-    const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-    if (has_ext(client, "EGL_EXT_platform_device") && eglQueryDevicesEXT && eglGetPlatformDisplayEXT) {
-        EGLDeviceEXT devices[MAX_DEVICES];
-        EGLint n = 0;
-        if (eglQueryDevicesEXT(MAX_DEVICES, devices, &n) && n > 0) {
-            int k = choose_device(devices, n, err, err_size);
-            if (k == -2)
-                return EGL_NO_DISPLAY;
-            if (k >= 0) {
-                EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[k], NULL);
-                const char *ext = eglQueryDeviceStringEXT(devices[k], EGL_EXTENSIONS);
-                snprintf(c->describe, sizeof(c->describe), "EGL device %d of %d%s", k, (int)n,
-                         has_ext(ext, "EGL_MESA_device_software") ? " (software)" : "");
-                if (d != EGL_NO_DISPLAY)
-                    return d;
-            }
-        }
-    }
-    if (has_ext(client, "EGL_MESA_platform_surfaceless") && eglGetPlatformDisplayEXT) {
-        snprintf(c->describe, sizeof(c->describe), "EGL surfaceless platform");
-        return eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    }
-    snprintf(err, err_size, "EGL: neither EGL_EXT_platform_device nor EGL_MESA_platform_surfaceless is available "
-                            "(client extensions: %s); install Mesa's libegl-mesa0",
-             client ? client : "none");
-    return EGL_NO_DISPLAY;
+    return k;
 }
 
 // Create a context of the given version (0 = whatever the driver offers).
@@ -118,7 +92,58 @@ static void describe_fallback(EGLDisplay d, EGLConfig cfg, char *buf, size_t siz
     eglDestroyContext(d, any);
 }
 
-// See boids/platform.h.
+// Initialise display d and make a current GL 4.5 core debug context on it
+// (c->display, c->context). On failure the display is terminated and err
+// says what was found.
+static boids_result try_display(boids_gl_context *c, EGLDisplay d, char *err, size_t err_size) {
+    EGLint major = 0, minor = 0;
+    if (d == EGL_NO_DISPLAY || !eglInitialize(d, &major, &minor)) {
+        snprintf(err, err_size, "EGL: %s could not be initialised (error 0x%x)", c->describe, eglGetError());
+        return BOIDS_ERR_GL;
+    }
+    // Now the EGL 1.5 core entry points of this display.
+    gladLoaderLoadEGL(d);
+    EGLConfig cfg = NULL;
+    EGLint n = 0;
+    // Device displays have no window configs (NVIDIA): ask for pbuffer ones;
+    // without any, a context needs no config where EGL_KHR_no_config_context is.
+    const EGLint cfg_attr[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+    eglBindAPI(EGL_OPENGL_API);
+    if (!eglChooseConfig(d, cfg_attr, &cfg, 1, &n) || n < 1) {
+        if (!has_ext(eglQueryString(d, EGL_EXTENSIONS), "EGL_KHR_no_config_context")) {
+            snprintf(err, err_size, "%s: no OpenGL-capable EGL config and no EGL_KHR_no_config_context", c->describe);
+            eglTerminate(d);
+            return BOIDS_ERR_GL;
+        }
+        cfg = EGL_NO_CONFIG_KHR;
+    }
+    EGLContext ctx = make_context(d, cfg, 4, 5);
+    if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
+        char found[256];
+        EGLint e = eglGetError();
+        if (ctx != EGL_NO_CONTEXT)
+            eglDestroyContext(d, ctx);
+        describe_fallback(d, cfg, found, sizeof(found));
+        snprintf(err, err_size, "%s: no OpenGL 4.5 core context (EGL %d.%d, error 0x%x); found %s", c->describe,
+                 major, minor, e, found);
+        eglTerminate(d);
+        return BOIDS_ERR_GL;
+    }
+    if (!gladLoadGL((GLADloadfunc)eglGetProcAddress)) {
+        snprintf(err, err_size, "%s: the OpenGL 4.5 entry points could not be loaded", c->describe);
+        eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        eglDestroyContext(d, ctx);
+        eglTerminate(d);
+        return BOIDS_ERR_GL;
+    }
+    c->display = d;
+    c->context = ctx;
+    return BOIDS_OK;
+}
+
+// See boids/platform.h. Every candidate device is tried in turn (a driver
+// that cannot serve one GPU does not hide the next), then the surfaceless
+// platform unless BOIDS_EGL_DEVICE asked for a device.
 boids_result boids_egl_create(boids_gl_context **out, char *err, size_t err_size) {
     *out = NULL;
     err[0] = '\0';
@@ -129,49 +154,50 @@ boids_result boids_egl_create(boids_gl_context **out, char *err, size_t err_size
     boids_gl_context *c = calloc(1, sizeof(*c));
     if (!c)
         return BOIDS_ERR_NOMEM;
-    c->display = open_display(c, err, err_size);
-    EGLint major = 0, minor = 0;
-    if (c->display == EGL_NO_DISPLAY || !eglInitialize(c->display, &major, &minor)) {
-        if (!err[0])
-            snprintf(err, err_size, "EGL: %s could not be initialised (error 0x%x)", c->describe, eglGetError());
-        free(c);
-        return BOIDS_ERR_GL;
-    }
-    // Now the EGL 1.5 core entry points of this display.
-    gladLoaderLoadEGL(c->display);
-    EGLConfig cfg = NULL;
-    EGLint n = 0;
-    // Device displays have no window configs (NVIDIA): ask for pbuffer ones;
-    // without any, a context needs no config where EGL_KHR_no_config_context is.
-    const EGLint cfg_attr[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
-    eglBindAPI(EGL_OPENGL_API);
-    if (!eglChooseConfig(c->display, cfg_attr, &cfg, 1, &n) || n < 1) {
-        if (!has_ext(eglQueryString(c->display, EGL_EXTENSIONS), "EGL_KHR_no_config_context")) {
-            snprintf(err, err_size, "%s: no OpenGL-capable EGL config and no EGL_KHR_no_config_context", c->describe);
-            eglTerminate(c->display);
-            free(c);
-            return BOIDS_ERR_GL;
+    const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    const char *want = getenv("BOIDS_EGL_DEVICE");
+    bool chosen = want && *want;
+    if (has_ext(client, "EGL_EXT_platform_device") && eglQueryDevicesEXT && eglGetPlatformDisplayEXT) {
+        EGLDeviceEXT devices[MAX_DEVICES];
+        EGLint n = 0;
+        if (eglQueryDevicesEXT(MAX_DEVICES, devices, &n) && n > 0) {
+            int order[MAX_DEVICES];
+            int k = device_order(devices, n, order, err, err_size);
+            if (k < 0) {
+                free(c);
+                return BOIDS_ERR_GL;
+            }
+            for (int i = 0; i < k; i++) {
+                const char *ext = eglQueryDeviceStringEXT(devices[order[i]], EGL_EXTENSIONS);
+                snprintf(c->describe, sizeof(c->describe), "EGL device %d of %d%s", order[i], (int)n,
+                         has_ext(ext, "EGL_MESA_device_software") ? " (software)" : "");
+                EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[order[i]], NULL);
+                if (try_display(c, d, err, err_size) == BOIDS_OK) {
+                    *out = c;
+                    return BOIDS_OK;
+                }
+            }
         }
-        cfg = EGL_NO_CONFIG_KHR;
     }
-    c->context = make_context(c->display, cfg, 4, 5);
-    if (c->context == EGL_NO_CONTEXT ||
-        !eglMakeCurrent(c->display, EGL_NO_SURFACE, EGL_NO_SURFACE, c->context)) {
-        char found[256];
-        describe_fallback(c->display, cfg, found, sizeof(found));
-        snprintf(err, err_size, "%s: no OpenGL 4.5 core context (EGL %d.%d, error 0x%x); found %s", c->describe,
-                 major, minor, eglGetError(), found);
-        eglTerminate(c->display);
-        free(c);
-        return BOIDS_ERR_GL;
+    if (!chosen && has_ext(client, "EGL_MESA_platform_surfaceless") && eglGetPlatformDisplayEXT) {
+        char device_err[1024];
+        snprintf(device_err, sizeof(device_err), "%s", err);
+        snprintf(c->describe, sizeof(c->describe), "EGL surfaceless platform");
+        EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+        if (try_display(c, d, err, err_size) == BOIDS_OK) {
+            *out = c;
+            return BOIDS_OK;
+        }
+        if (device_err[0]) // the device's reason says more than the fallback's
+            snprintf(err, err_size, "%s", device_err);
     }
-    if (!gladLoadGL((GLADloadfunc)eglGetProcAddress)) {
-        snprintf(err, err_size, "%s: the OpenGL 4.5 entry points could not be loaded", c->describe);
-        boids_gl_context_destroy(c);
-        return BOIDS_ERR_GL;
-    }
-    *out = c;
-    return BOIDS_OK;
+    if (!err[0])
+        snprintf(err, err_size,
+                 "EGL: neither EGL_EXT_platform_device nor EGL_MESA_platform_surfaceless is available "
+                 "(client extensions: %s); install Mesa's libegl-mesa0",
+                 client ? client : "none");
+    free(c);
+    return BOIDS_ERR_GL;
 }
 
 // Release the context and the display.
