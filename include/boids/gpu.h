@@ -41,6 +41,7 @@ typedef struct boids_gpu_desc {
     boids_gl_loadfn load;       // the context's loader
     const char *shader_dir;     // NULL: the shaders built into the executable
     bool quiet;                 // do not print GL debug messages on stderr
+    bool timing;                // benchmarks: debug output asynchronous (synchronous output slows drivers)
 } boids_gpu_desc;
 
 // Creates buffers and programs for the params' agent count. Errors: one

@@ -98,7 +98,7 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
     boids_gpu *g = NULL;
     if (gl) {
         char gerr[4096];
-        boids_gpu_desc d = {.params = &s->p, .load = boids_gl_loader(gl), .shader_dir = o->shader_dir};
+        boids_gpu_desc d = {.params = &s->p, .load = boids_gl_loader(gl), .shader_dir = o->shader_dir, .timing = true};
         boids_result gr = boids_gpu_create(&g, &d, gerr, sizeof(gerr));
         if (gr != BOIDS_OK) {
             fprintf(stderr, "boids-bench: %s\n", gerr);

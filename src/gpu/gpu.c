@@ -196,7 +196,10 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     // Debug output from here on (compile errors were reported with the file),
     // before any allocation, so an out-of-memory is seen too.
     glEnable(GL_DEBUG_OUTPUT);
-    glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+    if (d->timing)
+        glDisable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+    else
+        glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
     glDebugMessageCallback(debug_message, NULL);
     gl_quiet = d->quiet;
     backends_alive++;
