@@ -84,59 +84,6 @@ static int compare_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-// Checks before the run that `path` can be written: its directory exists and
-// accepts a new file, and the path is not a directory. Returns 0, or 2 with
-// the error printed.
-static int check_writable(const char *path) {
-    const char *expected = "a file path in an existing, writable directory";
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        boids_cli_error(PROG, "--export-csv", path, expected, "is a directory");
-        return EXIT_INPUT;
-    }
-    size_t len = strlen(path);
-    char *dir = malloc(len + 2);
-    char *probe = malloc(len + 64);
-    if (!dir || !probe) {
-        free(dir);
-        free(probe);
-        boids_cli_error(PROG, "--export-csv", path, NULL, "cannot be checked: out of memory");
-        return EXIT_ENVIRONMENT;
-    }
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == path)
-        strcpy(dir, "/");
-    else
-        snprintf(dir, len + 2, "%.*s", (int)(slash - path), path);
-    int rc = 0;
-    if (stat(dir, &st) != 0) {
-        boids_cli_error(PROG, "--export-csv", path, expected, "cannot be written: directory '%s': %s", dir,
-                        strerror(errno));
-        rc = EXIT_INPUT;
-    } else if (!S_ISDIR(st.st_mode)) {
-        boids_cli_error(PROG, "--export-csv", path, expected, "cannot be written: '%s' is not a directory", dir);
-        rc = EXIT_INPUT;
-    } else {
-        // Creating (and removing) a file is the only test that holds for
-        // every case: permissions, read-only mounts, ACLs, root.
-        snprintf(probe, len + 64, "%s/.boids-run-probe.%ld", dir, (long)getpid());
-        int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
-        if (fd < 0 && errno != EEXIST) {
-            boids_cli_error(PROG, "--export-csv", path, expected, "cannot be written: directory '%s': %s", dir,
-                            strerror(errno));
-            rc = EXIT_INPUT;
-        } else if (fd >= 0) {
-            close(fd);
-            unlink(probe);
-        }
-    }
-    free(dir);
-    free(probe);
-    return rc;
-}
-
 // Checks that --init names a readable file (not a directory): a missing
 // input is a bad argument (exit 2), unlike a read error later (exit 3).
 static int check_readable(const char *path) {
@@ -240,7 +187,8 @@ static int run(const boids_options *o) {
         rc = EXIT_INPUT;
         goto done;
     }
-    if (o->export_csv && (rc = check_writable(o->export_csv)))
+    if (o->export_csv && (rc = boids_cli_check_output(PROG, "--export-csv", o->export_csv,
+                                                      "a file path in an existing, writable directory")))
         goto done;
     if (o->profile && (rc = boids_profile_open(&profile, PROG, o->profile, o->backend, BOIDS_PROFILE_SIM_STAGES)))
         goto done;

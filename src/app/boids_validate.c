@@ -232,7 +232,8 @@ static bool one_step(boids_sim *s, boids_gpu *g, const boids_params *all, const 
         uint32_t k = s->cur.id[i];
         memcpy(cpu[k], s->accel[i], 16);
         const boids_group_params *gp = &s->p.group[s->cur.group[i]];
-        atol[k] = force_atol(gp, gp->behaviors | (p.world.boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0));
+        uint32_t walls = p.world.boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0;
+        atol[k] = force_atol(gp, gp->behaviors | walls);
     }
     compare f = compare_by_id((const float(*)[4])cpu, (const float(*)[4])gpu, atol, n);
     const char *name = b < BOIDS_BEHAVIOR_COUNT ? boids_behavior_name(b) : "all together";

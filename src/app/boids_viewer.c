@@ -858,32 +858,15 @@ static bool software_renderer(const char *r) {
     return strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "SwiftShader") || strstr(r, "Software");
 }
 
-// --screenshot must name a file in an existing directory (checked before
-// the run, not after its last frame).
-static int check_screenshot(const char *path) {
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1, slash ? path : ".");
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        boids_cli_error(PROG, "--screenshot", path, "a PNG file path", "is a directory");
-        return EXIT_INPUT;
-    }
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        boids_cli_error(PROG, "--screenshot", path, "a file path in an existing directory",
-                        "cannot be written: '%s' is not a directory", dir);
-        return EXIT_INPUT;
-    }
-    return 0;
-}
-
 static int run(const boids_options *o) {
     static script_event script[MAX_SCRIPT];
     size_t n_script = 0, next_event = 0;
     if (o->keys && parse_script(o->keys, script, &n_script))
         return EXIT_INPUT;
-    if (o->screenshot && check_screenshot(o->screenshot))
-        return EXIT_INPUT;
+    int checked;
+    if (o->screenshot && (checked = boids_cli_check_output(PROG, "--screenshot", o->screenshot,
+                                                           "a PNG file path in an existing, writable directory")))
+        return checked;
     bool use_gpu = !(o->flags_given & BOIDS_CLI_BACKEND) || strcmp(o->backend, "gpu") == 0;
     viewer *v = calloc(1, sizeof *v);
     if (!v) {

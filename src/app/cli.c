@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define VALUE_SHOWN_MAX 96 // longer values are shortened in messages
 #define PI_DOUBLE 3.14159265358979323846
@@ -1023,4 +1026,64 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
     else
         explain_finalize(o, r, what, err, err_size);
     return r;
+}
+
+// See cli.h.
+char *boids_cli_dir_of(const char *path) {
+    size_t len = strlen(path);
+    char *dir = malloc(len + 2);
+    if (!dir)
+        return NULL;
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == path)
+        strcpy(dir, "/");
+    else
+        snprintf(dir, len + 2, "%.*s", (int)(slash - path), path);
+    return dir;
+}
+
+// See cli.h.
+int boids_cli_check_output(const char *prog, const char *flag, const char *path, const char *expected) {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        boids_cli_error(prog, flag, path, expected, "is a directory");
+        return 2;
+    }
+    char *dir = boids_cli_dir_of(path);
+    size_t size = dir ? strlen(dir) + 64 : 0;
+    char *probe = dir ? malloc(size) : NULL;
+    if (!probe) {
+        free(dir);
+        boids_cli_error(prog, flag, path, NULL, "cannot be checked: out of memory");
+        return 3;
+    }
+    int rc = 0;
+    if (stat(dir, &st) != 0) {
+        boids_cli_error(prog, flag, path, expected, "cannot be written: directory '%s': %s", dir, strerror(errno));
+        rc = 2;
+    } else if (!S_ISDIR(st.st_mode)) {
+        boids_cli_error(prog, flag, path, expected, "cannot be written: '%s' is not a directory", dir);
+        rc = 2;
+    } else {
+        for (unsigned k = 0; k < 100; k++) {
+            snprintf(probe, size, "%s/.boids-probe.%ld.%u", dir, (long)getpid(), k);
+            int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
+            if (fd >= 0) {
+                close(fd);
+                unlink(probe);
+                break;
+            }
+            if (errno != EEXIST) {
+                boids_cli_error(prog, flag, path, expected, "cannot be written: directory '%s': %s", dir,
+                                strerror(errno));
+                rc = 2;
+                break;
+            }
+        }
+    }
+    free(probe);
+    free(dir);
+    return rc;
 }

@@ -52,50 +52,6 @@ static bool ends_with(const char *s, const char *suffix) {
     return true;
 }
 
-// Checks the directory of `path` accepts a new file. 0 or 2 (printed).
-static int check_dir(const char *prog, const char *path, const char *dir) {
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        boids_cli_error(prog, "--profile", path, expected_path, "is a directory");
-        return EXIT_INPUT;
-    }
-    if (stat(dir, &st) != 0) {
-        boids_cli_error(prog, "--profile", path, expected_path, "cannot be written: directory '%s': %s", dir,
-                        strerror(errno));
-        return EXIT_INPUT;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        boids_cli_error(prog, "--profile", path, expected_path, "cannot be written: '%s' is not a directory", dir);
-        return EXIT_INPUT;
-    }
-    // Creating (and removing) a file is the only test that holds for every
-    // case: permissions, read-only mounts, ACLs, root.
-    size_t size = strlen(dir) + 64;
-    char *probe = malloc(size);
-    if (!probe) {
-        boids_cli_error(prog, "--profile", path, NULL, "cannot be checked: out of memory");
-        return EXIT_ENVIRONMENT;
-    }
-    int rc = 0;
-    for (unsigned k = 0; k < 100; k++) {
-        snprintf(probe, size, "%s/.boids-profile-probe.%ld.%u", dir, (long)getpid(), k);
-        int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
-        if (fd >= 0) {
-            close(fd);
-            unlink(probe);
-            break;
-        }
-        if (errno != EEXIST) {
-            boids_cli_error(prog, "--profile", path, expected_path, "cannot be written: directory '%s': %s", dir,
-                            strerror(errno));
-            rc = EXIT_INPUT;
-            break;
-        }
-    }
-    free(probe);
-    return rc;
-}
-
 int boids_profile_open(boids_profile **out, const char *prog, const char *path, const char *backend, uint32_t stages) {
     *out = NULL;
     profile_format format;
@@ -107,35 +63,24 @@ int boids_profile_open(boids_profile **out, const char *prog, const char *path, 
         boids_cli_error(prog, "--profile", path, expected_path, "has an unknown extension");
         return EXIT_INPUT;
     }
+    int rc = boids_cli_check_output(prog, "--profile", path, expected_path);
+    if (rc)
+        return rc;
     boids_profile *p = calloc(1, sizeof *p);
-    size_t len = strlen(path);
-    char *copy = p ? malloc(len + 1) : NULL;
-    char *dir = copy ? malloc(len + 2) : NULL;
+    char *copy = p ? strdup(path) : NULL;
+    char *dir = copy ? boids_cli_dir_of(path) : NULL;
     if (!dir) {
         free(copy);
         free(p);
         boids_cli_error(prog, "--profile", path, NULL, "cannot be recorded: out of memory");
         return EXIT_ENVIRONMENT;
     }
-    memcpy(copy, path, len + 1);
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == path)
-        strcpy(dir, "/");
-    else
-        snprintf(dir, len + 2, "%.*s", (int)(slash - path), path);
     p->prog = prog;
     p->path = copy;
     p->dir = dir;
     p->backend = backend;
     p->stages = stages;
     p->format = format;
-    int rc = check_dir(prog, path, dir);
-    if (rc) {
-        boids_profile_destroy(p);
-        return rc;
-    }
     *out = p;
     return 0;
 }
