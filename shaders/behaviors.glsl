@@ -37,8 +37,6 @@
 //     desktop GLSL; Vulkan-class hardware: 2^-11 absolute / 4096 ULP). See
 //     docs/ARCHITECTURE.md (GPU parity) for where that shows.
 
-const float BOIDS_PI = 3.14159265358979323846;     // angle.c PI_F
-const float BOIDS_TWO_PI = 6.28318530717958647692; // angle.c TWO_PI
 #define BOIDS_INFINITY uintBitsToFloat(0x7f800000u) // C INFINITY
 #define BOIDS_NONE 0xffffffffu                      // C UINT32_MAX
 
@@ -618,7 +616,7 @@ vec3 turn_limit(vec3 old_vel, float max_angle, uint dim, vec3 vel) {
     float speed = norm3(vel);
     float old_speed = norm3(old_vel);
     // No limit, or one of pi or more (no turn is longer than pi).
-    if (!(max_angle > 0.0) || max_angle >= 3.14159265 || speed == 0.0 || old_speed == 0.0)
+    if (!(max_angle > 0.0) || max_angle >= BOIDS_PI || speed == 0.0 || old_speed == 0.0)
         return vel;
     if (dim == 2u) {
         float from = atan(old_vel.y, old_vel.x); // C: atan2f

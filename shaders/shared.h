@@ -27,6 +27,10 @@
 #define BOIDS_STRUCT(name) typedef struct name name; struct name
 #endif
 
+/* ---- constants (the 'f' suffix is valid in both languages) ---------------- */
+#define BOIDS_PI 3.14159265358979323846f
+#define BOIDS_TWO_PI 6.28318530717958647692f
+
 /* ---- limits ------------------------------------------------------------ */
 #define BOIDS_WORKGROUP_SIZE 256u
 #define BOIDS_MAX_GROUPS 8u

@@ -644,7 +644,7 @@ static void seg(boids_line_vertex *l, size_t *n, const float a[3], const float b
 // A circle of radius r around c in the plane of axes (i, j).
 static void circle(boids_line_vertex *l, size_t *n, const float c[3], float r, int i, int j, const float col[4]) {
     for (int k = 0; k < 48; k++) {
-        float a0 = (float)k / 48.0f * 6.2831853f, a1 = (float)(k + 1) / 48.0f * 6.2831853f;
+        float a0 = (float)k / 48.0f * BOIDS_TWO_PI, a1 = (float)(k + 1) / 48.0f * BOIDS_TWO_PI;
         float p[3] = {c[0], c[1], c[2]}, q[3] = {c[0], c[1], c[2]};
         p[i] += r * cosf(a0);
         p[j] += r * sinf(a0);

@@ -4,16 +4,13 @@
 
 #include "boids/behaviors.h"
 
-#define TWO_PI 6.28318530717958647692f
-#define PI_F 3.14159265358979323846f
-
 // Angle into (-pi, pi].
 float boids_angle_wrap(float a) {
-    a = fmodf(a, TWO_PI); // exact; result in (-2pi, 2pi)
-    if (a > PI_F)
-        a -= TWO_PI;
-    else if (a <= -PI_F)
-        a += TWO_PI;
+    a = fmodf(a, BOIDS_TWO_PI); // exact; result in (-2pi, 2pi)
+    if (a > BOIDS_PI)
+        a -= BOIDS_TWO_PI;
+    else if (a <= -BOIDS_PI)
+        a += BOIDS_TWO_PI;
     return a;
 }
 

@@ -10,14 +10,12 @@
 
 #include "boids/behaviors.h"
 
-#define TWO_PI 6.28318530717958647692f
-
 // One cell's vector for the kind of field, at the cell centre c.
 static void field_vector(const boids_flowfield *f, const boids_world_params *w, const float c[3], float out[3]) {
     if (f->kind == BOIDS_FLOW_NOISE) {
         // Chapter: angle = noise * 2pi. stb_perlin returns about [-1, 1].
         float x = c[0] * f->noise_scale, y = c[1] * f->noise_scale, z = c[2] * f->noise_scale;
-        float theta = stb_perlin_noise3_seed(x, y, z, 0, 0, 0, (int)f->noise_seed) * TWO_PI;
+        float theta = stb_perlin_noise3_seed(x, y, z, 0, 0, 0, (int)f->noise_seed) * BOIDS_TWO_PI;
         if (w->dim == 2) {
             out[0] = cosf(theta);
             out[1] = sinf(theta);
@@ -25,7 +23,7 @@ static void field_vector(const boids_flowfield *f, const boids_world_params *w, 
         } else {
             // A second, offset sample for the elevation, in [-pi/2, pi/2].
             float phi = stb_perlin_noise3_seed(x + 31.7f, y + 17.3f, z + 5.1f, 0, 0, 0, (int)f->noise_seed);
-            phi *= 1.5707963f;
+            phi *= 0.5f * BOIDS_PI;
             out[0] = cosf(phi) * cosf(theta);
             out[1] = cosf(phi) * sinf(theta);
             out[2] = sinf(phi);

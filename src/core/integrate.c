@@ -16,7 +16,7 @@ void boids_turn_limit(const float old_vel[3], float max_angle, uint32_t dim, flo
     float speed = glm_vec3_norm(vel);
     float old_speed = glm_vec3_norm((float *)old_vel);
     // No limit, or one of pi or more (no turn is longer than pi).
-    if (!(max_angle > 0.0f) || max_angle >= 3.14159265f || speed == 0.0f || old_speed == 0.0f)
+    if (!(max_angle > 0.0f) || max_angle >= BOIDS_PI || speed == 0.0f || old_speed == 0.0f)
         return;
     if (dim == 2) {
         float from = atan2f(old_vel[1], old_vel[0]);

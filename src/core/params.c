@@ -215,7 +215,7 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
                 FAIL(BOIDS_ERR_PARAM, "a steering parameter of group %u is %g (allowed: >= 0, finite)", gi,
                      (double)*pos_params[k]);
         // Wander's angle step stays below pi, so one wrap brings the angle back.
-        if (g->wander_change > 3.14159265f)
+        if (g->wander_change > BOIDS_PI)
             FAIL(BOIDS_ERR_PARAM, "wander change %g of group %u (allowed: 0..pi)", (double)g->wander_change, gi);
         if (!(g->arrive_radius > 0.0f))
             g->arrive_radius = 1e-6f;

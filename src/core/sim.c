@@ -10,8 +10,6 @@
 
 #include "boids/behaviors.h"
 
-#define TWO_PI 6.28318530717958647692f
-
 static void state_free(boids_state *st) {
     free(st->pos);
     free(st->vel);
@@ -62,7 +60,7 @@ static void init_agents(boids_sim *s, boids_distribution dist) {
                 p[a] = a < w->dim ? w->min[a] + draw(w, id, a, BOIDS_RNG_POSITION) * w->size[a] : w->min[a];
         }
         float speed = s->p.group[g].maxspeed * (0.5f + 0.5f * draw(w, id, 3, BOIDS_RNG_VELOCITY));
-        float theta = TWO_PI * draw(w, id, 0, BOIDS_RNG_VELOCITY);
+        float theta = BOIDS_TWO_PI * draw(w, id, 0, BOIDS_RNG_VELOCITY);
         if (w->dim == 2) {
             v[0] = speed * cosf(theta);
             v[1] = speed * sinf(theta);

@@ -90,7 +90,7 @@ static size_t ring(boids_line_vertex *v, size_t n, size_t cap, const float c[3],
     static const int planes[3][2] = {{0, 1}, {0, 2}, {1, 2}};
     for (uint32_t pl = 0; pl < (dim == 3 ? 3u : 1u); pl++)
         for (int k = 0; k < 48; k++) {
-            float a0 = (float)k / 48.0f * 6.2831853f, a1 = (float)(k + 1) / 48.0f * 6.2831853f;
+            float a0 = (float)k / 48.0f * BOIDS_TWO_PI, a1 = (float)(k + 1) / 48.0f * BOIDS_TWO_PI;
             float p[3] = {c[0], c[1], c[2]}, q[3] = {c[0], c[1], c[2]};
             p[planes[pl][0]] += r * cosf(a0);
             p[planes[pl][1]] += r * sinf(a0);
