@@ -478,9 +478,9 @@ static void steer_both(const step_case *c, uint32_t behaviors, float (*cpu)[4], 
 // Tolerances from the GLSL 4.50 precision rules (see boids-validate):
 // arithmetic differences of a few ULP on values of size maxspeed (3.6):
 // atol 64 * 2^-23 * 3.6; with sin/cos/atan (wander, all): 4 * 2^-11 * 3.6.
-#define ATOL_ARITH (64.0f * 1.1920929e-7f * 3.6f)
-#define ATOL_TRIG (4.0f * 4.8828125e-4f * 3.6f)
-#define RTOL (1.0f / 65536.0f)
+#define ATOL_ARITH (BOIDS_TOL_ARITH * 3.6f)
+#define ATOL_TRIG (BOIDS_TOL_TRIG * 3.6f)
+#define RTOL BOIDS_TOL_REL
 
 START_TEST(steer_each_behavior) {
     open_context();

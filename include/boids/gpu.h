@@ -21,6 +21,13 @@
 
 typedef struct boids_gpu boids_gpu;
 
+// CPU-vs-GPU tolerances of one step, per unit of maxspeed, from the GLSL
+// 4.50 precision rules (the reasoning: src/app/boids_validate.c). Shared by
+// boids-validate and the gpu tests.
+#define BOIDS_TOL_ARITH (64.0f * 1.1920929e-7f) // a few ULP through ~10 correctly rounded operations
+#define BOIDS_TOL_TRIG (4.0f * 4.8828125e-4f)   // sin / cos / atan: 2^-11 absolute
+#define BOIDS_TOL_REL (1.0f / 65536.0f)         // relative part
+
 // Buffers that can be read back (see shared.h for their contents).
 typedef enum boids_gpu_buffer {
     BOIDS_GPU_POS,        // vec4[N] of cur

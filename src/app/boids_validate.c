@@ -154,9 +154,9 @@ static void exact(boids_sim *s, boids_gpu *g) {
 // only an absolute bound (2^-11 on [-pi, pi]): wander's force gets TRIG = 4 *
 // 2^-11 per unit of maxspeed. A combination is a weighted sum, so its
 // tolerance is the weighted sum of its behaviours'. rtol = 2^-16.
-#define ARITH (64.0f * 1.1920929e-7f)
-#define TRIG (4.0f * 4.8828125e-4f)
-#define RTOL (1.0f / 65536.0f)
+#define ARITH BOIDS_TOL_ARITH
+#define TRIG BOIDS_TOL_TRIG
+#define RTOL BOIDS_TOL_REL
 
 static float force_atol(const boids_group_params *g, uint32_t behaviors) {
     float atol = 0.0f;
