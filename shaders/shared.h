@@ -9,7 +9,8 @@
  * Offers: limits, behaviour indices and bits (bit order = priority order),
  * group relations, boundary and combination modes, fixed-point scales of the
  * order-independent neighbour sums, RNG streams and hash constants, and the
- * structs boids_group_params, boids_world_params, boids_scene.
+ * structs boids_group_params, boids_world_params, boids_scene,
+ * boids_body_params.
  */
 #ifndef BOIDS_SHARED_H
 #define BOIDS_SHARED_H
@@ -36,6 +37,8 @@
 #define BOIDS_MAX_GROUPS 8u
 #define BOIDS_MAX_PATH_POINTS 32u
 #define BOIDS_MAX_OBSTACLES 32u
+#define BOIDS_MIN_JOINTS 2u
+#define BOIDS_MAX_JOINTS 32u
 /* Bounded so that the 64-bit fixed-point neighbour sums cannot overflow:
  * every contribution is saturated to 2^39 units and an agent never counts
  * itself, so at most 2^24 - 1 of them are added: < 2^63 (see BOIDS_FIX_*). */
@@ -87,6 +90,16 @@
 #define BOIDS_FLOW_SWIRL 1u
 #define BOIDS_FLOW_UNIFORM 2u
 
+/* ---- procedural bodies (procedural-animation-chains.txt) -----------------
+ * Styles: how a group's body is built and drawn. CHAIN: the notebook's first
+ * chain (distance constraints only, dots and lines); SNAKE: Snake2 (angle
+ * constraint, tapering outline, eyes); FISH: the same with a wider front. */
+#define BOIDS_BODY_NONE 0u
+#define BOIDS_BODY_CHAIN 1u
+#define BOIDS_BODY_SNAKE 2u
+#define BOIDS_BODY_FISH 3u
+#define BOIDS_BODY_STYLES 4u
+
 /* ---- fixed point of the neighbour sums ------------------------------------
  * Each pair's contribution is made dimensionless (offset / radius, velocity /
  * the largest maxspeed, unit vectors) and converted to a 64-bit integer by
@@ -117,6 +130,7 @@
 #define BOIDS_UBO_WORLD 0
 #define BOIDS_UBO_GROUPS 1
 #define BOIDS_UBO_SCENE 2
+#define BOIDS_UBO_BODIES 3
 #define BOIDS_SSBO_CUR_POS 0     /* vec4[N]: xyz, w = wander theta */
 #define BOIDS_SSBO_CUR_VEL 1     /* vec4[N]: xyz, w = wander phi */
 #define BOIDS_SSBO_CUR_ID 2      /* uint[N] */
@@ -136,6 +150,9 @@
 #define BOIDS_SSBO_SCAN_IN 16    /* multi-level scan: this level's input */
 #define BOIDS_SSBO_SCAN_OUT 17   /* this level's output */
 #define BOIDS_SSBO_SCAN_SUMS 18  /* one sum per block, scanned by the next level */
+/* Bodies, indexed by agent id (stable; slots move every step), joint-major:
+ * joint j of agent id at [j * N + id]; xyz position, w = facing angle (2D). */
+#define BOIDS_SSBO_JOINTS 19
 /* Each scan work group handles 2 * BOIDS_WORKGROUP_SIZE elements. */
 #define BOIDS_SCAN_BLOCK (2u * BOIDS_WORKGROUP_SIZE)
 
@@ -205,6 +222,17 @@ BOIDS_STRUCT(boids_scene) {
     BOIDS_UINT path_closed;
     float path_radius;                           /* chapter: 20 */
     BOIDS_UINT obstacle_count;
+};
+
+/* ---- one group's body type; 272 bytes ----------------------------------------
+ * Joint 0 is the agent's head; segment i joins joint i and i + 1. */
+BOIDS_STRUCT(boids_body_params) {
+    BOIDS_VEC4(length[8]);  /* segment i's length: length[i >> 2][i & 3], joints - 1 used */
+    BOIDS_VEC4(width[8]);   /* body width at joint i: width[i >> 2][i & 3] */
+    BOIDS_UINT style;       /* BOIDS_BODY_* */
+    BOIDS_UINT joints;      /* BOIDS_MIN_JOINTS..BOIDS_MAX_JOINTS; unused when style is NONE */
+    float angle_limit;      /* (0, pi]: most a joint's angle may differ from the previous one's */
+    BOIDS_UINT min_only;    /* 1: segments only pull (never push) toward their length */
 };
 
 #endif /* BOIDS_SHARED_H */

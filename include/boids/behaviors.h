@@ -15,6 +15,9 @@
  *   single agent       seek, flee, arrive, pursue, evade, wander, walls, flow, path, obstacles
  *   neighbourhood      separation, alignment, cohesion, view, escape (+ per-pair terms)
  *   locomotion         boids_turn_limit, boids_boundary, boids_integrate
+ *   bodies             boids_distance_constraint, boids_chain_resolve, boids_mod_angle,
+ *                      boids_constrain_angle, boids_snake_angles, boids_snake_resolve,
+ *                      boids_snake_outline, boids_body_straight, boids_body_follow
  */
 #ifndef BOIDS_BEHAVIORS_H
 #define BOIDS_BEHAVIORS_H
@@ -163,5 +166,49 @@ void boids_boundary(const boids_world_params *w, float pos[3], float vel[3]);
 // Semi-implicit Euler: v += a dt; limit maxspeed; turn limit; p += v dt; boundary.
 void boids_integrate(const boids_world_params *w, const boids_group_params *g, const float pos[3],
                      const float vel[3], const float acc[3], float pos_out[3], float vel_out[3]);
+
+// ---- procedural bodies (procedural-animation-chains.txt; src/core/bodies.c) ----
+// A chain is `n` joints (xyz, w = facing angle in 2D) joined by n - 1
+// segments; offsets between joints are taken with boids_world_delta when w is
+// given (NULL: the plain plane), so a body crossing a torus seam stays whole
+// (its joints may lie outside the world beside the head).
+// distanceConstrain: target = anchor + setMag(target - anchor, distance);
+// min_only: only when farther than `distance`.
+void boids_distance_constraint(const boids_world_params *w, const float anchor[3], float target[3], float distance,
+                               bool min_only);
+// Chain.resolve(from): from `from` toward joint 0, then from `from` toward
+// the last joint, each joint constrained to the one before it on that walk.
+void boids_chain_resolve(const boids_world_params *w, float (*joints)[4], const float *lengths, uint32_t n,
+                         uint32_t from, bool min_only);
+// modAngle: into [0, 2pi).
+float boids_mod_angle(float a);
+// The notebook's angleDiff(a1, a2) = pi - modAngle(a1 - a2 + pi), in (-pi, pi].
+float boids_angle_diff_mod(float a1, float a2);
+// constrainAngle: `angle` if within `allowed` of `reference` (wrapped
+// difference), else reference -/+ allowed; the result in [0, 2pi).
+float boids_constrain_angle(float angle, float reference, float allowed);
+// Snake.resolve's angles: w of joint 0 = facing, of joint i = heading of
+// joint i-1 minus joint i.
+void boids_snake_angles(const boids_world_params *w, float (*joints)[4], uint32_t n, float facing);
+// Snake2.resolve (2D): joint 0's angle = facing; each next joint's angle is
+// its heading toward the previous joint, constrained to within angle_limit
+// of the previous joint's angle, and the joint is put `length` behind the
+// previous joint along it (min_only: at most `length`).
+// 3D: the same on directions: each segment's direction is kept within
+// angle_limit of the previous one's (the head's: `facing_dir`, unit or 0).
+void boids_snake_resolve(const boids_world_params *w, float (*joints)[4], const float *lengths, uint32_t n,
+                         float facing, const float facing_dir[3], float angle_limit, bool min_only, uint32_t dim);
+// getShape: 2n + 6 points of the closed outline, in the notebook's order:
+// tail (pi, 5pi/6), the left sides (+pi/2) from the tail to the head, the
+// head (pi/6, 0, -pi/6), the right sides (-pi/2) from the head to the tail,
+// tail (-5pi/6). Point of joint i at angle a: joint + (cos, sin)(w_i + a) * width_i / 2.
+uint32_t boids_snake_outline(const float (*joints)[4], const float *widths, uint32_t n, float (*out)[2]);
+// A body laid straight behind an agent at `head` moving along `vel` (+x if still).
+void boids_body_straight(const boids_world_params *w, const boids_body_params *b, const float head[3],
+                         const float vel[3], float (*joints)[4]);
+// The bodies stage for one agent: joint 0 = head (w = heading of vel in 2D),
+// then CHAIN: resolve(0) and the angles; SNAKE / FISH: boids_snake_resolve.
+void boids_body_follow(const boids_world_params *w, const boids_body_params *b, const float head[3],
+                       const float vel[3], float (*joints)[4]);
 
 #endif

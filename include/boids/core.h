@@ -8,6 +8,8 @@
  *   boids_sim           a simulation: double-buffered state, grid, per-agent outputs
  *   boids_sim_create / _destroy / _step / _stats / _hash
  *   boids_flowfield     a grid of unit vectors (noise / swirl / uniform)
+ *   bodies              boids_body_make / _define / _check (a group's body type),
+ *                       boids_sim_set_bodies, boids_sim_bodies (the bodies stage)
  *
  * Every behaviour is a pure function in boids/behaviors.h.
  */
@@ -39,6 +41,7 @@ typedef struct boids_params {
     boids_group_params group[BOIDS_MAX_GROUPS];
     boids_scene scene;
     boids_flowfield flow;   // vec is owned by the boids_sim once created
+    boids_body_params body[BOIDS_MAX_GROUPS]; // style NONE: no body
 } boids_params;
 
 // Agents as structure of arrays; slot order, not id order.
@@ -59,7 +62,7 @@ typedef struct boids_grid {
 } boids_grid;
 
 typedef struct boids_stage_ms {
-    double key, count, scan, scatter, steer, integrate;
+    double key, count, scan, scatter, steer, integrate, bodies;
 } boids_stage_ms;
 
 typedef struct boids_stats {
@@ -85,6 +88,8 @@ typedef struct boids_sim {
     float *nearest;         // per slot of cur: nearest neighbour distance (0 if none)
     uint32_t *candidates;   // per slot: pairs examined
     uint32_t *slot_of_id;   // scratch for id-order output
+    float (*joints)[4];     // bodies: joint j of agent id at [j * n + id] (shared.h BOIDS_SSBO_JOINTS); NULL: none
+    uint32_t joint_rows;    // joints allocated per agent (the most of any group with a body)
     uint64_t step;
     int threads;            // OpenMP threads (<= 0: runtime default)
     boids_stage_ms ms;      // last step's stage times
@@ -103,6 +108,30 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
 // The largest interaction radius of a group (radius; separation and view
 // radii when those behaviours are enabled): the grid's cells are at least this.
 float boids_group_reach(const boids_group_params *g);
+
+// Bodies (procedural-animation-chains.txt). A body type of `style` with
+// `joints` joints and total length `length`: the built-in profiles (chain:
+// equal segments, dots of 0.5 segment; snake: the notebook's tapering widths,
+// angle limit pi/8; fish: a wide front, a thin stalk and a tail fin, pi/10).
+// NONE gives an empty type. Errors as boids_body_define.
+boids_result boids_body_make(boids_body_params *b, uint32_t style, uint32_t joints, float length, char *what,
+                             size_t what_size);
+// A body type from explicit arrays, validated as the notebook's constructors
+// do ("bad arguments"): joints in 2..32, n_lengths == joints - 1, n_widths ==
+// joints, every length and width positive and finite, angle_limit in (0, pi].
+boids_result boids_body_define(boids_body_params *b, uint32_t style, uint32_t joints, const float *lengths,
+                               uint32_t n_lengths, const float *widths, uint32_t n_widths, float angle_limit,
+                               bool min_only, char *what, size_t what_size);
+// The same checks of a filled-in type (finalize runs it on every group).
+boids_result boids_body_check(const boids_body_params *b, char *what, size_t what_size);
+// Segment i's length and joint i's width.
+static inline float boids_body_length(const boids_body_params *b, uint32_t i) { return b->length[i >> 2][i & 3]; }
+static inline float boids_body_width(const boids_body_params *b, uint32_t i) { return b->width[i >> 2][i & 3]; }
+// "none", "chain", "snake", "fish" <-> BOIDS_BODY_*; -1 if unknown.
+int boids_body_style_index(const char *name);
+const char *boids_body_style_name(uint32_t style);
+// Joints per agent the bodies of p need (0: no group has a body).
+uint32_t boids_params_joint_rows(const boids_params *p);
 
 // Behaviour name <-> index ("separation" -> BOIDS_BI_SEPARATION); -1 if unknown.
 int boids_behavior_index(const char *name);
@@ -123,12 +152,18 @@ boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_dist
 void boids_sim_destroy(boids_sim *s);
 // Replace the agents (id order: pos[i], vel[i], group[i] for id i).
 boids_result boids_sim_set_agents(boids_sim *s, const float (*pos)[4], const float (*vel)[4], const uint32_t *group);
-// One step: key, count, scan, scatter, steer, integrate.
+// One step: key, count, scan, scatter, steer, integrate, bodies.
 void boids_sim_step(boids_sim *s);
 // The pipeline's stages, for benches and tests (boids_sim_step calls them in order).
 void boids_sim_build_grid(boids_sim *s);    // key, count, scan, scatter: cur -> next, swap
 void boids_sim_steer(boids_sim *s);         // cur -> accel, next.w lanes
 void boids_sim_integrate(boids_sim *s);     // cur + accel -> next, swap
+void boids_sim_bodies(boids_sim *s);        // every body follows its agent's head (no-op without bodies)
+// New body types (checked; the joints allocated anew when more are needed):
+// every body is laid out straight behind its agent. BOIDS_ERR_NOMEM keeps the old ones.
+boids_result boids_sim_set_bodies(boids_sim *s, const boids_body_params body[BOIDS_MAX_GROUPS]);
+// Lays every body straight behind its agent (joint 0 at the head).
+void boids_sim_reset_bodies(boids_sim *s);
 void boids_sim_stats(const boids_sim *s, boids_stats *out);
 // FNV-1a 64 of (id, group, pos, vel) in id order.
 uint64_t boids_sim_hash(boids_sim *s);

@@ -18,7 +18,8 @@
     X(BOIDS_ERR_FORMAT, "malformed file")                                   \
     X(BOIDS_ERR_GL, "no usable OpenGL 4.5 core context")                    \
     X(BOIDS_ERR_SHADER, "a shader failed to compile or link")               \
-    X(BOIDS_ERR_GPU_LIMIT, "the GPU cannot hold this many agents")
+    X(BOIDS_ERR_GPU_LIMIT, "the GPU cannot hold this many agents")         \
+    X(BOIDS_ERR_BODY, "bad arguments for a body")
 
 typedef enum boids_result {
 #define BOIDS_X_ENUM(code, text) code,

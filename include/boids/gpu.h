@@ -60,9 +60,10 @@ void boids_gpu_destroy(boids_gpu *g);
 uint32_t boids_gpu_max_agents(void);
 // New group, scene and target parameters (same count, world and grid).
 void boids_gpu_set_params(boids_gpu *g, const boids_params *p);
-// Copy the CPU simulation's current state (any slot order) and step counter.
+// Copy the CPU simulation's current state (any slot order), its bodies
+// (when both have the same joint rows) and step counter.
 void boids_gpu_upload(boids_gpu *g, const boids_sim *s);
-// One step: key, count, scan, scatter, steer, integrate (no readback).
+// One step: key, count, scan, scatter, steer, integrate, bodies (no readback).
 void boids_gpu_step(boids_gpu *g);
 void boids_gpu_build_grid(boids_gpu *g); // key, count, scan, scatter, swap
 void boids_gpu_steer(boids_gpu *g);
@@ -85,6 +86,24 @@ void boids_gpu_stage_ms(boids_gpu *g, boids_stage_ms *out);
 // state is double-buffered): the viewer draws straight from them.
 void boids_gpu_state_buffers(const boids_gpu *g, uint32_t *pos, uint32_t *vel, uint32_t *group,
                              uint32_t *neighbors);
+// GL name of the id buffer of the current state (uint[N], the agent id of
+// each slot; pairs with boids_gpu_state_buffers' buffers).
+uint32_t boids_gpu_id_buffer(const boids_gpu *g);
+// Bodies (procedural-animation-chains.txt). The joints buffer: vec4[rows * N],
+// joint j of agent id at [j * N + id] (xyz, w = facing angle in 2D), and its
+// rows (0 and buffer 0 when no group has a body). Written by the bodies stage
+// after integrate; the viewer draws from it.
+uint32_t boids_gpu_joint_buffer(const boids_gpu *g, uint32_t *rows);
+// New body types (checked as boids_body_check; the buffer grows when more
+// rows are needed, within the GPU's limits): every body is laid out straight
+// behind its agent, as boids_sim_set_bodies does. Errors: one line in err.
+boids_result boids_gpu_set_bodies(boids_gpu *g, const boids_body_params body[BOIDS_MAX_GROUPS], char *err,
+                                  size_t err_size);
+// The bodies stage alone (part of boids_gpu_step).
+void boids_gpu_bodies(boids_gpu *g);
+// The joints in the layout of boids_sim.joints (rows * N vec4); BOIDS_ERR_ARGUMENT
+// when bytes does not match.
+boids_result boids_gpu_read_joints(boids_gpu *g, float (*joints)[4], size_t bytes);
 // GL debug messages of type error seen so far.
 uint32_t boids_gpu_debug_errors(const boids_gpu *g);
 // Steps taken and agents.

@@ -23,7 +23,7 @@
 
 typedef struct flag_def {
     const char *name; // without the leading "--"
-    uint32_t bit;     // 0: --help / --version, always accepted
+    uint64_t bit;     // 0: --help / --version, always accepted
     bool takes_value;
     const char *metavar;
 } flag_def;
@@ -60,6 +60,10 @@ static const flag_def flag_defs[] = {
     {"screenshot", BOIDS_CLI_SCREENSHOT, true, "FILE.png"},
     {"keys", BOIDS_CLI_KEYS, true, "SCRIPT"},
     {"profile", BOIDS_CLI_PROFILE, true, "FILE.csv|FILE.json"},
+    {"bodies", BOIDS_CLI_BODIES, true, "none|chain|snake|fish"},
+    {"joints", BOIDS_CLI_JOINTS, true, "J"},
+    {"body-length", BOIDS_CLI_BODY_LENGTH, true, "L"},
+    {"demo", BOIDS_CLI_DEMO, true, "chain|snake"},
     {"help", 0, false, NULL},
     {"version", 0, false, NULL},
 };
@@ -704,6 +708,29 @@ static int handle(const parse_ctx *c, const flag_def *f, boids_options *o, uint3
         o->profile = c->value;
         return 0;
     }
+    case BOIDS_CLI_BODIES: {
+        int style = boids_body_style_index(c->value);
+        if (style < 0)
+            return bad(c, "none, chain, snake or fish", "is not a body style");
+        o->body_style = (uint32_t)style;
+        o->body_style_set = true;
+        return 0;
+    }
+    case BOIDS_CLI_JOINTS:
+        snprintf(expected, sizeof expected, "an integer %u..%u (joints per body)", BOIDS_MIN_JOINTS, BOIDS_MAX_JOINTS);
+        if ((problem = check_uint(c->value, false, BOIDS_MIN_JOINTS, BOIDS_MAX_JOINTS, &u)))
+            return bad(c, expected, "is %s", problem);
+        o->joints = (uint32_t)u;
+        return 0;
+    case BOIDS_CLI_BODY_LENGTH:
+        return set_float(c, FLOAT_POSITIVE, "a body length > 0 (world units, head to tail)", &o->body_length,
+                         &o->body_length_set);
+    case BOIDS_CLI_DEMO:
+        if (strcmp(c->value, "chain") == 0 || strcmp(c->value, "snake") == 0) {
+            o->demo = c->value[0] == 'c' ? "chain" : "snake";
+            return 0;
+        }
+        return bad(c, "chain or snake", "is not a demo");
     default:
         return bad(c, NULL, "is not handled (internal error)");
     }
@@ -723,6 +750,7 @@ static void set_defaults(const boids_cli_spec *spec, boids_options *o) {
     o->width = 1280;
     o->height = 800;
     o->vsync = true;
+    o->joints = 12;
 }
 
 // Parses the command line (see cli.h).
@@ -971,6 +999,9 @@ static void explain_finalize(const boids_options *o, boids_result r, const char 
         shown = value;
     } else if (r == BOIDS_ERR_PATH) {
         flag = "--behaviors";
+    } else if (r == BOIDS_ERR_BODY) {
+        flag = o->body_length_set ? "--body-length" : "--bodies";
+        shown = o->body_length_set ? NULL : boids_body_style_name(o->body_style);
     }
     char described[300];
     snprintf(described, sizeof described, "%s: %s", shown ? "is rejected" : "rejected", body);
@@ -1003,6 +1034,14 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
         for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
             if (o->weight_set[i])
                 g->weight[i >> 2][i & 3] = o->weights[i];
+    }
+    for (uint32_t gi = 0; gi < BOIDS_MAX_GROUPS && o->body_style_set; gi++) {
+        float length = o->body_length_set ? o->body_length : 1.2f * p->group[gi].separation;
+        char what[160];
+        if (boids_body_make(&p->body[gi], o->body_style, o->joints, length, what, sizeof what) != BOIDS_OK) {
+            boids_cli_format_described(err, err_size, o->prog, "--body-length", NULL, "a body length > 0", what);
+            return BOIDS_ERR_BODY;
+        }
     }
     p->world.seed_lo = (uint32_t)(o->seed & 0xffffffffu);
     p->world.seed_hi = (uint32_t)(o->seed >> 32);

@@ -22,42 +22,46 @@
 #include "boids/core.h"
 
 // One bit per flag (--help, -h and --version are always accepted).
-#define BOIDS_CLI_COUNT (1u << 0)         // --count N
-#define BOIDS_CLI_STEPS (1u << 1)         // --steps S
-#define BOIDS_CLI_SEED (1u << 2)          // --seed X
-#define BOIDS_CLI_DIM (1u << 3)           // --dim 2|3
-#define BOIDS_CLI_WORLD (1u << 4)         // --world WxH[xD]
-#define BOIDS_CLI_ORIGIN (1u << 5)        // --origin X,Y[,Z]
-#define BOIDS_CLI_BOUNDARY (1u << 6)      // --boundary wrap|walls|bounce
-#define BOIDS_CLI_BEHAVIORS (1u << 7)     // --behaviors LIST|all|none
-#define BOIDS_CLI_WEIGHTS (1u << 8)       // --weights name=value,...
-#define BOIDS_CLI_RADIUS (1u << 9)        // --radius R
-#define BOIDS_CLI_SEPARATION (1u << 10)   // --separation R
-#define BOIDS_CLI_FOV (1u << 11)          // --fov DEGREES
-#define BOIDS_CLI_MAXSPEED (1u << 12)     // --maxspeed V
-#define BOIDS_CLI_MAXFORCE (1u << 13)     // --maxforce F
-#define BOIDS_CLI_DT (1u << 14)           // --dt T
-#define BOIDS_CLI_BACKEND (1u << 15)      // --backend cpu|gpu
-#define BOIDS_CLI_INIT (1u << 16)         // --init FILE.csv
-#define BOIDS_CLI_EXPORT_CSV (1u << 17)   // --export-csv FILE.csv
-#define BOIDS_CLI_STATS_EVERY (1u << 18)  // --stats-every K
-#define BOIDS_CLI_THREADS (1u << 19)      // --threads N
-#define BOIDS_CLI_COUNTS (1u << 20)       // --counts N,N,...
-#define BOIDS_CLI_DISTRIBUTION (1u << 21) // --distribution uniform|clustered
-#define BOIDS_CLI_QUIET (1u << 22)        // --quiet
-#define BOIDS_CLI_SHADER_DIR (1u << 23)   // --shader-dir DIR
-#define BOIDS_CLI_WIDTH (1u << 24)        // --width W (viewer window)
-#define BOIDS_CLI_HEIGHT (1u << 25)       // --height H
-#define BOIDS_CLI_VSYNC (1u << 26)        // --vsync on|off
-#define BOIDS_CLI_FRAMES (1u << 27)       // --frames K
-#define BOIDS_CLI_SCREENSHOT (1u << 28)   // --screenshot FILE.png
-#define BOIDS_CLI_KEYS (1u << 29)         // --keys SCRIPT
-#define BOIDS_CLI_PROFILE (1u << 30)      // --profile FILE.csv|FILE.json
+#define BOIDS_CLI_COUNT (1ull << 0)         // --count N
+#define BOIDS_CLI_STEPS (1ull << 1)         // --steps S
+#define BOIDS_CLI_SEED (1ull << 2)          // --seed X
+#define BOIDS_CLI_DIM (1ull << 3)           // --dim 2|3
+#define BOIDS_CLI_WORLD (1ull << 4)         // --world WxH[xD]
+#define BOIDS_CLI_ORIGIN (1ull << 5)        // --origin X,Y[,Z]
+#define BOIDS_CLI_BOUNDARY (1ull << 6)      // --boundary wrap|walls|bounce
+#define BOIDS_CLI_BEHAVIORS (1ull << 7)     // --behaviors LIST|all|none
+#define BOIDS_CLI_WEIGHTS (1ull << 8)       // --weights name=value,...
+#define BOIDS_CLI_RADIUS (1ull << 9)        // --radius R
+#define BOIDS_CLI_SEPARATION (1ull << 10)   // --separation R
+#define BOIDS_CLI_FOV (1ull << 11)          // --fov DEGREES
+#define BOIDS_CLI_MAXSPEED (1ull << 12)     // --maxspeed V
+#define BOIDS_CLI_MAXFORCE (1ull << 13)     // --maxforce F
+#define BOIDS_CLI_DT (1ull << 14)           // --dt T
+#define BOIDS_CLI_BACKEND (1ull << 15)      // --backend cpu|gpu
+#define BOIDS_CLI_INIT (1ull << 16)         // --init FILE.csv
+#define BOIDS_CLI_EXPORT_CSV (1ull << 17)   // --export-csv FILE.csv
+#define BOIDS_CLI_STATS_EVERY (1ull << 18)  // --stats-every K
+#define BOIDS_CLI_THREADS (1ull << 19)      // --threads N
+#define BOIDS_CLI_COUNTS (1ull << 20)       // --counts N,N,...
+#define BOIDS_CLI_DISTRIBUTION (1ull << 21) // --distribution uniform|clustered
+#define BOIDS_CLI_QUIET (1ull << 22)        // --quiet
+#define BOIDS_CLI_SHADER_DIR (1ull << 23)   // --shader-dir DIR
+#define BOIDS_CLI_WIDTH (1ull << 24)        // --width W (viewer window)
+#define BOIDS_CLI_HEIGHT (1ull << 25)       // --height H
+#define BOIDS_CLI_VSYNC (1ull << 26)        // --vsync on|off
+#define BOIDS_CLI_FRAMES (1ull << 27)       // --frames K
+#define BOIDS_CLI_SCREENSHOT (1ull << 28)   // --screenshot FILE.png
+#define BOIDS_CLI_KEYS (1ull << 29)         // --keys SCRIPT
+#define BOIDS_CLI_PROFILE (1ull << 30)      // --profile FILE.csv|FILE.json
+#define BOIDS_CLI_BODIES (1ull << 31)       // --bodies none|chain|snake|fish
+#define BOIDS_CLI_JOINTS (1ull << 32)       // --joints J
+#define BOIDS_CLI_BODY_LENGTH (1ull << 33)  // --body-length L
+#define BOIDS_CLI_DEMO (1ull << 34)         // --demo chain|snake (viewer)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
      BOIDS_CLI_WEIGHTS | BOIDS_CLI_RADIUS | BOIDS_CLI_SEPARATION | BOIDS_CLI_FOV | BOIDS_CLI_MAXSPEED |                \
-     BOIDS_CLI_MAXFORCE | BOIDS_CLI_DT)
+     BOIDS_CLI_MAXFORCE | BOIDS_CLI_DT | BOIDS_CLI_BODIES | BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH)
 
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
@@ -68,14 +72,14 @@
 typedef struct boids_cli_spec {
     const char *prog;  // program name in messages (stable, unlike argv[0])
     const char *usage; // printed by --help, as is
-    uint32_t flags;    // BOIDS_CLI_* accepted
-    uint32_t required; // BOIDS_CLI_* that must be given
+    uint64_t flags;    // BOIDS_CLI_* accepted
+    uint64_t required; // BOIDS_CLI_* that must be given
 } boids_cli_spec;
 
 // Parsed options; boids_cli_parse fills in the defaults of everything not given.
 typedef struct boids_options {
     const char *prog;
-    uint32_t flags_given; // BOIDS_CLI_* seen on the command line
+    uint64_t flags_given; // BOIDS_CLI_* seen on the command line
 
     uint32_t count; // --count (1..BOIDS_MAX_AGENTS)
     bool count_set;
@@ -117,6 +121,12 @@ typedef struct boids_options {
     const char *screenshot; // --screenshot: PNG of the last frame, NULL if not given
     const char *keys;       // --keys: scripted key presses (the viewer parses it), NULL if not given
     const char *profile;    // --profile: frame-time profile to write (.csv or .json), NULL if not given
+    uint32_t body_style;    // --bodies: BOIDS_BODY_* for every group (default none)
+    bool body_style_set;
+    uint32_t joints;        // --joints (default 12)
+    float body_length;      // --body-length: a body's total length (default 1.2 x the separation)
+    bool body_length_set;
+    const char *demo;       // --demo: "chain" or "snake" (the notebook's demos), NULL if not given
 } boids_options;
 
 // Parses argv[1..argc-1]. Returns 0: run; 1: --help or --version was printed

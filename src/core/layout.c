@@ -28,5 +28,10 @@ _Static_assert(offsetof(boids_scene, path_count) == 16 * (BOIDS_MAX_PATH_POINTS 
                "scene.path_count");
 _Static_assert(sizeof(boids_scene) == 16 * (BOIDS_MAX_PATH_POINTS + BOIDS_MAX_OBSTACLES + 1), "scene size");
 
+_Static_assert(offsetof(boids_body_params, width) == 128, "body.width");
+_Static_assert(offsetof(boids_body_params, style) == 256, "body.style");
+_Static_assert(offsetof(boids_body_params, min_only) == 268, "body.min_only");
+_Static_assert(sizeof(boids_body_params) == 272, "body params: 17 vec4");
+
 // Size of the shared structs (keeps this translation unit non-empty).
 size_t boids_layout_world_size(void) { return sizeof(boids_world_params); }

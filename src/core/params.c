@@ -233,6 +233,21 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
     }
     w->max_radius = rmax;
     w->max_speed_all = vmax;
+    // Bodies: valid types, and (on a torus) shorter than half the world, so
+    // the minimum image between neighbouring joints is the body's own.
+    for (uint32_t gi = 0; gi < w->group_count; gi++) {
+        const boids_body_params *b = &p->body[gi];
+        char body_what[160];
+        if (boids_body_check(b, body_what, sizeof body_what) != BOIDS_OK)
+            FAIL(BOIDS_ERR_BODY, "body of group %u: %s", gi, body_what);
+        double total = 0.0;
+        for (uint32_t i = 0; b->style != BOIDS_BODY_NONE && i + 1 < b->joints; i++)
+            total += boids_body_length(b, i);
+        for (uint32_t a = 0; a < w->dim && w->boundary == BOIDS_BOUNDARY_WRAP; a++)
+            if (total >= 0.5 * (double)w->size[a])
+                FAIL(BOIDS_ERR_BODY, "body of group %u is %g long, the wrapped world %g on axis %c (allowed: < %g)",
+                     gi, total, (double)w->size[a], "xyz"[a], 0.5 * (double)w->size[a]);
+    }
     // One step may not cross more than half the world (the wrap and the
     // minimum image assume it, and float positions would lose their meaning).
     float smallest = w->size[0];

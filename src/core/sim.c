@@ -1,6 +1,6 @@
 // src/core/sim.c: a CPU simulation: allocation, initial agents from the
 // counter-based RNG, and the step pipeline (DESIGN.md "Data flow of one
-// step"): key -> count -> scan -> scatter -> steer -> integrate, double
+// step"): key -> count -> scan -> scatter -> steer -> integrate -> bodies, double
 // buffered (read cur, write next, swap).
 #include <math.h>
 #include <stdlib.h>
@@ -119,8 +119,14 @@ boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_dist
         boids_sim_destroy(s);
         return BOIDS_ERR_NOMEM;
     }
+    s->joint_rows = boids_params_joint_rows(&s->p);
+    if (s->joint_rows && !(s->joints = malloc((size_t)s->joint_rows * m * sizeof(*s->joints)))) {
+        boids_sim_destroy(s);
+        return BOIDS_ERR_NOMEM;
+    }
     init_agents(s, dist);
     boids_sim_build_grid(s);
+    boids_sim_reset_bodies(s);
     *out = s;
     return BOIDS_OK;
 }
@@ -136,6 +142,7 @@ void boids_sim_destroy(boids_sim *s) {
     free(s->nearest);
     free(s->candidates);
     free(s->slot_of_id);
+    free(s->joints);
     free(s->grid.key);
     free(s->grid.count);
     free(s->grid.start);
@@ -168,6 +175,7 @@ boids_result boids_sim_set_agents(boids_sim *s, const float (*pos)[4], const flo
         s->cur.group[id] = group[id];
     }
     boids_sim_build_grid(s);
+    boids_sim_reset_bodies(s);
     return BOIDS_OK;
 }
 
@@ -230,6 +238,77 @@ void boids_sim_integrate(boids_sim *s) {
     swap_state(s);
 }
 
+// One agent's joints (rows j * n + id) into / out of a contiguous chain.
+static void gather_joints(const boids_sim *s, uint32_t id, uint32_t count, float (*chain)[4]) {
+    for (uint32_t j = 0; j < count; j++)
+        memcpy(chain[j], s->joints[(size_t)j * s->n + id], sizeof(float[4]));
+}
+
+static void scatter_joints(boids_sim *s, uint32_t id, uint32_t count, const float (*chain)[4]) {
+    for (uint32_t j = 0; j < count; j++)
+        memcpy(s->joints[(size_t)j * s->n + id], chain[j], sizeof(float[4]));
+}
+
+// The bodies stage: per agent (slot of cur, after integrate), its body
+// (indexed by id) follows the head. Agents are independent: any thread count
+// gives the same bits.
+void boids_sim_bodies(boids_sim *s) {
+    if (!s->joints)
+        return;
+    int n = (int)s->n;
+#pragma omp parallel for schedule(static) num_threads(thread_count(s))
+    for (int i = 0; i < n; i++) {
+        const boids_body_params *b = &s->p.body[s->cur.group[i]];
+        if (b->style == BOIDS_BODY_NONE)
+            continue;
+        float chain[BOIDS_MAX_JOINTS][4];
+        uint32_t id = s->cur.id[i];
+        gather_joints(s, id, b->joints, chain);
+        boids_body_follow(&s->p.world, b, s->cur.pos[i], s->cur.vel[i], chain);
+        scatter_joints(s, id, b->joints, (const float (*)[4])chain);
+    }
+}
+
+// Every body straight behind its agent.
+void boids_sim_reset_bodies(boids_sim *s) {
+    if (!s->joints)
+        return;
+    for (uint32_t i = 0; i < s->n; i++) {
+        const boids_body_params *b = &s->p.body[s->cur.group[i]];
+        if (b->style == BOIDS_BODY_NONE)
+            continue;
+        float chain[BOIDS_MAX_JOINTS][4];
+        boids_body_straight(&s->p.world, b, s->cur.pos[i], s->cur.vel[i], chain);
+        scatter_joints(s, s->cur.id[i], b->joints, (const float (*)[4])chain);
+    }
+}
+
+// New body types: checked like finalize does, joints reallocated when more
+// rows are needed (freed when none), bodies laid out anew.
+boids_result boids_sim_set_bodies(boids_sim *s, const boids_body_params body[BOIDS_MAX_GROUPS]) {
+    boids_params p = s->p;
+    memcpy(p.body, body, sizeof(p.body));
+    for (uint32_t g = 0; g < p.world.group_count; g++)
+        if (boids_body_check(&p.body[g], NULL, 0) != BOIDS_OK)
+            return BOIDS_ERR_BODY;
+    uint32_t rows = boids_params_joint_rows(&p);
+    if (rows > s->joint_rows) {
+        float (*joints)[4] = malloc((size_t)rows * (s->n ? s->n : 1) * sizeof(*joints));
+        if (!joints)
+            return BOIDS_ERR_NOMEM;
+        free(s->joints);
+        s->joints = joints;
+        s->joint_rows = rows;
+    } else if (rows == 0) {
+        free(s->joints);
+        s->joints = NULL;
+        s->joint_rows = 0;
+    }
+    memcpy(s->p.body, body, sizeof(s->p.body));
+    boids_sim_reset_bodies(s);
+    return BOIDS_OK;
+}
+
 // One step of the pipeline. The step counter feeds the RNG (wander).
 void boids_sim_step(boids_sim *s) {
     s->p.world.step = (uint32_t)s->step;
@@ -249,8 +328,11 @@ void boids_sim_step(boids_sim *s) {
     double t1 = omp_get_wtime();
     boids_sim_integrate(s);
     double t2 = omp_get_wtime();
+    boids_sim_bodies(s);
+    double t3 = omp_get_wtime();
     s->ms.steer = (t1 - t0) * 1e3;
     s->ms.integrate = (t2 - t1) * 1e3;
+    s->ms.bodies = (t3 - t2) * 1e3;
     s->step++;
 }
 
