@@ -227,7 +227,7 @@ BOIDS_STRUCT(boids_scene) {
 /* ---- one group's body type; 272 bytes ----------------------------------------
  * Joint 0 is the agent's head; segment i joins joint i and i + 1. */
 BOIDS_STRUCT(boids_body_params) {
-    BOIDS_VEC4(length[8]);  /* segment i's length: length[i >> 2][i & 3], joints - 1 used */
+    BOIDS_VEC4(segment[8]); /* segment i's length: segment[i >> 2][i & 3], joints - 1 used */
     BOIDS_VEC4(width[8]);   /* body width at joint i: width[i >> 2][i & 3] */
     BOIDS_UINT style;       /* BOIDS_BODY_* */
     BOIDS_UINT joints;      /* BOIDS_MIN_JOINTS..BOIDS_MAX_JOINTS; unused when style is NONE */

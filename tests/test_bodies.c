@@ -152,8 +152,8 @@ START_TEST(chain_resolve_min_only) {
         boids_chain_resolve(NULL, j, lengths, n, 0, true);
         for (uint32_t i = 0; i + 1 < n; i++) {
             float d = seg_length(NULL, j[i], j[i + 1]);
-            EXPECT(d <= lengths[i] * (1.0f + REL_TOL), "trial %d: min-only segment %u is %.9g, longer than %.9g",
-                   trial, i, (double)d, (double)lengths[i]);
+            EXPECT(d <= lengths[i] * (1.0f + REL_TOL), "trial %d: min-only segment %u is %.9g, longer than %.9g", trial,
+                   i, (double)d, (double)lengths[i]);
             if (d < lengths[i] * (1.0f - REL_TOL))
                 kept++;
             else
@@ -178,8 +178,8 @@ START_TEST(chain_drag_middle) {
     ck_assert_float_eq(j[3][1], 320.0f);
     for (int i = 0; i < 7; i++)
         if (i != 3)
-            ck_assert_msg(j[i][1] > before[i][1] + 1.0f, "joint %d stayed at y %g: both halves must follow the drag",
-                          i, (double)j[i][1]);
+            ck_assert_msg(j[i][1] > before[i][1] + 1.0f, "joint %d stayed at y %g: both halves must follow the drag", i,
+                          (double)j[i][1]);
     for (int i = 0; i < 6; i++)
         ck_assert_float_eq_tol(seg_length(NULL, j[i], j[i + 1]), 50.0f, 50.0f * REL_TOL);
     // Joints nearer the dragged one moved more (the chain hangs from it).
@@ -251,7 +251,7 @@ START_TEST(snake_angle_limit) {
         float none[3] = {0.0f, 0.0f, 0.0f};
         boids_snake_resolve(NULL, j, lengths, n, facing, none, limit, false, 2);
         ck_assert_float_eq(j[0][3], facing);
-        float bend = max_bend((const float (*)[4])j, n);
+        float bend = max_bend((const float(*)[4])j, n);
         EXPECT(bend <= limit + 1e-5f, "trial %d: a joint bends %.7g from its predecessor, more than pi/8", trial,
                (double)bend);
         for (uint32_t i = 1; i < n; i++) {
@@ -318,7 +318,7 @@ START_TEST(outline_straight_snake) {
     float j[3][4] = {{0, 0, 0, 0}, {-10, 0, 0, 0}, {-20, 0, 0, 0}};
     float widths[3] = {4.0f, 6.0f, 2.0f};
     float out[12][2];
-    uint32_t k = boids_snake_outline((const float (*)[4])j, widths, 3, out);
+    uint32_t k = boids_snake_outline((const float(*)[4])j, widths, 3, out);
     ck_assert_uint_eq(k, 2 * 3 + 6);
     const float c30 = 0.8660254f;
     const float expect[12][2] = {
@@ -347,7 +347,7 @@ START_TEST(outline_straight_snake) {
         big[i][0] = 100.0f + 16.0f * (float)i;
         bw[i] = i == 0 ? 19.0f : (i == 1 ? 20.0f : 16.0f - (float)i / 4.0f);
     }
-    ck_assert_uint_eq(boids_snake_outline((const float (*)[4])big, bw, 48, pts), 102);
+    ck_assert_uint_eq(boids_snake_outline((const float(*)[4])big, bw, 48, pts), 102);
 }
 END_TEST
 
@@ -472,7 +472,7 @@ static uint32_t check_bodies(boids_sim *s, const char *when) {
                 outside = outside || chain[k][a] < w->min[a] || chain[k][a] >= w->min[a] + w->size[a];
         }
         if (w->dim == 2 && b->style != BOIDS_BODY_CHAIN) {
-            float bend = max_bend((const float (*)[4])chain, b->joints);
+            float bend = max_bend((const float(*)[4])chain, b->joints);
             EXPECT(bend <= b->angle_limit + 1e-5f, "%s: agent %u bends %.7g > limit %.7g", when, id, (double)bend,
                    (double)b->angle_limit);
         }

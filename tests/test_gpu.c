@@ -70,11 +70,14 @@ static const char probe_src[] =
     "layout(std140, binding = 0) uniform World { boids_world_params world; };\n"
     "layout(std140, binding = 1) uniform Groups { boids_group_params group[BOIDS_MAX_GROUPS]; };\n"
     "layout(std140, binding = 2) uniform Scene { boids_scene scene; };\n"
+    "layout(std140, binding = 3) uniform Bodies { boids_body_params body[BOIDS_MAX_GROUPS]; };\n"
     "layout(std430, binding = 0) buffer Out { float o[]; };\n"
     "void main() { o[0] = world.dt + world.min.x + float(world.cells.w + world.count + world.seed_hi) + "
     "world.max_radius + group[1].maxspeed + group[1].weight[3].w + float(group[1].behaviors) + "
     "group[1].body_radius + scene.path[1].x + scene.obstacle[1].w + float(scene.obstacle_count) + "
-    "scene.path_radius + world.target_vel.x + world.flow_inv_cell.x + float(world.flow_dims.w); }\n";
+    "scene.path_radius + world.target_vel.x + world.flow_inv_cell.x + float(world.flow_dims.w) + body[1].segment[7].w "
+    "+ "
+    "body[1].width[7].w + float(body[1].style + body[1].joints + body[1].min_only) + body[1].angle_limit; }\n";
 
 START_TEST(layout_matches_driver) {
     open_context();
@@ -140,6 +143,25 @@ START_TEST(layout_matches_driver) {
                   offsetof(boids_group_params, behaviors));
     ck_assert_msg(br == (GLint)offsetof(boids_group_params, body_radius), "group.body_radius at %d, C %zu", br,
                   offsetof(boids_group_params, body_radius));
+    // Body params: stride and members (segment and width are vec4[8]: C float[8][4]).
+    GLint b0 = offset_of(prog, "body[0].segment[0]"), b1 = offset_of(prog, "body[1].segment[0]");
+    ck_assert_msg(b1 - b0 == (GLint)sizeof(boids_body_params), "body[] stride %d in GL, sizeof(boids_body_params) %zu",
+                  b1 - b0, sizeof(boids_body_params));
+    struct {
+        const char *name;
+        size_t c_offset;
+    } body[] = {
+        {"body[1].width[0]", offsetof(boids_body_params, width)},
+        {"body[1].style", offsetof(boids_body_params, style)},
+        {"body[1].joints", offsetof(boids_body_params, joints)},
+        {"body[1].angle_limit", offsetof(boids_body_params, angle_limit)},
+        {"body[1].min_only", offsetof(boids_body_params, min_only)},
+    };
+    for (size_t i = 0; i < sizeof(body) / sizeof(body[0]); i++) {
+        GLint off = offset_of(prog, body[i].name) - b1;
+        ck_assert_msg(off == (GLint)body[i].c_offset, "%s: GL_OFFSET %d, C offsetof %zu (expected equal)", body[i].name,
+                      off, body[i].c_offset);
+    }
     GLuint widx = glGetProgramResourceIndex(prog, GL_UNIFORM, "group[1].weight[0]");
     GLenum prop = GL_ARRAY_STRIDE;
     GLint stride = 0;
@@ -167,8 +189,7 @@ static const layout_case grid_cases[] = {
     {"N=workgroup+1 3D walls", BOIDS_WORKGROUP_SIZE + 1, 3, BOIDS_BOUNDARY_WALLS, BOIDS_DIST_UNIFORM, -200, 333},
     {"N=5000 clustered bounce", 5000, 2, BOIDS_BOUNDARY_BOUNCE, BOIDS_DIST_CLUSTERED, 10, 1210},
     {"N=65536 3D wrap", 65536, 3, BOIDS_BOUNDARY_WRAP, BOIDS_DIST_UNIFORM, -1000, 1777},
-    {"N=262144 2D wrap (many cells, 3 scan levels)", 262144, 2, BOIDS_BOUNDARY_WRAP, BOIDS_DIST_UNIFORM, -5000,
-     60000},
+    {"N=262144 2D wrap (many cells, 3 scan levels)", 262144, 2, BOIDS_BOUNDARY_WRAP, BOIDS_DIST_UNIFORM, -5000, 60000},
     // 4096 x 4096 cells: the scan's add pass needs 65 537 work groups, more
     // than one dispatch dimension holds, so it takes the second one.
     {"N=1000 in 4096x4096 cells (2D dispatch)", 1000, 2, BOIDS_BOUNDARY_WRAP, BOIDS_DIST_UNIFORM, 0, 204800},
@@ -199,7 +220,8 @@ START_TEST(grid_exact) {
     // The CPU grid of the same state (slot order as uploaded).
     boids_sim_build_grid(s);
     boids_gpu_build_grid(g);
-    uint32_t *key = malloc((n + 1) * 4), *count = malloc((size_t)(cells + 1) * 4), *start = malloc((size_t)(cells + 1) * 4);
+    uint32_t *key = malloc((n + 1) * 4), *count = malloc((size_t)(cells + 1) * 4),
+             *start = malloc((size_t)(cells + 1) * 4);
     uint32_t *id = malloc((n + 1) * 4);
     ck_assert_int_eq(boids_gpu_read(g, BOIDS_GPU_KEY, key, (size_t)n * 4), BOIDS_OK);
     ck_assert_int_eq(boids_gpu_read(g, BOIDS_GPU_COUNT, count, (size_t)cells * 4), BOIDS_OK);
@@ -222,8 +244,8 @@ START_TEST(grid_exact) {
     for (uint32_t k = 0; k < cells; k++) {
         uint32_t a = start[k], m = count[k];
         if (m < 2) {
-            EXPECT(m == 0 || id[a] == s->cur.id[a], "%s: cell %u holds id %u on the GPU, %u on the CPU", c->name,
-                   k, id[a], s->cur.id[a]);
+            EXPECT(m == 0 || id[a] == s->cur.id[a], "%s: cell %u holds id %u on the GPU, %u on the CPU", c->name, k,
+                   id[a], s->cur.id[a]);
             continue;
         }
         uint32_t *x = malloc(m * 4), *y = malloc(m * 4);
@@ -252,8 +274,8 @@ START_TEST(seams_and_corners) {
     open_context();
     // World [-100, 200)^2 (and ^3), radius 50: 6 cells a side. Agents on
     // every cell boundary, a hair either side of it, and on the corners.
-    static const float coords[] = {-100.0f, -99.9999f, -50.0f, -50.0001f, 0.0f, -0.0001f, 0.0001f,
-                                   49.9999f, 50.0f, 100.0f, 150.0f, 199.9999f, 199.99f};
+    static const float coords[] = {-100.0f,  -99.9999f, -50.0f, -50.0001f, 0.0f,      -0.0001f, 0.0001f,
+                                   49.9999f, 50.0f,     100.0f, 150.0f,    199.9999f, 199.99f};
     const uint32_t nc = sizeof(coords) / sizeof(coords[0]);
     for (uint32_t dim = 2; dim <= 3; dim++)
         for (uint32_t boundary = 0; boundary < 3; boundary++) {
@@ -288,8 +310,8 @@ START_TEST(seams_and_corners) {
             uint32_t *count = malloc((size_t)cells * 4), *nb = malloc((size_t)n * 4), *id = malloc((size_t)n * 4);
             boids_gpu_read(g, BOIDS_GPU_COUNT, count, (size_t)cells * 4);
             for (uint32_t k = 0; k < cells; k++)
-                EXPECT(count[k] == s->grid.count[k], "%uD boundary %u: cell %u holds %u on the GPU, %u on the CPU",
-                       dim, boundary, k, count[k], s->grid.count[k]);
+                EXPECT(count[k] == s->grid.count[k], "%uD boundary %u: cell %u holds %u on the GPU, %u on the CPU", dim,
+                       boundary, k, count[k], s->grid.count[k]);
             boids_sim_steer(s);
             boids_gpu_steer(g);
             boids_gpu_read(g, BOIDS_GPU_NEIGHBORS, nb, (size_t)n * 4);
@@ -298,8 +320,10 @@ START_TEST(seams_and_corners) {
             for (uint32_t i = 0; i < n; i++)
                 by_id[id[i]] = nb[i];
             for (uint32_t i = 0; i < n; i++)
-                EXPECT(by_id[s->cur.id[i]] == s->neighbors[i], "%uD boundary %u: agent %u has %u neighbours on the GPU, "
-                       "%u on the CPU", dim, boundary, s->cur.id[i], by_id[s->cur.id[i]], s->neighbors[i]);
+                EXPECT(by_id[s->cur.id[i]] == s->neighbors[i],
+                       "%uD boundary %u: agent %u has %u neighbours on the GPU, "
+                       "%u on the CPU",
+                       dim, boundary, s->cur.id[i], by_id[s->cur.id[i]], s->neighbors[i]);
             ck_assert_msg(boids_gpu_debug_errors(g) == 0, "GL errors");
             free(pos);
             free(vel);
@@ -323,8 +347,8 @@ START_TEST(broken_shader_names_file) {
     char dir[] = BOIDS_TEST_TMP "/broken_shaders";
     mkdir(BOIDS_TEST_TMP, 0755);
     mkdir(dir, 0755);
-    const char *files[] = {"shared.h", "common.glsl", "behaviors.glsl", "grid.glsl", "key.comp", "count.comp",
-                           "scan.comp", "scan_add.comp", "scatter.comp", "steer.comp", "integrate.comp"};
+    const char *files[] = {"shared.h",  "common.glsl",   "behaviors.glsl", "grid.glsl",  "key.comp",      "count.comp",
+                           "scan.comp", "scan_add.comp", "scatter.comp",   "steer.comp", "integrate.comp"};
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         char from[512], to[512], buf[1 << 16];
         snprintf(from, sizeof(from), "%s/%s", BOIDS_SHADER_DIR, files[i]);
@@ -503,8 +527,8 @@ START_TEST(steer_each_behavior) {
                b < BOIDS_BEHAVIOR_COUNT ? boids_behavior_name(b) : "all");
         EXPECT(r <= 1.0, "%s, %s: agent %u: cpu (%g, %g, %g) gpu (%g, %g, %g), %.2f of the tolerance", c->name,
                b < BOIDS_BEHAVIOR_COUNT ? boids_behavior_name(b) : "all", worst_id, (double)cpu[worst_id][0],
-               (double)cpu[worst_id][1], (double)cpu[worst_id][2], (double)gpu[worst_id][0],
-               (double)gpu[worst_id][1], (double)gpu[worst_id][2], r);
+               (double)cpu[worst_id][1], (double)cpu[worst_id][2], (double)gpu[worst_id][0], (double)gpu[worst_id][1],
+               (double)gpu[worst_id][2], r);
     }
     free(cpu);
     free(gpu);
@@ -554,8 +578,8 @@ START_TEST(step_parity_and_determinism) {
         float d[3];
         boids_world_delta(&s->p.world, cp[i], gp[i], d);
         for (int k = 0; k < 3; k++)
-            EXPECT(fabsf(d[k]) <= patol, "%s: position of agent %u differs by %g on axis %d (tolerance %g)",
-                   c->name, i, (double)d[k], k, (double)patol);
+            EXPECT(fabsf(d[k]) <= patol, "%s: position of agent %u differs by %g on axis %d (tolerance %g)", c->name, i,
+                   (double)d[k], k, (double)patol);
     }
     // Many steps: two GPU runs give the same bits, whatever the atomics did.
     for (int k = 0; k < 30; k++) {
@@ -566,8 +590,8 @@ START_TEST(step_parity_and_determinism) {
     // The timer queries of a step a few steps back have been read.
     boids_stage_ms ms;
     boids_gpu_stage_ms(a, &ms);
-    EXPECT(ms.steer > 0 && ms.key >= 0 && ms.integrate > 0, "%s: GPU stage times steer %g integrate %g ms (expected > 0)",
-           c->name, ms.steer, ms.integrate);
+    EXPECT(ms.steer > 0 && ms.key >= 0 && ms.integrate > 0,
+           "%s: GPU stage times steer %g integrate %g ms (expected > 0)", c->name, ms.steer, ms.integrate);
     uint64_t ha = boids_gpu_hash(a), hb = boids_gpu_hash(b);
     EXPECT(ha == hb, "%s: two GPU runs of the same state differ after 31 steps: %016llx vs %016llx", c->name,
            (unsigned long long)ha, (unsigned long long)hb);
@@ -577,6 +601,144 @@ START_TEST(step_parity_and_determinism) {
     free(cp);
     free(cv);
     free(gg);
+    boids_gpu_destroy(a);
+    boids_gpu_destroy(b);
+    boids_sim_destroy(s);
+    close_context();
+}
+END_TEST
+
+// ---- bodies: the bodies stage against the reference ---------------------------------
+
+// Three groups with a snake, a min-only chain and a fish, flocking and
+// wandering on a small torus (bodies cross the seam).
+static boids_sim *bodies_sim(uint32_t n, uint32_t dim) {
+    boids_params p;
+    boids_params_default(&p, n, dim);
+    three_groups(&p, BOIDS_B_FLOCKING | BOIDS_BIT(BOIDS_BI_WANDER));
+    static const uint32_t styles[3] = {BOIDS_BODY_SNAKE, BOIDS_BODY_CHAIN, BOIDS_BODY_FISH};
+    for (uint32_t g = 0; g < 3; g++)
+        ck_assert_int_eq(boids_body_make(&p.body[g], styles[g], g == 1 ? 9 : 16, 36.0f, NULL, 0), BOIDS_OK);
+    p.body[1].min_only = 1;
+    boids_sim *s = NULL;
+    ck_assert_int_eq(boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM), BOIDS_OK);
+    s->threads = 1;
+    return s;
+}
+
+// Every joint of the GPU within boids_tol_joint of the CPU's after `steps`
+// runs of the bodies stage; returns the bodies straddling the world's edge.
+static uint32_t expect_joints(const boids_sim *s, boids_gpu *g, uint32_t steps, const char *when) {
+    size_t total = (size_t)s->joint_rows * s->n;
+    float(*gj)[4] = malloc(total * 16);
+    ck_assert_int_eq(boids_gpu_read_joints(g, gj, total * 16), BOIDS_OK);
+    const boids_world_params *w = &s->p.world;
+    uint32_t straddling = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint32_t id = s->cur.id[i];
+        const boids_body_params *b = &s->p.body[s->cur.group[i]];
+        float reach = 0.0f;
+        bool outside = false;
+        for (uint32_t j = 0; j < b->joints; j++) {
+            size_t k = (size_t)j * s->n + id;
+            reach += j ? boids_body_length(b, j - 1) : 0.0f;
+            for (uint32_t a = 0; a < w->dim; a++) {
+                float c = s->joints[k][a], tol = boids_tol_joint(c, j, reach, steps, boids_gpu_trig_error(g));
+                EXPECT(fabsf(gj[k][a] - c) <= tol, "%s: agent %u joint %u axis %u: gpu %.7g cpu %.7g (tolerance %.3g)",
+                       when, id, j, a, (double)gj[k][a], (double)c, (double)tol);
+                outside = outside || c < w->min[a] || c >= w->min[a] + w->size[a];
+            }
+        }
+        straddling += outside;
+    }
+    free(gj);
+    return straddling;
+}
+
+START_TEST(bodies_parity) {
+    // The bodies stage alone from the same heads: each step the CPU steps and
+    // its agents are uploaded; joints after 1 and 100 steps, 2D and 3D.
+    open_context();
+    uint32_t dim = (uint32_t)_i + 2;
+    boids_sim *s = bodies_sim(dim == 2 ? 3000 : 4000, dim);
+    boids_gpu *g = gpu_for(&s->p, NULL);
+    boids_gpu_upload(g, s);
+    uint32_t rows = 0;
+    ck_assert_uint_ne(boids_gpu_joint_buffer(g, &rows), 0);
+    ck_assert_uint_eq(rows, 16);
+    uint32_t straddling = 0;
+    for (uint32_t k = 1; k <= 100; k++) {
+        boids_sim_step(s);
+        boids_gpu_upload_agents(g, s);
+        boids_gpu_bodies(g);
+        if (k == 1 || k % 25 == 0) {
+            char when[64];
+            snprintf(when, sizeof when, "%uD after %u steps", dim, k);
+            straddling += expect_joints(s, g, k, when);
+        }
+    }
+    ck_assert_msg(straddling > 0, "%uD: no body crossed the seam (the test needs some that do)", dim);
+    ck_assert_uint_eq(boids_gpu_debug_errors(g), 0);
+    boids_gpu_destroy(g);
+    boids_sim_destroy(s);
+    close_context();
+}
+END_TEST
+
+START_TEST(bodies_in_the_step) {
+    // A whole GPU step includes the bodies: from the same state, joints
+    // within one step's tolerance plus the heads' own; laid out straight by
+    // set_bodies like the CPU; two GPU runs give the same bits.
+    open_context();
+    boids_sim *s = bodies_sim(2000, 2);
+    boids_gpu *a = gpu_for(&s->p, NULL), *b = gpu_for(&s->p, NULL);
+    boids_gpu_upload(a, s);
+    boids_gpu_upload(b, s);
+    boids_sim_step(s);
+    boids_gpu_step(a);
+    size_t total = (size_t)s->joint_rows * s->n;
+    float(*ja)[4] = malloc(total * 16), (*jb)[4] = malloc(total * 16);
+    ck_assert_int_eq(boids_gpu_read_joints(a, ja, total * 16), BOIDS_OK);
+    float head_tol = ATOL_TRIG + s->p.world.size[0] * 2.4e-7f;
+    for (size_t k = 0; k < total; k++)
+        for (int ax = 0; ax < 2; ax++)
+            EXPECT(fabsf(ja[k][ax] - s->joints[k][ax]) <= head_tol + boids_tol_joint(s->joints[k][ax], BOIDS_MAX_JOINTS,
+                                                                                     36.0f, 1, boids_gpu_trig_error(a)),
+                   "joint %zu after a whole step: gpu %.7g cpu %.7g", k, (double)ja[k][ax], (double)s->joints[k][ax]);
+    // New types: 24-joint snakes everywhere (the buffer grows), straight.
+    boids_body_params body[BOIDS_MAX_GROUPS];
+    memcpy(body, s->p.body, sizeof body);
+    for (uint32_t g = 0; g < 3; g++)
+        ck_assert_int_eq(boids_body_make(&body[g], BOIDS_BODY_SNAKE, 24, 40.0f, NULL, 0), BOIDS_OK);
+    char err[256];
+    boids_gpu_upload(a, s);
+    ck_assert_int_eq(boids_gpu_set_bodies(a, body, err, sizeof err), BOIDS_OK);
+    ck_assert_int_eq(boids_sim_set_bodies(s, body), BOIDS_OK);
+    expect_joints(s, a, 1, "straight after set_bodies");
+    body[0].angle_limit = 0.0f;
+    ck_assert_int_eq(boids_gpu_set_bodies(a, body, err, sizeof err), BOIDS_ERR_BODY);
+    ck_assert_msg(strstr(err, "angle limit"), "set_bodies said '%s'", err);
+    // Determinism of whole steps with bodies.
+    boids_gpu_upload(a, s);
+    ck_assert_int_eq(boids_gpu_set_bodies(b, s->p.body, err, sizeof err), BOIDS_OK);
+    boids_gpu_upload(b, s);
+    for (int k = 0; k < 12; k++) {
+        boids_gpu_step(a);
+        boids_gpu_step(b);
+    }
+    total = (size_t)s->joint_rows * s->n;
+    ja = realloc(ja, total * 16);
+    jb = realloc(jb, total * 16);
+    ck_assert_int_eq(boids_gpu_read_joints(a, ja, total * 16), BOIDS_OK);
+    ck_assert_int_eq(boids_gpu_read_joints(b, jb, total * 16), BOIDS_OK);
+    ck_assert_msg(memcmp(ja, jb, total * 16) == 0, "two GPU runs give different joints after 12 steps");
+    boids_stage_ms ms;
+    boids_gpu_finish(a);
+    boids_gpu_stage_ms(a, &ms);
+    ck_assert_msg(ms.bodies > 0, "the bodies stage has a timer (%g ms)", ms.bodies);
+    ck_assert_uint_eq(boids_gpu_debug_errors(a) + boids_gpu_debug_errors(b), 0);
+    free(ja);
+    free(jb);
     boids_gpu_destroy(a);
     boids_gpu_destroy(b);
     boids_sim_destroy(s);
@@ -600,8 +762,7 @@ static int run_cmd(const char *cmd, char *last, size_t size) {
 
 START_TEST(executables_on_gpu) {
     char last[4096];
-    int rc = run_cmd(BOIDS_BIN_DIR "/boids-run --count 3000 --steps 20 --backend gpu --quiet 2>&1", last,
-                     sizeof(last));
+    int rc = run_cmd(BOIDS_BIN_DIR "/boids-run --count 3000 --steps 20 --backend gpu --quiet 2>&1", last, sizeof(last));
     ck_assert_msg(rc == 0 && strncmp(last, "state-hash: ", 12) == 0, "boids-run --backend gpu: exit %d, '%s'", rc,
                   last);
     char first[4096];
@@ -610,8 +771,8 @@ START_TEST(executables_on_gpu) {
     ck_assert_msg(rc == 0 && strcmp(first, last) == 0, "two GPU runs, same seed: '%s' vs '%s'", first, last);
     rc = run_cmd(BOIDS_BIN_DIR "/boids-validate --count 4000 --steps 30 2>/dev/null", last, sizeof(last));
     ck_assert_msg(rc == 0 && strstr(last, "all checks passed"), "boids-validate: exit %d, '%s'", rc, last);
-    rc = run_cmd(BOIDS_BIN_DIR "/boids-validate --count 3000 --steps 10 --dim 3 --boundary bounce 2>/dev/null",
-                 last, sizeof(last));
+    rc = run_cmd(BOIDS_BIN_DIR "/boids-validate --count 3000 --steps 10 --dim 3 --boundary bounce 2>/dev/null", last,
+                 sizeof(last));
     ck_assert_msg(rc == 0 && strstr(last, "all checks passed"), "boids-validate 3D bounce: exit %d, '%s'", rc, last);
 }
 END_TEST
@@ -640,14 +801,13 @@ START_TEST(count_over_gpu_limit_exits_2) {
     if (max >= BOIDS_MAX_AGENTS)
         return; // this GPU holds every count the CLI accepts (too_many_agents_refused covers the API)
     char cmd[512], last[4096];
-    snprintf(cmd, sizeof(cmd), BOIDS_BIN_DIR "/boids-run --count %u --steps 1 --backend gpu 2>&1 >/dev/null",
-             max + 1);
+    snprintf(cmd, sizeof(cmd), BOIDS_BIN_DIR "/boids-run --count %u --steps 1 --backend gpu 2>&1 >/dev/null", max + 1);
     int rc = run_cmd(cmd, last, sizeof(last));
     char want[32];
     snprintf(want, sizeof(want), "%u", max);
     ck_assert_msg(rc == 2 && strstr(last, want) && strstr(last, "--count"),
-                  "--count %u over the SSBO limit: exit %d (expected 2), '%s' (expected the largest count %u)",
-                  max + 1, rc, last, max);
+                  "--count %u over the SSBO limit: exit %d (expected 2), '%s' (expected the largest count %u)", max + 1,
+                  rc, last, max);
 }
 END_TEST
 
@@ -691,6 +851,11 @@ Suite *gpu_suite(void) {
     tcase_add_loop_test(steer, steer_each_behavior, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
     tcase_add_loop_test(steer, step_parity_and_determinism, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
     suite_add_tcase(s, steer);
+    TCase *bodies = tcase_create("bodies");
+    tcase_set_timeout(bodies, 600);
+    tcase_add_loop_test(bodies, bodies_parity, 0, 2);
+    tcase_add_test(bodies, bodies_in_the_step);
+    suite_add_tcase(s, bodies);
     TCase *apps = tcase_create("executables");
     tcase_set_timeout(apps, 900);
     tcase_add_test(apps, executables_on_gpu);

@@ -125,7 +125,7 @@ boids_result boids_body_define(boids_body_params *b, uint32_t style, uint32_t jo
 // The same checks of a filled-in type (finalize runs it on every group).
 boids_result boids_body_check(const boids_body_params *b, char *what, size_t what_size);
 // Segment i's length and joint i's width.
-static inline float boids_body_length(const boids_body_params *b, uint32_t i) { return b->length[i >> 2][i & 3]; }
+static inline float boids_body_length(const boids_body_params *b, uint32_t i) { return b->segment[i >> 2][i & 3]; }
 static inline float boids_body_width(const boids_body_params *b, uint32_t i) { return b->width[i >> 2][i & 3]; }
 // "none", "chain", "snake", "fish" <-> BOIDS_BODY_*; -1 if unknown.
 int boids_body_style_index(const char *name);

@@ -13,6 +13,7 @@
 #ifndef BOIDS_GPU_H
 #define BOIDS_GPU_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,18 @@ typedef struct boids_gpu boids_gpu;
 #define BOIDS_TOL_ARITH (64.0f * 1.1920929e-7f) // a few ULP through ~10 correctly rounded operations
 #define BOIDS_TOL_TRIG (4.0f * 4.8828125e-4f)   // sin / cos / atan: 2^-11 absolute
 #define BOIDS_TOL_REL (1.0f / 65536.0f)         // relative part
+
+// A body's joint number `joint` (0 = the head), `reach` along it (the
+// segments from the head), after `steps` runs of the bodies stage from the
+// same heads. Per step and joint: 8 ULP of the coordinate (sqrt, / and the
+// adds of each segment, inherited down the chain) and 4 trigonometric errors
+// (2D: atan, cos, sin) of `trig` radians per unit of reach; errors carried
+// from step to step add up. trig: boids_gpu_trig_error() (measured), or
+// BOIDS_TOL_TRIG / 4 (the bound sin/cos/atan have on Vulkan-class GPUs).
+static inline float boids_tol_joint(float coord, uint32_t joint, float reach, uint32_t steps, float trig) {
+    float ulps = 8.0f * (float)(joint + 1) * (fabsf(coord) + reach) * 1.1920929e-7f;
+    return (ulps + 4.0f * trig * reach) * (float)steps;
+}
 
 // Buffers that can be read back (see shared.h for their contents).
 typedef enum boids_gpu_buffer {
@@ -63,11 +76,13 @@ void boids_gpu_set_params(boids_gpu *g, const boids_params *p);
 // Copy the CPU simulation's current state (any slot order), its bodies
 // (when both have the same joint rows) and step counter.
 void boids_gpu_upload(boids_gpu *g, const boids_sim *s);
+// The same without the bodies: the GPU's joints stay as they are.
+void boids_gpu_upload_agents(boids_gpu *g, const boids_sim *s);
 // One step: key, count, scan, scatter, steer, integrate, bodies (no readback).
 void boids_gpu_step(boids_gpu *g);
 void boids_gpu_build_grid(boids_gpu *g); // key, count, scan, scatter, swap
 void boids_gpu_steer(boids_gpu *g);
-void boids_gpu_integrate(boids_gpu *g);  // and swap
+void boids_gpu_integrate(boids_gpu *g); // and swap
 // Read a buffer back (waits for the GPU). bytes must match its size.
 boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, size_t bytes);
 // The current state in id order into id-indexed arrays (any may be NULL).
@@ -84,8 +99,7 @@ void boids_gpu_stage_ms(boids_gpu *g, boids_stage_ms *out);
 // GL buffer names of the current state (pos, vel vec4[N]; group uint[N])
 // and of the per-slot neighbour counts, valid until the next step (the
 // state is double-buffered): the viewer draws straight from them.
-void boids_gpu_state_buffers(const boids_gpu *g, uint32_t *pos, uint32_t *vel, uint32_t *group,
-                             uint32_t *neighbors);
+void boids_gpu_state_buffers(const boids_gpu *g, uint32_t *pos, uint32_t *vel, uint32_t *group, uint32_t *neighbors);
 // GL name of the id buffer of the current state (uint[N], the agent id of
 // each slot; pairs with boids_gpu_state_buffers' buffers).
 uint32_t boids_gpu_id_buffer(const boids_gpu *g);
@@ -104,6 +118,10 @@ void boids_gpu_bodies(boids_gpu *g);
 // The joints in the layout of boids_sim.joints (rows * N vec4); BOIDS_ERR_ARGUMENT
 // when bytes does not match.
 boids_result boids_gpu_read_joints(boids_gpu *g, float (*joints)[4], size_t bytes);
+// The largest absolute error of this GPU's sin, cos and atan over a sweep
+// (measured once by shaders/trig_probe.comp against libm; at least 2^-24):
+// desktop GLSL leaves their precision to the driver.
+float boids_gpu_trig_error(boids_gpu *g);
 // GL debug messages of type error seen so far.
 uint32_t boids_gpu_debug_errors(const boids_gpu *g);
 // Steps taken and agents.

@@ -29,7 +29,9 @@ static const char usage[] =
     "Runs the same initial state on the CPU reference and on the GPU compute shaders\n"
     "(headless EGL) and compares them: exactly (grid cells, counts, starts, ids per\n"
     "cell, neighbour counts), after one step per behaviour (tolerances from the GLSL\n"
-    "4.50 precision rules), and after S steps (statistics and invariants).\n"
+    "4.50 precision rules), and after S steps (statistics and invariants); then the\n"
+    "bodies stage alone from the same heads, after 1 and min(S, 100) steps (without\n"
+    "--bodies: a snake, a chain and a fish, one per group; --joints, --body-length).\n"
     "Defaults: 100000 agents, 100 steps, behaviours all. Exit status 0 when every\n"
     "check holds, 1 when one fails, 2 for bad arguments, 3 without OpenGL 4.5.\n";
 
@@ -124,8 +126,8 @@ static void exact(boids_sim *s, boids_gpu *g) {
         uint32_t near = borderline_pairs(s, i, r, 4);
         if ((uint32_t)abs((int)cpu - (int)gpu) <= near) {
             if (borderline < 5)
-                printf("        borderline: id %u: %u vs %u neighbours, %u pairs within 4 ULP of r^2\n",
-                       s->cur.id[i], cpu, gpu, near);
+                printf("        borderline: id %u: %u vs %u neighbours, %u pairs within 4 ULP of r^2\n", s->cur.id[i],
+                       cpu, gpu, near);
             borderline++;
         } else {
             differ++;
@@ -203,6 +205,57 @@ static void copy_state(boids_sim *dst, const boids_sim *src) {
     dst->p.world.step = (uint32_t)src->step;
 }
 
+// Joints of s and g compared (both id-indexed, joint-major): worst
+// |gpu - cpu| per coordinate over its tolerance boids_tol_joint (plus
+// head_tol, the error the head itself may carry), the largest difference,
+// and how many bodies straddle the world's edge (joints outside it: the
+// torus seam was crossed).
+typedef struct joint_compare {
+    double worst, largest;
+    uint32_t bad, straddling, worst_id, worst_joint;
+} joint_compare;
+
+static joint_compare compare_joints(const boids_sim *s, boids_gpu *g, uint32_t steps, float head_tol) {
+    joint_compare c = {0};
+    size_t total = (size_t)s->joint_rows * s->n;
+    float(*gj)[4] = malloc((total ? total : 1) * 16);
+    if (!gj || boids_gpu_read_joints(g, gj, total * 16) != BOIDS_OK) {
+        free(gj);
+        c.bad = 1;
+        c.worst = INFINITY;
+        return c;
+    }
+    const boids_world_params *w = &s->p.world;
+    for (uint32_t i = 0; i < s->n; i++) {
+        const boids_body_params *b = &s->p.body[s->cur.group[i]];
+        if (b->style == BOIDS_BODY_NONE)
+            continue;
+        uint32_t id = s->cur.id[i];
+        float reach = 0.0f;
+        bool outside = false;
+        for (uint32_t j = 0; j < b->joints; j++) {
+            const float *cj = s->joints[(size_t)j * s->n + id], *q = gj[(size_t)j * s->n + id];
+            if (j > 0)
+                reach += boids_body_length(b, j - 1);
+            for (uint32_t a = 0; a < w->dim; a++) {
+                double e = fabs((double)q[a] - cj[a]),
+                       lim = head_tol + boids_tol_joint(cj[a], j, reach, steps, boids_gpu_trig_error(g));
+                c.largest = fmax(c.largest, e);
+                c.bad += !(e <= lim);
+                if (!(e / lim <= c.worst)) {
+                    c.worst = e / lim;
+                    c.worst_id = id;
+                    c.worst_joint = j;
+                }
+                outside = outside || cj[a] < w->min[a] || cj[a] >= w->min[a] + w->size[a];
+            }
+        }
+        c.straddling += outside;
+    }
+    free(gj);
+    return c;
+}
+
 // Horizon 2 for one behaviour (b < COUNT) or all of them (b == COUNT):
 // steer on both (forces by id), then integrate (velocities, positions and
 // the wander angles of the w lanes by id). Returns false when the behaviour
@@ -256,7 +309,7 @@ static bool one_step(boids_sim *s, boids_gpu *g, const boids_params *all, const 
     float extent = 0;
     for (uint32_t a = 0; a < p.world.dim; a++)
         extent = fmaxf(extent, p.world.size[a]);
-    float (*cpu_p)[4] = cpu;
+    float(*cpu_p)[4] = cpu;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k = s->cur.id[i];
         memcpy(cpu_p[k], s->cur.pos[i], 16);
@@ -282,6 +335,19 @@ static bool one_step(boids_sim *s, boids_gpu *g, const boids_params *all, const 
               "%-12s step: velocity worst id %u at %.2f, position at %.2f, wander angles at %.2f of their "
               "tolerances",
               name, v.worst_id, v.worst, worst_p, worst_w);
+    if (b == BOIDS_BEHAVIOR_COUNT && s->joints) {
+        // The whole step's bodies: the heads carry the position tolerance.
+        float head_tol = 0;
+        for (uint32_t i = 0; i < n; i++)
+            head_tol = fmaxf(head_tol, atol[i] * p.world.dt + extent * 2.4e-7f);
+        boids_sim_bodies(s);
+        boids_gpu_bodies(g);
+        joint_compare c = compare_joints(s, g, 1, head_tol);
+        check(c.bad == 0,
+              "%-12s bodies: largest joint difference %.3g, worst id %u joint %u at %.2f of its "
+              "tolerance",
+              name, c.largest, c.worst_id, c.worst_joint, c.worst);
+    }
     free(acc);
     free(cpu);
     free(gpu);
@@ -291,6 +357,30 @@ static bool one_step(boids_sim *s, boids_gpu *g, const boids_params *all, const 
     free(id);
     free(grp);
     return !vacuous;
+}
+
+// Horizon 4: the bodies stage alone, from the same heads: every step the
+// CPU steps (its bodies follow its agents), its agents are uploaded and the
+// GPU's bodies follow them; joints compared after 1 and `steps` steps.
+static void bodies(boids_sim *s, boids_gpu *g, const boids_sim *initial, uint32_t steps) {
+    printf("4. bodies: %u steps of the bodies stage from the CPU's heads (%u joints per agent; this GPU's sin, "
+           "cos, atan err by at most %.2g)\n",
+           steps, s->joint_rows, (double)boids_gpu_trig_error(g));
+    copy_state(s, initial);
+    boids_sim_reset_bodies(s);
+    boids_gpu_upload(g, s);
+    for (uint32_t k = 1; k <= steps; k++) {
+        boids_sim_step(s);
+        boids_gpu_upload_agents(g, s);
+        boids_gpu_bodies(g);
+        if (k != 1 && k != steps)
+            continue;
+        joint_compare c = compare_joints(s, g, k, 0.0f);
+        check(c.bad == 0,
+              "joints after %u step%s: largest difference %.3g, worst id %u joint %u at %.2f of its "
+              "tolerance; %u bodies straddle the world's edge",
+              k, k == 1 ? "" : "s", c.largest, c.worst_id, c.worst_joint, c.worst, c.straddling);
+    }
 }
 
 // Invariants of a state: finite, in bounds, speed <= maxspeed.
@@ -336,8 +426,8 @@ static void many_steps(boids_sim *s, boids_gpu *g, boids_sim *gpu_view, uint64_t
     // when the headings are unaligned).
     double rel = 0.01 + 2.0 / sqrt((double)(s->n ? s->n : 1));
     double pol = 0.02 + 3.0 / sqrt((double)(s->n ? s->n : 1));
-    check(fabs(c.polarisation - q.polarisation) <= pol, "polarisation cpu %.4f gpu %.4f (bound %.4f)",
-          c.polarisation, q.polarisation, pol);
+    check(fabs(c.polarisation - q.polarisation) <= pol, "polarisation cpu %.4f gpu %.4f (bound %.4f)", c.polarisation,
+          q.polarisation, pol);
     check(fabs(c.mean_speed - q.mean_speed) <= rel * c.mean_speed + 1e-6, "mean speed cpu %.4f gpu %.4f (bound %.1f%%)",
           c.mean_speed, q.mean_speed, 100 * rel);
     check(fabs(c.mean_neighbors - q.mean_neighbors) <= rel * c.mean_neighbors + 1e-6,
@@ -374,6 +464,17 @@ int main(int argc, char **argv) {
     if (boids_options_params(&o, n, &p, err, sizeof(err)) != BOIDS_OK) {
         fprintf(stderr, "%s\n", err);
         return 2;
+    }
+    // Bodies: without --bodies, a snake, a chain and a fish (one per group).
+    if (!o.body_style_set) {
+        static const uint32_t styles[3] = {BOIDS_BODY_SNAKE, BOIDS_BODY_CHAIN, BOIDS_BODY_FISH};
+        for (uint32_t k = 0; k < 3; k++) {
+            float length = o.body_length_set ? o.body_length : 1.2f * p.group[k].separation;
+            if (boids_body_make(&p.body[k], styles[k], o.joints, length, err, sizeof err) != BOIDS_OK) {
+                fprintf(stderr, "%s: --body-length: %s\n", PROG, err);
+                return 2;
+            }
+        }
     }
     // Three groups so the relations are exercised too: 0 and 1 are prey
     // (flock together, flee group 2), 2 are predators (pursue 0 and 1).
@@ -431,6 +532,8 @@ int main(int argc, char **argv) {
     boids_gpu_set_params(g, &p);
     copy_state(s, initial);
     many_steps(s, g, gpu_view, steps);
+    if (s->joints)
+        bodies(s, g, initial, steps < 100 ? (uint32_t)steps : 100u);
 
     printf("%s: %s (%d check%s failed)\n", PROG, failures ? "FAILED" : "all checks passed", failures,
            failures == 1 ? "" : "s");

@@ -66,7 +66,9 @@ float boids_mod_angle(float a) {
 
 // angleDiff(a1, a2) = pi - modAngle(a1 - a2 + pi): how far a2 lies
 // counter-clockwise of a1, in (-pi, pi].
-float boids_angle_diff_mod(float a1, float a2) { return BOIDS_PI - boids_mod_angle(a1 - a2 + BOIDS_PI); }
+float boids_angle_diff_mod(float a1, float a2) {
+    return BOIDS_PI - boids_mod_angle(a1 - a2 + BOIDS_PI);
+}
 
 // constrainAngle(angle, reference, allowedDiff).
 float boids_constrain_angle(float angle, float reference, float allowed) {
@@ -216,15 +218,15 @@ void boids_body_straight(const boids_world_params *w, const boids_body_params *b
 }
 
 // The bodies stage of one agent.
-void boids_body_follow(const boids_world_params *w, const boids_body_params *b, const float head[3],
-                       const float vel[3], float (*joints)[4]) {
+void boids_body_follow(const boids_world_params *w, const boids_body_params *b, const float head[3], const float vel[3],
+                       float (*joints)[4]) {
     float dir[3], facing = joints[0][3]; // a still agent keeps its facing
     heading_of(vel, w->dim, dir, &facing);
     if (w->dim != 2)
         facing = 0.0f;
     for (int a = 0; a < 3; a++)
         joints[0][a] = head[a];
-    const float *lengths = &b->length[0][0];
+    const float *lengths = &b->segment[0][0];
     if (b->style == BOIDS_BODY_CHAIN) {
         boids_chain_resolve(w, joints, lengths, b->joints, 0, b->min_only != 0);
         if (w->dim == 2) {
@@ -249,7 +251,9 @@ int boids_body_style_index(const char *name) {
     return -1;
 }
 
-const char *boids_body_style_name(uint32_t style) { return style < BOIDS_BODY_STYLES ? style_names[style] : "?"; }
+const char *boids_body_style_name(uint32_t style) {
+    return style < BOIDS_BODY_STYLES ? style_names[style] : "?";
+}
 
 #define FAIL(...)                                                                                                      \
     do {                                                                                                               \
@@ -300,7 +304,7 @@ boids_result boids_body_define(boids_body_params *b, uint32_t style, uint32_t jo
     t.min_only = min_only ? 1u : 0u;
     for (uint32_t i = 0; style != BOIDS_BODY_NONE && i < joints; i++) {
         if (i + 1 < joints)
-            t.length[i >> 2][i & 3] = lengths[i];
+            t.segment[i >> 2][i & 3] = lengths[i];
         t.width[i >> 2][i & 3] = widths[i];
     }
     boids_result r = boids_body_check(&t, what, what_size);
@@ -354,7 +358,8 @@ boids_result boids_body_make(boids_body_params *b, uint32_t style, uint32_t join
         lengths[i] = segment;
         widths[i] = widest * profile_width(style, i, joints);
     }
-    float limit = style == BOIDS_BODY_CHAIN ? BOIDS_PI : (style == BOIDS_BODY_SNAKE ? BOIDS_PI / 8.0f : BOIDS_PI / 10.0f);
+    float limit =
+        style == BOIDS_BODY_CHAIN ? BOIDS_PI : (style == BOIDS_BODY_SNAKE ? BOIDS_PI / 8.0f : BOIDS_PI / 10.0f);
     return boids_body_define(b, style, joints, lengths, joints - 1, widths, joints, limit, false, what, what_size);
 }
 

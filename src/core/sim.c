@@ -265,7 +265,7 @@ void boids_sim_bodies(boids_sim *s) {
         uint32_t id = s->cur.id[i];
         gather_joints(s, id, b->joints, chain);
         boids_body_follow(&s->p.world, b, s->cur.pos[i], s->cur.vel[i], chain);
-        scatter_joints(s, id, b->joints, (const float (*)[4])chain);
+        scatter_joints(s, id, b->joints, (const float(*)[4])chain);
     }
 }
 
@@ -279,7 +279,7 @@ void boids_sim_reset_bodies(boids_sim *s) {
             continue;
         float chain[BOIDS_MAX_JOINTS][4];
         boids_body_straight(&s->p.world, b, s->cur.pos[i], s->cur.vel[i], chain);
-        scatter_joints(s, s->cur.id[i], b->joints, (const float (*)[4])chain);
+        scatter_joints(s, s->cur.id[i], b->joints, (const float(*)[4])chain);
     }
 }
 
@@ -293,7 +293,7 @@ boids_result boids_sim_set_bodies(boids_sim *s, const boids_body_params body[BOI
             return BOIDS_ERR_BODY;
     uint32_t rows = boids_params_joint_rows(&p);
     if (rows > s->joint_rows) {
-        float (*joints)[4] = malloc((size_t)rows * (s->n ? s->n : 1) * sizeof(*joints));
+        float(*joints)[4] = malloc((size_t)rows * (s->n ? s->n : 1) * sizeof(*joints));
         if (!joints)
             return BOIDS_ERR_NOMEM;
         free(s->joints);

@@ -3,6 +3,7 @@
 // dispatches with memory barriers, timer queries in a ring (read a few steps
 // late, never stalling), explicit readback. C twin of the pipeline:
 // src/core/sim.c boids_sim_step.
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +11,9 @@
 #include "boids/gpu.h"
 #include "program.h"
 
-enum { STAGE_KEY, STAGE_COUNT, STAGE_SCAN, STAGE_SCATTER, STAGE_STEER, STAGE_INTEGRATE, STAGE_N };
-static const char *const stage_file[] = {"key.comp", "count.comp", "scan.comp", "scatter.comp", "steer.comp",
-                                         "integrate.comp"};
+enum { STAGE_KEY, STAGE_COUNT, STAGE_SCAN, STAGE_SCATTER, STAGE_STEER, STAGE_INTEGRATE, STAGE_BODIES, STAGE_N };
+static const char *const stage_file[] = {"key.comp",   "count.comp",     "scan.comp",  "scatter.comp",
+                                         "steer.comp", "integrate.comp", "bodies.comp"};
 #define TIMER_RING 4
 #define MAX_SCAN_LEVELS 4
 
@@ -29,15 +30,19 @@ struct boids_gpu {
     GLuint key, count, start, accel, neighbors, nearest, candidates, flow;
     GLuint scan_sums[MAX_SCAN_LEVELS];
     uint32_t scan_levels, scan_n[MAX_SCAN_LEVELS + 1];
-    GLuint ubo_world, ubo_groups, ubo_scene;
+    GLuint ubo_world, ubo_groups, ubo_scene, ubo_bodies;
+    GLuint joints; // vec4[joint_rows * n] (0: no bodies)
+    uint32_t joint_rows;
     GLuint prog[STAGE_N], prog_scan_add;
     GLuint timers[TIMER_RING][STAGE_N + 1];
     uint64_t step, timed_steps;
     boids_stage_ms last_ms;
-    uint32_t errors_at_create; // gl_errors_seen when this backend was made
-    bool alive;                // counted in backends_alive (the callback is installed)
+    uint32_t errors_at_create;       // gl_errors_seen when this backend was made
+    bool alive;                      // counted in backends_alive (the callback is installed)
     uint64_t timer_step[TIMER_RING]; // step whose queries a ring slot holds, +1 (0: never issued)
     bool quiet;
+    const char *shader_dir; // as given at create (the trig probe loads from it too)
+    float trig_error;       // boids_gpu_trig_error, once measured (< 0: not yet)
 };
 
 // GL debug output: errors are counted (tests assert zero) and printed. The
@@ -128,11 +133,32 @@ static void bind_all(boids_gpu *g) {
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_WORLD, g->ubo_world);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_GROUPS, g->ubo_groups);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_SCENE, g->ubo_scene);
+    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_BODIES, g->ubo_bodies);
+    if (g->joints)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_JOINTS, g->joints);
 }
+
+static void bodies_pass(boids_gpu *g, bool init);
 
 static void upload_world(boids_gpu *g) {
     g->world_gpu.step = (uint32_t)g->step;
     glNamedBufferSubData(g->ubo_world, 0, sizeof(g->world_gpu), &g->world_gpu);
+}
+
+// Whether rows * n joints (16 bytes each) fit one storage buffer; if not, a
+// line in err naming the largest joint count (and agent count) that would.
+static bool joints_fit(uint32_t rows, uint32_t n, char *err, size_t err_size) {
+    GLint64 block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+    if ((uint64_t)rows * n * 16u <= (uint64_t)block)
+        return true;
+    uint64_t max_rows = n ? (uint64_t)block / ((uint64_t)n * 16u) : 0;
+    uint64_t max_n = rows ? (uint64_t)block / ((uint64_t)rows * 16u) : 0;
+    snprintf(err, err_size,
+             "--joints: '%u' joints for %u agents do not fit one GPU buffer (GL_MAX_SHADER_STORAGE_BLOCK_SIZE %lld "
+             "bytes, 16 per joint); expected at most %llu joints, or at most %llu agents",
+             rows, n, (long long)block, (unsigned long long)max_rows, (unsigned long long)max_n);
+    return false;
 }
 
 // See boids/gpu.h.
@@ -158,6 +184,9 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
                  (long long)block);
         return BOIDS_ERR_GPU_LIMIT;
     }
+    uint32_t rows = boids_params_joint_rows(d->params);
+    if (!joints_fit(rows, n, err, err_size))
+        return BOIDS_ERR_GPU_LIMIT;
     boids_gpu *g = calloc(1, sizeof(*g));
     if (!g)
         return BOIDS_ERR_NOMEM;
@@ -167,6 +196,8 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     g->n = n;
     g->cells = cells;
     g->quiet = d->quiet;
+    g->shader_dir = d->shader_dir;
+    g->trig_error = -1.0f;
     for (size_t s = 0; s < STAGE_N; s++) {
         boids_result r = boids_program_compute(d->shader_dir, stage_file[s], &g->prog[s], err, err_size);
         if (r != BOIDS_OK) {
@@ -238,6 +269,11 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     glNamedBufferSubData(g->ubo_groups, 0, sizeof(g->p.group), g->p.group);
     g->ubo_scene = buffer(sizeof(g->p.scene), "scene");
     glNamedBufferSubData(g->ubo_scene, 0, sizeof(g->p.scene), &g->p.scene);
+    g->ubo_bodies = buffer(sizeof(g->p.body), "body params");
+    glNamedBufferSubData(g->ubo_bodies, 0, sizeof(g->p.body), g->p.body);
+    g->joint_rows = rows;
+    if (rows)
+        g->joints = buffer((size_t)rows * n * 16, "joints");
     upload_world(g);
     glCreateQueries(GL_TIMESTAMP, TIMER_RING * (STAGE_N + 1), &g->timers[0][0]);
     if (glGetError() == GL_OUT_OF_MEMORY) {
@@ -257,8 +293,8 @@ void boids_gpu_destroy(boids_gpu *g) {
         GLuint b[] = {g->state[s].pos, g->state[s].vel, g->state[s].id, g->state[s].group};
         glDeleteBuffers(4, b);
     }
-    GLuint b[] = {g->key, g->count, g->start, g->accel, g->neighbors, g->nearest, g->candidates, g->flow,
-                  g->ubo_world, g->ubo_groups, g->ubo_scene};
+    GLuint b[] = {g->key,  g->count,     g->start,      g->accel,     g->neighbors,  g->nearest, g->candidates,
+                  g->flow, g->ubo_world, g->ubo_groups, g->ubo_scene, g->ubo_bodies, g->joints};
     glDeleteBuffers((GLsizei)(sizeof(b) / sizeof(b[0])), b);
     glDeleteBuffers(MAX_SCAN_LEVELS, g->scan_sums);
     for (size_t s = 0; s < STAGE_N; s++)
@@ -281,7 +317,8 @@ void boids_gpu_set_params(boids_gpu *g, const boids_params *p) {
     bool flow = false;
     for (uint32_t i = 0; i < g->p.world.group_count; i++)
         flow = flow || (g->p.group[i].behaviors & BOIDS_BIT(BOIDS_BI_FLOW));
-    if (flow && !g->p.flow.vec && g->p.flow.dims[3] == 0 && boids_flowfield_build(&g->p.flow, &g->p.world) == BOIDS_OK) {
+    if (flow && !g->p.flow.vec && g->p.flow.dims[3] == 0 &&
+        boids_flowfield_build(&g->p.flow, &g->p.world) == BOIDS_OK) {
         glDeleteBuffers(1, &g->flow);
         g->flow = buffer((size_t)g->p.flow.dims[3] * 16, "flow field");
         glNamedBufferSubData(g->flow, 0, (GLsizeiptr)g->p.flow.dims[3] * 16, g->p.flow.vec);
@@ -297,7 +334,7 @@ void boids_gpu_set_params(boids_gpu *g, const boids_params *p) {
 }
 
 // Copy the CPU state (slot order as it is) and the step counter.
-void boids_gpu_upload(boids_gpu *g, const boids_sim *s) {
+void boids_gpu_upload_agents(boids_gpu *g, const boids_sim *s) {
     state_buffers *c = &g->state[g->cur];
     glNamedBufferSubData(c->pos, 0, (GLsizeiptr)g->n * 16, s->cur.pos);
     glNamedBufferSubData(c->vel, 0, (GLsizeiptr)g->n * 16, s->cur.vel);
@@ -305,6 +342,28 @@ void boids_gpu_upload(boids_gpu *g, const boids_sim *s) {
     glNamedBufferSubData(c->group, 0, (GLsizeiptr)g->n * 4, s->cur.group);
     g->step = s->step;
     upload_world(g);
+}
+
+// The state, and the bodies (copied, or laid straight when the CPU has none of the same rows).
+void boids_gpu_upload(boids_gpu *g, const boids_sim *s) {
+    boids_gpu_upload_agents(g, s);
+    if (!g->joints)
+        return;
+    if (s->joints && s->joint_rows == g->joint_rows)
+        glNamedBufferSubData(g->joints, 0, (GLsizeiptr)g->joint_rows * g->n * 16, s->joints);
+    else
+        bodies_pass(g, true);
+}
+
+// The bodies dispatch (init: lay them straight) over the current state.
+static void bodies_pass(boids_gpu *g, bool init) {
+    if (!g->joints)
+        return;
+    bind_all(g);
+    glUseProgram(g->prog[STAGE_BODIES]);
+    glUniform1ui(1, init ? 1u : 0u);
+    dispatch(g->prog[STAGE_BODIES], g->n, BOIDS_WORKGROUP_SIZE);
+    barrier();
 }
 
 static void timestamp(boids_gpu *g, int k) {
@@ -368,9 +427,13 @@ void boids_gpu_integrate(boids_gpu *g) {
     timestamp(g, 5);
     dispatch(g->prog[STAGE_INTEGRATE], g->n, BOIDS_WORKGROUP_SIZE);
     barrier();
-    timestamp(g, 6);
     g->cur = 1 - g->cur;
     bind_state(g);
+}
+
+// The bodies stage alone (the step times it between timestamps).
+void boids_gpu_bodies(boids_gpu *g) {
+    bodies_pass(g, false);
 }
 
 // Read the stage times of the step whose queries are in ring slot k.
@@ -413,6 +476,9 @@ void boids_gpu_step(boids_gpu *g) {
     boids_gpu_build_grid(g);
     boids_gpu_steer(g);
     boids_gpu_integrate(g);
+    timestamp(g, STAGE_BODIES);
+    boids_gpu_bodies(g);
+    timestamp(g, STAGE_N);
     collect_timers(g);
     g->step++;
 }
@@ -421,17 +487,39 @@ static size_t buffer_info(boids_gpu *g, boids_gpu_buffer which, GLuint *b) {
     const state_buffers *c = &g->state[g->cur];
     size_t n = g->n, cells = (size_t)g->cells + 1;
     switch (which) {
-    case BOIDS_GPU_POS: *b = c->pos; return n * 16;
-    case BOIDS_GPU_VEL: *b = c->vel; return n * 16;
-    case BOIDS_GPU_ID: *b = c->id; return n * 4;
-    case BOIDS_GPU_GROUP: *b = c->group; return n * 4;
-    case BOIDS_GPU_KEY: *b = g->key; return n * 4;
-    case BOIDS_GPU_COUNT: *b = g->count; return (cells - 1) * 4;
-    case BOIDS_GPU_START: *b = g->start; return cells * 4;
-    case BOIDS_GPU_ACCEL: *b = g->accel; return n * 16;
-    case BOIDS_GPU_NEIGHBORS: *b = g->neighbors; return n * 4;
-    case BOIDS_GPU_NEAREST: *b = g->nearest; return n * 4;
-    case BOIDS_GPU_CANDIDATES: *b = g->candidates; return n * 4;
+    case BOIDS_GPU_POS:
+        *b = c->pos;
+        return n * 16;
+    case BOIDS_GPU_VEL:
+        *b = c->vel;
+        return n * 16;
+    case BOIDS_GPU_ID:
+        *b = c->id;
+        return n * 4;
+    case BOIDS_GPU_GROUP:
+        *b = c->group;
+        return n * 4;
+    case BOIDS_GPU_KEY:
+        *b = g->key;
+        return n * 4;
+    case BOIDS_GPU_COUNT:
+        *b = g->count;
+        return (cells - 1) * 4;
+    case BOIDS_GPU_START:
+        *b = g->start;
+        return cells * 4;
+    case BOIDS_GPU_ACCEL:
+        *b = g->accel;
+        return n * 16;
+    case BOIDS_GPU_NEIGHBORS:
+        *b = g->neighbors;
+        return n * 4;
+    case BOIDS_GPU_NEAREST:
+        *b = g->nearest;
+        return n * 4;
+    case BOIDS_GPU_CANDIDATES:
+        *b = g->candidates;
+        return n * 4;
     }
     *b = 0;
     return 0;
@@ -504,6 +592,8 @@ void boids_gpu_download(boids_gpu *g, boids_sim *s) {
     boids_gpu_read(g, BOIDS_GPU_CANDIDATES, s->candidates, n * 4);
     boids_gpu_read(g, BOIDS_GPU_COUNT, s->grid.count, (size_t)g->cells * 4);
     boids_gpu_read(g, BOIDS_GPU_START, s->grid.start, ((size_t)g->cells + 1) * 4);
+    if (s->joints && s->joint_rows == g->joint_rows)
+        boids_gpu_read_joints(g, s->joints, (size_t)g->joint_rows * n * 16);
     s->step = g->step;
     s->p.world.step = (uint32_t)g->step;
     boids_gpu_stage_ms(g, &s->ms);
@@ -515,8 +605,7 @@ void boids_gpu_stage_ms(boids_gpu *g, boids_stage_ms *out) {
 }
 
 // The GL names of the current state's buffers (for drawing straight from them).
-void boids_gpu_state_buffers(const boids_gpu *g, uint32_t *pos, uint32_t *vel, uint32_t *group,
-                             uint32_t *neighbors) {
+void boids_gpu_state_buffers(const boids_gpu *g, uint32_t *pos, uint32_t *vel, uint32_t *group, uint32_t *neighbors) {
     const state_buffers *c = &g->state[g->cur];
     *pos = c->pos;
     *vel = c->vel;
@@ -524,7 +613,115 @@ void boids_gpu_state_buffers(const boids_gpu *g, uint32_t *pos, uint32_t *vel, u
     *neighbors = g->neighbors;
 }
 
-uint32_t boids_gpu_debug_errors(const boids_gpu *g) { return gl_errors_seen - g->errors_at_create; }
-uint64_t boids_gpu_steps(const boids_gpu *g) { return g->step; }
-uint32_t boids_gpu_count(const boids_gpu *g) { return g->n; }
-uint32_t boids_gpu_cells(const boids_gpu *g) { return g->cells; }
+uint32_t boids_gpu_debug_errors(const boids_gpu *g) {
+    return gl_errors_seen - g->errors_at_create;
+}
+uint64_t boids_gpu_steps(const boids_gpu *g) {
+    return g->step;
+}
+uint32_t boids_gpu_count(const boids_gpu *g) {
+    return g->n;
+}
+uint32_t boids_gpu_cells(const boids_gpu *g) {
+    return g->cells;
+}
+
+// See boids/gpu.h.
+uint32_t boids_gpu_id_buffer(const boids_gpu *g) {
+    return g->state[g->cur].id;
+}
+
+uint32_t boids_gpu_joint_buffer(const boids_gpu *g, uint32_t *rows) {
+    if (rows)
+        *rows = g->joint_rows;
+    return g->joints;
+}
+
+// New body types: checked, the buffer grown (or dropped), every body laid straight.
+boids_result boids_gpu_set_bodies(boids_gpu *g, const boids_body_params body[BOIDS_MAX_GROUPS], char *err,
+                                  size_t err_size) {
+    boids_params p = g->p;
+    memcpy(p.body, body, sizeof(p.body));
+    char what[200];
+    for (uint32_t i = 0; i < p.world.group_count; i++)
+        if (boids_body_check(&p.body[i], what, sizeof what) != BOIDS_OK) {
+            snprintf(err, err_size, "body of group %u: %s", i, what);
+            return BOIDS_ERR_BODY;
+        }
+    uint32_t rows = boids_params_joint_rows(&p);
+    if (rows > g->joint_rows || rows == 0) {
+        if (!joints_fit(rows, g->n, err, err_size))
+            return BOIDS_ERR_GPU_LIMIT;
+        glDeleteBuffers(1, &g->joints);
+        g->joints = 0;
+        g->joint_rows = 0;
+        if (rows) {
+            while (glGetError() != GL_NO_ERROR) {
+            }
+            g->joints = buffer((size_t)rows * g->n * 16, "joints");
+            if (glGetError() == GL_OUT_OF_MEMORY) {
+                glDeleteBuffers(1, &g->joints);
+                g->joints = 0;
+                snprintf(err, err_size, "the GPU is out of memory for %u joints of %u agents", rows, g->n);
+                return BOIDS_ERR_NOMEM;
+            }
+            g->joint_rows = rows;
+        }
+    }
+    memcpy(g->p.body, body, sizeof(g->p.body));
+    glNamedBufferSubData(g->ubo_bodies, 0, sizeof(g->p.body), g->p.body);
+    bodies_pass(g, true);
+    return BOIDS_OK;
+}
+
+boids_result boids_gpu_read_joints(boids_gpu *g, float (*joints)[4], size_t bytes) {
+    size_t size = (size_t)g->joint_rows * g->n * 16;
+    if (!g->joints || bytes != size)
+        return BOIDS_ERR_ARGUMENT;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(g->joints, 0, (GLsizeiptr)size, joints);
+    return BOIDS_OK;
+}
+
+// Sweep sin, cos over [-2pi, 2pi] and atan(y, x) around the circle (radius
+// 0.5..2) through trig_probe.comp, against libm in double.
+float boids_gpu_trig_error(boids_gpu *g) {
+    if (g->trig_error >= 0.0f)
+        return g->trig_error;
+    enum { PROBES = 1 << 16 };
+    float(*in)[4] = malloc(PROBES * 16), (*out)[4] = malloc(PROBES * 16);
+    GLuint prog = 0;
+    char err[512];
+    float worst = BOIDS_TOL_TRIG / 4.0f; // the bound assumed when it cannot be measured
+    if (in && out && boids_program_compute(g->shader_dir, "trig_probe.comp", &prog, err, sizeof err) == BOIDS_OK) {
+        for (int i = 0; i < PROBES; i++) {
+            double t = ((double)i + 0.5) / PROBES, a = -2.0 * BOIDS_PI + 4.0 * BOIDS_PI * t;
+            double r = 0.5 + 1.5 * fmod(t * 97.0, 1.0), b = 2.0 * BOIDS_PI * t;
+            in[i][0] = (float)a;
+            in[i][1] = (float)(r * sin(b));
+            in[i][2] = (float)(r * cos(b));
+            in[i][3] = 0.0f;
+        }
+        GLuint bin = buffer(PROBES * 16, "trig probe in"), bout = buffer(PROBES * 16, "trig probe out");
+        glNamedBufferSubData(bin, 0, PROBES * 16, in);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_IN, bin);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_OUT, bout);
+        dispatch(prog, PROBES, BOIDS_WORKGROUP_SIZE);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        glGetNamedBufferSubData(bout, 0, PROBES * 16, out);
+        double e = 0.0;
+        for (int i = 0; i < PROBES; i++) {
+            e = fmax(e, fabs(out[i][0] - sin((double)in[i][0])));
+            e = fmax(e, fabs(out[i][1] - cos((double)in[i][0])));
+            e = fmax(e, fabs(out[i][2] - atan2((double)in[i][1], (double)in[i][2])));
+        }
+        worst = (float)fmax(e, 1.0 / 16777216.0); // at least the rounding of a float of magnitude 1 (2^-24)
+        glDeleteBuffers(1, &bin);
+        glDeleteBuffers(1, &bout);
+        glDeleteProgram(prog);
+    }
+    free(in);
+    free(out);
+    g->trig_error = worst;
+    return worst;
+}
