@@ -350,6 +350,34 @@ START_TEST(backend_unknown_rejected) {
 END_TEST
 
 // ---- CSV input ----
+START_TEST(bodies_bad_input_rejected) {
+    expect_error(ARGV("--count", "10", "--bodies", "eel"),
+                 ARGV("--bodies: 'eel' is not a body style", "none, chain, snake or fish"));
+    expect_error(ARGV("--count", "10", "--bodies", "snake", "--joints", "1"), ARGV("--joints: '1'", "2..32"));
+    expect_error(ARGV("--count", "10", "--bodies", "snake", "--joints", "33"), ARGV("--joints: '33'", "2..32"));
+    expect_error(ARGV("--count", "10", "--bodies", "fish", "--body-length", "0"), ARGV("--body-length: '0' is zero"));
+    expect_error(ARGV("--count", "10", "--bodies", "fish", "--body-length", "nan"),
+                 ARGV("--body-length: 'nan' is not a finite number"));
+    // Longer than half the wrapped world: the seam would be ambiguous.
+    expect_error(ARGV("--count", "100", "--world", "200x200", "--bodies", "snake", "--body-length", "150"),
+                 ARGV("--body-length", "150 long", "< 100"));
+    // The demo is the viewer's.
+    expect_error(ARGV("--count", "10", "--demo", "snake"), ARGV("--demo"));
+}
+END_TEST
+
+START_TEST(bodies_run_and_hash) {
+    // Bodies follow the agents without changing them: the same state hash.
+    run_result a = run_boids(ARGV("--count", "500", "--steps", "20", "--quiet"));
+    run_result b = run_boids(ARGV("--count", "500", "--steps", "20", "--quiet", "--bodies", "snake", "--joints", "32"));
+    assert_exit(&a, 0);
+    assert_exit(&b, 0);
+    ck_assert_uint_eq(last_hash(&a), last_hash(&b));
+    run_free(&a);
+    run_free(&b);
+}
+END_TEST
+
 START_TEST(csv_bad_number_names_line_and_column) {
     char path[512];
     write_tmp("bad-number.csv",
@@ -707,6 +735,8 @@ static Suite *cli_suite(void) {
         CASE(dt_inf_rejected),
         CASE(dt_junk_rejected),
         CASE(backend_unknown_rejected),
+        CASE(bodies_bad_input_rejected),
+        CASE(bodies_run_and_hash),
         CASE(csv_bad_number_names_line_and_column),
         CASE(csv_missing_column_rejected),
         CASE(csv_duplicate_id_rejected),

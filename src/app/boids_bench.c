@@ -67,13 +67,13 @@ static void cpu_model(char *buf, size_t size) {
 
 // Bytes held by a simulation of n agents (both state buffers, grid, outputs).
 static double sim_bytes(const boids_sim *s) {
-    double per_agent = 2.0 * (16 + 16 + 4 + 4) + 16 + 4 + 4 + 4 + 4 + 4;
+    double per_agent = 2.0 * (16 + 16 + 4 + 4) + 16 + 4 + 4 + 4 + 4 + 4 + 16.0 * s->joint_rows;
     return per_agent * s->n + 12.0 * s->grid.cells;
 }
 
 typedef struct row {
     uint32_t n;
-    double ms[7]; // key, count, scan, scatter, steer, integrate, total
+    double ms[8]; // key, count, scan, scatter, steer, integrate, bodies, total
     double cand, neigh;
 } row;
 
@@ -118,7 +118,7 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
         }
     }
     size_t steps = (size_t)o->bench_steps;
-    double *t = malloc(sizeof(double) * steps * 7);
+    double *t = malloc(sizeof(double) * steps * 8);
     if (!t) {
         boids_sim_destroy(s);
         return 3;
@@ -141,18 +141,19 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
             uint32_t behaviors = 0;
             for (uint32_t gi = 0; gi < s->p.world.group_count; gi++)
                 behaviors |= s->p.group[gi].behaviors;
-            boids_profile_row pr = {.step = k + 1,
-                                    .time_ms = t0 * 1e3,
-                                    .frame_ms = total,
-                                    .stage_ms = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate},
-                                    .agents = n,
-                                    .behaviors = behaviors};
+            boids_profile_row pr = {
+                .step = k + 1,
+                .time_ms = t0 * 1e3,
+                .frame_ms = total,
+                .stage_ms = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate, m->bodies},
+                .agents = n,
+                .behaviors = behaviors};
             boids_profile_add(profile, &pr);
         }
         if (g) // GPU: the step's own time is the sum of its stages, not the host's wait
-            total = gm.key + gm.count + gm.scan + gm.scatter + gm.steer + gm.integrate;
-        double v[7] = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate, total};
-        for (int j = 0; j < 7; j++)
+            total = gm.key + gm.count + gm.scan + gm.scatter + gm.steer + gm.integrate + gm.bodies;
+        double v[8] = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate, m->bodies, total};
+        for (int j = 0; j < 8; j++)
             t[j * steps + k] = v[j];
         // Pair counts: every step on the CPU; on the GPU read back once, after
         // the last step (a readback per step would dominate at 10 M agents).
@@ -169,12 +170,12 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
     }
     fprintf(stderr, "\n");
     r->n = n;
-    for (int j = 0; j < 7; j++)
+    for (int j = 0; j < 8; j++)
         r->ms[j] = median(t + j * steps, steps);
     r->cand = cand / (double)steps;
     r->neigh = neigh / (double)steps;
-    printf("| %8u | %7.2f | %7.2f | %7.2f | %8.2f | %9.2f | %9.2f | %9.2f | %8.1f | %9.3g | %9.3g | %7.1f |\n", n,
-           r->ms[0], r->ms[1], r->ms[2], r->ms[3], r->ms[4], r->ms[5], r->ms[6], r->neigh / n,
+    printf("| %8u | %7.2f | %7.2f | %7.2f | %8.2f | %9.2f | %9.2f | %8.2f | %9.2f | %8.1f | %9.3g | %9.3g | %7.1f |\n",
+           n, r->ms[0], r->ms[1], r->ms[2], r->ms[3], r->ms[4], r->ms[5], r->ms[6], r->ms[7], r->neigh / n,
            r->cand / (r->ms[4] * 1e-3), r->neigh / (r->ms[4] * 1e-3), sim_bytes(s) / 1048576.0);
     fflush(stdout);
     free(t);
@@ -193,7 +194,7 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
 static double fit_exponent(const row *r, uint32_t k) {
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (uint32_t i = 0; i < k; i++) {
-        double x = log((double)r[i].n), y = log(r[i].ms[6]);
+        double x = log((double)r[i].n), y = log(r[i].ms[7]);
         sx += x;
         sy += y;
         sxx += x * x;
@@ -221,7 +222,10 @@ int main(int argc, char **argv) {
         memcpy(o.counts, def, sizeof(def));
         o.n_counts = 3;
     }
-    if (o.profile && (rc = boids_profile_open(&profile, "boids-bench", o.profile, o.backend, BOIDS_PROFILE_SIM_STAGES)))
+    if (o.profile && (rc = boids_profile_open(
+                          &profile, "boids-bench", o.profile, o.backend,
+                          BOIDS_PROFILE_SIM_STAGES |
+                              (o.body_style_set && o.body_style != BOIDS_BODY_NONE ? 1u << BOIDS_PROFILE_BODIES : 0u))))
         return rc;
     char cpu[256];
     cpu_model(cpu, sizeof(cpu));
@@ -238,10 +242,10 @@ int main(int argc, char **argv) {
     printf("boids-bench %s: backend %s, %uD, %s, %llu steps (median), %d thread%s, %s\n", BOIDS_VERSION, o.backend,
            o.dim, o.distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform", (unsigned long long)o.bench_steps,
            threads, threads == 1 ? "" : "s", cpu);
-    printf("\n| N        | key ms  | count   | scan    | scatter  | steer     | integrate | total ms  | "
+    printf("\n| N        | key ms  | count   | scan    | scatter  | steer     | integrate | bodies   | total ms  | "
            "neigh/ag | cand/s    | neigh/s   | MiB     |\n");
-    printf("|----------|---------|---------|---------|----------|-----------|-----------|-----------|----------|"
-           "-----------|-----------|---------|\n");
+    printf("|----------|---------|---------|---------|----------|-----------|-----------|----------|-----------|"
+           "----------|-----------|-----------|---------|\n");
     row rows[BOIDS_CLI_MAX_COUNTS];
     for (uint32_t i = 0; i < o.n_counts; i++) {
         rc = bench_count(&o, o.counts[i], &rows[i]);

@@ -194,7 +194,9 @@ static int run(const boids_options *o) {
     if (o->export_csv && (rc = boids_cli_check_output(PROG, "--export-csv", o->export_csv,
                                                       "a file path in an existing, writable directory")))
         goto done;
-    if (o->profile && (rc = boids_profile_open(&profile, PROG, o->profile, o->backend, BOIDS_PROFILE_SIM_STAGES)))
+    bool bodies = o->body_style_set && o->body_style != BOIDS_BODY_NONE;
+    if (o->profile && (rc = boids_profile_open(&profile, PROG, o->profile, o->backend,
+                                               BOIDS_PROFILE_SIM_STAGES | (bodies ? 1u << BOIDS_PROFILE_BODIES : 0u))))
         goto done;
 
     boids_params params;
@@ -308,12 +310,13 @@ static int run(const boids_options *o) {
         double t1 = now_seconds();
         if (profile) {
             const boids_stage_ms *m = gpu ? &gm : &sim->ms;
-            boids_profile_row row = {.step = step,
-                                     .time_ms = t0 * 1e3,
-                                     .frame_ms = (t1 - t0) * 1e3,
-                                     .stage_ms = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate},
-                                     .agents = sim->n,
-                                     .behaviors = behaviors};
+            boids_profile_row row = {
+                .step = step,
+                .time_ms = t0 * 1e3,
+                .frame_ms = (t1 - t0) * 1e3,
+                .stage_ms = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate, m->bodies},
+                .agents = sim->n,
+                .behaviors = behaviors};
             boids_profile_add(profile, &row);
         }
         if ((step - 1) % stride == 0)

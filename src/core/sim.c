@@ -249,23 +249,25 @@ static void scatter_joints(boids_sim *s, uint32_t id, uint32_t count, const floa
         memcpy(s->joints[(size_t)j * s->n + id], chain[j], sizeof(float[4]));
 }
 
-// The bodies stage: per agent (slot of cur, after integrate), its body
-// (indexed by id) follows the head. Agents are independent: any thread count
+// The bodies stage: per agent, its body (indexed by id) follows its head
+// (slot of cur, after integrate). Walked in id order, so each joint row is
+// read and written as a stream. Agents are independent: any thread count
 // gives the same bits.
 void boids_sim_bodies(boids_sim *s) {
     if (!s->joints)
         return;
+    const uint32_t *slot = boids_sim_slots_by_id(s);
     int n = (int)s->n;
 #pragma omp parallel for schedule(static) num_threads(thread_count(s))
-    for (int i = 0; i < n; i++) {
+    for (int id = 0; id < n; id++) {
+        uint32_t i = slot[id];
         const boids_body_params *b = &s->p.body[s->cur.group[i]];
         if (b->style == BOIDS_BODY_NONE)
             continue;
         float chain[BOIDS_MAX_JOINTS][4];
-        uint32_t id = s->cur.id[i];
-        gather_joints(s, id, b->joints, chain);
+        gather_joints(s, (uint32_t)id, b->joints, chain);
         boids_body_follow(&s->p.world, b, s->cur.pos[i], s->cur.vel[i], chain);
-        scatter_joints(s, id, b->joints, (const float(*)[4])chain);
+        scatter_joints(s, (uint32_t)id, b->joints, (const float(*)[4])chain);
     }
 }
 
