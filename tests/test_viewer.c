@@ -350,6 +350,176 @@ START_TEST(bad_input_exit_2) {
 }
 END_TEST
 
+// A body pixel of group 0: the palette colour darkened (fill 0.55, dots 0.8)
+// or an agent's: warm, clearly above the background; white eyes excluded.
+static bool body_pixel(const unsigned char *p) {
+    return p[0] > 90 && p[1] > 75 && p[2] < 100 && p[0] > p[2] + 40;
+}
+
+// Pixels of im below row y0 for which `pick` holds; their centroid into cx, cy (may be NULL).
+static long count_where(const image *im, int y0, bool (*pick)(const unsigned char *), double *cx, double *cy) {
+    long n = 0;
+    double sx = 0.0, sy = 0.0;
+    for (int y = y0; y < im->h; y++)
+        for (int x = 0; x < im->w; x++)
+            if (pick(im->px + ((size_t)y * (size_t)im->w + (size_t)x) * 3)) {
+                n++;
+                sx += x;
+                sy += y;
+            }
+    if (cx)
+        *cx = n ? sx / (double)n : 0.0;
+    if (cy)
+        *cy = n ? sy / (double)n : 0.0;
+    return n;
+}
+
+// --bodies snake on both backends: the same seed and frames as --bodies none,
+// many more group-coloured pixels (the bodies), the eyes' white, zero GL errors.
+START_TEST(bodies_drawn) {
+    const char *backends[2] = {"gpu", "cpu"};
+    for (int k = 0; k < 2; k++) {
+        long count[2];
+        for (int b = 0; b < 2; b++) {
+            char name[32], path[512];
+            snprintf(name, sizeof name, "bodies-%s-%s", backends[k], b ? "snake" : "none");
+            snprintf(path, sizeof path, TMP "/%s.png", name);
+            run_result r = run_viewer(name,
+                                      ARGV("--count", "300", "--backend", backends[k], "--bodies", b ? "snake" : "none",
+                                           "--joints", "12", "--body-length", "60", "--frames", "8", "--width", "400",
+                                           "--height", "300", "--vsync", "off", "--screenshot", path),
+                                      true);
+            expect_ok(&r);
+            image im = load(path);
+            count[b] = count_where(&im, 80, body_pixel, NULL, NULL);
+            stbi_image_free(im.px);
+            run_free(&r);
+        }
+        // 300 snakes 60 long and up to ~10 wide in a 344-unit world at ~0.8 px
+        // per unit cover far more than the agents' ~10 px triangles.
+        ck_assert_msg(count[1] > 4 * count[0] && count[1] > 10000,
+                      "expected the snakes (%s) to add many body pixels: none %ld, snake %ld", backends[k], count[0],
+                      count[1]);
+    }
+}
+END_TEST
+
+// K cycles none -> chain -> snake -> fish -> none (and R keeps the bodies) in
+// 2D and 3D on both backends without GL errors.
+START_TEST(bodies_key_cycles) {
+    const char *dims[2] = {"2", "3"}, *backends[2] = {"gpu", "cpu"};
+    for (int k = 0; k < 4; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "bodykeys%d", k);
+        run_result r = run_viewer(name,
+                                  ARGV("--count", "300", "--dim", dims[k & 1], "--backend", backends[k >> 1],
+                                       "--frames", "12", "--width", "320", "--height", "240", "--vsync", "off",
+                                       "--keys", "2:k,4:k,6:k,8:k,9:k,10:r"),
+                                  true);
+        expect_ok(&r);
+        const char *lines[] = {"bodies: chain\n", "bodies: snake\n", "bodies: fish\n",
+                               "bodies: none\n",  "bodies: chain\n", "reset: seed 1\n"};
+        const char *at = r.out;
+        for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+            const char *f = strstr(at, lines[i]);
+            ck_assert_msg(f, "expected '%.*s' (in this order) on stdout (%s): %s", (int)strlen(lines[i]) - 1, lines[i],
+                          name, r.out);
+            at = f + strlen(lines[i]);
+        }
+        run_free(&r);
+    }
+}
+END_TEST
+
+// The notebook's red (244, 10, 10) and green background (77, 112, 87).
+static bool red_pixel(const unsigned char *p) {
+    return p[0] > 200 && p[1] < 60 && p[2] < 60;
+}
+static bool green_pixel(const unsigned char *p) {
+    return abs(p[0] - 77) < 6 && abs(p[1] - 112) < 6 && abs(p[2] - 87) < 6;
+}
+static bool black_pixel(const unsigned char *p) {
+    return p[0] < 40 && p[1] < 40 && p[2] < 40;
+}
+
+// --demo snake: a red snake on the green canvas (600x600) along y = 300
+// (the picture is not mirrored: canvas y is the image row); scripted mouse
+// moves drag its head toward them, and the red region moves with it.
+START_TEST(demo_snake) {
+    run_result a =
+        run_viewer("demo-snake0", ARGV("--demo", "snake", "--frames", "2", "--screenshot", TMP "/demo0.png"), true);
+    expect_ok(&a);
+    ck_assert_msg(strstr(a.out, "demo snake, 48 joints, canvas 600x600"), "stdout: %s", a.out);
+    run_result b = run_viewer("demo-snake1",
+                              ARGV("--demo", "snake", "--frames", "12", "--keys",
+                                   "2:mouse=150,400,mouse=200,480,mouse=260,520,mouse=330,540,mouse=400,540",
+                                   "--screenshot", TMP "/demo1.png"),
+                              true);
+    expect_ok(&b);
+    image x = load(TMP "/demo0.png"), y = load(TMP "/demo1.png");
+    ck_assert_msg(x.w == 600 && x.h == 600, "expected the 600x600 canvas, got %dx%d", x.w, x.h);
+    double x0, y0, x1, y1;
+    long red0 = count_where(&x, 30, red_pixel, &x0, &y0), red1 = count_where(&y, 30, red_pixel, &x1, &y1);
+    long green = count_where(&x, 30, green_pixel, NULL, NULL);
+    ck_assert_msg(red0 > 2000 && red1 > 2000, "expected a red snake: %ld and %ld red pixels", red0, red1);
+    ck_assert_msg(green > 300000, "expected the green background, got %ld pixels", green);
+    ck_assert_msg(fabs(y0 - 300.0) < 4.0, "expected the snake along row 300 at the start, centroid row %g", y0);
+    ck_assert_msg(y1 > y0 + 40.0, "expected the snake pulled down toward the mouse: centroid %g,%g -> %g,%g", x0, y0,
+                  x1, y1);
+    ck_assert_msg(strstr(b.out, "demo: head ") && !strstr(b.out, "demo: head 100.0,300.0"),
+                  "expected the head to have moved; stdout: %s", b.out);
+    stbi_image_free(x.px);
+    stbi_image_free(y.px);
+    run_free(&a);
+    run_free(&b);
+}
+END_TEST
+
+// --demo chain: pressing on joint 3 at (200, 200) and dragging it to
+// (260, 330) moves the black chain there (image row = canvas y).
+START_TEST(demo_chain_drag) {
+    run_result r = run_viewer("demo-chain",
+                              ARGV("--demo", "chain", "--frames", "10", "--keys",
+                                   "2:mouse=200,200,press,mouse=230,260,mouse=260,330,release", "--screenshot",
+                                   TMP "/demo-chain.png"),
+                              true);
+    expect_ok(&r);
+    ck_assert_msg(strstr(r.out, "demo: dragging joint 3"), "expected joint 3 grabbed; stdout: %s", r.out);
+    image im = load(TMP "/demo-chain.png");
+    ck_assert_msg(im.w == 400 && im.h == 400, "expected the 400x400 canvas, got %dx%d", im.w, im.h);
+    // The dragged joint's dot (20 across) at (260, 330), nothing left of the straight chain at (200, 200).
+    long at_mouse = 0, at_start = 0;
+    for (int dy = -5; dy <= 5; dy++)
+        for (int dx = -5; dx <= 5; dx++) {
+            at_mouse += black_pixel(im.px + ((size_t)(330 + dy) * 400 + (size_t)(260 + dx)) * 3);
+            at_start += black_pixel(im.px + ((size_t)(200 + dy) * 400 + (size_t)(200 + dx)) * 3);
+        }
+    ck_assert_msg(at_mouse > 100 && at_start == 0,
+                  "expected the dot at the mouse (%ld of 121 black) and none at "
+                  "its old place (%ld)",
+                  at_mouse, at_start);
+    long black = count_where(&im, 30, black_pixel, NULL, NULL);
+    ck_assert_msg(black > 7 * 250, "expected 7 black dots, got %ld black pixels", black);
+    stbi_image_free(im.px);
+    run_free(&r);
+}
+END_TEST
+
+// Bad --demo, --bodies, --joints: exit 2 with one line naming the flag.
+START_TEST(bodies_bad_input_exit_2) {
+    const char *const *cases[] = {ARGV("--demo", "x"), ARGV("--bodies", "x"), ARGV("--joints", "1"),
+                                  ARGV("--keys", "mouse=1")};
+    const char *flags[] = {"boids: --demo: 'x'", "boids: --bodies: 'x'", "boids: --joints: '1'", "boids: --keys: "};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r = run_viewer("badbodies", cases[i], false);
+        ck_assert_msg(WEXITSTATUS(r.status) == 2 && strstr(r.err, flags[i]) &&
+                          strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
+                      "expected exit 2 and one line starting '%s': %d %s", flags[i], WEXITSTATUS(r.status), r.err);
+        run_free(&r);
+    }
+}
+END_TEST
+
 // The cameras, pure math: no display needed.
 // --profile records from the start; T at frame 30 stops and writes it: the
 // CSV then holds a header and one row per recorded frame. An unwritable
@@ -434,6 +604,11 @@ int main(void) {
     tcase_add_test(tc, old_gl_exit_3);
     tcase_add_test(tc, bad_input_exit_2);
     tcase_add_test(tc, profile_recording);
+    tcase_add_test(tc, bodies_drawn);
+    tcase_add_test(tc, bodies_key_cycles);
+    tcase_add_test(tc, demo_snake);
+    tcase_add_test(tc, demo_chain_drag);
+    tcase_add_test(tc, bodies_bad_input_exit_2);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

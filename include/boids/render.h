@@ -6,11 +6,13 @@
  * context whose functions glad has loaded.
  *
  * Offers: boids_render_create / _destroy, boids_render_upload (CPU state),
- * boids_render_own_buffers, boids_render_agents, boids_render_lines,
+ * boids_render_own_buffers, boids_render_agents, boids_render_bodies (and
+ * boids_render_upload_bodies, boids_render_own_body_buffers,
+ * boids_body_fill_triangles), boids_render_lines,
  * boids_render_triangles, boids_render_rect, boids_render_text,
  * boids_render_text_size, boids_overlay_flow / _grid / _agent (vertex lists),
  * boids_render_screenshot; boids_camera and boids_camera_fit / _matrix /
- * _zoom / _pan / _orbit / _unproject.
+ * _zoom / _pan / _orbit / _unproject / _eye.
  */
 #ifndef BOIDS_RENDER_H
 #define BOIDS_RENDER_H
@@ -58,6 +60,32 @@ typedef struct boids_agents_draw {
 // One instanced draw of every agent.
 void boids_render_agents(boids_render *r, const boids_agents_draw *d);
 
+// Procedural bodies (procedural-animation-chains.txt; src/render/bodies.c,
+// shaders/bodies.vert): instanced draws, one instance per agent slot, whose
+// vertex shader reads id[slot], group[slot] and joints[j * count + id]
+// straight from the buffers (no copy on the GPU backend) and builds the
+// geometry from gl_VertexID. SNAKE and FISH: the filled outline of getShape
+// (a triangle strip of 2J + 6 vertices), a darker outline and two eyes on the
+// head (2D); CHAIN: lines between the joints and a dot at each. 3D: ribbons
+// facing the camera, no eyes. Colours: the groups' palette of agents.vert.
+typedef struct boids_bodies_draw {
+    uint32_t joints;               // GL buffer vec4[rows * count]: joint j of agent id at [j * count + id]
+    uint32_t rows;                 // joint rows of that buffer (0: nothing to draw)
+    uint32_t id, group;            // GL buffers uint[count]: the agent id and the group of each slot
+    uint32_t count;                // agents
+    uint32_t dim;                  // 2 or 3
+    float view_proj[16];           // column-major
+    float eye[3];                  // 3D: the camera's position (boids_camera_eye)
+    const boids_body_params *body; // [BOIDS_MAX_GROUPS]: the groups' body types
+    bool eyes;                     // false: fills, outlines and chains; true: only the eyes (drawn over the agents)
+} boids_bodies_draw;
+// Every body whose group has a style, one draw per part and style (under the agents).
+void boids_render_bodies(boids_render *r, const boids_bodies_draw *d);
+// The CPU simulation's joints and slot ids into the own buffers (grown as needed).
+void boids_render_upload_bodies(boids_render *r, const boids_sim *s);
+// GL names of the own joints and id buffers and the joint rows last uploaded.
+void boids_render_own_body_buffers(const boids_render *r, uint32_t *joints, uint32_t *id, uint32_t *rows);
+
 // A line vertex: world position, colour.
 typedef struct boids_line_vertex {
     float pos[3];
@@ -67,6 +95,13 @@ typedef struct boids_line_vertex {
 void boids_render_lines(boids_render *r, const float view_proj[16], const boids_line_vertex *v, size_t n);
 // GL_TRIANGLES of n vertices in world space, blended (the heat map).
 void boids_render_triangles(boids_render *r, const float view_proj[16], const boids_line_vertex *v, size_t n);
+
+// The closed outline of a snake (boids_snake_outline's 2n + 6 points, in
+// its order) filled as GL_TRIANGLES: the head tip, the quads between each
+// joint's left and right points, the tail; at height z, appended to
+// v[m..cap) (what does not fit is left out). Returns the new count.
+size_t boids_body_fill_triangles(const float (*outline)[2], uint32_t n, float z, const float rgba[4],
+                                 boids_line_vertex *v, size_t m, size_t cap);
 
 // Debug overlays as vertex lists (no GL): each appends to v[n..cap) and
 // returns the new count (what does not fit is left out).
@@ -118,5 +153,7 @@ void boids_camera_orbit(boids_camera *c, float dx, float dy);
 // The world point under the cursor (NDC): 2D the plane z = 0; 3D the plane
 // through the camera's centre facing the camera.
 void boids_camera_unproject(const boids_camera *c, float aspect, float ndc_x, float ndc_y, float out[3]);
+// The 3D camera's position (2D: the centre, one unit in front of the plane, +z).
+void boids_camera_eye(const boids_camera *c, float out[3]);
 
 #endif

@@ -4,7 +4,9 @@
 // then one instanced draw of every agent straight from the state buffers,
 // world lines and the HUD. Keys toggle behaviours and change parameters;
 // the enabled set is printed on stdout whenever it changes ("behaviors:
-// ..."), so scripts (--keys) and tests can follow it.
+// ..."), so scripts (--keys) and tests can follow it. Bodies (--bodies,
+// the K key) trail the agents; --demo chain|snake shows the notebook's demos
+// instead of a flock (viewer_demo.c).
 // Exit status: 0 done, 2 bad arguments, 3 environment (no display, no
 // OpenGL 4.5, GL errors, a screenshot that cannot be written).
 #include <math.h>
@@ -20,6 +22,7 @@
 
 #include "cli.h"
 #include "profile.h"
+#include "viewer_demo.h"
 #include "boids/gpu.h"
 #include "boids/platform.h"
 #include "boids/render.h"
@@ -46,6 +49,11 @@ static const char usage[] =
     "  --behaviors LIST      comma list of behaviours, 'flocking', 'all' or 'none' (default flocking)\n"
     "  --world, --origin, --weights, --radius, --separation, --fov, --maxspeed,\n"
     "  --maxforce, --dt      as for boids-run\n"
+    "  --bodies STYLE        bodies trailing the agents: none (default), chain, snake, fish\n"
+    "  --joints J            joints per body, 2..32 (default 12); --body-length L as for boids-run\n"
+    "  --demo chain|snake    no flock: the notebook's demos (procedural-animation-chains), a chain\n"
+    "                        whose joints the mouse drags (400x400) or a snake whose head follows\n"
+    "                        the mouse (600x600); the window is the canvas unless --width/--height\n"
     "  --width W --height H  window size (default 1280x800)\n"
     "  --vsync on|off        wait for the display's refresh (default on)\n"
     "  --frames K            exit after K frames\n"
@@ -54,7 +62,9 @@ static const char usage[] =
     "                        and writes it (without --profile, T records to boids-profile.csv)\n"
     "  --keys SCRIPT         key presses to replay: a comma list of [FRAME:]KEY, where KEY\n"
     "                        is one of 0-9, a-z, space, '.', esc, f1, '[', ']', '-', '=', or\n"
-    "                        WxH to resize the window (0x0: minimise); an item without a\n"
+    "                        WxH to resize the window (0x0: minimise), mouse=X,Y to move the\n"
+    "                        mouse (world coordinates; with --demo the canvas' pixels, y down),\n"
+    "                        press / release for the left button; an item without a\n"
     "                        FRAME comes one frame after the previous one (first: frame 1)\n"
     "  --shader-dir DIR      load the shaders from DIR instead of the built-in copies\n"
     "  --threads N           OpenMP threads of the CPU backend\n"
@@ -65,8 +75,8 @@ static const char usage[] =
     "Space pause, '.' single step, R reset (same seed); [ ] select a parameter, - = change it;\n"
     "C colour mode (group, heading, speed, neighbours); G grid occupancy heat map; N neighbour\n"
     "lines and perception radius of the agent under the cursor, V its steering vector per\n"
-    "behaviour; F flow-field arrows; P path; S screenshot; T start/stop a profile recording;\n"
-    "H or F1 help; Esc quit.\n"
+    "behaviour; F flow-field arrows; P path; K body style (none, chain, snake, fish);\n"
+    "S screenshot; T start/stop a profile recording; H or F1 help; Esc quit.\n"
     "Mouse: the cursor is the target of seek, flee, arrive, pursue and evade; drag pans\n"
     "(2D) or rotates (3D); the wheel zooms.\n"
     "Without a display: run it under a virtual X server (xvfb-run -a boids ...) or use\n"
@@ -83,15 +93,20 @@ static const char help_text[] = "keys\n"
                                 "C  colour mode     S  screenshot    H / F1  this help\n"
                                 "G  grid heat map   N  neighbours    V  steering vectors\n"
                                 "F  flow arrows     P  path          T  profile on/off\n"
-                                "Esc  quit\n"
+                                "K  bodies (none, chain, snake, fish)   Esc  quit\n"
                                 "mouse: target of seek/flee/arrive/pursue/evade\n"
                                 "drag: pan (2D) / rotate (3D)   wheel: zoom";
 
-// A scripted key press (or resize) at a frame.
+// A scripted key press (or resize, or mouse event) at a frame.
+#define SCRIPT_RESIZE -1
+#define SCRIPT_MOUSE -2   // move to (x, y)
+#define SCRIPT_PRESS -3   // left button down
+#define SCRIPT_RELEASE -4 // left button up
 typedef struct script_event {
     uint64_t frame;
-    int key;           // GLFW key, or -1 for a resize
+    int key;           // GLFW key, or SCRIPT_*
     int width, height; // resize
+    float x, y;        // mouse
 } script_event;
 
 // Parameters the [ ] - = keys change (all groups alike).
@@ -143,7 +158,11 @@ typedef struct viewer {
     float last_target[3], cursor_world[3];
     bool have_target;
     uint64_t frame, shots;
-    uint32_t gl_errors; // CPU backend (the GPU backend counts its own)
+    uint32_t gl_errors;   // CPU backend (the GPU backend counts its own)
+    uint32_t body_style;  // BOIDS_BODY_* of every group (the K key)
+    bool bodies_dirty;    // CPU backend: joints to upload though no step ran
+    char body_error[512]; // the last rejected K, shown on the HUD
+    viewer_demo *demo;    // --demo: the notebook's demo instead of a flock
     double fps, frame_ms, step_ms, draw_ms;
     // Frame-time profile: --profile FILE records from the start, T starts and
     // stops a recording (to --profile's FILE, else boids-profile.csv); while
@@ -213,13 +232,20 @@ static int key_of_name(const char *s) {
 
 // Parses --keys into events; returns 0 or 2 (error printed).
 static int parse_script(const char *script, script_event *ev, size_t *n_out) {
-    const char *expected = "a comma list of [FRAME:]KEY (KEY: 0-9, a-z, space, '.', esc, f1, [, ], -, = or WxH)";
+    const char *expected = "a comma list of [FRAME:]KEY (KEY: 0-9, a-z, space, '.', esc, f1, [, ], -, =, WxH, "
+                           "mouse=X,Y, press or release)";
     size_t n = 0;
     uint64_t frame = 0;
     const char *p = script;
     while (*p) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
+        // mouse=X,Y holds a comma of its own.
+        const char *mouse = strstr(p, "mouse=");
+        if (end && mouse && mouse < end) {
+            end = strchr(end + 1, ',');
+            len = end ? (size_t)(end - p) : strlen(p);
+        }
         char item[64];
         if (len == 0 || len >= sizeof item) {
             boids_cli_error(PROG, "--keys", script, expected, "has an %s item", len ? "overlong" : "empty");
@@ -251,9 +277,18 @@ static int parse_script(const char *script, script_event *ev, size_t *n_out) {
         char tail = 0;
         if (e.key < 0 && sscanf(name, "%dx%d%c", &w, &h, &tail) == 2 && w >= 0 && h >= 0 && w <= 16384 && h <= 16384 &&
             ((w == 0) == (h == 0))) {
-            e.key = -1;
+            e.key = SCRIPT_RESIZE;
             e.width = w;
             e.height = h;
+        } else if (e.key < 0 && strncmp(name, "mouse=", 6) == 0) {
+            if (sscanf(name + 6, "%f,%f%c", &e.x, &e.y, &tail) != 2 || !isfinite(e.x) || !isfinite(e.y)) {
+                boids_cli_error(PROG, "--keys", script, expected,
+                                "has the mouse item '%s', which is not mouse=X,Y with two numbers", name);
+                return EXIT_INPUT;
+            }
+            e.key = SCRIPT_MOUSE;
+        } else if (e.key < 0 && (strcmp(name, "press") == 0 || strcmp(name, "release") == 0)) {
+            e.key = name[0] == 'p' ? SCRIPT_PRESS : SCRIPT_RELEASE;
         } else if (e.key < 0) {
             boids_cli_error(PROG, "--keys", script, expected, "names an unknown key '%s'", name);
             return EXIT_INPUT;
@@ -299,9 +334,51 @@ static boids_result reset(viewer *v) {
         return r;
     v->sim->threads = v->o->threads;
     v->params_dirty = true;
-    if (v->gpu)
+    v->bodies_dirty = true;
+    if (v->gpu) {
         boids_gpu_upload(v->gpu, v->sim);
+        // The GPU's joint rows may differ from the new simulation's: lay them out anew.
+        char err[256];
+        if (boids_params_joint_rows(&v->p) && boids_gpu_set_bodies(v->gpu, v->p.body, err, sizeof err) != BOIDS_OK)
+            snprintf(v->body_error, sizeof v->body_error, "reset: %s", err);
+    }
     return BOIDS_OK;
+}
+
+// The K key: every group's body style to the next of none, chain, snake,
+// fish (length --body-length or 1.2 x the separation). A rejected change
+// (on the HUD and stdout) keeps the style.
+static void cycle_bodies(viewer *v) {
+    const boids_options *o = v->o;
+    uint32_t style = (v->body_style + 1) % BOIDS_BODY_STYLES;
+    boids_body_params body[BOIDS_MAX_GROUPS];
+    char what[256] = "";
+    boids_result r = BOIDS_OK;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS && r == BOIDS_OK; g++) {
+        float length = o->body_length_set ? o->body_length : 1.2f * v->p.group[g].separation;
+        r = boids_body_make(&body[g], style, o->joints, length, what, sizeof what);
+    }
+    if (r == BOIDS_OK && v->gpu) {
+        r = boids_gpu_set_bodies(v->gpu, body, what, sizeof what);
+    } else if (r == BOIDS_OK) {
+        r = boids_sim_set_bodies(v->sim, body);
+        if (r != BOIDS_OK)
+            snprintf(what, sizeof what, "%s", boids_result_str(r));
+    }
+    if (r != BOIDS_OK) {
+        snprintf(v->body_error, sizeof v->body_error, "bodies %s rejected: %s", boids_body_style_name(style), what);
+        printf("rejected: %s\n", v->body_error);
+        fflush(stdout);
+        return;
+    }
+    v->body_error[0] = '\0';
+    v->body_style = style;
+    memcpy(v->p.body, body, sizeof body);
+    memcpy(v->p_create.body, body, sizeof body);
+    v->params_dirty = true;
+    v->bodies_dirty = true;
+    printf("bodies: %s\n", boids_body_style_name(style));
+    fflush(stdout);
 }
 
 // Writes the framebuffer as boids-NNNN.png (the S key).
@@ -322,7 +399,7 @@ static void screenshot_key(viewer *v) {
 static int profile_start(viewer *v) {
     const char *path = v->o->profile ? v->o->profile : "boids-profile.csv";
     int rc = boids_profile_open(&v->profile, PROG, path, v->gpu ? "gpu" : "cpu",
-                                BOIDS_PROFILE_SIM_STAGES | (1u << BOIDS_PROFILE_DRAW));
+                                BOIDS_PROFILE_SIM_STAGES | (1u << BOIDS_PROFILE_BODIES) | (1u << BOIDS_PROFILE_DRAW));
     if (rc)
         return rc;
     v->profile_t0 = now_seconds();
@@ -354,13 +431,13 @@ static void profile_frame(viewer *v) {
         boids_gpu_stage_ms(v->gpu, &ms);
     else
         ms = v->sim->ms;
-    boids_profile_row row = {.step = v->frame,
-                             .time_ms = (now_seconds() - v->profile_t0) * 1e3,
-                             .frame_ms = v->frame_ms,
-                             .stage_ms = {ms.key, ms.count, ms.scan, ms.scatter, ms.steer, ms.integrate, 0.0,
-                                          v->draw_ms},
-                             .agents = v->p.world.count,
-                             .behaviors = v->p.group[0].behaviors};
+    boids_profile_row row = {
+        .step = v->frame,
+        .time_ms = (now_seconds() - v->profile_t0) * 1e3,
+        .frame_ms = v->frame_ms,
+        .stage_ms = {ms.key, ms.count, ms.scan, ms.scatter, ms.steer, ms.integrate, ms.bodies, v->draw_ms},
+        .agents = v->p.world.count,
+        .behaviors = v->p.group[0].behaviors};
     boids_profile_add(v->profile, &row);
     float *g = v->graph[v->graph_head];
     const double *stage = &ms.key;
@@ -409,8 +486,27 @@ static void draw_graph(viewer *v, int fb_w, int fb_h) {
     }
 }
 
+// A key in the demo: R starts it again, S screenshot, H help, Esc quits.
+static void demo_key(viewer *v, int key) {
+    if (key == GLFW_KEY_ESCAPE) {
+        v->quit = true;
+    } else if (key == GLFW_KEY_S) {
+        screenshot_key(v);
+    } else if (key == GLFW_KEY_H || key == GLFW_KEY_F1) {
+        v->help = !v->help;
+    } else if (key == GLFW_KEY_R) {
+        viewer_demo_init(v->demo, v->demo->snake ? "snake" : "chain");
+        printf("reset: demo %s\n", v->o->demo);
+        fflush(stdout);
+    }
+}
+
 // One key press, from the keyboard or the script.
 static void press(viewer *v, int key) {
+    if (v->demo) {
+        demo_key(v, key);
+        return;
+    }
     static const uint32_t digit_bits[10] = {
         BOIDS_BIT(BOIDS_BI_PATH),      BOIDS_BIT(BOIDS_BI_SEPARATION),
         BOIDS_BIT(BOIDS_BI_ALIGNMENT), BOIDS_BIT(BOIDS_BI_COHESION),
@@ -457,6 +553,9 @@ static void press(viewer *v, int key) {
     case GLFW_KEY_H:
     case GLFW_KEY_F1:
         v->help = !v->help;
+        break;
+    case GLFW_KEY_K:
+        cycle_bodies(v);
         break;
     case GLFW_KEY_C:
         v->mode = (boids_color_mode)((v->mode + 1) % BOIDS_COLOR_MODES);
@@ -541,8 +640,24 @@ static bool cursor_ndc(const viewer *v, double x, double y, float *nx, float *ny
     return true;
 }
 
-static void on_cursor(GLFWwindow *w, double x, double y) {
-    viewer *v = glfwGetWindowUserPointer(w);
+// The demo's mouse from the cursor at window (x, y): the canvas pixel under it.
+static void demo_cursor(viewer *v, double x, double y) {
+    float nx, ny, aspect, p[3];
+    if (!cursor_ndc(v, x, y, &nx, &ny, &aspect))
+        return;
+    boids_camera_unproject(&v->cam, aspect, nx, ny, p);
+    v->demo->mouse[0] = p[0];
+    v->demo->mouse[1] = v->demo->canvas[1] - p[1];
+    v->demo->have_mouse = true;
+}
+
+// The cursor moved to window (x, y): drag pans (2D) or rotates (3D); the
+// point under it is the target.
+static void cursor_moved(viewer *v, double x, double y) {
+    if (v->demo) {
+        demo_cursor(v, x, y);
+        return;
+    }
     float nx, ny, aspect, px, py;
     if (v->dragging && cursor_ndc(v, v->cursor_x, v->cursor_y, &px, &py, &aspect) &&
         cursor_ndc(v, x, y, &nx, &ny, &aspect)) {
@@ -556,11 +671,56 @@ static void on_cursor(GLFWwindow *w, double x, double y) {
     v->have_target = true;
 }
 
-static void on_button(GLFWwindow *w, int button, int action, int mods) {
+static void on_cursor(GLFWwindow *w, double x, double y) {
+    cursor_moved(glfwGetWindowUserPointer(w), x, y);
+}
+
+// A scripted mouse move (--keys mouse=X,Y): the demo's canvas pixel, else
+// the world point (x, y) (3D: at the centre's z), as if the
+// cursor had moved over it.
+static void script_mouse(viewer *v, float x, float y) {
+    if (v->demo) {
+        v->demo->mouse[0] = x;
+        v->demo->mouse[1] = y;
+        v->demo->have_mouse = true;
+        return;
+    }
+    int ww, wh;
+    glfwGetWindowSize(v->w, &ww, &wh);
+    if (ww <= 0 || wh <= 0)
+        return;
+    float m[16], z = v->cam.center[2];
+    boids_camera_matrix(&v->cam, (float)ww / (float)wh, m);
+    float cx = m[0] * x + m[4] * y + m[8] * z + m[12], cy = m[1] * x + m[5] * y + m[9] * z + m[13];
+    float cw = m[3] * x + m[7] * y + m[11] * z + m[15];
+    if (!(cw > 0.0f))
+        return;
+    cursor_moved(v, (cx / cw + 1.0) * 0.5 * ww, (1.0 - cy / cw) * 0.5 * wh);
+}
+
+// The left (or right) button: drag to pan / rotate; in the chain demo
+// pressing grabs the joint under the mouse.
+static void button(viewer *v, bool down) {
+    if (!v->demo) {
+        v->dragging = down;
+        return;
+    }
+    if (!down) {
+        viewer_demo_release(v->demo);
+        return;
+    }
+    int joint = viewer_demo_press(v->demo);
+    if (joint >= 0) {
+        printf("demo: dragging joint %d\n", joint);
+        fflush(stdout);
+    }
+}
+
+static void on_button(GLFWwindow *w, int b, int action, int mods) {
     (void)mods;
     viewer *v = glfwGetWindowUserPointer(w);
-    if (button == GLFW_MOUSE_BUTTON_LEFT || button == GLFW_MOUSE_BUTTON_RIGHT)
-        v->dragging = action == GLFW_PRESS;
+    if (b == GLFW_MOUSE_BUTTON_LEFT || b == GLFW_MOUSE_BUTTON_RIGHT)
+        button(v, action == GLFW_PRESS);
 }
 
 static void on_scroll(GLFWwindow *w, double dx, double dy) {
@@ -727,15 +887,16 @@ static void draw_hud(viewer *v, int fb_w, int fb_h) {
     uint64_t step = v->gpu ? boids_gpu_steps(v->gpu) : v->sim->step;
     snprintf(hud, sizeof hud,
              "FPS %.1f   frame %.2f ms   sim %.2f ms   step %llu%s\n"
-             "sim ms  key %.2f  count %.2f  scan %.2f  scatter %.2f  steer %.2f  integrate %.2f\n"
-             "%u agents  %uD  backend %s  boundary %s  colour %s\n"
+             "sim ms  key %.2f  count %.2f  scan %.2f  scatter %.2f  steer %.2f  integrate %.2f  bodies %.2f\n"
+             "%u agents  %uD  backend %s  boundary %s  colour %s  bodies %s%s%s\n"
              "%s\n"
              "behaviours: %s\n"
              "[ ] %s = %g   (H: help)",
              v->fps, v->frame_ms, v->step_ms, (unsigned long long)step, v->paused ? "  PAUSED" : "", ms.key, ms.count,
-             ms.scan, ms.scatter, ms.steer, ms.integrate, v->p.world.count, v->p.world.dim, v->gpu ? "gpu" : "cpu",
-             boundary_name(v->p.world.boundary), boids_color_mode_name(v->mode), v->renderer, behaviors, t->name,
-             (double)value);
+             ms.scan, ms.scatter, ms.steer, ms.integrate, ms.bodies, v->p.world.count, v->p.world.dim,
+             v->gpu ? "gpu" : "cpu", boundary_name(v->p.world.boundary), boids_color_mode_name(v->mode),
+             boids_body_style_name(v->body_style), v->body_error[0] ? "  " : "", v->body_error, v->renderer, behaviors,
+             t->name, (double)value);
     float scale = fb_h >= 700 ? 2.0f : 1.0f, w, h;
     boids_render_text_size(hud, scale, &w, &h);
     boids_render_rect(v->render, fb_w, fb_h, 0.0f, 0.0f, w + 16.0f * scale, h + 10.0f * scale, panel);
@@ -821,7 +982,19 @@ static void draw(viewer *v, int fb_w, int fb_h) {
     draw_overlays(v, d.view_proj, true);
     if (d.dim == 3)
         glEnable(GL_DEPTH_TEST);
+    boids_bodies_draw b = {.count = d.count, .dim = d.dim, .body = v->p.body, .group = d.group};
+    memcpy(b.view_proj, d.view_proj, sizeof b.view_proj);
+    boids_camera_eye(&v->cam, b.eye);
+    if (v->gpu) {
+        b.joints = boids_gpu_joint_buffer(v->gpu, &b.rows);
+        b.id = boids_gpu_id_buffer(v->gpu);
+    } else {
+        boids_render_own_body_buffers(v->render, &b.joints, &b.id, &b.rows);
+    }
+    boids_render_bodies(v->render, &b); // under the agents
     boids_render_agents(v->render, &d);
+    b.eyes = true; // the eyes on the heads, over the agents
+    boids_render_bodies(v->render, &b);
     glDisable(GL_DEPTH_TEST);
     boids_render_lines(v->render, d.view_proj, lines, scene_lines(v, lines));
     draw_overlays(v, d.view_proj, false);
@@ -835,6 +1008,10 @@ static void run_script(viewer *v, const script_event *ev, size_t n, size_t *next
         const script_event *e = &ev[*next];
         if (e->key >= 0) {
             press(v, e->key);
+        } else if (e->key == SCRIPT_MOUSE) {
+            script_mouse(v, e->x, e->y);
+        } else if (e->key == SCRIPT_PRESS || e->key == SCRIPT_RELEASE) {
+            button(v, e->key == SCRIPT_PRESS);
         } else if (e->width == 0) {
             // A minimised window has a 0x0 framebuffer; without a window
             // manager (Xvfb) iconifying may do nothing, so the frames until
@@ -851,6 +1028,109 @@ static void run_script(viewer *v, const script_event *ev, size_t n, size_t *next
         }
         fflush(stdout);
     }
+}
+
+// One frame of the demo into a w x h framebuffer: its background, its
+// triangles and lines, a line of text (and the help).
+static void draw_demo(viewer *v, int fb_w, int fb_h) {
+    static boids_line_vertex tris[16384], lines[4096];
+    static const float panel[4] = {0.0f, 0.0f, 0.0f, 0.55f}, text[4] = {0.92f, 0.94f, 0.96f, 1.0f};
+    const viewer_demo *d = v->demo;
+    float bg[3], m[16];
+    viewer_demo_background(d, bg);
+    glViewport(0, 0, fb_w, fb_h);
+    glClearColor(bg[0], bg[1], bg[2], 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    boids_camera_matrix(&v->cam, (float)fb_w / (float)fb_h, m);
+    boids_render_triangles(v->render, m, tris, viewer_demo_triangles(d, tris, 0, sizeof tris / sizeof tris[0]));
+    boids_render_lines(v->render, m, lines, viewer_demo_lines(d, lines, 0, sizeof lines / sizeof lines[0]));
+    const char *line = d->snake ? "demo snake: the head follows the mouse   R restart  H help  Esc quit"
+                                : "demo chain: drag a joint with the mouse   R restart  H help  Esc quit";
+    const char *help = "procedural-animation-chains\n"
+                       "chain: press within 10 px of a joint and drag it;\n"
+                       "the others keep their distances (Chain.resolve)\n"
+                       "snake: the head eases toward the mouse, every joint\n"
+                       "within pi/8 of the one before (Snake2)\n"
+                       "R restart  S screenshot  H help  Esc quit";
+    float w, h;
+    boids_render_text_size(v->help ? help : line, 1.0f, &w, &h);
+    boids_render_rect(v->render, fb_w, fb_h, 0.0f, 0.0f, w + 12.0f, h + 8.0f, panel);
+    boids_render_text(v->render, fb_w, fb_h, 6.0f, 5.0f, 1.0f, v->help ? help : line, text);
+}
+
+// --demo: the notebook's demo instead of a flock (CPU only, no
+// simulation): each frame the script, p5's draw() and the picture. The
+// camera shows the canvas. Returns the exit status.
+static int run_demo(viewer *v, const script_event *script, size_t n_script) {
+    const boids_options *o = v->o;
+    static viewer_demo demo;
+    viewer_demo_init(&demo, o->demo);
+    v->demo = &demo;
+    char err[4096];
+    glEnable(GL_DEBUG_OUTPUT);
+    glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+    glDebugMessageCallback(debug_message, v);
+    boids_render_desc rd = {.shader_dir = o->shader_dir};
+    boids_result r = boids_render_create(&v->render, &rd, err, sizeof err);
+    if (r != BOIDS_OK) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return r == BOIDS_ERR_SHADER ? EXIT_INPUT : EXIT_ENVIRONMENT;
+    }
+    int fb_w, fb_h, drawn_w = 0, drawn_h = 0, rc = 0;
+    glfwGetFramebufferSize(v->w, &fb_w, &fb_h);
+    float aspect = fb_h > 0 ? (float)fb_w / (float)fb_h : 1.0f;
+    boids_world_params canvas = {.dim = 2, .size = {demo.canvas[0], demo.canvas[1], 0.0f}};
+    boids_camera_fit(&v->cam, &canvas, aspect);
+    v->cam.half_height = 0.5f * fmaxf(demo.canvas[1], demo.canvas[0] / aspect); // the canvas, no margin
+    glfwSetWindowUserPointer(v->w, v);
+    glfwSetKeyCallback(v->w, on_key);
+    glfwSetCursorPosCallback(v->w, on_cursor);
+    glfwSetMouseButtonCallback(v->w, on_button);
+    glfwSetScrollCallback(v->w, on_scroll);
+    printf("boids %s: demo %s, %u joints, canvas %gx%g, renderer '%s', OpenGL %s\n", BOIDS_VERSION, o->demo, demo.n,
+           (double)demo.canvas[0], (double)demo.canvas[1], v->renderer, v->gl_version);
+    fflush(stdout);
+    size_t next_event = 0;
+    while (!v->quit && !glfwWindowShouldClose(v->w)) {
+        v->frame++;
+        glfwPollEvents();
+        run_script(v, script, n_script, &next_event);
+        viewer_demo_frame(&demo);
+        glfwGetFramebufferSize(v->w, &fb_w, &fb_h);
+        if (v->forced_zero)
+            fb_w = fb_h = 0;
+        bool last_frame = o->frames && v->frame >= o->frames;
+        if (fb_w > 0 && fb_h > 0) {
+            draw_demo(v, fb_w, fb_h);
+            drawn_w = fb_w;
+            drawn_h = fb_h;
+            if (last_frame && o->screenshot) {
+                if (boids_render_screenshot(o->screenshot, fb_w, fb_h, err, sizeof err) != BOIDS_OK) {
+                    fprintf(stderr, "%s: %s\n", PROG, err);
+                    rc = EXIT_ENVIRONMENT;
+                } else {
+                    printf("screenshot: %s (%dx%d)\n", o->screenshot, fb_w, fb_h);
+                }
+            }
+            glfwSwapBuffers(v->w);
+        } else if (last_frame && o->screenshot) {
+            fprintf(stderr, "%s: --screenshot: '%s' not written: the last frame had no pixels (minimised)\n", PROG,
+                    o->screenshot);
+            rc = EXIT_ENVIRONMENT;
+        } else if (!o->frames) {
+            glfwWaitEventsTimeout(0.02);
+        }
+        if (last_frame)
+            break;
+    }
+    printf("demo: head %.1f,%.1f\n", (double)demo.joints[0][0], (double)demo.joints[0][1]);
+    printf("frames: %llu, steps 0, last frame %dx%d, gl-errors %u\n", (unsigned long long)v->frame, drawn_w, drawn_h,
+           v->gl_errors);
+    if (v->gl_errors) {
+        boids_cli_error(PROG, NULL, NULL, NULL, "OpenGL reported %u errors", v->gl_errors);
+        rc = EXIT_ENVIRONMENT;
+    }
+    return rc;
 }
 
 // Is the renderer a software one (llvmpipe, softpipe, SwiftShader)?
@@ -879,6 +1159,13 @@ static int run(const boids_options *o) {
     char err[4096];
     bool no_display = false;
     boids_window_desc wd = {.title = "boids", .width = (int)o->width, .height = (int)o->height, .vsync = o->vsync};
+    if (o->demo) { // the window is the notebook's canvas unless sized
+        int side = strcmp(o->demo, "snake") == 0 ? 600 : 400;
+        if (!(o->flags_given & BOIDS_CLI_WIDTH))
+            wd.width = side;
+        if (!(o->flags_given & BOIDS_CLI_HEIGHT))
+            wd.height = side;
+    }
     if (boids_window_create(&v->win, &wd, &no_display, err, sizeof err) != BOIDS_OK) {
         if (no_display)
             fprintf(stderr,
@@ -903,6 +1190,10 @@ static int run(const boids_options *o) {
                 "draw with it): use boids-run --backend cpu for a headless run\n",
                 PROG, v->gl_version, v->renderer);
         rc = EXIT_ENVIRONMENT;
+        goto done;
+    }
+    if (o->demo) {
+        rc = run_demo(v, script, n_script);
         goto done;
     }
     bool software = software_renderer(v->renderer);
@@ -937,6 +1228,7 @@ static int run(const boids_options *o) {
         glDebugMessageCallback(debug_message, v);
     }
     v->params_dirty = true;
+    v->body_style = o->body_style_set ? o->body_style : BOIDS_BODY_NONE;
     boids_render_desc rd = {.shader_dir = o->shader_dir, .own_count = use_gpu ? 0 : count};
     boids_result r = boids_render_create(&v->render, &rd, err, sizeof err);
     if (r != BOIDS_OK) {
@@ -987,9 +1279,14 @@ static int run(const boids_options *o) {
             } else {
                 boids_sim_step(v->sim);
                 boids_render_upload(v->render, v->sim);
+                v->bodies_dirty = true;
             }
             v->step_ms = (now_seconds() - t0) * 1e3;
             v->step_once = false;
+        }
+        if (!v->gpu && v->bodies_dirty) {
+            boids_render_upload_bodies(v->render, v->sim);
+            v->bodies_dirty = false;
         }
         glfwGetFramebufferSize(v->w, &fb_w, &fb_h);
         if (v->forced_zero)
@@ -1047,7 +1344,7 @@ done:
     free(v->read_pos);
     free(v->read_vel);
     free(v->read_count);
-    if (!v->gpu && v->win && !use_gpu)
+    if (v->win && (v->demo || (!v->gpu && !use_gpu)))
         glDebugMessageCallback(NULL, NULL);
     boids_window_destroy(v->win);
     free(v);
@@ -1063,7 +1360,7 @@ int main(int argc, char **argv) {
         .usage = usage,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
                  BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_WIDTH | BOIDS_CLI_HEIGHT | BOIDS_CLI_VSYNC | BOIDS_CLI_FRAMES |
-                 BOIDS_CLI_SCREENSHOT | BOIDS_CLI_KEYS | BOIDS_CLI_PROFILE,
+                 BOIDS_CLI_SCREENSHOT | BOIDS_CLI_KEYS | BOIDS_CLI_PROFILE | BOIDS_CLI_DEMO,
     };
     boids_options o;
     int r = boids_cli_parse(argc, argv, &spec, &o);

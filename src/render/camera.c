@@ -107,3 +107,14 @@ void boids_camera_unproject(const boids_camera *c, float aspect, float ndc_x, fl
     for (int k = 0; k < 3; k++)
         out[k] = p0[k] + t * dir[k];
 }
+
+// See boids/render.h.
+void boids_camera_eye(const boids_camera *c, float out[3]) {
+    if (c->dim == 3) {
+        eye_of(c, out);
+        return;
+    }
+    out[0] = c->center[0];
+    out[1] = c->center[1];
+    out[2] = c->center[2] + 1.0f;
+}

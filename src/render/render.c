@@ -1,6 +1,7 @@
 // src/render/render.c: agents (one instanced draw from the state buffers,
 // shaders/agents.vert), world-space lines (lines.vert), HUD quads (hud.vert,
-// stb_easy_font) and the screenshot (stb_image_write).
+// stb_easy_font) and the screenshot (stb_image_write); the bodies are in
+// bodies.c.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "boids/render.h"
 #include "src/gpu/program.h"
+#include "src/render/render_internal.h"
 
 // stb's single-file headers: their unused statics and casts are not ours to fix.
 #pragma GCC diagnostic push
@@ -21,22 +23,6 @@
 #pragma GCC diagnostic pop
 
 #define HUD_MAX_QUADS 20000 // characters * segments in one text call
-
-typedef struct hud_vertex {
-    float pos[2];
-    float color[4];
-} hud_vertex;
-
-struct boids_render {
-    GLuint prog_agents, prog_lines, prog_hud;
-    GLuint vao_empty, vao_lines, vao_hud;
-    GLuint vbo_lines, vbo_hud;
-    size_t lines_cap, hud_cap; // bytes
-    GLuint own[4];             // pos, vel, group, neighbours (CPU backend)
-    uint32_t own_count;
-    hud_vertex *hud; // scratch: HUD_MAX_QUADS * 6
-    char *quads;     // scratch for stb_easy_font: HUD_MAX_QUADS * 64 bytes
-};
 
 static const char *const color_names[BOIDS_COLOR_MODES] = {"group", "heading", "speed", "neighbours"};
 
@@ -58,7 +44,8 @@ static GLuint attrib_vao(GLuint vbo, int n, size_t stride) {
     return vao;
 }
 
-static GLuint make_buffer(size_t bytes, const char *label) {
+// See render_internal.h.
+GLuint boids_render_buffer(size_t bytes, const char *label) {
     GLuint b;
     glCreateBuffers(1, &b);
     glNamedBufferData(b, (GLsizeiptr)(bytes ? bytes : 16), NULL, GL_DYNAMIC_DRAW);
@@ -93,23 +80,26 @@ boids_result boids_render_create(boids_render **out, const boids_render_desc *d,
         res = boids_program_graphics(d->shader_dir, "lines.vert", "lines.frag", &r->prog_lines, err, err_size);
     if (res == BOIDS_OK)
         res = boids_program_graphics(d->shader_dir, "hud.vert", "lines.frag", &r->prog_hud, err, err_size);
+    if (res == BOIDS_OK)
+        res = boids_render_bodies_init(r, d->shader_dir, err, err_size);
     if (res != BOIDS_OK) {
         boids_render_destroy(r);
         return res;
     }
     glCreateVertexArrays(1, &r->vao_empty);
     r->lines_cap = 64 * sizeof(boids_line_vertex);
-    r->vbo_lines = make_buffer(r->lines_cap, "lines");
+    r->vbo_lines = boids_render_buffer(r->lines_cap, "lines");
     r->vao_lines = attrib_vao(r->vbo_lines, 3, sizeof(boids_line_vertex));
     r->hud_cap = 1024 * sizeof(hud_vertex);
-    r->vbo_hud = make_buffer(r->hud_cap, "hud");
+    r->vbo_hud = boids_render_buffer(r->hud_cap, "hud");
     r->vao_hud = attrib_vao(r->vbo_hud, 2, sizeof(hud_vertex));
     r->own_count = d->own_count;
     if (d->own_count) {
         static const char *const labels[4] = {"render pos", "render vel", "render group", "render neighbors"};
         static const size_t sizes[4] = {16, 16, 4, 4};
         for (int k = 0; k < 4; k++)
-            r->own[k] = make_buffer((size_t)d->own_count * sizes[k], labels[k]);
+            r->own[k] = boids_render_buffer((size_t)d->own_count * sizes[k], labels[k]);
+        r->own_id = boids_render_buffer((size_t)d->own_count * 4, "render id");
     }
     *out = r;
     return BOIDS_OK;
@@ -128,6 +118,7 @@ void boids_render_destroy(boids_render *r) {
     glDeleteBuffers(2, bufs);
     if (r->own[0])
         glDeleteBuffers(4, r->own);
+    boids_render_bodies_free(r);
     free(r->hud);
     free(r->quads);
     free(r);

@@ -1,0 +1,165 @@
+// shaders/bodies.vert: procedural bodies (procedural-animation-chains.txt),
+// one instance per agent slot, read straight from the buffers: the slot's id
+// and group, then joint j of that id at joints[j * u_count + id] (xyz, w =
+// the facing angle in 2D). gl_VertexID picks the point of the part drawn
+// (u_part); instances whose group's style is not u_style, and vertices past
+// the group's own joints, are put outside the clip volume (nothing drawn).
+// Drawn by src/render/bodies.c boids_render_bodies.
+layout(std430, binding = BOIDS_SSBO_CUR_ID) readonly buffer AgentId { uint agent_id[]; };
+layout(std430, binding = BOIDS_SSBO_CUR_GROUP) readonly buffer AgentGroup { uint agent_group[]; };
+layout(std430, binding = BOIDS_SSBO_JOINTS) readonly buffer Joints { vec4 joint[]; };
+layout(std140, binding = BOIDS_UBO_BODIES) uniform Bodies { boids_body_params body[BOIDS_MAX_GROUPS]; };
+
+layout(location = 0) uniform mat4 u_view_proj;
+layout(location = 1) uniform uint u_style; // BOIDS_BODY_* of this draw
+layout(location = 2) uniform uint u_part;  // PART_* below
+layout(location = 3) uniform uint u_dim;   // 2 or 3
+layout(location = 4) uniform uint u_count; // agents (the joints' row length)
+layout(location = 5) uniform vec3 u_eye;   // 3D: the camera's position
+
+#define PART_FILL 0u    // GL_TRIANGLE_STRIP, 2J + 6: tip, head +-pi/6, left/right per joint, tail
+#define PART_OUTLINE 1u // GL_LINE_STRIP, 2J + 7: getShape's order, closed
+#define PART_EYES 2u    // GL_TRIANGLES, 12: two quads on the head
+#define PART_LINKS 3u   // GL_LINE_STRIP, J: joint to joint
+#define PART_DOTS 4u    // GL_TRIANGLES, 6J: a quad at each joint
+
+out vec4 v_color;
+out vec2 v_local;     // quads: the corner in [-1, 1]^2
+flat out uint v_disc; // 0 flat colour, 1 a disc, 2 an eye (white disc, dark pupil)
+
+// The group colours of agents.vert.
+const vec3 palette[8] = vec3[8](vec3(0.95, 0.85, 0.35), vec3(0.35, 0.75, 1.0), vec3(1.0, 0.4, 0.35),
+                                vec3(0.45, 0.95, 0.5), vec3(0.85, 0.5, 1.0), vec3(1.0, 0.65, 0.2),
+                                vec3(0.4, 1.0, 0.95), vec3(0.95, 0.95, 0.95));
+// Corners of a quad as two triangles.
+const vec2 corner[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, -1.0), vec2(1.0, 1.0),
+                               vec2(-1.0, 1.0));
+
+// This instance's agent: its id, group and the group's joints.
+struct agent {
+    uint id, group, joints;
+};
+
+vec4 joint_at(agent a, uint j) {
+    return joint[j * u_count + a.id];
+}
+
+float width_at(agent a, uint j) {
+    return body[a.group].width[j >> 2u][j & 3u];
+}
+
+// The body's forward direction and its sideways (+pi/2) at joint j: 2D from
+// the facing angle; 3D along the segment toward the head, the side across
+// the view (a ribbon facing the camera).
+void frame_at(agent a, uint j, out vec3 p, out vec3 fwd, out vec3 side) {
+    vec4 q = joint_at(a, j);
+    p = q.xyz;
+    if (u_dim == 2u) {
+        fwd = vec3(cos(q.w), sin(q.w), 0.0);
+        side = vec3(-fwd.y, fwd.x, 0.0);
+        return;
+    }
+    vec3 d = j == 0u ? (a.joints > 1u ? p - joint_at(a, 1u).xyz : vec3(0.0)) : joint_at(a, j - 1u).xyz - p;
+    fwd = dot(d, d) > 1e-12 ? normalize(d) : vec3(1.0, 0.0, 0.0);
+    vec3 s = cross(fwd, normalize(p - u_eye));
+    side = dot(s, s) > 1e-12 ? normalize(s) : normalize(cross(fwd, abs(fwd.z) < 0.9 ? vec3(0.0, 0.0, 1.0) : vec3(1.0, 0.0, 0.0)));
+}
+
+// getShape's getPoint(j, angle, 0): joint j + (cos, sin)(facing + angle) * width / 2.
+vec3 outline_point(agent a, uint j, float angle) {
+    vec3 p, fwd, side;
+    frame_at(a, j, p, fwd, side);
+    return p + (cos(angle) * fwd + sin(angle) * side) * (0.5 * width_at(a, j));
+}
+
+// The k-th point of getShape's order (2J + 6 points, from the tail's pi).
+vec3 shape_point(agent a, uint k) {
+    uint n = a.joints, t = n - 1u;
+    if (k == 0u)
+        return outline_point(a, t, BOIDS_PI);
+    if (k == 1u)
+        return outline_point(a, t, 5.0 * BOIDS_PI / 6.0);
+    if (k < n + 2u)
+        return outline_point(a, t - (k - 2u), 0.5 * BOIDS_PI);
+    if (k < n + 5u)
+        return outline_point(a, 0u, (1.0 - float(k - n - 2u)) * BOIDS_PI / 6.0);
+    if (k < 2u * n + 5u)
+        return outline_point(a, k - n - 5u, -0.5 * BOIDS_PI);
+    return outline_point(a, t, -5.0 * BOIDS_PI / 6.0);
+}
+
+// The k-th vertex of the filled strip: tip, head +-pi/6, left/right per joint, tail +-5pi/6, pi.
+vec3 fill_point(agent a, uint k) {
+    uint n = a.joints;
+    if (k < 3u)
+        return outline_point(a, 0u, k == 0u ? 0.0 : (k == 1u ? BOIDS_PI / 6.0 : -BOIDS_PI / 6.0));
+    if (k < 2u * n + 3u)
+        return outline_point(a, (k - 3u) >> 1u, ((k & 1u) == 1u ? 0.5 : -0.5) * BOIDS_PI);
+    if (k == 2u * n + 3u)
+        return outline_point(a, n - 1u, 5.0 * BOIDS_PI / 6.0);
+    if (k == 2u * n + 4u)
+        return outline_point(a, n - 1u, -5.0 * BOIDS_PI / 6.0);
+    return outline_point(a, n - 1u, BOIDS_PI);
+}
+
+// A camera-facing quad corner around c of half size r.
+vec3 billboard(vec3 c, float r, vec2 at) {
+    vec3 right = vec3(1.0, 0.0, 0.0), up = vec3(0.0, 1.0, 0.0);
+    if (u_dim == 3u) {
+        vec3 view = normalize(c - u_eye);
+        vec3 x = cross(view, vec3(0.0, 0.0, 1.0));
+        right = dot(x, x) > 1e-12 ? normalize(x) : vec3(1.0, 0.0, 0.0);
+        up = cross(right, view);
+    }
+    return c + (at.x * right + at.y * up) * r;
+}
+
+void main() {
+    uint slot = uint(gl_InstanceID);
+    agent a;
+    a.group = agent_group[slot] & (BOIDS_MAX_GROUPS - 1u);
+    a.id = agent_id[slot];
+    a.joints = body[a.group].joints;
+    uint k = uint(gl_VertexID);
+    v_local = vec2(0.0);
+    v_disc = 0u;
+    bool skip = body[a.group].style != u_style || a.joints < BOIDS_MIN_JOINTS || a.joints > BOIDS_MAX_JOINTS;
+    vec3 c = palette[a.group];
+    vec3 p = vec3(0.0);
+    if (!skip) {
+        uint n = a.joints;
+        if (u_part == PART_FILL) {
+            p = fill_point(a, min(k, 2u * n + 5u));
+            v_color = vec4(c * 0.55, 1.0);
+        } else if (u_part == PART_OUTLINE) {
+            p = shape_point(a, min(k, 2u * n + 6u) % (2u * n + 6u));
+            v_color = vec4(c * 0.25, 1.0);
+        } else if (u_part == PART_EYES) {
+            // The notebook's eyes: at +-pi/2, (width0 / 2 - 5) out of 19, 8 across.
+            skip = u_dim != 2u;
+            vec3 q, fwd, side;
+            frame_at(a, 0u, q, fwd, side);
+            float w0 = width_at(a, 0u);
+            vec3 centre = q + side * ((k < 6u ? 1.0 : -1.0) * w0 * (4.5 / 19.0));
+            v_local = corner[k % 6u];
+            p = billboard(centre, w0 * (4.0 / 19.0), v_local);
+            v_color = vec4(1.0);
+            v_disc = 2u;
+        } else if (u_part == PART_LINKS) {
+            p = joint_at(a, min(k, n - 1u)).xyz;
+            v_color = vec4(c * 0.6, 1.0);
+        } else {
+            uint j = k / 6u;
+            skip = j >= n;
+            v_local = corner[k % 6u];
+            p = billboard(joint_at(a, min(j, n - 1u)).xyz, 0.5 * width_at(a, min(j, n - 1u)), v_local);
+            v_color = vec4(c * 0.8, 1.0);
+            v_disc = 1u;
+        }
+    }
+    gl_Position = skip ? vec4(2.0, 2.0, 2.0, 1.0) : u_view_proj * vec4(p, 1.0);
+    // 2D: a depth per agent id (stable while slots move), so that each body
+    // lies wholly over or under another, its outline and eyes with it.
+    if (u_dim == 2u && !skip)
+        gl_Position.z = 1.0 - 2.0 * (float(a.id) + 0.5) / float(max(u_count, 1u));
+}

@@ -1,0 +1,154 @@
+// src/render/bodies.c: procedural bodies (procedural-animation-chains.txt)
+// as instanced draws of shaders/bodies.vert, one instance per agent slot,
+// reading the joints straight from the simulation's buffer (GPU backend) or
+// the render's own copy (CPU backend); and the filled snake outline as a
+// vertex list for the viewer's demo.
+#include <string.h>
+
+#include <glad/gl.h>
+
+#include "boids/render.h"
+#include "src/gpu/program.h"
+#include "src/render/render_internal.h"
+
+// Parts of a body (bodies.vert's PART_*).
+enum { PART_FILL, PART_OUTLINE, PART_EYES, PART_LINKS, PART_DOTS };
+
+// See render_internal.h.
+boids_result boids_render_bodies_init(boids_render *r, const char *shader_dir, char *err, size_t err_size) {
+    boids_result res = boids_program_graphics(shader_dir, "bodies.vert", "bodies.frag", &r->prog_bodies, err, err_size);
+    if (res != BOIDS_OK)
+        return res;
+    r->ubo_bodies = boids_render_buffer(sizeof(boids_body_params) * BOIDS_MAX_GROUPS, "render bodies");
+    return BOIDS_OK;
+}
+
+// See render_internal.h.
+void boids_render_bodies_free(boids_render *r) {
+    glDeleteProgram(r->prog_bodies);
+    GLuint bufs[] = {r->ubo_bodies, r->own_id, r->own_joints};
+    glDeleteBuffers(3, bufs);
+}
+
+// See boids/render.h: a copy per frame, the CPU backend's price.
+void boids_render_upload_bodies(boids_render *r, const boids_sim *s) {
+    if (!r->own_id)
+        return;
+    uint32_t n = s->n < r->own_count ? s->n : r->own_count;
+    glNamedBufferSubData(r->own_id, 0, (GLsizeiptr)n * 4, s->cur.id);
+    r->own_rows = s->joints && n == s->n ? s->joint_rows : 0;
+    if (!r->own_rows)
+        return;
+    size_t bytes = (size_t)r->own_rows * n * 16;
+    if (bytes > r->own_joints_cap) {
+        glDeleteBuffers(1, &r->own_joints);
+        r->own_joints = boids_render_buffer(bytes, "render joints");
+        r->own_joints_cap = bytes;
+    }
+    glNamedBufferSubData(r->own_joints, 0, (GLsizeiptr)bytes, s->joints);
+}
+
+// See boids/render.h.
+void boids_render_own_body_buffers(const boids_render *r, uint32_t *joints, uint32_t *id, uint32_t *rows) {
+    *joints = r->own_joints;
+    *id = r->own_id;
+    *rows = r->own_rows;
+}
+
+// One instanced draw of a part of every body of `style`, `vertices` per instance.
+static void draw_part(const boids_bodies_draw *d, uint32_t style, int part, GLenum mode, uint32_t vertices) {
+    glUniform1ui(1, style);
+    glUniform1ui(2, (GLuint)part);
+    glDrawArraysInstanced(mode, 0, (GLsizei)vertices, (GLsizei)d->count);
+}
+
+// See boids/render.h: per style present, the most joints of its groups sets
+// the vertices per instance; shorter bodies repeat their last point.
+void boids_render_bodies(boids_render *r, const boids_bodies_draw *d) {
+    if (!d->count || !d->rows || !d->joints)
+        return;
+    uint32_t most[BOIDS_BODY_STYLES] = {0};
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        const boids_body_params *b = &d->body[g];
+        if (b->style < BOIDS_BODY_STYLES && b->joints <= d->rows && b->joints > most[b->style])
+            most[b->style] = b->joints;
+    }
+    if (!most[BOIDS_BODY_CHAIN] && !most[BOIDS_BODY_SNAKE] && !most[BOIDS_BODY_FISH])
+        return;
+    if (d->eyes && (d->dim != 2 || (!most[BOIDS_BODY_SNAKE] && !most[BOIDS_BODY_FISH])))
+        return;
+    // Draw after the compute writes to the joints are visible to vertex fetches.
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glNamedBufferSubData(r->ubo_bodies, 0, (GLsizeiptr)(sizeof(boids_body_params) * BOIDS_MAX_GROUPS), d->body);
+    glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_BODIES, r->ubo_bodies);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_ID, d->id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_GROUP, d->group);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_JOINTS, d->joints);
+    glUseProgram(r->prog_bodies);
+    glUniformMatrix4fv(0, 1, GL_FALSE, d->view_proj);
+    glUniform1ui(3, d->dim);
+    glUniform1ui(4, d->count);
+    glUniform3f(5, d->eye[0], d->eye[1], d->eye[2]);
+    glBindVertexArray(r->vao_empty);
+    // Outlines on the fills they border: the same depth passes. 2D: the
+    // depth of each agent id orders whole bodies (bodies.vert).
+    GLboolean depth = glIsEnabled(GL_DEPTH_TEST);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    for (uint32_t style = BOIDS_BODY_CHAIN; style < BOIDS_BODY_STYLES; style++) {
+        uint32_t j = most[style];
+        if (!j)
+            continue;
+        if (d->eyes) {
+            if (style != BOIDS_BODY_CHAIN)
+                draw_part(d, style, PART_EYES, GL_TRIANGLES, 12);
+        } else if (style == BOIDS_BODY_CHAIN) {
+            draw_part(d, style, PART_LINKS, GL_LINE_STRIP, j);
+            draw_part(d, style, PART_DOTS, GL_TRIANGLES, 6 * j);
+        } else {
+            draw_part(d, style, PART_FILL, GL_TRIANGLE_STRIP, 2 * j + 6);
+            draw_part(d, style, PART_OUTLINE, GL_LINE_STRIP, 2 * j + 7);
+        }
+    }
+    glDepthFunc(GL_LESS);
+    if (!depth)
+        glDisable(GL_DEPTH_TEST);
+}
+
+// Appends the triangle a b c (points of the outline) at height z.
+static size_t tri(const float (*o)[2], uint32_t a, uint32_t b, uint32_t c, float z, const float rgba[4],
+                  boids_line_vertex *v, size_t m, size_t cap) {
+    if (m + 3 > cap)
+        return m;
+    const uint32_t k[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        v[m + (size_t)i] = (boids_line_vertex){{o[k[i]][0], o[k[i]][1], z}, {rgba[0], rgba[1], rgba[2], rgba[3]}};
+    }
+    return m + 3;
+}
+
+// See boids/render.h. Outline indices (boids_snake_outline): 0 tail pi,
+// 1 tail 5pi/6, 2 + i the left point of joint n-1-i, n+2..n+4 the head
+// (pi/6, 0, -pi/6), n+5+i the right point of joint i, 2n+5 tail -5pi/6.
+size_t boids_body_fill_triangles(const float (*outline)[2], uint32_t n, float z, const float rgba[4],
+                                 boids_line_vertex *v, size_t m, size_t cap) {
+    if (n < 2)
+        return m;
+    uint32_t head_l = n + 2, tip = n + 3, head_r = n + 4;
+    // Left point of joint i: 2 + (n - 1 - i); right point: n + 5 + i.
+#define LEFT(i) (2u + (n - 1u - (i)))
+#define RIGHT(i) (n + 5u + (i))
+    m = tri(outline, head_l, tip, head_r, z, rgba, v, m, cap);
+    m = tri(outline, head_l, head_r, LEFT(0), z, rgba, v, m, cap);
+    m = tri(outline, LEFT(0), head_r, RIGHT(0), z, rgba, v, m, cap);
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        m = tri(outline, LEFT(i), RIGHT(i), LEFT(i + 1), z, rgba, v, m, cap);
+        m = tri(outline, LEFT(i + 1), RIGHT(i), RIGHT(i + 1), z, rgba, v, m, cap);
+    }
+    m = tri(outline, LEFT(n - 1), RIGHT(n - 1), 1, z, rgba, v, m, cap);
+    m = tri(outline, 1, RIGHT(n - 1), 2 * n + 5, z, rgba, v, m, cap);
+    m = tri(outline, 1, 2 * n + 5, 0, z, rgba, v, m, cap);
+#undef LEFT
+#undef RIGHT
+    return m;
+}

@@ -1,0 +1,37 @@
+// src/render/render_internal.h: the render's state, shared by render.c
+// (agents, lines, HUD) and bodies.c (procedural bodies). Not public API.
+#ifndef BOIDS_RENDER_INTERNAL_H
+#define BOIDS_RENDER_INTERNAL_H
+
+#include <glad/gl.h>
+
+#include "boids/render.h"
+
+typedef struct hud_vertex {
+    float pos[2];
+    float color[4];
+} hud_vertex;
+
+struct boids_render {
+    GLuint prog_agents, prog_lines, prog_hud, prog_bodies;
+    GLuint vao_empty, vao_lines, vao_hud;
+    GLuint vbo_lines, vbo_hud;
+    size_t lines_cap, hud_cap; // bytes
+    GLuint own[4];             // pos, vel, group, neighbours (CPU backend)
+    uint32_t own_count;
+    GLuint own_id, own_joints; // the CPU backend's ids (uint[N]) and joints (vec4[rows * N])
+    size_t own_joints_cap;     // bytes of own_joints
+    uint32_t own_rows;         // joint rows uploaded (0: no bodies)
+    GLuint ubo_bodies;         // boids_body_params[BOIDS_MAX_GROUPS] at BOIDS_UBO_BODIES
+    hud_vertex *hud;           // scratch: HUD_MAX_QUADS * 6
+    char *quads;               // scratch for stb_easy_font: HUD_MAX_QUADS * 64 bytes
+};
+
+// A GL buffer of `bytes` (at least 16), GL_DYNAMIC_DRAW, labelled.
+GLuint boids_render_buffer(size_t bytes, const char *label);
+// Builds the bodies program and its uniform buffer (render.c's create calls it).
+boids_result boids_render_bodies_init(boids_render *r, const char *shader_dir, char *err, size_t err_size);
+// Deletes what boids_render_bodies_init and boids_render_upload_bodies made.
+void boids_render_bodies_free(boids_render *r);
+
+#endif
