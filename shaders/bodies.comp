@@ -2,8 +2,9 @@
 // C twin: src/core/sim.c boids_sim_bodies(); the chain functions below are
 // the twins of src/core/bodies.c (same names without boids_), walking one
 // agent's joints in the buffer instead of a C array.
-// One invocation per agent slot i of cur, after integrate: the body of agent
-// cur_id[i] (joint j at joints[j * N + id]) follows its head cur_pos[i].
+// One invocation per agent id, after integrate (as the C loop): the body of
+// agent id (joint j at joints[j * N + id], so neighbouring invocations touch
+// neighbouring joints) follows its head cur_pos[slot_of[id]].
 // u_init = 1 lays every body straight behind its agent instead
 // (boids_sim_reset_bodies).
 layout(local_size_x = BOIDS_WORKGROUP_SIZE) in;
@@ -17,30 +18,37 @@ uint joint_index(uint j, uint id) { return j * world.count + id; }
 float body_length(boids_body_params b, uint i) { return b.segment[i >> 2u][i & 3u]; }
 
 // C twin: src/core/bodies.c boids_chain_resolve(). Chain.resolve(from):
-// toward joint 0, then toward the last joint.
+// toward joint 0, then toward the last joint (each walk carries its anchor,
+// the joint just placed, in registers: one read and one write per joint).
 void chain_resolve(uint id, boids_body_params b, uint n, uint from, bool min_only) {
     if (from >= n)
         return;
+    vec3 anchor = joints[joint_index(from, id)].xyz;
     for (uint i = from; i > 0u; i--) { // anchor i, target i - 1, distances[i - 1]
         uint t = joint_index(i - 1u, id);
-        joints[t].xyz = distance_constraint(joints[joint_index(i, id)].xyz, joints[t].xyz, body_length(b, i - 1u),
-                                            min_only);
+        anchor = distance_constraint(anchor, joints[t].xyz, body_length(b, i - 1u), min_only);
+        joints[t].xyz = anchor;
     }
+    anchor = joints[joint_index(from, id)].xyz;
     for (uint i = from; i + 1u < n; i++) { // anchor i, target i + 1, distances[i]
         uint t = joint_index(i + 1u, id);
-        joints[t].xyz = distance_constraint(joints[joint_index(i, id)].xyz, joints[t].xyz, body_length(b, i),
-                                            min_only);
+        anchor = distance_constraint(anchor, joints[t].xyz, body_length(b, i), min_only);
+        joints[t].xyz = anchor;
     }
 }
 
 // C twin: src/core/bodies.c boids_snake_angles(). Snake.resolve's angles.
 void snake_angles(uint id, uint n, float facing) {
-    joints[joint_index(0u, id)].w = facing;
+    uint k0 = joint_index(0u, id);
+    joints[k0].w = facing;
+    vec4 prev = joints[k0];
     for (uint i = 1u; i < n; i++) {
-        vec4 prev = joints[joint_index(i - 1u, id)];
         uint k = joint_index(i, id);
-        vec3 d = world_delta(joints[k].xyz, prev.xyz);
-        joints[k].w = (d.x == 0.0 && d.y == 0.0) ? prev.w : atan(d.y, d.x);
+        vec4 q = joints[k];
+        vec3 d = world_delta(q.xyz, prev.xyz);
+        q.w = (d.x == 0.0 && d.y == 0.0) ? prev.w : atan(d.y, d.x);
+        joints[k].w = q.w;
+        prev = q;
     }
 }
 
@@ -144,14 +152,15 @@ void body_follow(uint id, boids_body_params b, vec3 head, vec3 vel) {
 }
 
 void main() {
-    uint i = global_index();
-    if (i >= u_count)
+    uint id = global_index();
+    if (id >= u_count)
         return;
+    uint i = slot_of[id];
     uint g = cur_group[i];
     if (body[g].style == BOIDS_BODY_NONE)
         return;
     if (u_init != 0u)
-        body_straight(cur_id[i], body[g], cur_pos[i].xyz, cur_vel[i].xyz);
+        body_straight(id, body[g], cur_pos[i].xyz, cur_vel[i].xyz);
     else
-        body_follow(cur_id[i], body[g], cur_pos[i].xyz, cur_vel[i].xyz);
+        body_follow(id, body[g], cur_pos[i].xyz, cur_vel[i].xyz);
 }

@@ -41,10 +41,12 @@ layout(std430, binding = BOIDS_SSBO_NEIGHBORS) restrict buffer Neighbors { uint 
 layout(std430, binding = BOIDS_SSBO_NEAREST) restrict buffer Nearest { float nearest[]; };
 layout(std430, binding = BOIDS_SSBO_CANDIDATES) restrict buffer Candidates { uint candidates[]; };
 #endif
+#if defined(BOIDS_STAGE_SCATTER) || defined(BOIDS_STAGE_BODIES)
+layout(std430, binding = BOIDS_SSBO_SLOT_OF) restrict buffer SlotOf { uint slot_of[]; };
+#endif
 #if defined(BOIDS_STAGE_BODIES)
 layout(std430, binding = BOIDS_SSBO_CUR_POS) restrict readonly buffer CurPos { vec4 cur_pos[]; };
 layout(std430, binding = BOIDS_SSBO_CUR_VEL) restrict readonly buffer CurVel { vec4 cur_vel[]; };
-layout(std430, binding = BOIDS_SSBO_CUR_ID) restrict readonly buffer CurId { uint cur_id[]; };
 layout(std430, binding = BOIDS_SSBO_CUR_GROUP) restrict readonly buffer CurGroup { uint cur_group[]; };
 layout(std140, binding = BOIDS_UBO_BODIES) uniform Bodies { boids_body_params body[BOIDS_MAX_GROUPS]; };
 layout(std430, binding = BOIDS_SSBO_JOINTS) restrict buffer Joints { vec4 joints[]; };

@@ -2,7 +2,8 @@
 // cell + an atomic cursor (cell_count, cleared by the host). The order within
 // a cell depends on the atomics; nothing downstream depends on it (the
 // neighbour sums are fixed point, outputs are compared by id). C twin:
-// boids_sim_build_grid (scatter loop).
+// boids_sim_build_grid (scatter loop). Also records the slot of each id
+// (C: boids_sim_slots_by_id), which integrate keeps.
 layout(local_size_x = BOIDS_WORKGROUP_SIZE) in;
 
 void main() {
@@ -15,4 +16,5 @@ void main() {
     next_vel[slot] = cur_vel[i];
     next_id[slot] = cur_id[i];
     next_group[slot] = cur_group[i];
+    slot_of[cur_id[i]] = slot; // the bodies stage walks agents by id
 }

@@ -153,6 +153,7 @@
 /* Bodies, indexed by agent id (stable; slots move every step), joint-major:
  * joint j of agent id at [j * N + id]; xyz position, w = facing angle (2D). */
 #define BOIDS_SSBO_JOINTS 19
+#define BOIDS_SSBO_SLOT_OF 20    /* uint[N]: slot of each id in cur (written by scatter) */
 /* Each scan work group handles 2 * BOIDS_WORKGROUP_SIZE elements. */
 #define BOIDS_SCAN_BLOCK (2u * BOIDS_WORKGROUP_SIZE)
 

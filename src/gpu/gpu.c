@@ -27,7 +27,7 @@ struct boids_gpu {
     uint32_t n, cells;
     state_buffers state[2];
     int cur; // index of the state bound as cur
-    GLuint key, count, start, accel, neighbors, nearest, candidates, flow;
+    GLuint key, count, start, accel, neighbors, nearest, candidates, flow, slot_of;
     GLuint scan_sums[MAX_SCAN_LEVELS];
     uint32_t scan_levels, scan_n[MAX_SCAN_LEVELS + 1];
     GLuint ubo_world, ubo_groups, ubo_scene, ubo_bodies;
@@ -130,6 +130,7 @@ static void bind_all(boids_gpu *g) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_NEAREST, g->nearest);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CANDIDATES, g->candidates);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_FLOW, g->flow);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SLOT_OF, g->slot_of);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_WORLD, g->ubo_world);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_GROUPS, g->ubo_groups);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_SCENE, g->ubo_scene);
@@ -224,6 +225,7 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     g->neighbors = buffer((size_t)n * 4, "neighbors");
     g->nearest = buffer((size_t)n * 4, "nearest");
     g->candidates = buffer((size_t)n * 4, "candidates");
+    g->slot_of = buffer((size_t)n * 4, "slot of id");
     // Debug output from here on (compile errors were reported with the file),
     // before any allocation, so an out-of-memory is seen too.
     glEnable(GL_DEBUG_OUTPUT);
@@ -294,7 +296,7 @@ void boids_gpu_destroy(boids_gpu *g) {
         glDeleteBuffers(4, b);
     }
     GLuint b[] = {g->key,  g->count,     g->start,      g->accel,     g->neighbors,  g->nearest, g->candidates,
-                  g->flow, g->ubo_world, g->ubo_groups, g->ubo_scene, g->ubo_bodies, g->joints};
+                  g->flow, g->ubo_world, g->ubo_groups, g->ubo_scene, g->ubo_bodies, g->joints,  g->slot_of};
     glDeleteBuffers((GLsizei)(sizeof(b) / sizeof(b[0])), b);
     glDeleteBuffers(MAX_SCAN_LEVELS, g->scan_sums);
     for (size_t s = 0; s < STAGE_N; s++)
@@ -342,6 +344,15 @@ void boids_gpu_upload_agents(boids_gpu *g, const boids_sim *s) {
     glNamedBufferSubData(c->group, 0, (GLsizeiptr)g->n * 4, s->cur.group);
     g->step = s->step;
     upload_world(g);
+    // The slot of each id, as the scatter stage leaves it.
+    uint32_t *slot = malloc(((size_t)g->n + 1) * 4);
+    if (slot) {
+        for (uint32_t i = 0; i < g->n; i++)
+            if (s->cur.id[i] < g->n)
+                slot[s->cur.id[i]] = i;
+        glNamedBufferSubData(g->slot_of, 0, (GLsizeiptr)g->n * 4, slot);
+        free(slot);
+    }
 }
 
 // The state, and the bodies (copied, or laid straight when the CPU has none of the same rows).
