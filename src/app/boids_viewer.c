@@ -1058,6 +1058,32 @@ static void draw_demo(viewer *v, int fb_w, int fb_h) {
     boids_render_text(v->render, fb_w, fb_h, 6.0f, 5.0f, 1.0f, v->help ? help : line, text);
 }
 
+// After a frame is drawn: the --screenshot of the last frame, then the
+// swap. A frame without pixels (minimised) is not drawn; as the last frame
+// of --screenshot it is an error. Returns nonzero when the screenshot failed.
+static int present_frame(viewer *v, const boids_options *o, int fb_w, int fb_h, bool last_frame) {
+    char err[512];
+    int rc = 0;
+    if (fb_w > 0 && fb_h > 0) {
+        if (last_frame && o->screenshot) {
+            if (boids_render_screenshot(o->screenshot, fb_w, fb_h, err, sizeof err) != BOIDS_OK) {
+                fprintf(stderr, "%s: %s\n", PROG, err);
+                rc = EXIT_ENVIRONMENT;
+            } else {
+                printf("screenshot: %s (%dx%d)\n", o->screenshot, fb_w, fb_h);
+            }
+        }
+        glfwSwapBuffers(v->w);
+    } else if (last_frame && o->screenshot) {
+        fprintf(stderr, "%s: --screenshot: '%s' not written: the last frame had no pixels (minimised)\n", PROG,
+                o->screenshot);
+        rc = EXIT_ENVIRONMENT;
+    } else if (!o->frames) {
+        glfwWaitEventsTimeout(0.02); // minimised: keep polling, gently
+    }
+    return rc;
+}
+
 // --demo: the notebook's demo instead of a flock (CPU only, no
 // simulation): each frame the script, p5's draw() and the picture. The
 // camera shows the canvas. Returns the exit status.
@@ -1104,22 +1130,9 @@ static int run_demo(viewer *v, const script_event *script, size_t n_script) {
             draw_demo(v, fb_w, fb_h);
             drawn_w = fb_w;
             drawn_h = fb_h;
-            if (last_frame && o->screenshot) {
-                if (boids_render_screenshot(o->screenshot, fb_w, fb_h, err, sizeof err) != BOIDS_OK) {
-                    fprintf(stderr, "%s: %s\n", PROG, err);
-                    rc = EXIT_ENVIRONMENT;
-                } else {
-                    printf("screenshot: %s (%dx%d)\n", o->screenshot, fb_w, fb_h);
-                }
-            }
-            glfwSwapBuffers(v->w);
-        } else if (last_frame && o->screenshot) {
-            fprintf(stderr, "%s: --screenshot: '%s' not written: the last frame had no pixels (minimised)\n", PROG,
-                    o->screenshot);
-            rc = EXIT_ENVIRONMENT;
-        } else if (!o->frames) {
-            glfwWaitEventsTimeout(0.02);
         }
+        if (present_frame(v, o, fb_w, fb_h, last_frame))
+            rc = EXIT_ENVIRONMENT;
         if (last_frame)
             break;
     }
@@ -1298,22 +1311,9 @@ static int run(const boids_options *o) {
             v->draw_ms = (now_seconds() - d0) * 1e3;
             drawn_w = fb_w;
             drawn_h = fb_h;
-            if (last_frame && o->screenshot) {
-                if (boids_render_screenshot(o->screenshot, fb_w, fb_h, err, sizeof err) != BOIDS_OK) {
-                    fprintf(stderr, "%s: %s\n", PROG, err);
-                    rc = EXIT_ENVIRONMENT;
-                } else {
-                    printf("screenshot: %s (%dx%d)\n", o->screenshot, fb_w, fb_h);
-                }
-            }
-            glfwSwapBuffers(v->w);
-        } else if (last_frame && o->screenshot) {
-            fprintf(stderr, "%s: --screenshot: '%s' not written: the last frame had no pixels (minimised)\n", PROG,
-                    o->screenshot);
-            rc = EXIT_ENVIRONMENT;
-        } else if (!o->frames) {
-            glfwWaitEventsTimeout(0.02); // minimised: keep polling, gently
         }
+        if (present_frame(v, o, fb_w, fb_h, last_frame))
+            rc = EXIT_ENVIRONMENT;
         double t = now_seconds();
         v->frame_ms = (t - last) * 1e3;
         last = t;

@@ -497,41 +497,21 @@ void boids_gpu_step(boids_gpu *g) {
 static size_t buffer_info(boids_gpu *g, boids_gpu_buffer which, GLuint *b) {
     const state_buffers *c = &g->state[g->cur];
     size_t n = g->n, cells = (size_t)g->cells + 1;
+    // clang-format off
     switch (which) {
-    case BOIDS_GPU_POS:
-        *b = c->pos;
-        return n * 16;
-    case BOIDS_GPU_VEL:
-        *b = c->vel;
-        return n * 16;
-    case BOIDS_GPU_ID:
-        *b = c->id;
-        return n * 4;
-    case BOIDS_GPU_GROUP:
-        *b = c->group;
-        return n * 4;
-    case BOIDS_GPU_KEY:
-        *b = g->key;
-        return n * 4;
-    case BOIDS_GPU_COUNT:
-        *b = g->count;
-        return (cells - 1) * 4;
-    case BOIDS_GPU_START:
-        *b = g->start;
-        return cells * 4;
-    case BOIDS_GPU_ACCEL:
-        *b = g->accel;
-        return n * 16;
-    case BOIDS_GPU_NEIGHBORS:
-        *b = g->neighbors;
-        return n * 4;
-    case BOIDS_GPU_NEAREST:
-        *b = g->nearest;
-        return n * 4;
-    case BOIDS_GPU_CANDIDATES:
-        *b = g->candidates;
-        return n * 4;
+    case BOIDS_GPU_POS: *b = c->pos; return n * 16;
+    case BOIDS_GPU_VEL: *b = c->vel; return n * 16;
+    case BOIDS_GPU_ID: *b = c->id; return n * 4;
+    case BOIDS_GPU_GROUP: *b = c->group; return n * 4;
+    case BOIDS_GPU_KEY: *b = g->key; return n * 4;
+    case BOIDS_GPU_COUNT: *b = g->count; return (cells - 1) * 4;
+    case BOIDS_GPU_START: *b = g->start; return cells * 4;
+    case BOIDS_GPU_ACCEL: *b = g->accel; return n * 16;
+    case BOIDS_GPU_NEIGHBORS: *b = g->neighbors; return n * 4;
+    case BOIDS_GPU_NEAREST: *b = g->nearest; return n * 4;
+    case BOIDS_GPU_CANDIDATES: *b = g->candidates; return n * 4;
     }
+    // clang-format on
     *b = 0;
     return 0;
 }
