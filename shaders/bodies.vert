@@ -65,15 +65,17 @@ void frame_at(agent a, uint j, out vec3 p, out vec3 fwd, out vec3 side) {
     side = dot(s, s) > 1e-12 ? normalize(s) : normalize(cross(fwd, abs(fwd.z) < 0.9 ? vec3(0.0, 0.0, 1.0) : vec3(1.0, 0.0, 0.0)));
 }
 
-// getShape's getPoint(j, angle, 0): joint j + (cos, sin)(facing + angle) * width / 2.
+// C twin: src/core/bodies.c outline_point() (static). getShape's getPoint(j,
+// angle, 0): joint j + (cos, sin)(facing + angle) * width / 2.
 vec3 outline_point(agent a, uint j, float angle) {
     vec3 p, fwd, side;
     frame_at(a, j, p, fwd, side);
     return p + (cos(angle) * fwd + sin(angle) * side) * (0.5 * width_at(a, j));
 }
 
-// The k-th point of getShape's order (2J + 6 points, from the tail's pi).
-vec3 shape_point(agent a, uint k) {
+// C twin: src/core/bodies.c boids_snake_outline(), its k-th point: getShape's
+// order (2J + 6 points, from the tail's pi).
+vec3 snake_outline(agent a, uint k) {
     uint n = a.joints, t = n - 1u;
     if (k == 0u)
         return outline_point(a, t, BOIDS_PI);
@@ -132,7 +134,7 @@ void main() {
             p = fill_point(a, min(k, 2u * n + 5u));
             v_color = vec4(c * 0.55, 1.0);
         } else if (u_part == PART_OUTLINE) {
-            p = shape_point(a, min(k, 2u * n + 6u) % (2u * n + 6u));
+            p = snake_outline(a, min(k, 2u * n + 6u) % (2u * n + 6u));
             v_color = vec4(c * 0.25, 1.0);
         } else if (u_part == PART_EYES) {
             // The notebook's eyes: at +-pi/2, (width0 / 2 - 5) out of 19, 8 across.
