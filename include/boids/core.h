@@ -77,6 +77,12 @@ typedef struct boids_stats {
     uint64_t neighbor_pairs;   // pairs within the perception radius
 } boids_stats;
 
+// The neighbour search of the CPU steer stage: the uniform grid (the bin
+// lattice; the GPU's), a quadtree (octree in 3D) built over the agents each
+// step, or every pair (O(N^2), for tests). All give the same neighbour sets
+// and, as the sums are order-independent, the same bits.
+typedef enum boids_index { BOIDS_INDEX_GRID, BOIDS_INDEX_QUADTREE, BOIDS_INDEX_BRUTE, BOIDS_INDEX_KINDS } boids_index;
+
 typedef struct boids_sim {
     boids_params p;
     uint32_t n;
@@ -92,6 +98,7 @@ typedef struct boids_sim {
     uint32_t joint_rows;    // joints allocated per agent (the most of any group with a body)
     uint64_t step;
     int threads;            // OpenMP threads (<= 0: runtime default)
+    boids_index index;      // neighbour search of the steer stage (default: the grid)
     boids_stage_ms ms;      // last step's stage times
 } boids_sim;
 

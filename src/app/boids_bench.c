@@ -95,6 +95,7 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
         return res == BOIDS_ERR_NOMEM ? 3 : 2;
     }
     s->threads = o->threads;
+    s->index = (boids_index)o->index;
     boids_gpu *g = NULL;
     if (gl) {
         char gerr[4096];
@@ -209,7 +210,7 @@ int main(int argc, char **argv) {
         .prog = "boids-bench",
         .usage = usage,
         .flags = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_STEPS |
-                 BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_PROFILE,
+                 BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX,
     };
     boids_options o;
     int rc = boids_cli_parse(argc, argv, &spec, &o);

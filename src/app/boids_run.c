@@ -62,6 +62,8 @@ static const char usage[] =
     "                        GPU's timer queries with --backend gpu (waits after each step)\n"
     "  --stats-every K       a statistics line every K steps (default steps/10)\n"
     "  --threads N           OpenMP threads, 0 = default (results do not depend on it)\n"
+    "  --index KIND          neighbour search of the CPU backend: grid (default, the bin\n"
+    "                        lattice), quadtree (octree in 3D) or brute (every pair)\n"
     "  --quiet               print only the state-hash line\n"
     "  --help, --version\n"
     "\n"
@@ -230,12 +232,20 @@ static int run(const boids_options *o) {
         goto done;
     }
     sim->threads = o->threads;
+    sim->index = (boids_index)o->index;
     if (pos && (r = boids_sim_set_agents(sim, (const float(*)[4])pos, (const float(*)[4])vel, group)) != BOIDS_OK) {
         boids_cli_error(PROG, "--init", o->init_csv, NULL, "is rejected by the simulation: %s", boids_result_str(r));
         rc = EXIT_INPUT;
         goto done;
     }
 
+    if (strcmp(o->backend, "gpu") == 0 && o->index != BOIDS_INDEX_GRID) {
+        boids_cli_error(PROG, "--index", o->index == BOIDS_INDEX_QUADTREE ? "quadtree" : "brute",
+                        "grid with --backend gpu (the other indexes are the CPU reference's)",
+                        "is not available on the GPU");
+        rc = EXIT_INPUT;
+        goto done;
+    }
     if (strcmp(o->backend, "gpu") == 0 && (rc = open_gpu(o, sim, &gl, &gpu)))
         goto done;
 
@@ -400,7 +410,7 @@ int main(int argc, char **argv) {
         .usage = usage,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR |
                  BOIDS_CLI_INIT | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET |
-                 BOIDS_CLI_PROFILE,
+                 BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX,
     };
     boids_options o;
     int r = boids_cli_parse(argc, argv, &spec, &o);

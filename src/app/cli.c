@@ -64,6 +64,7 @@ static const flag_def flag_defs[] = {
     {"joints", BOIDS_CLI_JOINTS, true, "J"},
     {"body-length", BOIDS_CLI_BODY_LENGTH, true, "L"},
     {"demo", BOIDS_CLI_DEMO, true, "chain|snake"},
+    {"index", BOIDS_CLI_INDEX, true, "grid|quadtree|brute"},
     {"help", 0, false, NULL},
     {"version", 0, false, NULL},
 };
@@ -725,6 +726,15 @@ static int handle(const parse_ctx *c, const flag_def *f, boids_options *o, uint3
     case BOIDS_CLI_BODY_LENGTH:
         return set_float(c, FLOAT_POSITIVE, "a body length > 0 (world units, head to tail)", &o->body_length,
                          &o->body_length_set);
+    case BOIDS_CLI_INDEX: {
+        static const char *const names[BOIDS_INDEX_KINDS] = {"grid", "quadtree", "brute"};
+        for (uint32_t k = 0; k < BOIDS_INDEX_KINDS; k++)
+            if (strcmp(c->value, names[k]) == 0) {
+                o->index = k;
+                return 0;
+            }
+        return bad(c, "grid, quadtree or brute", "is not a neighbour index");
+    }
     case BOIDS_CLI_DEMO:
         if (strcmp(c->value, "chain") == 0 || strcmp(c->value, "snake") == 0) {
             o->demo = c->value[0] == 'c' ? "chain" : "snake";

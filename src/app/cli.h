@@ -57,6 +57,7 @@
 #define BOIDS_CLI_JOINTS (1ull << 32)       // --joints J
 #define BOIDS_CLI_BODY_LENGTH (1ull << 33)  // --body-length L
 #define BOIDS_CLI_DEMO (1ull << 34)         // --demo chain|snake (viewer)
+#define BOIDS_CLI_INDEX (1ull << 35)        // --index grid|quadtree|brute (CPU backend)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -127,6 +128,7 @@ typedef struct boids_options {
     float body_length;      // --body-length: a body's total length (default 1.2 x the separation)
     bool body_length_set;
     const char *demo;       // --demo: "chain" or "snake" (the notebook's demos), NULL if not given
+    uint32_t index;         // --index: BOIDS_INDEX_* (default grid)
 } boids_options;
 
 // Parses argv[1..argc-1]. Returns 0: run; 1: --help or --version was printed
