@@ -15,10 +15,8 @@ layout(location = 4) uniform float u_maxspeed; // speed colour scale
 
 out vec3 v_color;
 
-// Colours of groups 0..7: distinguishable on the dark background.
-const vec3 palette[8] = vec3[8](vec3(0.95, 0.85, 0.35), vec3(0.35, 0.75, 1.0), vec3(1.0, 0.4, 0.35),
-                                vec3(0.45, 0.95, 0.5), vec3(0.85, 0.5, 1.0), vec3(1.0, 0.65, 0.2),
-                                vec3(0.4, 1.0, 0.95), vec3(0.95, 0.95, 0.95));
+// The group colours (src/render/render.c: built in, or a scenario's).
+layout(location = 8) uniform vec3 u_palette[8];
 
 vec3 hue(float h) {
     vec3 k = clamp(abs(fract(h + vec3(0.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0 - 3.0) - 1.0, 0.0, 1.0);
@@ -62,7 +60,7 @@ void main() {
     else if (u_mode == 3u)
         c = ramp(float(agent_neighbors[i]) / 40.0);
     else
-        c = palette[agent_group[i] & 7u];
+        c = u_palette[agent_group[i] & 7u];
     // The tip a little brighter: the heading reads at a glance.
     v_color = k == 0 ? min(c * 1.25, vec3(1.0)) : c * 0.8;
 }

@@ -27,10 +27,8 @@ out vec4 v_color;
 out vec2 v_local;     // quads: the corner in [-1, 1]^2
 flat out uint v_disc; // 0 flat colour, 1 a disc, 2 an eye (white disc, dark pupil)
 
-// The group colours of agents.vert.
-const vec3 palette[8] = vec3[8](vec3(0.95, 0.85, 0.35), vec3(0.35, 0.75, 1.0), vec3(1.0, 0.4, 0.35),
-                                vec3(0.45, 0.95, 0.5), vec3(0.85, 0.5, 1.0), vec3(1.0, 0.65, 0.2),
-                                vec3(0.4, 1.0, 0.95), vec3(0.95, 0.95, 0.95));
+// The group colours (src/render/render.c: built in, or a scenario's).
+layout(location = 8) uniform vec3 u_palette[8];
 // Corners of a quad as two triangles.
 const vec2 corner[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, -1.0), vec2(1.0, 1.0),
                                vec2(-1.0, 1.0));
@@ -126,7 +124,7 @@ void main() {
     v_local = vec2(0.0);
     v_disc = 0u;
     bool skip = body[a.group].style != u_style || a.joints < BOIDS_MIN_JOINTS || a.joints > BOIDS_MAX_JOINTS;
-    vec3 c = palette[a.group];
+    vec3 c = u_palette[a.group & 7u];
     vec3 p = vec3(0.0);
     if (!skip) {
         uint n = a.joints;

@@ -89,6 +89,7 @@
 #define BOIDS_FLOW_NOISE 0u
 #define BOIDS_FLOW_SWIRL 1u
 #define BOIDS_FLOW_UNIFORM 2u
+#define BOIDS_FLOW_IMAGE 3u   /* brightness of a PNG: angle = brightness * 2 pi */
 
 /* ---- procedural bodies (procedural-animation-chains.txt) -----------------
  * Styles: how a group's body is built and drawn. CHAIN: the notebook's first

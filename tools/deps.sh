@@ -12,6 +12,7 @@ packages=(
   python3-glad                               # glad, generated at build time
   xvfb xauth                                 # a display for viewer tests and screenshots
   python3-matplotlib python3-numpy           # tools/plot_profile.py (run with /usr/bin/python3)
+  libinih-dev                                # scenario files (INI)
 )
 
 missing=()

@@ -34,6 +34,7 @@ typedef struct boids_flowfield {
     float direction[4];   // BOIDS_FLOW_UNIFORM: the direction
     uint32_t dims[4];     // columns, rows, layers, total (set by build)
     float (*vec)[4];      // dims[3] unit vectors, x fastest
+    char image[512];      // BOIDS_FLOW_IMAGE: the PNG, stretched over the world (top row = top of the world)
 } boids_flowfield;
 
 typedef struct boids_params {
@@ -42,6 +43,7 @@ typedef struct boids_params {
     boids_scene scene;
     boids_flowfield flow;   // vec is owned by the boids_sim once created
     boids_body_params body[BOIDS_MAX_GROUPS]; // style NONE: no body
+    float group_share[BOIDS_MAX_GROUPS];      // relative shares of the agents; all 0: group = id mod groups
 } boids_params;
 
 // Agents as structure of arrays; slot order, not id order.
@@ -99,6 +101,7 @@ typedef struct boids_sim {
     uint64_t step;
     int threads;            // OpenMP threads (<= 0: runtime default)
     boids_index index;      // neighbour search of the steer stage (default: the grid)
+    struct boids_quadtree *quadtree; // the quadtree index (boids/quadtree.h); NULL until a steer needs it
     boids_stage_ms ms;      // last step's stage times
 } boids_sim;
 
@@ -147,7 +150,8 @@ const char *boids_behavior_name(uint32_t index);
 // sep), "none" if empty.
 void boids_behaviors_text(uint32_t bits, const char *sep, char *buf, size_t size);
 
-// Flow field: fill f->dims and f->vec for the world in p.
+// Flow field: fill f->dims and f->vec for the world in p. BOIDS_ERR_IO: the
+// image of an image field cannot be read.
 boids_result boids_flowfield_build(boids_flowfield *f, const boids_world_params *w);
 void boids_flowfield_free(boids_flowfield *f);
 

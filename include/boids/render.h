@@ -41,6 +41,9 @@ typedef struct boids_render_desc {
 } boids_render_desc;
 
 boids_result boids_render_create(boids_render **out, const boids_render_desc *d, char *err, size_t err_size);
+// The colours of groups 0..7 (rgba; alpha unused) where use[g]; the built-in
+// palette elsewhere, and everywhere with NULL (the default).
+void boids_render_set_palette(boids_render *r, const float (*rgba)[4], const bool *use);
 void boids_render_destroy(boids_render *r);
 // The CPU simulation's current state (pos, vel, group, neighbours) into the own buffers.
 void boids_render_upload(boids_render *r, const boids_sim *s);

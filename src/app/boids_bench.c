@@ -29,6 +29,8 @@ static const char usage[] =
     "(1 = linear). The world is sized for about 20 neighbours per agent unless\n"
     "--world is given. Output is a Markdown table for docs/BENCHMARKS.md.\n"
     "\n"
+    "  --scenario F|N   the world of a scenario file (counts from --counts)\n"
+    "  --index KIND     neighbour search of the CPU backend: grid, quadtree or brute\n"
     "  --profile FILE   also record every timed step of every count: FILE.csv (one row\n"
     "                   per step, with the agent count) or FILE.json (Chrome trace for\n"
     "                   Perfetto); a per-stage summary is printed on stderr at exit\n";
@@ -240,9 +242,11 @@ int main(int argc, char **argv) {
         snprintf(cpu, sizeof(cpu), "%s (%s)", (const char *)glGetString(GL_RENDERER), boids_gl_context_describe(gl));
     }
     int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
-    printf("boids-bench %s: backend %s, %uD, %s, %llu steps (median), %d thread%s, %s\n", BOIDS_VERSION, o.backend,
-           o.dim, o.distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform", (unsigned long long)o.bench_steps,
-           threads, threads == 1 ? "" : "s", cpu);
+    static const char *const indexes[BOIDS_INDEX_KINDS] = {"grid", "quadtree", "brute"};
+    printf("boids-bench %s: backend %s, %uD, %s, index %s, %llu steps (median), %d thread%s, %s\n", BOIDS_VERSION,
+           o.backend, o.dim, o.distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform",
+           o.index < BOIDS_INDEX_KINDS ? indexes[o.index] : "?", (unsigned long long)o.bench_steps, threads,
+           threads == 1 ? "" : "s", cpu);
     printf("\n| N        | key ms  | count   | scan    | scatter  | steer     | integrate | bodies   | total ms  | "
            "neigh/ag | cand/s    | neigh/s   | MiB     |\n");
     printf("|----------|---------|---------|---------|----------|-----------|-----------|----------|-----------|"

@@ -62,6 +62,10 @@ static const char usage[] =
     "                        GPU's timer queries with --backend gpu (waits after each step)\n"
     "  --stats-every K       a statistics line every K steps (default steps/10)\n"
     "  --threads N           OpenMP threads, 0 = default (results do not depend on it)\n"
+    "  --scenario FILE|NAME  a scenario file (docs/SCENARIOS.md) or a shipped one by name; the\n"
+    "                        flags given override it (--count, --seed, ... for every group)\n"
+    "  --list-scenarios      list the shipped scenarios with their titles\n"
+    "  --dump-scenario       print the effective scenario (file + flags) as a file and exit\n"
     "  --index KIND          neighbour search of the CPU backend: grid (default, the bin\n"
     "                        lattice), quadtree (octree in 3D) or brute (every pair)\n"
     "  --quiet               print only the state-hash line\n"
@@ -208,6 +212,17 @@ static int run(const boids_options *o) {
         rc = EXIT_INPUT;
         goto done;
     }
+    if (o->dump_scenario) {
+        boids_scenario *eff = malloc(sizeof *eff);
+        if (!eff) {
+            rc = EXIT_ENVIRONMENT;
+            goto done;
+        }
+        boids_options_scenario(o, &params, eff);
+        rc = boids_scenario_write(eff, stdout) ? 0 : EXIT_ENVIRONMENT;
+        free(eff);
+        goto done;
+    }
     if (group) { // the snapshot may use more groups than the default one
         uint32_t max_group = 0;
         for (uint32_t i = 0; i < count; i++)
@@ -305,6 +320,12 @@ static int run(const boids_options *o) {
                 boids_profile_summary(profile, stderr);
             rc = prc ? prc : 128 + (int)interrupted;
             goto done;
+        }
+        if (o->scenario && boids_scenario_is_dynamic(o->scenario)) {
+            // The scenario's moving target and varying weights at this step.
+            boids_scenario_at_step(o->scenario, gpu ? boids_gpu_steps(gpu) : sim->step, &sim->p);
+            if (gpu)
+                boids_gpu_set_params(gpu, &sim->p);
         }
         double t0 = now_seconds();
         boids_stage_ms gm;
@@ -410,7 +431,7 @@ int main(int argc, char **argv) {
         .usage = usage,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR |
                  BOIDS_CLI_INIT | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET |
-                 BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX,
+                 BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_DUMP_SCENARIO,
     };
     boids_options o;
     int r = boids_cli_parse(argc, argv, &spec, &o);
@@ -418,5 +439,7 @@ int main(int argc, char **argv) {
         return fflush(stdout) == 0 ? 0 : EXIT_ENVIRONMENT;
     if (r != 0)
         return EXIT_INPUT;
-    return run(&o);
+    r = run(&o);
+    boids_options_free(&o);
+    return r;
 }

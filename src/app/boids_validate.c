@@ -32,6 +32,7 @@ static const char usage[] =
     "4.50 precision rules), and after S steps (statistics and invariants); then the\n"
     "bodies stage alone from the same heads, after 1 and min(S, 100) steps (without\n"
     "--bodies: a snake, a chain and a fish, one per group; --joints, --body-length).\n"
+    "--scenario FILE|NAME validates a scenario's world instead of the three-group set-up.\n"
     "Defaults: 100000 agents, 100 steps, behaviours all. Exit status 0 when every\n"
     "check holds, 1 when one fails, 2 for bad arguments, 3 without OpenGL 4.5.\n";
 
@@ -455,7 +456,9 @@ int main(int argc, char **argv) {
         return 2;
     uint32_t n = o.count_set ? o.count : 100000;
     uint64_t steps = o.steps_set ? o.steps : 100;
-    if (!o.behaviors_set) {
+    // Without a scenario: every behaviour, three groups, three bodies.
+    bool own_setup = o.scenario == NULL;
+    if (!o.behaviors_set && own_setup) {
         o.behaviors = (1u << BOIDS_BEHAVIOR_COUNT) - 1u;
         o.behaviors_set = true;
     }
@@ -466,7 +469,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     // Bodies: without --bodies, a snake, a chain and a fish (one per group).
-    if (!o.body_style_set) {
+    if (!o.body_style_set && own_setup) {
         static const uint32_t styles[3] = {BOIDS_BODY_SNAKE, BOIDS_BODY_CHAIN, BOIDS_BODY_FISH};
         for (uint32_t k = 0; k < 3; k++) {
             float length = o.body_length_set ? o.body_length : 1.2f * p.group[k].separation;
@@ -478,20 +481,22 @@ int main(int argc, char **argv) {
     }
     // Three groups so the relations are exercised too: 0 and 1 are prey
     // (flock together, flee group 2), 2 are predators (pursue 0 and 1).
-    p.world.group_count = 3;
-    for (uint32_t k = 0; k < 2; k++)
-        p.group[k].relations = BOIDS_REL_FLEE << (BOIDS_REL_BITS * 2);
-    p.group[2].relations = (BOIDS_REL_PURSUE << 0) | (BOIDS_REL_PURSUE << BOIDS_REL_BITS);
-    p.group[2].maxspeed *= 1.2f;
-    p.group[2].radius *= 1.2f;
+    if (own_setup) {
+        p.world.group_count = 3;
+        for (uint32_t k = 0; k < 2; k++)
+            p.group[k].relations = BOIDS_REL_FLEE << (BOIDS_REL_BITS * 2);
+        p.group[2].relations = (BOIDS_REL_PURSUE << 0) | (BOIDS_REL_PURSUE << BOIDS_REL_BITS);
+        p.group[2].maxspeed *= 1.2f;
+        p.group[2].radius *= 1.2f;
+    }
     if (boids_params_finalize(&p, err, sizeof(err)) != BOIDS_OK) {
         fprintf(stderr, "%s: the three-group set-up does not fit: %s\n", PROG, err);
         return 2;
     }
     boids_sim *s = NULL, *initial = NULL, *gpu_view = NULL;
-    if (boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM) != BOIDS_OK ||
-        boids_sim_create(&initial, &p, BOIDS_DIST_UNIFORM) != BOIDS_OK ||
-        boids_sim_create(&gpu_view, &p, BOIDS_DIST_UNIFORM) != BOIDS_OK) {
+    if (boids_sim_create(&s, &p, (boids_distribution)o.distribution) != BOIDS_OK ||
+        boids_sim_create(&initial, &p, (boids_distribution)o.distribution) != BOIDS_OK ||
+        boids_sim_create(&gpu_view, &p, (boids_distribution)o.distribution) != BOIDS_OK) {
         fprintf(stderr, "%s: out of memory for %u agents\n", PROG, n);
         return 3;
     }
@@ -542,5 +547,6 @@ int main(int argc, char **argv) {
     boids_sim_destroy(s);
     boids_sim_destroy(initial);
     boids_sim_destroy(gpu_view);
+    boids_options_free(&o);
     return failures ? 1 : 0;
 }

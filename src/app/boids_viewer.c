@@ -49,6 +49,8 @@ static const char usage[] =
     "  --behaviors LIST      comma list of behaviours, 'flocking', 'all' or 'none' (default flocking)\n"
     "  --world, --origin, --weights, --radius, --separation, --fov, --maxspeed,\n"
     "  --maxforce, --dt      as for boids-run\n"
+    "  --scenario FILE|NAME  a scenario file or a shipped one (--list-scenarios lists them);\n"
+    "                        its colours, target (mouse or circling) and varying weights apply\n"
     "  --bodies STYLE        bodies trailing the agents: none (default), chain, snake, fish\n"
     "  --joints J            joints per body, 2..32 (default 12); --body-length L as for boids-run\n"
     "  --demo chain|snake    no flock: the notebook's demos (procedural-animation-chains), a chain\n"
@@ -1249,6 +1251,8 @@ static int run(const boids_options *o) {
         rc = r == BOIDS_ERR_SHADER ? EXIT_INPUT : EXIT_ENVIRONMENT;
         goto done;
     }
+    if (o->scenario)
+        boids_render_set_palette(v->render, (const float(*)[4])o->scenario->color, o->scenario->color_set);
     int fb_w, fb_h;
     glfwGetFramebufferSize(v->w, &fb_w, &fb_h);
     boids_camera_fit(&v->cam, &v->p.world, fb_h > 0 ? (float)fb_w / (float)fb_h : 1.0f);
@@ -1283,7 +1287,14 @@ static int run(const boids_options *o) {
         v->frame++;
         glfwPollEvents();
         run_script(v, script, n_script, &next_event);
-        update_target(v);
+        const boids_scenario *sc = v->o->scenario;
+        if (sc && boids_scenario_is_dynamic(sc) && (!v->paused || v->step_once)) {
+            // The scenario's circling target and varying weights at this step.
+            boids_scenario_at_step(sc, v->gpu ? boids_gpu_steps(v->gpu) : v->sim->step, &v->p);
+            v->params_dirty = true;
+        }
+        if (!sc || sc->target_mode != BOIDS_TARGET_CIRCLE)
+            update_target(v);
         apply_params(v);
         if (!v->paused || v->step_once) {
             double t0 = now_seconds();
@@ -1368,5 +1379,7 @@ int main(int argc, char **argv) {
         return fflush(stdout) == 0 ? 0 : EXIT_ENVIRONMENT;
     if (r != 0)
         return EXIT_INPUT;
-    return run(&o);
+    r = run(&o);
+    boids_options_free(&o);
+    return r;
 }

@@ -65,6 +65,9 @@ static const flag_def flag_defs[] = {
     {"body-length", BOIDS_CLI_BODY_LENGTH, true, "L"},
     {"demo", BOIDS_CLI_DEMO, true, "chain|snake"},
     {"index", BOIDS_CLI_INDEX, true, "grid|quadtree|brute"},
+    {"scenario", BOIDS_CLI_SCENARIO, true, "FILE.ini|NAME"},
+    {"list-scenarios", BOIDS_CLI_LIST_SCENARIOS, false, NULL},
+    {"dump-scenario", BOIDS_CLI_DUMP_SCENARIO, false, NULL},
     {"help", 0, false, NULL},
     {"version", 0, false, NULL},
 };
@@ -735,6 +738,16 @@ static int handle(const parse_ctx *c, const flag_def *f, boids_options *o, uint3
             }
         return bad(c, "grid, quadtree or brute", "is not a neighbour index");
     }
+    case BOIDS_CLI_SCENARIO:
+        if (!c->value[0])
+            return bad(c, "a scenario file (.ini) or a name of --list-scenarios", "is empty");
+        o->scenario_arg = c->value;
+        return 0;
+    case BOIDS_CLI_LIST_SCENARIOS:
+        return 0; // acted on after parsing
+    case BOIDS_CLI_DUMP_SCENARIO:
+        o->dump_scenario = true;
+        return 0;
     case BOIDS_CLI_DEMO:
         if (strcmp(c->value, "chain") == 0 || strcmp(c->value, "snake") == 0) {
             o->demo = c->value[0] == 'c' ? "chain" : "snake";
@@ -761,6 +774,40 @@ static void set_defaults(const boids_cli_spec *spec, boids_options *o) {
     o->height = 800;
     o->vsync = true;
     o->joints = 12;
+}
+
+// --scenario: the file found and loaded (all or nothing); its count, dimension
+// and distribution become the defaults of the flags not given.
+static int load_scenario(const boids_cli_spec *spec, boids_options *o) {
+    parse_ctx c = {spec, "--scenario", o->scenario_arg};
+    char path[1024], err[900];
+    if (!boids_scenario_find(o->scenario_arg, path, sizeof path))
+        return bad(&c, "a scenario file (.ini), or a name of --list-scenarios (set BOIDS_SCENARIOS to their directory)",
+                   "is not a file and no scenarios directory was found");
+    o->scenario = malloc(sizeof *o->scenario);
+    if (!o->scenario)
+        return bad(&c, NULL, "cannot be loaded: out of memory");
+    if (boids_scenario_load(path, o->scenario, err, sizeof err) != BOIDS_OK) {
+        free(o->scenario);
+        o->scenario = NULL;
+        boids_cli_error(spec->prog, "--scenario", NULL, NULL, "%s", err);
+        return 2;
+    }
+    const boids_world_params *w = &o->scenario->params.world;
+    if (!o->count_set) {
+        o->count = w->count;
+        o->count_set = true;
+    }
+    if (!o->dim_set)
+        o->dim = w->dim;
+    if (!(o->flags_given & BOIDS_CLI_DISTRIBUTION))
+        o->distribution = o->scenario->distribution;
+    return 0;
+}
+
+void boids_options_free(boids_options *o) {
+    free(o->scenario);
+    o->scenario = NULL;
 }
 
 // Parses the command line (see cli.h).
@@ -834,6 +881,19 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
         if (handle(&c, f, out, &origin_n))
             return 2;
     }
+
+    if (out->flags_given & BOIDS_CLI_LIST_SCENARIOS) {
+        const char *dir = boids_scenario_dir();
+        if (!dir) {
+            parse_ctx c = {spec, "--list-scenarios", NULL};
+            return bad(&c, "a scenarios/ directory (set BOIDS_SCENARIOS to one)", "finds no scenarios directory");
+        }
+        printf("scenarios in %s (use --scenario NAME):\n", dir);
+        boids_scenario_list(stdout);
+        return 1;
+    }
+    if (out->scenario_arg && load_scenario(spec, out))
+        return 2;
 
     // Checks across flags, so that their order does not matter.
     for (size_t k = 0; k < FLAG_DEF_COUNT; k++) {
@@ -1022,7 +1082,22 @@ static void explain_finalize(const boids_options *o, boids_result r, const char 
 boids_result boids_options_params(const boids_options *o, uint32_t count, boids_params *p, char *err, size_t err_size) {
     if (err_size)
         err[0] = '\0';
-    boids_params_default(p, count, o->dim);
+    const boids_scenario *sc = o->scenario;
+    bool auto_world = !o->world_set;
+    if (sc) {
+        // The file's world unless a flag says otherwise; a changed dimension
+        // or count without a file size is sized anew.
+        *p = sc->params;
+        p->flow.vec = NULL;
+        auto_world = !o->world_set && (!sc->size_set || o->dim != sc->params.world.dim);
+        p->world.dim = o->dim;
+        p->world.count = count;
+        if (o->dim != sc->params.world.dim)
+            for (int i = 0; i < 3; i++)
+                p->world.min[i] = 0.0f;
+    } else {
+        boids_params_default(p, count, o->dim);
+    }
     if (o->boundary_set)
         p->world.boundary = o->boundary;
     if (o->dt_set)
@@ -1034,7 +1109,7 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
         if (o->separation_set)
             g->separation = o->separation;
         if (o->fov_set)
-            g->fov_cos = o->fov_deg >= 360.0f ? -1.0f : (float)cos((double)o->fov_deg * 0.5 * PI_DOUBLE / 180.0);
+            g->fov_cos = boids_fov_cos(o->fov_deg);
         if (o->maxspeed_set)
             g->maxspeed = o->maxspeed;
         if (o->maxforce_set)
@@ -1053,17 +1128,27 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
             return BOIDS_ERR_BODY;
         }
     }
-    p->world.seed_lo = (uint32_t)(o->seed & 0xffffffffu);
-    p->world.seed_hi = (uint32_t)(o->seed >> 32);
+    if (!sc || (o->flags_given & BOIDS_CLI_SEED)) {
+        p->world.seed_lo = (uint32_t)(o->seed & 0xffffffffu);
+        p->world.seed_hi = (uint32_t)(o->seed >> 32);
+    }
     if (o->world_set) {
         for (int i = 0; i < 3; i++)
             p->world.size[i] = i < (int)o->dim ? (float)o->world[i] : 0.0f;
-    } else {
+    } else if (auto_world) {
         boids_params_auto_world(p, 20.0);
     }
     if (o->world_set || o->origin_set)
         for (int i = 0; i < 3; i++)
             p->world.min[i] = i < (int)o->dim ? (float)o->origin[i] : 0.0f;
+    if (sc && (o->world_set || o->origin_set || auto_world)) {
+        // A target the file did not place follows the world's centre.
+        for (int i = 0; i < 3; i++) {
+            float centre = i < (int)o->dim ? p->world.min[i] + 0.5f * p->world.size[i] : 0.0f;
+            if (!sc->target_position_set)
+                p->world.target_pos[i] = centre;
+        }
+    }
 
     boids_params base = *p;
     char what[256] = "";
@@ -1135,4 +1220,33 @@ int boids_cli_check_output(const char *prog, const char *flag, const char *path,
     free(probe);
     free(dir);
     return rc;
+}
+
+// See cli.h: the loaded scenario (or the defaults) with the effective params.
+void boids_options_scenario(const boids_options *o, const boids_params *p, boids_scenario *out) {
+    if (o->scenario)
+        *out = *o->scenario;
+    else
+        boids_scenario_default(out);
+    out->params = *p;
+    out->params.flow.vec = NULL;
+    if (!o->scenario)
+        out->distribution = o->distribution;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        if (o->fov_set)
+            out->fov_deg[g] = o->fov_deg;
+        if (o->body_style_set)
+            out->body_length[g] = o->body_length_set ? o->body_length : 1.2f * p->group[g].separation;
+    }
+    if (!o->scenario)
+        for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+            if (!o->fov_set)
+                out->fov_deg[g] = 0.0f; // from the cosine
+    // A circle the file did not place follows the (possibly resized) world.
+    const boids_world_params *w = &p->world;
+    for (int a = 0; a < 3; a++)
+        if (!out->target_center_set)
+            out->target_center[a] = a < (int)w->dim ? w->min[a] + 0.5f * w->size[a] : 0.0f;
+    if (!out->target_radius_set)
+        out->target_radius = 0.25f * (w->size[0] < w->size[1] ? w->size[0] : w->size[1]);
 }

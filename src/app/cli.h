@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "boids/core.h"
+#include "boids/scenario.h"
 
 // One bit per flag (--help, -h and --version are always accepted).
 #define BOIDS_CLI_COUNT (1ull << 0)         // --count N
@@ -58,11 +59,15 @@
 #define BOIDS_CLI_BODY_LENGTH (1ull << 33)  // --body-length L
 #define BOIDS_CLI_DEMO (1ull << 34)         // --demo chain|snake (viewer)
 #define BOIDS_CLI_INDEX (1ull << 35)        // --index grid|quadtree|brute (CPU backend)
+#define BOIDS_CLI_SCENARIO (1ull << 36)     // --scenario FILE.ini|NAME
+#define BOIDS_CLI_LIST_SCENARIOS (1ull << 37) // --list-scenarios
+#define BOIDS_CLI_DUMP_SCENARIO (1ull << 38)  // --dump-scenario (boids-run)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
      BOIDS_CLI_WEIGHTS | BOIDS_CLI_RADIUS | BOIDS_CLI_SEPARATION | BOIDS_CLI_FOV | BOIDS_CLI_MAXSPEED |                \
-     BOIDS_CLI_MAXFORCE | BOIDS_CLI_DT | BOIDS_CLI_BODIES | BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH)
+     BOIDS_CLI_MAXFORCE | BOIDS_CLI_DT | BOIDS_CLI_BODIES | BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH |             \
+     BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS)
 
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
@@ -129,11 +134,22 @@ typedef struct boids_options {
     bool body_length_set;
     const char *demo;       // --demo: "chain" or "snake" (the notebook's demos), NULL if not given
     uint32_t index;         // --index: BOIDS_INDEX_* (default grid)
+    const char *scenario_arg; // --scenario as given
+    boids_scenario *scenario; // --scenario, loaded by boids_cli_parse (count, dim, distribution taken from it
+                              // unless given); freed by boids_options_free
+    bool dump_scenario;       // --dump-scenario
 } boids_options;
 
-// Parses argv[1..argc-1]. Returns 0: run; 1: --help or --version was printed
-// (exit 0); 2: a one-line error was printed on stderr (exit 2).
+// Parses argv[1..argc-1]. Returns 0: run; 1: --help, --version or
+// --list-scenarios was printed (exit 0); 2: a one-line error was printed on
+// stderr (exit 2).
 int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_options *out);
+// Frees what parsing allocated (the scenario).
+void boids_options_free(boids_options *o);
+// The effective scenario of o and the params it built (the file's, or the
+// defaults, with the flags applied): what --dump-scenario writes. *out is
+// filled; p from boids_options_params.
+void boids_options_scenario(const boids_options *o, const boids_params *p, boids_scenario *out);
 
 // Builds finalized parameters for `count` agents: boids_params_default, every
 // flag applied to all groups, the world from --world/--origin (or sized

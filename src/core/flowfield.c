@@ -8,11 +8,42 @@
 #include <cglm/vec3.h>
 #include <stb_perlin.h>
 
+// stb_image for the image field (PNG only); its warnings are not ours.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wconversion"
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#define STBI_NO_STDIO_FAILURE_STRINGS
+#include <stb_image.h>
+#pragma GCC diagnostic pop
+
 #include "boids/behaviors.h"
 
+// A grey image (one byte per pixel) for BOIDS_FLOW_IMAGE.
+typedef struct grey_image {
+    unsigned char *px;
+    int w, h;
+} grey_image;
+
 // One cell's vector for the kind of field, at the cell centre c.
-static void field_vector(const boids_flowfield *f, const boids_world_params *w, const float c[3], float out[3]) {
-    if (f->kind == BOIDS_FLOW_NOISE) {
+static void field_vector(const boids_flowfield *f, const boids_world_params *w, const grey_image *img,
+                         const float c[3], float out[3]) {
+    if (f->kind == BOIDS_FLOW_IMAGE) {
+        // The exercise's field from an image: the pixel under the cell
+        // (the picture stretched over the world, its top row at the top),
+        // brightness 0..1 -> angle 0..2pi, in the xy plane.
+        float u = (c[0] - w->min[0]) / w->size[0], v = (c[1] - w->min[1]) / w->size[1];
+        int x = (int)floorf(u * (float)img->w), y = (int)floorf((1.0f - v) * (float)img->h);
+        x = x < 0 ? 0 : (x >= img->w ? img->w - 1 : x);
+        y = y < 0 ? 0 : (y >= img->h ? img->h - 1 : y);
+        float theta = (float)img->px[(size_t)y * (size_t)img->w + (size_t)x] / 255.0f * BOIDS_TWO_PI;
+        out[0] = cosf(theta);
+        out[1] = sinf(theta);
+        out[2] = 0.0f;
+    } else if (f->kind == BOIDS_FLOW_NOISE) {
         // Chapter: angle = noise * 2pi. stb_perlin returns about [-1, 1].
         float x = c[0] * f->noise_scale, y = c[1] * f->noise_scale, z = c[2] * f->noise_scale;
         float theta = stb_perlin_noise3_seed(x, y, z, 0, 0, 0, (int)f->noise_seed) * BOIDS_TWO_PI;
@@ -60,10 +91,21 @@ boids_result boids_flowfield_build(boids_flowfield *f, const boids_world_params 
     if (total > 16777216.0)
         return BOIDS_ERR_PARAM;
     f->dims[3] = (uint32_t)total;
+    grey_image img = {0};
+    if (f->kind == BOIDS_FLOW_IMAGE) {
+        int channels = 0;
+        img.px = stbi_load(f->image, &img.w, &img.h, &channels, 1);
+        if (!img.px || img.w < 1 || img.h < 1) {
+            stbi_image_free(img.px);
+            return BOIDS_ERR_IO;
+        }
+    }
     free(f->vec);
     f->vec = malloc(sizeof(*f->vec) * f->dims[3]);
-    if (!f->vec)
+    if (!f->vec) {
+        stbi_image_free(img.px);
         return BOIDS_ERR_NOMEM;
+    }
     for (uint32_t k = 0; k < f->dims[2]; k++)
         for (uint32_t j = 0; j < f->dims[1]; j++)
             for (uint32_t i = 0; i < f->dims[0]; i++) {
@@ -71,9 +113,10 @@ boids_result boids_flowfield_build(boids_flowfield *f, const boids_world_params 
                               w->min[1] + ((float)j + 0.5f) * f->resolution,
                               w->dim == 2 ? 0.0f : w->min[2] + ((float)k + 0.5f) * f->resolution};
                 float *v = f->vec[(k * f->dims[1] + j) * f->dims[0] + i];
-                field_vector(f, w, c, v);
+                field_vector(f, w, &img, c, v);
                 v[3] = 0.0f;
             }
+    stbi_image_free(img.px);
     return BOIDS_OK;
 }
 

@@ -87,6 +87,8 @@ void boids_params_default(boids_params *p, uint32_t count, uint32_t dim) {
     w->seed_lo = 1;
     w->dt = 1.0f;
     w->wall_offset = 25.0f;
+    for (uint32_t a = 0; a < 3; a++)
+        w->target_pos[a] = NAN; // unplaced: finalize puts it at the world's centre
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
         group_default(&p->group[g]);
     p->scene.path_radius = 20.0f;
@@ -173,6 +175,11 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         FAIL(BOIDS_ERR_COUNT, "%u agents (allowed: 0..%u)", w->count, BOIDS_MAX_AGENTS);
     if (w->group_count < 1 || w->group_count > BOIDS_MAX_GROUPS)
         FAIL(BOIDS_ERR_PARAM, "%u groups (allowed: 1..%u)", w->group_count, BOIDS_MAX_GROUPS);
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        if (!(p->group_share[g] >= 0.0f && p->group_share[g] <= 1e9f))
+            FAIL(BOIDS_ERR_PARAM, "share %g of group %u (allowed: 0..1e9)", (double)p->group_share[g], g);
+    if (p->flow.kind > BOIDS_FLOW_IMAGE)
+        FAIL(BOIDS_ERR_PARAM, "flow-field kind %u (allowed: noise, swirl, uniform, image)", p->flow.kind);
     if (w->boundary > BOIDS_BOUNDARY_BOUNCE || w->combine > BOIDS_COMBINE_PRIORITY)
         FAIL(BOIDS_ERR_PARAM, "boundary %u / combine %u out of range", w->boundary, w->combine);
     if (w->dim == 2) {
@@ -311,8 +318,10 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
     if (flow && (double)w->flow_dims[0] * w->flow_dims[1] * w->flow_dims[2] > 16777216.0)
         FAIL(BOIDS_ERR_PARAM, "flow field of %u x %u x %u cells (allowed: <= 2^24)", w->flow_dims[0], w->flow_dims[1],
              w->flow_dims[2]);
-    if (w->target_pos[0] == 0.0f && w->target_pos[1] == 0.0f && w->target_pos[2] == 0.0f)
-        for (uint32_t a = 0; a < 3; a++)
+    // Target coordinates never placed (NaN, as boids_params_default leaves
+    // them): the world's centre on that axis.
+    for (uint32_t a = 0; a < 3; a++)
+        if (isnan(w->target_pos[a]))
             w->target_pos[a] = w->min[a] + 0.5f * w->size[a];
     return BOIDS_OK;
 }

@@ -1,5 +1,6 @@
 // src/core/steer.c: the steer stage. Per agent: gather the neighbourhood
-// through the grid (3x3 or 3x3x3 cells, minimum-image offsets) into
+// through the grid (3x3 or 3x3x3 cells, minimum-image offsets; with
+// s->index, through the quadtree or over every pair instead) into
 // order-independent 64-bit fixed-point sums, evaluate every enabled
 // behaviour (each limited to maxforce), and combine them: the weighted sum
 // (Nature of Code 5, "Combining Behaviors") or priority (Reynolds 1999).
@@ -10,6 +11,7 @@
 #include <omp.h>
 
 #include "boids/behaviors.h"
+#include "boids/quadtree.h"
 #include "grid_internal.h"
 
 // Order-independent neighbourhood sums of one agent.
@@ -118,8 +120,8 @@ typedef struct batch {
     float d2[BATCH + 1];
 } batch;
 
-static void flush(const boids_sim *s, const boids_group_params *restrict g, const float heading[3], bool has_heading,
-                  batch *restrict b, gather *restrict acc) {
+static inline void flush(const boids_sim *s, const boids_group_params *restrict g, const float heading[3],
+                         bool has_heading, batch *restrict b, gather *restrict acc) {
     for (uint32_t k = 0; k < b->n; k++)
         gather_pair(s, g, heading, has_heading, b->slot[k], b->off[k], b->d2[k], acc);
     b->n = 0;
@@ -131,8 +133,8 @@ static void flush(const boids_sim *s, const boids_group_params *restrict g, cons
 // the plain difference (boids_grid_interior) - the same bits without the
 // wrap tests. In 2D every z is the same, so the z offset is exactly 0 and
 // x^2 + y^2 + 0 is x^2 + y^2.
-static void filter(const boids_sim *s, uint32_t first, uint32_t n, const float p[3], float reach2, bool plain,
-                   batch *b) {
+static inline void filter(const boids_sim *s, uint32_t first, uint32_t n, const float p[3], float reach2, bool plain,
+                          batch *b) {
     const boids_world_params *w = &s->p.world;
     float(*other)[4] = s->cur.pos;
     uint32_t k = b->n;
@@ -167,6 +169,44 @@ static void filter(const boids_sim *s, uint32_t first, uint32_t n, const float p
     b->n = k;
 }
 
+// filter for the n (<= BATCH) candidates item[0, n) of a quadtree leaf
+// (copies of the positions of cur, in any order): the same offsets, d^2 and
+// test, so the same pairs.
+static void filter_items(const boids_sim *s, const boids_qt_item *item, uint32_t n, const float p[3], float reach2,
+                         bool plain, batch *b) {
+    const boids_world_params *w = &s->p.world;
+    uint32_t k = b->n;
+#define BOIDS_FILTER_KEEP(j, d2)                                                                                       \
+    b->slot[k] = (j);                                                                                                  \
+    b->d2[k] = (d2);                                                                                                   \
+    k += (uint32_t)((d2) > 0.0f) & (uint32_t)((d2) < reach2)
+    if (plain && w->dim == 2) {
+        for (uint32_t i = 0; i < n; i++) {
+            float *off = b->off[k];
+            off[0] = item[i].pos[0] - p[0];
+            off[1] = item[i].pos[1] - p[1];
+            off[2] = 0.0f;
+            float d2 = off[0] * off[0] + off[1] * off[1];
+            BOIDS_FILTER_KEEP(item[i].slot, d2);
+        }
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            float *off = b->off[k];
+            if (plain) {
+                off[0] = item[i].pos[0] - p[0];
+                off[1] = item[i].pos[1] - p[1];
+                off[2] = item[i].pos[2] - p[2];
+            } else {
+                boids_world_delta(w, p, item[i].pos, off);
+            }
+            float d2 = off[0] * off[0] + off[1] * off[1] + off[2] * off[2];
+            BOIDS_FILTER_KEEP(item[i].slot, d2);
+        }
+    }
+#undef BOIDS_FILTER_KEEP
+    b->n = k;
+}
+
 // Gather over the 3x3(x3) block of cells around the agent.
 static void gather_neighbors(const boids_sim *s, uint32_t i, const boids_group_params *g, const float heading[3],
                              bool has_heading, gather *acc) {
@@ -192,6 +232,81 @@ static void gather_neighbors(const boids_sim *s, uint32_t i, const boids_group_p
             if (b.n == BATCH)
                 flush(s, g, heading, has_heading, &b, acc);
         }
+    }
+    flush(s, g, heading, has_heading, &b, acc);
+}
+
+// Candidate ranges of the quadtree shared by the agents of one leaf: the
+// leaves (or whole nodes) within the largest reach of the leaf's box.
+#define LEAF_RANGES 512
+
+typedef struct leaf_ranges {
+    uint32_t n;
+    uint32_t range[LEAF_RANGES][2]; // item[first, first + count)
+} leaf_ranges;
+
+// Filter and gather the quadtree items [first, first + count).
+static void gather_items(const boids_sim *s, uint32_t first, uint32_t count, const float p[3], float reach2, bool plain,
+                         const boids_group_params *g, const float heading[3], bool has_heading, batch *b, gather *acc) {
+    const boids_qt_item *item = s->quadtree->item + first;
+    acc->candidates += count;
+    for (uint32_t k = 0; k < count;) {
+        uint32_t n = count - k;
+        if (n > BATCH - b->n)
+            n = BATCH - b->n;
+        filter_items(s, item + k, n, p, reach2, plain, b);
+        k += n;
+        if (b->n == BATCH)
+            flush(s, g, heading, has_heading, b, acc);
+    }
+}
+
+// Gather through the quadtree (s->quadtree, built for cur): the ranges of
+// the agent's leaf (lr), or, without them, those of a query of its own;
+// filtered and gathered exactly as the grid's cells. Not inlined (nor
+// gather_brute): steer_agent's grid path then compiles as it did before the
+// other indexes existed (filter inlined into it), at the same speed.
+__attribute__((noinline)) static void gather_quadtree(const boids_sim *s, uint32_t i, const boids_group_params *g,
+                                                      const float heading[3], bool has_heading, const leaf_ranges *lr,
+                                                      gather *acc) {
+    const float p[3] = {s->cur.pos[i][0], s->cur.pos[i][1], s->cur.pos[i][2]};
+    float reach = boids_group_reach(g);
+    float reach2 = reach * reach;
+    bool plain = boids_qt_box_interior(&s->p.world, p, p, reach);
+    batch b;
+    b.n = 0;
+    if (lr) {
+        for (uint32_t r = 0; r < lr->n; r++)
+            gather_items(s, lr->range[r][0], lr->range[r][1], p, reach2, plain, g, heading, has_heading, &b, acc);
+    } else {
+        boids_qt_query q;
+        boids_quadtree_query_begin(&q, s->quadtree, &s->p.world, p, reach);
+        uint32_t first, count;
+        while (boids_quadtree_query_next(&q, &first, &count))
+            gather_items(s, first, count, p, reach2, plain, g, heading, has_heading, &b, acc);
+    }
+    flush(s, g, heading, has_heading, &b, acc);
+}
+
+// Gather over every agent (O(N) per agent, for tests): minimum-image
+// offsets on a torus, plain differences otherwise.
+__attribute__((noinline)) static void gather_brute(const boids_sim *s, uint32_t i, const boids_group_params *g,
+                                                   const float heading[3], bool has_heading, gather *acc) {
+    const float p[3] = {s->cur.pos[i][0], s->cur.pos[i][1], s->cur.pos[i][2]};
+    float reach = boids_group_reach(g);
+    float reach2 = reach * reach;
+    bool plain = s->p.world.boundary != BOIDS_BOUNDARY_WRAP;
+    batch b;
+    b.n = 0;
+    acc->candidates += s->n;
+    for (uint32_t j = 0; j < s->n;) {
+        uint32_t n = s->n - j;
+        if (n > BATCH - b.n)
+            n = BATCH - b.n;
+        filter(s, j, n, p, reach2, plain, &b);
+        j += n;
+        if (b.n == BATCH)
+            flush(s, g, heading, has_heading, &b, acc);
     }
     flush(s, g, heading, has_heading, &b, acc);
 }
@@ -286,8 +401,10 @@ static void combine(const boids_world_params *w, const boids_group_params *g, ui
 }
 
 // Steer one agent (slot i of cur): acceleration into accel[i], the updated
-// wander angles into next (pos.w, vel.w), neighbour statistics.
-static void steer_agent(boids_sim *s, uint32_t i) {
+// wander angles into next (pos.w, vel.w), neighbour statistics. The
+// neighbourhood comes through `index` (quadtree: lr, the ranges of the
+// agent's leaf, or NULL); every index gives the same pairs.
+static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_ranges *lr) {
     const boids_world_params *w = &s->p.world;
     const boids_group_params *g = &s->p.group[s->cur.group[i]];
     float heading[3];
@@ -301,7 +418,12 @@ static void steer_agent(boids_sim *s, uint32_t i) {
                   .inv_speed = 1.0f / w->max_speed_all,
                   .inv_radius = 1.0f / g->radius,
                   .dim = w->dim};
-    gather_neighbors(s, i, g, heading, has_heading, &acc);
+    if (index == BOIDS_INDEX_QUADTREE)
+        gather_quadtree(s, i, g, heading, has_heading, lr, &acc);
+    else if (index == BOIDS_INDEX_BRUTE)
+        gather_brute(s, i, g, heading, has_heading, &acc);
+    else
+        gather_neighbors(s, i, g, heading, has_heading, &acc);
 
     // The walls boundary mode is the stay-within-walls behaviour.
     uint32_t beh = g->behaviors | (w->boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
@@ -317,12 +439,54 @@ static void steer_agent(boids_sim *s, uint32_t i) {
     s->candidates[i] = acc.candidates;
 }
 
+// Steer the agents of one quadtree leaf: one query around the leaf's box
+// with the largest reach of any group gives candidate ranges for all of them
+// (a superset of each one's; the filter decides). Too many ranges to hold:
+// each agent queries alone.
+static void steer_leaf(boids_sim *s, uint32_t leaf, float reach) {
+    const boids_quadtree *t = s->quadtree;
+    const boids_qt_node *nd = &t->node[leaf];
+    if (nd->count == 0)
+        return;
+    leaf_ranges lr;
+    lr.n = 0;
+    bool full = false;
+    boids_qt_query q;
+    boids_quadtree_query_box(&q, t, &s->p.world, nd->lo, nd->hi, reach);
+    uint32_t first, count;
+    while (boids_quadtree_query_next(&q, &first, &count)) {
+        if (lr.n == LEAF_RANGES) {
+            full = true;
+            break;
+        }
+        lr.range[lr.n][0] = first;
+        lr.range[lr.n][1] = count;
+        lr.n++;
+    }
+    for (uint32_t k = nd->first; k < nd->first + nd->count; k++)
+        steer_agent(s, t->item[k].slot, BOIDS_INDEX_QUADTREE, full ? NULL : &lr);
+}
+
 // The steer stage over all agents, in parallel: each agent's result depends
-// only on cur, so any schedule gives the same bits.
+// only on cur, so any schedule gives the same bits. With the quadtree index
+// the tree is first rebuilt over cur (serially; its time is part of the
+// stage's) and the agents are steered leaf by leaf; if the tree cannot be
+// allocated the grid answers instead (same bits).
 void boids_sim_steer(boids_sim *s) {
     int n = (int)s->n;
-    int threads = s->threads > 0 ? s->threads : 0;
-#pragma omp parallel for schedule(dynamic, 512) num_threads(threads > 0 ? threads : omp_get_max_threads())
+    int threads = s->threads > 0 ? s->threads : omp_get_max_threads();
+    boids_index index = s->index;
+    if (index == BOIDS_INDEX_QUADTREE && !boids_sim_build_quadtree(s))
+        index = BOIDS_INDEX_GRID;
+    if (index == BOIDS_INDEX_QUADTREE) {
+        float reach = boids_quadtree_reach(&s->p);
+        int leaves = (int)s->quadtree->leaves;
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
+        for (int l = 0; l < leaves; l++)
+            steer_leaf(s, s->quadtree->leaf[l], reach);
+        return;
+    }
+#pragma omp parallel for schedule(dynamic, 512) num_threads(threads)
     for (int i = 0; i < n; i++)
-        steer_agent(s, (uint32_t)i);
+        steer_agent(s, (uint32_t)i, index, NULL);
 }

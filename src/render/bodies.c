@@ -89,6 +89,7 @@ void boids_render_bodies(boids_render *r, const boids_bodies_draw *d) {
     glUniform1ui(3, d->dim);
     glUniform1ui(4, d->count);
     glUniform3f(5, d->eye[0], d->eye[1], d->eye[2]);
+    glUniform3fv(8, 8, &r->palette[0][0]);
     glBindVertexArray(r->vao_empty);
     // Outlines on the fills they border: the same depth passes. 2D: the
     // depth of each agent id orders whole bodies (bodies.vert).

@@ -94,6 +94,7 @@ boids_result boids_render_create(boids_render **out, const boids_render_desc *d,
     r->vbo_hud = boids_render_buffer(r->hud_cap, "hud");
     r->vao_hud = attrib_vao(r->vbo_hud, 2, sizeof(hud_vertex));
     r->own_count = d->own_count;
+    boids_render_set_palette(r, NULL, NULL);
     if (d->own_count) {
         static const char *const labels[4] = {"render pos", "render vel", "render group", "render neighbors"};
         static const size_t sizes[4] = {16, 16, 4, 4};
@@ -106,6 +107,17 @@ boids_result boids_render_create(boids_render **out, const boids_render_desc *d,
 }
 
 // See boids/render.h.
+// The group colours: distinguishable on the dark background (NULL), or the
+// given ones (rgba, alpha unused) where `use` is true.
+void boids_render_set_palette(boids_render *r, const float (*rgba)[4], const bool *use) {
+    static const float builtin[8][3] = {{0.95f, 0.85f, 0.35f}, {0.35f, 0.75f, 1.0f}, {1.0f, 0.4f, 0.35f},
+                                        {0.45f, 0.95f, 0.5f},  {0.85f, 0.5f, 1.0f},  {1.0f, 0.65f, 0.2f},
+                                        {0.4f, 1.0f, 0.95f},   {0.95f, 0.95f, 0.95f}};
+    for (int g = 0; g < 8; g++)
+        for (int k = 0; k < 3; k++)
+            r->palette[g][k] = rgba && use && use[g] ? rgba[g][k] : builtin[g][k];
+}
+
 void boids_render_destroy(boids_render *r) {
     if (!r)
         return;
@@ -159,6 +171,7 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     glUniform1ui(2, (GLuint)d->mode);
     glUniform1ui(3, d->dim);
     glUniform1f(4, d->maxspeed);
+    glUniform3fv(8, 8, &r->palette[0][0]);
     glBindVertexArray(r->vao_empty);
     glDrawArraysInstanced(GL_TRIANGLES, 0, d->dim == 3 ? 6 : 3, (GLsizei)d->count);
 }

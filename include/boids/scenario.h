@@ -1,0 +1,83 @@
+/* boids/scenario.h: scenario files (docs/SCENARIOS.md): an INI file read
+ * with libinih into simulation parameters plus what only a host uses
+ * (group names and colours, the target's motion, weights varying over
+ * time), written back by boids_scenario_write. No GL.
+ *
+ * Offers: boids_scenario, boids_scenario_load (all or nothing, errors as
+ * "FILE:LINE: [section] key: problem; expected ..."), boids_scenario_write,
+ * boids_scenario_at_step (the time-dependent parts into params),
+ * boids_scenario_find / _list (the shipped scenarios/ directory).
+ */
+#ifndef BOIDS_SCENARIO_H
+#define BOIDS_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core.h"
+
+#define BOIDS_SCENARIO_MAX_VARY 32
+#define BOIDS_SCENARIO_NAME 32
+
+typedef enum boids_target_mode { BOIDS_TARGET_FIXED, BOIDS_TARGET_MOUSE, BOIDS_TARGET_CIRCLE } boids_target_mode;
+
+// A weight that follows a sine between lo and hi over `period` steps.
+typedef struct boids_vary {
+    uint32_t group, behavior;
+    float lo, hi, period;
+} boids_vary;
+
+typedef struct boids_scenario {
+    char path[512];                // the file it was read from ("" if built in memory)
+    char title[200], example[200]; // [scenario]
+    boids_params params;           // everything of the simulation (not finalized)
+    uint32_t distribution;         // BOIDS_DIST_*
+    char group_name[BOIDS_MAX_GROUPS][BOIDS_SCENARIO_NAME];
+    float color[BOIDS_MAX_GROUPS][4]; // rgba 0..1
+    bool color_set[BOIDS_MAX_GROUPS];
+    float body_length[BOIDS_MAX_GROUPS]; // the length each group's body was made with (written back)
+    boids_target_mode target_mode;
+    float target_center[3], target_radius, target_period; // circle
+    boids_vary vary[BOIDS_SCENARIO_MAX_VARY];
+    uint32_t vary_count;
+    // Which keys the file gave (flags override them; the rest is automatic).
+    bool count_set, dim_set, size_set, origin_set;
+    bool target_position_set, target_center_set, target_radius_set;
+    // Fields of view in degrees as given (written back exactly; 0: from the cosine).
+    float fov_deg[BOIDS_MAX_GROUPS], view_fov_deg[BOIDS_MAX_GROUPS];
+} boids_scenario;
+
+// The defaults of a scenario without a file (one group "default", the
+// chapter's flocking, params of boids_params_default for 1000 agents in 2D).
+void boids_scenario_default(boids_scenario *sc);
+// Reads `path` into *out. On error *out is unchanged and err holds one line
+// "PATH:LINE: [SECTION] KEY: PROBLEM; expected ALLOWED" (LINE 0: the file
+// as a whole). BOIDS_ERR_IO: cannot be read; BOIDS_ERR_FORMAT: bad content.
+boids_result boids_scenario_load(const char *path, boids_scenario *out, char *err, size_t err_size);
+// The same from a string (tests); `name` stands for the path in messages.
+boids_result boids_scenario_load_string(const char *text, const char *name, boids_scenario *out, char *err,
+                                        size_t err_size);
+// Writes every value of sc (params as they are) as a scenario file that
+// loads back to the same params. Returns false on a write error.
+bool boids_scenario_write(const boids_scenario *sc, FILE *f);
+// The time-dependent parts at `step`: the circling target (position and
+// velocity) and the varying weights, into p (same groups as sc).
+void boids_scenario_at_step(const boids_scenario *sc, uint64_t step, boids_params *p);
+// Whether anything changes with the step (hosts then call at_step each step).
+bool boids_scenario_is_dynamic(const boids_scenario *sc);
+
+// cos(half the field of view) of degrees in (0, 360] (360: -1, all around),
+// as the groups' fov_cos / view_cos hold it; --fov uses it too.
+float boids_fov_cos(float degrees);
+
+// The shipped scenarios' directory: $BOIDS_SCENARIOS, else the source
+// tree's scenarios/ (compiled in), if it exists; NULL otherwise.
+const char *boids_scenario_dir(void);
+// `arg` as a file: itself if it names a file (contains '/' or ends in .ini),
+// else DIR/arg.ini of boids_scenario_dir. Writes into out; false if none.
+bool boids_scenario_find(const char *arg, char *out, size_t out_size);
+// Prints "NAME  TITLE" for every scenario of the directory, sorted; the count.
+int boids_scenario_list(FILE *f);
+
+#endif

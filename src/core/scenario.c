@@ -1,0 +1,1262 @@
+// src/core/scenario.c: scenario files (docs/SCENARIOS.md). libinih splits
+// the file into (section, key, value); each value is checked completely
+// here and applied to a scenario being built, which replaces the caller's
+// only when the whole file is good. Line numbers and repeated sections are
+// followed through the line reader handed to inih (Debian builds it
+// without INI_HANDLER_LINENO and without new-section calls).
+#define _XOPEN_SOURCE 700 // realpath
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <ini.h>
+
+#include "boids/behaviors.h"
+#include "boids/scenario.h"
+
+#ifndef BOIDS_SCENARIO_DIR
+#define BOIDS_SCENARIO_DIR "scenarios"
+#endif
+
+#define MAX_RELATIONS 64
+
+
+// A relation as read, resolved once every group is known.
+typedef struct relation_entry {
+    char a[BOIDS_SCENARIO_NAME], b[BOIDS_SCENARIO_NAME];
+    uint32_t rel;
+    int line;
+} relation_entry;
+
+// Per-group settings applied at the end (they need other keys first).
+typedef struct group_extra {
+    uint32_t style, joints;
+    float length;
+    bool length_set;
+    int body_line;
+} group_extra;
+
+typedef struct parse_ctx {
+    const char *name; // the path shown in messages
+    FILE *file;       // or the string at text
+    const char *text;
+    int line;          // line just handed to inih
+    int section_index; // count of "[...]" lines so far
+    bool failed;
+    char err[768];
+    boids_scenario sc;
+    uint32_t groups;
+    group_extra extra[BOIDS_MAX_GROUPS];
+    relation_entry rel[MAX_RELATIONS];
+    uint32_t n_rel;
+    int obstacle_section; // section_index of the obstacle being read
+    bool obstacle_center, obstacle_radius;
+    int obstacle_line;
+    int path_line, size_line, dim_line, image_line, flow_line;
+    uint32_t size_n;
+    float size[3], origin[3];
+} parse_ctx;
+
+// ---- messages ---------------------------------------------------------------
+
+// Records the first error: "NAME:LINE: [SECTION] KEY: 'VALUE' PROBLEM; expected EXPECTED".
+static void fail(parse_ctx *c, int line, const char *section, const char *key, const char *value, const char *expected,
+                 const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+static void fail(parse_ctx *c, int line, const char *section, const char *key, const char *value, const char *expected,
+                 const char *fmt, ...) {
+    if (c->failed)
+        return;
+    c->failed = true;
+    char problem[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(problem, sizeof problem, fmt, ap);
+    va_end(ap);
+    size_t n = (size_t)snprintf(c->err, sizeof c->err, "%s:%d: ", c->name, line);
+    if (section && n < sizeof c->err)
+        n += (size_t)snprintf(c->err + n, sizeof c->err - n, "[%s] ", section);
+    if (key && n < sizeof c->err)
+        n += (size_t)snprintf(c->err + n, sizeof c->err - n, "%s: ", key);
+    if (value && n < sizeof c->err)
+        n += (size_t)snprintf(c->err + n, sizeof c->err - n, "'%.80s' ", value);
+    if (n < sizeof c->err)
+        n += (size_t)snprintf(c->err + n, sizeof c->err - n, "%s", problem);
+    if (expected && n < sizeof c->err)
+        snprintf(c->err + n, sizeof c->err - n, "; expected %s", expected);
+}
+
+// Edit distance (Levenshtein) of two short names, for "did you mean".
+static size_t edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 99;
+    size_t d[64][64];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[la][lb];
+}
+
+// "one of: a, b, c (nearest: x)" of a NULL-terminated list of names.
+static void expected_names(const char *const *names, const char *given, char *buf, size_t size) {
+    size_t n = (size_t)snprintf(buf, size, "one of");
+    const char *best = NULL;
+    size_t best_d = 99;
+    for (size_t i = 0; names[i]; i++) {
+        if (n < size)
+            n += (size_t)snprintf(buf + n, size - n, "%s %s", i ? "," : ":", names[i]);
+        size_t dd = edit_distance(given, names[i]);
+        if (dd < best_d) {
+            best_d = dd;
+            best = names[i];
+        }
+    }
+    if (best && best_d <= 3 && n < size)
+        snprintf(buf + n, size - n, " (did you mean '%s'?)", best);
+}
+
+// ---- values -------------------------------------------------------------------
+
+// Trims blanks at both ends into buf.
+static const char *trim(const char *s, char *buf, size_t size) {
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        n--;
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+// A finite float, the whole string. NULL or the problem.
+static const char *parse_float(const char *s, float *out) {
+    char t[128];
+    trim(s, t, sizeof t);
+    if (!t[0])
+        return "is empty";
+    if (strpbrk(t, "xXpP"))
+        return "is not a decimal number"; // strtod would take hex floats
+    char *end;
+    errno = 0;
+    double v = strtod(t, &end);
+    if (*end)
+        return "is not a number";
+    if (!isfinite(v) || fabs(v) > 3.4e38)
+        return "is not a finite number";
+    *out = (float)v;
+    return NULL;
+}
+
+// A comma list of lo..hi floats into out; *n gets the count.
+static const char *parse_vector(const char *s, uint32_t lo, uint32_t hi, float *out, uint32_t *n) {
+    char t[200];
+    trim(s, t, sizeof t);
+    uint32_t k = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(t, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (k == hi)
+            return "has too many numbers";
+        const char *p = parse_float(tok, &out[k]);
+        if (p)
+            return p[3] == 'e' ? "has an empty number" : "has a part that is not a finite number";
+        k++;
+    }
+    if (k < lo)
+        return "has too few numbers";
+    *n = k;
+    return NULL;
+}
+
+// An unsigned integer lo..hi (decimal, or 0x hex when hex).
+static const char *parse_uint(const char *s, bool hex, uint64_t lo, uint64_t hi, uint64_t *out) {
+    char t[64];
+    trim(s, t, sizeof t);
+    if (!t[0])
+        return "is empty";
+    if (t[0] == '-')
+        return "is negative";
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(t, &end, hex ? 0 : 10);
+    if (*end)
+        return "is not an integer";
+    if (errno == ERANGE || v > hi)
+        return "is too large";
+    if (v < lo)
+        return "is too small";
+    *out = v;
+    return NULL;
+}
+
+// true / false.
+static const char *parse_bool(const char *s, bool *out) {
+    char t[16];
+    trim(s, t, sizeof t);
+    if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0) {
+        *out = t[0] == 't';
+        return NULL;
+    }
+    return "is not a boolean";
+}
+
+// One of names (NULL-terminated), its index.
+static int pick(const char *s, const char *const *names) {
+    char t[64];
+    trim(s, t, sizeof t);
+    for (int i = 0; names[i]; i++)
+        if (strcmp(t, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+// A behaviour list: names, 'flocking', 'all', 'none'.
+static const char *parse_behaviors(const char *s, uint32_t *bits, char *bad, size_t bad_size) {
+    char t[200];
+    trim(s, t, sizeof t);
+    uint32_t b = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(t, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char name[64];
+        trim(tok, name, sizeof name);
+        int i = boids_behavior_index(name);
+        if (i >= 0)
+            b |= BOIDS_BIT((uint32_t)i);
+        else if (strcmp(name, "flocking") == 0)
+            b |= BOIDS_B_FLOCKING;
+        else if (strcmp(name, "all") == 0)
+            b |= (1u << BOIDS_BEHAVIOR_COUNT) - 1u;
+        else if (strcmp(name, "none") == 0)
+            ;
+        else {
+            snprintf(bad, bad_size, "%s", name);
+            return "names an unknown behaviour";
+        }
+    }
+    *bits = b;
+    return NULL;
+}
+
+// ---- sections -----------------------------------------------------------------------
+
+static const char *const behavior_list =
+    "behaviour names: obstacles, walls, escape, separation, flee, evade, hunt, pursue, seek, arrive, path, flow, "
+    "view, alignment, cohesion, wander, or flocking, all, none";
+
+// Sets *f from a float value >= lo (strictly > lo when strict), reporting errors.
+static int float_key(parse_ctx *c, const char *sec, const char *key, const char *value, float lo, bool strict, float hi,
+                     float *f) {
+    float v = 0.0f;
+    const char *p = parse_float(value, &v);
+    char expected[96];
+    if (hi < 3e38f)
+        snprintf(expected, sizeof expected, "a number %s %g and <= %g", strict ? ">" : ">=", (double)lo, (double)hi);
+    else
+        snprintf(expected, sizeof expected, "a number %s %g", strict ? ">" : ">=", (double)lo);
+    if (!p && (strict ? !(v > lo) : !(v >= lo)))
+        p = strict && v == lo ? "is zero or too small" : "is too small";
+    if (!p && v > hi)
+        p = "is too large";
+    if (p) {
+        fail(c, c->line, sec, key, value, expected, "%s", p);
+        return 0;
+    }
+    *f = v;
+    return 1;
+}
+
+// A vector of 2 or 3 numbers into v[3] (z = 0 when 2).
+static int vector_key(parse_ctx *c, const char *sec, const char *key, const char *value, float v[3], uint32_t *count) {
+    uint32_t n = 0;
+    float t[3] = {0, 0, 0};
+    const char *p = parse_vector(value, 2, 3, t, &n);
+    if (p) {
+        fail(c, c->line, sec, key, value, "x, y or x, y, z (finite numbers)", "%s", p);
+        return 0;
+    }
+    memcpy(v, t, sizeof t);
+    if (count)
+        *count = n;
+    return 1;
+}
+
+static const char *const group_keys[] = {"share",
+                                         "behaviors",
+                                         "weight.BEHAVIOUR",
+                                         "vary.BEHAVIOUR",
+                                         "maxspeed",
+                                         "maxforce",
+                                         "radius",
+                                         "separation",
+                                         "fov",
+                                         "view_radius",
+                                         "view_fov",
+                                         "predict",
+                                         "arrive_radius",
+                                         "wander_distance",
+                                         "wander_radius",
+                                         "wander_change",
+                                         "path_predict",
+                                         "path_ahead",
+                                         "avoid_distance",
+                                         "priority_threshold",
+                                         "max_turn",
+                                         "body_radius",
+                                         "body",
+                                         "joints",
+                                         "body_length",
+                                         "color",
+                                         NULL};
+
+static const char *const world_keys[] = {"dim",  "count",   "size",        "origin",       "boundary", "dt",
+                                         "seed", "combine", "wall_offset", "distribution", NULL};
+
+static int world_key(parse_ctx *c, const char *key, const char *value) {
+    boids_world_params *w = &c->sc.params.world;
+    const char *sec = "world";
+    uint64_t u;
+    const char *p;
+    if (strcmp(key, "dim") == 0) {
+        if ((p = parse_uint(value, false, 2, 3, &u))) {
+            fail(c, c->line, sec, key, value, "2 or 3", "%s", p[3] == 't' && p[4] == 'o' ? "is not 2 or 3" : p);
+            return 0;
+        }
+        w->dim = (uint32_t)u;
+        c->sc.dim_set = true;
+        c->dim_line = c->line;
+    } else if (strcmp(key, "count") == 0) {
+        if ((p = parse_uint(value, false, 1, BOIDS_MAX_AGENTS, &u))) {
+            fail(c, c->line, sec, key, value, "an integer 1..16777216", "%s", p);
+            return 0;
+        }
+        w->count = (uint32_t)u;
+        c->sc.count_set = true;
+    } else if (strcmp(key, "size") == 0) {
+        char t[128];
+        trim(value, t, sizeof t);
+        uint32_t n = 0;
+        char *save = NULL;
+        float s[3] = {0, 0, 0};
+        bool ok = true;
+        for (char *tok = strtok_r(t, "x", &save); tok && ok; tok = strtok_r(NULL, "x", &save)) {
+            ok = n < 3 && !parse_float(tok, &s[n]) && s[n] > 0.0f && s[n] <= 1e9f;
+            n++;
+        }
+        if (!ok || n < 2) {
+            fail(c, c->line, sec, key, value, "WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH, positive numbers up to 1e9",
+                 "is not a world size");
+            return 0;
+        }
+        memcpy(c->size, s, sizeof s);
+        c->size_n = n;
+        c->size_line = c->line;
+        c->sc.size_set = true;
+    } else if (strcmp(key, "origin") == 0) {
+        if (!vector_key(c, sec, key, value, c->origin, NULL))
+            return 0;
+        c->sc.origin_set = true;
+    } else if (strcmp(key, "boundary") == 0) {
+        static const char *const names[] = {"wrap", "walls", "bounce", NULL};
+        int k = pick(value, names);
+        if (k < 0) {
+            fail(c, c->line, sec, key, value, "wrap, walls or bounce", "is not a boundary mode");
+            return 0;
+        }
+        w->boundary = (uint32_t)k;
+    } else if (strcmp(key, "dt") == 0) {
+        return float_key(c, sec, key, value, 0.0f, true, 1000.0f, &w->dt);
+    } else if (strcmp(key, "seed") == 0) {
+        if ((p = parse_uint(value, true, 0, UINT64_MAX, &u))) {
+            fail(c, c->line, sec, key, value, "an integer 0..18446744073709551615, decimal or 0x hex", "%s", p);
+            return 0;
+        }
+        w->seed_lo = (uint32_t)(u & 0xffffffffu);
+        w->seed_hi = (uint32_t)(u >> 32);
+    } else if (strcmp(key, "combine") == 0) {
+        static const char *const names[] = {"sum", "priority", NULL};
+        int k = pick(value, names);
+        if (k < 0) {
+            fail(c, c->line, sec, key, value, "sum or priority", "is not a combination mode");
+            return 0;
+        }
+        w->combine = (uint32_t)k;
+    } else if (strcmp(key, "wall_offset") == 0) {
+        return float_key(c, sec, key, value, 0.0f, false, 3.4e38f, &w->wall_offset);
+    } else if (strcmp(key, "distribution") == 0) {
+        static const char *const names[] = {"uniform", "clustered", NULL};
+        int k = pick(value, names);
+        if (k < 0) {
+            fail(c, c->line, sec, key, value, "uniform or clustered", "is not a distribution");
+            return 0;
+        }
+        c->sc.distribution = (uint32_t)k;
+    } else {
+        char e[400];
+        expected_names(world_keys, key, e, sizeof e);
+        if (!strstr(e, "did you mean"))
+            for (size_t k = 0; group_keys[k]; k++)
+                if (edit_distance(key, group_keys[k]) <= 2) {
+                    size_t n = strlen(e);
+                    snprintf(e + n, sizeof e - n, " ('%s' is a key of [group.NAME])", group_keys[k]);
+                    break;
+                }
+        fail(c, c->line, sec, key, NULL, e, "is not a key of [world]");
+        return 0;
+    }
+    return 1;
+}
+
+// The group of a name, created on its first section (at most 8).
+static int group_index(parse_ctx *c, const char *name) {
+    for (uint32_t g = 0; g < c->groups; g++)
+        if (strcmp(c->sc.group_name[g], name) == 0)
+            return (int)g;
+    return -1;
+}
+
+// A "#rrggbb" colour into rgba.
+static bool parse_color(const char *s, float out[4]) {
+    char t[16];
+    trim(s, t, sizeof t);
+    if (strlen(t) != 7 || t[0] != '#')
+        return false;
+    for (int i = 1; i < 7; i++)
+        if (!isxdigit((unsigned char)t[i]))
+            return false;
+    unsigned long v = strtoul(t + 1, NULL, 16);
+    out[0] = (float)((v >> 16) & 255u) / 255.0f;
+    out[1] = (float)((v >> 8) & 255u) / 255.0f;
+    out[2] = (float)(v & 255u) / 255.0f;
+    out[3] = 1.0f;
+    return true;
+}
+
+static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key, const char *value) {
+    boids_group_params *g = &c->sc.params.group[gi];
+    group_extra *x = &c->extra[gi];
+    // Plain non-negative parameters: name, field, strictly positive.
+    struct {
+        const char *name;
+        float *field;
+        bool strict;
+        float hi;
+    } plain[] = {
+        {"maxspeed", &g->maxspeed, true, 3.4e38f},
+        {"maxforce", &g->maxforce, true, 3.4e38f},
+        {"radius", &g->radius, true, 3.4e38f},
+        {"separation", &g->separation, true, 3.4e38f},
+        {"view_radius", &g->view_radius, true, 3.4e38f},
+        {"predict", &g->predict, false, 3.4e38f},
+        {"arrive_radius", &g->arrive_radius, false, 3.4e38f},
+        {"wander_distance", &g->wander_distance, false, 3.4e38f},
+        {"wander_radius", &g->wander_radius, false, 3.4e38f},
+        {"wander_change", &g->wander_change, false, BOIDS_PI},
+        {"path_predict", &g->path_predict, false, 3.4e38f},
+        {"path_ahead", &g->path_ahead, false, 3.4e38f},
+        {"avoid_distance", &g->avoid_distance, false, 3.4e38f},
+        {"priority_threshold", &g->priority_threshold, false, 3.4e38f},
+        {"max_turn", &g->max_turn, false, 3.4e38f},
+        {"body_radius", &g->body_radius, false, 3.4e38f},
+        {"share", &c->sc.params.group_share[gi], true, 1e9f},
+        {"body_length", &x->length, true, 3.4e38f},
+    };
+    for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
+        if (strcmp(key, plain[k].name) == 0) {
+            if (plain[k].field == &x->length)
+                x->length_set = true;
+            return float_key(c, sec, key, value, 0.0f, plain[k].strict, plain[k].hi, plain[k].field);
+        }
+    if (strcmp(key, "fov") == 0 || strcmp(key, "view_fov") == 0) {
+        float deg;
+        const char *p = parse_float(value, &deg);
+        if (!p && !(deg > 0.0f && deg <= 360.0f))
+            p = "is out of range";
+        if (p) {
+            fail(c, c->line, sec, key, value, "degrees, 0 < fov <= 360", "%s", p);
+            return 0;
+        }
+        (key[0] == 'f' ? c->sc.fov_deg : c->sc.view_fov_deg)[gi] = deg;
+        *(key[0] == 'f' ? &g->fov_cos : &g->view_cos) = boids_fov_cos(deg);
+        return 1;
+    }
+    if (strcmp(key, "behaviors") == 0) {
+        char bad[64] = "";
+        const char *p = parse_behaviors(value, &g->behaviors, bad, sizeof bad);
+        if (p) {
+            fail(c, c->line, sec, key, value, behavior_list, "%s '%s'", p, bad);
+            return 0;
+        }
+        return 1;
+    }
+    if (strncmp(key, "weight.", 7) == 0 || strncmp(key, "vary.", 5) == 0) {
+        bool vary = key[0] == 'v';
+        const char *name = key + (vary ? 5 : 7);
+        int b = boids_behavior_index(name);
+        if (b < 0) {
+            fail(c, c->line, sec, key, NULL, behavior_list, "names an unknown behaviour '%s'", name);
+            return 0;
+        }
+        if (!vary) {
+            float wgt;
+            const char *p = parse_float(value, &wgt);
+            if (!p && !(fabsf(wgt) <= 1e6f))
+                p = "is out of range";
+            if (p) {
+                fail(c, c->line, sec, key, value, "a weight -1e6..1e6", "%s", p);
+                return 0;
+            }
+            g->weight[b >> 2][b & 3] = wgt;
+            return 1;
+        }
+        float v[3];
+        uint32_t n = 0;
+        const char *p = parse_vector(value, 3, 3, v, &n);
+        if (!p && !(fabsf(v[0]) <= 1e6f && fabsf(v[1]) <= 1e6f && v[2] > 0.0f))
+            p = "is out of range";
+        if (!p && c->sc.vary_count == BOIDS_SCENARIO_MAX_VARY)
+            p = "is one varying weight too many (at most 32)";
+        if (p) {
+            fail(c, c->line, sec, key, value, "MIN, MAX, PERIOD (weights -1e6..1e6, a period > 0 steps)", "%s", p);
+            return 0;
+        }
+        boids_vary *vr = &c->sc.vary[c->sc.vary_count++];
+        vr->group = gi;
+        vr->behavior = (uint32_t)b;
+        vr->lo = v[0];
+        vr->hi = v[1];
+        vr->period = v[2];
+        return 1;
+    }
+    if (strcmp(key, "body") == 0) {
+        char t[32];
+        int s = boids_body_style_index(trim(value, t, sizeof t));
+        if (s < 0) {
+            fail(c, c->line, sec, key, value, "none, chain, snake or fish", "is not a body style");
+            return 0;
+        }
+        x->style = (uint32_t)s;
+        x->body_line = c->line;
+        return 1;
+    }
+    if (strcmp(key, "joints") == 0) {
+        uint64_t u;
+        const char *p = parse_uint(value, false, BOIDS_MIN_JOINTS, BOIDS_MAX_JOINTS, &u);
+        if (p) {
+            fail(c, c->line, sec, key, value, "an integer 2..32", "%s", p);
+            return 0;
+        }
+        x->joints = (uint32_t)u;
+        return 1;
+    }
+    if (strcmp(key, "color") == 0) {
+        if (!parse_color(value, c->sc.color[gi])) {
+            fail(c, c->line, sec, key, value, "#rrggbb (hexadecimal)", "is not a colour");
+            return 0;
+        }
+        c->sc.color_set[gi] = true;
+        return 1;
+    }
+    char e[600];
+    expected_names(group_keys, key, e, sizeof e);
+    fail(c, c->line, sec, key, NULL, e, "is not a key of a group");
+    return 0;
+}
+
+static int relation_key(parse_ctx *c, const char *key, const char *value) {
+    static const char *const names[] = {"flock", "ignore", "flee", "pursue", NULL};
+    const char *dot = strchr(key, '.');
+    if (!dot || dot == key || !dot[1] || strchr(dot + 1, '.') || (size_t)(dot - key) >= BOIDS_SCENARIO_NAME ||
+        strlen(dot + 1) >= BOIDS_SCENARIO_NAME) {
+        fail(c, c->line, "relation", key, NULL, "GROUP.OTHER = flock|ignore|flee|pursue", "is not GROUP.OTHER");
+        return 0;
+    }
+    int r = pick(value, names);
+    if (r < 0) {
+        fail(c, c->line, "relation", key, value, "flock, ignore, flee or pursue", "is not a relation");
+        return 0;
+    }
+    if (c->n_rel == MAX_RELATIONS) {
+        fail(c, c->line, "relation", key, NULL, "at most 64 relations", "is one relation too many");
+        return 0;
+    }
+    relation_entry *e = &c->rel[c->n_rel++];
+    memcpy(e->a, key, (size_t)(dot - key));
+    e->a[dot - key] = '\0';
+    snprintf(e->b, sizeof e->b, "%s", dot + 1);
+    e->rel = (uint32_t)r;
+    e->line = c->line;
+    return 1;
+}
+
+// Closes the obstacle being read (both keys given?).
+static bool close_obstacle(parse_ctx *c) {
+    if (c->obstacle_section < 0)
+        return true;
+    if (!c->obstacle_center || !c->obstacle_radius) {
+        fail(c, c->obstacle_line, "obstacle", NULL, NULL, "both center = x, y[, z] and radius = R", "has no %s",
+             c->obstacle_center ? "radius" : "center");
+        return false;
+    }
+    c->obstacle_section = -1;
+    return true;
+}
+
+static int obstacle_key(parse_ctx *c, const char *key, const char *value) {
+    boids_scene *s = &c->sc.params.scene;
+    if (c->obstacle_section != c->section_index) {
+        if (!close_obstacle(c))
+            return 0;
+        if (s->obstacle_count == BOIDS_MAX_OBSTACLES) {
+            fail(c, c->line, "obstacle", NULL, NULL, "at most 32 obstacles", "is one obstacle too many");
+            return 0;
+        }
+        c->obstacle_section = c->section_index;
+        c->obstacle_center = c->obstacle_radius = false;
+        c->obstacle_line = c->line;
+        memset(s->obstacle[s->obstacle_count], 0, sizeof(float[4]));
+        s->obstacle_count++;
+    }
+    float *o = s->obstacle[s->obstacle_count - 1];
+    if (strcmp(key, "center") == 0) {
+        c->obstacle_center = true;
+        return vector_key(c, "obstacle", key, value, o, NULL);
+    }
+    if (strcmp(key, "radius") == 0) {
+        c->obstacle_radius = true;
+        return float_key(c, "obstacle", key, value, 0.0f, true, 3.4e38f, &o[3]);
+    }
+    static const char *const keys[] = {"center", "radius", NULL};
+    char e[200];
+    expected_names(keys, key, e, sizeof e);
+    fail(c, c->line, "obstacle", key, NULL, e, "is not a key of [obstacle]");
+    return 0;
+}
+
+static int path_key(parse_ctx *c, const char *key, const char *value) {
+    boids_scene *s = &c->sc.params.scene;
+    if (!c->path_line)
+        c->path_line = c->line;
+    if (strcmp(key, "point") == 0) {
+        if (s->path_count == BOIDS_MAX_PATH_POINTS) {
+            fail(c, c->line, "path", key, value, "at most 32 points", "is one point too many");
+            return 0;
+        }
+        s->path_count++;
+        return vector_key(c, "path", key, value, s->path[s->path_count - 1], NULL);
+    }
+    if (strcmp(key, "radius") == 0)
+        return float_key(c, "path", key, value, 0.0f, true, 3.4e38f, &s->path_radius);
+    if (strcmp(key, "closed") == 0) {
+        bool b;
+        if (parse_bool(value, &b)) {
+            fail(c, c->line, "path", key, value, "true or false", "is not a boolean");
+            return 0;
+        }
+        s->path_closed = b;
+        return 1;
+    }
+    static const char *const keys[] = {"point", "radius", "closed", NULL};
+    char e[200];
+    expected_names(keys, key, e, sizeof e);
+    fail(c, c->line, "path", key, NULL, e, "is not a key of [path]");
+    return 0;
+}
+
+// A path relative to the scenario file's directory (absolute paths as they are).
+static void relative_to(const char *file, const char *rel, char *out, size_t size) {
+    const char *slash = strrchr(file, '/');
+    if (rel[0] == '/' || !slash)
+        snprintf(out, size, "%s", rel);
+    else
+        snprintf(out, size, "%.*s/%s", (int)(slash - file), file, rel);
+}
+
+static int flow_key(parse_ctx *c, const char *key, const char *value) {
+    boids_flowfield *f = &c->sc.params.flow;
+    if (!c->flow_line)
+        c->flow_line = c->line;
+    if (strcmp(key, "kind") == 0) {
+        static const char *const names[] = {"noise", "swirl", "uniform", "image", NULL};
+        int k = pick(value, names);
+        if (k < 0) {
+            fail(c, c->line, "flowfield", key, value, "noise, swirl, uniform or image", "is not a flow-field kind");
+            return 0;
+        }
+        f->kind = (uint32_t)k;
+        return 1;
+    }
+    if (strcmp(key, "image") == 0) {
+        char t[400];
+        trim(value, t, sizeof t);
+        char rel[sizeof f->image];
+        relative_to(c->name, t, rel, sizeof rel);
+        struct stat st;
+        if (!t[0] || stat(rel, &st) != 0 || !S_ISREG(st.st_mode)) {
+            fail(c, c->line, "flowfield", key, value, "a PNG file (relative to the scenario file)", "is not a file");
+            return 0;
+        }
+        // Kept absolute, so a dump written elsewhere still finds it.
+        char *abs = realpath(rel, NULL);
+        snprintf(f->image, sizeof f->image, "%.500s", abs ? abs : rel);
+        free(abs);
+        c->image_line = c->line;
+        return 1;
+    }
+    if (strcmp(key, "resolution") == 0)
+        return float_key(c, "flowfield", key, value, 0.0f, true, 3.4e38f, &f->resolution);
+    if (strcmp(key, "noise_scale") == 0)
+        return float_key(c, "flowfield", key, value, 0.0f, true, 3.4e38f, &f->noise_scale);
+    if (strcmp(key, "seed") == 0) {
+        uint64_t u;
+        const char *p = parse_uint(value, false, 0, 255, &u);
+        if (p) {
+            fail(c, c->line, "flowfield", key, value, "an integer 0..255", "%s", p);
+            return 0;
+        }
+        f->noise_seed = (uint32_t)u;
+        return 1;
+    }
+    if (strcmp(key, "direction") == 0)
+        return vector_key(c, "flowfield", key, value, f->direction, NULL);
+    static const char *const keys[] = {"kind", "image", "resolution", "noise_scale", "seed", "direction", NULL};
+    char e[200];
+    expected_names(keys, key, e, sizeof e);
+    fail(c, c->line, "flowfield", key, NULL, e, "is not a key of [flowfield]");
+    return 0;
+}
+
+static int target_key(parse_ctx *c, const char *key, const char *value) {
+    boids_scenario *sc = &c->sc;
+    if (strcmp(key, "mode") == 0) {
+        static const char *const names[] = {"fixed", "mouse", "circle", NULL};
+        int k = pick(value, names);
+        if (k < 0) {
+            fail(c, c->line, "target", key, value, "fixed, mouse or circle", "is not a target mode");
+            return 0;
+        }
+        sc->target_mode = (boids_target_mode)k;
+        return 1;
+    }
+    if (strcmp(key, "position") == 0) {
+        c->sc.target_position_set = true;
+        return vector_key(c, "target", key, value, sc->params.world.target_pos, NULL);
+    }
+    if (strcmp(key, "center") == 0) {
+        c->sc.target_center_set = true;
+        return vector_key(c, "target", key, value, sc->target_center, NULL);
+    }
+    if (strcmp(key, "radius") == 0) {
+        c->sc.target_radius_set = true;
+        return float_key(c, "target", key, value, 0.0f, true, 3.4e38f, &sc->target_radius);
+    }
+    if (strcmp(key, "period") == 0)
+        return float_key(c, "target", key, value, 0.0f, true, 3.4e38f, &sc->target_period);
+    static const char *const keys[] = {"mode", "position", "center", "radius", "period", NULL};
+    char e[200];
+    expected_names(keys, key, e, sizeof e);
+    fail(c, c->line, "target", key, NULL, e, "is not a key of [target]");
+    return 0;
+}
+
+static const char *const section_names[] = {"scenario", "world",     "group.NAME", "relation", "obstacle",
+                                            "path",     "flowfield", "target",     NULL};
+
+// The group of a "group.NAME" section, created on first sight; -1 (and the
+// error recorded) for a bad name or a ninth group.
+static int register_group(parse_ctx *c, const char *section) {
+    const char *name = section + 6;
+    bool ok = name[0] && strlen(name) < BOIDS_SCENARIO_NAME;
+    for (const char *p = name; ok && *p; p++)
+        ok = isalnum((unsigned char)*p) || *p == '_' || *p == '-';
+    if (!ok) {
+        fail(c, c->line, NULL, NULL, section, "[group.NAME] with NAME of letters, digits, _ or - (up to 31)",
+             "is not a group section");
+        return -1;
+    }
+    int g = group_index(c, name);
+    if (g >= 0)
+        return g;
+    if (c->groups == BOIDS_MAX_GROUPS) {
+        fail(c, c->line, section, NULL, NULL, "at most 8 groups", "is one group too many");
+        return -1;
+    }
+    g = (int)c->groups++;
+    snprintf(c->sc.group_name[g], BOIDS_SCENARIO_NAME, "%s", name);
+    return g;
+}
+
+// inih's callback: one key of one section.
+static int on_key(void *user, const char *section, const char *key, const char *value) {
+    parse_ctx *c = user;
+    if (c->failed)
+        return 0;
+    if (strcmp(section, "obstacle") != 0 && c->obstacle_section >= 0 && !close_obstacle(c))
+        return 0;
+    if (strcmp(section, "scenario") == 0) {
+        char *dst = strcmp(key, "title") == 0 ? c->sc.title : strcmp(key, "example") == 0 ? c->sc.example : NULL;
+        if (!dst) {
+            fail(c, c->line, section, key, NULL, "title or example", "is not a key of [scenario]");
+            return 0;
+        }
+        trim(value, dst, sizeof c->sc.title);
+        return 1;
+    }
+    if (strcmp(section, "world") == 0)
+        return world_key(c, key, value);
+    if (strncmp(section, "group.", 6) == 0) {
+        int g = register_group(c, section);
+        return g < 0 ? 0 : group_key(c, section, (uint32_t)g, key, value);
+    }
+    if (strcmp(section, "relation") == 0)
+        return relation_key(c, key, value);
+    if (strcmp(section, "obstacle") == 0)
+        return obstacle_key(c, key, value);
+    if (strcmp(section, "path") == 0)
+        return path_key(c, key, value);
+    if (strcmp(section, "flowfield") == 0)
+        return flow_key(c, key, value);
+    if (strcmp(section, "target") == 0)
+        return target_key(c, key, value);
+    char e[300];
+    expected_names(section_names, strncmp(section, "group", 5) == 0 ? "group.NAME" : section, e, sizeof e);
+    fail(c, c->line, NULL, NULL, section, e, "is not a section");
+    return 0;
+}
+
+// inih's line reader: counts lines, notes section headers, refuses long lines.
+static char *read_line(char *str, int num, void *stream) {
+    parse_ctx *c = stream;
+    char *got = NULL;
+    if (c->file) {
+        got = fgets(str, num, c->file);
+    } else if (*c->text) {
+        size_t n = strcspn(c->text, "\n");
+        size_t take = n + (c->text[n] == '\n');
+        if (take > (size_t)num - 1)
+            take = (size_t)num - 1;
+        memcpy(str, c->text, take);
+        str[take] = '\0';
+        c->text += take;
+        got = str;
+    }
+    if (!got)
+        return NULL;
+    size_t len = strlen(str);
+    bool whole = len > 0 && str[len - 1] == '\n';
+    bool at_end = c->file ? feof(c->file) != 0 : *c->text == '\0';
+    if (!whole && !at_end) {
+        c->line++;
+        fail(c, c->line, NULL, NULL, NULL, "lines of at most 198 characters", "the line is too long");
+        // Swallow the rest of the line.
+        if (c->file) {
+            int ch;
+            while ((ch = fgetc(c->file)) != EOF && ch != '\n') {
+            }
+        } else {
+            c->text += strcspn(c->text, "\n");
+            if (*c->text)
+                c->text++;
+        }
+        str[0] = '\n';
+        str[1] = '\0';
+        return str;
+    }
+    c->line++;
+    const char *p = str;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p == '[') {
+        c->section_index++;
+        // A group exists from its header on, keys or not (inih reports keys only).
+        const char *end = strchr(p, ']');
+        if (strncmp(p, "[group.", 7) == 0 && end) {
+            char section[64];
+            snprintf(section, sizeof section, "%.*s", (int)(end - p - 1), p + 1);
+            register_group(c, section);
+        }
+    }
+    return str;
+}
+
+// After the last line: groups, relations, bodies, world, and a finalize check.
+static void finish(parse_ctx *c) {
+    boids_scenario *sc = &c->sc;
+    boids_params *p = &sc->params;
+    if (!close_obstacle(c))
+        return;
+    if (c->groups == 0)
+        c->groups = 1; // "default", as boids_scenario_default named it
+    p->world.group_count = c->groups;
+    for (uint32_t k = 0; k < c->n_rel; k++) {
+        const relation_entry *e = &c->rel[k];
+        int a = group_index(c, e->a), b = group_index(c, e->b);
+        if (a < 0 || b < 0) {
+            char names[300] = "";
+            size_t n = 0;
+            for (uint32_t g = 0; g < c->groups && n < sizeof names; g++)
+                n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", g ? ", " : "", sc->group_name[g]);
+            char key[80], expected[400];
+            snprintf(key, sizeof key, "%s.%s", e->a, e->b);
+            snprintf(expected, sizeof expected, "groups of this file: %s", names);
+            fail(c, e->line, "relation", key, NULL, expected, "names an unknown group '%s'", a < 0 ? e->a : e->b);
+            return;
+        }
+        uint32_t shift = BOIDS_REL_BITS * (uint32_t)b;
+        p->group[a].relations = (p->group[a].relations & ~(BOIDS_REL_MASK << shift)) | (e->rel << shift);
+    }
+    if (p->flow.kind == BOIDS_FLOW_IMAGE && !c->image_line) {
+        fail(c, c->flow_line, "flowfield", "kind", "image", "image = FILE.png with kind = image",
+             "needs an image");
+        return;
+    }
+    if (p->scene.path_count == 1) {
+        fail(c, c->path_line, "path", "point", NULL, "2 to 32 points", "a path with fewer than 2 points");
+        return;
+    }
+    // World: dimensions from the size when dim is not given.
+    if (c->size_n == 3 && !sc->dim_set)
+        p->world.dim = 3;
+    if (c->size_n && c->size_n != p->world.dim) {
+        fail(c, c->size_line, "world", "size", NULL, p->world.dim == 2 ? "WIDTHxHEIGHT for dim 2" : "WxHxD for dim 3",
+             "has %u extents, the world %u dimensions", c->size_n, p->world.dim);
+        return;
+    }
+    for (uint32_t a = 0; a < 3; a++) {
+        if (sc->size_set)
+            p->world.size[a] = a < p->world.dim ? c->size[a] : 0.0f;
+        if (sc->origin_set)
+            p->world.min[a] = a < p->world.dim ? c->origin[a] : 0.0f;
+    }
+    if (!sc->size_set)
+        boids_params_auto_world(p, 20.0);
+    // Bodies.
+    for (uint32_t g = 0; g < c->groups; g++) {
+        group_extra *x = &c->extra[g];
+        if (x->style == BOIDS_BODY_NONE)
+            continue;
+        float length = x->length_set ? x->length : 1.2f * p->group[g].separation;
+        char what[200];
+        if (boids_body_make(&p->body[g], x->style, x->joints, length, what, sizeof what) != BOIDS_OK) {
+            char sec[48];
+            snprintf(sec, sizeof sec, "group.%s", sc->group_name[g]);
+            fail(c, x->body_line, sec, "body", NULL, "a body that fits (see docs/SCENARIOS.md)", "%s", what);
+            return;
+        }
+        sc->body_length[g] = length;
+    }
+    // The target: the world's centre unless given; the circle's defaults.
+    float centre[3];
+    for (uint32_t a = 0; a < 3; a++)
+        centre[a] = p->world.min[a] + 0.5f * p->world.size[a];
+    if (!c->sc.target_position_set)
+        memcpy(p->world.target_pos, centre, sizeof centre);
+    if (!c->sc.target_center_set)
+        memcpy(sc->target_center, centre, sizeof centre);
+    if (!c->sc.target_radius_set)
+        sc->target_radius = 0.25f * fminf(p->world.size[0], p->world.size[1]);
+    if (p->world.dim == 2) {
+        p->world.target_pos[2] = sc->target_center[2] = 0.0f;
+        for (uint32_t k = 0; k < p->scene.obstacle_count; k++)
+            p->scene.obstacle[k][2] = 0.0f;
+        for (uint32_t k = 0; k < p->scene.path_count; k++)
+            p->scene.path[k][2] = 0.0f;
+    }
+    boids_scenario_at_step(sc, 0, p);
+    // Everything the library checks (radius against the world, bodies, ...).
+    boids_params q = *p;
+    char what[300] = "";
+    boids_result r = boids_params_finalize(&q, what, sizeof what);
+    unsigned gi = 0;
+    if (r == BOIDS_ERR_BODY && sscanf(what, "body of group %u", &gi) == 1 && gi < c->groups && c->extra[gi].body_line) {
+        char sec[48];
+        snprintf(sec, sizeof sec, "group.%s", sc->group_name[gi]);
+        fail(c, c->extra[gi].body_line, sec, "body", NULL, NULL, "is rejected: %s", what);
+    } else if (r != BOIDS_OK) {
+        fail(c, 0, NULL, NULL, NULL, NULL, "the scenario is rejected: %s", what[0] ? what : boids_result_str(r));
+    }
+}
+
+// The defaults (see scenario.h).
+void boids_scenario_default(boids_scenario *sc) {
+    memset(sc, 0, sizeof *sc);
+    boids_params_default(&sc->params, 1000, 2);
+    snprintf(sc->group_name[0], BOIDS_SCENARIO_NAME, "default");
+    // Fields of view by their degrees (360 and Flake's 60), so they write back exactly.
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        sc->fov_deg[g] = 360.0f;
+        sc->view_fov_deg[g] = 60.0f;
+        sc->params.group[g].view_cos = boids_fov_cos(60.0f);
+    }
+    sc->target_mode = BOIDS_TARGET_FIXED;
+    sc->target_period = 600.0f;
+}
+
+// Parses from the file or string set in c.
+static boids_result parse(parse_ctx *c, boids_scenario *out, char *err, size_t err_size) {
+    boids_scenario_default(&c->sc);
+    snprintf(c->sc.path, sizeof c->sc.path, "%s", c->name);
+    c->obstacle_section = -1;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        c->extra[g].joints = 12;
+    int r = ini_parse_stream(read_line, c, on_key, c);
+    if (r > 0 && !c->failed)
+        fail(c, r, NULL, NULL, NULL, "[section] or key = value lines (comments start with # or ;)",
+             "the line is not a section, a key = value or a comment");
+    if (r < 0 && !c->failed)
+        fail(c, 0, NULL, NULL, NULL, NULL, "%s", r == -2 ? "out of memory" : "cannot be read");
+    if (!c->failed)
+        finish(c);
+    if (c->failed) {
+        snprintf(err, err_size, "%s", c->err);
+        return r == -2 ? BOIDS_ERR_NOMEM : BOIDS_ERR_FORMAT;
+    }
+    *out = c->sc;
+    return BOIDS_OK;
+}
+
+boids_result boids_scenario_load(const char *path, boids_scenario *out, char *err, size_t err_size) {
+    parse_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return BOIDS_ERR_NOMEM;
+    c->name = path;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, err_size, "%s: is a directory; expected a scenario file (.ini)", path);
+        free(c);
+        return BOIDS_ERR_IO;
+    }
+    c->file = fopen(path, "r");
+    if (!c->file) {
+        snprintf(err, err_size,
+                 "%s: cannot be read (%s); expected a scenario file (.ini) or the name of one of "
+                 "--list-scenarios",
+                 path, strerror(errno));
+        free(c);
+        return BOIDS_ERR_IO;
+    }
+    boids_result r = parse(c, out, err, err_size);
+    fclose(c->file);
+    free(c);
+    return r;
+}
+
+boids_result boids_scenario_load_string(const char *text, const char *name, boids_scenario *out, char *err,
+                                        size_t err_size) {
+    parse_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return BOIDS_ERR_NOMEM;
+    c->name = name;
+    c->text = text;
+    boids_result r = parse(c, out, err, err_size);
+    free(c);
+    return r;
+}
+
+// ---- time -------------------------------------------------------------------------
+
+bool boids_scenario_is_dynamic(const boids_scenario *sc) {
+    return sc->target_mode == BOIDS_TARGET_CIRCLE || sc->vary_count > 0;
+}
+
+// The circling target and the varying weights at `step`.
+void boids_scenario_at_step(const boids_scenario *sc, uint64_t step, boids_params *p) {
+    double t = (double)step;
+    if (sc->target_mode == BOIDS_TARGET_CIRCLE) {
+        double w = 2.0 * 3.14159265358979323846 / (double)sc->target_period, a = w * fmod(t, sc->target_period);
+        double r = sc->target_radius, dt = p->world.dt;
+        p->world.target_pos[0] = sc->target_center[0] + (float)(r * cos(a));
+        p->world.target_pos[1] = sc->target_center[1] + (float)(r * sin(a));
+        p->world.target_pos[2] = sc->target_center[2];
+        p->world.target_vel[0] = (float)(-r * w * sin(a) / dt);
+        p->world.target_vel[1] = (float)(r * w * cos(a) / dt);
+        p->world.target_vel[2] = 0.0f;
+    }
+    for (uint32_t k = 0; k < sc->vary_count; k++) {
+        const boids_vary *v = &sc->vary[k];
+        double mid = 0.5 * ((double)v->lo + v->hi), amp = 0.5 * ((double)v->hi - v->lo);
+        double a = 2.0 * 3.14159265358979323846 * fmod(t, v->period) / v->period;
+        p->group[v->group].weight[v->behavior >> 2][v->behavior & 3] = (float)(mid + amp * sin(a));
+    }
+}
+
+// ---- writing --------------------------------------------------------------------------
+
+// "x, y[, z]" of the first dim components.
+static void vec_text(const float *v, uint32_t dim, char *buf, size_t size) {
+    if (dim == 2)
+        snprintf(buf, size, "%.9g, %.9g", (double)v[0], (double)v[1]);
+    else
+        snprintf(buf, size, "%.9g, %.9g, %.9g", (double)v[0], (double)v[1], (double)v[2]);
+}
+
+// Degrees of a field-of-view cosine (cos of half the angle; -1: 360).
+static double fov_degrees(float c) {
+    return c <= -1.0f ? 360.0 : 2.0 * acos((double)c) * 180.0 / 3.14159265358979323846;
+}
+
+// cos(half the field of view) of degrees in (0, 360]; 360 (all around) is -1.
+float boids_fov_cos(float degrees) {
+    return degrees >= 360.0f ? -1.0f : (float)cos((double)degrees * 0.5 * 3.14159265358979323846 / 180.0);
+}
+
+bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
+    const boids_params *p = &sc->params;
+    const boids_world_params *w = &p->world;
+    char v[200];
+    static const char *const boundaries[] = {"wrap", "walls", "bounce"};
+    static const char *const flows[] = {"noise", "swirl", "uniform", "image"};
+    static const char *const targets[] = {"fixed", "mouse", "circle"};
+    fprintf(f, "# The effective scenario (boids-run --dump-scenario): every value written out.\n");
+    fprintf(f, "[scenario]\ntitle = %s\nexample = %s\n\n", sc->title[0] ? sc->title : "(untitled)",
+            sc->example[0] ? sc->example : "(none)");
+    fprintf(f, "[world]\ndim = %u\ncount = %u\n", w->dim, w->count);
+    fprintf(f, w->dim == 2 ? "size = %.9gx%.9g\n" : "size = %.9gx%.9gx%.9g\n", (double)w->size[0], (double)w->size[1],
+            (double)w->size[2]);
+    vec_text(w->min, w->dim, v, sizeof v);
+    fprintf(f, "origin = %s\nboundary = %s\ndt = %.9g\nseed = %llu\ncombine = %s\nwall_offset = %.9g\n", v,
+            w->boundary < 3 ? boundaries[w->boundary] : "wrap", (double)w->dt,
+            (unsigned long long)w->seed_lo | ((unsigned long long)w->seed_hi << 32),
+            w->combine == BOIDS_COMBINE_PRIORITY ? "priority" : "sum", (double)w->wall_offset);
+    fprintf(f, "distribution = %s\n", sc->distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform");
+    for (uint32_t gi = 0; gi < w->group_count; gi++) {
+        const boids_group_params *g = &p->group[gi];
+        char beh[300];
+        boids_behaviors_text(g->behaviors, ", ", beh, sizeof beh);
+        fprintf(f, "\n[group.%s]\n", sc->group_name[gi][0] ? sc->group_name[gi] : "default");
+        if (p->group_share[gi] > 0.0f)
+            fprintf(f, "share = %.9g\n", (double)p->group_share[gi]);
+        fprintf(f, "behaviors = %s\n", beh);
+        for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++)
+            fprintf(f, "weight.%s = %.9g\n", boids_behavior_name(b), (double)g->weight[b >> 2][b & 3]);
+        for (uint32_t k = 0; k < sc->vary_count; k++)
+            if (sc->vary[k].group == gi)
+                fprintf(f, "vary.%s = %.9g, %.9g, %.9g\n", boids_behavior_name(sc->vary[k].behavior),
+                        (double)sc->vary[k].lo, (double)sc->vary[k].hi, (double)sc->vary[k].period);
+        double fov = sc->fov_deg[gi] > 0.0f ? sc->fov_deg[gi] : fov_degrees(g->fov_cos);
+        double view_fov = sc->view_fov_deg[gi] > 0.0f ? sc->view_fov_deg[gi] : fov_degrees(g->view_cos);
+        fprintf(f,
+                "maxspeed = %.9g\nmaxforce = %.9g\nradius = %.9g\nseparation = %.9g\nfov = %.9g\nview_radius = "
+                "%.9g\nview_fov = %.9g\npredict = %.9g\narrive_radius = %.9g\nwander_distance = %.9g\n"
+                "wander_radius = %.9g\nwander_change = %.9g\npath_predict = %.9g\npath_ahead = %.9g\n"
+                "avoid_distance = %.9g\npriority_threshold = %.9g\nmax_turn = %.9g\nbody_radius = %.9g\n",
+                (double)g->maxspeed, (double)g->maxforce, (double)g->radius, (double)g->separation, fov,
+                (double)g->view_radius, view_fov, (double)g->predict, (double)g->arrive_radius,
+                (double)g->wander_distance, (double)g->wander_radius, (double)g->wander_change, (double)g->path_predict,
+                (double)g->path_ahead, (double)g->avoid_distance, (double)g->priority_threshold, (double)g->max_turn,
+                (double)g->body_radius);
+        if (p->body[gi].style != BOIDS_BODY_NONE)
+            fprintf(f, "body = %s\njoints = %u\nbody_length = %.9g\n", boids_body_style_name(p->body[gi].style),
+                    p->body[gi].joints, (double)sc->body_length[gi]);
+        if (sc->color_set[gi])
+            fprintf(f, "color = #%02x%02x%02x\n", (unsigned)lroundf(sc->color[gi][0] * 255.0f),
+                    (unsigned)lroundf(sc->color[gi][1] * 255.0f), (unsigned)lroundf(sc->color[gi][2] * 255.0f));
+    }
+    static const char *const rels[] = {"flock", "ignore", "flee", "pursue"};
+    bool any = false;
+    for (uint32_t a = 0; a < w->group_count; a++)
+        for (uint32_t b = 0; b < w->group_count; b++) {
+            uint32_t r = (p->group[a].relations >> (BOIDS_REL_BITS * b)) & BOIDS_REL_MASK;
+            if (r == BOIDS_REL_FLOCK)
+                continue;
+            if (!any)
+                fprintf(f, "\n[relation]\n");
+            any = true;
+            fprintf(f, "%s.%s = %s\n", sc->group_name[a], sc->group_name[b], rels[r]);
+        }
+    for (uint32_t k = 0; k < p->scene.obstacle_count; k++) {
+        vec_text(p->scene.obstacle[k], w->dim, v, sizeof v);
+        fprintf(f, "\n[obstacle]\ncenter = %s\nradius = %.9g\n", v, (double)p->scene.obstacle[k][3]);
+    }
+    if (p->scene.path_count >= 2) {
+        fprintf(f, "\n[path]\n");
+        for (uint32_t k = 0; k < p->scene.path_count; k++) {
+            vec_text(p->scene.path[k], w->dim, v, sizeof v);
+            fprintf(f, "point = %s\n", v);
+        }
+        fprintf(f, "radius = %.9g\nclosed = %s\n", (double)p->scene.path_radius,
+                p->scene.path_closed ? "true" : "false");
+    }
+    vec_text(p->flow.direction, w->dim, v, sizeof v);
+    fprintf(f, "\n[flowfield]\nkind = %s\n", p->flow.kind <= BOIDS_FLOW_IMAGE ? flows[p->flow.kind] : "noise");
+    if (p->flow.kind == BOIDS_FLOW_IMAGE)
+        fprintf(f, "image = %s\n", p->flow.image);
+    fprintf(f, "resolution = %.9g\nnoise_scale = %.9g\nseed = %u\ndirection = %s\n", (double)p->flow.resolution,
+            (double)p->flow.noise_scale, p->flow.noise_seed, v);
+    vec_text(w->target_pos, w->dim, v, sizeof v);
+    fprintf(f, "\n[target]\nmode = %s\nposition = %s\n", targets[sc->target_mode], v);
+    vec_text(sc->target_center, w->dim, v, sizeof v);
+    fprintf(f, "center = %s\nradius = %.9g\nperiod = %.9g\n", v, (double)sc->target_radius, (double)sc->target_period);
+    return fflush(f) == 0 && !ferror(f);
+}
+
+// ---- the shipped directory ---------------------------------------------------------------
+
+const char *boids_scenario_dir(void) {
+    const char *env = getenv("BOIDS_SCENARIOS");
+    struct stat st;
+    if (env && env[0] && stat(env, &st) == 0 && S_ISDIR(st.st_mode))
+        return env;
+    if (stat(BOIDS_SCENARIO_DIR, &st) == 0 && S_ISDIR(st.st_mode))
+        return BOIDS_SCENARIO_DIR;
+    return NULL;
+}
+
+bool boids_scenario_find(const char *arg, char *out, size_t out_size) {
+    size_t n = strlen(arg);
+    if (strchr(arg, '/') || (n > 4 && strcmp(arg + n - 4, ".ini") == 0)) {
+        snprintf(out, out_size, "%s", arg);
+        return true;
+    }
+    const char *dir = boids_scenario_dir();
+    if (!dir)
+        return false;
+    snprintf(out, out_size, "%s/%s.ini", dir, arg);
+    return true;
+}
+
+static int cmp_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int boids_scenario_list(FILE *f) {
+    const char *dir = boids_scenario_dir();
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (!d)
+        return -1;
+    char *names[256];
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 256) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".ini") == 0)
+            names[n++] = strndup(e->d_name, len - 4);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], cmp_names);
+    for (int i = 0; i < n; i++) {
+        char path[1024], err[512];
+        snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
+        boids_scenario *sc = malloc(sizeof *sc);
+        if (sc && boids_scenario_load(path, sc, err, sizeof err) == BOIDS_OK)
+            fprintf(f, "%-28s %s\n", names[i], sc->title);
+        else
+            fprintf(f, "%-28s (does not load: %s)\n", names[i], sc ? err : "out of memory");
+        free(sc);
+        free(names[i]);
+    }
+    return n;
+}
