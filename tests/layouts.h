@@ -1,0 +1,25 @@
+// tests/layouts.h: helpers shared by the neighbour-index suites
+// (test_grid.c, test_quadtree.c): a small deterministic generator, one-group
+// worlds, simulations on one thread, hand-placed agents.
+#ifndef BOIDS_TEST_LAYOUTS_H
+#define BOIDS_TEST_LAYOUTS_H
+
+#include <stdint.h>
+
+#include "boids/core.h"
+
+// A small deterministic generator for hand-placed layouts, and [0, 1) from it.
+uint32_t lcg_next(uint32_t *s);
+float lcg_unit(uint32_t *s);
+// qsort comparison of uint32_t.
+int cmp_u32(const void *a, const void *b);
+// Parameters for a one-group world: radius r is the perception radius and
+// the largest interaction radius (separation r/2, view r).
+void world_params(boids_params *p, uint32_t n, uint32_t dim, uint32_t boundary, const float min[3],
+                  const float size[3], float r);
+// A simulation of p on one thread (finalize checked first).
+boids_sim *create(const boids_params *p, boids_distribution dist);
+// Replace the agents of s by the positions pos (id order); velocities from the seed.
+void place(boids_sim *s, float (*pos)[4], uint32_t seed);
+
+#endif
