@@ -121,7 +121,7 @@ START_TEST(defaults_and_3d) {
 END_TEST
 
 START_TEST(bad_files) {
-    load_bad("[wrld]\ncount = 5\n", ARGV("t.ini:2:", "'wrld' is not a section", "did you mean 'world'"));
+    load_bad("[wrld]\ncount = 5\n", ARGV("t.ini:1:", "'wrld' is not a section", "did you mean 'world'"));
     load_bad("[world]\ncont = 5\n", ARGV("t.ini:2:", "[world] cont", "did you mean 'count'"));
     load_bad("[group.a]\nmaxsped = 2\n", ARGV("t.ini:2:", "[group.a] maxsped", "did you mean 'maxspeed'"));
     load_bad("[world]\n\nsize = 10x\n", ARGV("t.ini:3:", "[world] size: '10x'", "WIDTHxHEIGHT"));
@@ -255,6 +255,27 @@ START_TEST(run_bad_file_exits_2) {
     ck_assert_msg(strstr(r.err, "bad.ini:4:") && strstr(r.err, "radius: '-5'"), "got: %s", r.err);
     ck_assert_msg(r.out[0] == '\0', "nothing on stdout: %s", r.out);
     boids_test_run_free(&r);
+    // Each kind of bad file through the executable: exit 2, one line, the line number.
+    static const struct {
+        const char *text, *needle;
+    } cases[] = {
+        {"[wrld]\n", "bad.ini:1:"},
+        {"[world]\ncont = 3\n", "did you mean 'count'"},
+        {"[group.a]\nmaxspeed = fast\n", "bad.ini:2:"},
+        {"[group.a]\nfov = 720\n", "0 < fov <= 360"},
+        {"[path]\npoint = 1, 2\n", "fewer than 2 points"},
+        {"[group.a]\n[relation]\na.zz = flee\n", "unknown group 'zz'"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        write_file(path, cases[k].text);
+        run_result q = boids_test_run(RUN_BIN, ARGV("boids-run", "--scenario", path, "--steps", "1"), TMP, "bad");
+        size_t n = strlen(q.err);
+        ck_assert_msg(WIFEXITED(q.status) && WEXITSTATUS(q.status) == 2 && n > 0 &&
+                          strchr(q.err, '\n') == q.err + n - 1 && strstr(q.err, cases[k].needle),
+                      "case %zu: expected exit 2 and one line with '%s', got status %d: %s", k, cases[k].needle,
+                      q.status, q.err);
+        boids_test_run_free(&q);
+    }
     r = boids_test_run(RUN_BIN, ARGV("boids-run", "--scenario", "no-such-scenario", "--steps", "1"), TMP, "bad");
     ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2, "expected exit 2: %s", r.err);
     ck_assert_msg(strstr(r.err, "no-such-scenario") && strstr(r.err, "--list-scenarios"), "got: %s", r.err);

@@ -25,7 +25,6 @@
 
 #define MAX_RELATIONS 64
 
-
 // A relation as read, resolved once every group is known.
 typedef struct relation_entry {
     char a[BOIDS_SCENARIO_NAME], b[BOIDS_SCENARIO_NAME];
@@ -882,11 +881,20 @@ static char *read_line(char *str, int num, void *stream) {
     if (*p == '[') {
         c->section_index++;
         // A group exists from its header on, keys or not (inih reports keys only).
+        // Sections are checked at their header (inih reports keys only, so an
+        // empty section would pass unseen); a group exists from its header on.
         const char *end = strchr(p, ']');
-        if (strncmp(p, "[group.", 7) == 0 && end) {
-            char section[64];
+        if (end) {
+            char section[64], name[64];
             snprintf(section, sizeof section, "%.*s", (int)(end - p - 1), p + 1);
-            register_group(c, section);
+            trim(section, name, sizeof name);
+            if (strncmp(name, "group.", 6) == 0) {
+                register_group(c, name);
+            } else if (pick(name, section_names) < 0 || strcmp(name, "group.NAME") == 0) {
+                char e[300];
+                expected_names(section_names, strncmp(name, "group", 5) == 0 ? "group.NAME" : name, e, sizeof e);
+                fail(c, c->line, NULL, NULL, name, e, "is not a section");
+            }
         }
     }
     return str;
@@ -919,8 +927,7 @@ static void finish(parse_ctx *c) {
         p->group[a].relations = (p->group[a].relations & ~(BOIDS_REL_MASK << shift)) | (e->rel << shift);
     }
     if (p->flow.kind == BOIDS_FLOW_IMAGE && !c->image_line) {
-        fail(c, c->flow_line, "flowfield", "kind", "image", "image = FILE.png with kind = image",
-             "needs an image");
+        fail(c, c->flow_line, "flowfield", "kind", "image", "image = FILE.png with kind = image", "needs an image");
         return;
     }
     if (p->scene.path_count == 1) {
