@@ -1243,7 +1243,9 @@ static int run(const boids_options *o) {
         glDebugMessageCallback(debug_message, v);
     }
     v->params_dirty = true;
-    v->body_style = o->body_style_set ? o->body_style : BOIDS_BODY_NONE;
+    v->body_style = o->body_style_set ? o->body_style
+                    : o->scenario     ? o->scenario->params.body[0].style
+                                      : BOIDS_BODY_NONE;
     boids_render_desc rd = {.shader_dir = o->shader_dir, .own_count = use_gpu ? 0 : count};
     boids_result r = boids_render_create(&v->render, &rd, err, sizeof err);
     if (r != BOIDS_OK) {
