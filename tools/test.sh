@@ -1,9 +1,26 @@
 #!/usr/bin/env bash
 # tools/test.sh: install dependencies, build, run every test. Non-zero exit on
 # any failure. Extra arguments go to ctest (e.g. -L core, -R grid).
+#
+# tools/test.sh --sanitize [ctest args]: the same build with AddressSanitizer
+# and UndefinedBehaviorSanitizer (build-asan/, RelWithDebInfo), then the core
+# suites (leak checking on) and the gpu suites on llvmpipe (leak checking off:
+# Mesa's JIT allocations have no symbols to suppress them by); any report
+# stops the test that made it (halt_on_error) and fails the run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/tools/deps.sh"
+if [[ "${1:-}" == "--sanitize" ]]; then
+  shift
+  flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+  BUILD_DIR="$root/build-asan" BUILD_TYPE=RelWithDebInfo C_FLAGS="$flags" \
+    LINK_FLAGS="-fsanitize=address,undefined" "$root/tools/build.sh"
+  cd "$root/build-asan"
+  export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+  ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 ctest --output-on-failure --timeout 1800 -L core "$@"
+  ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 ctest --output-on-failure --timeout 1800 -L gpu "$@"
+  exit 0
+fi
 "$root/tools/build.sh"
 cd "$root/build"
 ctest --output-on-failure --timeout 1200 "$@"
