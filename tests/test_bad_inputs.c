@@ -1,0 +1,247 @@
+// tests/test_bad_inputs.c: the bad-input matrix (issue 8). Every executable
+// (boids, boids-run, boids-bench, boids-validate) with a list of wrong
+// invocations and corrupted input files: each must exit with status 2 (bad
+// input) or 3 (environment), print exactly one line on stderr, never die by
+// a signal, and leave an existing output file it was pointed at untouched.
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <check.h>
+
+#include "spawn.h"
+
+#define TMP BOIDS_TEST_TMP
+#define MAX_WORDS 24
+
+// Wrong flags and values; each is tried on every executable (a flag a
+// program does not take is wrong there too).
+static const char *const flag_cases[][4] = {
+    {"--no-such-flag", NULL},
+    {"--count", NULL},
+    {"--count", "0", NULL},
+    {"--count", "-5", NULL},
+    {"--count", "12abc", NULL},
+    {"--count", "99999999999999999999", NULL},
+    {"--count", "1e99", NULL},
+    {"--steps", "0", NULL},
+    {"--dim", "4", NULL},
+    {"--world", "0x0", NULL},
+    {"--world", "10xnanx", NULL},
+    {"--origin", "1,2,3,4", NULL},
+    {"--seed", "-1", NULL},
+    {"--boundary", "moebius", NULL},
+    {"--behaviors", "seek,nope", NULL},
+    {"--weights", "seek=fast", NULL},
+    {"--radius", "nan", NULL},
+    {"--separation", "-3", NULL},
+    {"--fov", "0", NULL},
+    {"--maxspeed", "inf", NULL},
+    {"--maxforce", "", NULL},
+    {"--dt", "1e40", NULL},
+    {"--backend", "tpu", NULL},
+    {"--threads", "-1", NULL},
+    {"--bodies", "eel", NULL},
+    {"--joints", "99", NULL},
+    {"--body-length", "-1", NULL},
+    {"--index", "tree", NULL},
+    {"--scenario", "/nonexistent/x.ini", NULL},
+    {"--scenario", TMP "/bad-inputs", NULL}, // a directory
+    {"--scenario", TMP "/bad-inputs/garbage.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/unknown.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/range.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/binary.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/relation.ini", NULL},
+    {"--count", "10", "positional", NULL},
+    {"-x", NULL},
+    {"--count=", NULL},
+    {"--quiet=yes", NULL},
+};
+
+// Files the cases above and below read: written once.
+static void write_file(const char *path, const char *text, size_t len) {
+    FILE *f = fopen(path, "wb");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    fwrite(text, 1, len, f);
+    fclose(f);
+}
+
+static void make_inputs(void) {
+    mkdir(TMP, 0755);
+    mkdir(TMP "/bad-inputs", 0755);
+    static const char binary[] = "\x00\x01\xff\xfe[world]\x00\ncount = \x80\x81\n";
+    static const struct {
+        const char *name, *text;
+    } files[] = {
+        {"garbage.ini", "this is not an ini file\n"},
+        {"unknown.ini", "[world]\ncount = 10\n[grup.a]\n"},
+        {"range.ini", "[group.a]\nmaxspeed = -1\n"},
+        {"relation.ini", "[group.a]\n[relation]\na.b = flee\n"},
+        {"empty.csv", ""},
+        {"header.csv", "id,group,x,y\n0,0,1,2\n"},
+        {"number.csv", "id,group,px,py,vx,vy\n0,0,1,abc,0,0\n"},
+        {"nan.csv", "id,group,px,py,vx,vy\n0,0,nan,1,0,0\n"},
+        {"dup.csv", "id,group,px,py,vx,vy\n0,0,1,1,0,0\n0,0,2,2,0,0\n"},
+        {"gap.csv", "id,group,px,py,vx,vy\n0,0,1,1,0,0\n2,0,2,2,0,0\n"},
+        {"short.csv", "id,group,px,py,vx,vy\n0,0,1,1,0\n"},
+        {"group.csv", "id,group,px,py,vx,vy\n0,9,1,1,0,0\n"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/bad-inputs/%s", TMP, files[i].name);
+        write_file(path, files[i].text, strlen(files[i].text));
+    }
+    write_file(TMP "/bad-inputs/binary.ini", binary, sizeof binary - 1);
+    // Existing outputs the refused runs are pointed at.
+    write_file(TMP "/bad-inputs/keep.csv", "precious\n", 9);
+    write_file(TMP "/bad-inputs/keep.png", "precious\n", 9);
+}
+
+typedef struct program {
+    const char *name;        // argv[0]
+    const char *const *base; // arguments every case starts with
+    const char *keep_flag;   // an output flag pointed at keep.out (it must stay as it is)
+} program;
+
+static const char *const run_base[] = {"--count", "50", "--steps", "2", NULL};
+static const char *const bench_base[] = {"--counts", "50", "--steps", "1", NULL};
+static const char *const validate_base[] = {"--count", "50", "--steps", "1", NULL};
+static const char *const viewer_base[] = {"--count", "50", "--frames", "1", NULL};
+
+static const program programs[] = {
+    {"boids-run", run_base, "--export-csv"},
+    {"boids-bench", bench_base, "--profile"},
+    {"boids-validate", validate_base, NULL},
+    {"boids", viewer_base, "--screenshot"},
+};
+
+static uint32_t tried;
+
+// Runs prog with base + keep flag + case words; asserts the contract.
+static void expect_refused(const program *prog, const char *const *words, const char *what) {
+    const char *argv[MAX_WORDS + 2];
+    size_t n = 0;
+    argv[n++] = prog->name;
+    for (size_t i = 0; prog->base[i]; i++)
+        argv[n++] = prog->base[i];
+    if (prog->keep_flag) {
+        argv[n++] = prog->keep_flag;
+        argv[n++] =
+            strcmp(prog->keep_flag, "--screenshot") == 0 ? TMP "/bad-inputs/keep.png" : TMP "/bad-inputs/keep.csv";
+    }
+    for (size_t i = 0; words[i] && n < MAX_WORDS; i++)
+        argv[n++] = words[i];
+    argv[n] = NULL;
+    char bin[512];
+    snprintf(bin, sizeof bin, "%s/%s", BOIDS_BIN_DIR, prog->name);
+    run_result r = boids_test_run(bin, argv, TMP, "bad-inputs");
+    tried++;
+    ck_assert_msg(r.spawned, "could not start %s", bin);
+    ck_assert_msg(!WIFSIGNALED(r.status), "%s %s: killed by signal %d; stderr: %s", prog->name, what,
+                  WIFSIGNALED(r.status) ? WTERMSIG(r.status) : 0, r.err);
+    int code = WIFEXITED(r.status) ? WEXITSTATUS(r.status) : -1;
+    ck_assert_msg(code == 2 || code == 3, "%s %s: exit status %d (expected 2 or 3); stderr: %s", prog->name, what, code,
+                  r.err);
+    size_t len = strlen(r.err);
+    ck_assert_msg(len > 1 && r.err[len - 1] == '\n' && strchr(r.err, '\n') == r.err + len - 1,
+                  "%s %s: expected exactly one line on stderr, got: '%s'", prog->name, what, r.err);
+    ck_assert_msg(strncmp(r.err, prog->name, strlen(prog->name)) == 0, "%s %s: the line does not name the program: %s",
+                  prog->name, what, r.err);
+    boids_test_run_free(&r);
+}
+
+// The existing files the runs were pointed at are as they were.
+static void expect_untouched(void) {
+    static const char *const kept[] = {TMP "/bad-inputs/keep.csv", TMP "/bad-inputs/keep.png"};
+    for (size_t i = 0; i < 2; i++) {
+        char *text = boids_test_slurp(kept[i]);
+        ck_assert_msg(strcmp(text, "precious\n") == 0, "a refused run changed %s", kept[i]);
+        free(text);
+    }
+}
+
+START_TEST(flags_on_every_executable) {
+    make_inputs();
+    // Without a display: the viewer reaches its display check only with good flags.
+    unsetenv("DISPLAY");
+    unsetenv("WAYLAND_DISPLAY");
+    size_t cases = sizeof flag_cases / sizeof flag_cases[0];
+    for (size_t p = 0; p < sizeof programs / sizeof programs[0]; p++)
+        for (size_t k = 0; k < cases; k++) {
+            char what[160];
+            snprintf(what, sizeof what, "%s %s", flag_cases[k][0], flag_cases[k][1] ? flag_cases[k][1] : "");
+            expect_refused(&programs[p], flag_cases[k], what);
+        }
+    expect_untouched();
+    printf("bad inputs: %u invocations refused properly\n", tried);
+}
+END_TEST
+
+START_TEST(files_and_outputs) {
+    make_inputs();
+    unsetenv("DISPLAY");
+    unsetenv("WAYLAND_DISPLAY");
+    const program *run = &programs[0];
+    static const char *const csv[] = {"empty.csv", "header.csv", "number.csv", "nan.csv",
+                                      "dup.csv",   "gap.csv",    "short.csv",  "group.csv"};
+    program init_run = {"boids-run", (const char *const[]){"--steps", "2", NULL}, "--export-csv"};
+    for (size_t i = 0; i < sizeof csv / sizeof csv[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/bad-inputs/%s", TMP, csv[i]);
+        expect_refused(&init_run, (const char *const[]){"--init", path, NULL}, csv[i]);
+    }
+    expect_refused(&init_run, (const char *const[]){"--init", "/nonexistent.csv", NULL}, "missing csv");
+    // Outputs that cannot be written are refused before the run.
+    static const char *const outputs[][3] = {
+        {"--export-csv", "/nonexistent-dir/x.csv", NULL},
+        {"--export-csv", TMP "/bad-inputs", NULL},
+        {"--profile", "/nonexistent-dir/x.csv", NULL},
+        {"--profile", TMP "/bad-inputs/x.txt", NULL},
+    };
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+        program plain = {"boids-run", run_base, NULL};
+        expect_refused(&plain, outputs[i], outputs[i][1]);
+    }
+    // The viewer's own flags.
+    program viewer = {"boids", viewer_base, NULL};
+    static const char *const viewer_cases[][3] = {
+        {"--width", "0", NULL},       {"--height", "99999", NULL}, {"--vsync", "maybe", NULL},
+        {"--keys", "", NULL},         {"--keys", "5:nokey", NULL}, {"--keys", "mouse=1", NULL},
+        {"--demo", "worm", NULL},     {"--frames", "0", NULL},     {"--screenshot", "/nonexistent-dir/x.png", NULL},
+        {"--profile", "x.bmp", NULL}, {"--count", "20", NULL}, // good flags, no display: 3
+    };
+    for (size_t i = 0; i < sizeof viewer_cases / sizeof viewer_cases[0]; i++)
+        expect_refused(&viewer, viewer_cases[i], viewer_cases[i][0]);
+    program bench = {"boids-bench", bench_base, NULL};
+    static const char *const bench_cases[][3] = {{"--counts", "0", NULL},
+                                                 {"--counts", "10,,20", NULL},
+                                                 {"--counts", "abc", NULL},
+                                                 {"--distribution", "gauss", NULL}};
+    for (size_t i = 0; i < sizeof bench_cases / sizeof bench_cases[0]; i++)
+        expect_refused(&bench, bench_cases[i], bench_cases[i][0]);
+    (void)run;
+    expect_untouched();
+    printf("bad inputs: %u invocations with files and outputs refused properly\n", tried);
+}
+END_TEST
+
+static Suite *bad_inputs_suite(void) {
+    Suite *s = suite_create("bad_inputs");
+    TCase *c = tcase_create("matrix");
+    tcase_set_timeout(c, 600);
+    tcase_add_test(c, flags_on_every_executable);
+    tcase_add_test(c, files_and_outputs);
+    suite_add_tcase(s, c);
+    return s;
+}
+
+int main(void) {
+    SRunner *sr = srunner_create(bad_inputs_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
