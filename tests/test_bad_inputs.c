@@ -222,6 +222,55 @@ START_TEST(files_and_outputs) {
                                                  {"--distribution", "gauss", NULL}};
     for (size_t i = 0; i < sizeof bench_cases / sizeof bench_cases[0]; i++)
         expect_refused(&bench, bench_cases[i], bench_cases[i][0]);
+    // Snapshots: a good one from boids-run, then damaged copies for --load.
+    run_result made = boids_test_run(BOIDS_BIN_DIR "/boids-run",
+                                     (const char *const[]){"boids-run", "--count", "60", "--steps", "3", "--quiet",
+                                                           "--save", TMP "/bad-inputs/good.boids", NULL},
+                                     TMP, "bad-inputs");
+    ck_assert_msg(made.spawned && WIFEXITED(made.status) && WEXITSTATUS(made.status) == 0, "--save failed: %s",
+                  made.err);
+    boids_test_run_free(&made);
+    size_t len = 0;
+    char *good = boids_test_slurp_len(TMP "/bad-inputs/good.boids", &len);
+    ck_assert_msg(good && len > 64, "no snapshot written");
+    static const char *const damages[] = {"truncated", "half", "magic", "crlf", "flipped", "tail", "empty"};
+    for (size_t d = 0; d < sizeof damages / sizeof damages[0]; d++) {
+        char *copy = malloc(len + 8);
+        memcpy(copy, good, len);
+        size_t n = len;
+        switch (d) {
+        case 0:
+            n = len - 3;
+            break;
+        case 1:
+            n = len / 2;
+            break;
+        case 2:
+            copy[1] = 'X';
+            break;
+        case 3:
+            memmove(copy + 5, copy + 6, len - 6), n = len - 1;
+            break; // "\r\n" -> "\n"
+        case 4:
+            copy[len / 3] ^= 0x40;
+            break;
+        case 5:
+            memcpy(copy + len, "junk", 4), n = len + 4;
+            break;
+        default:
+            n = 0;
+            break;
+        }
+        write_file(TMP "/bad-inputs/bad.boids", copy, n);
+        free(copy);
+        program load = {"boids-run", (const char *const[]){"--steps", "2", NULL}, "--export-csv"};
+        expect_refused(&load, (const char *const[]){"--load", TMP "/bad-inputs/bad.boids", NULL}, damages[d]);
+    }
+    free(good);
+    program save = {"boids-run", run_base, NULL};
+    expect_refused(&save, (const char *const[]){"--save", "/nonexistent-dir/x.boids", NULL}, "--save bad dir");
+    expect_refused(&save, (const char *const[]){"--save-every", "0", "--save", TMP "/bad-inputs/s.boids", NULL},
+                   "--save-every 0");
     (void)run;
     expect_untouched();
     printf("bad inputs: %u invocations with files and outputs refused properly\n", tried);

@@ -13,6 +13,8 @@ packages=(
   xvfb xauth                                 # a display for viewer tests and screenshots
   python3-matplotlib python3-numpy           # tools/plot_profile.py (run with /usr/bin/python3)
   libinih-dev                                # scenario files (INI)
+  zlib1g-dev                                 # CRC-32 of .boids snapshots (crc32)
+  clang libclang-rt-dev libomp-dev           # tools/fuzz.sh: libFuzzer, ASan/UBSan, OpenMP with clang
 )
 
 missing=()

@@ -1,9 +1,12 @@
 // src/app/boids_run.c: boids-run, the headless runner of the CPU reference.
 // Parses the shared options, builds the parameters, optionally loads agents
-// from a CSV snapshot, steps, prints a statistics line every K steps and a
-// summary whose last line is "state-hash: H" (FNV-1a of the final state).
-// Exit status: 0 ok, 2 bad input (flags, CSV content), 3 environment
-// (memory, writing output).
+// from a CSV snapshot or the whole state from a .boids snapshot (--load),
+// steps, prints a statistics line every K steps and a summary whose last line
+// is "state-hash: H" (FNV-1a of the final state); --save writes a .boids
+// snapshot at the end (and every K steps with --save-every). SIGINT / SIGTERM:
+// the current step is finished, the requested outputs written, exit 130 / 143.
+// Exit status: 0 ok, 2 bad input (flags, CSV or snapshot content), 3
+// environment (memory, writing output).
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -19,6 +22,7 @@
 #include "profile.h"
 #include "boids/gpu.h"
 #include "boids/platform.h"
+#include "boids/snapshot.h"
 
 #define PROG "boids-run"
 #define EXIT_INPUT 2
@@ -28,6 +32,7 @@
 static const char usage[] =
     "usage: boids-run --count N [options]\n"
     "       boids-run --init FILE.csv [options]\n"
+    "       boids-run --load FILE.boids [--steps S] [run and output options]\n"
     "Runs the CPU reference simulation without a window and prints statistics.\n"
     "The last line of the output is 'state-hash: H', a hash of the final state\n"
     "(same flags and seed => same hash, for any --threads).\n"
@@ -57,6 +62,12 @@ static const char usage[] =
     "  --init FILE.csv       start from a snapshot: id,group,px,py,pz,vx,vy,vz\n"
     "                        (2D: id,group,px,py,vx,vy; a neighbors column is ignored)\n"
     "  --export-csv FILE.csv write the final state (written to a temporary file, then renamed)\n"
+    "  --load FILE.boids     continue a run saved by --save (agents, bodies, parameters,\n"
+    "                        seed, step): --steps S more steps, bit for bit as if never\n"
+    "                        stopped; flags that set parameters are an error with it\n"
+    "  --save FILE.boids     write the whole state at the end (also when interrupted);\n"
+    "                        atomically: a temporary file, fsynced, renamed over FILE\n"
+    "  --save-every K        with --save: also write it every K steps of this run\n"
     "  --profile FILE        per-step profile: FILE.csv (one row per step) or FILE.json\n"
     "                        (Chrome trace: Perfetto, chrome://tracing); stage times are the\n"
     "                        GPU's timer queries with --backend gpu (waits after each step)\n"
@@ -73,9 +84,11 @@ static const char usage[] =
     "\n"
     "Behaviours: obstacles, walls, escape, separation, flee, evade, hunt, pursue,\n"
     "seek, arrive, path, flow, view, alignment, cohesion, wander.\n"
+    "SIGINT / SIGTERM: the current step is finished, --export-csv, --save and --profile are\n"
+    "written, exit status 130 / 143.\n"
     "Exit status: 0 done, 2 bad arguments or input file, 3 out of memory or a write failure.\n";
 
-// SIGINT / SIGTERM while profiling: stop stepping, write what was recorded.
+// SIGINT / SIGTERM: stop stepping after the current step, write the outputs.
 static volatile sig_atomic_t interrupted;
 static void on_signal(int sig) {
     interrupted = sig;
@@ -160,7 +173,83 @@ static int load_init(const boids_options *o, uint32_t *count, float (**pos)[4], 
     return 0;
 }
 
-// Runs the simulation described by the options; returns the exit status.
+// The simulation of the flags (and --init's agents); returns 0, -1 when
+// --dump-scenario printed the scenario (exit 0), or the exit status (one
+// line printed).
+static int create_sim(const boids_options *o, uint32_t count, float (*pos)[4], float (*vel)[4], uint32_t *group,
+                      boids_sim **out) {
+    boids_sim *sim = NULL;
+    boids_params params;
+    char err[1024];
+    if (boids_options_params(o, count, &params, err, sizeof err) != BOIDS_OK) {
+        fprintf(stderr, "%s\n", err);
+        return EXIT_INPUT;
+    }
+    if (o->dump_scenario) {
+        boids_scenario *eff = malloc(sizeof *eff);
+        if (!eff)
+            return EXIT_ENVIRONMENT;
+        boids_options_scenario(o, &params, eff);
+        int rc = boids_scenario_write(eff, stdout) ? -1 : EXIT_ENVIRONMENT;
+        free(eff);
+        return rc;
+    }
+    if (group) { // the snapshot may use more groups than the default one
+        uint32_t max_group = 0;
+        for (uint32_t i = 0; i < count; i++)
+            max_group = group[i] > max_group ? group[i] : max_group;
+        if (max_group + 1 > params.world.group_count) {
+            params.world.group_count = max_group + 1;
+            char what[256] = "";
+            boids_result r = boids_params_finalize(&params, what, sizeof what);
+            if (r != BOIDS_OK) {
+                boids_cli_error(PROG, "--init", o->init_csv, NULL, "needs %u groups, rejected: %s (%s)", max_group + 1,
+                                boids_result_str(r), what);
+                return EXIT_INPUT;
+            }
+        }
+    }
+    boids_result r = boids_sim_create(&sim, &params, (boids_distribution)o->distribution);
+    if (r != BOIDS_OK) {
+        boids_cli_error(PROG, NULL, NULL, NULL, "cannot create a simulation of %u agents: %s", count,
+                        boids_result_str(r));
+        return r == BOIDS_ERR_NOMEM ? EXIT_ENVIRONMENT : EXIT_INPUT;
+    }
+    sim->threads = o->threads;
+    if (pos && (r = boids_sim_set_agents(sim, (const float(*)[4])pos, (const float(*)[4])vel, group)) != BOIDS_OK) {
+        boids_cli_error(PROG, "--init", o->init_csv, NULL, "is rejected by the simulation: %s", boids_result_str(r));
+        boids_sim_destroy(sim);
+        return EXIT_INPUT;
+    }
+    *out = sim;
+    return 0;
+}
+
+// --load: the simulation of the snapshot; returns 0 or the exit status
+// (one line printed naming the file: 2 for a missing or bad file, 3 out of memory).
+static int load_snapshot(const boids_options *o, boids_sim **sim) {
+    char err[1200];
+    boids_result r = boids_snapshot_load(o->load, sim, err, sizeof err);
+    if (r != BOIDS_OK) {
+        fprintf(stderr, "%s: --load: %s\n", PROG, err);
+        return r == BOIDS_ERR_NOMEM ? EXIT_ENVIRONMENT : EXIT_INPUT;
+    }
+    return 0;
+}
+
+// --save: the current state (read back from the GPU first) to the snapshot;
+// returns 0 or 3 (one line printed; an existing file is left as it was).
+static int save_snapshot(const boids_options *o, boids_sim *sim, boids_gpu *gpu) {
+    if (gpu) // agents, bodies (same joint rows) and step
+        boids_gpu_download(gpu, sim);
+    char err[1200];
+    if (boids_snapshot_save(sim, o->save, err, sizeof err) != BOIDS_OK) {
+        fprintf(stderr, "%s: --save: %s\n", PROG, err);
+        return EXIT_ENVIRONMENT;
+    }
+    return 0;
+}
+
 // The GPU backend with the sim's initial state: exit 3 without a GL 4.5
 // context, 2 for a count the GPU cannot hold or a bad --shader-dir.
 static int open_gpu(const boids_options *o, const boids_sim *sim, boids_gl_context **gl, boids_gpu **gpu) {
@@ -179,6 +268,8 @@ static int open_gpu(const boids_options *o, const boids_sim *sim, boids_gl_conte
     return 0;
 }
 
+// Runs the simulation described by the options (from --load, --init or the
+// flags); returns the exit status (128 + the signal when interrupted).
 static int run(const boids_options *o) {
     uint32_t count = o->count;
     float(*pos)[4] = NULL, (*vel)[4] = NULL;
@@ -189,7 +280,19 @@ static int run(const boids_options *o) {
     double *samples = NULL;
     boids_profile *profile = NULL;
     int rc = 0;
-    if (o->init_csv) {
+    { // an interrupted run finishes its step and still writes its outputs
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+    }
+    if (o->load) {
+        if ((rc = load_snapshot(o, &sim)))
+            goto done;
+        count = sim->n;
+    } else if (o->init_csv) {
         if ((rc = load_init(o, &count, &pos, &vel, &group)))
             goto done;
     } else if (!o->count_set) {
@@ -200,59 +303,20 @@ static int run(const boids_options *o) {
     if (o->export_csv && (rc = boids_cli_check_output(PROG, "--export-csv", o->export_csv,
                                                       "a file path in an existing, writable directory")))
         goto done;
-    bool bodies = o->body_style_set && o->body_style != BOIDS_BODY_NONE;
+    if (o->save &&
+        (rc = boids_cli_check_output(PROG, "--save", o->save, "a file path in an existing, writable directory")))
+        goto done;
+    bool bodies = sim ? sim->joints != NULL : o->body_style_set && o->body_style != BOIDS_BODY_NONE;
     if (o->profile && (rc = boids_profile_open(&profile, PROG, o->profile, o->backend,
                                                BOIDS_PROFILE_SIM_STAGES | (bodies ? 1u << BOIDS_PROFILE_BODIES : 0u))))
         goto done;
 
-    boids_params params;
-    char err[1024];
-    if (boids_options_params(o, count, &params, err, sizeof err) != BOIDS_OK) {
-        fprintf(stderr, "%s\n", err);
-        rc = EXIT_INPUT;
-        goto done;
-    }
-    if (o->dump_scenario) {
-        boids_scenario *eff = malloc(sizeof *eff);
-        if (!eff) {
-            rc = EXIT_ENVIRONMENT;
-            goto done;
-        }
-        boids_options_scenario(o, &params, eff);
-        rc = boids_scenario_write(eff, stdout) ? 0 : EXIT_ENVIRONMENT;
-        free(eff);
-        goto done;
-    }
-    if (group) { // the snapshot may use more groups than the default one
-        uint32_t max_group = 0;
-        for (uint32_t i = 0; i < count; i++)
-            max_group = group[i] > max_group ? group[i] : max_group;
-        if (max_group + 1 > params.world.group_count) {
-            params.world.group_count = max_group + 1;
-            char what[256] = "";
-            boids_result r = boids_params_finalize(&params, what, sizeof what);
-            if (r != BOIDS_OK) {
-                boids_cli_error(PROG, "--init", o->init_csv, NULL, "needs %u groups, rejected: %s (%s)", max_group + 1,
-                                boids_result_str(r), what);
-                rc = EXIT_INPUT;
-                goto done;
-            }
-        }
-    }
-    boids_result r = boids_sim_create(&sim, &params, (boids_distribution)o->distribution);
-    if (r != BOIDS_OK) {
-        boids_cli_error(PROG, NULL, NULL, NULL, "cannot create a simulation of %u agents: %s", count,
-                        boids_result_str(r));
-        rc = r == BOIDS_ERR_NOMEM ? EXIT_ENVIRONMENT : EXIT_INPUT;
+    if (!sim && (rc = create_sim(o, count, pos, vel, group, &sim))) {
+        rc = rc < 0 ? 0 : rc;
         goto done;
     }
     sim->threads = o->threads;
     sim->index = (boids_index)o->index;
-    if (pos && (r = boids_sim_set_agents(sim, (const float(*)[4])pos, (const float(*)[4])vel, group)) != BOIDS_OK) {
-        boids_cli_error(PROG, "--init", o->init_csv, NULL, "is rejected by the simulation: %s", boids_result_str(r));
-        rc = EXIT_INPUT;
-        goto done;
-    }
 
     if (strcmp(o->backend, "gpu") == 0 && o->index != BOIDS_INDEX_GRID) {
         boids_cli_error(PROG, "--index", o->index == BOIDS_INDEX_QUADTREE ? "quadtree" : "brute",
@@ -280,14 +344,20 @@ static int run(const boids_options *o) {
             snprintf(threads, sizeof threads, "%d", o->threads);
         else
             snprintf(threads, sizeof threads, "default");
+        const char *from = o->load ? o->load : o->init_csv;
         printf("boids-run %s: %u agents, %uD, world %s at %s, boundary %s, behaviors %s, seed %llu, steps %llu, "
                "threads %s, backend %s%s%s\n",
                BOIDS_VERSION, sim->n, w->dim, world, origin, w->boundary < 3 ? modes[w->boundary] : "?", behaviors,
-               (unsigned long long)o->seed, (unsigned long long)o->steps, threads, o->backend,
-               o->init_csv ? ", from " : "", o->init_csv ? o->init_csv : "");
+               (unsigned long long)((uint64_t)w->seed_hi << 32 | w->seed_lo), (unsigned long long)o->steps, threads,
+               o->backend, from ? ", from " : "", from ? from : "");
         fflush(stdout);
     }
 
+    if (o->save && o->scenario && boids_scenario_is_dynamic(o->scenario))
+        fprintf(stderr,
+                "%s: warning: --save: the scenario's schedule (moving target, varying weights) is not "
+                "saved; a run resumed with --load keeps the parameters of the step it was saved at\n",
+                PROG);
     uint64_t stride = (o->steps + MAX_TIME_SAMPLES - 1) / MAX_TIME_SAMPLES;
     size_t n_samples = 0;
     samples = malloc((size_t)((o->steps + stride - 1) / stride) * sizeof *samples);
@@ -303,23 +373,12 @@ static int run(const boids_options *o) {
     uint32_t behaviors = 0; // of every group, for the profile
     for (uint32_t gi = 0; gi < sim->p.world.group_count; gi++)
         behaviors |= sim->p.group[gi].behaviors;
-    if (profile) { // an interrupted run still writes its profile
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-    }
+    uint64_t steps_done = 0;
     for (uint64_t step = 1; step <= o->steps; step++) {
         if (interrupted) {
-            fprintf(stderr, "%s: interrupted after %llu steps; writing the profile\n", PROG,
-                    (unsigned long long)(step - 1));
-            int prc = boids_profile_write(profile);
-            if (!prc)
-                boids_profile_summary(profile, stderr);
-            rc = prc ? prc : 128 + (int)interrupted;
-            goto done;
+            fprintf(stderr, "%s: interrupted after %llu steps; writing the outputs\n", PROG,
+                    (unsigned long long)steps_done);
+            break;
         }
         if (o->scenario && boids_scenario_is_dynamic(o->scenario)) {
             // The scenario's moving target and varying weights at this step.
@@ -352,6 +411,7 @@ static int run(const boids_options *o) {
         }
         if ((step - 1) % stride == 0)
             samples[n_samples++] = (t1 - t0) * 1e3;
+        steps_done = step;
         interval_steps++;
         if (step % o->stats_every == 0 || step == o->steps) {
             if (gpu) // statistics of the GPU state: read it back (outside the step)
@@ -365,6 +425,9 @@ static int run(const boids_options *o) {
             interval_start = now_seconds();
             interval_steps = 0;
         }
+        if (o->save && o->save_every && step % o->save_every == 0 && step != o->steps &&
+            (rc = save_snapshot(o, sim, gpu)))
+            goto done;
     }
     if (gpu) {
         boids_gpu_download(gpu, sim);
@@ -375,6 +438,8 @@ static int run(const boids_options *o) {
     }
     double total = now_seconds() - start;
     boids_sim_stats(sim, &st);
+    if (n_samples == 0) // interrupted before the first step
+        samples[n_samples++] = 0.0;
     qsort(samples, n_samples, sizeof *samples, compare_double);
     double median =
         n_samples % 2 ? samples[n_samples / 2] : 0.5 * (samples[n_samples / 2 - 1] + samples[n_samples / 2]);
@@ -388,17 +453,24 @@ static int run(const boids_options *o) {
             goto done;
         }
     }
+    if (o->save) {
+        int src = save_snapshot(o, sim, gpu);
+        if (src) {
+            rc = src;
+            goto done;
+        }
+    }
     if (profile) {
         int prc = boids_profile_write(profile);
         if (prc) {
             rc = prc;
             goto done;
         }
-        boids_profile_summary(profile, o->quiet ? stderr : stdout);
+        boids_profile_summary(profile, o->quiet || interrupted ? stderr : stdout);
     }
     if (!o->quiet) {
         printf("summary: %llu steps in %.3f s, ms/step median %.4f (min %.4f, max %.4f)\n",
-               (unsigned long long)o->steps, total, median, samples[0], samples[n_samples - 1]);
+               (unsigned long long)steps_done, total, median, samples[0], samples[n_samples - 1]);
         printf("stages (last step, ms): key %.3f count %.3f scan %.3f scatter %.3f steer %.3f integrate %.3f\n",
                sim->ms.key, sim->ms.count, sim->ms.scan, sim->ms.scatter, sim->ms.steer, sim->ms.integrate);
         printf("pairs (last step): candidates %llu, within radius %llu\n", (unsigned long long)st.candidate_pairs,
@@ -406,12 +478,16 @@ static int run(const boids_options *o) {
         print_stats("final: ", &st, median);
         if (o->export_csv)
             printf("exported: %s (%u agents)\n", o->export_csv, sim->n);
+        if (o->save)
+            printf("saved: %s (step %llu)\n", o->save, (unsigned long long)sim->step);
     }
     printf("state-hash: %016llx\n", (unsigned long long)boids_sim_hash(sim));
     if (fflush(stdout) != 0 || ferror(stdout)) {
         boids_cli_error(PROG, NULL, NULL, NULL, "cannot write the output: %s", strerror(errno));
         rc = EXIT_ENVIRONMENT;
     }
+    if (!rc && interrupted)
+        rc = 128 + (int)interrupted;
 done:
     boids_gpu_destroy(gpu);
     boids_gl_context_destroy(gl);
@@ -431,7 +507,8 @@ int main(int argc, char **argv) {
         .usage = usage,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR |
                  BOIDS_CLI_INIT | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET |
-                 BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_DUMP_SCENARIO,
+                 BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_DUMP_SCENARIO | BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY |
+                 BOIDS_CLI_LOAD,
     };
     boids_options o;
     int r = boids_cli_parse(argc, argv, &spec, &o);

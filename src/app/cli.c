@@ -68,6 +68,9 @@ static const flag_def flag_defs[] = {
     {"scenario", BOIDS_CLI_SCENARIO, true, "FILE.ini|NAME"},
     {"list-scenarios", BOIDS_CLI_LIST_SCENARIOS, false, NULL},
     {"dump-scenario", BOIDS_CLI_DUMP_SCENARIO, false, NULL},
+    {"save", BOIDS_CLI_SAVE, true, "FILE.boids"},
+    {"save-every", BOIDS_CLI_SAVE_EVERY, true, "K"},
+    {"load", BOIDS_CLI_LOAD, true, "FILE.boids"},
     {"help", 0, false, NULL},
     {"version", 0, false, NULL},
 };
@@ -748,6 +751,23 @@ static int handle(const parse_ctx *c, const flag_def *f, boids_options *o, uint3
     case BOIDS_CLI_DUMP_SCENARIO:
         o->dump_scenario = true;
         return 0;
+    case BOIDS_CLI_SAVE:
+        if (!c->value[0])
+            return bad(c, "a path of a .boids snapshot to write", "is an empty path");
+        o->save = c->value;
+        return 0;
+    case BOIDS_CLI_SAVE_EVERY:
+        snprintf(expected, sizeof expected, "an integer 1..%llu (steps between snapshots)",
+                 (unsigned long long)BOIDS_CLI_MAX_STEPS);
+        if ((problem = check_uint(c->value, false, 1, BOIDS_CLI_MAX_STEPS, &u)))
+            return bad(c, expected, "is %s", problem);
+        o->save_every = u;
+        return 0;
+    case BOIDS_CLI_LOAD:
+        if (!c->value[0])
+            return bad(c, "a .boids snapshot written by --save", "is an empty path");
+        o->load = c->value;
+        return 0;
     case BOIDS_CLI_DEMO:
         if (strcmp(c->value, "chain") == 0 || strcmp(c->value, "snake") == 0) {
             o->demo = c->value[0] == 'c' ? "chain" : "snake";
@@ -905,6 +925,26 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
             parse_ctx c = {spec, flag, NULL};
             return bad(&c, expected, "is required");
         }
+    }
+    if ((out->flags_given & BOIDS_CLI_SAVE_EVERY) && !out->save) {
+        parse_ctx c = {spec, "--save-every", NULL};
+        return bad(&c, "--save FILE.boids with it", "needs --save (the file to write)");
+    }
+    // A snapshot holds the parameters: with --load only the run's own flags
+    // (steps, backend, outputs, threads, index) may be given.
+    const uint64_t not_with_load = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_COUNT | BOIDS_CLI_COUNTS | BOIDS_CLI_INIT |
+                                   BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_DUMP_SCENARIO;
+    if (out->load && (out->flags_given & not_with_load)) {
+        for (size_t k = 0; k < FLAG_DEF_COUNT; k++)
+            if (flag_defs[k].bit & out->flags_given & not_with_load) {
+                char flag[80];
+                snprintf(flag, sizeof flag, "--%s", flag_defs[k].name);
+                parse_ctx c = {spec, flag, NULL};
+                return bad(&c,
+                           "only --steps, --backend, --shader-dir, --threads, --index, --stats-every, --quiet and "
+                           "the output flags with --load",
+                           "cannot be combined with --load (the snapshot holds the parameters)");
+            }
     }
     if (out->world_set && out->world_n != out->dim) {
         parse_ctx c = {spec, "--world", out->world_arg};

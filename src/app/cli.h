@@ -62,6 +62,9 @@
 #define BOIDS_CLI_SCENARIO (1ull << 36)     // --scenario FILE.ini|NAME
 #define BOIDS_CLI_LIST_SCENARIOS (1ull << 37) // --list-scenarios
 #define BOIDS_CLI_DUMP_SCENARIO (1ull << 38)  // --dump-scenario (boids-run)
+#define BOIDS_CLI_SAVE (1ull << 39)           // --save FILE.boids (snapshot at exit)
+#define BOIDS_CLI_SAVE_EVERY (1ull << 40)     // --save-every K (and every K steps)
+#define BOIDS_CLI_LOAD (1ull << 41)           // --load FILE.boids (start from a snapshot)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -138,6 +141,9 @@ typedef struct boids_options {
     boids_scenario *scenario; // --scenario, loaded by boids_cli_parse (count, dim, distribution taken from it
                               // unless given); freed by boids_options_free
     bool dump_scenario;       // --dump-scenario
+    const char *save;         // --save: .boids snapshot to write at exit, NULL if not given
+    uint64_t save_every;      // --save-every: also save every K steps (0 = only at exit)
+    const char *load;         // --load: .boids snapshot to start from, NULL if not given
 } boids_options;
 
 // Parses argv[1..argc-1]. Returns 0: run; 1: --help, --version or

@@ -1,0 +1,44 @@
+/* boids/snapshot.h: the whole state of a CPU simulation in one binary file
+ * (.boids), saved atomically and loaded with every size checked before any
+ * allocation. The byte layout is documented in docs/ARCHITECTURE.md
+ * ("Snapshots (.boids)"); in short:
+ *
+ *   magic    8 bytes  89 42 44 53 0D 0A 1A 0A  ("\x89BDS\r\n\x1a\n", PNG's
+ *                     line-ending trap: a CRLF<->LF or 7-bit conversion breaks it)
+ *   version  u32      BOIDS_SNAPSHOT_VERSION (a newer one is rejected)
+ *   chunks   tag (4 ASCII bytes), length (u64), payload, CRC-32 (u32, zlib's
+ *            crc32 of tag + payload); in this order: HEAD PARM AGNT ORDR
+ *            [JNTS] END.
+ * Every integer and float is little-endian (IEEE 754 binary32 floats).
+ *
+ * Offers:
+ *   boids_snapshot_save   a sim -> FILE (temporary file, fsync, rename)
+ *   boids_snapshot_load   FILE -> a new sim whose next step continues exactly
+ *                         as the saved one's would have
+ * Errors: BOIDS_ERR_IO (cannot open, read or write), BOIDS_ERR_FORMAT (not a
+ * snapshot, damaged, or values out of range), BOIDS_ERR_ARGUMENT (save: a
+ * state the loader would reject, e.g. a NaN, is not written), BOIDS_ERR_NOMEM;
+ * err receives one line "FILE: problem" (no newline).
+ */
+#ifndef BOIDS_SNAPSHOT_H
+#define BOIDS_SNAPSHOT_H
+
+#include <stddef.h>
+
+#include "core.h"
+
+#define BOIDS_SNAPSHOT_MAGIC "\211BDS\r\n\032\n" // 89 42 44 53 0D 0A 1A 0A
+#define BOIDS_SNAPSHOT_MAGIC_SIZE 8u
+#define BOIDS_SNAPSHOT_VERSION 1u
+
+// Writes the state of s (agents, slot order, bodies, params, seed, step) to
+// path: a temporary file in the same directory, flushed and fsynced, then
+// renamed over path. On failure the temporary file is removed and an
+// existing file at path is left as it was.
+boids_result boids_snapshot_save(const boids_sim *s, const char *path, char *err, size_t err_size);
+
+// Reads path into a new simulation (*out; NULL on error). Its threads and
+// neighbour index are the defaults (they do not change the results).
+boids_result boids_snapshot_load(const char *path, boids_sim **out, char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,765 @@
+// src/core/snapshot.c: .boids snapshots (boids/snapshot.h; the byte layout in
+// docs/ARCHITECTURE.md, "Snapshots (.boids)"). Everything goes through byte
+// helpers in little-endian order: the shared.h structs are written word by
+// word (every member is a 4-byte float or uint32, no padding: checked below),
+// never as raw memory. The loader checks each chunk's tag, length and CRC
+// before it decodes or allocates anything sized by the file.
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "boids/snapshot.h"
+
+// The shared.h structs hold only 4-byte words (floats and uint32) with no
+// padding, so word-by-word encoding covers every byte.
+_Static_assert(sizeof(boids_world_params) == 192, "boids_world_params: 48 words");
+_Static_assert(sizeof(boids_group_params) == 144, "boids_group_params: 36 words");
+_Static_assert(sizeof(boids_scene) == 1040, "boids_scene: 260 words");
+_Static_assert(sizeof(boids_body_params) == 272, "boids_body_params: 68 words");
+_Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
+
+#define FLOW_WORDS 12u // kind, resolution, noise_scale, noise_seed, direction[4], dims[4]
+#define FLOW_IMAGE_BYTES sizeof(((boids_flowfield *)0)->image)
+#define PARM_BYTES                                                                                                     \
+    (sizeof(boids_world_params) + BOIDS_MAX_GROUPS * sizeof(boids_group_params) + sizeof(boids_scene) +                \
+     FLOW_WORDS * 4u + FLOW_IMAGE_BYTES + BOIDS_MAX_GROUPS * sizeof(boids_body_params) + BOIDS_MAX_GROUPS * 4u)
+#define HEAD_BYTES 24u     // count, dim, group_count, joint_rows (u32), step (u64)
+#define AGENT_BYTES 36u    // pos (4 f32), vel (4 f32), group (u32)
+#define ORDER_BYTES 4u     // id of a slot (u32)
+#define JOINT_BYTES 16u    // xyz + w (4 f32)
+#define CHUNK_OVERHEAD 16u // tag (4), length (8), CRC (4)
+
+// ---- byte helpers ---------------------------------------------------------
+
+// Stores v little-endian at b.
+static void put_u32(unsigned char *b, uint32_t v) {
+    b[0] = (unsigned char)v;
+    b[1] = (unsigned char)(v >> 8);
+    b[2] = (unsigned char)(v >> 16);
+    b[3] = (unsigned char)(v >> 24);
+}
+
+// Stores v little-endian at b.
+static void put_u64(unsigned char *b, uint64_t v) {
+    put_u32(b, (uint32_t)v);
+    put_u32(b + 4, (uint32_t)(v >> 32));
+}
+
+// Stores the bits of f little-endian at b.
+static void put_f32(unsigned char *b, float f) {
+    uint32_t v;
+    memcpy(&v, &f, 4);
+    put_u32(b, v);
+}
+
+// The little-endian uint32 at b.
+static uint32_t get_u32(const unsigned char *b) {
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+// The little-endian uint64 at b.
+static uint64_t get_u64(const unsigned char *b) {
+    return (uint64_t)get_u32(b) | (uint64_t)get_u32(b + 4) << 32;
+}
+
+// The float whose bits are the little-endian uint32 at b.
+static float get_f32(const unsigned char *b) {
+    uint32_t v = get_u32(b);
+    float f;
+    memcpy(&f, &v, 4);
+    return f;
+}
+
+// Encodes `bytes` (a multiple of 4) of a words-only struct at b + *off.
+static void put_words(unsigned char *b, size_t *off, const void *src, size_t bytes) {
+    const unsigned char *s = src;
+    for (size_t i = 0; i < bytes; i += 4) {
+        uint32_t v;
+        memcpy(&v, s + i, 4);
+        put_u32(b + *off, v);
+        *off += 4;
+    }
+}
+
+// Decodes `bytes` (a multiple of 4) of a words-only struct from b + *off.
+static void get_words(const unsigned char *b, size_t *off, void *dst, size_t bytes) {
+    unsigned char *d = dst;
+    for (size_t i = 0; i < bytes; i += 4) {
+        uint32_t v = get_u32(b + *off);
+        memcpy(d + i, &v, 4);
+        *off += 4;
+    }
+}
+
+// Are the n floats at f all finite?
+static bool all_finite(const float *f, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(f[i]))
+            return false;
+    return true;
+}
+
+// "PATH: problem" into err; returns r.
+static boids_result fail(char *err, size_t err_size, const char *path, boids_result r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+// "PATH: problem" into err; returns r.
+static boids_result fail(char *err, size_t err_size, const char *path, boids_result r, const char *fmt, ...) {
+    if (err && err_size) {
+        int n = snprintf(err, err_size, "%s: ", path);
+        if (n >= 0 && (size_t)n < err_size) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(err + n, err_size - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return r;
+}
+
+// The name of the first params field that is not finite, or NULL.
+static const char *params_nonfinite(const boids_params *p) {
+    const boids_world_params *w = &p->world;
+    if (!all_finite(w->min, 4) || !all_finite(w->size, 4) || !all_finite(w->cell, 4) || !all_finite(w->inv_cell, 4) ||
+        !all_finite(w->target_pos, 4) || !all_finite(w->target_vel, 4) || !all_finite(w->flow_inv_cell, 4) ||
+        !isfinite(w->dt) || !isfinite(w->wall_offset) || !isfinite(w->max_speed_all) || !isfinite(w->max_radius))
+        return "world";
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        const boids_group_params *q = &p->group[g];
+        if (!all_finite(&q->maxspeed, 16) || !all_finite(&q->weight[0][0], 16) || !isfinite(q->max_turn) ||
+            !isfinite(q->body_radius))
+            return "group";
+        const boids_body_params *b = &p->body[g];
+        if (!all_finite(&b->segment[0][0], 32) || !all_finite(&b->width[0][0], 32) || !isfinite(b->angle_limit))
+            return "body";
+    }
+    if (!all_finite(&p->scene.path[0][0], 4 * BOIDS_MAX_PATH_POINTS) ||
+        !all_finite(&p->scene.obstacle[0][0], 4 * BOIDS_MAX_OBSTACLES) || !isfinite(p->scene.path_radius))
+        return "scene";
+    if (!isfinite(p->flow.resolution) || !isfinite(p->flow.noise_scale) || !all_finite(p->flow.direction, 4))
+        return "flow field";
+    if (!all_finite(p->group_share, BOIDS_MAX_GROUPS))
+        return "group share";
+    return NULL;
+}
+
+// The PARM payload of p (PARM_BYTES).
+static void encode_params(const boids_params *p, unsigned char *b) {
+    size_t off = 0;
+    put_words(b, &off, &p->world, sizeof p->world);
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        put_words(b, &off, &p->group[g], sizeof p->group[g]);
+    put_words(b, &off, &p->scene, sizeof p->scene);
+    put_u32(b + off, p->flow.kind);
+    put_f32(b + off + 4, p->flow.resolution);
+    put_f32(b + off + 8, p->flow.noise_scale);
+    put_u32(b + off + 12, p->flow.noise_seed);
+    off += 16;
+    put_words(b, &off, p->flow.direction, sizeof p->flow.direction);
+    put_words(b, &off, p->flow.dims, sizeof p->flow.dims);
+    memset(b + off, 0, FLOW_IMAGE_BYTES);
+    memcpy(b + off, p->flow.image, strnlen(p->flow.image, FLOW_IMAGE_BYTES - 1));
+    off += FLOW_IMAGE_BYTES;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        put_words(b, &off, &p->body[g], sizeof p->body[g]);
+    put_words(b, &off, p->group_share, sizeof p->group_share);
+}
+
+// p from a PARM payload (the flow field's vec is NULL).
+static void decode_params(const unsigned char *b, boids_params *p) {
+    memset(p, 0, sizeof *p);
+    size_t off = 0;
+    get_words(b, &off, &p->world, sizeof p->world);
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        get_words(b, &off, &p->group[g], sizeof p->group[g]);
+    get_words(b, &off, &p->scene, sizeof p->scene);
+    p->flow.kind = get_u32(b + off);
+    p->flow.resolution = get_f32(b + off + 4);
+    p->flow.noise_scale = get_f32(b + off + 8);
+    p->flow.noise_seed = get_u32(b + off + 12);
+    off += 16;
+    get_words(b, &off, p->flow.direction, sizeof p->flow.direction);
+    get_words(b, &off, p->flow.dims, sizeof p->flow.dims);
+    memcpy(p->flow.image, b + off, FLOW_IMAGE_BYTES);
+    off += FLOW_IMAGE_BYTES;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        get_words(b, &off, &p->body[g], sizeof p->body[g]);
+    get_words(b, &off, p->group_share, sizeof p->group_share);
+    p->flow.vec = NULL;
+}
+
+// ---- saving ---------------------------------------------------------------
+
+// A chunk being written: the file and the running CRC of tag + payload.
+typedef struct writer {
+    FILE *f;
+    uLong crc;
+    bool failed;
+} writer;
+
+// Writes raw bytes (no CRC).
+static void w_raw(writer *w, const void *data, size_t n) {
+    if (!w->failed && n && fwrite(data, 1, n, w->f) != n)
+        w->failed = true;
+}
+
+// Payload bytes: written and added to the CRC (in pieces zlib's uInt holds).
+static void w_payload(writer *w, const unsigned char *data, size_t n) {
+    w_raw(w, data, n);
+    for (size_t done = 0; done < n;) {
+        size_t part = n - done < (size_t)1 << 30 ? n - done : (size_t)1 << 30;
+        w->crc = crc32(w->crc, data + done, (uInt)part);
+        done += part;
+    }
+}
+
+// Starts a chunk: tag and length; the CRC starts over the tag.
+static void w_begin(writer *w, const char tag[4], uint64_t length) {
+    unsigned char b[12];
+    memcpy(b, tag, 4);
+    put_u64(b + 4, length);
+    w_raw(w, b, 12);
+    w->crc = crc32(0L, b, 4);
+}
+
+// Ends a chunk: its CRC.
+static void w_end(writer *w) {
+    unsigned char b[4];
+    put_u32(b, (uint32_t)w->crc);
+    w_raw(w, b, 4);
+}
+
+// A whole small chunk.
+static void w_chunk(writer *w, const char tag[4], const unsigned char *payload, size_t n) {
+    w_begin(w, tag, n);
+    w_payload(w, payload, n);
+    w_end(w);
+}
+
+// Is joint row entry i (= row * n + id) part of its agent's body? Rows past
+// a body's joints and agents without a body hold no data (written as 0).
+static bool joint_used(const boids_sim *s, const uint32_t *slot_of_id, size_t i) {
+    uint32_t id = (uint32_t)(i % s->n), row = (uint32_t)(i / s->n);
+    const boids_body_params *b = &s->p.body[s->cur.group[slot_of_id[id]]];
+    return b->style != BOIDS_BODY_NONE && row < b->joints;
+}
+
+// Writes the snapshot body of s (magic to END) to w; slot_of_id: the slot of each id.
+static void write_snapshot(writer *w, const boids_sim *s, const uint32_t *slot_of_id) {
+    unsigned char head[HEAD_BYTES], version[4];
+    w_raw(w, BOIDS_SNAPSHOT_MAGIC, BOIDS_SNAPSHOT_MAGIC_SIZE);
+    put_u32(version, BOIDS_SNAPSHOT_VERSION);
+    w_raw(w, version, 4);
+
+    put_u32(head, s->n);
+    put_u32(head + 4, s->p.world.dim);
+    put_u32(head + 8, s->p.world.group_count);
+    put_u32(head + 12, s->joints ? s->joint_rows : 0u);
+    put_u64(head + 16, s->step);
+    w_chunk(w, "HEAD", head, sizeof head);
+
+    static unsigned char parm[PARM_BYTES];
+    encode_params(&s->p, parm);
+    w_chunk(w, "PARM", parm, sizeof parm);
+
+    // Agents in id order, in blocks (the payload is streamed, never held whole).
+    enum { BLOCK = 1024 };
+    unsigned char block[BLOCK * AGENT_BYTES];
+    w_begin(w, "AGNT", (uint64_t)s->n * AGENT_BYTES);
+    for (uint32_t id0 = 0; id0 < s->n; id0 += BLOCK) {
+        uint32_t k = s->n - id0 < BLOCK ? s->n - id0 : BLOCK;
+        for (uint32_t j = 0; j < k; j++) {
+            uint32_t i = slot_of_id[id0 + j];
+            unsigned char *b = block + (size_t)j * AGENT_BYTES;
+            for (int a = 0; a < 4; a++) {
+                put_f32(b + 4 * a, s->cur.pos[i][a]);
+                put_f32(b + 16 + 4 * a, s->cur.vel[i][a]);
+            }
+            put_u32(b + 32, s->cur.group[i]);
+        }
+        w_payload(w, block, (size_t)k * AGENT_BYTES);
+    }
+    w_end(w);
+
+    // The slot order of cur: the id in each slot.
+    w_begin(w, "ORDR", (uint64_t)s->n * ORDER_BYTES);
+    for (uint32_t i0 = 0; i0 < s->n; i0 += BLOCK) {
+        uint32_t k = s->n - i0 < BLOCK ? s->n - i0 : BLOCK;
+        for (uint32_t j = 0; j < k; j++)
+            put_u32(block + 4 * j, s->cur.id[i0 + j]);
+        w_payload(w, block, (size_t)k * ORDER_BYTES);
+    }
+    w_end(w);
+
+    if (s->joints && s->joint_rows) {
+        size_t total = (size_t)s->joint_rows * s->n;
+        w_begin(w, "JNTS", (uint64_t)total * JOINT_BYTES);
+        for (size_t i0 = 0; i0 < total; i0 += BLOCK) {
+            size_t k = total - i0 < BLOCK ? total - i0 : BLOCK;
+            for (size_t j = 0; j < k; j++) {
+                bool used = joint_used(s, slot_of_id, i0 + j);
+                for (int a = 0; a < 4; a++)
+                    put_f32(block + j * JOINT_BYTES + 4 * a, used ? s->joints[i0 + j][a] : 0.0f);
+            }
+            w_payload(w, block, k * JOINT_BYTES);
+        }
+        w_end(w);
+    }
+    w_chunk(w, "END ", NULL, 0);
+}
+
+// Checks that s holds only finite values and valid ids and groups (what the
+// loader would accept); on failure a problem into err.
+static boids_result check_saveable(const boids_sim *s, const uint32_t *slot_of_id, const char *path, char *err,
+                                   size_t err_size) {
+    const char *bad = params_nonfinite(&s->p);
+    if (bad)
+        return fail(err, err_size, path, BOIDS_ERR_ARGUMENT, "not saved: the %s parameters hold a NaN or infinity",
+                    bad);
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (!all_finite(s->cur.pos[i], 4) || !all_finite(s->cur.vel[i], 4))
+            return fail(err, err_size, path, BOIDS_ERR_ARGUMENT,
+                        "not saved: agent %u has a NaN or infinite position or velocity", s->cur.id[i]);
+    }
+    if (s->joints)
+        for (size_t i = 0; i < (size_t)s->joint_rows * s->n; i++)
+            if (joint_used(s, slot_of_id, i) && !all_finite(s->joints[i], 4))
+                return fail(err, err_size, path, BOIDS_ERR_ARGUMENT, "not saved: a body joint is NaN or infinite");
+    return BOIDS_OK;
+}
+
+// The directory of path ("." without one, "/" for "/x"), malloc'd.
+static char *dir_of(const char *path) {
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return strdup(".");
+    size_t len = slash == path ? 1 : (size_t)(slash - path);
+    char *d = malloc(len + 1);
+    if (d) {
+        memcpy(d, path, len);
+        d[len] = '\0';
+    }
+    return d;
+}
+
+// Saves s to path through a temporary file in the same directory (fsync, rename).
+boids_result boids_snapshot_save(const boids_sim *s, const char *path, char *err, size_t err_size) {
+    if (!s || !path || !path[0])
+        return fail(err, err_size, path ? path : "(null)", BOIDS_ERR_ARGUMENT, "no simulation or an empty path");
+    if (s->n == 0 || s->n > BOIDS_MAX_AGENTS)
+        return fail(err, err_size, path, BOIDS_ERR_ARGUMENT, "not saved: %u agents", s->n);
+    boids_result r = BOIDS_OK;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return fail(err, err_size, path, BOIDS_ERR_IO, "cannot be written: is a directory");
+
+    uint32_t *slot_of_id = malloc((size_t)s->n * sizeof *slot_of_id);
+    char *dir = dir_of(path);
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t tmp_len = (dir ? strlen(dir) : 0) + strlen(base) + 16;
+    char *tmp = malloc(tmp_len);
+    if (!slot_of_id || !dir || !tmp) {
+        free(slot_of_id);
+        free(dir);
+        free(tmp);
+        return fail(err, err_size, path, BOIDS_ERR_NOMEM, "out of memory");
+    }
+    // The slot of each id (each id once), then every value the loader checks.
+    memset(slot_of_id, 0xff, (size_t)s->n * sizeof *slot_of_id);
+    for (uint32_t i = 0; i < s->n && r == BOIDS_OK; i++) {
+        if (s->cur.id[i] >= s->n || slot_of_id[s->cur.id[i]] != UINT32_MAX || s->cur.group[i] >= s->p.world.group_count)
+            r = fail(err, err_size, path, BOIDS_ERR_ARGUMENT, "not saved: slot %u has a bad id or group", i);
+        else
+            slot_of_id[s->cur.id[i]] = i;
+    }
+    if (r == BOIDS_OK)
+        r = check_saveable(s, slot_of_id, path, err, err_size);
+    if (r != BOIDS_OK) {
+        free(slot_of_id);
+        free(dir);
+        free(tmp);
+        return r;
+    }
+    snprintf(tmp, tmp_len, "%s/.%s.XXXXXX", dir, base);
+
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(slot_of_id);
+        free(dir);
+        free(tmp);
+        return fail(err, err_size, path, BOIDS_ERR_IO, "cannot be written: %s", strerror(e));
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask); // as fopen would create it (mkstemp gives 0600)
+    writer w = {.f = fdopen(fd, "wb")};
+    int e = 0;
+    if (!w.f) {
+        e = errno;
+        close(fd);
+    } else {
+        write_snapshot(&w, s, slot_of_id);
+        if (w.failed || fflush(w.f) != 0)
+            e = errno ? errno : EIO;
+        else if (fsync(fileno(w.f)) != 0)
+            e = errno;
+        if (fclose(w.f) != 0 && !e)
+            e = errno ? errno : EIO;
+    }
+    if (!e && rename(tmp, path) != 0)
+        e = errno;
+    if (e) {
+        unlink(tmp);
+        r = fail(err, err_size, path, BOIDS_ERR_IO, "cannot be written: %s", strerror(e));
+    } else { // make the rename itself durable
+        int dfd = open(dir, O_RDONLY);
+        if (dfd >= 0) {
+            fsync(dfd);
+            close(dfd);
+        }
+    }
+    free(slot_of_id);
+    free(dir);
+    free(tmp);
+    return r;
+}
+
+// ---- loading --------------------------------------------------------------
+
+// The file being read: position and size, for bounds checks before reads.
+typedef struct reader {
+    FILE *f;
+    const char *path;
+    uint64_t off, size;
+    char *err;
+    size_t err_size;
+} reader;
+
+// Reads n bytes at the current offset (the caller checked they exist).
+static boids_result r_read(reader *rd, void *dst, size_t n) {
+    if (n && fread(dst, 1, n, rd->f) != n)
+        return fail(rd->err, rd->err_size, rd->path, ferror(rd->f) ? BOIDS_ERR_IO : BOIDS_ERR_FORMAT,
+                    ferror(rd->f) ? "read error at byte %llu" : "truncated at byte %llu", (unsigned long long)rd->off);
+    rd->off += n;
+    return BOIDS_OK;
+}
+
+// Reads the chunk `tag` whose payload must be `expected` bytes: tag, length
+// and bounds checked before *payload is allocated, then the CRC. *payload is
+// malloc'd (NULL for an empty chunk).
+static boids_result r_chunk(reader *rd, const char *tag, uint64_t expected, const char *what, unsigned char **payload) {
+    *payload = NULL;
+    unsigned char h[12];
+    if (rd->size - rd->off < 12)
+        return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT,
+                    "truncated: the %s chunk's header needs 12 bytes at byte %llu, the file has %llu", tag,
+                    (unsigned long long)rd->off, (unsigned long long)rd->size);
+    uint64_t at = rd->off;
+    boids_result r = r_read(rd, h, 12);
+    if (r != BOIDS_OK)
+        return r;
+    if (memcmp(h, tag, 4) != 0) {
+        char found[20];
+        size_t k = 0;
+        for (int i = 0; i < 4; i++)
+            k += (size_t)snprintf(found + k, sizeof found - k, h[i] >= 0x20 && h[i] < 0x7f ? "%c" : "\\x%02x", h[i]);
+        return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT, "expected the %s chunk at byte %llu, found '%s'",
+                    tag, (unsigned long long)at, found);
+    }
+    uint64_t len = get_u64(h + 4);
+    if (len != expected)
+        return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT,
+                    "the %s chunk is %llu bytes long; expected %llu (%s)", tag, (unsigned long long)len,
+                    (unsigned long long)expected, what);
+    if (len > SIZE_MAX - 1 || rd->size - rd->off < len || rd->size - rd->off - len < 4)
+        return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT,
+                    "truncated: the %s chunk at byte %llu needs %llu bytes, the file has %llu", tag,
+                    (unsigned long long)at, (unsigned long long)(len + CHUNK_OVERHEAD), (unsigned long long)rd->size);
+    unsigned char *b = NULL;
+    if (len && !(b = malloc((size_t)len)))
+        return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_NOMEM, "out of memory for the %s chunk (%llu bytes)",
+                    tag, (unsigned long long)len);
+    unsigned char c[4];
+    if ((r = r_read(rd, b, (size_t)len)) != BOIDS_OK || (r = r_read(rd, c, 4)) != BOIDS_OK) {
+        free(b);
+        return r;
+    }
+    uLong crc = crc32(0L, h, 4);
+    for (size_t done = 0; done < len;) {
+        size_t part = len - done < (size_t)1 << 30 ? (size_t)len - done : (size_t)1 << 30;
+        crc = crc32(crc, b + done, (uInt)part);
+        done += part;
+    }
+    if ((uint32_t)crc != get_u32(c)) {
+        free(b);
+        return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT,
+                    "bad CRC in the %s chunk at byte %llu (stored %08x, computed %08x): the file is damaged", tag,
+                    (unsigned long long)at, get_u32(c), (uint32_t)crc);
+    }
+    *payload = b;
+    return BOIDS_OK;
+}
+
+// The magic and version: a clear problem for line-ending damage.
+static boids_result r_magic(reader *rd) {
+    unsigned char m[BOIDS_SNAPSHOT_MAGIC_SIZE + 4];
+    if (rd->size < sizeof m)
+        return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT,
+                    "truncated or not a boids snapshot: %llu bytes, shorter than the 12-byte magic and version",
+                    (unsigned long long)rd->size);
+    boids_result r = r_read(rd, m, sizeof m);
+    if (r != BOIDS_OK)
+        return r;
+    if (memcmp(m, BOIDS_SNAPSHOT_MAGIC, BOIDS_SNAPSHOT_MAGIC_SIZE) != 0) {
+        if (memcmp(m, "\211BDS", 4) == 0 || memcmp(m + 1, "BDS", 3) == 0)
+            return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT,
+                        "damaged magic: line endings or the high bit were converted (opened in text mode or "
+                        "transferred as text?)");
+        return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT,
+                    "not a boids snapshot (wrong magic; expected 89 42 44 53 0d 0a 1a 0a)");
+    }
+    uint32_t version = get_u32(m + BOIDS_SNAPSHOT_MAGIC_SIZE);
+    if (version > BOIDS_SNAPSHOT_VERSION)
+        return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT,
+                    "format version %u is newer than this program reads (%u)", version, BOIDS_SNAPSHOT_VERSION);
+    if (version == 0)
+        return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT, "format version 0 is not valid");
+    return BOIDS_OK;
+}
+
+// What the chunks hold, decoded and checked, before the sim is made.
+typedef struct loaded {
+    uint32_t count, dim, groups, rows;
+    uint64_t step;
+    boids_params p;
+    float (*pos)[4], (*vel)[4], (*joints)[4];
+    uint32_t *group, *order;
+} loaded;
+
+// Frees the decoded arrays.
+static void loaded_free(loaded *l) {
+    free(l->pos);
+    free(l->vel);
+    free(l->joints);
+    free(l->group);
+    free(l->order);
+}
+
+// Reads and checks every chunk into l.
+static boids_result read_chunks(reader *rd, loaded *l) {
+    const char *path = rd->path;
+    char *err = rd->err;
+    size_t es = rd->err_size;
+    unsigned char *b = NULL;
+    boids_result r = r_chunk(rd, "HEAD", HEAD_BYTES, "count, dim, groups, joint rows, step", &b);
+    if (r != BOIDS_OK)
+        return r;
+    l->count = get_u32(b);
+    l->dim = get_u32(b + 4);
+    l->groups = get_u32(b + 8);
+    l->rows = get_u32(b + 12);
+    l->step = get_u64(b + 16);
+    free(b);
+    if (l->count < 1 || l->count > BOIDS_MAX_AGENTS)
+        return fail(err, es, path, BOIDS_ERR_FORMAT, "agent count %u is out of range (1..%u)", l->count,
+                    BOIDS_MAX_AGENTS);
+    if (l->dim != 2 && l->dim != 3)
+        return fail(err, es, path, BOIDS_ERR_FORMAT, "dimension %u is not 2 or 3", l->dim);
+    if (l->groups < 1 || l->groups > BOIDS_MAX_GROUPS)
+        return fail(err, es, path, BOIDS_ERR_FORMAT, "group count %u is out of range (1..%u)", l->groups,
+                    BOIDS_MAX_GROUPS);
+    if (l->rows > BOIDS_MAX_JOINTS)
+        return fail(err, es, path, BOIDS_ERR_FORMAT, "%u joint rows per agent is out of range (0..%u)", l->rows,
+                    BOIDS_MAX_JOINTS);
+
+    if ((r = r_chunk(rd, "PARM", PARM_BYTES, "the parameters of version 1", &b)) != BOIDS_OK)
+        return r;
+    decode_params(b, &l->p);
+    free(b);
+    const char *bad = params_nonfinite(&l->p);
+    if (bad)
+        return fail(err, es, path, BOIDS_ERR_FORMAT, "the %s parameters hold a NaN or infinity", bad);
+    if (l->p.world.count != l->count || l->p.world.dim != l->dim || l->p.world.group_count != l->groups)
+        return fail(err, es, path, BOIDS_ERR_FORMAT,
+                    "the parameters (%u agents, %uD, %u groups) do not match the header (%u agents, %uD, %u groups)",
+                    l->p.world.count, l->p.world.dim, l->p.world.group_count, l->count, l->dim, l->groups);
+    if (memchr(l->p.flow.image, '\0', FLOW_IMAGE_BYTES) == NULL)
+        return fail(err, es, path, BOIDS_ERR_FORMAT, "the flow field's image path is not terminated");
+    if (boids_params_joint_rows(&l->p) != l->rows)
+        return fail(err, es, path, BOIDS_ERR_FORMAT, "the bodies need %u joint rows; the header says %u",
+                    boids_params_joint_rows(&l->p), l->rows);
+
+    size_t n = l->count;
+    if ((r = r_chunk(rd, "AGNT", (uint64_t)n * AGENT_BYTES, "36 bytes per agent of the header's count", &b)) !=
+        BOIDS_OK)
+        return r;
+    l->pos = malloc(n * sizeof *l->pos);
+    l->vel = malloc(n * sizeof *l->vel);
+    l->group = malloc(n * sizeof *l->group);
+    if (!l->pos || !l->vel || !l->group) {
+        free(b);
+        return fail(err, es, path, BOIDS_ERR_NOMEM, "out of memory for %zu agents", n);
+    }
+    for (size_t id = 0; id < n; id++) {
+        const unsigned char *a = b + id * AGENT_BYTES;
+        for (int k = 0; k < 4; k++) {
+            l->pos[id][k] = get_f32(a + 4 * k);
+            l->vel[id][k] = get_f32(a + 16 + 4 * k);
+        }
+        l->group[id] = get_u32(a + 32);
+        if (!all_finite(l->pos[id], 4) || !all_finite(l->vel[id], 4)) {
+            free(b);
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "agent %zu has a NaN or infinite position or velocity", id);
+        }
+        if (l->group[id] >= l->groups) {
+            free(b);
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "agent %zu is in group %u; there are %u groups", id,
+                        l->group[id], l->groups);
+        }
+        // Every step limits speeds to the group's maxspeed (the fixed-point
+        // alignment sums rely on it); a little rounding above it is fine.
+        const float *v = l->vel[id];
+        double speed2 = (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2];
+        double limit = 1.001 * (double)l->p.group[l->group[id]].maxspeed;
+        if (!(speed2 <= limit * limit)) {
+            free(b);
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "agent %zu is faster (%g) than its group's maxspeed (%g)", id,
+                        sqrt(speed2), (double)l->p.group[l->group[id]].maxspeed);
+        }
+    }
+    free(b);
+
+    if ((r = r_chunk(rd, "ORDR", (uint64_t)n * ORDER_BYTES, "4 bytes per agent of the header's count", &b)) != BOIDS_OK)
+        return r;
+    l->order = malloc(n * sizeof *l->order);
+    unsigned char *seen = calloc(n, 1);
+    if (!l->order || !seen) {
+        free(b);
+        free(seen);
+        return fail(err, es, path, BOIDS_ERR_NOMEM, "out of memory for %zu agents", n);
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t id = get_u32(b + 4 * i);
+        if (id >= n || seen[id]) {
+            free(b);
+            free(seen);
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "slot %zu holds id %u, %s", i, id,
+                        id >= n ? "out of range" : "already in another slot");
+        }
+        seen[id] = 1;
+        l->order[i] = id;
+    }
+    free(b);
+    free(seen);
+
+    if (l->rows) {
+        size_t total = (size_t)l->rows * n;
+        if ((r = r_chunk(rd, "JNTS", (uint64_t)total * JOINT_BYTES, "16 bytes per joint row and agent", &b)) !=
+            BOIDS_OK)
+            return r;
+        if (!(l->joints = malloc(total * sizeof *l->joints))) {
+            free(b);
+            return fail(err, es, path, BOIDS_ERR_NOMEM, "out of memory for %zu joints", total);
+        }
+        for (size_t i = 0; i < total; i++) {
+            for (int k = 0; k < 4; k++)
+                l->joints[i][k] = get_f32(b + i * JOINT_BYTES + 4 * k);
+            if (!all_finite(l->joints[i], 4)) {
+                free(b);
+                return fail(err, es, path, BOIDS_ERR_FORMAT, "joint %zu of agent %zu is NaN or infinite", i / n, i % n);
+            }
+        }
+        free(b);
+    }
+    if ((r = r_chunk(rd, "END ", 0, "an empty end chunk", &b)) != BOIDS_OK)
+        return r;
+    if (rd->off != rd->size)
+        return fail(err, es, path, BOIDS_ERR_FORMAT, "%llu unexpected bytes after the END chunk",
+                    (unsigned long long)(rd->size - rd->off));
+    return BOIDS_OK;
+}
+
+// A new simulation from the checked contents l: the saved params (checked by
+// finalize), the agents in their saved slots, the joints and the step.
+static boids_result make_sim(const loaded *l, const char *path, boids_sim **out, char *err, size_t es) {
+    boids_params check = l->p;
+    char what[256] = "";
+    boids_result r = boids_params_finalize(&check, what, sizeof what);
+    if (r != BOIDS_OK)
+        return fail(err, es, path, BOIDS_ERR_FORMAT, "the parameters are rejected: %s (%s)", boids_result_str(r), what);
+    boids_sim *s = NULL;
+    if ((r = boids_sim_create(&s, &l->p, BOIDS_DIST_UNIFORM)) != BOIDS_OK)
+        return fail(err, es, path, r == BOIDS_ERR_NOMEM ? BOIDS_ERR_NOMEM : BOIDS_ERR_FORMAT,
+                    "cannot create the simulation: %s", boids_result_str(r));
+    if (s->n != l->count || (s->joints ? s->joint_rows : 0u) != l->rows ||
+        memcmp(s->p.world.cells, l->p.world.cells, sizeof s->p.world.cells) != 0) {
+        boids_sim_destroy(s);
+        return fail(err, es, path, BOIDS_ERR_FORMAT, "the saved grid or bodies do not match the parameters");
+    }
+    // The saved parameters must be what finalize makes of them (derived
+    // values included: a damaged scale could overflow the fixed-point sums).
+    const char *differs = memcmp(&s->p.world, &l->p.world, sizeof s->p.world) != 0                   ? "world"
+                          : memcmp(s->p.group, l->p.group, sizeof s->p.group) != 0                   ? "group"
+                          : memcmp(&s->p.scene, &l->p.scene, sizeof s->p.scene) != 0                 ? "scene"
+                          : memcmp(s->p.body, l->p.body, sizeof s->p.body) != 0                      ? "body"
+                          : memcmp(s->p.group_share, l->p.group_share, sizeof s->p.group_share) != 0 ? "group share"
+                                                                                                     : NULL;
+    if (differs) {
+        boids_sim_destroy(s);
+        return fail(err, es, path, BOIDS_ERR_FORMAT,
+                    "the %s parameters are inconsistent (their derived values differ from the saved ones)", differs);
+    }
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint32_t id = l->order[i];
+        memcpy(s->cur.pos[i], l->pos[id], sizeof(float[4]));
+        memcpy(s->cur.vel[i], l->vel[id], sizeof(float[4]));
+        s->cur.id[i] = id;
+        s->cur.group[i] = l->group[id];
+    }
+    if (l->rows)
+        memcpy(s->joints, l->joints, (size_t)l->rows * s->n * sizeof *s->joints);
+    s->step = l->step; // world.step stays as saved (each step sets it from s->step)
+    *out = s;
+    return BOIDS_OK;
+}
+
+// Loads path into a new simulation.
+boids_result boids_snapshot_load(const char *path, boids_sim **out, char *err, size_t err_size) {
+    if (out)
+        *out = NULL;
+    if (!path || !out)
+        return fail(err, err_size, path ? path : "(null)", BOIDS_ERR_ARGUMENT, "no path or no output");
+    if (err && err_size)
+        err[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(err, err_size, path, BOIDS_ERR_IO, "cannot be opened: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return fail(err, err_size, path, BOIDS_ERR_IO, "is not a regular file");
+    }
+    reader rd = {.f = f, .path = path, .size = (uint64_t)st.st_size, .err = err, .err_size = err_size};
+    loaded l;
+    memset(&l, 0, sizeof l);
+    boids_result r = r_magic(&rd);
+    if (r == BOIDS_OK)
+        r = read_chunks(&rd, &l);
+    fclose(f);
+    if (r == BOIDS_OK)
+        r = make_sim(&l, path, out, err, err_size);
+    loaded_free(&l);
+    return r;
+}

@@ -1,0 +1,665 @@
+// tests/test_snapshot.c: .boids snapshots (boids/snapshot.h). Through the
+// library: every field round-trips, a resumed run continues bit for bit as
+// the uninterrupted one (2D and 3D, bodies, several groups), and every kind
+// of damaged file gives its message and BOIDS_ERR_* without a crash. Through
+// boids-run: --save / --load resume, a bad --load exits 2 with one line, a
+// failed save leaves the old file, and SIGINT / SIGTERM exit 130 / 143 with a
+// loadable snapshot.
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "boids/snapshot.h"
+#include "spawn.h"
+
+#ifndef BOIDS_BIN_DIR
+#error "BOIDS_BIN_DIR must name the directory of boids-run"
+#endif
+#ifndef BOIDS_TEST_TMP
+#error "BOIDS_TEST_TMP must name a scratch directory"
+#endif
+
+#define RUN_BIN BOIDS_BIN_DIR "/boids-run"
+#define TMP BOIDS_TEST_TMP
+#define GOOD TMP "/snap_good.boids"
+
+extern char **environ;
+
+// Parameters of `n` agents in `dim` dimensions with three groups (shares
+// 2:1:1), a snake body on group 0, a fish on group 1, none on group 2,
+// obstacles and wander: everything a snapshot must carry.
+static void rich_params(boids_params *p, uint32_t n, uint32_t dim) {
+    boids_params_default(p, n, dim);
+    p->world.group_count = 3;
+    p->world.seed_lo = 0x1234567u;
+    p->world.seed_hi = 0x89u;
+    p->group_share[0] = 2.0f;
+    p->group_share[1] = 1.0f;
+    p->group_share[2] = 1.0f;
+    p->group[1].maxspeed = 4.0f;
+    p->group[1].behaviors |= BOIDS_BIT(BOIDS_BI_WANDER);
+    p->group[2].behaviors |= BOIDS_BIT(BOIDS_BI_OBSTACLES);
+    p->group[2].relations = BOIDS_REL_FLEE << (2 * 1);
+    p->scene.obstacle_count = 2;
+    for (uint32_t k = 0; k < 2; k++) {
+        for (uint32_t a = 0; a < dim; a++)
+            p->scene.obstacle[k][a] = p->world.min[a] + p->world.size[a] * (0.3f + 0.4f * (float)k);
+        p->scene.obstacle[k][3] = 20.0f;
+    }
+    ck_assert_int_eq(boids_body_make(&p->body[0], BOIDS_BODY_SNAKE, 8, 20.0f, NULL, 0), BOIDS_OK);
+    ck_assert_int_eq(boids_body_make(&p->body[1], BOIDS_BODY_FISH, 12, 25.0f, NULL, 0), BOIDS_OK);
+    char what[256] = "";
+    boids_result r = boids_params_finalize(p, what, sizeof what);
+    ck_assert_msg(r == BOIDS_OK, "finalize: %s (%s)", boids_result_str(r), what);
+}
+
+// A simulation of rich_params after `steps` steps.
+static boids_sim *rich_sim(uint32_t n, uint32_t dim, uint32_t steps) {
+    boids_params p;
+    rich_params(&p, n, dim);
+    boids_sim *s = NULL;
+    ck_assert_int_eq(boids_sim_create(&s, &p, BOIDS_DIST_CLUSTERED), BOIDS_OK);
+    for (uint32_t i = 0; i < steps; i++)
+        boids_sim_step(s);
+    return s;
+}
+
+// Saves s to path; fails the test on error.
+static void save_ok(const boids_sim *s, const char *path) {
+    char err[512] = "";
+    boids_result r = boids_snapshot_save(s, path, err, sizeof err);
+    ck_assert_msg(r == BOIDS_OK, "save: %s", err);
+}
+
+// Loads path; fails the test on error.
+static boids_sim *load_ok(const char *path) {
+    char err[512] = "";
+    boids_sim *s = NULL;
+    boids_result r = boids_snapshot_load(path, &s, err, sizeof err);
+    ck_assert_msg(r == BOIDS_OK, "load: %s", err);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+// The joints of the bodies of a and b are equal (rows past a body's joints
+// hold no data).
+static void assert_same_joints(boids_sim *a, boids_sim *b) {
+    ck_assert_uint_eq(a->joint_rows, b->joint_rows);
+    ck_assert(a->joints && b->joints);
+    const uint32_t *slot = boids_sim_slots_by_id(a);
+    for (uint32_t id = 0; id < a->n; id++) {
+        const boids_body_params *body = &a->p.body[a->cur.group[slot[id]]];
+        uint32_t rows = body->style == BOIDS_BODY_NONE ? 0 : body->joints;
+        for (uint32_t j = 0; j < rows; j++)
+            ck_assert_msg(memcmp(a->joints[(size_t)j * a->n + id], b->joints[(size_t)j * a->n + id], 16) == 0,
+                          "joint %u of agent %u differs", j, id);
+    }
+}
+
+// Every field of the state that a snapshot carries is equal.
+static void assert_same_state(boids_sim *a, boids_sim *b) {
+    ck_assert_uint_eq(a->n, b->n);
+    ck_assert_uint_eq(a->step, b->step);
+    ck_assert_int_eq(memcmp(&a->p.world, &b->p.world, sizeof a->p.world), 0);
+    ck_assert_int_eq(memcmp(a->p.group, b->p.group, sizeof a->p.group), 0);
+    ck_assert_int_eq(memcmp(&a->p.scene, &b->p.scene, sizeof a->p.scene), 0);
+    ck_assert_int_eq(memcmp(a->p.body, b->p.body, sizeof a->p.body), 0);
+    ck_assert_int_eq(memcmp(a->p.group_share, b->p.group_share, sizeof a->p.group_share), 0);
+    ck_assert_uint_eq(a->p.flow.kind, b->p.flow.kind);
+    ck_assert(a->p.flow.resolution == b->p.flow.resolution && a->p.flow.noise_scale == b->p.flow.noise_scale);
+    ck_assert_uint_eq(a->p.flow.noise_seed, b->p.flow.noise_seed);
+    ck_assert_int_eq(memcmp(a->p.flow.direction, b->p.flow.direction, sizeof a->p.flow.direction), 0);
+    ck_assert_str_eq(a->p.flow.image, b->p.flow.image);
+    // Slot by slot: the slot order is restored too.
+    ck_assert_int_eq(memcmp(a->cur.pos, b->cur.pos, a->n * sizeof *a->cur.pos), 0);
+    ck_assert_int_eq(memcmp(a->cur.vel, b->cur.vel, a->n * sizeof *a->cur.vel), 0);
+    ck_assert_int_eq(memcmp(a->cur.id, b->cur.id, a->n * sizeof *a->cur.id), 0);
+    ck_assert_int_eq(memcmp(a->cur.group, b->cur.group, a->n * sizeof *a->cur.group), 0);
+    assert_same_joints(a, b);
+}
+
+// Every field survives save + load, in 2D and 3D.
+START_TEST(test_round_trip) {
+    for (uint32_t dim = 2; dim <= 3; dim++) {
+        boids_sim *a = rich_sim(300, dim, 7);
+        a->p.flow.kind = BOIDS_FLOW_SWIRL;
+        a->p.flow.noise_seed = 77;
+        a->p.flow.direction[1] = 1.0f;
+        snprintf(a->p.flow.image, sizeof a->p.flow.image, "some/image.png");
+        save_ok(a, TMP "/snap_rt.boids");
+        boids_sim *b = load_ok(TMP "/snap_rt.boids");
+        assert_same_state(a, b);
+        ck_assert_uint_eq(boids_sim_hash(a), boids_sim_hash(b));
+        boids_sim_destroy(a);
+        boids_sim_destroy(b);
+    }
+}
+END_TEST
+
+// 20 steps == 10 steps, save, load, 10 steps: same hash and joints (2D, 3D).
+START_TEST(test_resume_equals_uninterrupted) {
+    for (uint32_t dim = 2; dim <= 3; dim++) {
+        boids_sim *a = rich_sim(800, dim, 20);
+        boids_sim *b = rich_sim(800, dim, 10);
+        save_ok(b, TMP "/snap_resume.boids");
+        boids_sim_destroy(b);
+        boids_sim *c = load_ok(TMP "/snap_resume.boids");
+        c->threads = 1; // the thread count does not change the results
+        for (int i = 0; i < 10; i++)
+            boids_sim_step(c);
+        ck_assert_uint_eq(c->step, 20);
+        ck_assert_uint_eq(boids_sim_hash(a), boids_sim_hash(c));
+        assert_same_joints(a, c);
+        boids_sim_destroy(a);
+        boids_sim_destroy(c);
+    }
+}
+END_TEST
+
+// ---- damaged files ---------------------------------------------------------
+
+// A file's bytes.
+typedef struct bytes {
+    unsigned char *b;
+    size_t n;
+} bytes;
+
+// The good snapshot (made once per test: 50 agents, 3D, bodies).
+static bytes good_file(void) {
+    boids_sim *s = rich_sim(50, 3, 3);
+    save_ok(s, GOOD);
+    boids_sim_destroy(s);
+    bytes f;
+    f.b = (unsigned char *)boids_test_slurp_len(GOOD, &f.n);
+    ck_assert_ptr_nonnull(f.b);
+    return f;
+}
+
+// Writes n bytes of b to path.
+static void write_file(const char *path, const unsigned char *b, size_t n) {
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(b, 1, n, f), n);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+// The offset of chunk `tag` (its tag byte) in f; fails if absent.
+static size_t chunk_at(const bytes *f, const char *tag) {
+    size_t off = 12;
+    while (off + 12 <= f->n) {
+        uint64_t len = 0;
+        for (int i = 7; i >= 0; i--)
+            len = len << 8 | f->b[off + 4 + (size_t)i];
+        if (memcmp(f->b + off, tag, 4) == 0)
+            return off;
+        off += 16 + (size_t)len;
+    }
+    ck_abort_msg("no chunk %s", tag);
+    return 0;
+}
+
+// Stores v little-endian at b.
+static void le32(unsigned char *b, uint32_t v) {
+    for (int i = 0; i < 4; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+}
+
+// Recomputes the CRC of the chunk at off (its length as stored).
+static void fix_crc(bytes *f, size_t off) {
+    uint64_t len = 0;
+    for (int i = 7; i >= 0; i--)
+        len = len << 8 | f->b[off + 4 + (size_t)i];
+    uLong c = crc32(0L, f->b + off, 4);
+    c = crc32(c, f->b + off + 12, (uInt)len);
+    le32(f->b + off + 12 + len, (uint32_t)c);
+}
+
+// Loading b (n bytes, written to a file) fails with `code` and a message
+// "PATH: ..." containing `needle`.
+static void expect_bad(const unsigned char *b, size_t n, boids_result code, const char *needle) {
+    const char *path = TMP "/snap_bad.boids";
+    write_file(path, b, n);
+    char err[512] = "";
+    boids_sim *s = (boids_sim *)&err; // must be reset to NULL
+    boids_result r = boids_snapshot_load(path, &s, err, sizeof err);
+    ck_assert_msg(r == code, "%zu bytes: expected %s, got %s (%s)", n, boids_result_str(code), boids_result_str(r),
+                  err);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strncmp(err, path, strlen(path)) == 0 && strncmp(err + strlen(path), ": ", 2) == 0,
+                  "message does not name the file: %s", err);
+    ck_assert_msg(strstr(err, needle), "message '%s' lacks '%s'", err, needle);
+    ck_assert_msg(!strchr(err, '\n'), "message is not one line: %s", err);
+}
+
+// Truncated anywhere: in the magic, in a chunk header, payload or CRC, at a
+// chunk boundary, one byte short.
+START_TEST(test_truncated) {
+    bytes f = good_file();
+    size_t cuts[] = {0, 1, 7, 11, 12, 13, 23, 40, 100, 3000, f.n / 2, chunk_at(&f, "END "), f.n - 5, f.n - 1};
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++)
+        expect_bad(f.b, cuts[k], BOIDS_ERR_FORMAT, "truncated");
+    free(f.b);
+}
+END_TEST
+
+// Not a snapshot, line endings converted either way, the high bit stripped.
+START_TEST(test_magic) {
+    bytes f = good_file();
+    unsigned char *m = malloc(f.n + 1);
+    memcpy(m, f.b, f.n);
+    memcpy(m, "PK\x03\x04\x14\x00\x00\x00", 8);
+    expect_bad(m, f.n, BOIDS_ERR_FORMAT, "wrong magic");
+    // CRLF -> LF: "\r\n" of the magic becomes "\n".
+    memcpy(m, f.b, 4);
+    memcpy(m + 4, f.b + 5, f.n - 5);
+    expect_bad(m, f.n - 1, BOIDS_ERR_FORMAT, "line endings");
+    // LF -> CRLF: the lone "\n" at the end of the magic becomes "\r\n".
+    memcpy(m, f.b, 7);
+    m[7] = '\r';
+    memcpy(m + 8, f.b + 7, f.n - 7);
+    expect_bad(m, f.n + 1, BOIDS_ERR_FORMAT, "line endings");
+    // 7-bit transfer.
+    memcpy(m, f.b, f.n);
+    m[0] = 0x09;
+    expect_bad(m, f.n, BOIDS_ERR_FORMAT, "line endings");
+    free(m);
+    free(f.b);
+}
+END_TEST
+
+// A flipped bit in each chunk (payload; the CRC itself for the empty END).
+START_TEST(test_bad_crc) {
+    bytes f = good_file();
+    const char *tags[] = {"HEAD", "PARM", "AGNT", "ORDR", "JNTS", "END "};
+    for (size_t k = 0; k < sizeof tags / sizeof tags[0]; k++) {
+        size_t at = chunk_at(&f, tags[k]);
+        size_t flip = strcmp(tags[k], "END ") == 0 ? at + 12 : at + 12 + 3;
+        f.b[flip] ^= 0x10;
+        char needle[64];
+        snprintf(needle, sizeof needle, "bad CRC in the %s chunk", tags[k]);
+        expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, needle);
+        f.b[flip] ^= 0x10;
+    }
+    // A flipped tag is a missing chunk.
+    size_t at = chunk_at(&f, "AGNT");
+    f.b[at] = 'X';
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "expected the AGNT chunk");
+    free(f.b);
+}
+END_TEST
+
+// Version 0 and a version from the future.
+START_TEST(test_version) {
+    bytes f = good_file();
+    le32(f.b + 8, BOIDS_SNAPSHOT_VERSION + 1);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "newer than this program reads");
+    le32(f.b + 8, 0);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "version 0");
+    free(f.b);
+}
+END_TEST
+
+// Sizes: a count above the maximum, zero, counts that disagree between
+// chunks, lengths that do not match or would overflow, too many joint rows.
+START_TEST(test_sizes) {
+    bytes f = good_file();
+    size_t head = chunk_at(&f, "HEAD");
+    unsigned char keep[4];
+    memcpy(keep, f.b + head + 12, 4);
+    le32(f.b + head + 12, BOIDS_MAX_AGENTS + 1);
+    fix_crc(&f, head);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "agent count 16777217 is out of range");
+    le32(f.b + head + 12, 0);
+    fix_crc(&f, head);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "agent count 0 is out of range");
+    le32(f.b + head + 12, 49); // the PARM says 50
+    fix_crc(&f, head);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "do not match the header");
+    memcpy(f.b + head + 12, keep, 4);
+    le32(f.b + head + 24, 33); // joint rows
+    fix_crc(&f, head);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "joint rows per agent is out of range");
+    le32(f.b + head + 24, 3);
+    fix_crc(&f, head);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "the bodies need 12 joint rows");
+    le32(f.b + head + 24, 12);
+    fix_crc(&f, head);
+
+    // AGNT one agent short, and lengths of 2^64 - 1 and 2^63 (no overflow).
+    size_t agnt = chunk_at(&f, "AGNT");
+    unsigned char len[8];
+    memcpy(len, f.b + agnt + 4, 8);
+    le32(f.b + agnt + 4, 49 * 36);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "the AGNT chunk is 1764 bytes long; expected 1800");
+    memset(f.b + agnt + 4, 0xff, 8);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "the AGNT chunk is 18446744073709551615 bytes long");
+    memset(f.b + agnt + 4, 0, 8);
+    f.b[agnt + 11] = 0x80;
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "expected 1800");
+    memcpy(f.b + agnt + 4, len, 8);
+    memset(f.b + head + 4, 0xff, 8);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "the HEAD chunk is 18446744073709551615 bytes long");
+    free(f.b);
+}
+END_TEST
+
+// Values: NaN and infinite positions, velocities, joints, parameters; a bad
+// group; a slot order that is not a permutation; bytes after END.
+START_TEST(test_values) {
+    bytes f = good_file();
+    size_t agnt = chunk_at(&f, "AGNT"), ordr = chunk_at(&f, "ORDR"), jnts = chunk_at(&f, "JNTS");
+    size_t parm = chunk_at(&f, "PARM");
+    unsigned char keep[36];
+    float bad_values[] = {NAN, INFINITY, -INFINITY};
+    for (size_t k = 0; k < 3; k++) {
+        unsigned char *a = f.b + agnt + 12 + 3 * 36;
+        memcpy(keep, a, 36);
+        uint32_t v;
+        memcpy(&v, &bad_values[k], 4);
+        le32(a + 4 * (k * 2), v); // pos x, pos z, vel x
+        fix_crc(&f, agnt);
+        expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "agent 3 has a NaN or infinite position or velocity");
+        memcpy(a, keep, 36);
+        fix_crc(&f, agnt);
+    }
+    memcpy(keep, f.b + agnt + 12 + 4 * 36 + 24, 4);
+    le32(f.b + agnt + 12 + 4 * 36 + 24, 0x42c80000u); // vel z = 100
+    fix_crc(&f, agnt);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "agent 4 is faster");
+    memcpy(f.b + agnt + 12 + 4 * 36 + 24, keep, 4);
+    fix_crc(&f, agnt);
+    le32(f.b + agnt + 12 + 5 * 36 + 32, 3); // group 3 of 3
+    fix_crc(&f, agnt);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "agent 5 is in group 3; there are 3 groups");
+    le32(f.b + agnt + 12 + 5 * 36 + 32, 0);
+    fix_crc(&f, agnt);
+
+    memcpy(keep, f.b + ordr + 12, 8);
+    memcpy(f.b + ordr + 16, f.b + ordr + 12, 4); // slot 1 holds slot 0's id
+    fix_crc(&f, ordr);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "already in another slot");
+    le32(f.b + ordr + 16, 50);
+    fix_crc(&f, ordr);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "holds id 50, out of range");
+    memcpy(f.b + ordr + 12, keep, 8);
+    fix_crc(&f, ordr);
+
+    uint32_t nan_bits;
+    float nan = NAN;
+    memcpy(&nan_bits, &nan, 4);
+    memcpy(keep, f.b + jnts + 12 + 16 * 60, 4);
+    le32(f.b + jnts + 12 + 16 * 60, nan_bits); // joint 1 of agent 10
+    fix_crc(&f, jnts);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "joint 1 of agent 10 is NaN or infinite");
+    memcpy(f.b + jnts + 12 + 16 * 60, keep, 4);
+    fix_crc(&f, jnts);
+
+    memcpy(keep, f.b + parm + 12 + 4 * 44, 4);
+    le32(f.b + parm + 12 + 4 * 44, nan_bits); // world.dt
+    fix_crc(&f, parm);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "the world parameters hold a NaN or infinity");
+    le32(f.b + parm + 12 + 4 * 44, 0); // dt 0: finalize rejects it
+    fix_crc(&f, parm);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "the parameters are rejected");
+    memcpy(f.b + parm + 12 + 4 * 44, keep, 4);
+    fix_crc(&f, parm);
+    memcpy(keep, f.b + parm + 12 + 4 * 46, 4);
+    f.b[parm + 12 + 4 * 46 + 3] ^= 0x08; // world.max_speed_all, derived by finalize
+    fix_crc(&f, parm);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "the world parameters are inconsistent");
+    memcpy(f.b + parm + 12 + 4 * 46, keep, 4);
+    fix_crc(&f, parm);
+
+    unsigned char *longer = malloc(f.n + 3);
+    memcpy(longer, f.b, f.n);
+    memset(longer + f.n, 0, 3);
+    expect_bad(longer, f.n + 3, BOIDS_ERR_FORMAT, "3 unexpected bytes after the END chunk");
+    free(longer);
+    // The repaired file loads again.
+    write_file(TMP "/snap_bad.boids", f.b, f.n);
+    boids_sim_destroy(load_ok(TMP "/snap_bad.boids"));
+    free(f.b);
+}
+END_TEST
+
+// Missing file, a directory, an empty file.
+START_TEST(test_not_a_file) {
+    char err[512];
+    boids_sim *s = NULL;
+    ck_assert_int_eq(boids_snapshot_load(TMP "/snap_missing.boids", &s, err, sizeof err), BOIDS_ERR_IO);
+    ck_assert_ptr_nonnull(strstr(err, "snap_missing.boids: cannot be opened"));
+    ck_assert_int_eq(boids_snapshot_load(TMP, &s, err, sizeof err), BOIDS_ERR_IO);
+    ck_assert_ptr_nonnull(strstr(err, "is not a regular file"));
+    expect_bad((const unsigned char *)"", 0, BOIDS_ERR_FORMAT, "truncated or not a boids snapshot");
+}
+END_TEST
+
+// A failed save (bad path, target a directory, read-only directory when
+// not root) leaves the old file byte for byte and no temporary file.
+START_TEST(test_save_failure_keeps_old_file) {
+    const char *dir = TMP "/snap_ro";
+    mkdir(dir, 0755);
+    chmod(dir, 0755);
+    bytes f = good_file();
+    write_file(TMP "/snap_ro/keep.boids", f.b, f.n);
+    boids_sim *s = rich_sim(60, 2, 1);
+    char err[512];
+    ck_assert_int_eq(boids_snapshot_save(s, TMP "/snap_no_such_dir/x.boids", err, sizeof err), BOIDS_ERR_IO);
+    ck_assert_ptr_nonnull(strstr(err, "snap_no_such_dir/x.boids: cannot be written"));
+    ck_assert_int_eq(boids_snapshot_save(s, dir, err, sizeof err), BOIDS_ERR_IO);
+    ck_assert_ptr_nonnull(strstr(err, "is a directory"));
+    if (geteuid() != 0) { // root writes into read-only directories
+        ck_assert_int_eq(chmod(dir, 0555), 0);
+        ck_assert_int_eq(boids_snapshot_save(s, TMP "/snap_ro/keep.boids", err, sizeof err), BOIDS_ERR_IO);
+        ck_assert_int_eq(chmod(dir, 0755), 0);
+    }
+    // A state that could not be loaded back is not saved either.
+    s->cur.pos[7][0] = NAN;
+    ck_assert_int_eq(boids_snapshot_save(s, TMP "/snap_ro/keep.boids", err, sizeof err), BOIDS_ERR_ARGUMENT);
+    size_t n = 0;
+    unsigned char *now = (unsigned char *)boids_test_slurp_len(TMP "/snap_ro/keep.boids", &n);
+    ck_assert_ptr_nonnull(now);
+    ck_assert_uint_eq(n, f.n);
+    ck_assert_int_eq(memcmp(now, f.b, n), 0);
+    // No temporary file left behind.
+    run_result r = boids_test_run("/bin/ls", ARGV("ls", "-A", TMP "/snap_ro"), TMP, "snap_ls");
+    ck_assert_str_eq(r.out, "keep.boids\n");
+    boids_test_run_free(&r);
+    // A good save replaces it.
+    s->cur.pos[7][0] = 1.0f;
+    save_ok(s, TMP "/snap_ro/keep.boids");
+    boids_sim_destroy(load_ok(TMP "/snap_ro/keep.boids"));
+    boids_sim_destroy(s);
+    free(now);
+    free(f.b);
+}
+END_TEST
+
+// ---- boids-run ----------------------------------------------------------------
+
+// The value of the "state-hash: " line of out ("" if none).
+static void state_hash(const char *out, char hash[17]) {
+    const char *h = strstr(out, "state-hash: ");
+    hash[0] = '\0';
+    if (h)
+        snprintf(hash, 17, "%s", h + 12);
+}
+
+// Runs boids-run and checks its exit status; returns its output.
+static run_result run_ok(const char *const *argv, int status) {
+    run_result r = boids_test_run(RUN_BIN, argv, TMP, "snap_run");
+    ck_assert(r.spawned);
+    ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == status, "exit %d (expected %d), stderr: %s",
+                  WIFEXITED(r.status) ? WEXITSTATUS(r.status) : -1, status, r.err);
+    return r;
+}
+
+// boids-run: 20 steps == 10 + --save, --load + 10 (bodies, 3D); --save-every.
+START_TEST(test_run_resume) {
+    char h1[17], h2[17];
+    run_result a = run_ok(ARGV("boids-run", "--count", "700", "--dim", "3", "--steps", "20", "--bodies", "fish",
+                               "--behaviors", "flocking,wander", "--seed", "9", "--quiet"),
+                          0);
+    state_hash(a.out, h1);
+    boids_test_run_free(&a);
+    run_result b =
+        run_ok(ARGV("boids-run", "--count", "700", "--dim", "3", "--steps", "10", "--bodies", "fish", "--behaviors",
+                    "flocking,wander", "--seed", "9", "--quiet", "--save", TMP "/snap_run.boids", "--save-every", "3"),
+               0);
+    boids_test_run_free(&b);
+    run_result c = run_ok(ARGV("boids-run", "--load", TMP "/snap_run.boids", "--steps", "10", "--threads", "1"), 0);
+    ck_assert_ptr_nonnull(strstr(c.out, "from " TMP "/snap_run.boids"));
+    state_hash(c.out, h2);
+    boids_test_run_free(&c);
+    ck_assert_uint_eq(strlen(h1), 16);
+    ck_assert_str_eq(h1, h2);
+    boids_sim *s = load_ok(TMP "/snap_run.boids");
+    ck_assert_uint_eq(s->step, 10);
+    boids_sim_destroy(s);
+    // Flags that set parameters are refused with --load; --save-every needs --save.
+    run_result d = run_ok(ARGV("boids-run", "--load", TMP "/snap_run.boids", "--seed", "3"), 2);
+    ck_assert_ptr_nonnull(strstr(d.err, "--seed"));
+    ck_assert_ptr_nonnull(strstr(d.err, "cannot be combined with --load"));
+    boids_test_run_free(&d);
+    run_result e = run_ok(ARGV("boids-run", "--count", "10", "--save-every", "3"), 2);
+    ck_assert_ptr_nonnull(strstr(e.err, "needs --save"));
+    boids_test_run_free(&e);
+    run_result g = run_ok(ARGV("boids-run", "--count", "10", "--save", TMP "/snap_no_such_dir/x.boids"), 2);
+    boids_test_run_free(&g);
+}
+END_TEST
+
+// boids-run --load of damaged files: exit 2, one line naming the file.
+START_TEST(test_run_bad_load) {
+    bytes f = good_file();
+    const char *path = TMP "/snap_run_bad.boids";
+    size_t sizes[] = {5, 200, f.n - 1};
+    for (size_t k = 0; k < 4; k++) {
+        if (k < 3) {
+            write_file(path, f.b, sizes[k]);
+        } else {
+            f.b[chunk_at(&f, "AGNT") + 20] ^= 1;
+            write_file(path, f.b, f.n);
+        }
+        run_result r = run_ok(ARGV("boids-run", "--load", path), 2);
+        ck_assert_msg(strncmp(r.err, "boids-run: --load: " TMP "/snap_run_bad.boids: ", 19 + strlen(path) + 2) == 0,
+                      "stderr: %s", r.err);
+        ck_assert_msg(strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "not one line: %s", r.err);
+        boids_test_run_free(&r);
+    }
+    run_result r = run_ok(ARGV("boids-run", "--load", TMP "/snap_missing.boids"), 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "snap_missing.boids: cannot be opened"));
+    boids_test_run_free(&r);
+    free(f.b);
+}
+END_TEST
+
+// Spawns boids-run with argv (stdout and stderr to files), waits until it
+// has printed a statistics line (it is stepping; at most 60 s), sends `sig`
+// after `delay_s` more, returns the wait status.
+static int run_and_signal(const char *const *argv, int sig, double delay_s) {
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    unlink(TMP "/snap_sig.out");
+    posix_spawn_file_actions_addopen(&fa, 1, TMP "/snap_sig.out", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, TMP "/snap_sig.err", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid;
+    int rc = posix_spawn(&pid, RUN_BIN, &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    ck_assert_int_eq(rc, 0);
+    struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < 6000; i++) {
+        char *out = boids_test_slurp(TMP "/snap_sig.out");
+        bool stepping = strstr(out, "\nstep ") != NULL;
+        free(out);
+        if (stepping)
+            break;
+        nanosleep(&tick, NULL);
+    }
+    struct timespec t = {(time_t)delay_s, (long)((delay_s - (double)(time_t)delay_s) * 1e9)};
+    nanosleep(&t, NULL);
+    kill(pid, sig);
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+// SIGINT / SIGTERM during a long run: the step finishes, --save and
+// --export-csv are written, exit 130 / 143, the snapshot loads.
+START_TEST(test_run_signals) {
+    const int sigs[2] = {SIGINT, SIGTERM};
+    for (int k = 0; k < 2; k++) {
+        unlink(TMP "/snap_sig.boids");
+        unlink(TMP "/snap_sig.csv");
+        int status = run_and_signal(ARGV("boids-run", "--count", "2000", "--steps", "1000000", "--bodies", "snake",
+                                         "--stats-every", "1", "--save", TMP "/snap_sig.boids", "--export-csv",
+                                         TMP "/snap_sig.csv"),
+                                    sigs[k], 0.3);
+        char *err = boids_test_slurp(TMP "/snap_sig.err");
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 128 + sigs[k], "status %d, stderr: %s", status, err);
+        ck_assert_ptr_nonnull(strstr(err, "interrupted after"));
+        free(err);
+        boids_sim *s = load_ok(TMP "/snap_sig.boids");
+        ck_assert_uint_gt(s->step, 0);
+        ck_assert_uint_lt(s->step, 1000000);
+        boids_sim_destroy(s);
+        struct stat st;
+        ck_assert_int_eq(stat(TMP "/snap_sig.csv", &st), 0);
+        ck_assert_int_gt(st.st_size, 2000 * 10);
+    }
+}
+END_TEST
+
+// The suite: library cases, then boids-run cases.
+static Suite *snapshot_suite(void) {
+    Suite *s = suite_create("snapshot");
+    struct {
+        const char *name;
+        const TTest *test;
+    } cases[] = {
+        {"round_trip", test_round_trip},
+        {"resume", test_resume_equals_uninterrupted},
+        {"truncated", test_truncated},
+        {"magic", test_magic},
+        {"bad_crc", test_bad_crc},
+        {"version", test_version},
+        {"sizes", test_sizes},
+        {"values", test_values},
+        {"not_a_file", test_not_a_file},
+        {"save_failure", test_save_failure_keeps_old_file},
+        {"run_resume", test_run_resume},
+        {"run_bad_load", test_run_bad_load},
+        {"run_signals", test_run_signals},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        TCase *tc = tcase_create(cases[i].name);
+        tcase_add_test(tc, cases[i].test);
+        suite_add_tcase(s, tc);
+    }
+    return s;
+}
+
+// Runs the suite; exit 0 when every case passes.
+int main(void) {
+    if (mkdir(TMP, 0755) != 0 && errno != EEXIST) {
+        perror(TMP);
+        return 1;
+    }
+    SRunner *sr = srunner_create(snapshot_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,91 @@
+// tests/test_snapshot_gpu.c: resuming a GPU run from a .boids snapshot
+// continues bit for bit (label gpu; llvmpipe through EGL in CI, where the GPU
+// is deterministic run to run). boids-run --backend gpu: 20 steps == 10
+// steps + --save, then --load + 10 steps: the same state-hash, the same
+// agents and the same bodies (joints are read back from the GPU for --save).
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "boids/snapshot.h"
+#include "spawn.h"
+
+#ifndef BOIDS_BIN_DIR
+#error "BOIDS_BIN_DIR must name the directory of boids-run"
+#endif
+#ifndef BOIDS_TEST_TMP
+#error "BOIDS_TEST_TMP must name a scratch directory"
+#endif
+
+#define RUN_BIN BOIDS_BIN_DIR "/boids-run"
+#define TMP BOIDS_TEST_TMP
+
+// Runs boids-run (exit 0 expected); returns its state-hash line's value.
+static void run_hash(const char *const *argv, char hash[17]) {
+    run_result r = boids_test_run(RUN_BIN, argv, TMP, "snap_gpu");
+    ck_assert(r.spawned);
+    ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "exit status %d, stderr: %s", r.status, r.err);
+    const char *h = strstr(r.out, "state-hash: ");
+    ck_assert_ptr_nonnull(h);
+    snprintf(hash, 17, "%s", h + 12);
+    boids_test_run_free(&r);
+}
+
+// Loads a snapshot; fails the test on error.
+static boids_sim *load_ok(const char *path) {
+    char err[512] = "";
+    boids_sim *s = NULL;
+    ck_assert_msg(boids_snapshot_load(path, &s, err, sizeof err) == BOIDS_OK, "load: %s", err);
+    return s;
+}
+
+// GPU 20 steps == GPU 10 + save + load + 10 (2D snakes, 3D fish).
+START_TEST(test_gpu_resume) {
+    static const char *const dims[2] = {"2", "3"}, *const bodies[2] = {"snake", "fish"};
+    for (int k = 0; k < 2; k++) {
+        char a[17], c[17];
+        run_hash(ARGV("boids-run", "--backend", "gpu", "--count", "1500", "--dim", dims[k], "--bodies", bodies[k],
+                      "--behaviors", "flocking,wander", "--steps", "20", "--quiet", "--save", TMP "/snap_gpu_a.boids"),
+                 a);
+        run_hash(ARGV("boids-run", "--backend", "gpu", "--count", "1500", "--dim", dims[k], "--bodies", bodies[k],
+                      "--behaviors", "flocking,wander", "--steps", "10", "--quiet", "--save", TMP "/snap_gpu_b.boids"),
+                 c);
+        run_hash(ARGV("boids-run", "--backend", "gpu", "--load", TMP "/snap_gpu_b.boids", "--steps", "10", "--quiet",
+                      "--save", TMP "/snap_gpu_c.boids"),
+                 c);
+        ck_assert_str_eq(a, c);
+        boids_sim *sa = load_ok(TMP "/snap_gpu_a.boids"), *sc = load_ok(TMP "/snap_gpu_c.boids");
+        ck_assert_uint_eq(sa->step, 20);
+        ck_assert_uint_eq(sc->step, 20);
+        ck_assert_uint_eq(boids_sim_hash(sa), boids_sim_hash(sc));
+        ck_assert_uint_eq(sa->joint_rows, sc->joint_rows);
+        ck_assert_uint_gt(sa->joint_rows, 0);
+        // Joints are indexed by id: compare every used row.
+        for (size_t i = 0; i < (size_t)sa->joint_rows * sa->n; i++)
+            ck_assert_msg(memcmp(sa->joints[i], sc->joints[i], 16) == 0, "joint entry %zu differs", i);
+        boids_sim_destroy(sa);
+        boids_sim_destroy(sc);
+    }
+}
+END_TEST
+
+// Runs the one case; exit 0 when it passes.
+int main(void) {
+    if (mkdir(TMP, 0755) != 0 && errno != EEXIST) {
+        perror(TMP);
+        return 1;
+    }
+    Suite *s = suite_create("snapshot_gpu");
+    TCase *tc = tcase_create("gpu_resume");
+    tcase_add_test(tc, test_gpu_resume);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
