@@ -628,6 +628,20 @@ static boids_result read_chunks(reader *rd, loaded *l) {
             return fail(err, es, path, BOIDS_ERR_FORMAT, "agent %zu is in group %u; there are %u groups", id,
                         l->group[id], l->groups);
         }
+        // Every step leaves agents inside the world (a wrapped coordinate may
+        // round onto its upper edge), z at the floor in 2D.
+        const boids_world_params *wp = &l->p.world;
+        for (uint32_t ax = 0; ax < 3; ax++) {
+            float lo = wp->min[ax], hi = wp->min[ax] + wp->size[ax];
+            bool inside = ax < wp->dim ? (l->pos[id][ax] >= lo && l->pos[id][ax] <= hi)
+                                       : (l->pos[id][ax] == lo && l->vel[id][ax] == 0.0f);
+            if (!inside) {
+                free(b);
+                return fail(err, es, path, BOIDS_ERR_FORMAT,
+                            "agent %zu is outside the world on axis %c (%g; the world is %g..%g)", id, "xyz"[ax],
+                            (double)l->pos[id][ax], (double)lo, (double)hi);
+            }
+        }
         // Every step limits speeds to the group's maxspeed (the fixed-point
         // alignment sums rely on it); a little rounding above it is fine.
         const float *v = l->vel[id];
