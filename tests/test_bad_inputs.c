@@ -267,6 +267,44 @@ START_TEST(files_and_outputs) {
         expect_refused(&load, (const char *const[]){"--load", TMP "/bad-inputs/bad.boids", NULL}, damages[d]);
     }
     free(good);
+    // Recordings: a good one, then damaged copies for the viewer's --replay.
+    made = boids_test_run(BOIDS_BIN_DIR "/boids-run",
+                          (const char *const[]){"boids-run", "--count", "60", "--steps", "4", "--quiet", "--record",
+                                                TMP "/bad-inputs/good.rec", NULL},
+                          TMP, "bad-inputs");
+    ck_assert_msg(made.spawned && WIFEXITED(made.status) && WEXITSTATUS(made.status) == 0, "--record failed: %s",
+                  made.err);
+    boids_test_run_free(&made);
+    good = boids_test_slurp_len(TMP "/bad-inputs/good.rec", &len);
+    ck_assert_msg(good && len > 96, "no recording written");
+    static const char *const rec_damages[] = {"magic", "version", "header crc", "half header", "empty"};
+    for (size_t d = 0; d < sizeof rec_damages / sizeof rec_damages[0]; d++) {
+        char *copy = malloc(len);
+        memcpy(copy, good, len);
+        size_t n = len;
+        switch (d) {
+        case 0:
+            copy[2] = 'Z';
+            break;
+        case 1:
+            copy[8] = 99;
+            break;
+        case 2:
+            copy[20] ^= 0x11;
+            break;
+        case 3:
+            n = 30;
+            break;
+        default:
+            n = 0;
+            break;
+        }
+        write_file(TMP "/bad-inputs/bad.rec", copy, n);
+        free(copy);
+        program replay = {"boids", (const char *const[]){"--frames", "1", NULL}, "--screenshot"};
+        expect_refused(&replay, (const char *const[]){"--replay", TMP "/bad-inputs/bad.rec", NULL}, rec_damages[d]);
+    }
+    free(good);
     program save = {"boids-run", run_base, NULL};
     expect_refused(&save, (const char *const[]){"--save", "/nonexistent-dir/x.boids", NULL}, "--save bad dir");
     expect_refused(&save, (const char *const[]){"--save-every", "0", "--save", TMP "/bad-inputs/s.boids", NULL},

@@ -5,6 +5,7 @@
 // PNG (stb_image). Without xvfb-run and without a display the suite FAILS:
 // the viewer is never skipped.
 #include <check.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
 #include <spawn.h>
@@ -588,6 +589,113 @@ START_TEST(camera_math) {
 }
 END_TEST
 
+// Records `frames` frames (every 2 steps) of 300 agents in 2D to path with
+// boids-run --record.
+static void make_recording(const char *path, uint32_t frames) {
+    char steps[32];
+    snprintf(steps, sizeof steps, "%u", 2 * (frames - 1));
+    const char *const *argv = ARGV(BOIDS_BIN_DIR "/boids-run", "--count", "300", "--steps", steps, "--quiet",
+                                   "--record", path, "--record-every", "2");
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    ck_assert_msg(rc == 0, "expected %s to start", argv[0]);
+    int status = 0;
+    ck_assert(waitpid(pid, &status, 0) == pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "boids-run --record failed: %d", status);
+}
+
+// --replay with --export-frames: one PNG per frame, each showing the agents
+// and differing from the one before; the new keys and --export-csv --frame.
+START_TEST(replay_export_frames) {
+    const char *rec = TMP "/replay.rec", *dir = TMP "/replay_frames";
+    make_recording(rec, 4);
+    mkdir(dir, 0755);
+    DIR *d = opendir(dir);
+    ck_assert(d != NULL);
+    for (struct dirent *e; (e = readdir(d));) // frames of an earlier run
+        if (e->d_name[0] != '.') {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    closedir(d);
+    run_result r = run_viewer("replay", ARGV("--replay", rec, "--export-frames", dir, "--width", "320", "--height",
+                                             "240", "--vsync", "off"),
+                              true);
+    expect_ok(&r);
+    ck_assert_msg(strstr(r.out, "exported: " TMP "/replay_frames (4 frames)"), "stdout: %s", r.out);
+    run_free(&r);
+    image prev = {0};
+    for (int k = 0; k <= 4; k++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/frame-%05d.png", dir, k);
+        if (k == 4) {
+            ck_assert_msg(access(path, F_OK) != 0, "expected no %s", path);
+            break;
+        }
+        image im = load(path);
+        ck_assert_int_eq(im.w, 320);
+        ck_assert_int_eq(im.h, 240);
+        ck_assert_msg(count_agents(&im, 60) > 50, "expected agents in %s", path);
+        if (prev.px) {
+            ck_assert_msg(memcmp(prev.px, im.px, (size_t)im.w * (size_t)im.h * 3) != 0,
+                          "expected frame %d to differ from frame %d", k, k - 1);
+            stbi_image_free(prev.px);
+        }
+        prev = im;
+    }
+    stbi_image_free(prev.px);
+    // Keys step, scrub and jump; --export-csv writes --frame's step.
+    unlink(TMP "/replay.csv");
+    r = run_viewer("replay_keys",
+                   ARGV("--replay", rec, "--frame", "1", "--export-csv", TMP "/replay.csv", "--frames", "8", "--keys",
+                        "space,end,home,right,right,left,up,down", "--width", "320", "--height", "240", "--vsync",
+                        "off"),
+                   true);
+    expect_ok(&r);
+    ck_assert_msg(strstr(r.out, "exported: " TMP "/replay.csv (frame 1, step 2, 300 agents)"), "stdout: %s", r.out);
+    ck_assert_msg(strstr(r.out, "frame: 3 step 6\nframe: 0 step 0\nframe: 1 step 2\nframe: 2 step 4\nframe: 1 step "
+                                "2\nframe: 3 step 6\nframe: 0 step 0\n"),
+                  "stdout: %s", r.out);
+    char *csv = slurp(TMP "/replay.csv");
+    ck_assert_msg(strncmp(csv, "id,group,px,py", 14) == 0, "csv: %.80s", csv);
+    free(csv);
+    run_free(&r);
+}
+END_TEST
+
+// --replay of a bad or missing file, or a bad --frame: exit 2, one line.
+START_TEST(replay_bad_file_exit_2) {
+    const char *bad = TMP "/replay_bad.rec";
+    FILE *f = fopen(bad, "wb");
+    ck_assert(f != NULL);
+    fputs("this is not a recording, just some text\n", f);
+    fclose(f);
+    struct {
+        const char *const *args;
+        const char *want;
+    } cases[] = {
+        {ARGV("--replay", bad), "boids: --replay: " TMP "/replay_bad.rec: not a boids recording"},
+        {ARGV("--replay", TMP "/replay_missing.rec"), "replay_missing.rec: cannot be opened"},
+        {ARGV("--replay", TMP "/replay.rec", "--frame", "99"), "boids: --frame: '99' is past"},
+        {ARGV("--export-frames", TMP), "needs --replay"},
+    };
+    make_recording(TMP "/replay.rec", 2);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        run_result r = run_viewer("replay_bad", cases[k].args, true);
+        ck_assert_msg(WEXITSTATUS(r.status) == 2, "expected exit 2, got %d; stderr: %s", WEXITSTATUS(r.status), r.err);
+        ck_assert_msg(strstr(r.err, cases[k].want), "expected '%s' in stderr: %s", cases[k].want, r.err);
+        char *nl = strchr(r.err, '\n');
+        ck_assert_msg(nl && nl[1] == '\0', "expected one line on stderr: %s", r.err);
+        run_free(&r);
+    }
+}
+END_TEST
+
 int main(void) {
     mkdir(TMP, 0755);
     Suite *s = suite_create("viewer");
@@ -609,6 +717,8 @@ int main(void) {
     tcase_add_test(tc, demo_snake);
     tcase_add_test(tc, demo_chain_drag);
     tcase_add_test(tc, bodies_bad_input_exit_2);
+    tcase_add_test(tc, replay_export_frames);
+    tcase_add_test(tc, replay_bad_file_exit_2);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

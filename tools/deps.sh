@@ -14,6 +14,7 @@ packages=(
   python3-matplotlib python3-numpy           # tools/plot_profile.py (run with /usr/bin/python3)
   libinih-dev                                # scenario files (INI)
   zlib1g-dev                                 # CRC-32 of .boids snapshots (crc32)
+  libzstd-dev                                # zstd-compressed frames of recordings (--record)
   clang libclang-rt-dev libomp-dev           # tools/fuzz.sh: libFuzzer, ASan/UBSan, OpenMP with clang
 )
 

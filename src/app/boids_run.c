@@ -3,7 +3,8 @@
 // from a CSV snapshot or the whole state from a .boids snapshot (--load),
 // steps, prints a statistics line every K steps and a summary whose last line
 // is "state-hash: H" (FNV-1a of the final state); --save writes a .boids
-// snapshot at the end (and every K steps with --save-every). SIGINT / SIGTERM:
+// snapshot at the end (and every K steps with --save-every); --record writes a
+// recording (the initial state and every K-th step, boids/record.h). SIGINT / SIGTERM:
 // the current step is finished, the requested outputs written, exit 130 / 143.
 // Exit status: 0 ok, 2 bad input (flags, CSV or snapshot content), 3
 // environment (memory, writing output).
@@ -22,6 +23,7 @@
 #include "profile.h"
 #include "boids/gpu.h"
 #include "boids/platform.h"
+#include "boids/record.h"
 #include "boids/snapshot.h"
 
 #define PROG "boids-run"
@@ -68,6 +70,7 @@ static const char usage[] =
     "  --save FILE.boids     write the whole state at the end (also when interrupted);\n"
     "                        atomically: a temporary file, fsynced, renamed over FILE\n"
     "  --save-every K        with --save: also write it every K steps of this run\n"
+    "  --record FILE         a recording for boids --replay (--record-every K: every K steps)\n"
     "  --profile FILE        per-step profile: FILE.csv (one row per step) or FILE.json\n"
     "                        (Chrome trace: Perfetto, chrome://tracing); stage times are the\n"
     "                        GPU's timer queries with --backend gpu (waits after each step)\n"
@@ -84,7 +87,7 @@ static const char usage[] =
     "\n"
     "Behaviours: obstacles, walls, escape, separation, flee, evade, hunt, pursue,\n"
     "seek, arrive, path, flow, view, alignment, cohesion, wander.\n"
-    "SIGINT / SIGTERM: the current step is finished, --export-csv, --save and --profile are\n"
+    "SIGINT / SIGTERM: the current step is finished, --export-csv, --save, --record and --profile are\n"
     "written, exit status 130 / 143.\n"
     "Exit status: 0 done, 2 bad arguments or input file, 3 out of memory or a write failure.\n";
 
@@ -268,6 +271,25 @@ static int open_gpu(const boids_options *o, const boids_sim *sim, boids_gl_conte
     return 0;
 }
 
+// --record: a frame of the current state when its step is due (the first
+// call always; the GPU state is read back first); returns 0 or the exit
+// status (error printed).
+static int record_frame(boids_recorder *rec, boids_sim *sim, boids_gpu *gpu, uint64_t every) {
+    if (!rec)
+        return 0;
+    uint64_t step = gpu ? boids_gpu_steps(gpu) : sim->step;
+    if (boids_record_frames(rec) > 0 && step % every != 0)
+        return 0;
+    if (gpu)
+        boids_gpu_download(gpu, sim);
+    char err[512];
+    if (boids_record_frame(rec, sim, NULL, err, sizeof err) != BOIDS_OK) {
+        fprintf(stderr, "%s: --record: %s\n", PROG, err);
+        return EXIT_ENVIRONMENT;
+    }
+    return 0;
+}
+
 // Runs the simulation described by the options (from --load, --init or the
 // flags); returns the exit status (128 + the signal when interrupted).
 static int run(const boids_options *o) {
@@ -279,6 +301,8 @@ static int run(const boids_options *o) {
     boids_gpu *gpu = NULL;
     double *samples = NULL;
     boids_profile *profile = NULL;
+    boids_recorder *rec = NULL;
+    char rec_err[512];
     int rc = 0;
     { // an interrupted run finishes its step and still writes its outputs
         struct sigaction sa;
@@ -305,6 +329,9 @@ static int run(const boids_options *o) {
         goto done;
     if (o->save &&
         (rc = boids_cli_check_output(PROG, "--save", o->save, "a file path in an existing, writable directory")))
+        goto done;
+    if (o->record &&
+        (rc = boids_cli_check_output(PROG, "--record", o->record, "a file path in an existing, writable directory")))
         goto done;
     bool bodies = sim ? sim->joints != NULL : o->body_style_set && o->body_style != BOIDS_BODY_NONE;
     if (o->profile && (rc = boids_profile_open(&profile, PROG, o->profile, o->backend,
@@ -358,6 +385,15 @@ static int run(const boids_options *o) {
                 "%s: warning: --save: the scenario's schedule (moving target, varying weights) is not "
                 "saved; a run resumed with --load keeps the parameters of the step it was saved at\n",
                 PROG);
+    if (o->record) {
+        if (boids_record_open(o->record, sim, o->record_every, &rec, rec_err, sizeof rec_err) != BOIDS_OK) {
+            fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
+            rc = EXIT_ENVIRONMENT;
+            goto done;
+        }
+        if ((rc = record_frame(rec, sim, gpu, o->record_every))) // the initial state
+            goto done;
+    }
     uint64_t stride = (o->steps + MAX_TIME_SAMPLES - 1) / MAX_TIME_SAMPLES;
     size_t n_samples = 0;
     samples = malloc((size_t)((o->steps + stride - 1) / stride) * sizeof *samples);
@@ -425,6 +461,8 @@ static int run(const boids_options *o) {
             interval_start = now_seconds();
             interval_steps = 0;
         }
+        if ((rc = record_frame(rec, sim, gpu, o->record_every)))
+            goto done;
         if (o->save && o->save_every && step % o->save_every == 0 && step != o->steps &&
             (rc = save_snapshot(o, sim, gpu)))
             goto done;
@@ -460,6 +498,19 @@ static int run(const boids_options *o) {
             goto done;
         }
     }
+    if (rec) {
+        uint32_t frames = boids_record_frames(rec);
+        boids_result rr = boids_record_close(rec, rec_err, sizeof rec_err);
+        rec = NULL;
+        if (rr != BOIDS_OK) {
+            fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
+            rc = EXIT_ENVIRONMENT;
+            goto done;
+        }
+        if (!o->quiet)
+            printf("recorded: %s (%u frames, every %llu steps)\n", o->record, frames,
+                   (unsigned long long)o->record_every);
+    }
     if (profile) {
         int prc = boids_profile_write(profile);
         if (prc) {
@@ -489,6 +540,8 @@ static int run(const boids_options *o) {
     if (!rc && interrupted)
         rc = 128 + (int)interrupted;
 done:
+    if (rec && boids_record_close(rec, rec_err, sizeof rec_err) != BOIDS_OK) // flushed on every exit
+        fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
     boids_gpu_destroy(gpu);
     boids_gl_context_destroy(gl);
     boids_sim_destroy(sim);
@@ -508,7 +561,7 @@ int main(int argc, char **argv) {
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR |
                  BOIDS_CLI_INIT | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET |
                  BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_DUMP_SCENARIO | BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY |
-                 BOIDS_CLI_LOAD,
+                 BOIDS_CLI_LOAD | BOIDS_CLI_RECORD | BOIDS_CLI_RECORD_EVERY,
     };
     boids_options o;
     int r = boids_cli_parse(argc, argv, &spec, &o);

@@ -6,15 +6,18 @@
 // the enabled set is printed on stdout whenever it changes ("behaviors:
 // ..."), so scripts (--keys) and tests can follow it. Bodies (--bodies,
 // the K key) trail the agents; --demo chain|snake shows the notebook's demos
-// instead of a flock (viewer_demo.c).
+// instead of a flock (viewer_demo.c); --replay FILE plays a recording of
+// boids-run --record (boids/record.h) instead of simulating.
 // Exit status: 0 done, 2 bad arguments, 3 environment (no display, no
 // OpenGL 4.5, GL errors, a screenshot that cannot be written).
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -25,6 +28,7 @@
 #include "viewer_demo.h"
 #include "boids/gpu.h"
 #include "boids/platform.h"
+#include "boids/record.h"
 #include "boids/render.h"
 
 #define PROG "boids"
@@ -63,11 +67,17 @@ static const char usage[] =
     "  --profile FILE        record a frame-time profile (.csv or .json) from the start; T stops\n"
     "                        and writes it (without --profile, T records to boids-profile.csv)\n"
     "  --keys SCRIPT         key presses to replay: a comma list of [FRAME:]KEY, where KEY\n"
-    "                        is one of 0-9, a-z, space, '.', esc, f1, '[', ']', '-', '=', or\n"
+    "                        is one of 0-9, a-z, space, '.', comma, esc, f1, '[', ']', '-', '=',\n"
+    "                        left, right, up, down, home, end, or\n"
     "                        WxH to resize the window (0x0: minimise), mouse=X,Y to move the\n"
     "                        mouse (world coordinates; with --demo the canvas' pixels, y down),\n"
     "                        press / release for the left button; an item without a\n"
     "                        FRAME comes one frame after the previous one (first: frame 1)\n"
+    "  --replay FILE         no simulation: play a recording of boids-run --record; --frame N\n"
+    "                        starts at frame N, --export-frames DIR writes every frame as\n"
+    "                        DIR/frame-00000.png and exits, --export-csv FILE writes frame N\n"
+    "                        as CSV; keys: Space play/pause, Right/Left (. ,) one frame,\n"
+    "                        Up/Down 10 frames, Home/End, E the frame as CSV\n"
     "  --shader-dir DIR      load the shaders from DIR instead of the built-in copies\n"
     "  --threads N           OpenMP threads of the CPU backend\n"
     "  --help, --version\n"
@@ -165,6 +175,12 @@ typedef struct viewer {
     bool bodies_dirty;    // CPU backend: joints to upload though no step ran
     char body_error[512]; // the last rejected K, shown on the HUD
     viewer_demo *demo;    // --demo: the notebook's demo instead of a flock
+    // --replay: the recording instead of a simulation; sim holds its frame.
+    boids_recording *rec;
+    uint32_t rep_frame, rep_loaded; // the frame shown, the one in sim (UINT32_MAX: none)
+    uint64_t rep_step;              // the step of rep_loaded
+    bool rep_playing, rep_failed;
+    uint64_t rep_csvs; // E presses
     double fps, frame_ms, step_ms, draw_ms;
     // Frame-time profile: --profile FILE records from the start, T starts and
     // stops a recording (to --profile's FILE, else boids-profile.csv); while
@@ -207,6 +223,8 @@ static int key_of_name(const char *s) {
         switch (c) {
         case '.':
             return GLFW_KEY_PERIOD;
+        case ',':
+            return GLFW_KEY_COMMA;
         case '[':
             return GLFW_KEY_LEFT_BRACKET;
         case ']':
@@ -229,13 +247,23 @@ static int key_of_name(const char *s) {
         return GLFW_KEY_F1;
     if (strcmp(s, "period") == 0)
         return GLFW_KEY_PERIOD;
+    if (strcmp(s, "comma") == 0)
+        return GLFW_KEY_COMMA;
+    static const struct {
+        const char *name;
+        int key;
+    } named[] = {{"left", GLFW_KEY_LEFT}, {"right", GLFW_KEY_RIGHT}, {"up", GLFW_KEY_UP},
+                 {"down", GLFW_KEY_DOWN}, {"home", GLFW_KEY_HOME},   {"end", GLFW_KEY_END}};
+    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
+        if (strcmp(s, named[k].name) == 0)
+            return named[k].key;
     return -1;
 }
 
 // Parses --keys into events; returns 0 or 2 (error printed).
 static int parse_script(const char *script, script_event *ev, size_t *n_out) {
-    const char *expected = "a comma list of [FRAME:]KEY (KEY: 0-9, a-z, space, '.', esc, f1, [, ], -, =, WxH, "
-                           "mouse=X,Y, press or release)";
+    const char *expected = "a comma list of [FRAME:]KEY (KEY: 0-9, a-z, space, '.', comma, esc, f1, [, ], -, =, "
+                           "left, right, up, down, home, end, WxH, mouse=X,Y, press or release)";
     size_t n = 0;
     uint64_t frame = 0;
     const char *p = script;
@@ -503,10 +531,103 @@ static void demo_key(viewer *v, int key) {
     }
 }
 
+// --replay: writes the frame shown as CSV (boids_csv_write of the sim that
+// holds it) to path; returns 0 or the exit status (error printed).
+static int replay_csv(viewer *v, const char *path) {
+    if (boids_csv_write(path, v->sim) != BOIDS_OK) {
+        boids_cli_error(PROG, "--export-csv", path, NULL, "could not be written: %s", strerror(errno));
+        return EXIT_ENVIRONMENT;
+    }
+    printf("exported: %s (frame %u, step %llu, %u agents)\n", path, v->rep_loaded, (unsigned long long)v->rep_step,
+           v->sim->n);
+    fflush(stdout);
+    return 0;
+}
+
+// --replay: a key press (frames, play/pause, CSV; S, C and Esc as usual; the
+// HUD lists the keys).
+static void replay_key(viewer *v, int key) {
+    uint32_t last = boids_recording_get_info(v->rec)->frames - 1;
+    int64_t to = v->rep_frame;
+    switch (key) {
+    case GLFW_KEY_SPACE:
+        v->rep_playing = !v->rep_playing;
+        if (v->rep_playing && v->rep_frame == last)
+            to = 0; // play again from the start
+        break;
+    case GLFW_KEY_RIGHT:
+    case GLFW_KEY_PERIOD:
+        to++;
+        v->rep_playing = false;
+        break;
+    case GLFW_KEY_LEFT:
+    case GLFW_KEY_COMMA:
+        to--;
+        v->rep_playing = false;
+        break;
+    case GLFW_KEY_UP:
+        to += 10;
+        break;
+    case GLFW_KEY_DOWN:
+        to -= 10;
+        break;
+    case GLFW_KEY_HOME:
+        to = 0;
+        break;
+    case GLFW_KEY_END:
+        to = last;
+        break;
+    case GLFW_KEY_E: {
+        char path[64];
+        snprintf(path, sizeof path, "boids-frame-%04llu.csv", (unsigned long long)v->rep_csvs++);
+        replay_csv(v, path);
+        break;
+    }
+    case GLFW_KEY_C:
+        v->mode = (boids_color_mode)((v->mode + 1) % BOIDS_COLOR_MODES);
+        printf("color: %s\n", boids_color_mode_name(v->mode));
+        fflush(stdout);
+        break;
+    case GLFW_KEY_S:
+        screenshot_key(v);
+        break;
+    case GLFW_KEY_ESCAPE:
+        v->quit = true;
+        break;
+    default:
+        break;
+    }
+    v->rep_frame = (uint32_t)(to < 0 ? 0 : to > last ? last : to);
+}
+
+// --replay: loads frame rep_frame into the sim and the render's buffers if
+// it is not there yet; a read error (the file changed) ends the replay.
+static void replay_load(viewer *v) {
+    if (v->rep_loaded == v->rep_frame)
+        return;
+    char err[512];
+    boids_sim *s = v->sim;
+    if (boids_recording_frame(v->rec, v->rep_frame, &v->rep_step, s->cur.pos, s->cur.vel, err, sizeof err) !=
+        BOIDS_OK) {
+        fprintf(stderr, "%s: --replay: %s\n", PROG, err);
+        v->rep_failed = v->quit = true;
+        return;
+    }
+    s->step = v->rep_step;
+    v->rep_loaded = v->rep_frame;
+    boids_render_upload(v->render, s);
+    printf("frame: %u step %llu\n", v->rep_frame, (unsigned long long)v->rep_step);
+    fflush(stdout);
+}
+
 // One key press, from the keyboard or the script.
 static void press(viewer *v, int key) {
     if (v->demo) {
         demo_key(v, key);
+        return;
+    }
+    if (v->rec) {
+        replay_key(v, key);
         return;
     }
     static const uint32_t digit_bits[10] = {
@@ -625,7 +746,9 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
     (void)scancode;
     (void)mods;
     viewer *v = glfwGetWindowUserPointer(w);
-    bool repeatable = key == GLFW_KEY_MINUS || key == GLFW_KEY_EQUAL || key == GLFW_KEY_PERIOD;
+    bool repeatable = key == GLFW_KEY_MINUS || key == GLFW_KEY_EQUAL || key == GLFW_KEY_PERIOD ||
+                      key == GLFW_KEY_COMMA || key == GLFW_KEY_LEFT || key == GLFW_KEY_RIGHT || key == GLFW_KEY_UP ||
+                      key == GLFW_KEY_DOWN;
     if (action == GLFW_PRESS || (action == GLFW_REPEAT && repeatable))
         press(v, key);
 }
@@ -875,6 +998,22 @@ static size_t scene_lines(const viewer *v, boids_line_vertex *l) {
 // The HUD and the help overlay.
 static void draw_hud(viewer *v, int fb_w, int fb_h) {
     static const float panel[4] = {0.0f, 0.0f, 0.0f, 0.55f}, text[4] = {0.92f, 0.94f, 0.96f, 1.0f};
+    if (v->rec) { // --replay: the frame, its step, the keys
+        const boids_recording_info *in = boids_recording_get_info(v->rec);
+        char hud[1024];
+        snprintf(hud, sizeof hud,
+                 "replay %s   frame %u/%u   step %llu%s\n"
+                 "%u agents  %uD  every %llu steps  colour %s%s\n"
+                 "Space play/pause  Right/Left one frame  Up/Down 10  Home/End  E csv  Esc quit",
+                 v->o->replay, v->rep_loaded + 1, in->frames, (unsigned long long)v->rep_step,
+                 v->rep_playing ? "  PLAYING" : "  PAUSED", in->count, in->dim, (unsigned long long)in->every,
+                 boids_color_mode_name(v->mode), in->truncated ? "  (truncated file)" : "");
+        float scale = fb_h >= 700 ? 2.0f : 1.0f, w, h;
+        boids_render_text_size(hud, scale, &w, &h);
+        boids_render_rect(v->render, fb_w, fb_h, 0.0f, 0.0f, w + 16.0f * scale, h + 10.0f * scale, panel);
+        boids_render_text(v->render, fb_w, fb_h, 8.0f * scale, 6.0f * scale, scale, hud, text);
+        return;
+    }
     boids_stage_ms ms;
     if (v->gpu)
         boids_gpu_stage_ms(v->gpu, &ms);
@@ -1148,6 +1287,176 @@ static int run_demo(viewer *v, const script_event *script, size_t n_script) {
     return rc;
 }
 
+// --replay: the recording instead of a simulation. A sim of the recording's
+// size and world holds the frame shown (its parameters are the defaults:
+// only the drawing uses them) and goes to the render's own buffers; each
+// frame the script, the keys, then the picture; playing advances one
+// recorded frame per drawn frame. --export-frames writes every frame from
+// --frame on as a PNG and exits. Returns the exit status.
+static int run_replay(viewer *v, const script_event *script, size_t n_script) {
+    const boids_options *o = v->o;
+    const boids_recording_info *in = boids_recording_get_info(v->rec);
+    char err[4096];
+    boids_params p;
+    boids_params_default(&p, in->count, in->dim);
+    p.world.group_count = in->group_count;
+    for (uint32_t g = 0; g < in->group_count; g++) {
+        p.group[g] = p.group[0];
+        p.group_share[g] = 1.0f;
+    }
+    for (int a = 0; a < 3; a++) {
+        p.world.min[a] = in->min[a];
+        p.world.size[a] = in->size[a];
+    }
+    char what[256] = "";
+    boids_result r = boids_params_finalize(&p, what, sizeof what);
+    if (r != BOIDS_OK) {
+        boids_cli_error(PROG, "--replay", o->replay, NULL, "cannot be shown: %s (%s)", boids_result_str(r), what);
+        return EXIT_INPUT;
+    }
+    if ((r = boids_sim_create(&v->sim, &p, BOIDS_DIST_UNIFORM)) != BOIDS_OK) {
+        boids_cli_error(PROG, "--replay", o->replay, NULL, "cannot be shown: %s", boids_result_str(r));
+        return r == BOIDS_ERR_NOMEM ? EXIT_ENVIRONMENT : EXIT_INPUT;
+    }
+    v->p = v->sim->p;
+    for (uint32_t i = 0; i < in->count; i++) { // id order in every slot
+        v->sim->cur.id[i] = i;
+        v->sim->cur.group[i] = in->group[i];
+    }
+    glEnable(GL_DEBUG_OUTPUT);
+    glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+    glDebugMessageCallback(debug_message, v);
+    boids_render_desc rd = {.shader_dir = o->shader_dir, .own_count = in->count};
+    if ((r = boids_render_create(&v->render, &rd, err, sizeof err)) != BOIDS_OK) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return r == BOIDS_ERR_SHADER ? EXIT_INPUT : EXIT_ENVIRONMENT;
+    }
+    int fb_w, fb_h, drawn_w = 0, drawn_h = 0, rc = 0;
+    glfwGetFramebufferSize(v->w, &fb_w, &fb_h);
+    boids_camera_fit(&v->cam, &v->p.world, fb_h > 0 ? (float)fb_w / (float)fb_h : 1.0f);
+    glfwSetWindowUserPointer(v->w, v);
+    glfwSetKeyCallback(v->w, on_key);
+    glfwSetCursorPosCallback(v->w, on_cursor);
+    glfwSetMouseButtonCallback(v->w, on_button);
+    glfwSetScrollCallback(v->w, on_scroll);
+    printf("boids %s: replay %s, %u frames (every %llu steps), %u agents, %uD, renderer '%s', OpenGL %s\n",
+           BOIDS_VERSION, o->replay, in->frames, (unsigned long long)in->every, in->count, in->dim, v->renderer,
+           v->gl_version);
+    if (in->truncated)
+        fprintf(stderr, "%s: --replay: warning: %s: %s; the %u frames before it are shown\n", PROG, o->replay, in->note,
+                in->frames);
+    fflush(stdout);
+    v->rep_loaded = UINT32_MAX;
+    v->rep_frame = o->frame;
+    v->rep_playing = !o->export_frames;
+    uint32_t exported = 0;
+    bool csv_done = false;
+    size_t next_event = 0;
+    while (!v->quit && !glfwWindowShouldClose(v->w)) {
+        v->frame++;
+        glfwPollEvents();
+        run_script(v, script, n_script, &next_event);
+        if (o->export_frames)
+            v->rep_frame = o->frame + exported;
+        replay_load(v);
+        if (v->rep_failed) {
+            rc = EXIT_INPUT;
+            break;
+        }
+        if (o->export_csv && !csv_done) { // --export-csv: the --frame of the recording
+            csv_done = true;
+            if ((rc = replay_csv(v, o->export_csv)))
+                break;
+        }
+        glfwGetFramebufferSize(v->w, &fb_w, &fb_h);
+        if (v->forced_zero)
+            fb_w = fb_h = 0;
+        bool last_frame = (o->frames && v->frame >= o->frames) || (o->export_frames && v->rep_frame + 1 >= in->frames);
+        if (fb_w > 0 && fb_h > 0) {
+            draw(v, fb_w, fb_h);
+            drawn_w = fb_w;
+            drawn_h = fb_h;
+        }
+        if (o->export_frames) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/frame-%05u.png", o->export_frames, v->rep_frame);
+            if (fb_w <= 0 || fb_h <= 0) {
+                boids_cli_error(PROG, "--export-frames", o->export_frames, NULL,
+                                "frame %u not written: the window has no pixels (minimised)", v->rep_frame);
+                rc = EXIT_ENVIRONMENT;
+                break;
+            }
+            if (boids_render_screenshot(path, fb_w, fb_h, err, sizeof err) != BOIDS_OK) {
+                fprintf(stderr, "%s: --export-frames: %s\n", PROG, err);
+                rc = EXIT_ENVIRONMENT;
+                break;
+            }
+            exported++;
+        }
+        if (present_frame(v, o, fb_w, fb_h, last_frame))
+            rc = EXIT_ENVIRONMENT;
+        if (v->rep_playing) { // the next recorded frame; the last one pauses
+            if (v->rep_frame + 1 < in->frames)
+                v->rep_frame++;
+            else
+                v->rep_playing = false;
+        }
+        if (last_frame)
+            break;
+    }
+    if (o->export_frames && !rc)
+        printf("exported: %s (%u frames)\n", o->export_frames, exported);
+    printf("frames: %llu, replayed frame %u of %u (step %llu), last frame %dx%d, gl-errors %u\n",
+           (unsigned long long)v->frame, v->rep_loaded, in->frames, (unsigned long long)v->rep_step, drawn_w, drawn_h,
+           v->gl_errors);
+    if (v->gl_errors) {
+        boids_cli_error(PROG, NULL, NULL, NULL, "OpenGL reported %u errors", v->gl_errors);
+        rc = EXIT_ENVIRONMENT;
+    }
+    return rc;
+}
+
+// --replay: opens and checks the recording and the replay's outputs before
+// any window (a bad file is one line, exit 2). Returns 0 or the exit status.
+static int replay_open(const boids_options *o, boids_recording **rec) {
+    const uint64_t only_flow = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_COUNT | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION |
+                               BOIDS_CLI_BACKEND | BOIDS_CLI_DEMO | BOIDS_CLI_PROFILE;
+    if (o->flags_given & only_flow) {
+        boids_cli_error(PROG, "--replay", o->replay, "the viewer's own options (--width, --frames, --keys, ...)",
+                        "plays a recording: flags that set up a simulation cannot be given with it");
+        return EXIT_INPUT;
+    }
+    char err[1024];
+    if (boids_recording_open(o->replay, rec, err, sizeof err) != BOIDS_OK) {
+        fprintf(stderr, "%s: --replay: %s\n", PROG, err);
+        return EXIT_INPUT;
+    }
+    const boids_recording_info *in = boids_recording_get_info(*rec);
+    if (in->frames == 0) {
+        boids_cli_error(PROG, "--replay", o->replay, NULL, "holds no complete frame%s%s", in->truncated ? ": " : "",
+                        in->note);
+        return EXIT_INPUT;
+    }
+    if (o->frame >= in->frames) {
+        char given[32], expected[64];
+        snprintf(given, sizeof given, "%u", o->frame);
+        snprintf(expected, sizeof expected, "a frame 0..%u of '%s'", in->frames - 1, o->replay);
+        boids_cli_error(PROG, "--frame", given, expected, "is past the recording's last frame");
+        return EXIT_INPUT;
+    }
+    struct stat st;
+    if (o->export_frames &&
+        (stat(o->export_frames, &st) != 0 || !S_ISDIR(st.st_mode) || access(o->export_frames, W_OK) != 0)) {
+        boids_cli_error(PROG, "--export-frames", o->export_frames, "an existing, writable directory", "is not one");
+        return EXIT_INPUT;
+    }
+    int checked;
+    if (o->export_csv && (checked = boids_cli_check_output(PROG, "--export-csv", o->export_csv,
+                                                           "a file path in an existing, writable directory")))
+        return checked;
+    return 0;
+}
+
 // Is the renderer a software one (llvmpipe, softpipe, SwiftShader)?
 static bool software_renderer(const char *r) {
     return strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "SwiftShader") || strstr(r, "Software");
@@ -1162,12 +1471,24 @@ static int run(const boids_options *o) {
     if (o->screenshot && (checked = boids_cli_check_output(PROG, "--screenshot", o->screenshot,
                                                            "a PNG file path in an existing, writable directory")))
         return checked;
-    bool use_gpu = !(o->flags_given & BOIDS_CLI_BACKEND) || strcmp(o->backend, "gpu") == 0;
+    if (o->export_csv && !o->replay) {
+        boids_cli_error(PROG, "--export-csv", o->export_csv, "--replay FILE with it",
+                        "needs --replay (the viewer exports a recorded frame)");
+        return EXIT_INPUT;
+    }
+    boids_recording *rec = NULL;
+    if (o->replay && (checked = replay_open(o, &rec))) {
+        boids_recording_close(rec);
+        return checked;
+    }
+    bool use_gpu = !o->replay && (!(o->flags_given & BOIDS_CLI_BACKEND) || strcmp(o->backend, "gpu") == 0);
     viewer *v = calloc(1, sizeof *v);
     if (!v) {
+        boids_recording_close(rec);
         boids_cli_error(PROG, NULL, NULL, NULL, "out of memory");
         return EXIT_ENVIRONMENT;
     }
+    v->rec = rec;
     v->o = o;
     v->dist = (boids_distribution)o->distribution;
     int rc = 0;
@@ -1192,6 +1513,7 @@ static int run(const boids_options *o) {
                     "%s: %s; expected OpenGL 4.5 core: the viewer draws with it on both backends (--backend cpu "
                     "too), so neither works here: use boids-run --backend cpu for a headless run%s\n",
                     PROG, err, strstr(err, "llvmpipe") ? "" : ", or Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)");
+        boids_recording_close(v->rec);
         free(v);
         return EXIT_ENVIRONMENT;
     }
@@ -1209,6 +1531,10 @@ static int run(const boids_options *o) {
     }
     if (o->demo) {
         rc = run_demo(v, script, n_script);
+        goto done;
+    }
+    if (v->rec) {
+        rc = run_replay(v, script, n_script);
         goto done;
     }
     bool software = software_renderer(v->renderer);
@@ -1359,6 +1685,7 @@ done:
     free(v->read_count);
     if (v->win && (v->demo || (!v->gpu && !use_gpu)))
         glDebugMessageCallback(NULL, NULL);
+    boids_recording_close(v->rec);
     boids_window_destroy(v->win);
     free(v);
     if (fflush(stdout) != 0)
@@ -1373,7 +1700,8 @@ int main(int argc, char **argv) {
         .usage = usage,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
                  BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_WIDTH | BOIDS_CLI_HEIGHT | BOIDS_CLI_VSYNC | BOIDS_CLI_FRAMES |
-                 BOIDS_CLI_SCREENSHOT | BOIDS_CLI_KEYS | BOIDS_CLI_PROFILE | BOIDS_CLI_DEMO,
+                 BOIDS_CLI_SCREENSHOT | BOIDS_CLI_KEYS | BOIDS_CLI_PROFILE | BOIDS_CLI_DEMO | BOIDS_CLI_REPLAY |
+                 BOIDS_CLI_EXPORT_FRAMES | BOIDS_CLI_FRAME | BOIDS_CLI_EXPORT_CSV,
     };
     boids_options o;
     int r = boids_cli_parse(argc, argv, &spec, &o);

@@ -71,6 +71,11 @@ static const flag_def flag_defs[] = {
     {"save", BOIDS_CLI_SAVE, true, "FILE.boids"},
     {"save-every", BOIDS_CLI_SAVE_EVERY, true, "K"},
     {"load", BOIDS_CLI_LOAD, true, "FILE.boids"},
+    {"record", BOIDS_CLI_RECORD, true, "FILE"},
+    {"record-every", BOIDS_CLI_RECORD_EVERY, true, "K"},
+    {"replay", BOIDS_CLI_REPLAY, true, "FILE"},
+    {"export-frames", BOIDS_CLI_EXPORT_FRAMES, true, "DIR"},
+    {"frame", BOIDS_CLI_FRAME, true, "N"},
     {"help", 0, false, NULL},
     {"version", 0, false, NULL},
 };
@@ -768,6 +773,33 @@ static int handle(const parse_ctx *c, const flag_def *f, boids_options *o, uint3
             return bad(c, "a .boids snapshot written by --save", "is an empty path");
         o->load = c->value;
         return 0;
+    case BOIDS_CLI_RECORD:
+        if (!c->value[0])
+            return bad(c, "a path of a recording to write", "is an empty path");
+        o->record = c->value;
+        return 0;
+    case BOIDS_CLI_RECORD_EVERY:
+        snprintf(expected, sizeof expected, "an integer 1..%llu (steps between recorded frames)",
+                 (unsigned long long)BOIDS_CLI_MAX_STEPS);
+        if ((problem = check_uint(c->value, false, 1, BOIDS_CLI_MAX_STEPS, &u)))
+            return bad(c, expected, "is %s", problem);
+        o->record_every = u;
+        return 0;
+    case BOIDS_CLI_REPLAY:
+        if (!c->value[0])
+            return bad(c, "a recording written by boids-run --record", "is an empty path");
+        o->replay = c->value;
+        return 0;
+    case BOIDS_CLI_EXPORT_FRAMES:
+        if (!c->value[0])
+            return bad(c, "an existing directory for the PNG frames", "is an empty path");
+        o->export_frames = c->value;
+        return 0;
+    case BOIDS_CLI_FRAME:
+        if ((problem = check_uint(c->value, false, 0, UINT32_MAX - 1, &u)))
+            return bad(c, "an integer 0..4294967294 (a frame of the recording)", "is %s", problem);
+        o->frame = (uint32_t)u;
+        return 0;
     case BOIDS_CLI_DEMO:
         if (strcmp(c->value, "chain") == 0 || strcmp(c->value, "snake") == 0) {
             o->demo = c->value[0] == 'c' ? "chain" : "snake";
@@ -926,6 +958,14 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
             return bad(&c, expected, "is required");
         }
     }
+    if ((out->flags_given & BOIDS_CLI_RECORD_EVERY) && !out->record) {
+        parse_ctx c = {spec, "--record-every", NULL};
+        return bad(&c, "--record FILE with it", "needs --record (the file to write)");
+    }
+    if ((out->flags_given & (BOIDS_CLI_EXPORT_FRAMES | BOIDS_CLI_FRAME)) && !out->replay) {
+        parse_ctx c = {spec, out->flags_given & BOIDS_CLI_FRAME ? "--frame" : "--export-frames", NULL};
+        return bad(&c, "--replay FILE with it", "needs --replay (the recording to play)");
+    }
     if ((out->flags_given & BOIDS_CLI_SAVE_EVERY) && !out->save) {
         parse_ctx c = {spec, "--save-every", NULL};
         return bad(&c, "--save FILE.boids with it", "needs --save (the file to write)");
@@ -957,6 +997,8 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
         return bad(&c, out->dim == 2 ? "X,Y in 2D" : "X,Y,Z in 3D", "has %u coordinates but the run is %uD", origin_n,
                    out->dim);
     }
+    if (!out->record_every)
+        out->record_every = 1;
     if (!out->stats_every_set) {
         uint64_t k = out->steps / 10;
         out->stats_every = (uint32_t)(k < 1 ? 1 : k);

@@ -65,6 +65,11 @@
 #define BOIDS_CLI_SAVE (1ull << 39)           // --save FILE.boids (snapshot at exit)
 #define BOIDS_CLI_SAVE_EVERY (1ull << 40)     // --save-every K (and every K steps)
 #define BOIDS_CLI_LOAD (1ull << 41)           // --load FILE.boids (start from a snapshot)
+#define BOIDS_CLI_RECORD (1ull << 42)         // --record FILE (boids-run: a recording of the run)
+#define BOIDS_CLI_RECORD_EVERY (1ull << 43)   // --record-every K (a frame every K steps)
+#define BOIDS_CLI_REPLAY (1ull << 44)         // --replay FILE (viewer: play a recording)
+#define BOIDS_CLI_EXPORT_FRAMES (1ull << 45)  // --export-frames DIR (viewer: every frame as PNG)
+#define BOIDS_CLI_FRAME (1ull << 46)          // --frame N (viewer: the replayed frame to start at)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -144,6 +149,11 @@ typedef struct boids_options {
     const char *save;         // --save: .boids snapshot to write at exit, NULL if not given
     uint64_t save_every;      // --save-every: also save every K steps (0 = only at exit)
     const char *load;         // --load: .boids snapshot to start from, NULL if not given
+    const char *record;       // --record: recording to write, NULL if not given
+    uint64_t record_every;    // --record-every: a frame every K steps (default 1)
+    const char *replay;       // --replay: recording to play in the viewer, NULL if not given
+    const char *export_frames; // --export-frames: directory for frame-NNNNN.png, NULL if not given
+    uint32_t frame;           // --frame: the replayed frame (0 = the first)
 } boids_options;
 
 // Parses argv[1..argc-1]. Returns 0: run; 1: --help, --version or
