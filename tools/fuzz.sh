@@ -30,7 +30,7 @@ CC=clang cmake -S "$root" -B "$build" -DBOIDS_FUZZ=ON -DBOIDS_WERROR=OFF -DCMAKE
   -DCMAKE_C_FLAGS="$sanitizers -g" >/dev/null
 
 targets=()
-for t in ${FUZZ_TARGETS:-cli scenario snapshot}; do
+for t in ${FUZZ_TARGETS:-cli scenario snapshot record}; do
   if [[ -f "$root/tests/fuzz/fuzz_$t.c" ]]; then targets+=("$t"); fi
 done
 if [[ ${#targets[@]} -eq 0 ]]; then
@@ -51,6 +51,7 @@ max_len() {
     cli) echo 1024 ;;
     scenario) echo 8192 ;;
     snapshot) echo 16384 ;;
+    record) echo 16384 ;;
     *) echo 65536 ;;
   esac
 }
