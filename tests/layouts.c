@@ -35,8 +35,8 @@ int cmp_u32(const void *a, const void *b) {
 // Parameters for a one-group world: radius r is the perception radius and
 // the largest interaction radius (separation r/2, view r), so the grid's
 // cells are at least r wide.
-void world_params(boids_params *p, uint32_t n, uint32_t dim, uint32_t boundary, const float min[3],
-                         const float size[3], float r) {
+void world_params(boids_params *p, uint32_t n, uint32_t dim, uint32_t boundary, const float min[3], const float size[3],
+                  float r) {
     boids_params_default(p, n, dim);
     p->world.boundary = boundary;
     for (int a = 0; a < 3; a++) {
@@ -80,4 +80,52 @@ void place(boids_sim *s, float (*pos)[4], uint32_t seed) {
     EXPECT(r == BOIDS_OK, "set_agents: %s", boids_result_str(r));
     free(vel);
     free(group);
+}
+
+// Coordinates on and around every seam of one axis: lo + k * cell for
+// k = 0..cells, moved by -3..+3 ULP, plus the seams shifted by the radius.
+static uint32_t seam_coords(const boids_world_params *w, uint32_t a, float r, float *out, uint32_t cap) {
+    uint32_t k = 0;
+    for (uint32_t c = 0; c <= w->cells[a]; c++) {
+        float base[2] = {w->min[a] + (float)c * w->cell[a], w->min[a] + (float)c * w->cell[a] + r};
+        for (int b = 0; b < 2; b++)
+            for (int u = -3; u <= 3; u++) {
+                float x = base[b];
+                for (int t = 0; t < (u < 0 ? -u : u); t++)
+                    x = nextafterf(x, u < 0 ? -INFINITY : INFINITY);
+                if (k < cap)
+                    out[k++] = x;
+            }
+    }
+    return k;
+}
+
+// See layouts.h.
+float (*seam_positions(const boids_world_params *w, uint32_t b, float r, uint32_t n))[4] {
+    uint32_t dim = w->dim;
+    static float coord[3][4200];
+    uint32_t nc[3] = {1, 1, 1};
+    for (uint32_t a = 0; a < dim; a++)
+        nc[a] = seam_coords(w, a, r, coord[a], 4200);
+    if (dim == 2)
+        coord[2][0] = w->min[2];
+    float(*pos)[4] = calloc(n ? n : 1, sizeof(*pos));
+    EXPECT(pos != NULL, "out of memory for the test agents");
+    uint32_t st = 1234u + b * 7u + dim;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t a = 0; a < 3; a++) {
+            uint32_t pick = lcg_next(&st) % nc[a];
+            pos[i][a] = coord[a][pick];
+            if (a < dim && i % 5 == 4) // some in the open, so seam agents meet off-seam ones too
+                pos[i][a] = w->min[a] + w->size[a] * lcg_unit(&st);
+        }
+    // The corners themselves: min, min+size (wrap: = min; walls: the far
+    // face), and a ULP inside each.
+    for (uint32_t i = 0; i < n && i < 64; i++)
+        for (uint32_t a = 0; a < dim; a++) {
+            float lo = w->min[a], hi = w->min[a] + w->size[a];
+            float choice[4] = {lo, nextafterf(lo, INFINITY), nextafterf(hi, -INFINITY), hi};
+            pos[i][a] = choice[(i >> (2 * a)) & 3];
+        }
+    return pos;
 }

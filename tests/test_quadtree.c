@@ -232,52 +232,13 @@ START_TEST(all_in_one_cell) {
 }
 END_TEST
 
-// Coordinates on and around every cell seam of one axis, +-3 ULP, and the
-// seams shifted by the radius (as test_grid.c).
-static uint32_t seam_coords(const boids_world_params *w, uint32_t a, float r, float *out, uint32_t cap) {
-    uint32_t k = 0;
-    for (uint32_t c = 0; c <= w->cells[a]; c++) {
-        float base[2] = {w->min[a] + (float)c * w->cell[a], w->min[a] + (float)c * w->cell[a] + r};
-        for (int b = 0; b < 2; b++)
-            for (int u = -3; u <= 3; u++) {
-                float x = base[b];
-                for (int t = 0; t < (u < 0 ? -u : u); t++)
-                    x = nextafterf(x, u < 0 ? -INFINITY : INFINITY);
-                if (k < cap)
-                    out[k++] = x;
-            }
-    }
-    return k;
-}
-
-// Agents on seams, at the world's corners (and a ULP inside), and some in
-// the open; then every check.
 static void seam_world(uint32_t dim, uint32_t b, const float min[3], const float size[3], float r, uint32_t n,
                        const char *what) {
     boids_params p;
     world_params(&p, n, dim, b, min, size, r);
     boids_sim *s = create(&p, BOIDS_DIST_UNIFORM);
     const boids_world_params *w = &s->p.world;
-    static float coord[3][4200];
-    uint32_t nc[3] = {1, 1, 1};
-    for (uint32_t a = 0; a < dim; a++)
-        nc[a] = seam_coords(w, a, r, coord[a], 4200);
-    if (dim == 2)
-        coord[2][0] = w->min[2];
-    float(*pos)[4] = calloc(n, sizeof(*pos));
-    uint32_t st = 1234u + b * 7u + dim;
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t a = 0; a < 3; a++) {
-            pos[i][a] = coord[a][lcg_next(&st) % nc[a]];
-            if (a < dim && i % 5 == 4)
-                pos[i][a] = w->min[a] + w->size[a] * lcg_unit(&st);
-        }
-    for (uint32_t i = 0; i < n && i < 64; i++)
-        for (uint32_t a = 0; a < dim; a++) {
-            float lo = w->min[a], hi = w->min[a] + w->size[a];
-            float choice[4] = {lo, nextafterf(lo, INFINITY), nextafterf(hi, -INFINITY), hi};
-            pos[i][a] = choice[(i >> (2 * a)) & 3];
-        }
+    float(*pos)[4] = seam_positions(w, b, r, n);
     place(s, pos, 3);
     char name[160];
     snprintf(name, sizeof(name), "%s %uD %s min (%g,%g,%g) size (%g,%g,%g)", what, dim, BOUNDARY_NAME[b],

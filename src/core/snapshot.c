@@ -17,6 +17,7 @@
 
 #include <zlib.h>
 
+#include "bytes.h"
 #include "boids/snapshot.h"
 
 // The shared.h structs hold only 4-byte words (floats and uint32) with no
@@ -38,46 +39,7 @@ _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
 #define JOINT_BYTES 16u    // xyz + w (4 f32)
 #define CHUNK_OVERHEAD 16u // tag (4), length (8), CRC (4)
 
-// ---- byte helpers ---------------------------------------------------------
-
-// Stores v little-endian at b.
-static void put_u32(unsigned char *b, uint32_t v) {
-    b[0] = (unsigned char)v;
-    b[1] = (unsigned char)(v >> 8);
-    b[2] = (unsigned char)(v >> 16);
-    b[3] = (unsigned char)(v >> 24);
-}
-
-// Stores v little-endian at b.
-static void put_u64(unsigned char *b, uint64_t v) {
-    put_u32(b, (uint32_t)v);
-    put_u32(b + 4, (uint32_t)(v >> 32));
-}
-
-// Stores the bits of f little-endian at b.
-static void put_f32(unsigned char *b, float f) {
-    uint32_t v;
-    memcpy(&v, &f, 4);
-    put_u32(b, v);
-}
-
-// The little-endian uint32 at b.
-static uint32_t get_u32(const unsigned char *b) {
-    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
-
-// The little-endian uint64 at b.
-static uint64_t get_u64(const unsigned char *b) {
-    return (uint64_t)get_u32(b) | (uint64_t)get_u32(b + 4) << 32;
-}
-
-// The float whose bits are the little-endian uint32 at b.
-static float get_f32(const unsigned char *b) {
-    uint32_t v = get_u32(b);
-    float f;
-    memcpy(&f, &v, 4);
-    return f;
-}
+// ---- byte helpers: src/core/bytes.h ------------------------------------
 
 // Encodes `bytes` (a multiple of 4) of a words-only struct at b + *off.
 static void put_words(unsigned char *b, size_t *off, const void *src, size_t bytes) {
