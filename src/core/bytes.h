@@ -1,10 +1,18 @@
-// src/core/bytes.h: little-endian byte helpers and a zlib CRC-32 over any
-// length, shared by the file formats (snapshot.c, record.c). Not public API.
+// src/core/bytes.h: what the file formats (snapshot.c, record.c) share:
+// little-endian byte helpers, zlib's CRC-32 over any length, and the
+// "PATH: problem" error line. Not public API.
 #ifndef BOIDS_CORE_BYTES_H
 #define BOIDS_CORE_BYTES_H
 
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+
+#include <zlib.h>
+
+#include "boids/error.h"
 
 // Stores v little-endian at b.
 static inline void put_u32(unsigned char *b, uint32_t v) {
@@ -43,6 +51,32 @@ static inline float get_f32(const unsigned char *b) {
     float f;
     memcpy(&f, &v, 4);
     return f;
+}
+
+// zlib's crc32 over n bytes (in pieces its uInt holds), continuing crc.
+static inline uLong crc_bytes(uLong crc, const unsigned char *b, size_t n) {
+    for (size_t done = 0; done < n;) {
+        size_t part = n - done < (size_t)1 << 30 ? n - done : (size_t)1 << 30;
+        crc = crc32(crc, b + done, (uInt)part);
+        done += part;
+    }
+    return crc;
+}
+
+// "PATH: problem" into err; returns r.
+static inline boids_result fail(char *err, size_t err_size, const char *path, boids_result r, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static inline boids_result fail(char *err, size_t err_size, const char *path, boids_result r, const char *fmt, ...) {
+    if (err && err_size) {
+        int n = snprintf(err, err_size, "%s: ", path);
+        if (n >= 0 && (size_t)n < err_size) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(err + n, err_size - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return r;
 }
 
 #endif

@@ -24,35 +24,7 @@
 
 // ---- byte helpers: src/core/bytes.h ------------------------------------
 
-// zlib's crc32 over n bytes (in pieces its uInt holds), continuing crc.
-static uLong crc_bytes(uLong crc, const unsigned char *b, size_t n) {
-    for (size_t done = 0; done < n;) {
-        size_t part = n - done < (size_t)1 << 30 ? n - done : (size_t)1 << 30;
-        crc = crc32(crc, b + done, (uInt)part);
-        done += part;
-    }
-    return crc;
-}
 
-// "PATH: problem" into err; returns r.
-static boids_result fail(char *err, size_t err_size, const char *path, boids_result r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-// "PATH: problem" into err; returns r.
-static boids_result fail(char *err, size_t err_size, const char *path, boids_result r, const char *fmt, ...) {
-    if (err && err_size) {
-        int n = snprintf(err, err_size, "%s: ", path);
-        if (n >= 0 && (size_t)n < err_size) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(err + n, err_size - (size_t)n, fmt, ap);
-            va_end(ap);
-        }
-    }
-    return r;
-}
 
 // The bytes of one frame's raw payload for count agents.
 static size_t frame_raw_bytes(uint32_t count, uint32_t components) {

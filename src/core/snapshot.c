@@ -70,25 +70,6 @@ static bool all_finite(const float *f, size_t n) {
     return true;
 }
 
-// "PATH: problem" into err; returns r.
-static boids_result fail(char *err, size_t err_size, const char *path, boids_result r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-// "PATH: problem" into err; returns r.
-static boids_result fail(char *err, size_t err_size, const char *path, boids_result r, const char *fmt, ...) {
-    if (err && err_size) {
-        int n = snprintf(err, err_size, "%s: ", path);
-        if (n >= 0 && (size_t)n < err_size) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(err + n, err_size - (size_t)n, fmt, ap);
-            va_end(ap);
-        }
-    }
-    return r;
-}
 
 // The name of the first params field that is not finite, or NULL.
 static const char *params_nonfinite(const boids_params *p) {
@@ -179,11 +160,7 @@ static void w_raw(writer *w, const void *data, size_t n) {
 // Payload bytes: written and added to the CRC (in pieces zlib's uInt holds).
 static void w_payload(writer *w, const unsigned char *data, size_t n) {
     w_raw(w, data, n);
-    for (size_t done = 0; done < n;) {
-        size_t part = n - done < (size_t)1 << 30 ? n - done : (size_t)1 << 30;
-        w->crc = crc32(w->crc, data + done, (uInt)part);
-        done += part;
-    }
+    w->crc = crc_bytes(w->crc, data, n);
 }
 
 // Starts a chunk: tag and length; the CRC starts over the tag.
@@ -458,12 +435,7 @@ static boids_result r_chunk(reader *rd, const char *tag, uint64_t expected, cons
         free(b);
         return r;
     }
-    uLong crc = crc32(0L, h, 4);
-    for (size_t done = 0; done < len;) {
-        size_t part = len - done < (size_t)1 << 30 ? (size_t)len - done : (size_t)1 << 30;
-        crc = crc32(crc, b + done, (uInt)part);
-        done += part;
-    }
+    uLong crc = crc_bytes(crc32(0L, h, 4), b, (size_t)len);
     if ((uint32_t)crc != get_u32(c)) {
         free(b);
         return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT,
