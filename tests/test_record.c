@@ -105,8 +105,8 @@ static void record_and_check(uint32_t dim, const char *path) {
         ck_assert_msg(boids_record_frame(rec, s, &written, err, sizeof err) == BOIDS_OK, "frame: %s", err);
         ck_assert(written == (step % EVERY == 0));
         if (written) { // a copy of the state through a snapshot
-            ck_assert_int_eq(boids_snapshot_save(s, TMP "/rec_copy.boids", err, sizeof err), BOIDS_OK);
-            ck_assert_int_eq(boids_snapshot_load(TMP "/rec_copy.boids", &copies[k++], err, sizeof err), BOIDS_OK);
+            ck_assert_int_eq(boids_snapshot_save(s, NULL, TMP "/rec_copy.boids", err, sizeof err), BOIDS_OK);
+            ck_assert_int_eq(boids_snapshot_load(TMP "/rec_copy.boids", &copies[k++], NULL, err, sizeof err), BOIDS_OK);
         }
     }
     ck_assert_uint_eq(boids_record_frames(rec), FRAMES);
@@ -394,7 +394,7 @@ START_TEST(test_run_record) {
     for (int k = 0; k < 2; k++) {
         boids_sim *s = NULL;
         char err[512];
-        ck_assert_int_eq(boids_snapshot_load(snaps[k], &s, err, sizeof err), BOIDS_OK);
+        ck_assert_int_eq(boids_snapshot_load(snaps[k], &s, NULL, err, sizeof err), BOIDS_OK);
         assert_frame_is(rec, (uint32_t)k + 1, s);
         boids_sim_destroy(s);
     }

@@ -79,7 +79,7 @@ static boids_sim *rich_sim(uint32_t n, uint32_t dim, uint32_t steps) {
 // Saves s to path; fails the test on error.
 static void save_ok(const boids_sim *s, const char *path) {
     char err[512] = "";
-    boids_result r = boids_snapshot_save(s, path, err, sizeof err);
+    boids_result r = boids_snapshot_save(s, NULL, path, err, sizeof err);
     ck_assert_msg(r == BOIDS_OK, "save: %s", err);
 }
 
@@ -87,7 +87,7 @@ static void save_ok(const boids_sim *s, const char *path) {
 static boids_sim *load_ok(const char *path) {
     char err[512] = "";
     boids_sim *s = NULL;
-    boids_result r = boids_snapshot_load(path, &s, err, sizeof err);
+    boids_result r = boids_snapshot_load(path, &s, NULL, err, sizeof err);
     ck_assert_msg(r == BOIDS_OK, "load: %s", err);
     ck_assert_ptr_nonnull(s);
     return s;
@@ -176,10 +176,33 @@ typedef struct bytes {
     size_t n;
 } bytes;
 
-// The good snapshot (made once per test: 50 agents, 3D, bodies).
+// A scenario's host parts for the rich sim's groups: a circling target, two
+// varying weights, a title, names and a colour.
+static void rich_scenario(boids_scenario *sc) {
+    boids_scenario_default(sc);
+    snprintf(sc->title, sizeof sc->title, "rich");
+    sc->target_mode = BOIDS_TARGET_CIRCLE;
+    sc->target_center[0] = 12.5f;
+    sc->target_radius = 30.0f;
+    sc->target_period = 250.0f;
+    sc->vary[0] = (boids_vary){.group = 1, .behavior = BOIDS_BI_COHESION, .lo = 0.25f, .hi = 2.0f, .period = 90};
+    sc->vary[1] = (boids_vary){.group = 0, .behavior = BOIDS_BI_WANDER, .lo = 0.0f, .hi = 1.5f, .period = 40};
+    sc->vary_count = 2;
+    snprintf(sc->group_name[1], BOIDS_SCENARIO_NAME, "fish");
+    sc->color[1][0] = 0.75f;
+    sc->color[1][3] = 1.0f;
+    sc->color_set[1] = true;
+}
+
+// The good snapshot (made once per test: 50 agents, 3D, bodies, a scenario).
 static bytes good_file(void) {
     boids_sim *s = rich_sim(50, 3, 3);
-    save_ok(s, GOOD);
+    boids_scenario *sc = malloc(sizeof *sc);
+    ck_assert_ptr_nonnull(sc);
+    rich_scenario(sc);
+    char err[512] = "";
+    ck_assert_msg(boids_snapshot_save(s, sc, GOOD, err, sizeof err) == BOIDS_OK, "save: %s", err);
+    free(sc);
     boids_sim_destroy(s);
     bytes f;
     f.b = (unsigned char *)boids_test_slurp_len(GOOD, &f.n);
@@ -233,7 +256,7 @@ static void expect_bad(const unsigned char *b, size_t n, boids_result code, cons
     write_file(path, b, n);
     char err[512] = "";
     boids_sim *s = (boids_sim *)&err; // must be reset to NULL
-    boids_result r = boids_snapshot_load(path, &s, err, sizeof err);
+    boids_result r = boids_snapshot_load(path, &s, NULL, err, sizeof err);
     ck_assert_msg(r == code, "%zu bytes: expected %s, got %s (%s)", n, boids_result_str(code), boids_result_str(r),
                   err);
     ck_assert_ptr_null(s);
@@ -307,6 +330,78 @@ START_TEST(test_version) {
     expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "newer than this program reads");
     le32(f.b + 8, 0);
     expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "version 0");
+    free(f.b);
+}
+END_TEST
+
+// The SCEN chunk: loaded back field for field (and the defaults without
+// one); out-of-range values are refused on load and on save.
+START_TEST(test_scenario_chunk) {
+    bytes f = good_file();
+    boids_scenario *want = malloc(sizeof *want), *got = malloc(sizeof *got);
+    ck_assert(want && got);
+    rich_scenario(want);
+    boids_sim *s = NULL;
+    char err[512] = "";
+    ck_assert_msg(boids_snapshot_load(GOOD, &s, got, err, sizeof err) == BOIDS_OK, "%s", err);
+    ck_assert_str_eq(got->title, "rich");
+    ck_assert_int_eq(got->target_mode, BOIDS_TARGET_CIRCLE);
+    ck_assert(memcmp(got->target_center, want->target_center, sizeof want->target_center) == 0);
+    ck_assert(got->target_radius == want->target_radius && got->target_period == want->target_period);
+    ck_assert_uint_eq(got->vary_count, 2);
+    ck_assert(memcmp(got->vary, want->vary, 2 * sizeof want->vary[0]) == 0);
+    ck_assert_str_eq(got->group_name[1], "fish");
+    ck_assert(got->color_set[1] && !got->color_set[0] && got->color[1][0] == 0.75f);
+    ck_assert(memcmp(&got->params.world, &s->p.world, sizeof s->p.world) == 0);
+    boids_sim_destroy(s);
+    // Without SCEN (saved with no scenario): the defaults, nothing dynamic.
+    s = rich_sim(50, 3, 3);
+    save_ok(s, TMP "/snap_noscen.boids");
+    boids_sim_destroy(s);
+    ck_assert_msg(boids_snapshot_load(TMP "/snap_noscen.boids", &s, got, err, sizeof err) == BOIDS_OK, "%s", err);
+    ck_assert(!boids_scenario_is_dynamic(got));
+    ck_assert_str_eq(got->group_name[0], "default");
+    ck_assert_str_eq(got->group_name[1], "group1");
+
+    // Damaged values behind a good CRC.
+    size_t at = chunk_at(&f, "SCEN") + 12;
+    struct {
+        size_t off;
+        uint32_t value;
+        const char *needle;
+    } bad[] = {
+        {0, 3, "target mode"},
+        {20, 0, "period > 0"},
+        {16, 0xff800000u, "radius >= 0"},
+        {24, 33, "more varying weights"},
+        {28, 3, "varying weight"}, // 3 groups
+        {28 + 4, BOIDS_BEHAVIOR_COUNT, "varying weight"},
+        {28 + 16, 0x7fc00000u, "varying weight"},
+        {868 + BOIDS_SCENARIO_NAME + 4, 0x40000000u, "colour is outside"},
+        {868 + BOIDS_SCENARIO_NAME + 16, 2, "colour flag"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        unsigned char keep[4];
+        memcpy(keep, f.b + at + bad[k].off, 4);
+        le32(f.b + at + bad[k].off, bad[k].value);
+        fix_crc(&f, at - 12);
+        expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, bad[k].needle);
+        memcpy(f.b + at + bad[k].off, keep, 4);
+    }
+    memset(f.b + at + 668, 'A', 200); // the title without its terminator
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "title is not terminated");
+
+    // Saving a scenario the loader would refuse.
+    s = rich_sim(50, 3, 0);
+    rich_scenario(want);
+    want->vary[1].group = 5; // the sim has 3 groups
+    ck_assert_int_eq(boids_snapshot_save(s, want, TMP "/snap_badscen.boids", err, sizeof err), BOIDS_ERR_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(err, "not saved: scenario"));
+    ck_assert_int_eq(access(TMP "/snap_badscen.boids", F_OK), -1);
+    boids_sim_destroy(s);
+    free(want);
+    free(got);
     free(f.b);
 }
 END_TEST
@@ -438,9 +533,9 @@ END_TEST
 START_TEST(test_not_a_file) {
     char err[512];
     boids_sim *s = NULL;
-    ck_assert_int_eq(boids_snapshot_load(TMP "/snap_missing.boids", &s, err, sizeof err), BOIDS_ERR_IO);
+    ck_assert_int_eq(boids_snapshot_load(TMP "/snap_missing.boids", &s, NULL, err, sizeof err), BOIDS_ERR_IO);
     ck_assert_ptr_nonnull(strstr(err, "snap_missing.boids: cannot be opened"));
-    ck_assert_int_eq(boids_snapshot_load(TMP, &s, err, sizeof err), BOIDS_ERR_IO);
+    ck_assert_int_eq(boids_snapshot_load(TMP, &s, NULL, err, sizeof err), BOIDS_ERR_IO);
     ck_assert_ptr_nonnull(strstr(err, "is not a regular file"));
     expect_bad((const unsigned char *)"", 0, BOIDS_ERR_FORMAT, "truncated or not a boids snapshot");
 }
@@ -456,18 +551,18 @@ START_TEST(test_save_failure_keeps_old_file) {
     write_file(TMP "/snap_ro/keep.boids", f.b, f.n);
     boids_sim *s = rich_sim(60, 2, 1);
     char err[512];
-    ck_assert_int_eq(boids_snapshot_save(s, TMP "/snap_no_such_dir/x.boids", err, sizeof err), BOIDS_ERR_IO);
+    ck_assert_int_eq(boids_snapshot_save(s, NULL, TMP "/snap_no_such_dir/x.boids", err, sizeof err), BOIDS_ERR_IO);
     ck_assert_ptr_nonnull(strstr(err, "snap_no_such_dir/x.boids: cannot be written"));
-    ck_assert_int_eq(boids_snapshot_save(s, dir, err, sizeof err), BOIDS_ERR_IO);
+    ck_assert_int_eq(boids_snapshot_save(s, NULL, dir, err, sizeof err), BOIDS_ERR_IO);
     ck_assert_ptr_nonnull(strstr(err, "is a directory"));
     if (geteuid() != 0) { // root writes into read-only directories
         ck_assert_int_eq(chmod(dir, 0555), 0);
-        ck_assert_int_eq(boids_snapshot_save(s, TMP "/snap_ro/keep.boids", err, sizeof err), BOIDS_ERR_IO);
+        ck_assert_int_eq(boids_snapshot_save(s, NULL, TMP "/snap_ro/keep.boids", err, sizeof err), BOIDS_ERR_IO);
         ck_assert_int_eq(chmod(dir, 0755), 0);
     }
     // A state that could not be loaded back is not saved either.
     s->cur.pos[7][0] = NAN;
-    ck_assert_int_eq(boids_snapshot_save(s, TMP "/snap_ro/keep.boids", err, sizeof err), BOIDS_ERR_ARGUMENT);
+    ck_assert_int_eq(boids_snapshot_save(s, NULL, TMP "/snap_ro/keep.boids", err, sizeof err), BOIDS_ERR_ARGUMENT);
     size_t n = 0;
     unsigned char *now = (unsigned char *)boids_test_slurp_len(TMP "/snap_ro/keep.boids", &n);
     ck_assert_ptr_nonnull(now);
@@ -538,6 +633,49 @@ START_TEST(test_run_resume) {
     boids_test_run_free(&e);
     run_result g = run_ok(ARGV("boids-run", "--count", "10", "--save", TMP "/snap_no_such_dir/x.boids"), 2);
     boids_test_run_free(&g);
+}
+END_TEST
+
+// boids-run with a dynamic scenario (varying weights; a circling target):
+// 40 steps == 20 + --save, --load + 20, because the snapshot carries the
+// schedule (SCEN); the loaded scenario holds the file's title and weights.
+START_TEST(test_run_resume_scenario) {
+    static const char *const names[] = {"flocking-varying", "pursue-evade"};
+    for (int k = 0; k < 2; k++) {
+        char h1[17], h2[17];
+        run_result a = run_ok(ARGV("boids-run", "--scenario", names[k], "--steps", "40", "--quiet"), 0);
+        state_hash(a.out, h1);
+        boids_test_run_free(&a);
+        run_result b = run_ok(
+            ARGV("boids-run", "--scenario", names[k], "--steps", "20", "--quiet", "--save", TMP "/snap_scen.boids"), 0);
+        ck_assert_msg(!strstr(b.err, "warning"), "stderr: %s", b.err);
+        boids_test_run_free(&b);
+        run_result c = run_ok(ARGV("boids-run", "--load", TMP "/snap_scen.boids", "--steps", "20", "--quiet"), 0);
+        state_hash(c.out, h2);
+        boids_test_run_free(&c);
+        ck_assert_uint_eq(strlen(h1), 16);
+        ck_assert_msg(strcmp(h1, h2) == 0, "%s: resumed %s, uninterrupted %s", names[k], h2, h1);
+
+        boids_scenario *sc = malloc(sizeof *sc);
+        boids_sim *s = NULL;
+        char err[512];
+        ck_assert_ptr_nonnull(sc);
+        ck_assert_msg(boids_snapshot_load(TMP "/snap_scen.boids", &s, sc, err, sizeof err) == BOIDS_OK, "%s", err);
+        ck_assert(boids_scenario_is_dynamic(sc));
+        ck_assert_uint_eq(s->step, 20);
+        if (k == 0) {
+            ck_assert_ptr_nonnull(strstr(sc->title, "sine waves"));
+            ck_assert_uint_eq(sc->vary_count, 3);
+            ck_assert_float_eq(sc->vary[0].lo, 0.5f);
+            ck_assert_float_eq(sc->vary[0].period, 600.0f);
+        } else {
+            ck_assert_int_eq(sc->target_mode, BOIDS_TARGET_CIRCLE);
+            ck_assert_float_eq(sc->target_radius, 80.0f);
+            ck_assert(sc->color_set[0]);
+        }
+        boids_sim_destroy(s);
+        free(sc);
+    }
 }
 END_TEST
 
@@ -635,11 +773,13 @@ static Suite *snapshot_suite(void) {
         {"magic", test_magic},
         {"bad_crc", test_bad_crc},
         {"version", test_version},
+        {"scenario_chunk", test_scenario_chunk},
         {"sizes", test_sizes},
         {"values", test_values},
         {"not_a_file", test_not_a_file},
         {"save_failure", test_save_failure_keeps_old_file},
         {"run_resume", test_run_resume},
+        {"run_resume_scenario", test_run_resume_scenario},
         {"run_bad_load", test_run_bad_load},
         {"run_signals", test_run_signals},
     };

@@ -39,7 +39,7 @@ static void run_hash(const char *const *argv, char hash[17]) {
 static boids_sim *load_ok(const char *path) {
     char err[512] = "";
     boids_sim *s = NULL;
-    ck_assert_msg(boids_snapshot_load(path, &s, err, sizeof err) == BOIDS_OK, "load: %s", err);
+    ck_assert_msg(boids_snapshot_load(path, &s, NULL, err, sizeof err) == BOIDS_OK, "load: %s", err);
     return s;
 }
 

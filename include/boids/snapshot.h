@@ -8,7 +8,9 @@
  *   version  u32      BOIDS_SNAPSHOT_VERSION (a newer one is rejected)
  *   chunks   tag (4 ASCII bytes), length (u64), payload, CRC-32 (u32, zlib's
  *            crc32 of tag + payload); in this order: HEAD PARM AGNT ORDR
- *            [JNTS] END.
+ *            [JNTS] [SCEN] END. SCEN (version 2) holds what a host keeps of
+ *            a scenario besides the params: the target's motion, the varying
+ *            weights, the title, group names and colours.
  * Every integer and float is little-endian (IEEE 754 binary32 floats).
  *
  * Offers:
@@ -26,19 +28,28 @@
 #include <stddef.h>
 
 #include "core.h"
+#include "scenario.h"
 
 #define BOIDS_SNAPSHOT_MAGIC "\211BDS\r\n\032\n" // 89 42 44 53 0D 0A 1A 0A
 #define BOIDS_SNAPSHOT_MAGIC_SIZE 8u
-#define BOIDS_SNAPSHOT_VERSION 1u
+#define BOIDS_SNAPSHOT_VERSION 2u // reads 1 (no SCEN) and 2
 
-// Writes the state of s (agents, slot order, bodies, params, seed, step) to
-// path: a temporary file in the same directory, flushed and fsynced, then
-// renamed over path. On failure the temporary file is removed and an
-// existing file at path is left as it was.
-boids_result boids_snapshot_save(const boids_sim *s, const char *path, char *err, size_t err_size);
+// Writes the state of s (agents, slot order, bodies, params, seed, step) and,
+// when sc is not NULL, the host parts of its scenario (SCEN: target motion,
+// varying weights, title, names, colours; sc's params are not used) to path:
+// a temporary file in the same directory, flushed and fsynced, then renamed
+// over path. On failure the temporary file is removed and an existing file
+// at path is left as it was.
+boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, const char *path, char *err,
+                                 size_t err_size);
 
 // Reads path into a new simulation (*out; NULL on error). Its threads and
-// neighbour index are the defaults (they do not change the results).
-boids_result boids_snapshot_load(const char *path, boids_sim **out, char *err, size_t err_size);
+// neighbour index are the defaults (they do not change the results). When
+// sc is not NULL it receives the saved scenario parts over
+// boids_scenario_default (without a SCEN chunk: a fixed target, no varying
+// weights, groups named default, group1, ...) and the sim's params; a host
+// that calls boids_scenario_at_step(sc, step, ...) each step, as the saved
+// run did, continues it exactly.
+boids_result boids_snapshot_load(const char *path, boids_sim **out, boids_scenario *sc, char *err, size_t err_size);
 
 #endif

@@ -230,9 +230,9 @@ static int create_sim(const boids_options *o, uint32_t count, float (*pos)[4], f
 
 // --load: the simulation of the snapshot; returns 0 or the exit status
 // (one line printed naming the file: 2 for a missing or bad file, 3 out of memory).
-static int load_snapshot(const boids_options *o, boids_sim **sim) {
+static int load_snapshot(const boids_options *o, boids_sim **sim, boids_scenario *sc) {
     char err[1200];
-    boids_result r = boids_snapshot_load(o->load, sim, err, sizeof err);
+    boids_result r = boids_snapshot_load(o->load, sim, sc, err, sizeof err);
     if (r != BOIDS_OK) {
         fprintf(stderr, "%s: --load: %s\n", PROG, err);
         return r == BOIDS_ERR_NOMEM ? EXIT_ENVIRONMENT : EXIT_INPUT;
@@ -240,13 +240,14 @@ static int load_snapshot(const boids_options *o, boids_sim **sim) {
     return 0;
 }
 
-// --save: the current state (read back from the GPU first) to the snapshot;
-// returns 0 or 3 (one line printed; an existing file is left as it was).
-static int save_snapshot(const boids_options *o, boids_sim *sim, boids_gpu *gpu) {
+// --save: the current state (read back from the GPU first) and the
+// scenario's schedule to the snapshot; returns 0 or 3 (one line printed; an
+// existing file is left as it was).
+static int save_snapshot(const boids_options *o, boids_sim *sim, const boids_scenario *sc, boids_gpu *gpu) {
     if (gpu) // agents, bodies (same joint rows) and step
         boids_gpu_download(gpu, sim);
     char err[1200];
-    if (boids_snapshot_save(sim, o->save, err, sizeof err) != BOIDS_OK) {
+    if (boids_snapshot_save(sim, sc, o->save, err, sizeof err) != BOIDS_OK) {
         fprintf(stderr, "%s: --save: %s\n", PROG, err);
         return EXIT_ENVIRONMENT;
     }
@@ -304,6 +305,13 @@ static int run(const boids_options *o) {
     boids_recorder *rec = NULL;
     char rec_err[512];
     int rc = 0;
+    // The scenario in effect (the file and flags, or the snapshot's): its
+    // schedule is applied every step and saved with --save.
+    boids_scenario *scen = malloc(sizeof *scen);
+    if (!scen) {
+        boids_cli_error(PROG, NULL, NULL, NULL, "out of memory");
+        return EXIT_ENVIRONMENT;
+    }
     { // an interrupted run finishes its step and still writes its outputs
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -313,7 +321,7 @@ static int run(const boids_options *o) {
         sigaction(SIGTERM, &sa, NULL);
     }
     if (o->load) {
-        if ((rc = load_snapshot(o, &sim)))
+        if ((rc = load_snapshot(o, &sim, scen)))
             goto done;
         count = sim->n;
     } else if (o->init_csv) {
@@ -344,6 +352,9 @@ static int run(const boids_options *o) {
     }
     sim->threads = o->threads;
     sim->index = (boids_index)o->index;
+    if (!o->load)
+        boids_options_scenario(o, &sim->p, scen);
+    bool dynamic = boids_scenario_is_dynamic(scen);
 
     if (strcmp(o->backend, "gpu") == 0 && o->index != BOIDS_INDEX_GRID) {
         boids_cli_error(PROG, "--index", o->index == BOIDS_INDEX_QUADTREE ? "quadtree" : "brute",
@@ -380,11 +391,6 @@ static int run(const boids_options *o) {
         fflush(stdout);
     }
 
-    if (o->save && o->scenario && boids_scenario_is_dynamic(o->scenario))
-        fprintf(stderr,
-                "%s: warning: --save: the scenario's schedule (moving target, varying weights) is not "
-                "saved; a run resumed with --load keeps the parameters of the step it was saved at\n",
-                PROG);
     if (o->record) {
         if (boids_record_open(o->record, sim, o->record_every, &rec, rec_err, sizeof rec_err) != BOIDS_OK) {
             fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
@@ -416,9 +422,8 @@ static int run(const boids_options *o) {
                     (unsigned long long)steps_done);
             break;
         }
-        if (o->scenario && boids_scenario_is_dynamic(o->scenario)) {
-            // The scenario's moving target and varying weights at this step.
-            boids_scenario_at_step(o->scenario, gpu ? boids_gpu_steps(gpu) : sim->step, &sim->p);
+        if (dynamic) { // the scenario's moving target and varying weights at this step
+            boids_scenario_at_step(scen, gpu ? boids_gpu_steps(gpu) : sim->step, &sim->p);
             if (gpu)
                 boids_gpu_set_params(gpu, &sim->p);
         }
@@ -464,7 +469,7 @@ static int run(const boids_options *o) {
         if ((rc = record_frame(rec, sim, gpu, o->record_every)))
             goto done;
         if (o->save && o->save_every && step % o->save_every == 0 && step != o->steps &&
-            (rc = save_snapshot(o, sim, gpu)))
+            (rc = save_snapshot(o, sim, scen, gpu)))
             goto done;
     }
     if (gpu) {
@@ -492,7 +497,7 @@ static int run(const boids_options *o) {
         }
     }
     if (o->save) {
-        int src = save_snapshot(o, sim, gpu);
+        int src = save_snapshot(o, sim, scen, gpu);
         if (src) {
             rc = src;
             goto done;
@@ -550,6 +555,7 @@ done:
     free(pos);
     free(vel);
     free(group);
+    free(scen);
     return rc;
 }
 

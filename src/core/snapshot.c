@@ -38,6 +38,13 @@ _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
 #define ORDER_BYTES 4u     // id of a slot (u32)
 #define JOINT_BYTES 16u    // xyz + w (4 f32)
 #define CHUNK_OVERHEAD 16u // tag (4), length (8), CRC (4)
+// SCEN: target mode, centre, radius, period, vary count (7 words); the varying
+// weights (5 words each); the title; per group its name, colour and whether the
+// colour was given.
+#define SCEN_TITLE_BYTES sizeof(((boids_scenario *)0)->title)
+#define SCEN_GROUP_BYTES (BOIDS_SCENARIO_NAME + 4u * 4u + 4u)
+#define SCEN_BYTES                                                                                                     \
+    (7u * 4u + BOIDS_SCENARIO_MAX_VARY * 20u + SCEN_TITLE_BYTES + BOIDS_MAX_GROUPS * SCEN_GROUP_BYTES)
 
 // ---- byte helpers: src/core/bytes.h ------------------------------------
 
@@ -142,6 +149,91 @@ static void decode_params(const unsigned char *b, boids_params *p) {
     p->flow.vec = NULL;
 }
 
+// The SCEN payload (SCEN_BYTES) of sc: what a host needs besides the params
+// to continue the run (the target's motion, the varying weights) and to show
+// it (title, group names and colours).
+static void encode_scenario(const boids_scenario *sc, unsigned char *b) {
+    memset(b, 0, SCEN_BYTES);
+    put_u32(b, (uint32_t)sc->target_mode);
+    for (int a = 0; a < 3; a++)
+        put_f32(b + 4 + 4 * a, sc->target_center[a]);
+    put_f32(b + 16, sc->target_radius);
+    put_f32(b + 20, sc->target_period);
+    put_u32(b + 24, sc->vary_count);
+    size_t off = 28;
+    for (uint32_t k = 0; k < BOIDS_SCENARIO_MAX_VARY; k++, off += 20) {
+        if (k >= sc->vary_count)
+            continue;
+        const boids_vary *v = &sc->vary[k];
+        put_u32(b + off, v->group);
+        put_u32(b + off + 4, v->behavior);
+        put_f32(b + off + 8, v->lo);
+        put_f32(b + off + 12, v->hi);
+        put_f32(b + off + 16, v->period);
+    }
+    memcpy(b + off, sc->title, strnlen(sc->title, SCEN_TITLE_BYTES - 1));
+    off += SCEN_TITLE_BYTES;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++, off += SCEN_GROUP_BYTES) {
+        memcpy(b + off, sc->group_name[g], strnlen(sc->group_name[g], BOIDS_SCENARIO_NAME - 1));
+        for (int a = 0; a < 4; a++)
+            put_f32(b + off + BOIDS_SCENARIO_NAME + 4 * a, sc->color[g][a]);
+        put_u32(b + off + BOIDS_SCENARIO_NAME + 16, sc->color_set[g] ? 1u : 0u);
+    }
+}
+
+// sc (the defaults, then the SCEN payload b) for `groups` groups; a problem
+// into why (NULL when every value is in range).
+static const char *decode_scenario(const unsigned char *b, uint32_t groups, boids_scenario *sc) {
+    uint32_t mode = get_u32(b);
+    if (mode > BOIDS_TARGET_CIRCLE)
+        return "the target mode is not fixed, mouse or circle";
+    sc->target_mode = (boids_target_mode)mode;
+    for (int a = 0; a < 3; a++)
+        sc->target_center[a] = get_f32(b + 4 + 4 * a);
+    sc->target_radius = get_f32(b + 16);
+    sc->target_period = get_f32(b + 20);
+    if (!all_finite(sc->target_center, 3) || !(sc->target_radius >= 0.0f && isfinite(sc->target_radius)) ||
+        !(sc->target_period > 0.0f && isfinite(sc->target_period)))
+        return "the target's circle (centre, radius >= 0, period > 0) is not finite or out of range";
+    sc->vary_count = get_u32(b + 24);
+    if (sc->vary_count > BOIDS_SCENARIO_MAX_VARY)
+        return "more varying weights than 32";
+    size_t off = 28;
+    for (uint32_t k = 0; k < BOIDS_SCENARIO_MAX_VARY; k++, off += 20) {
+        if (k >= sc->vary_count)
+            continue;
+        boids_vary *v = &sc->vary[k];
+        v->group = get_u32(b + off);
+        v->behavior = get_u32(b + off + 4);
+        v->lo = get_f32(b + off + 8);
+        v->hi = get_f32(b + off + 12);
+        v->period = get_f32(b + off + 16);
+        if (v->group >= groups || v->behavior >= BOIDS_BEHAVIOR_COUNT || !isfinite(v->lo) || !isfinite(v->hi) ||
+            !(v->period > 0.0f && isfinite(v->period)))
+            return "a varying weight names no group or behaviour, or is not finite, or its period is not > 0";
+    }
+    if (!memchr(b + off, '\0', SCEN_TITLE_BYTES))
+        return "the title is not terminated";
+    memcpy(sc->title, b + off, SCEN_TITLE_BYTES);
+    off += SCEN_TITLE_BYTES;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++, off += SCEN_GROUP_BYTES) {
+        if (!memchr(b + off, '\0', BOIDS_SCENARIO_NAME))
+            return "a group name is not terminated";
+        memcpy(sc->group_name[g], b + off, BOIDS_SCENARIO_NAME);
+        for (int a = 0; a < 4; a++) {
+            float c = get_f32(b + off + BOIDS_SCENARIO_NAME + 4 * a);
+            if (!(c >= 0.0f && c <= 1.0f))
+                return "a group colour is outside 0..1";
+            sc->color[g][a] = c;
+        }
+        uint32_t set = get_u32(b + off + BOIDS_SCENARIO_NAME + 16);
+        if (set > 1)
+            return "a group colour flag is not 0 or 1";
+        sc->color_set[g] = set == 1;
+    }
+    return NULL;
+}
+
 // ---- saving ---------------------------------------------------------------
 
 // A chunk being written: the file and the running CRC of tag + payload.
@@ -194,8 +286,9 @@ static bool joint_used(const boids_sim *s, const uint32_t *slot_of_id, size_t i)
     return b->style != BOIDS_BODY_NONE && row < b->joints;
 }
 
-// Writes the snapshot body of s (magic to END) to w; slot_of_id: the slot of each id.
-static void write_snapshot(writer *w, const boids_sim *s, const uint32_t *slot_of_id) {
+// Writes the snapshot body of s (magic to END) to w; slot_of_id: the slot of
+// each id; sc: the scenario's host parts (SCEN), or NULL.
+static void write_snapshot(writer *w, const boids_sim *s, const boids_scenario *sc, const uint32_t *slot_of_id) {
     unsigned char head[HEAD_BYTES], version[4];
     w_raw(w, BOIDS_SNAPSHOT_MAGIC, BOIDS_SNAPSHOT_MAGIC_SIZE);
     put_u32(version, BOIDS_SNAPSHOT_VERSION);
@@ -255,6 +348,11 @@ static void write_snapshot(writer *w, const boids_sim *s, const uint32_t *slot_o
         }
         w_end(w);
     }
+    if (sc) {
+        static unsigned char scen[SCEN_BYTES];
+        encode_scenario(sc, scen);
+        w_chunk(w, "SCEN", scen, sizeof scen);
+    }
     w_chunk(w, "END ", NULL, 0);
 }
 
@@ -293,7 +391,8 @@ static char *dir_of(const char *path) {
 }
 
 // Saves s to path through a temporary file in the same directory (fsync, rename).
-boids_result boids_snapshot_save(const boids_sim *s, const char *path, char *err, size_t err_size) {
+boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, const char *path, char *err,
+                                 size_t err_size) {
     if (!s || !path || !path[0])
         return fail(err, err_size, path ? path : "(null)", BOIDS_ERR_ARGUMENT, "no simulation or an empty path");
     if (s->n == 0 || s->n > BOIDS_MAX_AGENTS)
@@ -324,6 +423,19 @@ boids_result boids_snapshot_save(const boids_sim *s, const char *path, char *err
     }
     if (r == BOIDS_OK)
         r = check_saveable(s, slot_of_id, path, err, err_size);
+    if (r == BOIDS_OK && sc) { // what the loader checks of SCEN
+        static unsigned char scen[SCEN_BYTES];
+        boids_scenario *back = malloc(sizeof *back);
+        const char *why = "out of memory";
+        if (back) {
+            encode_scenario(sc, scen);
+            boids_scenario_default(back);
+            why = decode_scenario(scen, s->p.world.group_count, back);
+            free(back);
+        }
+        if (why)
+            r = fail(err, err_size, path, back ? BOIDS_ERR_ARGUMENT : BOIDS_ERR_NOMEM, "not saved: scenario: %s", why);
+    }
     if (r != BOIDS_OK) {
         free(slot_of_id);
         free(dir);
@@ -349,7 +461,7 @@ boids_result boids_snapshot_save(const boids_sim *s, const char *path, char *err
         e = errno;
         close(fd);
     } else {
-        write_snapshot(&w, s, slot_of_id);
+        write_snapshot(&w, s, sc, slot_of_id);
         if (w.failed || fflush(w.f) != 0)
             e = errno ? errno : EIO;
         else if (fsync(fileno(w.f)) != 0)
@@ -446,6 +558,15 @@ static boids_result r_chunk(reader *rd, const char *tag, uint64_t expected, cons
     return BOIDS_OK;
 }
 
+// Whether the next chunk's tag is `tag` (the offset stays where it was).
+static bool r_next_is(reader *rd, const char *tag) {
+    unsigned char t[4];
+    if (rd->size - rd->off < 4 || fread(t, 1, 4, rd->f) != 4)
+        return false;
+    bool is = memcmp(t, tag, 4) == 0;
+    return fseeko(rd->f, (off_t)rd->off, SEEK_SET) == 0 && is;
+}
+
 // The magic and version: a clear problem for line-ending damage.
 static boids_result r_magic(reader *rd) {
     unsigned char m[BOIDS_SNAPSHOT_MAGIC_SIZE + 4];
@@ -478,6 +599,8 @@ typedef struct loaded {
     uint32_t count, dim, groups, rows;
     uint64_t step;
     boids_params p;
+    boids_scenario sc; // SCEN decoded over the defaults (has_scen), else the defaults
+    bool has_scen;
     float (*pos)[4], (*vel)[4], (*joints)[4];
     uint32_t *group, *order;
 } loaded;
@@ -631,6 +754,17 @@ static boids_result read_chunks(reader *rd, loaded *l) {
         }
         free(b);
     }
+    boids_scenario_default(&l->sc);
+    if (r_next_is(rd, "SCEN")) {
+        if ((r = r_chunk(rd, "SCEN", SCEN_BYTES, "the scenario's target, varying weights, names and colours", &b)) !=
+            BOIDS_OK)
+            return r;
+        const char *why = decode_scenario(b, l->groups, &l->sc);
+        free(b);
+        if (why)
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "the SCEN chunk is out of range: %s", why);
+        l->has_scen = true;
+    }
     if ((r = r_chunk(rd, "END ", 0, "an empty end chunk", &b)) != BOIDS_OK)
         return r;
     if (rd->off != rd->size)
@@ -683,8 +817,8 @@ static boids_result make_sim(const loaded *l, const char *path, boids_sim **out,
     return BOIDS_OK;
 }
 
-// Loads path into a new simulation.
-boids_result boids_snapshot_load(const char *path, boids_sim **out, char *err, size_t err_size) {
+// Loads path into a new simulation (and its scenario's host parts into *sc).
+boids_result boids_snapshot_load(const char *path, boids_sim **out, boids_scenario *sc, char *err, size_t err_size) {
     if (out)
         *out = NULL;
     if (!path || !out)
@@ -708,6 +842,13 @@ boids_result boids_snapshot_load(const char *path, boids_sim **out, char *err, s
     fclose(f);
     if (r == BOIDS_OK)
         r = make_sim(&l, path, out, err, err_size);
+    if (r == BOIDS_OK && sc) {
+        *sc = l.sc;
+        sc->params = (*out)->p;
+        sc->params.flow.vec = NULL; // the sim's own field
+        for (uint32_t g = 0; !l.has_scen && g < l.groups; g++)
+            snprintf(sc->group_name[g], BOIDS_SCENARIO_NAME, g ? "group%u" : "default", g);
+    }
     loaded_free(&l);
     return r;
 }

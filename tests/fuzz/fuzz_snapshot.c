@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     boids_sim *sim = NULL;
     char err[1024];
     err[0] = '\0';
-    if (boids_snapshot_load(path, &sim, err, sizeof err) == BOIDS_OK) {
+    if (boids_snapshot_load(path, &sim, NULL, err, sizeof err) == BOIDS_OK) {
         if (!sim)
             abort();
         boids_sim_step(sim);
