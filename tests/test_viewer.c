@@ -18,14 +18,9 @@
 #include <unistd.h>
 
 #include "boids/render.h"
+#include "boids/snapshot.h"
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#include <stb_image.h>
-#pragma GCC diagnostic pop
+#include <stb_image.h> // stbi_load: the implementation is boids_core's (src/core/flowfield.c)
 
 #ifndef BOIDS_BIN_DIR
 #error "BOIDS_BIN_DIR must name the directory of boids"
@@ -696,6 +691,112 @@ START_TEST(replay_bad_file_exit_2) {
 }
 END_TEST
 
+// Loads a snapshot; fails the test on error.
+static boids_sim *load_snapshot(const char *path) {
+    boids_sim *s = NULL;
+    char err[1200] = "";
+    ck_assert_msg(boids_snapshot_load(path, &s, NULL, err, sizeof err) == BOIDS_OK, "load: %s", err);
+    return s;
+}
+
+// --save / --save-every / --load / W / R on both backends: 6 frames, saved,
+// loaded and 10 more frames is the state of 16 uninterrupted frames (agents,
+// slot order and joints; a dynamic scenario's weights go on), saved at steps
+// 8 and 16 with --save-every 8.
+START_TEST(save_load_resume) {
+    const char *backends[2] = {"gpu", "cpu"};
+    for (int b = 0; b < 2; b++) {
+        const char *s6 = TMP "/view_s6.boids", *s16 = TMP "/view_s16.boids", *s6p = TMP "/view_s6p10.boids";
+        unlink(s6);
+        unlink(s16);
+        unlink(s6p);
+        run_result r = run_viewer("save6",
+                                  ARGV("--backend", backends[b], "--scenario", "flocking-varying", "--count", "1500",
+                                       "--bodies", "snake", "--joints", "8", "--frames", "6", "--save", s6, "--width",
+                                       "320", "--height", "240", "--vsync", "off"),
+                                  true);
+        expect_ok(&r);
+        ck_assert_msg(strstr(r.out, "saved: " TMP "/view_s6.boids (step 6)"), "stdout: %s", r.out);
+        run_free(&r);
+        r = run_viewer("save16",
+                       ARGV("--backend", backends[b], "--scenario", "flocking-varying", "--count", "1500", "--bodies",
+                            "snake", "--joints", "8", "--frames", "16", "--save", s16, "--save-every", "8", "--width",
+                            "320", "--height", "240", "--vsync", "off"),
+                       true);
+        expect_ok(&r);
+        ck_assert_msg(strstr(r.out, "saved: " TMP "/view_s16.boids (step 8)\n") &&
+                          strstr(r.out, "saved: " TMP "/view_s16.boids (step 16)\n"),
+                      "stdout: %s", r.out);
+        run_free(&r);
+        r = run_viewer("load6", ARGV("--backend", backends[b], "--load", s6, "--frames", "10", "--save", s6p, "--width",
+                                     "320", "--height", "240", "--vsync", "off"),
+                       true);
+        expect_ok(&r);
+        ck_assert_msg(strstr(r.out, "(from --load)") && strstr(r.out, "saved: " TMP "/view_s6p10.boids (step 16)"),
+                      "stdout: %s", r.out);
+        run_free(&r);
+        boids_sim *a = load_snapshot(s16), *c = load_snapshot(s6p);
+        ck_assert_uint_eq(a->step, 16);
+        ck_assert_uint_eq(c->step, 16);
+        ck_assert_msg(boids_sim_hash(a) == boids_sim_hash(c), "%s: resumed state differs from the uninterrupted one",
+                      backends[b]);
+        if (b == 1) // the CPU's slot order too (the GPU's scatter orders a cell's agents by atomics)
+            ck_assert_msg(memcmp(a->cur.id, c->cur.id, a->n * sizeof *a->cur.id) == 0, "cpu: slot order differs");
+        ck_assert(a->joints && c->joints && a->joint_rows == c->joint_rows);
+        ck_assert_msg(memcmp(a->joints, c->joints, (size_t)a->joint_rows * a->n * sizeof *a->joints) == 0,
+                      "%s: joints differ", backends[b]);
+        ck_assert_msg(memcmp(a->p.group, c->p.group, sizeof a->p.group) == 0, "%s: the varying weights differ",
+                      backends[b]);
+        boids_sim_destroy(a);
+        boids_sim_destroy(c);
+        // W writes to --save's file at once; R goes back to the snapshot.
+        r = run_viewer("save_keys", ARGV("--backend", backends[b], "--load", s6, "--frames", "5", "--keys", "2:w,3:r",
+                                         "--save", s6p, "--width", "320", "--height", "240", "--vsync", "off"),
+                       true);
+        expect_ok(&r);
+        // Keys act at the start of their frame: W after one step, R before the third.
+        ck_assert_msg(strstr(r.out, "saved: " TMP "/view_s6p10.boids (step 7)\nreset: " TMP
+                                    "/view_s6.boids (step 6)\nsaved: " TMP "/view_s6p10.boids (step 9)\n"),
+                      "stdout: %s", r.out);
+        run_free(&r);
+        c = load_snapshot(s6p);
+        ck_assert_uint_eq(c->step, 9); // at exit: 6 + the 3 frames from R on
+        boids_sim_destroy(c);
+    }
+}
+END_TEST
+
+// Bad --load / --save combinations: exit 2 with one line, before any window.
+START_TEST(save_load_bad_exit_2) {
+    const char *bad = TMP "/view_bad.boids";
+    FILE *f = fopen(bad, "wb");
+    ck_assert(f != NULL);
+    fputs("\x89" "BDS\n\x1a\n and the rest is text\n", f);
+    fclose(f);
+    struct {
+        const char *const *args;
+        const char *want;
+    } cases[] = {
+        {ARGV("--load", bad), "boids: --load: " TMP "/view_bad.boids: "},
+        {ARGV("--load", TMP "/view_missing.boids"), "view_missing.boids: cannot be opened"},
+        {ARGV("--load", bad, "--count", "10"), "boids: --count: "},
+        {ARGV("--save", TMP "/no_such_dir/x.boids"), "boids: --save: "},
+        {ARGV("--save-every", "5"), "needs --save"},
+        {ARGV("--demo", "snake", "--save", TMP "/x.boids"), "boids: --demo: 'snake'"},
+        {ARGV("--replay", TMP "/replay.rec", "--load", bad), "boids: --replay: "},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        run_result r = run_viewer("save_bad", cases[k].args, false); // no display needed to refuse
+        ck_assert_msg(WEXITSTATUS(r.status) == 2, "case %zu: expected exit 2, got %d; stderr: %s", k,
+                      WEXITSTATUS(r.status), r.err);
+        ck_assert_msg(strstr(r.err, cases[k].want), "case %zu: expected '%s' in stderr: %s", k, cases[k].want, r.err);
+        char *nl = strchr(r.err, '\n');
+        ck_assert_msg(nl && nl[1] == '\0', "expected one line on stderr: %s", r.err);
+        run_free(&r);
+    }
+}
+END_TEST
+
 int main(void) {
     mkdir(TMP, 0755);
     Suite *s = suite_create("viewer");
@@ -719,6 +820,8 @@ int main(void) {
     tcase_add_test(tc, bodies_bad_input_exit_2);
     tcase_add_test(tc, replay_export_frames);
     tcase_add_test(tc, replay_bad_file_exit_2);
+    tcase_add_test(tc, save_load_resume);
+    tcase_add_test(tc, save_load_bad_exit_2);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

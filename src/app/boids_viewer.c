@@ -29,6 +29,7 @@
 #include "boids/gpu.h"
 #include "boids/platform.h"
 #include "boids/record.h"
+#include "boids/snapshot.h"
 #include "boids/render.h"
 
 #define PROG "boids"
@@ -73,6 +74,11 @@ static const char usage[] =
     "                        mouse (world coordinates; with --demo the canvas' pixels, y down),\n"
     "                        press / release for the left button; an item without a\n"
     "                        FRAME comes one frame after the previous one (first: frame 1)\n"
+    "  --save FILE.boids     write the whole state (boids/snapshot.h) at exit, and with W;\n"
+    "                        --save-every K also every K steps\n"
+    "  --load FILE.boids     start from a snapshot of boids-run, boids-validate or the viewer\n"
+    "                        (--save); R goes back to it. Flags that set up the simulation\n"
+    "                        cannot be given with it\n"
     "  --replay FILE         no simulation: play a recording of boids-run --record; --frame N\n"
     "                        starts at frame N, --export-frames DIR writes every frame as\n"
     "                        DIR/frame-00000.png and exits, --export-csv FILE writes frame N\n"
@@ -80,7 +86,9 @@ static const char usage[] =
     "                        Up/Down 10 frames, Home/End, E the frame as CSV\n"
     "  --shader-dir DIR      load the shaders from DIR instead of the built-in copies\n"
     "  --threads N           OpenMP threads of the CPU backend\n"
-    "  --help, --version\n"
+    "  --help, --version\n";
+
+static const char usage_keys[] =
     "\n"
     "Keys: 1 separation, 2 alignment, 3 cohesion, 4 seek, 5 flee, 6 arrive, 7 pursue+evade,\n"
     "8 wander, 9 flow field, 0 path following, O obstacles (toggles); B boundary mode;\n"
@@ -88,7 +96,8 @@ static const char usage[] =
     "C colour mode (group, heading, speed, neighbours); G grid occupancy heat map; N neighbour\n"
     "lines and perception radius of the agent under the cursor, V its steering vector per\n"
     "behaviour; F flow-field arrows; P path; K body style (none, chain, snake, fish);\n"
-    "S screenshot; T start/stop a profile recording; H or F1 help; Esc quit.\n"
+    "S screenshot; T start/stop a profile recording; W write a snapshot (--save's FILE, else\n"
+    "boids-NNNN.boids); H or F1 help; Esc quit.\n"
     "Mouse: the cursor is the target of seek, flee, arrive, pursue and evade; drag pans\n"
     "(2D) or rotates (3D); the wheel zooms.\n"
     "Without a display: run it under a virtual X server (xvfb-run -a boids ...) or use\n"
@@ -105,7 +114,8 @@ static const char help_text[] = "keys\n"
                                 "C  colour mode     S  screenshot    H / F1  this help\n"
                                 "G  grid heat map   N  neighbours    V  steering vectors\n"
                                 "F  flow arrows     P  path          T  profile on/off\n"
-                                "K  bodies (none, chain, snake, fish)   Esc  quit\n"
+                                "K  bodies (none, chain, snake, fish)   W  snapshot\n"
+                                "Esc  quit\n"
                                 "mouse: target of seek/flee/arrive/pursue/evade\n"
                                 "drag: pan (2D) / rotate (3D)   wheel: zoom";
 
@@ -153,6 +163,9 @@ typedef struct viewer {
     boids_params p;        // the parameters now (keys change them)
     boids_params p_create; // what simulations are created from: flow enabled, so the field exists
     boids_distribution dist;
+    boids_scenario *scen; // in effect (the options' or the loaded snapshot's): schedule, colours, names
+    uint64_t saves;       // W presses without --save (boids-NNNN.boids)
+    uint64_t saved_step;  // the step of the last --save-every snapshot
     boids_sim *sim;
     boids_gpu *gpu;
     boids_render *render;
@@ -357,11 +370,23 @@ static bool refinalize(viewer *v, const boids_params *before) {
 
 // A new simulation from the same seed, with the current parameters.
 static boids_result reset(viewer *v) {
-    boids_sim_destroy(v->sim);
-    v->sim = NULL;
-    boids_result r = boids_sim_create(&v->sim, &v->p_create, v->dist);
-    if (r != BOIDS_OK)
-        return r;
+    if (v->o->load) { // --load: back to the snapshot (with the parameters of now)
+        boids_sim *s = NULL;
+        char err[1200];
+        boids_result r = boids_snapshot_load(v->o->load, &s, NULL, err, sizeof err);
+        if (r != BOIDS_OK) {
+            fprintf(stderr, "%s: reset: --load: %s\n", PROG, err);
+            return r;
+        }
+        boids_sim_destroy(v->sim);
+        v->sim = s;
+    } else {
+        boids_sim_destroy(v->sim);
+        v->sim = NULL;
+        boids_result r = boids_sim_create(&v->sim, &v->p_create, v->dist);
+        if (r != BOIDS_OK)
+            return r;
+    }
     v->sim->threads = v->o->threads;
     v->params_dirty = true;
     v->bodies_dirty = true;
@@ -410,6 +435,8 @@ static void cycle_bodies(viewer *v) {
     printf("bodies: %s\n", boids_body_style_name(style));
     fflush(stdout);
 }
+
+static void save_key(viewer *v);
 
 // Writes the framebuffer as boids-NNNN.png (the S key).
 static void screenshot_key(viewer *v) {
@@ -667,11 +694,19 @@ static void press(viewer *v, int key) {
         break;
     case GLFW_KEY_R:
         if (reset(v) != BOIDS_OK) {
-            fprintf(stderr, "%s: reset failed: out of memory\n", PROG);
-            v->quit = true;
+            if (!v->o->load) { // a snapshot that went missing keeps the flock running
+                fprintf(stderr, "%s: reset failed: out of memory\n", PROG);
+                v->quit = true;
+            }
+        } else if (v->o->load) {
+            printf("reset: %s (step %llu)\n", v->o->load, (unsigned long long)v->sim->step);
+        } else {
+            printf("reset: seed %llu\n", (unsigned long long)v->o->seed);
         }
-        printf("reset: seed %llu\n", (unsigned long long)v->o->seed);
         fflush(stdout);
+        break;
+    case GLFW_KEY_W:
+        save_key(v);
         break;
     case GLFW_KEY_H:
     case GLFW_KEY_F1:
@@ -897,22 +932,60 @@ static void update_target(viewer *v) {
     v->params_dirty = true;
 }
 
-// Hands changed parameters to the simulation (groups, scene, world; the
-// grid and the flow field stay).
-static void apply_params(viewer *v) {
-    if (!v->params_dirty)
-        return;
-    v->params_dirty = false;
-    if (v->gpu) {
-        boids_gpu_set_params(v->gpu, &v->p);
-        return;
-    }
+// The parameters of now into the CPU simulation (groups, scene, world but
+// its step; the grid and the flow field stay).
+static void sync_params(viewer *v) {
     boids_sim *s = v->sim;
     uint32_t step = s->p.world.step;
     memcpy(s->p.group, v->p.group, sizeof s->p.group);
     s->p.scene = v->p.scene;
     s->p.world = v->p.world;
     s->p.world.step = step;
+}
+
+// Writes the state of now to path (GPU: read back into the CPU simulation,
+// with the parameters and bodies of now): 0, or 3 with one line printed.
+static int save_state(viewer *v, const char *path) {
+    boids_sim *s = v->sim;
+    char err[1200];
+    if (v->gpu) {
+        uint32_t rows = boids_params_joint_rows(&v->p);
+        if (rows != (s->joints ? s->joint_rows : 0u) || memcmp(s->p.body, v->p.body, sizeof s->p.body) != 0) {
+            boids_result r = boids_sim_set_bodies(s, v->p.body); // K changed them on the GPU only
+            if (r != BOIDS_OK) {
+                fprintf(stderr, "%s: --save: %s: not saved: the bodies: %s\n", PROG, path, boids_result_str(r));
+                return EXIT_ENVIRONMENT;
+            }
+        }
+        boids_gpu_download(v->gpu, s);
+    }
+    sync_params(v);
+    if (boids_snapshot_save(s, v->scen, path, err, sizeof err) != BOIDS_OK) {
+        fprintf(stderr, "%s: --save: %s\n", PROG, err);
+        return EXIT_ENVIRONMENT;
+    }
+    printf("saved: %s (step %llu)\n", path, (unsigned long long)s->step);
+    fflush(stdout);
+    return 0;
+}
+
+// The W key: a snapshot to --save's FILE, else boids-NNNN.boids.
+static void save_key(viewer *v) {
+    char path[64];
+    snprintf(path, sizeof path, "boids-%04llu.boids", (unsigned long long)v->saves++);
+    save_state(v, v->o->save ? v->o->save : path);
+}
+
+// Hands changed parameters to the simulation (groups, scene, world; the
+// grid and the flow field stay).
+static void apply_params(viewer *v) {
+    if (!v->params_dirty)
+        return;
+    v->params_dirty = false;
+    if (v->gpu)
+        boids_gpu_set_params(v->gpu, &v->p);
+    else
+        sync_params(v);
 }
 
 // Appends a line segment.
@@ -1420,7 +1493,8 @@ static int run_replay(viewer *v, const script_event *script, size_t n_script) {
 // any window (a bad file is one line, exit 2). Returns 0 or the exit status.
 static int replay_open(const boids_options *o, boids_recording **rec) {
     const uint64_t only_flow = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_COUNT | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION |
-                               BOIDS_CLI_BACKEND | BOIDS_CLI_DEMO | BOIDS_CLI_PROFILE;
+                               BOIDS_CLI_BACKEND | BOIDS_CLI_DEMO | BOIDS_CLI_PROFILE | BOIDS_CLI_LOAD |
+                               BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY;
     if (o->flags_given & only_flow) {
         boids_cli_error(PROG, "--replay", o->replay, "the viewer's own options (--width, --frames, --keys, ...)",
                         "plays a recording: flags that set up a simulation cannot be given with it");
@@ -1476,6 +1550,14 @@ static int run(const boids_options *o) {
                         "needs --replay (the viewer exports a recorded frame)");
         return EXIT_INPUT;
     }
+    if (o->demo && (o->flags_given & (BOIDS_CLI_LOAD | BOIDS_CLI_SAVE))) {
+        boids_cli_error(PROG, "--demo", o->demo, "--demo without --load and --save",
+                        "has no flock to load or save");
+        return EXIT_INPUT;
+    }
+    if (o->save && (checked = boids_cli_check_output(PROG, "--save", o->save,
+                                                     "a file path in an existing, writable directory")))
+        return checked;
     boids_recording *rec = NULL;
     if (o->replay && (checked = replay_open(o, &rec))) {
         boids_recording_close(rec);
@@ -1490,6 +1572,22 @@ static int run(const boids_options *o) {
     }
     v->rec = rec;
     v->o = o;
+    if (!(v->scen = malloc(sizeof *v->scen))) {
+        boids_recording_close(rec);
+        free(v);
+        boids_cli_error(PROG, NULL, NULL, NULL, "out of memory");
+        return EXIT_ENVIRONMENT;
+    }
+    if (o->load) { // before any window: a bad file is one line, exit 2
+        char lerr[1200];
+        boids_result r = boids_snapshot_load(o->load, &v->sim, v->scen, lerr, sizeof lerr);
+        if (r != BOIDS_OK) {
+            fprintf(stderr, "%s: --load: %s\n", PROG, lerr);
+            free(v->scen);
+            free(v);
+            return r == BOIDS_ERR_NOMEM ? EXIT_ENVIRONMENT : EXIT_INPUT;
+        }
+    }
     v->dist = (boids_distribution)o->distribution;
     int rc = 0;
     char err[4096];
@@ -1514,6 +1612,8 @@ static int run(const boids_options *o) {
                     "too), so neither works here: use boids-run --backend cpu for a headless run%s\n",
                     PROG, err, strstr(err, "llvmpipe") ? "" : ", or Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)");
         boids_recording_close(v->rec);
+        boids_sim_destroy(v->sim);
+        free(v->scen);
         free(v);
         return EXIT_ENVIRONMENT;
     }
@@ -1539,20 +1639,30 @@ static int run(const boids_options *o) {
     }
     bool software = software_renderer(v->renderer);
     uint32_t count = o->count_set ? o->count : (use_gpu && !software ? COUNT_HARDWARE : COUNT_SOFTWARE);
-    if (boids_options_params(o, count, &v->p, err, sizeof err) != BOIDS_OK) {
+    if (o->load) { // the snapshot's simulation, parameters and scenario (loaded above)
+        v->sim->threads = o->threads;
+        v->p = v->sim->p;
+        v->p.flow.vec = NULL; // the sim's own
+        count = v->sim->n;
+        // The saved target stays until the mouse moves it.
+        memcpy(v->last_target, v->p.world.target_pos, sizeof v->last_target);
+    } else if (boids_options_params(o, count, &v->p, err, sizeof err) != BOIDS_OK) {
         fprintf(stderr, "%s\n", err);
         rc = EXIT_INPUT;
         goto done;
+    } else {
+        boids_options_scenario(o, &v->p, v->scen);
     }
     // Simulations are created with the flow field on, so that the 9 key
     // has a field to follow; the behaviours asked for are set right after.
     v->p_create = v->p;
     v->p_create.group[0].behaviors |= BOIDS_BIT(BOIDS_BI_FLOW);
-    if (reset(v) != BOIDS_OK) {
+    if (!o->load && reset(v) != BOIDS_OK) {
         boids_cli_error(PROG, "--count", NULL, NULL, "cannot create a simulation of %u agents: out of memory", count);
         rc = EXIT_ENVIRONMENT;
         goto done;
     }
+    v->saved_step = v->sim->step;
     if (use_gpu) {
         boids_gpu_desc gd = {.params = &v->p_create, .load = boids_window_loader(v->win), .shader_dir = o->shader_dir};
         boids_result r = boids_gpu_create(&v->gpu, &gd, err, sizeof err);
@@ -1562,16 +1672,14 @@ static int run(const boids_options *o) {
             rc = r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER ? EXIT_INPUT : EXIT_ENVIRONMENT;
             goto done;
         }
-        boids_gpu_upload(v->gpu, v->sim);
+        boids_gpu_upload(v->gpu, v->sim); // agents, joints and step
     } else {
         glEnable(GL_DEBUG_OUTPUT);
         glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
         glDebugMessageCallback(debug_message, v);
     }
     v->params_dirty = true;
-    v->body_style = o->body_style_set ? o->body_style
-                    : o->scenario     ? o->scenario->params.body[0].style
-                                      : BOIDS_BODY_NONE;
+    v->body_style = o->body_style_set ? o->body_style : v->p.body[0].style;
     boids_render_desc rd = {.shader_dir = o->shader_dir, .own_count = use_gpu ? 0 : count};
     boids_result r = boids_render_create(&v->render, &rd, err, sizeof err);
     if (r != BOIDS_OK) {
@@ -1579,8 +1687,7 @@ static int run(const boids_options *o) {
         rc = r == BOIDS_ERR_SHADER ? EXIT_INPUT : EXIT_ENVIRONMENT;
         goto done;
     }
-    if (o->scenario)
-        boids_render_set_palette(v->render, (const float(*)[4])o->scenario->color, o->scenario->color_set);
+    boids_render_set_palette(v->render, (const float(*)[4])v->scen->color, v->scen->color_set);
     int fb_w, fb_h;
     glfwGetFramebufferSize(v->w, &fb_w, &fb_h);
     boids_camera_fit(&v->cam, &v->p.world, fb_h > 0 ? (float)fb_w / (float)fb_h : 1.0f);
@@ -1596,14 +1703,15 @@ static int run(const boids_options *o) {
         snprintf(world, sizeof world, "%gx%gx%g", (double)w->size[0], (double)w->size[1], (double)w->size[2]);
     else
         snprintf(world, sizeof world, "%gx%g", (double)w->size[0], (double)w->size[1]);
-    const char *why = o->count_set           ? ""
+    const char *why = o->load                ? " (from --load)"
+                      : o->count_set           ? ""
                       : use_gpu && !software ? " (default for a hardware GPU)"
                       : use_gpu              ? " (default for a software renderer)"
                                              : " (default for the CPU backend)";
     printf("boids %s: %u agents%s, %uD, world %s, boundary %s, seed %llu, backend %s, renderer '%s', "
            "OpenGL %s\n",
-           BOIDS_VERSION, count, why, w->dim, world, boundary_name(w->boundary), (unsigned long long)o->seed,
-           use_gpu ? "gpu" : "cpu", v->renderer, v->gl_version);
+           BOIDS_VERSION, count, why, w->dim, world, boundary_name(w->boundary),            (unsigned long long)((uint64_t)w->seed_hi << 32 | w->seed_lo), use_gpu ? "gpu" : "cpu", v->renderer,
+           v->gl_version);
     print_behaviors(v);
     if (o->profile && (rc = profile_start(v)) != 0)
         goto done;
@@ -1615,13 +1723,13 @@ static int run(const boids_options *o) {
         v->frame++;
         glfwPollEvents();
         run_script(v, script, n_script, &next_event);
-        const boids_scenario *sc = v->o->scenario;
-        if (sc && boids_scenario_is_dynamic(sc) && (!v->paused || v->step_once)) {
+        const boids_scenario *sc = v->scen;
+        if (boids_scenario_is_dynamic(sc) && (!v->paused || v->step_once)) {
             // The scenario's circling target and varying weights at this step.
             boids_scenario_at_step(sc, v->gpu ? boids_gpu_steps(v->gpu) : v->sim->step, &v->p);
             v->params_dirty = true;
         }
-        if (!sc || sc->target_mode != BOIDS_TARGET_CIRCLE)
+        if (sc->target_mode != BOIDS_TARGET_CIRCLE)
             update_target(v);
         apply_params(v);
         if (!v->paused || v->step_once) {
@@ -1635,6 +1743,12 @@ static int run(const boids_options *o) {
             }
             v->step_ms = (now_seconds() - t0) * 1e3;
             v->step_once = false;
+            uint64_t steps = v->gpu ? boids_gpu_steps(v->gpu) : v->sim->step;
+            if (o->save && o->save_every && steps % o->save_every == 0 && steps != v->saved_step) {
+                v->saved_step = steps;
+                if (save_state(v, o->save))
+                    rc = EXIT_ENVIRONMENT;
+            }
         }
         if (!v->gpu && v->bodies_dirty) {
             boids_render_upload_bodies(v->render, v->sim);
@@ -1668,6 +1782,8 @@ static int run(const boids_options *o) {
     }
     if (v->profile && profile_stop(v) != 0)
         rc = EXIT_ENVIRONMENT;
+    if (o->save && save_state(v, o->save))
+        rc = EXIT_ENVIRONMENT;
     uint32_t errors = v->gpu ? boids_gpu_debug_errors(v->gpu) : v->gl_errors;
     printf("frames: %llu, steps %llu, last frame %dx%d, gl-errors %u\n", (unsigned long long)v->frame,
            (unsigned long long)(v->gpu ? boids_gpu_steps(v->gpu) : v->sim->step), drawn_w, drawn_h, errors);
@@ -1683,6 +1799,7 @@ done:
     free(v->read_pos);
     free(v->read_vel);
     free(v->read_count);
+    free(v->scen);
     if (v->win && (v->demo || (!v->gpu && !use_gpu)))
         glDebugMessageCallback(NULL, NULL);
     boids_recording_close(v->rec);
@@ -1698,10 +1815,12 @@ int main(int argc, char **argv) {
     static const boids_cli_spec spec = {
         .prog = PROG,
         .usage = usage,
+        .usage_more = usage_keys,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
                  BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_WIDTH | BOIDS_CLI_HEIGHT | BOIDS_CLI_VSYNC | BOIDS_CLI_FRAMES |
                  BOIDS_CLI_SCREENSHOT | BOIDS_CLI_KEYS | BOIDS_CLI_PROFILE | BOIDS_CLI_DEMO | BOIDS_CLI_REPLAY |
-                 BOIDS_CLI_EXPORT_FRAMES | BOIDS_CLI_FRAME | BOIDS_CLI_EXPORT_CSV,
+                 BOIDS_CLI_EXPORT_FRAMES | BOIDS_CLI_FRAME | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_SAVE |
+                 BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_LOAD,
     };
     boids_options o;
     int r = boids_cli_parse(argc, argv, &spec, &o);

@@ -869,6 +869,8 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(spec->usage, stdout);
+            if (spec->usage_more)
+                fputs(spec->usage_more, stdout);
             return 1;
         }
     }
@@ -981,8 +983,8 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
                 snprintf(flag, sizeof flag, "--%s", flag_defs[k].name);
                 parse_ctx c = {spec, flag, NULL};
                 return bad(&c,
-                           "only --steps, --backend, --shader-dir, --threads, --index, --stats-every, --quiet and "
-                           "the output flags with --load",
+                           "with --load only flags that do not set up the simulation (--steps, --frames, "
+                           "--backend, --threads, --index, window and output flags)",
                            "cannot be combined with --load (the snapshot holds the parameters)");
             }
     }

@@ -86,6 +86,7 @@
 typedef struct boids_cli_spec {
     const char *prog;  // program name in messages (stable, unlike argv[0])
     const char *usage; // printed by --help, as is
+    const char *usage_more; // printed after it (C99 promises string literals of 4095 bytes only), or NULL
     uint64_t flags;    // BOIDS_CLI_* accepted
     uint64_t required; // BOIDS_CLI_* that must be given
 } boids_cli_spec;

@@ -121,8 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         err[0] = '\0';
         if (boids_recording_frame(r, i, &step, pos, vel, err, sizeof err) != BOIDS_OK) {
             check_message(err);
-            fprintf(stderr, "fuzz_record: frame %u of %u passed the open but not the read: %s\n", i, info->frames,
-                    err);
+            fprintf(stderr, "fuzz_record: frame %u of %u passed the open but not the read: %s\n", i, info->frames, err);
             abort();
         }
         if (i > 0 && step <= last)
