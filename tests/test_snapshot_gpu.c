@@ -3,6 +3,7 @@
 // is deterministic run to run). boids-run --backend gpu: 20 steps == 10
 // steps + --save, then --load + 10 steps: the same state-hash, the same
 // agents and the same bodies (joints are read back from the GPU for --save).
+// boids-validate --load / --save: checks from a snapshot; its --save is boids-run's.
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #endif
 
 #define RUN_BIN BOIDS_BIN_DIR "/boids-run"
+#define VALIDATE_BIN BOIDS_BIN_DIR "/boids-validate"
 #define TMP BOIDS_TEST_TMP
 
 // Runs boids-run (exit 0 expected); returns its state-hash line's value.
@@ -73,7 +75,63 @@ START_TEST(test_gpu_resume) {
 }
 END_TEST
 
-// Runs the one case; exit 0 when it passes.
+// Reads a whole file; fails the test if it cannot.
+static char *slurp_n(const char *path, size_t *n) {
+    char *b = boids_test_slurp_len(path, n);
+    ck_assert_msg(b != NULL, "cannot read %s", path);
+    return b;
+}
+
+// boids-validate --load FILE --steps S --save OUT: the checks pass from the
+// snapshot's state and OUT, the CPU reference after S steps, is byte for
+// byte what boids-run --load FILE --steps S --save writes. Bad --load /
+// --save: exit 2 with one line.
+START_TEST(test_validate_load_save) {
+    char h[17];
+    run_hash(ARGV("boids-run", "--count", "1200", "--bodies", "chain", "--behaviors", "flocking,wander,seek", "--steps",
+                  "4", "--quiet", "--save", TMP "/val_in.boids"),
+             h);
+    run_result v = boids_test_run(VALIDATE_BIN,
+                                  ARGV("boids-validate", "--load", TMP "/val_in.boids", "--steps", "12", "--save",
+                                       TMP "/val_out.boids"),
+                                  TMP, "val_load");
+    ck_assert(v.spawned);
+    ck_assert_msg(WIFEXITED(v.status) && WEXITSTATUS(v.status) == 0, "exit %d; stdout: %s; stderr: %s", v.status, v.out,
+                  v.err);
+    ck_assert_msg(strstr(v.out, "1200 agents") && strstr(v.out, "all checks passed") &&
+                      strstr(v.out, "saved: " TMP "/val_out.boids (the CPU reference at step 16)"),
+                  "stdout: %s", v.out);
+    boids_test_run_free(&v);
+    run_hash(ARGV("boids-run", "--load", TMP "/val_in.boids", "--steps", "12", "--quiet", "--save",
+                  TMP "/val_run.boids"),
+             h);
+    size_t na, nb;
+    char *a = slurp_n(TMP "/val_out.boids", &na), *b = slurp_n(TMP "/val_run.boids", &nb);
+    ck_assert_uint_eq(na, nb);
+    ck_assert_msg(memcmp(a, b, na) == 0, "boids-validate --save differs from boids-run --save");
+    free(a);
+    free(b);
+
+    static const char *const bad_args[][6] = {
+        {"boids-validate", "--load", TMP "/val_missing.boids", NULL},
+        {"boids-validate", "--load", TMP "/val_in.boids", "--count", "10", NULL},
+        {"boids-validate", "--save", TMP "/no_such_dir/x.boids", NULL},
+    };
+    static const char *const want[] = {"boids-validate: --load: " TMP "/val_missing.boids: cannot be opened",
+                                       "boids-validate: --count: ", "boids-validate: --save: "};
+    for (int k = 0; k < 3; k++) {
+        run_result r = boids_test_run(VALIDATE_BIN, bad_args[k], TMP, "val_bad");
+        ck_assert(r.spawned);
+        ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2, "case %d: exit %d, stderr: %s", k, r.status,
+                      r.err);
+        ck_assert_msg(strstr(r.err, want[k]) && strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
+                      "case %d: stderr: %s", k, r.err);
+        boids_test_run_free(&r);
+    }
+}
+END_TEST
+
+// Runs the cases; exit 0 when they pass.
 int main(void) {
     if (mkdir(TMP, 0755) != 0 && errno != EEXIST) {
         perror(TMP);
@@ -83,6 +141,9 @@ int main(void) {
     TCase *tc = tcase_create("gpu_resume");
     tcase_add_test(tc, test_gpu_resume);
     suite_add_tcase(s, tc);
+    TCase *tv = tcase_create("validate_load_save");
+    tcase_add_test(tv, test_validate_load_save);
+    suite_add_tcase(s, tv);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -16,6 +16,7 @@
 #include "boids/behaviors.h"
 #include "boids/gpu.h"
 #include "boids/platform.h"
+#include "boids/snapshot.h"
 #include "cli.h"
 
 #include <glad/gl.h>
@@ -32,7 +33,10 @@ static const char usage[] =
     "4.50 precision rules), and after S steps (statistics and invariants); then the\n"
     "bodies stage alone from the same heads, after 1 and min(S, 100) steps (without\n"
     "--bodies: a snake, a chain and a fish, one per group; --joints, --body-length).\n"
-    "--scenario FILE|NAME validates a scenario's world instead of the three-group set-up.\n"
+    "--scenario FILE|NAME validates a scenario's world instead of the three-group set-up;\n"
+    "--load FILE.boids starts from a snapshot (its parameters, agents and bodies) instead.\n"
+    "--save FILE.boids writes the CPU reference's state after the S steps (boids-run --load\n"
+    "continues it).\n"
     "Defaults: 100000 agents, 100 steps, behaviours all. Exit status 0 when every\n"
     "check holds, 1 when one fails, 2 for bad arguments, 3 without OpenGL 4.5.\n";
 
@@ -202,6 +206,8 @@ static void copy_state(boids_sim *dst, const boids_sim *src) {
     memcpy(dst->cur.vel, src->cur.vel, n * 16);
     memcpy(dst->cur.id, src->cur.id, n * 4);
     memcpy(dst->cur.group, src->cur.group, n * 4);
+    if (dst->joints && src->joints && dst->joint_rows == src->joint_rows)
+        memcpy(dst->joints, src->joints, (size_t)src->joint_rows * n * sizeof *src->joints);
     dst->step = src->step;
     dst->p.world.step = (uint32_t)src->step;
 }
@@ -442,11 +448,55 @@ static void many_steps(boids_sim *s, boids_gpu *g, boids_sim *gpu_view, uint64_t
     check(boids_gpu_debug_errors(g) == 0, "OpenGL errors: %u", boids_gpu_debug_errors(g));
 }
 
+// The parameters from the options (without a scenario: every behaviour,
+// three groups of which the third hunts the others, three bodies) and the
+// scenario in effect; 0 or the exit status (one line printed).
+static int setup_params(boids_options *o, uint32_t n, boids_params *p, boids_scenario *scen) {
+    bool own_setup = o->scenario == NULL;
+    if (!o->behaviors_set && own_setup) {
+        o->behaviors = (1u << BOIDS_BEHAVIOR_COUNT) - 1u;
+        o->behaviors_set = true;
+    }
+    char err[4096];
+    if (boids_options_params(o, n, p, err, sizeof(err)) != BOIDS_OK) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    // Bodies: without --bodies, a snake, a chain and a fish (one per group).
+    if (!o->body_style_set && own_setup) {
+        static const uint32_t styles[3] = {BOIDS_BODY_SNAKE, BOIDS_BODY_CHAIN, BOIDS_BODY_FISH};
+        for (uint32_t k = 0; k < 3; k++) {
+            float length = o->body_length_set ? o->body_length : 1.2f * p->group[k].separation;
+            if (boids_body_make(&p->body[k], styles[k], o->joints, length, err, sizeof err) != BOIDS_OK) {
+                fprintf(stderr, "%s: --body-length: %s\n", PROG, err);
+                return 2;
+            }
+        }
+    }
+    // Three groups so the relations are exercised too: 0 and 1 are prey
+    // (flock together, flee group 2), 2 are predators (pursue 0 and 1).
+    if (own_setup) {
+        p->world.group_count = 3;
+        for (uint32_t k = 0; k < 2; k++)
+            p->group[k].relations = BOIDS_REL_FLEE << (BOIDS_REL_BITS * 2);
+        p->group[2].relations = (BOIDS_REL_PURSUE << 0) | (BOIDS_REL_PURSUE << BOIDS_REL_BITS);
+        p->group[2].maxspeed *= 1.2f;
+        p->group[2].radius *= 1.2f;
+    }
+    if (boids_params_finalize(p, err, sizeof(err)) != BOIDS_OK) {
+        fprintf(stderr, "%s: the three-group set-up does not fit: %s\n", PROG, err);
+        return 2;
+    }
+    boids_options_scenario(o, p, scen);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const boids_cli_spec spec = {
         .prog = PROG,
         .usage = usage,
-        .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS,
+        .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
+                 BOIDS_CLI_LOAD | BOIDS_CLI_SAVE,
     };
     boids_options o;
     int rc = boids_cli_parse(argc, argv, &spec, &o);
@@ -456,46 +506,30 @@ int main(int argc, char **argv) {
         return 2;
     uint32_t n = o.count_set ? o.count : 100000;
     uint64_t steps = o.steps_set ? o.steps : 100;
-    // Without a scenario: every behaviour, three groups, three bodies.
-    bool own_setup = o.scenario == NULL;
-    if (!o.behaviors_set && own_setup) {
-        o.behaviors = (1u << BOIDS_BEHAVIOR_COUNT) - 1u;
-        o.behaviors_set = true;
-    }
     boids_params p;
     char err[4096];
-    if (boids_options_params(&o, n, &p, err, sizeof(err)) != BOIDS_OK) {
-        fprintf(stderr, "%s\n", err);
-        return 2;
-    }
-    // Bodies: without --bodies, a snake, a chain and a fish (one per group).
-    if (!o.body_style_set && own_setup) {
-        static const uint32_t styles[3] = {BOIDS_BODY_SNAKE, BOIDS_BODY_CHAIN, BOIDS_BODY_FISH};
-        for (uint32_t k = 0; k < 3; k++) {
-            float length = o.body_length_set ? o.body_length : 1.2f * p.group[k].separation;
-            if (boids_body_make(&p.body[k], styles[k], o.joints, length, err, sizeof err) != BOIDS_OK) {
-                fprintf(stderr, "%s: --body-length: %s\n", PROG, err);
-                return 2;
-            }
-        }
-    }
-    // Three groups so the relations are exercised too: 0 and 1 are prey
-    // (flock together, flee group 2), 2 are predators (pursue 0 and 1).
-    if (own_setup) {
-        p.world.group_count = 3;
-        for (uint32_t k = 0; k < 2; k++)
-            p.group[k].relations = BOIDS_REL_FLEE << (BOIDS_REL_BITS * 2);
-        p.group[2].relations = (BOIDS_REL_PURSUE << 0) | (BOIDS_REL_PURSUE << BOIDS_REL_BITS);
-        p.group[2].maxspeed *= 1.2f;
-        p.group[2].radius *= 1.2f;
-    }
-    if (boids_params_finalize(&p, err, sizeof(err)) != BOIDS_OK) {
-        fprintf(stderr, "%s: the three-group set-up does not fit: %s\n", PROG, err);
-        return 2;
-    }
     boids_sim *s = NULL, *initial = NULL, *gpu_view = NULL;
+    boids_scenario *scen = malloc(sizeof *scen);
+    if (!scen) {
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        return 3;
+    }
+    if (o.save && (rc = boids_cli_check_output(PROG, "--save", o.save, "a file path in an existing, writable directory")))
+        return rc;
+    if (o.load) { // the snapshot's state is the initial one
+        boids_result lr = boids_snapshot_load(o.load, &initial, scen, err, sizeof err);
+        if (lr != BOIDS_OK) {
+            fprintf(stderr, "%s: --load: %s\n", PROG, err);
+            return lr == BOIDS_ERR_NOMEM ? 3 : 2;
+        }
+        p = initial->p;
+        p.flow.vec = NULL; // the sims build their own
+        n = initial->n;
+    } else if ((rc = setup_params(&o, n, &p, scen)) != 0) {
+        return rc;
+    }
     if (boids_sim_create(&s, &p, (boids_distribution)o.distribution) != BOIDS_OK ||
-        boids_sim_create(&initial, &p, (boids_distribution)o.distribution) != BOIDS_OK ||
+        (!initial && boids_sim_create(&initial, &p, (boids_distribution)o.distribution) != BOIDS_OK) ||
         boids_sim_create(&gpu_view, &p, (boids_distribution)o.distribution) != BOIDS_OK) {
         fprintf(stderr, "%s: out of memory for %u agents\n", PROG, n);
         return 3;
@@ -514,9 +548,11 @@ int main(int argc, char **argv) {
         return r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER ? 2 : 3;
     }
     printf("boids-validate %s: %u agents, %uD, %s, seed %llu, on %s\n", BOIDS_VERSION, n, p.world.dim,
-           (const char *)glGetString(GL_RENDERER), (unsigned long long)o.seed, boids_gl_context_describe(gl));
-    // A few CPU steps first, so agents have neighbours, headings and wander state.
-    for (int k = 0; k < 3; k++)
+           (const char *)glGetString(GL_RENDERER),
+           (unsigned long long)((uint64_t)p.world.seed_hi << 32 | p.world.seed_lo), boids_gl_context_describe(gl));
+    // A few CPU steps first, so agents have neighbours, headings and wander
+    // state (a loaded snapshot has them).
+    for (int k = 0; !o.load && k < 3; k++)
         boids_sim_step(initial);
     copy_state(s, initial);
     s->p.world.step = (uint32_t)s->step;
@@ -537,6 +573,15 @@ int main(int argc, char **argv) {
     boids_gpu_set_params(g, &p);
     copy_state(s, initial);
     many_steps(s, g, gpu_view, steps);
+    int save_rc = 0;
+    if (o.save) { // the CPU reference after the S steps
+        if (boids_snapshot_save(s, scen, o.save, err, sizeof err) != BOIDS_OK) {
+            fprintf(stderr, "%s: --save: %s\n", PROG, err);
+            save_rc = 3;
+        } else {
+            printf("  saved: %s (the CPU reference at step %llu)\n", o.save, (unsigned long long)s->step);
+        }
+    }
     if (s->joints)
         bodies(s, g, initial, steps < 100 ? (uint32_t)steps : 100u);
 
@@ -548,5 +593,6 @@ int main(int argc, char **argv) {
     boids_sim_destroy(initial);
     boids_sim_destroy(gpu_view);
     boids_options_free(&o);
-    return failures ? 1 : 0;
+    free(scen);
+    return save_rc ? save_rc : failures ? 1 : 0;
 }
