@@ -343,7 +343,7 @@ START_TEST(test_run_lost) {
         snprintf(expect, sizeof expect,
                  "boids-run: --backend gpu: the OpenGL context was lost (unknown reset) at step %d; stopped; "
                  "--record " TMP "/faults_lost.brec holds %d frame%s (to step %d); --save " TMP
-                 "/faults_lost.boids holds step %d (the last state read back before the fault)\n",
+                 "/faults_lost.boids holds step %d (the last good state before the fault)\n",
                  n, n, n == 1 ? "" : "s", n - 1, n - 1);
         ck_assert_str_eq(r.err, expect);
         ck_assert_ptr_null(strstr(r.out, "state-hash"));
@@ -408,7 +408,7 @@ START_TEST(test_run_error) {
         ck_assert_msg(strstr(r.err, "glBindBufferBase"), "%s", r.err);
         snprintf(tail, sizeof tail,
                  "; stopped; --record " TMP "/faults_err.brec holds %d frame%s (to step %d); --save " TMP
-                 "/faults_err.boids holds step %d (the last state read back before the fault); --export-csv " TMP
+                 "/faults_err.boids holds step %d (the last good state before the fault); --export-csv " TMP
                  "/faults_err.csv holds step %d; --profile " TMP "/faults_err_profile.csv holds %d step%s\n",
                  frames_expected, frames_expected == 1 ? "" : "s", rec_last, last, last, n - 1, n == 2 ? "" : "s");
         ck_assert_msg(strstr(r.err, tail), "expected the outputs' line to end with [%s], got [%s]", tail, r.err);

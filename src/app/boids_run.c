@@ -392,7 +392,7 @@ static int flush_after_fault(const boids_options *o, boids_sim *sim, const gpu_f
         else if (boids_snapshot_save(sim, o->save, err, sizeof err) != BOIDS_OK)
             append(line, sizeof line, "; --save: %s", err);
         else
-            append(line, sizeof line, "; --save %s holds step %llu (the last state read back before the fault)",
+            append(line, sizeof line, "; --save %s holds step %llu (the last good state before the fault)",
                    o->save, (unsigned long long)sim->step);
     }
     if (o->export_csv) {
