@@ -362,6 +362,7 @@ START_TEST(test_scenario_chunk) {
     ck_assert(!boids_scenario_is_dynamic(got));
     ck_assert_str_eq(got->group_name[0], "default");
     ck_assert_str_eq(got->group_name[1], "group1");
+    boids_sim_destroy(s);
 
     // Damaged values behind a good CRC.
     size_t at = chunk_at(&f, "SCEN") + 12;

@@ -19,7 +19,9 @@
     X(BOIDS_ERR_GL, "no usable OpenGL 4.5 core context")                    \
     X(BOIDS_ERR_SHADER, "a shader failed to compile or link")               \
     X(BOIDS_ERR_GPU_LIMIT, "the GPU cannot hold this many agents")         \
-    X(BOIDS_ERR_BODY, "bad arguments for a body")
+    X(BOIDS_ERR_BODY, "bad arguments for a body")                          \
+    X(BOIDS_ERR_GPU_LOST, "the OpenGL context was lost")                    \
+    X(BOIDS_ERR_GL_ERRORS, "OpenGL reported errors")
 
 typedef enum boids_result {
 #define BOIDS_X_ENUM(code, text) code,

@@ -8,7 +8,30 @@
  * Offers: boids_gpu_create / _destroy / _upload / _step (and its stages),
  * boids_gpu_read (by buffer), boids_gpu_read_state, boids_gpu_hash,
  * boids_gpu_stage_ms (timer queries, read a few steps late),
- * boids_gpu_max_agents, boids_gpu_debug_errors.
+ * boids_gpu_max_agents, boids_gpu_debug_errors, boids_gpu_check (faults),
+ * boids_gpu_robust, boids_gpu_fault_parse.
+ *
+ * Faults. boids_gpu_check says whether the backend is still healthy: the
+ * context was not lost (glGetGraphicsResetStatus; only a robust context,
+ * boids/platform.h, reports resets) and no GL error came through the debug
+ * callback since create. It makes no wait (no glFinish), so it can follow
+ * every step. Once a loss is seen the backend makes no more GL calls: steps,
+ * uploads and parameter changes do nothing, reads and downloads return
+ * BOIDS_ERR_GPU_LOST and leave their destination as it was, destroy only
+ * frees memory (the context's own destruction frees its objects).
+ *
+ * BOIDS_FAULT (read by boids_gpu_create; for tests) injects a fault:
+ *   lost@STEP   the context reads as lost (as if glGetGraphicsResetStatus
+ *               said GL_UNKNOWN_CONTEXT_RESET) once STEP steps are done;
+ *               from then on everything behaves as after a real loss.
+ *   error@STEP  a real invalid GL call (glBindBufferBase with an index out
+ *               of range, GL_INVALID_VALUE) inside step STEP, seen by the
+ *               debug callback like any other error.
+ *   oom         buffer creation fails as if glGetError said
+ *               GL_OUT_OF_MEMORY (create, set_bodies: BOIDS_ERR_NOMEM and
+ *               their out-of-memory line).
+ * STEP is 1..1000000000. Unset or empty: no fault. Any other value: create
+ * returns BOIDS_ERR_ARGUMENT and a line naming BOIDS_FAULT and these forms.
  */
 #ifndef BOIDS_GPU_H
 #define BOIDS_GPU_H
@@ -62,6 +85,7 @@ typedef struct boids_gpu_desc {
     const char *shader_dir;     // NULL: the shaders built into the executable
     bool quiet;                 // do not print GL debug messages on stderr
     bool timing;                // benchmarks: debug output asynchronous (synchronous output slows drivers)
+    bool silent_errors;         // GL errors are counted, not printed: boids_gpu_check's line names the first
 } boids_gpu_desc;
 
 // Creates buffers and programs for the params' agent count. Errors: one
@@ -86,11 +110,13 @@ void boids_gpu_integrate(boids_gpu *g); // and swap
 // Read a buffer back (waits for the GPU). bytes must match its size.
 boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, size_t bytes);
 // The current state in id order into id-indexed arrays (any may be NULL).
-void boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4], uint32_t *group);
+// BOIDS_ERR_GPU_LOST (arrays untouched) after a loss, _NOMEM without scratch memory.
+boids_result boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4], uint32_t *group);
 // The GPU state and outputs (neighbours, nearest, candidates, counts,
 // starts, stage times, step) into a CPU sim of the same params.
-void boids_gpu_download(boids_gpu *g, boids_sim *s);
-// The same hash as boids_sim_hash, of the GPU state.
+// BOIDS_ERR_GPU_LOST after a loss (s untouched).
+boids_result boids_gpu_download(boids_gpu *g, boids_sim *s);
+// The same hash as boids_sim_hash, of the GPU state (0 after a loss).
 uint64_t boids_gpu_hash(boids_gpu *g);
 // Wait for the GPU, then take the last step's stage times (benchmarks only).
 void boids_gpu_finish(boids_gpu *g);
@@ -124,6 +150,19 @@ boids_result boids_gpu_read_joints(boids_gpu *g, float (*joints)[4], size_t byte
 float boids_gpu_trig_error(boids_gpu *g);
 // GL debug messages of type error seen so far.
 uint32_t boids_gpu_debug_errors(const boids_gpu *g);
+// BOIDS_OK while healthy; BOIDS_ERR_GPU_LOST with "the OpenGL context was
+// lost (unknown reset) at step 37" (guilty / innocent / unknown reset), or
+// BOIDS_ERR_GL_ERRORS with "2 OpenGL errors were reported at step 37, the
+// first: <the debug message>" (one line, no trailing newline, no program
+// name) in err. No wait for the GPU. err may be NULL.
+boids_result boids_gpu_check(boids_gpu *g, char *err, size_t err_size);
+// Whether the context reports resets (GL_RESET_NOTIFICATION_STRATEGY is
+// GL_LOSE_CONTEXT_ON_RESET).
+bool boids_gpu_robust(const boids_gpu *g);
+// Checks a BOIDS_FAULT value (NULL or "": none) without a context, so an
+// executable can refuse a bad one (exit 2) before opening GL; the error
+// line as boids_gpu_create's.
+boids_result boids_gpu_fault_parse(const char *value, char *err, size_t err_size);
 // Steps taken and agents.
 uint64_t boids_gpu_steps(const boids_gpu *g);
 uint32_t boids_gpu_count(const boids_gpu *g);

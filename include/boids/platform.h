@@ -3,8 +3,15 @@
  * backend (src/gpu) uses through glad without knowing EGL or GLFW.
  *
  * Offers: boids_gl_context, boids_egl_create (headless: tests, bench,
- * validation), boids_gl_context_destroy, boids_gl_loader; boids_window
- * (the viewer's GLFW window): boids_window_create / _destroy / _loader / _glfw.
+ * validation), boids_gl_context_destroy, boids_gl_loader, _describe,
+ * _robust; boids_window (the viewer's GLFW window): boids_window_create /
+ * _destroy / _loader / _glfw / _describe / _robust.
+ *
+ * Robust contexts: both ask for a context that reports GPU resets
+ * (lose-context-on-reset notification, GL_KHR_robustness semantics; EGL also
+ * robust buffer access) and fall back to a plain one when that is refused;
+ * _robust says which was granted, _describe says it in words. Only a robust
+ * context makes glGetGraphicsResetStatus (boids_gpu_check) report a reset.
  */
 #ifndef BOIDS_PLATFORM_H
 #define BOIDS_PLATFORM_H
@@ -29,8 +36,11 @@ boids_result boids_egl_create(boids_gl_context **out, char *err, size_t err_size
 void boids_gl_context_destroy(boids_gl_context *ctx);
 // The loader of the context's GL functions.
 boids_gl_loadfn boids_gl_loader(const boids_gl_context *ctx);
-// How the context was made, e.g. "EGL device 1 (EGL_MESA_device_software)".
+// How the context was made, e.g. "EGL device 1 of 2 (software), robust
+// (robust access, lose context on reset)".
 const char *boids_gl_context_describe(const boids_gl_context *ctx);
+// Whether the context was created with lose-context-on-reset notification.
+bool boids_gl_context_robust(const boids_gl_context *ctx);
 
 // The viewer's window (src/platform/glfw_window.c): GLFW, an OpenGL 4.5
 // core debug context, current on this thread.
@@ -50,5 +60,9 @@ void boids_window_destroy(boids_window *w);
 boids_gl_loadfn boids_window_loader(const boids_window *w);
 // The GLFW window, for input and swapping.
 struct GLFWwindow *boids_window_glfw(const boids_window *w);
+// How the window's context was made, e.g. "GLFW window, robust (lose context on reset)".
+const char *boids_window_describe(const boids_window *w);
+// Whether the window's context was created with lose-context-on-reset notification.
+bool boids_window_robust(const boids_window *w);
 
 #endif

@@ -101,12 +101,16 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
     boids_gpu *g = NULL;
     if (gl) {
         char gerr[4096];
-        boids_gpu_desc d = {.params = &s->p, .load = boids_gl_loader(gl), .shader_dir = o->shader_dir, .timing = true};
+        boids_gpu_desc d = {.params = &s->p,
+                            .load = boids_gl_loader(gl),
+                            .shader_dir = o->shader_dir,
+                            .timing = true,
+                            .silent_errors = true};
         boids_result gr = boids_gpu_create(&g, &d, gerr, sizeof(gerr));
         if (gr != BOIDS_OK) {
             fprintf(stderr, "boids-bench: %s\n", gerr);
             boids_sim_destroy(s);
-            return gr == BOIDS_ERR_GPU_LIMIT || gr == BOIDS_ERR_SHADER ? 2 : 3;
+            return gr == BOIDS_ERR_GPU_LIMIT || gr == BOIDS_ERR_SHADER || gr == BOIDS_ERR_ARGUMENT ? 2 : 3;
         }
         boids_gpu_upload(g, s);
     }
@@ -136,6 +140,8 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
             boids_gpu_finish(g); // outside the step: wait, then read its timer queries
             boids_gpu_stage_ms(g, &gm);
             m = &gm;
+            if (boids_gpu_check(g, NULL, 0) != BOIDS_OK) // a fault: stop (reported below, one line)
+                break;
         } else {
             boids_sim_step(s);
         }
@@ -162,8 +168,8 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
         // the last step (a readback per step would dominate at 10 M agents).
         if (!g || k + 1 == steps) {
             boids_stats st;
-            if (g)
-                boids_gpu_download(g, s);
+            if (g && boids_gpu_download(g, s) != BOIDS_OK)
+                break;
             boids_sim_stats(s, &st);
             double reps = g ? (double)steps : 1.0;
             cand += reps * (double)st.candidate_pairs;
@@ -172,6 +178,14 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
         fprintf(stderr, "\rboids-bench: N=%u: step %zu/%zu (%.1f ms)   ", n, k + 1, steps, total);
     }
     fprintf(stderr, "\n");
+    char fault[1024];
+    if (g && boids_gpu_check(g, fault, sizeof fault) != BOIDS_OK) { // lost, or errors (also of the read-back)
+        fprintf(stderr, "boids-bench: --backend gpu: N=%u: %s\n", n, fault);
+        free(t);
+        boids_gpu_destroy(g);
+        boids_sim_destroy(s);
+        return 3;
+    }
     r->n = n;
     for (int j = 0; j < 8; j++)
         r->ms[j] = median(t + j * steps, steps);
@@ -182,12 +196,6 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
            r->cand / (r->ms[4] * 1e-3), r->neigh / (r->ms[4] * 1e-3), sim_bytes(s) / 1048576.0);
     fflush(stdout);
     free(t);
-    if (g && boids_gpu_debug_errors(g)) {
-        fprintf(stderr, "boids-bench: %u OpenGL errors\n", boids_gpu_debug_errors(g));
-        boids_gpu_destroy(g);
-        boids_sim_destroy(s);
-        return 3;
-    }
     boids_gpu_destroy(g);
     boids_sim_destroy(s);
     return 0;
@@ -234,6 +242,11 @@ int main(int argc, char **argv) {
     cpu_model(cpu, sizeof(cpu));
     if (strcmp(o.backend, "gpu") == 0) {
         char err[1024];
+        if (boids_gpu_fault_parse(getenv("BOIDS_FAULT"), err, sizeof err) != BOIDS_OK) {
+            fprintf(stderr, "boids-bench: %s\n", err);
+            boids_profile_destroy(profile);
+            return 2;
+        }
         if (boids_egl_create(&gl, err, sizeof(err)) != BOIDS_OK) {
             fprintf(stderr, "boids-bench: --backend gpu needs OpenGL 4.5: %s\n", err);
             boids_profile_destroy(profile);

@@ -6,12 +6,18 @@
 // snapshot at the end (and every K steps with --save-every); --record writes a
 // recording (the initial state and every K-th step, boids/record.h). SIGINT / SIGTERM:
 // the current step is finished, the requested outputs written, exit 130 / 143.
-// Exit status: 0 ok, 2 bad input (flags, CSV or snapshot content), 3
-// environment (memory, writing output).
+// GPU faults (boids_gpu_check after every step and around every read-back:
+// a lost context, OpenGL errors): stepping stops, the outputs in progress
+// are flushed from the last state read back before the fault (never from a
+// read-back made after it), one line names the fault, its step and what each
+// output holds, exit 3.
+// Exit status: 0 ok, 2 bad input (flags, CSV or snapshot content, a bad
+// BOIDS_FAULT), 3 environment (memory, writing output, GPU faults).
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,9 +93,9 @@ static const char usage[] =
     "\n"
     "Behaviours: obstacles, walls, escape, separation, flee, evade, hunt, pursue,\n"
     "seek, arrive, path, flow, view, alignment, cohesion, wander.\n"
-    "SIGINT / SIGTERM: the current step is finished, --export-csv, --save, --record and --profile are\n"
-    "written, exit status 130 / 143.\n"
-    "Exit status: 0 done, 2 bad arguments or input file, 3 out of memory or a write failure.\n";
+    "SIGINT / SIGTERM (exit 130 / 143), GPU faults (exit 3): --export-csv, --save, --record and\n"
+    "--profile are written (after a fault from the last good state).\n"
+    "Exit status: 0 done, 2 bad arguments or input file, 3 out of memory, a write or GPU failure.\n";
 
 // SIGINT / SIGTERM: stop stepping after the current step, write the outputs.
 static volatile sig_atomic_t interrupted;
@@ -240,12 +246,47 @@ static int load_snapshot(const boids_options *o, boids_sim **sim, boids_scenario
     return 0;
 }
 
-// --save: the current state (read back from the GPU first) and the
-// scenario's schedule to the snapshot; returns 0 or 3 (one line printed; an
-// existing file is left as it was).
-static int save_snapshot(const boids_options *o, boids_sim *sim, const boids_scenario *sc, boids_gpu *gpu) {
-    if (gpu) // agents, bodies (same joint rows) and step
-        boids_gpu_download(gpu, sim);
+// A GPU fault: once seen, no more steps and no more read-backs.
+typedef struct gpu_fault {
+    bool hit;
+    char line[1024];    // boids_gpu_check's line (names the fault and its step)
+    bool sim_untrusted; // sim was overwritten by a read-back the check after it did not trust
+} gpu_fault;
+
+// Whether the GPU backend is healthy (always, on the CPU); the first fault is
+// kept in f.
+static bool gpu_healthy(boids_gpu *gpu, gpu_fault *f) {
+    if (!gpu)
+        return true;
+    if (f->hit)
+        return false;
+    if (boids_gpu_check(gpu, f->line, sizeof f->line) == BOIDS_OK)
+        return true;
+    f->hit = true;
+    return false;
+}
+
+// The GPU state (agents, bodies, outputs, step) into sim; whether sim now
+// holds it (always, on the CPU). Only read while the GPU is healthy, and
+// trusted only if it still is after the read: a loss or an error during the
+// read leaves sim untrusted, and nothing is written from it.
+static bool download(boids_gpu *gpu, boids_sim *sim, gpu_fault *f) {
+    if (!gpu)
+        return true;
+    if (!gpu_healthy(gpu, f))
+        return false;
+    boids_result r = boids_gpu_download(gpu, sim); // BOIDS_ERR_GPU_LOST leaves sim as it was
+    if (!gpu_healthy(gpu, f)) {
+        f->sim_untrusted = r == BOIDS_OK;
+        return false;
+    }
+    return true;
+}
+
+// --save: the simulation's current state and the scenario's schedule to the
+// snapshot (the GPU's state is read back by the caller); returns 0 or 3 (one line printed; an existing file is
+// left as it was).
+static int save_snapshot(const boids_options *o, boids_sim *sim, const boids_scenario *sc) {
     char err[1200];
     if (boids_snapshot_save(sim, sc, o->save, err, sizeof err) != BOIDS_OK) {
         fprintf(stderr, "%s: --save: %s\n", PROG, err);
@@ -262,33 +303,116 @@ static int open_gpu(const boids_options *o, const boids_sim *sim, boids_gl_conte
         boids_cli_error(PROG, "--backend", "gpu", NULL, "needs OpenGL 4.5: %s", err);
         return EXIT_ENVIRONMENT;
     }
-    boids_gpu_desc d = {.params = &sim->p, .load = boids_gl_loader(*gl), .shader_dir = o->shader_dir};
+    // GL errors are not printed as they come: a fault is one line (boids_gpu_check's).
+    boids_gpu_desc d = {
+        .params = &sim->p, .load = boids_gl_loader(*gl), .shader_dir = o->shader_dir, .silent_errors = true};
     boids_result r = boids_gpu_create(gpu, &d, err, sizeof err);
     if (r != BOIDS_OK) {
         fprintf(stderr, "%s: %s\n", PROG, err);
-        return r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER ? EXIT_INPUT : EXIT_ENVIRONMENT;
+        return r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER || r == BOIDS_ERR_ARGUMENT ? EXIT_INPUT
+                                                                                             : EXIT_ENVIRONMENT;
     }
     boids_gpu_upload(*gpu, sim);
     return 0;
 }
 
 // --record: a frame of the current state when its step is due (the first
-// call always; the GPU state is read back first); returns 0 or the exit
-// status (error printed).
-static int record_frame(boids_recorder *rec, boids_sim *sim, boids_gpu *gpu, uint64_t every) {
+// call always; the GPU state is read back first, and on a fault no frame is
+// written: f says so); returns 0 or the exit status (error printed).
+static int record_frame(boids_recorder *rec, boids_sim *sim, boids_gpu *gpu, uint64_t every, gpu_fault *f,
+                        uint64_t *last_step) {
     if (!rec)
         return 0;
     uint64_t step = gpu ? boids_gpu_steps(gpu) : sim->step;
     if (boids_record_frames(rec) > 0 && step % every != 0)
         return 0;
-    if (gpu)
-        boids_gpu_download(gpu, sim);
+    if (!download(gpu, sim, f))
+        return 0;
     char err[512];
     if (boids_record_frame(rec, sim, NULL, err, sizeof err) != BOIDS_OK) {
         fprintf(stderr, "%s: --record: %s\n", PROG, err);
         return EXIT_ENVIRONMENT;
     }
+    *last_step = sim->step;
     return 0;
+}
+
+// Appends printf-style text to the line buf (cut at its size).
+static void append(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t size, const char *fmt, ...) {
+    size_t len = strlen(buf);
+    if (len + 1 >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, size - len, fmt, ap);
+    va_end(ap);
+}
+
+// What boids-run has written so far, for the line after a fault.
+typedef struct run_outputs {
+    boids_recorder *rec;
+    uint64_t rec_last_step;  // step of the last frame recorded
+    int64_t saved_step;      // step of the last --save-every snapshot (-1: none)
+    boids_profile *profile;
+    uint64_t profile_rows;   // steps profiled
+    const boids_scenario *scen; // saved with the snapshot
+} run_outputs;
+
+// After a GPU fault: no more steps and no read-back. The recording is closed
+// with every frame written so far; --save and --export-csv are written from
+// sim when it holds a trusted read-back (the last one before the fault),
+// else left as they are; --profile gets the steps before the fault. Prints
+// ONE line: the fault, its step and what each output now holds (a write
+// failure's own reason included); returns 3.
+static int flush_after_fault(const boids_options *o, boids_sim *sim, const gpu_fault *f, run_outputs *out) {
+    char line[4096];
+    snprintf(line, sizeof line, "%s: --backend gpu: %s; stopped", PROG, f->line);
+    bool trusted = !f->sim_untrusted;
+    if (out->rec) {
+        uint32_t frames = boids_record_frames(out->rec);
+        char err[512];
+        boids_result rr = boids_record_close(out->rec, err, sizeof err);
+        out->rec = NULL;
+        if (rr != BOIDS_OK)
+            append(line, sizeof line, "; --record %s: %s", o->record, err);
+        else if (frames == 0)
+            append(line, sizeof line, "; --record %s holds no frames", o->record);
+        else
+            append(line, sizeof line, "; --record %s holds %u frame%s (to step %llu)", o->record, frames,
+                   frames == 1 ? "" : "s", (unsigned long long)out->rec_last_step);
+    }
+    if (o->save) {
+        char err[1200];
+        if (!trusted && out->saved_step >= 0)
+            append(line, sizeof line, "; --save %s holds step %lld (from --save-every; the state read back at the "
+                   "fault is not trusted)", o->save, (long long)out->saved_step);
+        else if (!trusted)
+            append(line, sizeof line, "; --save %s not written (the state read back at the fault is not trusted)",
+                   o->save);
+        else if (boids_snapshot_save(sim, out->scen, o->save, err, sizeof err) != BOIDS_OK)
+            append(line, sizeof line, "; --save: %s", err);
+        else
+            append(line, sizeof line, "; --save %s holds step %llu (the last good state before the fault)",
+                   o->save, (unsigned long long)sim->step);
+    }
+    if (o->export_csv) {
+        if (!trusted)
+            append(line, sizeof line, "; --export-csv %s not written (no trusted state)", o->export_csv);
+        else if (boids_csv_write(o->export_csv, sim) != BOIDS_OK)
+            append(line, sizeof line, "; --export-csv %s could not be written: %s", o->export_csv, strerror(errno));
+        else
+            append(line, sizeof line, "; --export-csv %s holds step %llu", o->export_csv,
+                   (unsigned long long)sim->step);
+    }
+    if (out->profile) {
+        if (boids_profile_write(out->profile) == 0) // (its own line on a write failure)
+            append(line, sizeof line, "; --profile %s holds %llu step%s", o->profile,
+                   (unsigned long long)out->profile_rows, out->profile_rows == 1 ? "" : "s");
+    }
+    fflush(stdout);
+    fprintf(stderr, "%s\n", line);
+    return EXIT_ENVIRONMENT;
 }
 
 // Runs the simulation described by the options (from --load, --init or the
@@ -312,6 +436,9 @@ static int run(const boids_options *o) {
         boids_cli_error(PROG, NULL, NULL, NULL, "out of memory");
         return EXIT_ENVIRONMENT;
     }
+    gpu_fault fault = {0};
+    uint64_t rec_last_step = 0, profile_rows = 0;
+    int64_t saved_step = -1;
     { // an interrupted run finishes its step and still writes its outputs
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -319,6 +446,14 @@ static int run(const boids_options *o) {
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
+    }
+    if (strcmp(o->backend, "gpu") == 0) { // a bad BOIDS_FAULT is a bad argument, with or without GL
+        char err[256];
+        if (boids_gpu_fault_parse(getenv("BOIDS_FAULT"), err, sizeof err) != BOIDS_OK) {
+            fprintf(stderr, "%s: %s\n", PROG, err);
+            rc = EXIT_INPUT;
+            goto done;
+        }
     }
     if (o->load) {
         if ((rc = load_snapshot(o, &sim, scen)))
@@ -397,7 +532,7 @@ static int run(const boids_options *o) {
             rc = EXIT_ENVIRONMENT;
             goto done;
         }
-        if ((rc = record_frame(rec, sim, gpu, o->record_every))) // the initial state
+        if ((rc = record_frame(rec, sim, gpu, o->record_every, &fault, &rec_last_step))) // the initial state
             goto done;
     }
     uint64_t stride = (o->steps + MAX_TIME_SAMPLES - 1) / MAX_TIME_SAMPLES;
@@ -416,7 +551,7 @@ static int run(const boids_options *o) {
     for (uint32_t gi = 0; gi < sim->p.world.group_count; gi++)
         behaviors |= sim->p.group[gi].behaviors;
     uint64_t steps_done = 0;
-    for (uint64_t step = 1; step <= o->steps; step++) {
+    for (uint64_t step = 1; step <= o->steps && !fault.hit; step++) {
         if (interrupted) {
             fprintf(stderr, "%s: interrupted after %llu steps; writing the outputs\n", PROG,
                     (unsigned long long)steps_done);
@@ -435,6 +570,8 @@ static int run(const boids_options *o) {
                 boids_gpu_finish(gpu);
                 boids_gpu_stage_ms(gpu, &gm);
             }
+            if (!gpu_healthy(gpu, &fault)) // no wait: the reset status and the errors seen
+                break;
         } else {
             boids_sim_step(sim);
         }
@@ -449,14 +586,15 @@ static int run(const boids_options *o) {
                 .agents = sim->n,
                 .behaviors = behaviors};
             boids_profile_add(profile, &row);
+            profile_rows++;
         }
         if ((step - 1) % stride == 0)
             samples[n_samples++] = (t1 - t0) * 1e3;
         steps_done = step;
         interval_steps++;
         if (step % o->stats_every == 0 || step == o->steps) {
-            if (gpu) // statistics of the GPU state: read it back (outside the step)
-                boids_gpu_download(gpu, sim);
+            if (!download(gpu, sim, &fault)) // statistics of the GPU state: read it back (outside the step)
+                break;
             boids_sim_stats(sim, &st);
             finite = finite && stats_finite(&st);
             if (!o->quiet) {
@@ -466,18 +604,24 @@ static int run(const boids_options *o) {
             interval_start = now_seconds();
             interval_steps = 0;
         }
-        if ((rc = record_frame(rec, sim, gpu, o->record_every)))
+        if ((rc = record_frame(rec, sim, gpu, o->record_every, &fault, &rec_last_step)))
             goto done;
-        if (o->save && o->save_every && step % o->save_every == 0 && step != o->steps &&
-            (rc = save_snapshot(o, sim, scen, gpu)))
-            goto done;
-    }
-    if (gpu) {
-        boids_gpu_download(gpu, sim);
-        if (boids_gpu_debug_errors(gpu)) {
-            boids_cli_error(PROG, "--backend", "gpu", NULL, "reported %u OpenGL errors", boids_gpu_debug_errors(gpu));
-            rc = EXIT_ENVIRONMENT;
+        if (o->save && o->save_every && step % o->save_every == 0 && step != o->steps && !fault.hit) {
+            if (!download(gpu, sim, &fault))
+                break;
+            if ((rc = save_snapshot(o, sim, scen)))
+                goto done;
+            saved_step = (int64_t)sim->step;
         }
+    }
+    if (gpu && !fault.hit) // the final state (and any error of the last steps)
+        download(gpu, sim, &fault);
+    if (fault.hit) {
+        run_outputs out = {.rec = rec, .rec_last_step = rec_last_step, .saved_step = saved_step,
+                           .profile = profile, .profile_rows = profile_rows, .scen = scen};
+        rc = flush_after_fault(o, sim, &fault, &out);
+        rec = out.rec;
+        goto done;
     }
     double total = now_seconds() - start;
     boids_sim_stats(sim, &st);
@@ -497,7 +641,7 @@ static int run(const boids_options *o) {
         }
     }
     if (o->save) {
-        int src = save_snapshot(o, sim, scen, gpu);
+        int src = save_snapshot(o, sim, scen);
         if (src) {
             rc = src;
             goto done;

@@ -3,6 +3,11 @@
 // dispatches with memory barriers, timer queries in a ring (read a few steps
 // late, never stalling), explicit readback. C twin of the pipeline:
 // src/core/sim.c boids_sim_step.
+// Faults: boids_gpu_check (reset status, GL errors seen by the debug
+// callback) and the BOIDS_FAULT injection for tests (see boids/gpu.h). Once a
+// loss is seen the backend makes no more GL calls: every entry point that
+// needs the context returns, downloads fail with BOIDS_ERR_GPU_LOST.
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +21,10 @@ static const char *const stage_file[] = {"key.comp",   "count.comp",     "scan.c
                                          "steer.comp", "integrate.comp", "bodies.comp"};
 #define TIMER_RING 4
 #define MAX_SCAN_LEVELS 4
+#define MAX_FAULT_STEP 1000000000ull
+
+// BOIDS_FAULT: what is injected.
+typedef enum fault_kind { FAULT_NONE, FAULT_LOST, FAULT_ERROR, FAULT_OOM } fault_kind;
 
 typedef struct state_buffers {
     GLuint pos, vel, id, group;
@@ -43,6 +52,17 @@ struct boids_gpu {
     bool quiet;
     const char *shader_dir; // as given at create (the trig probe loads from it too)
     float trig_error;       // boids_gpu_trig_error, once measured (< 0: not yet)
+    // Faults.
+    fault_kind fault;         // BOIDS_FAULT
+    uint64_t fault_step;      // its STEP
+    bool in_step;             // inside boids_gpu_step (for the step an error is blamed on)
+    bool robust;              // GL_RESET_NOTIFICATION_STRATEGY is GL_LOSE_CONTEXT_ON_RESET
+    GLenum reset;             // GL_NO_ERROR, or the reset status once a loss was seen: no GL calls from then on
+    uint64_t reset_step;      // steps done when the loss was seen
+    char first_error[256];    // the first GL debug error message since create (one line)
+    uint64_t first_error_step; // the step it was blamed on
+    bool first_error_in_step;  // seen inside that step (else after it)
+    struct boids_gpu *next_alive;
 };
 
 // GL debug output: errors are counted (tests assert zero) and printed. The
@@ -52,6 +72,26 @@ struct boids_gpu {
 static uint32_t gl_errors_seen;
 static uint32_t backends_alive;
 static bool gl_quiet;
+static bool gl_silent_errors;    // errors are counted and kept, not printed (boids_gpu_check says them)
+static boids_gpu *alive_list;    // backends with the callback installed, for their first error's text
+
+// Keep the first error message (one line, newlines folded) in every living
+// backend that has none yet.
+static void keep_first_error(const char *message) {
+    for (boids_gpu *g = alive_list; g; g = g->next_alive) {
+        if (g->first_error[0])
+            continue;
+        snprintf(g->first_error, sizeof g->first_error, "%s", message ? message : "(no message)");
+        for (char *c = g->first_error; *c; c++)
+            if (*c == '\n' || *c == '\r' || *c == '\t')
+                *c = ' ';
+        size_t len = strlen(g->first_error);
+        while (len > 0 && g->first_error[len - 1] == ' ')
+            g->first_error[--len] = '\0';
+        g->first_error_step = g->step + (g->in_step ? 1u : 0u);
+        g->first_error_in_step = g->in_step;
+    }
+}
 
 static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
                                      const GLchar *message, const void *user) {
@@ -61,7 +101,9 @@ static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLen
     (void)user;
     if (type == GL_DEBUG_TYPE_ERROR) {
         gl_errors_seen++;
-        fprintf(stderr, "GL error: %s\n", message);
+        keep_first_error(message);
+        if (!gl_silent_errors)
+            fprintf(stderr, "GL error: %s\n", message);
     } else if (!gl_quiet && severity == GL_DEBUG_SEVERITY_HIGH) {
         fprintf(stderr, "GL: %s\n", message);
     }
@@ -146,6 +188,57 @@ static void upload_world(boids_gpu *g) {
     glNamedBufferSubData(g->ubo_world, 0, sizeof(g->world_gpu), &g->world_gpu);
 }
 
+// BOIDS_FAULT's value (NULL or empty: no fault) into kind and step (either
+// may be NULL); BOIDS_ERR_ARGUMENT with one line in err for a bad value.
+static boids_result parse_fault(const char *v, fault_kind *kind, uint64_t *step, char *err, size_t err_size) {
+    fault_kind k = FAULT_NONE;
+    unsigned long long at = 0;
+    if (v && *v) {
+        const char *num = NULL;
+        if (strcmp(v, "oom") == 0)
+            k = FAULT_OOM;
+        else if (strncmp(v, "lost@", 5) == 0)
+            k = FAULT_LOST, num = v + 5;
+        else if (strncmp(v, "error@", 6) == 0)
+            k = FAULT_ERROR, num = v + 6;
+        bool ok = k != FAULT_NONE;
+        if (ok && num) {
+            char *end = NULL;
+            errno = 0;
+            at = *num >= '0' && *num <= '9' ? strtoull(num, &end, 10) : 0;
+            ok = end && *end == '\0' && errno == 0 && at >= 1 && at <= MAX_FAULT_STEP;
+        }
+        if (!ok) {
+            if (err && err_size)
+                snprintf(err, err_size,
+                         "BOIDS_FAULT: '%s' is not a fault; expected lost@STEP, error@STEP (STEP 1..%llu) or oom", v,
+                         MAX_FAULT_STEP);
+            return BOIDS_ERR_ARGUMENT;
+        }
+    }
+    if (kind)
+        *kind = k;
+    if (step)
+        *step = at;
+    return BOIDS_OK;
+}
+
+// Whether the context is lost: the reset status (kept once seen: a driver
+// reports a reset once, then GL_NO_ERROR again), or BOIDS_FAULT=lost@STEP
+// once STEP steps are done. No GL call after a loss.
+static bool gpu_lost(boids_gpu *g) {
+    if (g->reset != GL_NO_ERROR)
+        return true;
+    GLenum status = glGetGraphicsResetStatus();
+    if (status == GL_NO_ERROR && g->fault == FAULT_LOST && g->step >= g->fault_step)
+        status = GL_UNKNOWN_CONTEXT_RESET;
+    if (status != GL_NO_ERROR) {
+        g->reset = status;
+        g->reset_step = g->step;
+    }
+    return status != GL_NO_ERROR;
+}
+
 // Whether rows * n joints (16 bytes each) fit one storage buffer; if not, a
 // line in err naming the largest joint count (and agent count) that would.
 static bool joints_fit(uint32_t rows, uint32_t n, char *err, size_t err_size) {
@@ -163,8 +256,17 @@ static bool joints_fit(uint32_t rows, uint32_t n, char *err, size_t err_size) {
 }
 
 // See boids/gpu.h.
+boids_result boids_gpu_fault_parse(const char *value, char *err, size_t err_size) {
+    return parse_fault(value, NULL, NULL, err, err_size);
+}
+
+// See boids/gpu.h.
 boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *err, size_t err_size) {
     *out = NULL;
+    fault_kind fault = FAULT_NONE;
+    uint64_t fault_step = 0;
+    if (parse_fault(getenv("BOIDS_FAULT"), &fault, &fault_step, err, err_size) != BOIDS_OK)
+        return BOIDS_ERR_ARGUMENT;
     if (!gladLoadGL((GLADloadfunc)d->load)) {
         snprintf(err, err_size, "the OpenGL 4.5 entry points could not be loaded");
         return BOIDS_ERR_GL;
@@ -199,6 +301,9 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     g->quiet = d->quiet;
     g->shader_dir = d->shader_dir;
     g->trig_error = -1.0f;
+    g->fault = fault;
+    g->fault_step = fault_step;
+    g->reset = GL_NO_ERROR;
     for (size_t s = 0; s < STAGE_N; s++) {
         boids_result r = boids_program_compute(d->shader_dir, stage_file[s], &g->prog[s], err, err_size);
         if (r != BOIDS_OK) {
@@ -211,6 +316,27 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
         boids_gpu_destroy(g);
         return r;
     }
+
+    // Debug output from here on (compile errors were reported with the file),
+    // before any allocation, so an out-of-memory is seen too.
+    glEnable(GL_DEBUG_OUTPUT);
+    if (d->timing)
+        glDisable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+    else
+        glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+    glDebugMessageCallback(debug_message, NULL);
+    gl_quiet = d->quiet;
+    gl_silent_errors = d->silent_errors;
+    backends_alive++;
+    g->alive = true;
+    g->next_alive = alive_list;
+    alive_list = g;
+    g->errors_at_create = gl_errors_seen;
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    GLint strategy = 0;
+    glGetIntegerv(GL_RESET_NOTIFICATION_STRATEGY, &strategy);
+    g->robust = strategy == GL_LOSE_CONTEXT_ON_RESET;
 
     for (int s = 0; s < 2; s++) {
         g->state[s].pos = buffer((size_t)n * 16, s ? "state B pos" : "state A pos");
@@ -226,20 +352,6 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     g->nearest = buffer((size_t)n * 4, "nearest");
     g->candidates = buffer((size_t)n * 4, "candidates");
     g->slot_of = buffer((size_t)n * 4, "slot of id");
-    // Debug output from here on (compile errors were reported with the file),
-    // before any allocation, so an out-of-memory is seen too.
-    glEnable(GL_DEBUG_OUTPUT);
-    if (d->timing)
-        glDisable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
-    else
-        glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
-    glDebugMessageCallback(debug_message, NULL);
-    gl_quiet = d->quiet;
-    backends_alive++;
-    g->alive = true;
-    g->errors_at_create = gl_errors_seen;
-    while (glGetError() != GL_NO_ERROR) {
-    }
 
     // Scan levels: cells + 1 elements (the extra 0 makes start[cells] = N),
     // then one sum per block, until a single block remains.
@@ -278,7 +390,10 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
         g->joints = buffer((size_t)rows * n * 16, "joints");
     upload_world(g);
     glCreateQueries(GL_TIMESTAMP, TIMER_RING * (STAGE_N + 1), &g->timers[0][0]);
-    if (glGetError() == GL_OUT_OF_MEMORY) {
+    bool oom = g->fault == FAULT_OOM; // BOIDS_FAULT=oom: as if the driver said so
+    for (GLenum e; (e = glGetError()) != GL_NO_ERROR;)
+        oom = oom || e == GL_OUT_OF_MEMORY;
+    if (oom) {
         snprintf(err, err_size, "--count: '%u' agents: the GPU is out of memory for their buffers", n);
         boids_gpu_destroy(g);
         return BOIDS_ERR_NOMEM;
@@ -291,6 +406,19 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
 void boids_gpu_destroy(boids_gpu *g) {
     if (!g)
         return;
+    if (g->alive) // out of the list the callback reads
+        for (boids_gpu **p = &alive_list; *p; p = &(*p)->next_alive)
+            if (*p == g) {
+                *p = g->next_alive;
+                break;
+            }
+    if (g->reset != GL_NO_ERROR) { // lost: no GL calls (the context's destruction frees its objects)
+        if (g->alive)
+            backends_alive--;
+        boids_flowfield_free(&g->p.flow);
+        free(g);
+        return;
+    }
     for (int s = 0; s < 2; s++) {
         GLuint b[] = {g->state[s].pos, g->state[s].vel, g->state[s].id, g->state[s].group};
         glDeleteBuffers(4, b);
@@ -313,6 +441,8 @@ void boids_gpu_destroy(boids_gpu *g) {
 // New group / scene / target parameters for the same agents and grid (the
 // validation switches behaviours on one at a time this way).
 void boids_gpu_set_params(boids_gpu *g, const boids_params *p) {
+    if (gpu_lost(g))
+        return;
     memcpy(g->p.group, p->group, sizeof(g->p.group));
     g->p.scene = p->scene;
     // A group that starts following the flow field gets it built now.
@@ -337,6 +467,8 @@ void boids_gpu_set_params(boids_gpu *g, const boids_params *p) {
 
 // Copy the CPU state (slot order as it is) and the step counter.
 void boids_gpu_upload_agents(boids_gpu *g, const boids_sim *s) {
+    if (gpu_lost(g))
+        return;
     state_buffers *c = &g->state[g->cur];
     glNamedBufferSubData(c->pos, 0, (GLsizeiptr)g->n * 16, s->cur.pos);
     glNamedBufferSubData(c->vel, 0, (GLsizeiptr)g->n * 16, s->cur.vel);
@@ -358,7 +490,7 @@ void boids_gpu_upload_agents(boids_gpu *g, const boids_sim *s) {
 // The state, and the bodies (copied, or laid straight when the CPU has none of the same rows).
 void boids_gpu_upload(boids_gpu *g, const boids_sim *s) {
     boids_gpu_upload_agents(g, s);
-    if (!g->joints)
+    if (!g->joints || g->reset != GL_NO_ERROR)
         return;
     if (s->joints && s->joint_rows == g->joint_rows)
         glNamedBufferSubData(g->joints, 0, (GLsizeiptr)g->joint_rows * g->n * 16, s->joints);
@@ -406,6 +538,8 @@ static void scan(boids_gpu *g) {
 // key -> count -> scan -> scatter (cur -> next), swap.
 void boids_gpu_build_grid(boids_gpu *g) {
     const GLuint zero = 0;
+    if (g->reset != GL_NO_ERROR) // lost: no GL calls
+        return;
     bind_all(g);
     timestamp(g, 0);
     dispatch(g->prog[STAGE_KEY], g->n, BOIDS_WORKGROUP_SIZE);
@@ -427,6 +561,8 @@ void boids_gpu_build_grid(boids_gpu *g) {
 
 // cur -> accel, next.w (wander angles), neighbour outputs.
 void boids_gpu_steer(boids_gpu *g) {
+    if (g->reset != GL_NO_ERROR)
+        return;
     bind_all(g);
     timestamp(g, 4);
     dispatch(g->prog[STAGE_STEER], g->n, BOIDS_WORKGROUP_SIZE);
@@ -435,6 +571,8 @@ void boids_gpu_steer(boids_gpu *g) {
 
 // cur + accel -> next, swap.
 void boids_gpu_integrate(boids_gpu *g) {
+    if (g->reset != GL_NO_ERROR)
+        return;
     timestamp(g, 5);
     dispatch(g->prog[STAGE_INTEGRATE], g->n, BOIDS_WORKGROUP_SIZE);
     barrier();
@@ -444,6 +582,8 @@ void boids_gpu_integrate(boids_gpu *g) {
 
 // The bodies stage alone (the step times it between timestamps).
 void boids_gpu_bodies(boids_gpu *g) {
+    if (g->reset != GL_NO_ERROR)
+        return;
     bodies_pass(g, false);
 }
 
@@ -476,6 +616,8 @@ static void collect_timers(boids_gpu *g) {
 // Wait for the GPU and take the stage times of the last step (benchmarks:
 // outside the step, never inside it).
 void boids_gpu_finish(boids_gpu *g) {
+    if (gpu_lost(g))
+        return;
     glFinish();
     if (g->step > 0)
         read_timers(g, g->step - 1);
@@ -483,8 +625,13 @@ void boids_gpu_finish(boids_gpu *g) {
 
 // One step of the pipeline; no readback.
 void boids_gpu_step(boids_gpu *g) {
+    if (gpu_lost(g))
+        return;
+    g->in_step = true;
     upload_world(g);
     boids_gpu_build_grid(g);
+    if (g->fault == FAULT_ERROR && g->step + 1 == g->fault_step) // BOIDS_FAULT=error@STEP: a real invalid call
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0xFFFFFFFFu, g->key);
     boids_gpu_steer(g);
     boids_gpu_integrate(g);
     timestamp(g, STAGE_BODIES);
@@ -492,6 +639,7 @@ void boids_gpu_step(boids_gpu *g) {
     timestamp(g, STAGE_N);
     collect_timers(g);
     g->step++;
+    g->in_step = false;
 }
 
 static size_t buffer_info(boids_gpu *g, boids_gpu_buffer which, GLuint *b) {
@@ -522,6 +670,8 @@ boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, siz
     size_t size = buffer_info(g, which, &b);
     if (!b || bytes != size)
         return BOIDS_ERR_ARGUMENT;
+    if (gpu_lost(g))
+        return BOIDS_ERR_GPU_LOST;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if (size)
         glGetNamedBufferSubData(b, 0, (GLsizeiptr)size, dst);
@@ -529,11 +679,14 @@ boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, siz
 }
 
 // The state in id order.
-void boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4], uint32_t *group) {
+boids_result boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4], uint32_t *group) {
+    if (gpu_lost(g))
+        return BOIDS_ERR_GPU_LOST;
     size_t n = g->n ? g->n : 1;
     float(*p)[4] = malloc(n * 16), (*v)[4] = malloc(n * 16);
     uint32_t *id = malloc(n * 4), *gr = malloc(n * 4);
-    if (p && v && id && gr) {
+    boids_result r = p && v && id && gr ? BOIDS_OK : BOIDS_ERR_NOMEM;
+    if (r == BOIDS_OK) {
         boids_gpu_read(g, BOIDS_GPU_POS, p, (size_t)g->n * 16);
         boids_gpu_read(g, BOIDS_GPU_VEL, v, (size_t)g->n * 16);
         boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)g->n * 4);
@@ -552,6 +705,7 @@ void boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4], uint32
     free(v);
     free(id);
     free(gr);
+    return r;
 }
 
 // boids_state_hash of the GPU state in id order.
@@ -560,8 +714,7 @@ uint64_t boids_gpu_hash(boids_gpu *g) {
     float(*p)[4] = malloc(n * 16), (*v)[4] = malloc(n * 16);
     uint32_t *gr = malloc(n * 4);
     uint64_t h = 0;
-    if (p && v && gr) {
-        boids_gpu_read_state(g, p, v, gr);
+    if (p && v && gr && boids_gpu_read_state(g, p, v, gr) == BOIDS_OK) {
         h = boids_state_hash(g->n, (const float(*)[4])p, (const float(*)[4])v, gr);
     }
     free(p);
@@ -572,7 +725,9 @@ uint64_t boids_gpu_hash(boids_gpu *g) {
 
 // The GPU state and per-agent outputs into a CPU simulation of the same
 // params, so its statistics, hash and CSV export describe the GPU run.
-void boids_gpu_download(boids_gpu *g, boids_sim *s) {
+boids_result boids_gpu_download(boids_gpu *g, boids_sim *s) {
+    if (gpu_lost(g)) // s is left as it was
+        return BOIDS_ERR_GPU_LOST;
     size_t n = g->n;
     boids_gpu_read(g, BOIDS_GPU_POS, s->cur.pos, n * 16);
     boids_gpu_read(g, BOIDS_GPU_VEL, s->cur.vel, n * 16);
@@ -588,6 +743,7 @@ void boids_gpu_download(boids_gpu *g, boids_sim *s) {
     s->step = g->step;
     s->p.world.step = (uint32_t)g->step;
     boids_gpu_stage_ms(g, &s->ms);
+    return BOIDS_OK;
 }
 
 // The newest completed stage times.
@@ -606,6 +762,49 @@ void boids_gpu_state_buffers(const boids_gpu *g, uint32_t *pos, uint32_t *vel, u
 
 uint32_t boids_gpu_debug_errors(const boids_gpu *g) {
     return gl_errors_seen - g->errors_at_create;
+}
+
+// See boids/gpu.h.
+bool boids_gpu_robust(const boids_gpu *g) {
+    return g->robust;
+}
+
+// The words for a reset status.
+static const char *reset_name(GLenum status) {
+    switch (status) {
+    case GL_GUILTY_CONTEXT_RESET:
+        return "guilty reset: this program's GPU work caused it";
+    case GL_INNOCENT_CONTEXT_RESET:
+        return "innocent reset: caused outside this program";
+    default:
+        return "unknown reset";
+    }
+}
+
+// See boids/gpu.h: the reset status first (a lost context's error count
+// means nothing), then the debug callback's error count.
+boids_result boids_gpu_check(boids_gpu *g, char *err, size_t err_size) {
+    char scratch[8];
+    if (!err || !err_size)
+        err = scratch, err_size = sizeof scratch;
+    err[0] = '\0';
+    if (gpu_lost(g)) {
+        snprintf(err, err_size, "the OpenGL context was lost (%s) at step %llu", reset_name(g->reset),
+                 (unsigned long long)g->reset_step);
+        return BOIDS_ERR_GPU_LOST;
+    }
+    uint32_t errors = boids_gpu_debug_errors(g);
+    if (errors) {
+        int len = snprintf(err, err_size, "%u OpenGL error%s reported", errors, errors == 1 ? " was" : "s were");
+        if (g->first_error[0] && len >= 0 && (size_t)len < err_size)
+            snprintf(err + len, err_size - (size_t)len, " %s step %llu, the first: %s",
+                     g->first_error_in_step ? "at" : "after", (unsigned long long)g->first_error_step,
+                     g->first_error);
+        else if (len >= 0 && (size_t)len < err_size)
+            snprintf(err + len, err_size - (size_t)len, " by step %llu", (unsigned long long)g->step);
+        return BOIDS_ERR_GL_ERRORS;
+    }
+    return BOIDS_OK;
 }
 uint64_t boids_gpu_steps(const boids_gpu *g) {
     return g->step;
@@ -639,6 +838,10 @@ boids_result boids_gpu_set_bodies(boids_gpu *g, const boids_body_params body[BOI
             snprintf(err, err_size, "body of group %u: %s", i, what);
             return BOIDS_ERR_BODY;
         }
+    if (gpu_lost(g)) {
+        snprintf(err, err_size, "the OpenGL context was lost");
+        return BOIDS_ERR_GPU_LOST;
+    }
     uint32_t rows = boids_params_joint_rows(&p);
     if (rows > g->joint_rows || rows == 0) {
         if (!joints_fit(rows, g->n, err, err_size))
@@ -650,7 +853,10 @@ boids_result boids_gpu_set_bodies(boids_gpu *g, const boids_body_params body[BOI
             while (glGetError() != GL_NO_ERROR) {
             }
             g->joints = buffer((size_t)rows * g->n * 16, "joints");
-            if (glGetError() == GL_OUT_OF_MEMORY) {
+            bool oom = g->fault == FAULT_OOM; // BOIDS_FAULT=oom: as if the driver said so
+            for (GLenum e; (e = glGetError()) != GL_NO_ERROR;)
+                oom = oom || e == GL_OUT_OF_MEMORY;
+            if (oom) {
                 glDeleteBuffers(1, &g->joints);
                 g->joints = 0;
                 snprintf(err, err_size, "the GPU is out of memory for %u joints of %u agents", rows, g->n);
@@ -669,6 +875,8 @@ boids_result boids_gpu_read_joints(boids_gpu *g, float (*joints)[4], size_t byte
     size_t size = (size_t)g->joint_rows * g->n * 16;
     if (!g->joints || bytes != size)
         return BOIDS_ERR_ARGUMENT;
+    if (gpu_lost(g))
+        return BOIDS_ERR_GPU_LOST;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glGetNamedBufferSubData(g->joints, 0, (GLsizeiptr)size, joints);
     return BOIDS_OK;
@@ -679,6 +887,8 @@ boids_result boids_gpu_read_joints(boids_gpu *g, float (*joints)[4], size_t byte
 float boids_gpu_trig_error(boids_gpu *g) {
     if (g->trig_error >= 0.0f)
         return g->trig_error;
+    if (gpu_lost(g))
+        return BOIDS_TOL_TRIG / 4.0f; // the bound assumed when it cannot be measured
     enum { PROBES = 1 << 16 };
     float(*in)[4] = malloc(PROBES * 16), (*out)[4] = malloc(PROBES * 16);
     GLuint prog = 0;

@@ -4,6 +4,12 @@
 // EGL is loaded by glad's loader: before a display exists it gets the client
 // extensions (eglGetPlatformDisplayEXT) but not the EGL 1.5 core functions,
 // so it is loaded again with the display after eglInitialize.
+// Robustness: the 4.5 context is asked for with robust buffer access and
+// lose-context-on-reset notification (EGL 1.5 core attributes, or
+// EGL_EXT_create_context_robustness on older EGL), then with the
+// notification alone, then plainly; c->robust says which was granted (the
+// GPU backend's boids_gpu_check reads glGetGraphicsResetStatus, which only
+// reports resets on a context with notification).
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +23,16 @@
 struct boids_gl_context {
     EGLDisplay display;
     EGLContext context;
-    char describe[160];
+    bool robust; // created with lose-context-on-reset notification
+    char describe[224];
 };
+
+// EGL_EXT_create_context_robustness (not in the generated glad headers).
+#define EXT_CONTEXT_OPENGL_ROBUST_ACCESS 0x30BF
+#define EXT_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY 0x3138
+
+// How robust a context is asked to be (tried in this order).
+enum robustness { ROBUST_ACCESS_AND_RESET, ROBUST_RESET_ONLY, ROBUST_NONE };
 
 #define MAX_DEVICES 16
 
@@ -71,11 +85,48 @@ static int device_order(EGLDeviceEXT *devices, int n, int *order, char *err, siz
 }
 
 // Create a context of the given version (0 = whatever the driver offers).
-static EGLContext make_context(EGLDisplay d, EGLConfig cfg, int major, int minor) {
-    EGLint attr[] = {EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, minor,
-                     EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                     EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE, EGL_NONE};
+// ext: robustness through EGL_EXT_create_context_robustness's attributes
+// (EGL older than 1.5) rather than EGL 1.5's.
+static EGLContext make_context_robust(EGLDisplay d, EGLConfig cfg, int major, int minor, enum robustness rob,
+                                      bool ext) {
+    EGLint attr[16] = {EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, minor,
+                       EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                       EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE};
+    int k = 8;
+    if (rob == ROBUST_ACCESS_AND_RESET) {
+        attr[k++] = ext ? EXT_CONTEXT_OPENGL_ROBUST_ACCESS : EGL_CONTEXT_OPENGL_ROBUST_ACCESS;
+        attr[k++] = EGL_TRUE;
+    }
+    if (rob != ROBUST_NONE) {
+        attr[k++] =
+            ext ? EXT_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY : EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY;
+        attr[k++] = EGL_LOSE_CONTEXT_ON_RESET;
+    }
+    attr[k] = EGL_NONE;
     return eglCreateContext(d, cfg, EGL_NO_CONTEXT, major ? attr : (EGLint[]){EGL_NONE});
+}
+
+static EGLContext make_context(EGLDisplay d, EGLConfig cfg, int major, int minor) {
+    return make_context_robust(d, cfg, major, minor, ROBUST_NONE, false);
+}
+
+// A GL 4.5 core debug context, as robust as the display grants (see the top
+// of the file); *rob receives what was granted. A refused robust request
+// leaves an EGL error behind, which is cleared before the next try.
+static EGLContext make_robust_45(EGLDisplay d, EGLConfig cfg, EGLint egl_major, EGLint egl_minor,
+                                 enum robustness *rob) {
+    bool core15 = egl_major > 1 || (egl_major == 1 && egl_minor >= 5);
+    bool ext = !core15 && has_ext(eglQueryString(d, EGL_EXTENSIONS), "EGL_EXT_create_context_robustness");
+    for (int r = core15 || ext ? ROBUST_ACCESS_AND_RESET : ROBUST_NONE; r <= ROBUST_NONE; r++) {
+        EGLContext ctx = make_context_robust(d, cfg, 4, 5, (enum robustness)r, ext);
+        if (ctx != EGL_NO_CONTEXT || r == ROBUST_NONE) {
+            *rob = (enum robustness)r;
+            return ctx;
+        }
+        eglGetError();
+    }
+    *rob = ROBUST_NONE;
+    return EGL_NO_CONTEXT;
 }
 
 // What a context of any version reports, for the error message.
@@ -117,7 +168,8 @@ static boids_result try_display(boids_gl_context *c, EGLDisplay d, char *err, si
         }
         cfg = EGL_NO_CONFIG_KHR;
     }
-    EGLContext ctx = make_context(d, cfg, 4, 5);
+    enum robustness rob = ROBUST_NONE;
+    EGLContext ctx = make_robust_45(d, cfg, major, minor, &rob);
     if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
         char found[256];
         EGLint e = eglGetError();
@@ -138,6 +190,12 @@ static boids_result try_display(boids_gl_context *c, EGLDisplay d, char *err, si
     }
     c->display = d;
     c->context = ctx;
+    c->robust = rob != ROBUST_NONE;
+    size_t len = strlen(c->describe);
+    snprintf(c->describe + len, sizeof(c->describe) - len, ", %s",
+             rob == ROBUST_ACCESS_AND_RESET ? "robust (robust access, lose context on reset)"
+             : rob == ROBUST_RESET_ONLY     ? "robust (lose context on reset)"
+                                            : "not robust (no reset notification)");
     return BOIDS_OK;
 }
 
@@ -219,4 +277,9 @@ boids_gl_loadfn boids_gl_loader(const boids_gl_context *c) {
 // How the context was made.
 const char *boids_gl_context_describe(const boids_gl_context *c) {
     return c->describe;
+}
+
+// Whether the context reports resets (see the top of the file).
+bool boids_gl_context_robust(const boids_gl_context *c) {
+    return c->robust;
 }

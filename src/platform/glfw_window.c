@@ -2,6 +2,8 @@
 // context through GLFW. The error callback is set before anything can fail;
 // without a display, or without GL 4.5, the caller gets one line saying
 // what was found (a second, default context is opened only to ask it).
+// The context is asked to report GPU resets (GLFW_LOSE_CONTEXT_ON_RESET);
+// when that is refused, a plain one is made and the window says so.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 
 struct boids_window {
     GLFWwindow *window;
+    bool robust;
 };
 
 static char last_error[512];
@@ -60,7 +63,15 @@ boids_result boids_window_create(boids_window **out, const boids_window_desc *d,
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
     glfwWindowHint(GLFW_DEPTH_BITS, 24);
+    glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_LOSE_CONTEXT_ON_RESET);
     GLFWwindow *w = glfwCreateWindow(d->width, d->height, d->title, NULL, NULL);
+    bool robust = w != NULL;
+    if (!w) { // refused with robustness: a plain context
+        glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_NO_ROBUSTNESS);
+        w = glfwCreateWindow(d->width, d->height, d->title, NULL, NULL);
+    }
+    if (w && robust) // what the driver granted
+        robust = glfwGetWindowAttrib(w, GLFW_CONTEXT_ROBUSTNESS) == GLFW_LOSE_CONTEXT_ON_RESET;
     if (!w) {
         char found[400];
         char why[512];
@@ -79,6 +90,7 @@ boids_result boids_window_create(boids_window **out, const boids_window_desc *d,
         return BOIDS_ERR_NOMEM;
     }
     bw->window = w;
+    bw->robust = robust;
     *out = bw;
     return BOIDS_OK;
 }
@@ -106,4 +118,15 @@ boids_gl_loadfn boids_window_loader(const boids_window *w) {
 // See boids/platform.h.
 struct GLFWwindow *boids_window_glfw(const boids_window *w) {
     return w->window;
+}
+
+// See boids/platform.h.
+const char *boids_window_describe(const boids_window *w) {
+    return w->robust ? "GLFW window, robust (lose context on reset)"
+                     : "GLFW window, not robust (no reset notification)";
+}
+
+// See boids/platform.h.
+bool boids_window_robust(const boids_window *w) {
+    return w->robust;
 }
