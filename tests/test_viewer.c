@@ -797,6 +797,61 @@ START_TEST(save_load_bad_exit_2) {
 }
 END_TEST
 
+// GL faults injected with BOIDS_FAULT (boids/gpu.h) on the GPU backend: a
+// lost context and a GL error stop the viewer with exit 3 and one line
+// naming the fault and its step; --save keeps the last --save-every
+// snapshot (it loads, at that step), or an existing file stays as it was
+// when there is none; a bad BOIDS_FAULT is exit 2.
+START_TEST(gl_faults_exit_3) {
+    const char *snap = TMP "/view_fault.boids";
+    struct {
+        const char *fault, *every, *want, *holds;
+        int64_t step; // the snapshot's step (-1: the old file is kept)
+    } cases[] = {
+        {"lost@5", "3", "the OpenGL context was lost (unknown reset) at step 5; stopped", "holds step 3", 3},
+        {"error@7", "2", "1 OpenGL error was reported at step 7, the first: GL_INVALID_VALUE", "holds step 6", 6},
+        {"lost@2", NULL, "the OpenGL context was lost (unknown reset) at step 2; stopped", "not written", -1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        FILE *f = fopen(snap, "wb");
+        ck_assert(f != NULL);
+        fputs("an older file\n", f);
+        fclose(f);
+        setenv("BOIDS_FAULT", cases[k].fault, 1);
+        run_result r = cases[k].every ? run_viewer("fault", ARGV("--count", "2000", "--frames", "12", "--vsync", "off",
+                                                                 "--save", snap, "--save-every", cases[k].every),
+                                                   true)
+                                      : run_viewer("fault", ARGV("--count", "2000", "--frames", "12", "--vsync", "off",
+                                                                 "--save", snap),
+                                                   true);
+        unsetenv("BOIDS_FAULT");
+        ck_assert_msg(WEXITSTATUS(r.status) == 3, "%s: expected exit 3, got %d; stderr: %s", cases[k].fault,
+                      WEXITSTATUS(r.status), r.err);
+        ck_assert_msg(strncmp(r.err, "boids: --backend gpu: ", 22) == 0 && strstr(r.err, cases[k].want) &&
+                          strstr(r.err, cases[k].holds),
+                      "%s: stderr: %s", cases[k].fault, r.err);
+        char *nl = strchr(r.err, '\n');
+        ck_assert_msg(nl && nl[1] == '\0', "%s: expected one line on stderr: %s", cases[k].fault, r.err);
+        run_free(&r);
+        if (cases[k].step >= 0) {
+            boids_sim *s = load_snapshot(snap);
+            ck_assert_uint_eq(s->step, (uint64_t)cases[k].step);
+            boids_sim_destroy(s);
+        } else {
+            char *text = slurp(snap);
+            ck_assert_str_eq(text, "an older file\n");
+            free(text);
+        }
+    }
+    setenv("BOIDS_FAULT", "lost@zero", 1);
+    run_result r = run_viewer("fault_bad", ARGV("--count", "200", "--frames", "2"), true);
+    unsetenv("BOIDS_FAULT");
+    ck_assert_msg(WEXITSTATUS(r.status) == 2 && strstr(r.err, "boids: BOIDS_FAULT: 'lost@zero'"), "exit %d: %s",
+                  WEXITSTATUS(r.status), r.err);
+    run_free(&r);
+}
+END_TEST
+
 int main(void) {
     mkdir(TMP, 0755);
     Suite *s = suite_create("viewer");
@@ -822,6 +877,7 @@ int main(void) {
     tcase_add_test(tc, replay_bad_file_exit_2);
     tcase_add_test(tc, save_load_resume);
     tcase_add_test(tc, save_load_bad_exit_2);
+    tcase_add_test(tc, gl_faults_exit_3);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -166,6 +166,8 @@ typedef struct viewer {
     boids_scenario *scen; // in effect (the options' or the loaded snapshot's): schedule, colours, names
     uint64_t saves;       // W presses without --save (boids-NNNN.boids)
     uint64_t saved_step;  // the step of the last --save-every snapshot
+    int64_t saved_ok;     // the step --save's file holds from this run (-1: none yet)
+    bool faulted;         // a GL fault stopped the viewer (its line is printed)
     boids_sim *sim;
     boids_gpu *gpu;
     boids_render *render;
@@ -957,7 +959,11 @@ static int save_state(viewer *v, const char *path) {
                 return EXIT_ENVIRONMENT;
             }
         }
-        boids_gpu_download(v->gpu, s);
+        if (boids_gpu_download(v->gpu, s) != BOIDS_OK) {
+            fprintf(stderr, "%s: --save: %s: not saved: the GPU's state cannot be read (the context was lost)\n",
+                    PROG, path);
+            return EXIT_ENVIRONMENT;
+        }
     }
     sync_params(v);
     if (boids_snapshot_save(s, v->scen, path, err, sizeof err) != BOIDS_OK) {
@@ -966,7 +972,55 @@ static int save_state(viewer *v, const char *path) {
     }
     printf("saved: %s (step %llu)\n", path, (unsigned long long)s->step);
     fflush(stdout);
+    if (v->o->save && strcmp(path, v->o->save) == 0)
+        v->saved_ok = (int64_t)s->step;
     return 0;
+}
+
+// After each frame: a lost context or a GL error of the GPU backend
+// (boids_gpu_check), or a lost context of the CPU backend's window, stops the
+// viewer with ONE line naming the fault and what --save holds: on the CPU
+// backend the simulation is intact and is saved; the GPU's state cannot be
+// read any more, so --save keeps the last --save-every / W snapshot. Returns
+// 0, or 3 with v->faulted and v->quit set.
+static int check_fault(viewer *v) {
+    char what[1024];
+    uint64_t step = v->gpu ? boids_gpu_steps(v->gpu) : v->sim->step;
+    if (v->gpu) {
+        if (boids_gpu_check(v->gpu, what, sizeof what) == BOIDS_OK)
+            return 0;
+    } else {
+        GLenum st = glGetGraphicsResetStatus();
+        if (st == GL_NO_ERROR)
+            return 0;
+        snprintf(what, sizeof what, "the OpenGL context was lost (%s reset) at step %llu",
+                 st == GL_GUILTY_CONTEXT_RESET ? "guilty" : st == GL_INNOCENT_CONTEXT_RESET ? "innocent" : "unknown",
+                 (unsigned long long)step);
+    }
+    char line[2048];
+    int n = snprintf(line, sizeof line, "%s: --backend %s: %s; stopped", PROG, v->gpu ? "gpu" : "cpu", what);
+    const char *save = v->o->save;
+    if (save && !v->gpu) {
+        char err[1200];
+        sync_params(v);
+        if (boids_snapshot_save(v->sim, v->scen, save, err, sizeof err) == BOIDS_OK)
+            snprintf(line + n, sizeof line - (size_t)n, "; --save %s holds step %llu", save,
+                     (unsigned long long)v->sim->step);
+        else
+            snprintf(line + n, sizeof line - (size_t)n, "; --save: %s", err);
+    } else if (save && v->saved_ok >= 0) {
+        snprintf(line + n, sizeof line - (size_t)n, "; --save %s holds step %lld (the last snapshot before the fault)",
+                 save, (long long)v->saved_ok);
+    } else if (save) {
+        snprintf(line + n, sizeof line - (size_t)n,
+                 "; --save %s not written (the GPU's state cannot be read after the fault; --save-every K keeps "
+                 "one every K steps)",
+                 save);
+    }
+    fflush(stdout);
+    fprintf(stderr, "%s\n", line);
+    v->faulted = v->quit = true;
+    return EXIT_ENVIRONMENT;
 }
 
 // The W key: a snapshot to --save's FILE, else boids-NNNN.boids.
@@ -1564,6 +1618,12 @@ static int run(const boids_options *o) {
         return checked;
     }
     bool use_gpu = !o->replay && (!(o->flags_given & BOIDS_CLI_BACKEND) || strcmp(o->backend, "gpu") == 0);
+    char fault_err[512];
+    if (use_gpu && !o->demo && boids_gpu_fault_parse(getenv("BOIDS_FAULT"), fault_err, sizeof fault_err) != BOIDS_OK) {
+        fprintf(stderr, "%s: %s\n", PROG, fault_err);
+        boids_recording_close(rec);
+        return EXIT_INPUT;
+    }
     viewer *v = calloc(1, sizeof *v);
     if (!v) {
         boids_recording_close(rec);
@@ -1663,8 +1723,12 @@ static int run(const boids_options *o) {
         goto done;
     }
     v->saved_step = v->sim->step;
+    v->saved_ok = -1;
     if (use_gpu) {
-        boids_gpu_desc gd = {.params = &v->p_create, .load = boids_window_loader(v->win), .shader_dir = o->shader_dir};
+        boids_gpu_desc gd = {.params = &v->p_create,
+                             .load = boids_window_loader(v->win),
+                             .shader_dir = o->shader_dir,
+                             .silent_errors = true}; // check_fault prints the first
         boids_result r = boids_gpu_create(&v->gpu, &gd, err, sizeof err);
         if (r != BOIDS_OK) {
             fprintf(stderr, "%s: %s%s\n", PROG, err,
@@ -1709,9 +1773,10 @@ static int run(const boids_options *o) {
                       : use_gpu              ? " (default for a software renderer)"
                                              : " (default for the CPU backend)";
     printf("boids %s: %u agents%s, %uD, world %s, boundary %s, seed %llu, backend %s, renderer '%s', "
-           "OpenGL %s\n",
-           BOIDS_VERSION, count, why, w->dim, world, boundary_name(w->boundary),            (unsigned long long)((uint64_t)w->seed_hi << 32 | w->seed_lo), use_gpu ? "gpu" : "cpu", v->renderer,
-           v->gl_version);
+           "OpenGL %s, %s\n",
+           BOIDS_VERSION, count, why, w->dim, world, boundary_name(w->boundary),
+           (unsigned long long)((uint64_t)w->seed_hi << 32 | w->seed_lo), use_gpu ? "gpu" : "cpu", v->renderer,
+           v->gl_version, boids_window_describe(v->win));
     print_behaviors(v);
     if (o->profile && (rc = profile_start(v)) != 0)
         goto done;
@@ -1744,7 +1809,8 @@ static int run(const boids_options *o) {
             v->step_ms = (now_seconds() - t0) * 1e3;
             v->step_once = false;
             uint64_t steps = v->gpu ? boids_gpu_steps(v->gpu) : v->sim->step;
-            if (o->save && o->save_every && steps % o->save_every == 0 && steps != v->saved_step) {
+            bool healthy = !v->gpu || boids_gpu_check(v->gpu, NULL, 0) == BOIDS_OK; // else check_fault stops
+            if (o->save && o->save_every && steps % o->save_every == 0 && steps != v->saved_step && healthy) {
                 v->saved_step = steps;
                 if (save_state(v, o->save))
                     rc = EXIT_ENVIRONMENT;
@@ -1767,6 +1833,8 @@ static int run(const boids_options *o) {
         }
         if (present_frame(v, o, fb_w, fb_h, last_frame))
             rc = EXIT_ENVIRONMENT;
+        if (check_fault(v))
+            rc = EXIT_ENVIRONMENT;
         double t = now_seconds();
         v->frame_ms = (t - last) * 1e3;
         last = t;
@@ -1777,11 +1845,13 @@ static int run(const boids_options *o) {
             fps_start = t;
             fps_frames = 0;
         }
-        if (last_frame)
+        if (last_frame || v->faulted)
             break;
     }
     if (v->profile && profile_stop(v) != 0)
         rc = EXIT_ENVIRONMENT;
+    if (v->faulted)
+        goto done; // its line is printed; nothing more can be read from the GPU
     if (o->save && save_state(v, o->save))
         rc = EXIT_ENVIRONMENT;
     uint32_t errors = v->gpu ? boids_gpu_debug_errors(v->gpu) : v->gl_errors;
