@@ -26,4 +26,18 @@ char *boids_test_slurp(const char *path);
 run_result boids_test_run(const char *bin, const char *const *argv, const char *tmp_dir, const char *tag);
 void boids_test_run_free(run_result *r);
 
+// When boids_test_run_signal sends its signal: once `needle` has appeared
+// `times` times (0: once) in the run's stdout (stderr when in_stderr), at
+// most 60 s after the start, and `delay_s` more.
+typedef struct boids_test_signal {
+    const char *needle;
+    int times;
+    bool in_stderr;
+    double delay_s;
+    int sig;
+} boids_test_signal;
+// Runs `bin` as boids_test_run does, sends the signal at `when`, waits.
+run_result boids_test_run_signal(const char *bin, const char *const *argv, const char *tmp_dir, const char *tag,
+                                 const boids_test_signal *when);
+
 #endif

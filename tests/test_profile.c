@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -760,6 +761,34 @@ START_TEST(bench_profile_and_plots) {
 }
 END_TEST
 
+// SIGINT during boids-bench: the counts done keep their rows, the profile
+// holds their steps, exit 130 (the signal comes while the second count
+// warms up, so it gets no row).
+START_TEST(bench_interrupted_writes_outputs) {
+    char dir[512], csv[600];
+    scratch_dir(dir, sizeof dir, "bench_sig");
+    snprintf(csv, sizeof csv, "%s/sig.csv", dir);
+    unlink(csv);
+    boids_test_signal when = {.needle = "N=2000000", .in_stderr = true, .delay_s = 0.2, .sig = SIGINT};
+    run_result r = boids_test_run_signal(
+        BENCH_BIN, ARGV("boids-bench", "--counts", "3000,2000000", "--steps", "12", "--profile", csv), TMP, "bench_sig",
+        &when);
+    ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 130, "status %d, stderr: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "|     3000 |") && !strstr(r.out, "|  2000000 |"), "stdout: %s", r.out);
+    ck_assert_msg(strstr(r.err, "interrupted after 1 of 2 counts") && strstr(r.err, "profile: steer "), "stderr: %s",
+                  r.err);
+    run_free(&r);
+    char *text = slurp(csv);
+    int lines = 0;
+    for (const char *p = text; (p = strchr(p, '\n')); p++)
+        lines++;
+    ck_assert_msg(lines == 13, "expected a header and 12 rows in %s, got %d lines", csv, lines);
+    free(text);
+    unlink(csv);
+    remove_dir(dir);
+}
+END_TEST
+
 START_TEST(json_parser_rejects_bad_documents) {
     static const char *const bad[] = {"",        "{",    "{\"a\":}", "[1,]",    "[01]",       "{\"a\" 1}", "[1] x",
                                       "\"\\x\"", "[.5]", "[1.]",     "{'a':1}", "[\"a\nb\"]", "nul"};
@@ -795,6 +824,7 @@ static Suite *profile_suite(void) {
         {"unknown_extension", unknown_extension_fails_at_startup},
         {"directory", directory_path_fails_at_startup},
         {"bench_and_plot", bench_profile_and_plots},
+        {"bench_interrupted", bench_interrupted_writes_outputs},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         TCase *tc = tcase_create(cases[i].name);

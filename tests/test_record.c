@@ -412,51 +412,24 @@ START_TEST(test_run_record) {
 }
 END_TEST
 
-// Spawns boids-run with argv, waits until it has recorded a few steps (a
-// statistics line; at most 60 s), sends sig, returns the wait status.
-static int run_and_signal(const char *const *argv, int sig) {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    unlink(TMP "/rec_sig.out");
-    posix_spawn_file_actions_addopen(&fa, 1, TMP "/rec_sig.out", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, TMP "/rec_sig.err", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid;
-    int rc = posix_spawn(&pid, RUN_BIN, &fa, NULL, (char *const *)argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    ck_assert_int_eq(rc, 0);
-    struct timespec tick = {0, 10 * 1000 * 1000};
-    for (int i = 0; i < 6000; i++) {
-        char *out = boids_test_slurp(TMP "/rec_sig.out");
-        int lines = 0;
-        for (const char *p = out; (p = strstr(p, "\nstep ")); p++)
-            lines++;
-        free(out);
-        if (lines >= 3)
-            break;
-        nanosleep(&tick, NULL);
-    }
-    kill(pid, sig);
-    int status = 0;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    return status;
-}
-
 // SIGINT: exit 130, the recording is complete; SIGKILL: what was flushed is
 // readable (at most the last frame is cut).
 START_TEST(test_run_signals) {
     const int sigs[2] = {SIGINT, SIGKILL};
     for (int k = 0; k < 2; k++) {
         unlink(TMP "/rec_sig.rec");
-        int status = run_and_signal(ARGV("boids-run", "--count", "2000", "--steps", "1000000", "--stats-every", "1",
-                                         "--record", TMP "/rec_sig.rec", "--record-every", "1"),
-                                    sigs[k]);
-        if (sigs[k] == SIGINT) {
-            char *err = boids_test_slurp(TMP "/rec_sig.err");
-            ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d, stderr: %s", status, err);
-            free(err);
-        } else {
+        boids_test_signal when = {.needle = "\nstep ", .times = 3, .sig = sigs[k]}; // a few steps recorded
+        run_result rr = boids_test_run_signal(RUN_BIN,
+                                              ARGV("boids-run", "--count", "2000", "--steps", "1000000",
+                                                   "--stats-every", "1", "--record", TMP "/rec_sig.rec",
+                                                   "--record-every", "1"),
+                                              TMP, "rec_sig", &when);
+        int status = rr.status;
+        if (sigs[k] == SIGINT)
+            ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d, stderr: %s", status, rr.err);
+        else
             ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-        }
+        boids_test_run_free(&rr);
         boids_recording *r = open_ok(TMP "/rec_sig.rec");
         const boids_recording_info *in = boids_recording_get_info(r);
         ck_assert_uint_ge(in->frames, 3);

@@ -705,36 +705,6 @@ START_TEST(test_run_bad_load) {
 }
 END_TEST
 
-// Spawns boids-run with argv (stdout and stderr to files), waits until it
-// has printed a statistics line (it is stepping; at most 60 s), sends `sig`
-// after `delay_s` more, returns the wait status.
-static int run_and_signal(const char *const *argv, int sig, double delay_s) {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    unlink(TMP "/snap_sig.out");
-    posix_spawn_file_actions_addopen(&fa, 1, TMP "/snap_sig.out", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, TMP "/snap_sig.err", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid;
-    int rc = posix_spawn(&pid, RUN_BIN, &fa, NULL, (char *const *)argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    ck_assert_int_eq(rc, 0);
-    struct timespec tick = {0, 10 * 1000 * 1000};
-    for (int i = 0; i < 6000; i++) {
-        char *out = boids_test_slurp(TMP "/snap_sig.out");
-        bool stepping = strstr(out, "\nstep ") != NULL;
-        free(out);
-        if (stepping)
-            break;
-        nanosleep(&tick, NULL);
-    }
-    struct timespec t = {(time_t)delay_s, (long)((delay_s - (double)(time_t)delay_s) * 1e9)};
-    nanosleep(&t, NULL);
-    kill(pid, sig);
-    int status = 0;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    return status;
-}
-
 // SIGINT / SIGTERM during a long run: the step finishes, --save and
 // --export-csv are written, exit 130 / 143, the snapshot loads.
 START_TEST(test_run_signals) {
@@ -742,14 +712,16 @@ START_TEST(test_run_signals) {
     for (int k = 0; k < 2; k++) {
         unlink(TMP "/snap_sig.boids");
         unlink(TMP "/snap_sig.csv");
-        int status = run_and_signal(ARGV("boids-run", "--count", "2000", "--steps", "1000000", "--bodies", "snake",
-                                         "--stats-every", "1", "--save", TMP "/snap_sig.boids", "--export-csv",
-                                         TMP "/snap_sig.csv"),
-                                    sigs[k], 0.3);
-        char *err = boids_test_slurp(TMP "/snap_sig.err");
-        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 128 + sigs[k], "status %d, stderr: %s", status, err);
-        ck_assert_ptr_nonnull(strstr(err, "interrupted after"));
-        free(err);
+        boids_test_signal when = {.needle = "\nstep ", .delay_s = 0.3, .sig = sigs[k]}; // stepping
+        run_result r = boids_test_run_signal(RUN_BIN,
+                                             ARGV("boids-run", "--count", "2000", "--steps", "1000000", "--bodies",
+                                                  "snake", "--stats-every", "1", "--save", TMP "/snap_sig.boids",
+                                                  "--export-csv", TMP "/snap_sig.csv"),
+                                             TMP, "snap_sig", &when);
+        ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 128 + sigs[k], "status %d, stderr: %s", r.status,
+                      r.err);
+        ck_assert_ptr_nonnull(strstr(r.err, "interrupted after"));
+        boids_test_run_free(&r);
         boids_sim *s = load_ok(TMP "/snap_sig.boids");
         ck_assert_uint_gt(s->step, 0);
         ck_assert_uint_lt(s->step, 1000000);

@@ -6,6 +6,7 @@
 // boids-validate --load / --save: checks from a snapshot; its --save is boids-run's.
 #include <check.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,25 @@ START_TEST(test_validate_load_save) {
 }
 END_TEST
 
+// SIGTERM during boids-validate's S steps: they stop, --save holds the CPU
+// reference at the step reached, the report says INTERRUPTED, exit 143.
+START_TEST(test_validate_interrupted) {
+    boids_test_signal when = {.needle = "step 50/", .in_stderr = true, .sig = SIGTERM};
+    run_result r = boids_test_run_signal(VALIDATE_BIN,
+                                         ARGV("boids-validate", "--count", "3000", "--steps", "1000000", "--save",
+                                              TMP "/val_sig.boids"),
+                                         TMP, "val_sig", &when);
+    ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 143, "status %d, stderr: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "boids-validate: INTERRUPTED") && strstr(r.err, "interrupted at step "),
+                  "stdout: %s; stderr: %s", r.out, r.err);
+    boids_test_run_free(&r);
+    boids_sim *s = load_ok(TMP "/val_sig.boids");
+    ck_assert_uint_ge(s->step, 3 + 50); // the warm-up steps and at least 50 of the S
+    ck_assert_uint_lt(s->step, 1000000);
+    boids_sim_destroy(s);
+}
+END_TEST
+
 // Runs the cases; exit 0 when they pass.
 int main(void) {
     if (mkdir(TMP, 0755) != 0 && errno != EEXIST) {
@@ -143,6 +163,7 @@ int main(void) {
     suite_add_tcase(s, tc);
     TCase *tv = tcase_create("validate_load_save");
     tcase_add_test(tv, test_validate_load_save);
+    tcase_add_test(tv, test_validate_interrupted);
     suite_add_tcase(s, tv);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

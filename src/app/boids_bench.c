@@ -33,7 +33,9 @@ static const char usage[] =
     "  --index KIND     neighbour search of the CPU backend: grid, quadtree or brute\n"
     "  --profile FILE   also record every timed step of every count: FILE.csv (one row\n"
     "                   per step, with the agent count) or FILE.json (Chrome trace for\n"
-    "                   Perfetto); a per-stage summary is printed on stderr at exit\n";
+    "                   Perfetto); a per-stage summary is printed on stderr at exit\n"
+    "SIGINT / SIGTERM: the current step is finished, the rows so far and --profile are\n"
+    "written, exit status 130 / 143.\n";
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -131,7 +133,10 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
         return 3;
     }
     double cand = 0, neigh = 0;
+    size_t done = 0; // timed steps (fewer when interrupted)
     for (size_t k = 0; k < steps; k++) {
+        if (boids_cli_interrupted())
+            break;
         double t0 = omp_get_wtime();
         boids_stage_ms gm;
         const boids_stage_ms *m = &s->ms;
@@ -164,14 +169,16 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
         double v[8] = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate, m->bodies, total};
         for (int j = 0; j < 8; j++)
             t[j * steps + k] = v[j];
+        done = k + 1;
         // Pair counts: every step on the CPU; on the GPU read back once, after
         // the last step (a readback per step would dominate at 10 M agents).
-        if (!g || k + 1 == steps) {
+        bool last = k + 1 == steps || boids_cli_interrupted();
+        if (!g || last) {
             boids_stats st;
             if (g && boids_gpu_download(g, s) != BOIDS_OK)
                 break;
             boids_sim_stats(s, &st);
-            double reps = g ? (double)steps : 1.0;
+            double reps = g ? (double)done : 1.0;
             cand += reps * (double)st.candidate_pairs;
             neigh += reps * (double)st.neighbor_pairs;
         }
@@ -187,10 +194,16 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
         return 3;
     }
     r->n = n;
+    if (done == 0) { // interrupted before its first timed step: no row
+        free(t);
+        boids_gpu_destroy(g);
+        boids_sim_destroy(s);
+        return 0;
+    }
     for (int j = 0; j < 8; j++)
-        r->ms[j] = median(t + j * steps, steps);
-    r->cand = cand / (double)steps;
-    r->neigh = neigh / (double)steps;
+        r->ms[j] = median(t + j * steps, done);
+    r->cand = cand / (double)done;
+    r->neigh = neigh / (double)done;
     printf("| %8u | %7.2f | %7.2f | %7.2f | %8.2f | %9.2f | %9.2f | %8.2f | %9.2f | %8.1f | %9.3g | %9.3g | %7.1f |\n",
            n, r->ms[0], r->ms[1], r->ms[2], r->ms[3], r->ms[4], r->ms[5], r->ms[6], r->ms[7], r->neigh / n,
            r->cand / (r->ms[4] * 1e-3), r->neigh / (r->ms[4] * 1e-3), sim_bytes(s) / 1048576.0);
@@ -265,23 +278,32 @@ int main(int argc, char **argv) {
     printf("|----------|---------|---------|---------|----------|-----------|-----------|----------|-----------|"
            "----------|-----------|-----------|---------|\n");
     row rows[BOIDS_CLI_MAX_COUNTS];
-    for (uint32_t i = 0; i < o.n_counts; i++) {
+    boids_cli_catch_interrupts(); // SIGINT / SIGTERM: the rows so far, the profile, exit 130 / 143
+    uint32_t measured = 0;
+    for (uint32_t i = 0; i < o.n_counts && !boids_cli_interrupted(); i++) {
         rc = bench_count(&o, o.counts[i], &rows[i]);
+        measured += boids_cli_interrupted() ? 0u : 1u;
         if (rc) {
             boids_gl_context_destroy(gl);
             boids_profile_destroy(profile);
             return rc;
         }
     }
-    if (o.n_counts >= 2)
-        printf("\nfitted exponent of ms/step vs N: %.3f (1.000 = linear)\n", fit_exponent(rows, o.n_counts));
+    int sig = boids_cli_interrupted();
+    if (sig)
+        fprintf(stderr, "boids-bench: interrupted after %u of %u counts (a last row is the median of the steps it "
+                        "timed); writing the outputs\n", measured, o.n_counts);
+    if (measured >= 2)
+        printf("\nfitted exponent of ms/step vs N: %.3f (1.000 = linear)\n", fit_exponent(rows, measured));
     boids_gl_context_destroy(gl);
+    rc = 0;
     if (profile) {
         rc = boids_profile_write(profile);
         if (!rc)
             boids_profile_summary(profile, stderr);
         boids_profile_destroy(profile);
-        return rc;
     }
-    return 0;
+    if (fflush(stdout) != 0)
+        rc = 3;
+    return rc ? rc : sig ? 128 + sig : 0;
 }

@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,10 +97,6 @@ static const char usage[] =
     "Exit status: 0 done, 2 bad arguments or input file, 3 out of memory, a write or GPU failure.\n";
 
 // SIGINT / SIGTERM: stop stepping after the current step, write the outputs.
-static volatile sig_atomic_t interrupted;
-static void on_signal(int sig) {
-    interrupted = sig;
-}
 
 // Seconds on a monotonic clock.
 static double now_seconds(void) {
@@ -439,14 +434,7 @@ static int run(const boids_options *o) {
     gpu_fault fault = {0};
     uint64_t rec_last_step = 0, profile_rows = 0;
     int64_t saved_step = -1;
-    { // an interrupted run finishes its step and still writes its outputs
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-    }
+    boids_cli_catch_interrupts(); // an interrupted run finishes its step and still writes its outputs
     if (strcmp(o->backend, "gpu") == 0) { // a bad BOIDS_FAULT is a bad argument, with or without GL
         char err[256];
         if (boids_gpu_fault_parse(getenv("BOIDS_FAULT"), err, sizeof err) != BOIDS_OK) {
@@ -552,7 +540,7 @@ static int run(const boids_options *o) {
         behaviors |= sim->p.group[gi].behaviors;
     uint64_t steps_done = 0;
     for (uint64_t step = 1; step <= o->steps && !fault.hit; step++) {
-        if (interrupted) {
+        if (boids_cli_interrupted()) {
             fprintf(stderr, "%s: interrupted after %llu steps; writing the outputs\n", PROG,
                     (unsigned long long)steps_done);
             break;
@@ -666,7 +654,7 @@ static int run(const boids_options *o) {
             rc = prc;
             goto done;
         }
-        boids_profile_summary(profile, o->quiet || interrupted ? stderr : stdout);
+        boids_profile_summary(profile, o->quiet || boids_cli_interrupted() ? stderr : stdout);
     }
     if (!o->quiet) {
         printf("summary: %llu steps in %.3f s, ms/step median %.4f (min %.4f, max %.4f)\n",
@@ -686,8 +674,8 @@ static int run(const boids_options *o) {
         boids_cli_error(PROG, NULL, NULL, NULL, "cannot write the output: %s", strerror(errno));
         rc = EXIT_ENVIRONMENT;
     }
-    if (!rc && interrupted)
-        rc = 128 + (int)interrupted;
+    if (!rc && boids_cli_interrupted())
+        rc = 128 + boids_cli_interrupted();
 done:
     if (rec && boids_record_close(rec, rec_err, sizeof rec_err) != BOIDS_OK) // flushed on every exit
         fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);

@@ -39,6 +39,8 @@ static const char usage[] =
     "--load FILE.boids starts from a snapshot (its parameters, agents and bodies) instead.\n"
     "--save FILE.boids writes the CPU reference's state after the S steps (boids-run --load\n"
     "continues it).\n"
+    "SIGINT / SIGTERM stop the S steps (the statistics compare the steps done, --save is\n"
+    "written) and exit 130 / 143.\n"
     "Defaults: 100000 agents, 100 steps, behaviours all. Exit status 0 when every\n"
     "check holds, 1 when one fails, 2 for bad arguments, 3 without OpenGL 4.5 or on a\n"
     "GPU fault (the OpenGL context lost, OpenGL errors).\n";
@@ -431,7 +433,7 @@ static uint32_t broken_invariants(const boids_sim *s) {
 static void many_steps(boids_sim *s, boids_gpu *g, boids_sim *gpu_view, uint64_t steps) {
     printf("3. %llu steps: statistics and invariants\n", (unsigned long long)steps);
     boids_gpu_upload(g, s);
-    for (uint64_t k = 0; k < steps; k++) {
+    for (uint64_t k = 0; k < steps && !boids_cli_interrupted(); k++) {
         boids_sim_step(s);
         boids_gpu_step(g);
         exit_on_fault(g);
@@ -525,6 +527,7 @@ int main(int argc, char **argv) {
         return 2;
     uint32_t n = o.count_set ? o.count : 100000;
     uint64_t steps = o.steps_set ? o.steps : 100;
+    boids_cli_catch_interrupts(); // SIGINT / SIGTERM: the S steps stop, --save is written, exit 130 / 143
     boids_params p;
     char err[4096];
     boids_sim *s = NULL, *initial = NULL, *gpu_view = NULL;
@@ -594,6 +597,7 @@ int main(int argc, char **argv) {
     boids_gpu_set_params(g, &p);
     copy_state(s, initial);
     many_steps(s, g, gpu_view, steps);
+    int sig = boids_cli_interrupted();
     int save_rc = 0;
     if (o.save) { // the CPU reference after the S steps
         if (boids_snapshot_save(s, scen, o.save, err, sizeof err) != BOIDS_OK) {
@@ -603,12 +607,17 @@ int main(int argc, char **argv) {
             printf("  saved: %s (the CPU reference at step %llu)\n", o.save, (unsigned long long)s->step);
         }
     }
-    if (s->joints)
+    if (sig) {
+        fprintf(stderr, "%s: interrupted at step %llu of %llu: the report above is incomplete\n", PROG,
+                (unsigned long long)(s->step - initial->step), (unsigned long long)steps);
+        save_rc = save_rc ? save_rc : 128 + sig;
+    } else if (s->joints) {
         bodies(s, g, initial, steps < 100 ? (uint32_t)steps : 100u);
+    }
 
     exit_on_fault(g);
-    printf("%s: %s (%d check%s failed)\n", PROG, failures ? "FAILED" : "all checks passed", failures,
-           failures == 1 ? "" : "s");
+    printf("%s: %s (%d check%s failed)\n", PROG,
+           sig ? "INTERRUPTED" : failures ? "FAILED" : "all checks passed", failures, failures == 1 ? "" : "s");
     boids_gpu_destroy(g);
     boids_gl_context_destroy(gl);
     boids_sim_destroy(s);

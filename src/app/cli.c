@@ -10,6 +10,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1160,6 +1161,26 @@ static void explain_finalize(const boids_options *o, boids_result r, const char 
     char described[300];
     snprintf(described, sizeof described, "%s: %s", shown ? "is rejected" : "rejected", body);
     boids_cli_format_described(err, err_size, o->prog, flag, shown, "values accepted by --help", described);
+}
+
+// The signal that interrupted the run (see cli.h).
+static volatile sig_atomic_t interrupted_by;
+
+static void on_interrupt(int sig) {
+    interrupted_by = sig;
+}
+
+void boids_cli_catch_interrupts(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int boids_cli_interrupted(void) {
+    return (int)interrupted_by;
 }
 
 // Builds finalized parameters from the options (see cli.h).

@@ -161,6 +161,13 @@ typedef struct boids_options {
 // --list-scenarios was printed (exit 0); 2: a one-line error was printed on
 // stderr (exit 2).
 int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_options *out);
+// SIGINT / SIGTERM for headless runs: from boids_cli_catch_interrupts on,
+// a signal only sets a flag, which boids_cli_interrupted returns (0: none;
+// else the signal). Runs poll it between steps, finish the step, write their
+// outputs and exit 128 + the signal (130 / 143).
+void boids_cli_catch_interrupts(void);
+int boids_cli_interrupted(void);
+
 // Frees what parsing allocated (the scenario).
 void boids_options_free(boids_options *o);
 // The effective scenario of o and the params it built (the file's, or the
