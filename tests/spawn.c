@@ -52,8 +52,36 @@ char *boids_test_slurp(const char *path) {
     return s;
 }
 
-// See spawn.h.
-run_result boids_test_run(const char *bin, const char *const *args, const char *tmp_dir, const char *tag) {
+// How many times needle occurs in text.
+static int occurrences(const char *text, const char *needle) {
+    int k = 0;
+    for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+        k++;
+    return k;
+}
+
+// Waits (at most 60 s) until `when`'s needle has appeared often enough in the
+// file at path, then its delay, and sends its signal to pid.
+static void signal_when(pid_t pid, const char *path, const boids_test_signal *when) {
+    struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < 6000; i++) {
+        char *text = boids_test_slurp(path);
+        bool seen = occurrences(text, when->needle) >= (when->times > 0 ? when->times : 1);
+        free(text);
+        if (seen)
+            break;
+        nanosleep(&tick, NULL);
+    }
+    double d = when->delay_s;
+    struct timespec t = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
+    nanosleep(&t, NULL);
+    kill(pid, when->sig);
+}
+
+// Runs bin with args (stdin /dev/null, stdout and stderr into files named
+// by tmp_dir and tag), signals it at `when` (NULL: never), waits, collects.
+static run_result run_captured(const char *bin, const char *const *args, const char *tmp_dir, const char *tag,
+                               const boids_test_signal *when) {
     static unsigned serial;
     run_result r = {false, 0, NULL, NULL};
     char out_path[512], err_path[512];
@@ -74,6 +102,8 @@ run_result boids_test_run(const char *bin, const char *const *args, const char *
     posix_spawn_file_actions_destroy(&fa);
     if (rc == 0) {
         r.spawned = true;
+        if (when)
+            signal_when(pid, when->in_stderr ? err_path : out_path, when);
         while (waitpid(pid, &r.status, 0) < 0 && errno == EINTR) {
         }
     }
@@ -84,52 +114,15 @@ run_result boids_test_run(const char *bin, const char *const *args, const char *
     return r;
 }
 
-// How many times needle occurs in text.
-static int occurrences(const char *text, const char *needle) {
-    int k = 0;
-    for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
-        k++;
-    return k;
+// See spawn.h.
+run_result boids_test_run(const char *bin, const char *const *args, const char *tmp_dir, const char *tag) {
+    return run_captured(bin, args, tmp_dir, tag, NULL);
 }
 
 // See spawn.h.
 run_result boids_test_run_signal(const char *bin, const char *const *args, const char *tmp_dir, const char *tag,
                                  const boids_test_signal *when) {
-    run_result r = {false, 0, NULL, NULL};
-    char out_path[512], err_path[512];
-    snprintf(out_path, sizeof out_path, "%s/%s-%ld.out", tmp_dir, tag, (long)getpid());
-    snprintf(err_path, sizeof err_path, "%s/%s-%ld.err", tmp_dir, tag, (long)getpid());
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid;
-    int rc = posix_spawn(&pid, bin, &fa, NULL, (char *const *)args, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc == 0) {
-        r.spawned = true;
-        struct timespec tick = {0, 10 * 1000 * 1000};
-        for (int i = 0; i < 6000; i++) { // at most 60 s
-            char *text = boids_test_slurp(when->in_stderr ? err_path : out_path);
-            bool seen = occurrences(text, when->needle) >= (when->times > 0 ? when->times : 1);
-            free(text);
-            if (seen)
-                break;
-            nanosleep(&tick, NULL);
-        }
-        double d = when->delay_s;
-        struct timespec t = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
-        nanosleep(&t, NULL);
-        kill(pid, when->sig);
-        while (waitpid(pid, &r.status, 0) < 0 && errno == EINTR) {
-        }
-    }
-    r.out = boids_test_slurp(out_path);
-    r.err = boids_test_slurp(err_path);
-    unlink(out_path);
-    unlink(err_path);
-    return r;
+    return run_captured(bin, args, tmp_dir, tag, when);
 }
 
 // See spawn.h.
