@@ -159,6 +159,18 @@ static boids_gpu *gpu_for(boids_sim **sim, boids_result *created, char *err, siz
     return g;
 }
 
+// With BOIDS_FAULT = fault (NULL: none): a context, the small simulation
+// and its GPU twin (created, or the test fails).
+static boids_gpu *start_gpu(const char *fault, boids_sim **sim) {
+    set_fault(fault);
+    open_context();
+    boids_result created;
+    char err[1024] = "";
+    boids_gpu *g = gpu_for(sim, &created, err, sizeof err);
+    ck_assert_msg(created == BOIDS_OK, "create: %s", err);
+    return g;
+}
+
 // ---- in process ---------------------------------------------------------------
 
 // The context asks for robustness; whatever llvmpipe grants, describe, the
@@ -193,13 +205,9 @@ END_TEST
 // A healthy run: the check is OK after every step and leaves err empty; the
 // download works and the error count stays 0.
 START_TEST(test_check_healthy) {
-    set_fault(NULL);
-    open_context();
     boids_sim *s = NULL;
-    boids_result created;
     char err[1024] = "";
-    boids_gpu *g = gpu_for(&s, &created, err, sizeof err);
-    ck_assert_msg(created == BOIDS_OK, "create: %s", err);
+    boids_gpu *g = start_gpu(NULL, &s);
     for (int k = 1; k <= 20; k++) {
         boids_gpu_step(g);
         snprintf(err, sizeof err, "stale");
@@ -219,13 +227,9 @@ END_TEST
 // lost@3: healthy for 2 steps, lost after the 3rd; from then on steps do
 // nothing, downloads fail and leave the sim as it was, the hash is 0.
 START_TEST(test_check_lost) {
-    set_fault("lost@3");
-    open_context();
     boids_sim *s = NULL;
-    boids_result created;
     char err[1024] = "";
-    boids_gpu *g = gpu_for(&s, &created, err, sizeof err);
-    ck_assert_msg(created == BOIDS_OK, "create: %s", err);
+    boids_gpu *g = start_gpu("lost@3", &s);
     for (int k = 1; k <= 2; k++) {
         boids_gpu_step(g);
         ck_assert_msg(boids_gpu_check(g, err, sizeof err) == BOIDS_OK, "step %d: %s", k, err);
@@ -259,13 +263,9 @@ END_TEST
 // error@2: a real invalid call inside step 2, counted by the debug callback
 // and named by the check with the driver's message.
 START_TEST(test_check_error) {
-    set_fault("error@2");
-    open_context();
     boids_sim *s = NULL;
-    boids_result created;
     char err[1024] = "";
-    boids_gpu *g = gpu_for(&s, &created, err, sizeof err);
-    ck_assert_msg(created == BOIDS_OK, "create: %s", err);
+    boids_gpu *g = start_gpu("error@2", &s);
     boids_gpu_step(g);
     ck_assert_msg(boids_gpu_check(g, err, sizeof err) == BOIDS_OK, "step 1: %s", err);
     boids_gpu_step(g);
