@@ -271,10 +271,9 @@ START_TEST(files_and_outputs) {
         free(copy);
         // Every program that loads snapshots; --save points at a file that must stay.
         static const char *const loaders[] = {"boids-run", "boids-validate", "boids"};
+        static const char *const steps_base[] = {"--steps", "2", NULL}, *const frames_base[] = {"--frames", "1", NULL};
         for (size_t l = 0; l < 3; l++) {
-            program load = {loaders[l], (const char *const[]){"--steps", "2", NULL}, NULL};
-            if (l == 2)
-                load.base = (const char *const[]){"--frames", "1", NULL};
+            program load = {loaders[l], l == 2 ? frames_base : steps_base, NULL};
             expect_refused(&load,
                            (const char *const[]){"--load", TMP "/bad-inputs/bad.boids", "--save",
                                                  TMP "/bad-inputs/keep.boids", NULL},
