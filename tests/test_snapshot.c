@@ -372,12 +372,15 @@ START_TEST(test_scenario_chunk) {
         const char *needle;
     } bad[] = {
         {0, 3, "target mode"},
-        {20, 0, "period > 0"},
-        {16, 0xff800000u, "radius >= 0"},
+        {20, 0, "period 1..1e9"},
+        {20, 0x3f000000u, "period 1..1e9"}, // 0.5 steps
+        {16, 0xff800000u, "radius 0..1e7"},
+        {16, 0x4b989680u + 1u, "radius 0..1e7"}, // just above 1e7
         {24, 33, "more varying weights"},
         {28, 3, "varying weight"}, // 3 groups
         {28 + 4, BOIDS_BEHAVIOR_COUNT, "varying weight"},
         {28 + 16, 0x7fc00000u, "varying weight"},
+        {28 + 8, 0x49800000u, "outside -1e6..1e6"}, // lo = 2^20
         {868 + BOIDS_SCENARIO_NAME + 4, 0x40000000u, "colour is outside"},
         {868 + BOIDS_SCENARIO_NAME + 16, 2, "colour flag"},
     };
@@ -392,6 +395,8 @@ START_TEST(test_scenario_chunk) {
     memset(f.b + at + 668, 'A', 200); // the title without its terminator
     fix_crc(&f, at - 12);
     expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "title is not terminated");
+    le32(f.b + 8, 1); // version 1 has no SCEN chunk
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "expected the END  chunk");
 
     // Saving a scenario the loader would refuse.
     s = rich_sim(50, 3, 0);

@@ -88,30 +88,40 @@ static char *slurp_n(const char *path, size_t *n) {
 // byte what boids-run --load FILE --steps S --save writes. Bad --load /
 // --save: exit 2 with one line.
 START_TEST(test_validate_load_save) {
-    char h[17];
-    run_hash(ARGV("boids-run", "--count", "1200", "--bodies", "chain", "--behaviors", "flocking,wander,seek", "--steps",
-                  "4", "--quiet", "--save", TMP "/val_in.boids"),
-             h);
-    run_result v = boids_test_run(VALIDATE_BIN,
-                                  ARGV("boids-validate", "--load", TMP "/val_in.boids", "--steps", "12", "--save",
-                                       TMP "/val_out.boids"),
-                                  TMP, "val_load");
-    ck_assert(v.spawned);
-    ck_assert_msg(WIFEXITED(v.status) && WEXITSTATUS(v.status) == 0, "exit %d; stdout: %s; stderr: %s", v.status, v.out,
-                  v.err);
-    ck_assert_msg(strstr(v.out, "1200 agents") && strstr(v.out, "all checks passed") &&
-                      strstr(v.out, "saved: " TMP "/val_out.boids (the CPU reference at step 16)"),
-                  "stdout: %s", v.out);
-    boids_test_run_free(&v);
-    run_hash(ARGV("boids-run", "--load", TMP "/val_in.boids", "--steps", "12", "--quiet", "--save",
-                  TMP "/val_run.boids"),
-             h);
-    size_t na, nb;
-    char *a = slurp_n(TMP "/val_out.boids", &na), *b = slurp_n(TMP "/val_run.boids", &nb);
-    ck_assert_uint_eq(na, nb);
-    ck_assert_msg(memcmp(a, b, na) == 0, "boids-validate --save differs from boids-run --save");
-    free(a);
-    free(b);
+    // A static set-up with bodies, and a dynamic scenario (varying weights:
+    // validate applies the schedule each step as boids-run does).
+    const char *const *const makes[2] = {
+        ARGV("boids-run", "--count", "1200", "--bodies", "chain", "--behaviors", "flocking,wander,seek", "--steps", "4",
+             "--quiet", "--save", TMP "/val_in.boids"),
+        ARGV("boids-run", "--scenario", "flocking-varying", "--count", "800", "--steps", "4", "--quiet", "--save",
+             TMP "/val_in.boids"),
+    };
+    static const char *const counts[2] = {"1200 agents", "800 agents"};
+    for (int k = 0; k < 2; k++) {
+        char h[17];
+        run_hash(makes[k], h);
+        run_result v = boids_test_run(VALIDATE_BIN,
+                                      ARGV("boids-validate", "--load", TMP "/val_in.boids", "--steps", "12", "--save",
+                                           TMP "/val_out.boids"),
+                                      TMP, "val_load");
+        ck_assert(v.spawned);
+        ck_assert_msg(WIFEXITED(v.status) && WEXITSTATUS(v.status) == 0, "exit %d; stdout: %s; stderr: %s", v.status,
+                      v.out, v.err);
+        ck_assert_msg(strstr(v.out, counts[k]) && strstr(v.out, "all checks passed") &&
+                          strstr(v.out, "saved: " TMP "/val_out.boids (the CPU reference at step 16)"),
+                      "stdout: %s", v.out);
+        ck_assert_msg(k == 0 || strstr(v.out, "with the scenario's schedule"), "stdout: %s", v.out);
+        boids_test_run_free(&v);
+        run_hash(ARGV("boids-run", "--load", TMP "/val_in.boids", "--steps", "12", "--quiet", "--save",
+                      TMP "/val_run.boids"),
+                 h);
+        size_t na, nb;
+        char *a = slurp_n(TMP "/val_out.boids", &na), *b = slurp_n(TMP "/val_run.boids", &nb);
+        ck_assert_uint_eq(na, nb);
+        ck_assert_msg(memcmp(a, b, na) == 0, "case %d: boids-validate --save differs from boids-run --save", k);
+        free(a);
+        free(b);
+    }
 
     static const char *const bad_args[][6] = {
         {"boids-validate", "--load", TMP "/val_missing.boids", NULL},

@@ -114,7 +114,8 @@ boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, siz
 boids_result boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4], uint32_t *group);
 // The GPU state and outputs (neighbours, nearest, candidates, counts,
 // starts, stage times, step) into a CPU sim of the same params.
-// BOIDS_ERR_GPU_LOST after a loss (s untouched).
+// BOIDS_ERR_GPU_LOST after a loss (s untouched), or for a loss during the
+// download (s partly overwritten: do not use it).
 boids_result boids_gpu_download(boids_gpu *g, boids_sim *s);
 // The same hash as boids_sim_hash, of the GPU state (0 after a loss).
 uint64_t boids_gpu_hash(boids_gpu *g);

@@ -430,10 +430,16 @@ static uint32_t broken_invariants(const boids_sim *s) {
 }
 
 // Horizon 3: S steps on each backend from the same state.
-static void many_steps(boids_sim *s, boids_gpu *g, boids_sim *gpu_view, uint64_t steps) {
-    printf("3. %llu steps: statistics and invariants\n", (unsigned long long)steps);
+static void many_steps(boids_sim *s, boids_gpu *g, boids_sim *gpu_view, uint64_t steps,
+                       const boids_scenario *scen) {
+    printf("3. %llu steps: statistics and invariants%s\n", (unsigned long long)steps,
+           boids_scenario_is_dynamic(scen) ? " (with the scenario's schedule, as boids-run)" : "");
     boids_gpu_upload(g, s);
     for (uint64_t k = 0; k < steps && !boids_cli_interrupted(); k++) {
+        if (boids_scenario_is_dynamic(scen)) { // the moving target and varying weights of this step
+            boids_scenario_at_step(scen, s->step, &s->p);
+            boids_gpu_set_params(g, &s->p);
+        }
         boids_sim_step(s);
         boids_gpu_step(g);
         exit_on_fault(g);
@@ -533,43 +539,50 @@ int main(int argc, char **argv) {
     boids_sim *s = NULL, *initial = NULL, *gpu_view = NULL;
     static boids_scenario scen_in_effect; // the options' or the snapshot's (saved with --save)
     boids_scenario *scen = &scen_in_effect;
-    if (o.save && (rc = boids_cli_check_output(PROG, "--save", o.save, "a file path in an existing, writable directory")))
-        return rc;
+    boids_gl_context *gl = NULL;
+    boids_gpu *g = NULL;
+    int code = 0; // the exit status of an early stop (one line printed)
+    if (boids_gpu_fault_parse(getenv("BOIDS_FAULT"), err, sizeof err) != BOIDS_OK) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        code = 2;
+        goto out;
+    }
+    if (o.save && (code = boids_cli_check_output(PROG, "--save", o.save, "a file path in an existing, writable "
+                                                                          "directory")))
+        goto out;
     if (o.load) { // the snapshot's state is the initial one
         boids_result lr = boids_snapshot_load(o.load, &initial, scen, err, sizeof err);
         if (lr != BOIDS_OK) {
             fprintf(stderr, "%s: --load: %s\n", PROG, err);
-            return lr == BOIDS_ERR_NOMEM ? 3 : 2;
+            code = lr == BOIDS_ERR_NOMEM ? 3 : 2;
+            goto out;
         }
         p = initial->p;
         p.flow.vec = NULL; // the sims build their own
         n = initial->n;
-    } else if ((rc = setup_params(&o, n, &p, scen)) != 0) {
-        return rc;
+    } else if ((code = setup_params(&o, n, &p, scen)) != 0) {
+        goto out;
     }
     if (boids_sim_create(&s, &p, (boids_distribution)o.distribution) != BOIDS_OK ||
         (!initial && boids_sim_create(&initial, &p, (boids_distribution)o.distribution) != BOIDS_OK) ||
         boids_sim_create(&gpu_view, &p, (boids_distribution)o.distribution) != BOIDS_OK) {
         fprintf(stderr, "%s: out of memory for %u agents\n", PROG, n);
-        return 3;
+        code = 3;
+        goto out;
     }
     s->threads = initial->threads = o.threads;
-    boids_gl_context *gl = NULL;
-    if (boids_gpu_fault_parse(getenv("BOIDS_FAULT"), err, sizeof err) != BOIDS_OK) {
-        fprintf(stderr, "%s: %s\n", PROG, err);
-        return 2;
-    }
     if (boids_egl_create(&gl, err, sizeof(err)) != BOIDS_OK) {
         fprintf(stderr, "%s: needs OpenGL 4.5: %s\n", PROG, err);
-        return 3;
+        code = 3;
+        goto out;
     }
-    boids_gpu *g = NULL;
     boids_gpu_desc d = {
         .params = &s->p, .load = boids_gl_loader(gl), .shader_dir = o.shader_dir, .silent_errors = true};
     boids_result r = boids_gpu_create(&g, &d, err, sizeof(err));
     if (r != BOIDS_OK) {
         fprintf(stderr, "%s: %s\n", PROG, err);
-        return r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER || r == BOIDS_ERR_ARGUMENT ? 2 : 3;
+        code = r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER || r == BOIDS_ERR_ARGUMENT ? 2 : 3;
+        goto out;
     }
     printf("boids-validate %s: %u agents, %uD, %s, seed %llu, on %s\n", BOIDS_VERSION, n, p.world.dim,
            (const char *)glGetString(GL_RENDERER),
@@ -596,7 +609,7 @@ int main(int argc, char **argv) {
     memcpy(s->p.group, p.group, sizeof(p.group));
     boids_gpu_set_params(g, &p);
     copy_state(s, initial);
-    many_steps(s, g, gpu_view, steps);
+    many_steps(s, g, gpu_view, steps, scen);
     int sig = boids_cli_interrupted();
     int save_rc = 0;
     if (o.save) { // the CPU reference after the S steps
@@ -618,11 +631,13 @@ int main(int argc, char **argv) {
     exit_on_fault(g);
     printf("%s: %s (%d check%s failed)\n", PROG,
            sig ? "INTERRUPTED" : failures ? "FAILED" : "all checks passed", failures, failures == 1 ? "" : "s");
+    code = save_rc ? save_rc : failures ? 1 : 0;
+out:
     boids_gpu_destroy(g);
     boids_gl_context_destroy(gl);
     boids_sim_destroy(s);
     boids_sim_destroy(initial);
     boids_sim_destroy(gpu_view);
     boids_options_free(&o);
-    return save_rc ? save_rc : failures ? 1 : 0;
+    return code;
 }

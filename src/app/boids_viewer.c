@@ -168,6 +168,8 @@ typedef struct viewer {
     uint64_t saved_step;  // the step of the last --save-every snapshot
     int64_t saved_ok;     // the step --save's file holds from this run (-1: none yet)
     bool faulted;         // a GL fault stopped the viewer (its line is printed)
+    bool state_untrusted; // sim holds a read-back the fault check did not trust: never saved
+    bool save_failed;     // a --save-every write failed (said once; no save at exit)
     boids_sim *sim;
     boids_gpu *gpu;
     boids_render *render;
@@ -380,6 +382,17 @@ static boids_result reset(viewer *v) {
             fprintf(stderr, "%s: reset: --load: %s\n", PROG, err);
             return r;
         }
+        // The file may have been replaced since: only a snapshot of the same
+        // shape (count, dimension, groups, grid, joint rows) can take over.
+        const boids_world_params *a = &s->p.world, *b = &v->sim->p.world;
+        if (s->n != v->sim->n || a->dim != b->dim || a->group_count != b->group_count ||
+            memcmp(a->cells, b->cells, sizeof a->cells) != 0 ||
+            (s->joints ? s->joint_rows : 0u) != (v->sim->joints ? v->sim->joint_rows : 0u)) {
+            fprintf(stderr, "%s: reset: --load: %s: now holds another simulation (%u agents, %uD); kept running\n",
+                    PROG, v->o->load, s->n, a->dim);
+            boids_sim_destroy(s);
+            return BOIDS_ERR_ARGUMENT;
+        }
         boids_sim_destroy(v->sim);
         v->sim = s;
     } else {
@@ -440,12 +453,20 @@ static void cycle_bodies(viewer *v) {
 
 static void save_key(viewer *v);
 
+// The first name of `pattern` (with one %llu) from *counter on that names no
+// existing file; *counter moves past it. A key never writes over a file.
+static void free_name(char *out, size_t size, const char *pattern, uint64_t *counter) {
+    do
+        snprintf(out, size, pattern, (unsigned long long)(*counter)++);
+    while (access(out, F_OK) == 0 && *counter < 100000);
+}
+
 // Writes the framebuffer as boids-NNNN.png (the S key).
 static void screenshot_key(viewer *v) {
     int w, h;
     glfwGetFramebufferSize(v->w, &w, &h);
     char path[64], err[512];
-    snprintf(path, sizeof path, "boids-%04llu.png", (unsigned long long)v->shots++);
+    free_name(path, sizeof path, "boids-%04llu.png", &v->shots);
     if (boids_render_screenshot(path, w, h, err, sizeof err) == BOIDS_OK)
         printf("screenshot: %s (%dx%d)\n", path, w, h);
     else
@@ -959,10 +980,12 @@ static int save_state(viewer *v, const char *path) {
                 return EXIT_ENVIRONMENT;
             }
         }
-        if (boids_gpu_download(v->gpu, s) != BOIDS_OK) {
-            fprintf(stderr, "%s: --save: %s: not saved: the GPU's state cannot be read (the context was lost)\n",
-                    PROG, path);
-            return EXIT_ENVIRONMENT;
+        // Only a read-back the check trusts before and after (a fault in
+        // between may leave s partly overwritten): else check_fault stops.
+        if (boids_gpu_check(v->gpu, NULL, 0) != BOIDS_OK || boids_gpu_download(v->gpu, s) != BOIDS_OK ||
+            boids_gpu_check(v->gpu, NULL, 0) != BOIDS_OK) {
+            v->state_untrusted = true;
+            return 0; // check_fault says it, in its one line
         }
     }
     sync_params(v);
@@ -1000,7 +1023,7 @@ static int check_fault(viewer *v) {
     char line[2048];
     int n = snprintf(line, sizeof line, "%s: --backend %s: %s; stopped", PROG, v->gpu ? "gpu" : "cpu", what);
     const char *save = v->o->save;
-    if (save && !v->gpu) {
+    if (save && !v->gpu && !v->state_untrusted) {
         char err[1200];
         sync_params(v);
         if (boids_snapshot_save(v->sim, v->scen, save, err, sizeof err) == BOIDS_OK)
@@ -1026,7 +1049,7 @@ static int check_fault(viewer *v) {
 // The W key: a snapshot to --save's FILE, else boids-NNNN.boids.
 static void save_key(viewer *v) {
     char path[64];
-    snprintf(path, sizeof path, "boids-%04llu.boids", (unsigned long long)v->saves++);
+    free_name(path, sizeof path, "boids-%04llu.boids", &v->saves);
     save_state(v, v->o->save ? v->o->save : path);
 }
 
@@ -1812,8 +1835,10 @@ static int run(const boids_options *o) {
             bool healthy = !v->gpu || boids_gpu_check(v->gpu, NULL, 0) == BOIDS_OK; // else check_fault stops
             if (o->save && o->save_every && steps % o->save_every == 0 && steps != v->saved_step && healthy) {
                 v->saved_step = steps;
-                if (save_state(v, o->save))
+                if (save_state(v, o->save)) { // one line, then stop as boids-run does
                     rc = EXIT_ENVIRONMENT;
+                    v->quit = v->save_failed = true;
+                }
             }
         }
         if (!v->gpu && v->bodies_dirty) {
@@ -1852,8 +1877,12 @@ static int run(const boids_options *o) {
         rc = EXIT_ENVIRONMENT;
     if (v->faulted)
         goto done; // its line is printed; nothing more can be read from the GPU
-    if (o->save && save_state(v, o->save))
+    if (o->save && !v->save_failed && save_state(v, o->save))
         rc = EXIT_ENVIRONMENT;
+    if (check_fault(v)) { // one that came with the last read-back
+        rc = EXIT_ENVIRONMENT;
+        goto done;
+    }
     uint32_t errors = v->gpu ? boids_gpu_debug_errors(v->gpu) : v->gl_errors;
     printf("frames: %llu, steps %llu, last frame %dx%d, gl-errors %u\n", (unsigned long long)v->frame,
            (unsigned long long)(v->gpu ? boids_gpu_steps(v->gpu) : v->sim->step), drawn_w, drawn_h, errors);

@@ -1174,6 +1174,9 @@ void boids_cli_catch_interrupts(void) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;
+    // A second signal stops the program at once (the handler is reset); a
+    // write or fsync under way is resumed, not failed with EINTR.
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);

@@ -164,7 +164,8 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
 // SIGINT / SIGTERM for headless runs: from boids_cli_catch_interrupts on,
 // a signal only sets a flag, which boids_cli_interrupted returns (0: none;
 // else the signal). Runs poll it between steps, finish the step, write their
-// outputs and exit 128 + the signal (130 / 143).
+// outputs and exit 128 + the signal (130 / 143). A second signal ends the
+// program at once.
 void boids_cli_catch_interrupts(void);
 int boids_cli_interrupted(void);
 

@@ -524,12 +524,12 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         float v[3];
         uint32_t n = 0;
         const char *p = parse_vector(value, 3, 3, v, &n);
-        if (!p && !(fabsf(v[0]) <= 1e6f && fabsf(v[1]) <= 1e6f && v[2] > 0.0f))
+        if (!p && !(fabsf(v[0]) <= 1e6f && fabsf(v[1]) <= 1e6f && v[2] >= 1.0f && v[2] <= 1e9f))
             p = "is out of range";
         if (!p && c->sc.vary_count == BOIDS_SCENARIO_MAX_VARY)
             p = "is one varying weight too many (at most 32)";
         if (p) {
-            fail(c, c->line, sec, key, value, "MIN, MAX, PERIOD (weights -1e6..1e6, a period > 0 steps)", "%s", p);
+            fail(c, c->line, sec, key, value, "MIN, MAX, PERIOD (weights -1e6..1e6, a period of 1..1e9 steps)", "%s", p);
             return 0;
         }
         boids_vary *vr = &c->sc.vary[c->sc.vary_count++];
@@ -760,10 +760,10 @@ static int target_key(parse_ctx *c, const char *key, const char *value) {
     }
     if (strcmp(key, "radius") == 0) {
         c->sc.target_radius_set = true;
-        return float_key(c, "target", key, value, 0.0f, true, 3.4e38f, &sc->target_radius);
+        return float_key(c, "target", key, value, 0.0f, true, 1e7f, &sc->target_radius);
     }
     if (strcmp(key, "period") == 0)
-        return float_key(c, "target", key, value, 0.0f, true, 3.4e38f, &sc->target_period);
+        return float_key(c, "target", key, value, 1.0f, false, 1e9f, &sc->target_period);
     static const char *const keys[] = {"mode", "position", "center", "radius", "period", NULL};
     char e[200];
     expected_names(keys, key, e, sizeof e);

@@ -45,6 +45,7 @@ _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
 #define SCEN_GROUP_BYTES (BOIDS_SCENARIO_NAME + 4u * 4u + 4u)
 #define SCEN_BYTES                                                                                                     \
     (7u * 4u + BOIDS_SCENARIO_MAX_VARY * 20u + SCEN_TITLE_BYTES + BOIDS_MAX_GROUPS * SCEN_GROUP_BYTES)
+_Static_assert(SCEN_BYTES == 1284, "SCEN: 1284 bytes as docs/ARCHITECTURE.md says");
 
 // ---- byte helpers: src/core/bytes.h ------------------------------------
 
@@ -192,9 +193,11 @@ static const char *decode_scenario(const unsigned char *b, uint32_t groups, boid
         sc->target_center[a] = get_f32(b + 4 + 4 * a);
     sc->target_radius = get_f32(b + 16);
     sc->target_period = get_f32(b + 20);
-    if (!all_finite(sc->target_center, 3) || !(sc->target_radius >= 0.0f && isfinite(sc->target_radius)) ||
-        !(sc->target_period > 0.0f && isfinite(sc->target_period)))
-        return "the target's circle (centre, radius >= 0, period > 0) is not finite or out of range";
+    // The ranges of the scenario parser (docs/SCENARIOS.md), so the schedule
+    // keeps every parameter finite and inside finalize's ranges.
+    if (!all_finite(sc->target_center, 3) || !(sc->target_radius >= 0.0f && sc->target_radius <= 1e7f) ||
+        !(sc->target_period >= 1.0f && sc->target_period <= 1e9f))
+        return "the target's circle (centre, radius 0..1e7, period 1..1e9 steps) is not finite or out of range";
     sc->vary_count = get_u32(b + 24);
     if (sc->vary_count > BOIDS_SCENARIO_MAX_VARY)
         return "more varying weights than 32";
@@ -208,9 +211,10 @@ static const char *decode_scenario(const unsigned char *b, uint32_t groups, boid
         v->lo = get_f32(b + off + 8);
         v->hi = get_f32(b + off + 12);
         v->period = get_f32(b + off + 16);
-        if (v->group >= groups || v->behavior >= BOIDS_BEHAVIOR_COUNT || !isfinite(v->lo) || !isfinite(v->hi) ||
-            !(v->period > 0.0f && isfinite(v->period)))
-            return "a varying weight names no group or behaviour, or is not finite, or its period is not > 0";
+        if (v->group >= groups || v->behavior >= BOIDS_BEHAVIOR_COUNT || !(fabsf(v->lo) <= 1e6f) ||
+            !(fabsf(v->hi) <= 1e6f) || !(v->period >= 1.0f && v->period <= 1e9f))
+            return "a varying weight names no group or behaviour, or is outside -1e6..1e6, or its period is not "
+                   "1..1e9 steps";
     }
     if (!memchr(b + off, '\0', SCEN_TITLE_BYTES))
         return "the title is not terminated";
@@ -426,15 +430,17 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
     if (r == BOIDS_OK && sc) { // what the loader checks of SCEN
         static unsigned char scen[SCEN_BYTES];
         boids_scenario *back = malloc(sizeof *back);
+        bool allocated = back != NULL;
         const char *why = "out of memory";
-        if (back) {
+        if (allocated) {
             encode_scenario(sc, scen);
             boids_scenario_default(back);
             why = decode_scenario(scen, s->p.world.group_count, back);
             free(back);
         }
         if (why)
-            r = fail(err, err_size, path, back ? BOIDS_ERR_ARGUMENT : BOIDS_ERR_NOMEM, "not saved: scenario: %s", why);
+            r = fail(err, err_size, path, allocated ? BOIDS_ERR_ARGUMENT : BOIDS_ERR_NOMEM, "not saved: scenario: %s",
+                     why);
     }
     if (r != BOIDS_OK) {
         free(slot_of_id);
@@ -493,6 +499,7 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
 typedef struct reader {
     FILE *f;
     const char *path;
+    uint32_t version; // of the file (r_magic)
     uint64_t off, size;
     char *err;
     size_t err_size;
@@ -591,6 +598,7 @@ static boids_result r_magic(reader *rd) {
                     "format version %u is newer than this program reads (%u)", version, BOIDS_SNAPSHOT_VERSION);
     if (version == 0)
         return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT, "format version 0 is not valid");
+    rd->version = version;
     return BOIDS_OK;
 }
 
@@ -755,7 +763,7 @@ static boids_result read_chunks(reader *rd, loaded *l) {
         free(b);
     }
     boids_scenario_default(&l->sc);
-    if (r_next_is(rd, "SCEN")) {
+    if (rd->version >= 2 && r_next_is(rd, "SCEN")) { // version 1 has none (END is expected)
         if ((r = r_chunk(rd, "SCEN", SCEN_BYTES, "the scenario's target, varying weights, names and colours", &b)) !=
             BOIDS_OK)
             return r;
@@ -781,6 +789,14 @@ static boids_result make_sim(const loaded *l, const char *path, boids_sim **out,
     boids_result r = boids_params_finalize(&check, what, sizeof what);
     if (r != BOIDS_OK)
         return fail(err, es, path, BOIDS_ERR_FORMAT, "the parameters are rejected: %s (%s)", boids_result_str(r), what);
+    if (l->has_scen) { // the schedule at the saved step keeps every parameter finite
+        boids_params q = l->p;
+        boids_scenario_at_step(&l->sc, l->step, &q);
+        const char *bad = params_nonfinite(&q);
+        if (bad)
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "the SCEN chunk's schedule makes the %s parameters infinite",
+                        bad);
+    }
     boids_sim *s = NULL;
     if ((r = boids_sim_create(&s, &l->p, BOIDS_DIST_UNIFORM)) != BOIDS_OK)
         return fail(err, es, path, r == BOIDS_ERR_NOMEM ? BOIDS_ERR_NOMEM : BOIDS_ERR_FORMAT,

@@ -686,11 +686,16 @@ boids_result boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4]
     float(*p)[4] = malloc(n * 16), (*v)[4] = malloc(n * 16);
     uint32_t *id = malloc(n * 4), *gr = malloc(n * 4);
     boids_result r = p && v && id && gr ? BOIDS_OK : BOIDS_ERR_NOMEM;
+    // Every read, or none of the destination (a loss between two reads).
+    if (r == BOIDS_OK)
+        r = boids_gpu_read(g, BOIDS_GPU_POS, p, (size_t)g->n * 16);
+    if (r == BOIDS_OK)
+        r = boids_gpu_read(g, BOIDS_GPU_VEL, v, (size_t)g->n * 16);
+    if (r == BOIDS_OK)
+        r = boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)g->n * 4);
+    if (r == BOIDS_OK)
+        r = boids_gpu_read(g, BOIDS_GPU_GROUP, gr, (size_t)g->n * 4);
     if (r == BOIDS_OK) {
-        boids_gpu_read(g, BOIDS_GPU_POS, p, (size_t)g->n * 16);
-        boids_gpu_read(g, BOIDS_GPU_VEL, v, (size_t)g->n * 16);
-        boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)g->n * 4);
-        boids_gpu_read(g, BOIDS_GPU_GROUP, gr, (size_t)g->n * 4);
         for (uint32_t i = 0; i < g->n; i++) {
             uint32_t k = id[i] < g->n ? id[i] : 0;
             if (pos)
@@ -729,17 +734,28 @@ boids_result boids_gpu_download(boids_gpu *g, boids_sim *s) {
     if (gpu_lost(g)) // s is left as it was
         return BOIDS_ERR_GPU_LOST;
     size_t n = g->n;
-    boids_gpu_read(g, BOIDS_GPU_POS, s->cur.pos, n * 16);
-    boids_gpu_read(g, BOIDS_GPU_VEL, s->cur.vel, n * 16);
-    boids_gpu_read(g, BOIDS_GPU_ID, s->cur.id, n * 4);
-    boids_gpu_read(g, BOIDS_GPU_GROUP, s->cur.group, n * 4);
-    boids_gpu_read(g, BOIDS_GPU_NEIGHBORS, s->neighbors, n * 4);
-    boids_gpu_read(g, BOIDS_GPU_NEAREST, s->nearest, n * 4);
-    boids_gpu_read(g, BOIDS_GPU_CANDIDATES, s->candidates, n * 4);
-    boids_gpu_read(g, BOIDS_GPU_COUNT, s->grid.count, (size_t)g->cells * 4);
-    boids_gpu_read(g, BOIDS_GPU_START, s->grid.start, ((size_t)g->cells + 1) * 4);
-    if (s->joints && s->joint_rows == g->joint_rows)
-        boids_gpu_read_joints(g, s->joints, (size_t)g->joint_rows * n * 16);
+    struct {
+        boids_gpu_buffer which;
+        void *dst;
+        size_t bytes;
+    } reads[] = {
+        {BOIDS_GPU_POS, s->cur.pos, n * 16},
+        {BOIDS_GPU_VEL, s->cur.vel, n * 16},
+        {BOIDS_GPU_ID, s->cur.id, n * 4},
+        {BOIDS_GPU_GROUP, s->cur.group, n * 4},
+        {BOIDS_GPU_NEIGHBORS, s->neighbors, n * 4},
+        {BOIDS_GPU_NEAREST, s->nearest, n * 4},
+        {BOIDS_GPU_CANDIDATES, s->candidates, n * 4},
+        {BOIDS_GPU_COUNT, s->grid.count, (size_t)g->cells * 4},
+        {BOIDS_GPU_START, s->grid.start, ((size_t)g->cells + 1) * 4},
+    };
+    // A loss between two reads: BOIDS_ERR_GPU_LOST, s partly overwritten.
+    for (size_t k = 0; k < sizeof reads / sizeof reads[0]; k++)
+        if (boids_gpu_read(g, reads[k].which, reads[k].dst, reads[k].bytes) != BOIDS_OK)
+            return BOIDS_ERR_GPU_LOST;
+    if (s->joints && s->joint_rows == g->joint_rows &&
+        boids_gpu_read_joints(g, s->joints, (size_t)g->joint_rows * n * 16) != BOIDS_OK)
+        return BOIDS_ERR_GPU_LOST;
     s->step = g->step;
     s->p.world.step = (uint32_t)g->step;
     boids_gpu_stage_ms(g, &s->ms);
