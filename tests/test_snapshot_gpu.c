@@ -102,7 +102,7 @@ START_TEST(test_validate_load_save) {
         run_hash(makes[k], h);
         run_result v = boids_test_run(VALIDATE_BIN,
                                       ARGV("boids-validate", "--load", TMP "/val_in.boids", "--steps", "12", "--save",
-                                           TMP "/val_out.boids"),
+                                           TMP "/val_out.boids", "--save-every", "5"),
                                       TMP, "val_load");
         ck_assert(v.spawned);
         ck_assert_msg(WIFEXITED(v.status) && WEXITSTATUS(v.status) == 0, "exit %d; stdout: %s; stderr: %s", v.status,
@@ -111,6 +111,9 @@ START_TEST(test_validate_load_save) {
                           strstr(v.out, "saved: " TMP "/val_out.boids (the CPU reference at step 16)"),
                       "stdout: %s", v.out);
         ck_assert_msg(k == 0 || strstr(v.out, "with the scenario's schedule"), "stdout: %s", v.out);
+        ck_assert_msg(strstr(v.out, "saved: " TMP "/val_out.boids (the CPU reference at step 9)\n") &&
+                          strstr(v.out, "saved: " TMP "/val_out.boids (the CPU reference at step 14)\n"),
+                      "--save-every 5: stdout: %s", v.out);
         boids_test_run_free(&v);
         run_hash(ARGV("boids-run", "--load", TMP "/val_in.boids", "--steps", "12", "--quiet", "--save",
                       TMP "/val_run.boids"),

@@ -38,7 +38,7 @@ static const char usage[] =
     "--scenario FILE|NAME validates a scenario's world instead of the three-group set-up;\n"
     "--load FILE.boids starts from a snapshot (its parameters, agents and bodies) instead.\n"
     "--save FILE.boids writes the CPU reference's state after the S steps (boids-run --load\n"
-    "continues it).\n"
+    "continues it), and every K of them with --save-every K.\n"
     "SIGINT / SIGTERM stop the S steps (the statistics compare the steps done, --save is\n"
     "written) and exit 130 / 143.\n"
     "Defaults: 100000 agents, 100 steps, behaviours all. Exit status 0 when every\n"
@@ -429,9 +429,29 @@ static uint32_t broken_invariants(const boids_sim *s) {
     return bad;
 }
 
-// Horizon 3: S steps on each backend from the same state.
-static void many_steps(boids_sim *s, boids_gpu *g, boids_sim *gpu_view, uint64_t steps,
-                       const boids_scenario *scen) {
+// --save / --save-every: the CPU reference's state now, with the scenario;
+// 0, or 3 with one line printed.
+static int save_reference(const boids_sim *s, const boids_scenario *scen, const char *path) {
+    char err[1200];
+    if (boids_snapshot_save(s, scen, path, err, sizeof err) != BOIDS_OK) {
+        fprintf(stderr, "\n%s: --save: %s\n", PROG, err);
+        return 3;
+    }
+    printf("  saved: %s (the CPU reference at step %llu)\n", path, (unsigned long long)s->step);
+    return 0;
+}
+
+// Where and how often horizon 3 saves the CPU reference (path NULL: never).
+typedef struct saving {
+    const char *path;
+    uint64_t every; // 0: only at the end
+    const boids_scenario *scen;
+} saving;
+
+// Horizon 3: S steps on each backend from the same state (the CPU reference
+// saved every `every` steps of them); 0, or 3 when a save failed (stopped).
+static int many_steps(boids_sim *s, boids_gpu *g, boids_sim *gpu_view, uint64_t steps, const saving *sv) {
+    const boids_scenario *scen = sv->scen;
     printf("3. %llu steps: statistics and invariants%s\n", (unsigned long long)steps,
            boids_scenario_is_dynamic(scen) ? " (with the scenario's schedule, as boids-run)" : "");
     boids_gpu_upload(g, s);
@@ -447,6 +467,9 @@ static void many_steps(boids_sim *s, boids_gpu *g, boids_sim *gpu_view, uint64_t
             fprintf(stderr, "\r%s: step %llu/%llu", PROG, (unsigned long long)(k + 1), (unsigned long long)steps);
             fflush(stderr);
         }
+        if (sv->path && sv->every && (k + 1) % sv->every == 0 && k + 1 != steps &&
+            save_reference(s, scen, sv->path))
+            return 3;
     }
     fprintf(stderr, "\n");
     boids_gpu_download(g, gpu_view);
@@ -473,6 +496,7 @@ static void many_steps(boids_sim *s, boids_gpu *g, boids_sim *gpu_view, uint64_t
     uint32_t bc = broken_invariants(s), bg = broken_invariants(gpu_view);
     check(bc == 0 && bg == 0, "invariants (finite, in bounds, speed <= maxspeed): %u cpu / %u gpu agents break them",
           bc, bg);
+    return 0;
 }
 
 // The parameters from the options (without a scenario: every behaviour,
@@ -523,7 +547,7 @@ int main(int argc, char **argv) {
         .prog = PROG,
         .usage = usage,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
-                 BOIDS_CLI_LOAD | BOIDS_CLI_SAVE,
+                 BOIDS_CLI_LOAD | BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY,
     };
     boids_options o;
     int rc = boids_cli_parse(argc, argv, &spec, &o);
@@ -609,17 +633,11 @@ int main(int argc, char **argv) {
     memcpy(s->p.group, p.group, sizeof(p.group));
     boids_gpu_set_params(g, &p);
     copy_state(s, initial);
-    many_steps(s, g, gpu_view, steps, scen);
+    saving sv = {.path = o.save, .every = o.save_every, .scen = scen};
+    if ((code = many_steps(s, g, gpu_view, steps, &sv)))
+        goto out; // a --save-every write failed (said in one line)
     int sig = boids_cli_interrupted();
-    int save_rc = 0;
-    if (o.save) { // the CPU reference after the S steps
-        if (boids_snapshot_save(s, scen, o.save, err, sizeof err) != BOIDS_OK) {
-            fprintf(stderr, "%s: --save: %s\n", PROG, err);
-            save_rc = 3;
-        } else {
-            printf("  saved: %s (the CPU reference at step %llu)\n", o.save, (unsigned long long)s->step);
-        }
-    }
+    int save_rc = o.save ? save_reference(s, scen, o.save) : 0; // the CPU reference after the S steps
     if (sig) {
         fprintf(stderr, "%s: interrupted at step %llu of %llu: the report above is incomplete\n", PROG,
                 (unsigned long long)(s->step - initial->step), (unsigned long long)steps);
