@@ -6,7 +6,7 @@
 // so it is loaded again with the display after eglInitialize.
 // Robustness: the 4.5 context is asked for with robust buffer access and
 // lose-context-on-reset notification (EGL 1.5 core attributes, or
-// EGL_EXT_create_context_robustness on older EGL), then with the
+// EGL_KHR_create_context's flags on older EGL), then with the
 // notification alone, then plainly; c->robust says which was granted (the
 // GPU backend's boids_gpu_check reads glGetGraphicsResetStatus, which only
 // reports resets on a context with notification).
@@ -27,9 +27,13 @@ struct boids_gl_context {
     char describe[224];
 };
 
-// EGL_EXT_create_context_robustness (not in the generated glad headers).
-#define EXT_CONTEXT_OPENGL_ROBUST_ACCESS 0x30BF
-#define EXT_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY 0x3138
+// EGL_KHR_create_context (EGL 1.4): desktop GL's debug and robust-access
+// flags and its reset strategy (EGL_EXT_create_context_robustness is for
+// OpenGL ES only). Not in the generated glad headers.
+#define KHR_CONTEXT_FLAGS 0x30FC
+#define KHR_CONTEXT_OPENGL_DEBUG_BIT 0x0001
+#define KHR_CONTEXT_OPENGL_ROBUST_ACCESS_BIT 0x0004
+#define KHR_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY 0x31BD
 
 // How robust a context is asked to be (tried in this order).
 enum robustness { ROBUST_ACCESS_AND_RESET, ROBUST_RESET_ONLY, ROBUST_NONE };
@@ -85,21 +89,28 @@ static int device_order(EGLDeviceEXT *devices, int n, int *order, char *err, siz
 }
 
 // Create a context of the given version (0 = whatever the driver offers).
-// ext: robustness through EGL_EXT_create_context_robustness's attributes
-// (EGL older than 1.5) rather than EGL 1.5's.
+// khr: debug and robustness through EGL_KHR_create_context's flags (EGL
+// older than 1.5) rather than EGL 1.5's attributes.
 static EGLContext make_context_robust(EGLDisplay d, EGLConfig cfg, int major, int minor, enum robustness rob,
-                                      bool ext) {
+                                      bool khr) {
     EGLint attr[16] = {EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, minor,
-                       EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                       EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE};
-    int k = 8;
-    if (rob == ROBUST_ACCESS_AND_RESET) {
-        attr[k++] = ext ? EXT_CONTEXT_OPENGL_ROBUST_ACCESS : EGL_CONTEXT_OPENGL_ROBUST_ACCESS;
+                       EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT};
+    int k = 6;
+    if (khr) {
+        attr[k++] = KHR_CONTEXT_FLAGS;
+        attr[k++] =
+            KHR_CONTEXT_OPENGL_DEBUG_BIT | (rob == ROBUST_ACCESS_AND_RESET ? KHR_CONTEXT_OPENGL_ROBUST_ACCESS_BIT : 0);
+    } else {
+        attr[k++] = EGL_CONTEXT_OPENGL_DEBUG;
         attr[k++] = EGL_TRUE;
+        if (rob == ROBUST_ACCESS_AND_RESET) {
+            attr[k++] = EGL_CONTEXT_OPENGL_ROBUST_ACCESS;
+            attr[k++] = EGL_TRUE;
+        }
     }
     if (rob != ROBUST_NONE) {
         attr[k++] =
-            ext ? EXT_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY : EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY;
+            khr ? KHR_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY : EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY;
         attr[k++] = EGL_LOSE_CONTEXT_ON_RESET;
     }
     attr[k] = EGL_NONE;
@@ -116,9 +127,9 @@ static EGLContext make_context(EGLDisplay d, EGLConfig cfg, int major, int minor
 static EGLContext make_robust_45(EGLDisplay d, EGLConfig cfg, EGLint egl_major, EGLint egl_minor,
                                  enum robustness *rob) {
     bool core15 = egl_major > 1 || (egl_major == 1 && egl_minor >= 5);
-    bool ext = !core15 && has_ext(eglQueryString(d, EGL_EXTENSIONS), "EGL_EXT_create_context_robustness");
-    for (int r = core15 || ext ? ROBUST_ACCESS_AND_RESET : ROBUST_NONE; r <= ROBUST_NONE; r++) {
-        EGLContext ctx = make_context_robust(d, cfg, 4, 5, (enum robustness)r, ext);
+    bool khr = !core15 && has_ext(eglQueryString(d, EGL_EXTENSIONS), "EGL_KHR_create_context");
+    for (int r = core15 || khr ? ROBUST_ACCESS_AND_RESET : ROBUST_NONE; r <= ROBUST_NONE; r++) {
+        EGLContext ctx = make_context_robust(d, cfg, 4, 5, (enum robustness)r, khr);
         if (ctx != EGL_NO_CONTEXT || r == ROBUST_NONE) {
             *rob = (enum robustness)r;
             return ctx;
