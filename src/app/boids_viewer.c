@@ -1832,8 +1832,8 @@ static int run(const boids_options *o) {
             v->step_ms = (now_seconds() - t0) * 1e3;
             v->step_once = false;
             uint64_t steps = v->gpu ? boids_gpu_steps(v->gpu) : v->sim->step;
-            bool healthy = !v->gpu || boids_gpu_check(v->gpu, NULL, 0) == BOIDS_OK; // else check_fault stops
-            if (o->save && o->save_every && steps % o->save_every == 0 && steps != v->saved_step && healthy) {
+            // A save due in the frame of a fault is left to check_fault (save_state checks too).
+            if (o->save && o->save_every && steps % o->save_every == 0 && steps != v->saved_step) {
                 v->saved_step = steps;
                 if (save_state(v, o->save)) { // one line, then stop as boids-run does
                     rc = EXIT_ENVIRONMENT;
