@@ -394,16 +394,20 @@ static int flush_after_fault(const boids_options *o, boids_sim *sim, const gpu_f
     if (o->export_csv) {
         if (!trusted)
             append(line, sizeof line, "; --export-csv %s not written (no trusted state)", o->export_csv);
-        else if (boids_csv_write(o->export_csv, sim) != BOIDS_OK)
-            append(line, sizeof line, "; --export-csv %s could not be written: %s", o->export_csv, strerror(errno));
+        else if ((errno = 0, boids_csv_write(o->export_csv, sim)) != BOIDS_OK)
+            append(line, sizeof line, "; --export-csv %s could not be written: %s", o->export_csv,
+                   errno ? strerror(errno) : "write error");
         else
             append(line, sizeof line, "; --export-csv %s holds step %llu", o->export_csv,
                    (unsigned long long)sim->step);
     }
     if (out->profile) {
-        if (boids_profile_write(out->profile) == 0) // (its own line on a write failure)
+        char why[256];
+        if (boids_profile_write_quiet(out->profile, why, sizeof why) == 0)
             append(line, sizeof line, "; --profile %s holds %llu step%s", o->profile,
                    (unsigned long long)out->profile_rows, out->profile_rows == 1 ? "" : "s");
+        else
+            append(line, sizeof line, "; --profile %s could not be written: %s", o->profile, why);
     }
     fflush(stdout);
     fprintf(stderr, "%s\n", line);

@@ -158,17 +158,18 @@ static void write_json(const boids_profile *p, FILE *f) {
     fprintf(f, "\n]}\n");
 }
 
-int boids_profile_write(boids_profile *p) {
+// Writes the file through a temporary one (fsync, rename); see profile.h.
+int boids_profile_write_quiet(boids_profile *p, char *why, size_t why_size) {
     size_t size = strlen(p->path) + 32;
     char *tmp = malloc(size);
     if (!tmp) {
-        boids_cli_error(p->prog, "--profile", p->path, NULL, "could not be written: out of memory");
+        snprintf(why, why_size, "out of memory");
         return EXIT_ENVIRONMENT;
     }
     snprintf(tmp, size, "%s.tmp.XXXXXX", p->path);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        boids_cli_error(p->prog, "--profile", p->path, NULL, "could not be written: %s", strerror(errno));
+        snprintf(why, why_size, "%s", strerror(errno));
         free(tmp);
         return EXIT_ENVIRONMENT;
     }
@@ -178,7 +179,7 @@ int boids_profile_write(boids_profile *p) {
         int e = errno;
         close(fd);
         unlink(tmp);
-        boids_cli_error(p->prog, "--profile", p->path, NULL, "could not be written: %s", strerror(e));
+        snprintf(why, why_size, "%s", strerror(e));
         free(tmp);
         return EXIT_ENVIRONMENT;
     }
@@ -197,7 +198,7 @@ int boids_profile_write(boids_profile *p) {
         err = errno;
     if (err) {
         unlink(tmp);
-        boids_cli_error(p->prog, "--profile", p->path, NULL, "could not be written: %s", strerror(err));
+        snprintf(why, why_size, "%s", strerror(err));
         free(tmp);
         return EXIT_ENVIRONMENT;
     }
@@ -208,6 +209,15 @@ int boids_profile_write(boids_profile *p) {
         close(dfd);
     }
     return 0;
+}
+
+// Writes the file; a failure is one line (see profile.h).
+int boids_profile_write(boids_profile *p) {
+    char why[256];
+    int rc = boids_profile_write_quiet(p, why, sizeof why);
+    if (rc)
+        boids_cli_error(p->prog, "--profile", p->path, NULL, "could not be written: %s", why);
+    return rc;
 }
 
 static int cmp_double(const void *a, const void *b) {

@@ -79,6 +79,8 @@ void boids_profile_add(boids_profile *p, const boids_profile_row *row);
 // Writes the file (temporary file, fsync, rename). Returns 0, or 3 with one
 // line printed.
 int boids_profile_write(boids_profile *p);
+// The same without printing: on failure (3) why receives the reason.
+int boids_profile_write_quiet(boids_profile *p, char *why, size_t why_size);
 // "profile: FILE: R steps" and per stage (and frame) min / median / p95 / max ms.
 void boids_profile_summary(const boids_profile *p, FILE *f);
 void boids_profile_destroy(boids_profile *p);
