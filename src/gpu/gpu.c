@@ -9,6 +9,7 @@
 // needs the context returns, downloads fail with BOIDS_ERR_GPU_LOST.
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,10 @@ struct boids_gpu {
 // the count is the process's and each backend reports the errors since it
 // was created; the callback stays installed while any backend lives.
 static uint32_t gl_errors_seen;
+// With asynchronous debug output (benchmark timing) the driver may call the
+// callback from its own thread: the count, the first messages and the list
+// of backends are only touched under this lock.
+static pthread_mutex_t errors_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t backends_alive;
 static bool gl_quiet;
 static bool gl_silent_errors;    // errors are counted and kept, not printed (boids_gpu_check says them)
@@ -100,8 +105,10 @@ static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLen
     (void)length;
     (void)user;
     if (type == GL_DEBUG_TYPE_ERROR) {
+        pthread_mutex_lock(&errors_lock);
         gl_errors_seen++;
         keep_first_error(message);
+        pthread_mutex_unlock(&errors_lock);
         if (!gl_silent_errors)
             fprintf(stderr, "GL error: %s\n", message);
     } else if (!gl_quiet && severity == GL_DEBUG_SEVERITY_HIGH) {
@@ -329,9 +336,11 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     gl_silent_errors = d->silent_errors;
     backends_alive++;
     g->alive = true;
+    pthread_mutex_lock(&errors_lock);
     g->next_alive = alive_list;
     alive_list = g;
     g->errors_at_create = gl_errors_seen;
+    pthread_mutex_unlock(&errors_lock);
     while (glGetError() != GL_NO_ERROR) {
     }
     GLint strategy = 0;
@@ -406,12 +415,15 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
 void boids_gpu_destroy(boids_gpu *g) {
     if (!g)
         return;
-    if (g->alive) // out of the list the callback reads
+    if (g->alive) { // out of the list the callback reads
+        pthread_mutex_lock(&errors_lock);
         for (boids_gpu **p = &alive_list; *p; p = &(*p)->next_alive)
             if (*p == g) {
                 *p = g->next_alive;
                 break;
             }
+        pthread_mutex_unlock(&errors_lock);
+    }
     if (g->reset != GL_NO_ERROR) { // lost: no GL calls (the context's destruction frees its objects)
         if (g->alive)
             backends_alive--;
@@ -777,7 +789,10 @@ void boids_gpu_state_buffers(const boids_gpu *g, uint32_t *pos, uint32_t *vel, u
 }
 
 uint32_t boids_gpu_debug_errors(const boids_gpu *g) {
-    return gl_errors_seen - g->errors_at_create;
+    pthread_mutex_lock(&errors_lock);
+    uint32_t n = gl_errors_seen - g->errors_at_create;
+    pthread_mutex_unlock(&errors_lock);
+    return n;
 }
 
 // See boids/gpu.h.
@@ -809,13 +824,18 @@ boids_result boids_gpu_check(boids_gpu *g, char *err, size_t err_size) {
                  (unsigned long long)g->reset_step);
         return BOIDS_ERR_GPU_LOST;
     }
-    uint32_t errors = boids_gpu_debug_errors(g);
+    pthread_mutex_lock(&errors_lock); // a consistent count and first message
+    uint32_t errors = gl_errors_seen - g->errors_at_create;
+    char first[sizeof g->first_error];
+    memcpy(first, g->first_error, sizeof first);
+    uint64_t first_step = g->first_error_step;
+    bool first_in_step = g->first_error_in_step;
+    pthread_mutex_unlock(&errors_lock);
     if (errors) {
         int len = snprintf(err, err_size, "%u OpenGL error%s reported", errors, errors == 1 ? " was" : "s were");
-        if (g->first_error[0] && len >= 0 && (size_t)len < err_size)
-            snprintf(err + len, err_size - (size_t)len, " %s step %llu, the first: %s",
-                     g->first_error_in_step ? "at" : "after", (unsigned long long)g->first_error_step,
-                     g->first_error);
+        if (first[0] && len >= 0 && (size_t)len < err_size)
+            snprintf(err + len, err_size - (size_t)len, " %s step %llu, the first: %s", first_in_step ? "at" : "after",
+                     (unsigned long long)first_step, first);
         else if (len >= 0 && (size_t)len < err_size)
             snprintf(err + len, err_size - (size_t)len, " by step %llu", (unsigned long long)g->step);
         return BOIDS_ERR_GL_ERRORS;
