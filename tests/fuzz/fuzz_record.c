@@ -16,45 +16,21 @@
  * The zstd frames carry no checksum of their own (the writer leaves zstd's
  * checksum flag off), so there is nothing else to fix.
  */
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include <zlib.h>
 
 #include "boids/record.h"
+#include "fuzz_file.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static char path[64]; // the temporary file every input is written to
 
 // Names the temporary file (one per process) and silences stdout.
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
-    if (!freopen("/dev/null", "w", stdout))
-        abort();
-    snprintf(path, sizeof path, "/tmp/fuzz_record.%ld.rec", (long)getpid());
+    fuzz_file_init("fuzz_record", "rec");
     return 0;
-}
-
-// Little-endian u64 at b.
-static uint64_t get_u64(const uint8_t *b) {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | b[i];
-    return v;
-}
-
-// Stores v little-endian at b.
-static void put_u32(uint8_t *b, uint32_t v) {
-    for (int i = 0; i < 4; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
 }
 
 // Rewrites the header's CRC (when the header is complete) and that of every
@@ -66,44 +42,28 @@ static void fix_crcs(uint8_t *b, size_t size) {
     const size_t fields = BOIDS_RECORD_HEADER_SIZE - 4; // magic + fields, before the CRC
     if (size < BOIDS_RECORD_HEADER_SIZE)
         return;
-    put_u32(b + fields, (uint32_t)crc32(0L, b, (uInt)fields));
+    put_u32(b + fields, (uint32_t)crc_bytes(0L, b, fields));
     size_t off = BOIDS_RECORD_HEADER_SIZE;
     while (size - off >= BOIDS_RECORD_BLOCK_SIZE) {
         uint64_t comp = get_u64(b + off + 20);
         if (comp > size - off - BOIDS_RECORD_BLOCK_SIZE)
             return;
-        uLong crc = crc32(0L, b + off, 28);
-        crc = crc32(crc, b + off + BOIDS_RECORD_BLOCK_SIZE, (uInt)comp); // comp < size <= max_len
+        uLong crc = crc_bytes(crc_bytes(0L, b + off, 28), b + off + BOIDS_RECORD_BLOCK_SIZE, (size_t)comp);
         put_u32(b + off + 28, (uint32_t)crc);
         off += BOIDS_RECORD_BLOCK_SIZE + (size_t)comp;
     }
 }
 
-// An error message must be one non-empty line.
-static void check_message(const char *err) {
-    if (!err[0] || strchr(err, '\n'))
-        abort();
-}
-
 // One input: (CRCs fixed,) written, opened, every frame read.
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    uint8_t *b = malloc(size ? size : 1);
-    if (!b)
-        abort();
-    memcpy(b, data, size);
-    if (size % 2 == 0)
-        fix_crcs(b, size);
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(b, 1, size, f) != size || fclose(f) != 0)
-        abort();
-    free(b);
+    fuzz_file_write(data, size, fix_crcs);
     boids_recording *r = NULL;
     char err[512] = "";
-    if (boids_recording_open(path, &r, err, sizeof err) != BOIDS_OK) {
-        check_message(err);
+    if (boids_recording_open(fuzz_path, &r, err, sizeof err) != BOIDS_OK) {
+        fuzz_check_message("fuzz_record", err);
         if (r)
             abort(); // a failed open hands nothing out
-        unlink(path);
+        unlink(fuzz_path);
         return 0;
     }
     const boids_recording_info *info = boids_recording_get_info(r);
@@ -120,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         uint64_t step = 0;
         err[0] = '\0';
         if (boids_recording_frame(r, i, &step, pos, vel, err, sizeof err) != BOIDS_OK) {
-            check_message(err);
+            fuzz_check_message("fuzz_record", err);
             fprintf(stderr, "fuzz_record: frame %u of %u passed the open but not the read: %s\n", i, info->frames, err);
             abort();
         }
@@ -131,6 +91,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(pos);
     free(vel);
     boids_recording_close(r);
-    unlink(path);
+    unlink(fuzz_path);
     return 0;
 }
