@@ -111,6 +111,8 @@ typedef struct boids_sim {
 void boids_params_default(boids_params *p, uint32_t count, uint32_t dim);
 // Sizes the world for `neighbors` expected agents within the radius.
 void boids_params_auto_world(boids_params *p, double neighbors);
+// The largest |weight| finalize accepts (scenario files and snapshots too).
+#define BOIDS_MAX_WEIGHT 1e6f
 // Derive the grid, scales and limits; check every value. On error `what`
 // (if non-NULL) receives a short description of the offending value.
 boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size);

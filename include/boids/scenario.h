@@ -19,6 +19,13 @@
 
 #define BOIDS_SCENARIO_MAX_VARY 32
 #define BOIDS_SCENARIO_NAME 32
+// Ranges of the time-dependent parts, checked by the parser and by a
+// snapshot's SCEN chunk alike: the circling target's radius, the periods (in
+// steps) of the circle and of varying weights (whose MIN and MAX are weights,
+// |w| <= BOIDS_MAX_WEIGHT).
+#define BOIDS_SCENARIO_MAX_RADIUS 1e7f
+#define BOIDS_SCENARIO_MIN_PERIOD 1.0f
+#define BOIDS_SCENARIO_MAX_PERIOD 1e9f
 
 typedef enum boids_target_mode { BOIDS_TARGET_FIXED, BOIDS_TARGET_MOUSE, BOIDS_TARGET_CIRCLE } boids_target_mode;
 

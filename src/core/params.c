@@ -232,7 +232,7 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         if (g->behaviors >> BOIDS_BEHAVIOR_COUNT)
             FAIL(BOIDS_ERR_PARAM, "behaviour bits 0x%x of group %u", g->behaviors, gi);
         for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
-            if (!(fabsf(g->weight[i >> 2][i & 3]) <= 1e6f))
+            if (!(fabsf(g->weight[i >> 2][i & 3]) <= BOIDS_MAX_WEIGHT))
                 FAIL(BOIDS_ERR_PARAM, "weight %g of %s in group %u (allowed: -1e6..1e6)",
                      (double)g->weight[i >> 2][i & 3], boids_behavior_name(i), gi);
         rmax = fmaxf(rmax, boids_group_reach(g));

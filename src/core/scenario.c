@@ -512,7 +512,7 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         if (!vary) {
             float wgt;
             const char *p = parse_float(value, &wgt);
-            if (!p && !(fabsf(wgt) <= 1e6f))
+            if (!p && !(fabsf(wgt) <= BOIDS_MAX_WEIGHT))
                 p = "is out of range";
             if (p) {
                 fail(c, c->line, sec, key, value, "a weight -1e6..1e6", "%s", p);
@@ -524,7 +524,8 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         float v[3];
         uint32_t n = 0;
         const char *p = parse_vector(value, 3, 3, v, &n);
-        if (!p && !(fabsf(v[0]) <= 1e6f && fabsf(v[1]) <= 1e6f && v[2] >= 1.0f && v[2] <= 1e9f))
+        if (!p && !(fabsf(v[0]) <= BOIDS_MAX_WEIGHT && fabsf(v[1]) <= BOIDS_MAX_WEIGHT &&
+                    v[2] >= BOIDS_SCENARIO_MIN_PERIOD && v[2] <= BOIDS_SCENARIO_MAX_PERIOD))
             p = "is out of range";
         if (!p && c->sc.vary_count == BOIDS_SCENARIO_MAX_VARY)
             p = "is one varying weight too many (at most 32)";
@@ -760,10 +761,11 @@ static int target_key(parse_ctx *c, const char *key, const char *value) {
     }
     if (strcmp(key, "radius") == 0) {
         c->sc.target_radius_set = true;
-        return float_key(c, "target", key, value, 0.0f, true, 1e7f, &sc->target_radius);
+        return float_key(c, "target", key, value, 0.0f, true, BOIDS_SCENARIO_MAX_RADIUS, &sc->target_radius);
     }
     if (strcmp(key, "period") == 0)
-        return float_key(c, "target", key, value, 1.0f, false, 1e9f, &sc->target_period);
+        return float_key(c, "target", key, value, BOIDS_SCENARIO_MIN_PERIOD, false, BOIDS_SCENARIO_MAX_PERIOD,
+                         &sc->target_period);
     static const char *const keys[] = {"mode", "position", "center", "radius", "period", NULL};
     char e[200];
     expected_names(keys, key, e, sizeof e);

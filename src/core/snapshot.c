@@ -195,8 +195,9 @@ static const char *decode_scenario(const unsigned char *b, uint32_t groups, boid
     sc->target_period = get_f32(b + 20);
     // The ranges of the scenario parser (docs/SCENARIOS.md), so the schedule
     // keeps every parameter finite and inside finalize's ranges.
-    if (!all_finite(sc->target_center, 3) || !(sc->target_radius >= 0.0f && sc->target_radius <= 1e7f) ||
-        !(sc->target_period >= 1.0f && sc->target_period <= 1e9f))
+    if (!all_finite(sc->target_center, 3) ||
+        !(sc->target_radius >= 0.0f && sc->target_radius <= BOIDS_SCENARIO_MAX_RADIUS) ||
+        !(sc->target_period >= BOIDS_SCENARIO_MIN_PERIOD && sc->target_period <= BOIDS_SCENARIO_MAX_PERIOD))
         return "the target's circle (centre, radius 0..1e7, period 1..1e9 steps) is not finite or out of range";
     sc->vary_count = get_u32(b + 24);
     if (sc->vary_count > BOIDS_SCENARIO_MAX_VARY)
@@ -211,8 +212,9 @@ static const char *decode_scenario(const unsigned char *b, uint32_t groups, boid
         v->lo = get_f32(b + off + 8);
         v->hi = get_f32(b + off + 12);
         v->period = get_f32(b + off + 16);
-        if (v->group >= groups || v->behavior >= BOIDS_BEHAVIOR_COUNT || !(fabsf(v->lo) <= 1e6f) ||
-            !(fabsf(v->hi) <= 1e6f) || !(v->period >= 1.0f && v->period <= 1e9f))
+        if (v->group >= groups || v->behavior >= BOIDS_BEHAVIOR_COUNT || !(fabsf(v->lo) <= BOIDS_MAX_WEIGHT) ||
+            !(fabsf(v->hi) <= BOIDS_MAX_WEIGHT) ||
+            !(v->period >= BOIDS_SCENARIO_MIN_PERIOD && v->period <= BOIDS_SCENARIO_MAX_PERIOD))
             return "a varying weight names no group or behaviour, or is outside -1e6..1e6, or its period is not "
                    "1..1e9 steps";
     }
@@ -291,8 +293,8 @@ static bool joint_used(const boids_sim *s, const uint32_t *slot_of_id, size_t i)
 }
 
 // Writes the snapshot body of s (magic to END) to w; slot_of_id: the slot of
-// each id; sc: the scenario's host parts (SCEN), or NULL.
-static void write_snapshot(writer *w, const boids_sim *s, const boids_scenario *sc, const uint32_t *slot_of_id) {
+// each id; scen: the encoded SCEN payload (SCEN_BYTES), or NULL for none.
+static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *scen, const uint32_t *slot_of_id) {
     unsigned char head[HEAD_BYTES], version[4];
     w_raw(w, BOIDS_SNAPSHOT_MAGIC, BOIDS_SNAPSHOT_MAGIC_SIZE);
     put_u32(version, BOIDS_SNAPSHOT_VERSION);
@@ -352,11 +354,8 @@ static void write_snapshot(writer *w, const boids_sim *s, const boids_scenario *
         }
         w_end(w);
     }
-    if (sc) {
-        static unsigned char scen[SCEN_BYTES];
-        encode_scenario(sc, scen);
-        w_chunk(w, "SCEN", scen, sizeof scen);
-    }
+    if (scen)
+        w_chunk(w, "SCEN", scen, SCEN_BYTES);
     w_chunk(w, "END ", NULL, 0);
 }
 
@@ -427,8 +426,8 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
     }
     if (r == BOIDS_OK)
         r = check_saveable(s, slot_of_id, path, err, err_size);
-    if (r == BOIDS_OK && sc) { // what the loader checks of SCEN
-        static unsigned char scen[SCEN_BYTES];
+    static unsigned char scen[SCEN_BYTES]; // encoded once: checked as the loader will, then written
+    if (r == BOIDS_OK && sc) {
         boids_scenario *back = malloc(sizeof *back);
         bool allocated = back != NULL;
         const char *why = "out of memory";
@@ -467,7 +466,7 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
         e = errno;
         close(fd);
     } else {
-        write_snapshot(&w, s, sc, slot_of_id);
+        write_snapshot(&w, s, sc ? scen : NULL, slot_of_id);
         if (w.failed || fflush(w.f) != 0)
             e = errno ? errno : EIO;
         else if (fsync(fileno(w.f)) != 0)
