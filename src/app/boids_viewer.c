@@ -581,6 +581,25 @@ static void demo_key(viewer *v, int key) {
     }
 }
 
+// The keys a flock and a replay share: C colour mode, S screenshot, Esc quit.
+static void shared_key(viewer *v, int key) {
+    switch (key) {
+    case GLFW_KEY_C:
+        v->mode = (boids_color_mode)((v->mode + 1) % BOIDS_COLOR_MODES);
+        printf("color: %s\n", boids_color_mode_name(v->mode));
+        fflush(stdout);
+        break;
+    case GLFW_KEY_S:
+        screenshot_key(v);
+        break;
+    case GLFW_KEY_ESCAPE:
+        v->quit = true;
+        break;
+    default:
+        break;
+    }
+}
+
 // --replay: writes the frame shown as CSV (boids_csv_write of the sim that
 // holds it) to path; returns 0 or the exit status (error printed).
 static int replay_csv(viewer *v, const char *path) {
@@ -629,22 +648,12 @@ static void replay_key(viewer *v, int key) {
         break;
     case GLFW_KEY_E: {
         char path[64];
-        snprintf(path, sizeof path, "boids-frame-%04llu.csv", (unsigned long long)v->rep_csvs++);
+        free_name(path, sizeof path, "boids-frame-%04llu.csv", &v->rep_csvs);
         replay_csv(v, path);
         break;
     }
-    case GLFW_KEY_C:
-        v->mode = (boids_color_mode)((v->mode + 1) % BOIDS_COLOR_MODES);
-        printf("color: %s\n", boids_color_mode_name(v->mode));
-        fflush(stdout);
-        break;
-    case GLFW_KEY_S:
-        screenshot_key(v);
-        break;
-    case GLFW_KEY_ESCAPE:
-        v->quit = true;
-        break;
     default:
+        shared_key(v, key);
         break;
     }
     v->rep_frame = (uint32_t)(to < 0 ? 0 : to > last ? last : to);
@@ -738,14 +747,6 @@ static void press(viewer *v, int key) {
     case GLFW_KEY_K:
         cycle_bodies(v);
         break;
-    case GLFW_KEY_C:
-        v->mode = (boids_color_mode)((v->mode + 1) % BOIDS_COLOR_MODES);
-        printf("color: %s\n", boids_color_mode_name(v->mode));
-        fflush(stdout);
-        break;
-    case GLFW_KEY_S:
-        screenshot_key(v);
-        break;
     case GLFW_KEY_T:
         if (v->profile)
             profile_stop(v);
@@ -792,10 +793,8 @@ static void press(viewer *v, int key) {
         }
         break;
     }
-    case GLFW_KEY_ESCAPE:
-        v->quit = true;
-        break;
     default:
+        shared_key(v, key);
         break;
     }
 }
