@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -130,4 +131,23 @@ void boids_test_run_free(run_result *r) {
     free(r->out);
     free(r->err);
     r->out = r->err = NULL;
+}
+
+// See spawn.h.
+int boids_test_main(const char *name, const boids_test_case *cases, size_t n, const char *tmp_dir) {
+    if (mkdir(tmp_dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "%s: cannot create %s: %s\n", name, tmp_dir, strerror(errno));
+        return 1;
+    }
+    Suite *s = suite_create(name);
+    for (size_t i = 0; i < n; i++) {
+        TCase *tc = tcase_create(cases[i].name);
+        tcase_add_test(tc, cases[i].test);
+        suite_add_tcase(s, tc);
+    }
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
 }

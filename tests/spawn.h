@@ -3,6 +3,7 @@
 #ifndef BOIDS_TEST_SPAWN_H
 #define BOIDS_TEST_SPAWN_H
 
+#include <check.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -39,5 +40,14 @@ typedef struct boids_test_signal {
 // Runs `bin` as boids_test_run does, sends the signal at `when`, waits.
 run_result boids_test_run_signal(const char *bin, const char *const *argv, const char *tmp_dir, const char *tag,
                                  const boids_test_signal *when);
+
+// A suite of cases, each in its own TCase (and so its own process and timeout).
+typedef struct boids_test_case {
+    const char *name;
+    const TTest *test;
+} boids_test_case;
+// Creates tmp_dir (scratch files of the cases), runs the suite `name` of the
+// n cases; the exit status (0 when every case passes, 1 otherwise).
+int boids_test_main(const char *name, const boids_test_case *cases, size_t n, const char *tmp_dir);
 
 #endif

@@ -687,13 +687,9 @@ START_TEST(csv_2d_without_z_loads) {
 }
 END_TEST
 
-// The suite, one case per test.
-static Suite *cli_suite(void) {
-    Suite *s = suite_create("cli");
-    struct {
-        const char *name;
-        const TTest *test;
-    } cases[] = {
+// The cases, each in its own TCase; exit 0 when every one passes.
+int main(void) {
+    const boids_test_case cases[] = {
 #define CASE(t) {#t, t}
         CASE(count_zero_rejected),
         CASE(count_negative_rejected),
@@ -767,23 +763,5 @@ static Suite *cli_suite(void) {
         CASE(csv_2d_without_z_loads),
 #undef CASE
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_test(tc, cases[i].test);
-        suite_add_tcase(s, tc);
-    }
-    return s;
-}
-
-// Creates the scratch directory and runs the suite.
-int main(void) {
-    if (mkdir(TMP, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "test_cli: cannot create %s: %s\n", TMP, strerror(errno));
-        return 1;
-    }
-    SRunner *sr = srunner_create(cli_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return boids_test_main("cli", cases, sizeof cases / sizeof cases[0], TMP);
 }

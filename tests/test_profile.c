@@ -809,12 +809,9 @@ START_TEST(json_parser_rejects_bad_documents) {
 }
 END_TEST
 
-static Suite *profile_suite(void) {
-    Suite *s = suite_create("profile");
-    struct {
-        const char *name;
-        const TTest *test;
-    } cases[] = {
+// The cases, each in its own TCase; exit 0 when every one passes.
+int main(void) {
+    const boids_test_case cases[] = {
         {"json_parser", json_parser_rejects_bad_documents},
         {"csv_cpu", csv_of_a_cpu_run},
         {"json_gpu", json_of_a_gpu_run},
@@ -826,22 +823,5 @@ static Suite *profile_suite(void) {
         {"bench_and_plot", bench_profile_and_plots},
         {"bench_interrupted", bench_interrupted_writes_outputs},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_test(tc, cases[i].test);
-        suite_add_tcase(s, tc);
-    }
-    return s;
-}
-
-int main(void) {
-    if (mkdir(TMP, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "test_profile: cannot create %s: %s\n", TMP, strerror(errno));
-        return 1;
-    }
-    SRunner *sr = srunner_create(profile_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return boids_test_main("profile", cases, sizeof cases / sizeof cases[0], TMP);
 }

@@ -738,13 +738,9 @@ START_TEST(test_run_signals) {
 }
 END_TEST
 
-// The suite: library cases, then boids-run cases.
-static Suite *snapshot_suite(void) {
-    Suite *s = suite_create("snapshot");
-    struct {
-        const char *name;
-        const TTest *test;
-    } cases[] = {
+// The cases, each in its own TCase; exit 0 when every one passes.
+int main(void) {
+    const boids_test_case cases[] = {
         {"round_trip", test_round_trip},
         {"resume", test_resume_equals_uninterrupted},
         {"truncated", test_truncated},
@@ -761,23 +757,5 @@ static Suite *snapshot_suite(void) {
         {"run_bad_load", test_run_bad_load},
         {"run_signals", test_run_signals},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_test(tc, cases[i].test);
-        suite_add_tcase(s, tc);
-    }
-    return s;
-}
-
-// Runs the suite; exit 0 when every case passes.
-int main(void) {
-    if (mkdir(TMP, 0755) != 0 && errno != EEXIST) {
-        perror(TMP);
-        return 1;
-    }
-    SRunner *sr = srunner_create(snapshot_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return boids_test_main("snapshot", cases, sizeof cases / sizeof cases[0], TMP);
 }
