@@ -53,6 +53,14 @@ char *boids_test_slurp(const char *path) {
     return s;
 }
 
+// See spawn.h.
+void boids_test_write(const char *path, const void *data, size_t n) {
+    FILE *f = fopen(path, "wb");
+    ck_assert_msg(f != NULL, "cannot write %s: %s", path, strerror(errno));
+    ck_assert_msg(fwrite(data, 1, n, f) == n, "cannot write %s", path);
+    ck_assert_msg(fclose(f) == 0, "cannot write %s: %s", path, strerror(errno));
+}
+
 // How many times needle occurs in text.
 static int occurrences(const char *text, const char *needle) {
     int k = 0;

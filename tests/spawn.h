@@ -22,6 +22,9 @@ typedef struct run_result {
 char *boids_test_slurp_len(const char *path, size_t *len_out);
 // The same, "" if missing.
 char *boids_test_slurp(const char *path);
+// Writes n bytes of data to path (created or truncated); fails the test if
+// it cannot.
+void boids_test_write(const char *path, const void *data, size_t n);
 // Runs `bin` with argv (argv[0] included, NULL-terminated, at most 64), stdin
 // from /dev/null; waits. Captures go through files in tmp_dir named by tag.
 run_result boids_test_run(const char *bin, const char *const *argv, const char *tmp_dir, const char *tag);

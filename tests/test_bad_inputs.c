@@ -61,14 +61,6 @@ static const char *const flag_cases[][4] = {
     {"--quiet=yes", NULL},
 };
 
-// Files the cases above and below read: written once.
-static void write_file(const char *path, const char *text, size_t len) {
-    FILE *f = fopen(path, "wb");
-    ck_assert_msg(f != NULL, "cannot write %s", path);
-    fwrite(text, 1, len, f);
-    fclose(f);
-}
-
 static void make_inputs(void) {
     mkdir(TMP, 0755);
     mkdir(TMP "/bad-inputs", 0755);
@@ -92,13 +84,13 @@ static void make_inputs(void) {
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[512];
         snprintf(path, sizeof path, "%s/bad-inputs/%s", TMP, files[i].name);
-        write_file(path, files[i].text, strlen(files[i].text));
+        boids_test_write(path, files[i].text, strlen(files[i].text));
     }
-    write_file(TMP "/bad-inputs/binary.ini", binary, sizeof binary - 1);
+    boids_test_write(TMP "/bad-inputs/binary.ini", binary, sizeof binary - 1);
     // Existing outputs the refused runs are pointed at.
-    write_file(TMP "/bad-inputs/keep.csv", "precious\n", 9);
-    write_file(TMP "/bad-inputs/keep.png", "precious\n", 9);
-    write_file(TMP "/bad-inputs/keep.boids", "precious\n", 9);
+    boids_test_write(TMP "/bad-inputs/keep.csv", "precious\n", 9);
+    boids_test_write(TMP "/bad-inputs/keep.png", "precious\n", 9);
+    boids_test_write(TMP "/bad-inputs/keep.boids", "precious\n", 9);
 }
 
 typedef struct program {
@@ -267,7 +259,7 @@ START_TEST(files_and_outputs) {
             n = 0;
             break;
         }
-        write_file(TMP "/bad-inputs/bad.boids", copy, n);
+        boids_test_write(TMP "/bad-inputs/bad.boids", copy, n);
         free(copy);
         // Every program that loads snapshots; --save points at a file that must stay.
         static const char *const loaders[] = {"boids-run", "boids-validate", "boids"};
@@ -313,7 +305,7 @@ START_TEST(files_and_outputs) {
             n = 0;
             break;
         }
-        write_file(TMP "/bad-inputs/bad.rec", copy, n);
+        boids_test_write(TMP "/bad-inputs/bad.rec", copy, n);
         free(copy);
         program replay = {"boids", (const char *const[]){"--frames", "1", NULL}, "--screenshot"};
         expect_refused(&replay, (const char *const[]){"--replay", TMP "/bad-inputs/bad.rec", NULL}, rec_damages[d]);

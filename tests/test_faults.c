@@ -61,13 +61,6 @@ static void assert_one_line(const char *text) {
     ck_assert_msg(len > 1 && nl == text + len - 1, "expected exactly one line on stderr, got: [%s]", text);
 }
 
-static void write_file(const char *path, const char *content) {
-    FILE *f = fopen(path, "wb");
-    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-    ck_assert_int_eq(fputs(content, f) >= 0, 1);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
 // The file holds exactly `content`.
 static void assert_file_is(const char *path, const char *content) {
     size_t len = 0;
@@ -329,7 +322,8 @@ START_TEST(test_run_lost) {
         snprintf(prev, sizeof prev, "%d", n - 1);
         if (n > 1)
             healthy_hash(prev, ref);
-        write_file(TMP "/faults_lost.boids", "precious: not a snapshot\n");
+        static const char old[] = "precious: not a snapshot\n";
+        boids_test_write(TMP "/faults_lost.boids", old, sizeof old - 1);
         snprintf(fault, sizeof fault, "lost@%d", n);
         set_fault(fault);
         run_result r = boids_test_run(RUN_BIN,
@@ -446,10 +440,10 @@ END_TEST
 // oom: exit 3 with the out-of-memory line; every pre-existing output as it was.
 START_TEST(test_run_oom) {
     static const char *const content = "precious: left alone\n";
-    write_file(TMP "/faults_oom.boids", content);
-    write_file(TMP "/faults_oom.brec", content);
-    write_file(TMP "/faults_oom.csv", content);
-    write_file(TMP "/faults_oom_profile.csv", content);
+    boids_test_write(TMP "/faults_oom.boids", content, strlen(content));
+    boids_test_write(TMP "/faults_oom.brec", content, strlen(content));
+    boids_test_write(TMP "/faults_oom.csv", content, strlen(content));
+    boids_test_write(TMP "/faults_oom_profile.csv", content, strlen(content));
     set_fault("oom");
     run_result r = boids_test_run(RUN_BIN,
                                   ARGV("boids-run", "--backend", "gpu", "--count", AGENTS, "--steps", "10", "--record",

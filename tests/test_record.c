@@ -153,14 +153,6 @@ static file_bytes read_bytes(const char *path) {
     return f;
 }
 
-// Writes n bytes of b to path.
-static void write_bytes(const char *path, const unsigned char *b, size_t n) {
-    FILE *f = fopen(path, "wb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(b, 1, n, f), n);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
 // The little-endian uint64 at b.
 static uint64_t u64_at(const unsigned char *b) {
     uint64_t v = 0;
@@ -221,25 +213,25 @@ START_TEST(test_header_damage) {
     unsigned char *b = malloc(f.n + 8);
     memcpy(b, f.b, f.n);
     b[1] = 'X';
-    write_bytes(BAD, b, f.n);
+    boids_test_write(BAD, b, f.n);
     open_fails(BAD, BOIDS_ERR_FORMAT, "not a boids recording");
     // CRLF -> LF: the magic loses its \r.
     memcpy(b, f.b, 4);
     memcpy(b + 4, f.b + 5, f.n - 5);
-    write_bytes(BAD, b, f.n - 1);
+    boids_test_write(BAD, b, f.n - 1);
     open_fails(BAD, BOIDS_ERR_FORMAT, "line endings");
     memcpy(b, f.b, f.n);
     put32(b + 8, BOIDS_RECORD_VERSION + 1);
     fix_header(b);
-    write_bytes(BAD, b, f.n);
+    boids_test_write(BAD, b, f.n);
     open_fails(BAD, BOIDS_ERR_FORMAT, "newer than this program");
     memcpy(b, f.b, f.n);
     b[40] ^= 1; // the world, under the header CRC
-    write_bytes(BAD, b, f.n);
+    boids_test_write(BAD, b, f.n);
     open_fails(BAD, BOIDS_ERR_FORMAT, "bad CRC in the header");
-    write_bytes(BAD, f.b, 30);
+    boids_test_write(BAD, f.b, 30);
     open_fails(BAD, BOIDS_ERR_FORMAT, "truncated");
-    write_bytes(BAD, f.b, 5);
+    boids_test_write(BAD, f.b, 5);
     open_fails(BAD, BOIDS_ERR_FORMAT, "truncated");
     open_fails(TMP "/rec_missing.rec", BOIDS_ERR_IO, "cannot be opened");
     open_fails(TMP, BOIDS_ERR_IO, "not a regular file");
@@ -265,7 +257,7 @@ START_TEST(test_sizes) {
         memcpy(b, f.b, f.n);
         put32(b + header[k].at, header[k].value);
         fix_header(b);
-        write_bytes(BAD, b, f.n);
+        boids_test_write(BAD, b, f.n);
         open_fails(BAD, BOIDS_ERR_FORMAT, header[k].what);
     }
     // A frame claiming another raw size, or a huge compressed size.
@@ -273,15 +265,15 @@ START_TEST(test_sizes) {
     memcpy(b, f.b, f.n);
     put64(b + fr + 12, (uint64_t)1 << 40);
     fix_block(b, fr);
-    write_bytes(BAD, b, f.n);
+    boids_test_write(BAD, b, f.n);
     open_fails(BAD, BOIDS_ERR_FORMAT, "holds 1099511627776 bytes");
     memcpy(b, f.b, f.n);
     put64(b + fr + 20, UINT64_MAX);
-    write_bytes(BAD, b, f.n);
+    boids_test_write(BAD, b, f.n);
     open_fails(BAD, BOIDS_ERR_FORMAT, "compressed size");
     memcpy(b, f.b, f.n);
     memcpy(b + fr, "XXXX", 4);
-    write_bytes(BAD, b, f.n);
+    boids_test_write(BAD, b, f.n);
     open_fails(BAD, BOIDS_ERR_FORMAT, "expected a FRAM block");
     free(b);
     free(f.b);
@@ -296,20 +288,20 @@ START_TEST(test_payload_damage) {
     size_t fr = block_at(&f, 3);
     memcpy(b, f.b, f.n);
     b[fr + 40] ^= 0x10;
-    write_bytes(BAD, b, f.n);
+    boids_test_write(BAD, b, f.n);
     open_fails(BAD, BOIDS_ERR_FORMAT, "bad CRC in the FRAM block");
     memcpy(b, f.b, f.n);
     for (size_t i = 0; i < (size_t)u64_at(b + fr + 20); i++)
         b[fr + 32 + i] = (unsigned char)(i * 37u + 11u);
     fix_block(b, fr);
-    write_bytes(BAD, b, f.n);
+    boids_test_write(BAD, b, f.n);
     open_fails(BAD, BOIDS_ERR_FORMAT, "frame 2");
     // Damaged zstd data after a valid frame header: keep the first 12 bytes.
     memcpy(b, f.b, f.n);
     for (size_t i = 12; i < (size_t)u64_at(b + fr + 20); i++)
         b[fr + 32 + i] ^= 0x5a;
     fix_block(b, fr);
-    write_bytes(BAD, b, f.n);
+    boids_test_write(BAD, b, f.n);
     open_fails(BAD, BOIDS_ERR_FORMAT, "frame 2");
     free(b);
     free(f.b);
@@ -342,7 +334,7 @@ START_TEST(test_truncated) {
     size_t last = block_at(&f, FRAMES);
     size_t cuts[] = {last + 1, last + 20, last + BOIDS_RECORD_BLOCK_SIZE, last + BOIDS_RECORD_BLOCK_SIZE + 7, f.n - 1};
     for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
-        write_bytes(BAD, f.b, cuts[k]);
+        boids_test_write(BAD, f.b, cuts[k]);
         boids_recording *r = open_ok(BAD);
         const boids_recording_info *in = boids_recording_get_info(r);
         ck_assert_uint_eq(in->frames, FRAMES - 1);
@@ -357,10 +349,10 @@ START_TEST(test_truncated) {
         boids_recording_close(r);
     }
     // Cut inside the groups block: an error.
-    write_bytes(BAD, f.b, BOIDS_RECORD_HEADER_SIZE + 10);
+    boids_test_write(BAD, f.b, BOIDS_RECORD_HEADER_SIZE + 10);
     open_fails(BAD, BOIDS_ERR_FORMAT, "truncated");
     // Header and groups only: a valid recording of no frames.
-    write_bytes(BAD, f.b, block_at(&f, 1));
+    boids_test_write(BAD, f.b, block_at(&f, 1));
     boids_recording *r = open_ok(BAD);
     ck_assert_uint_eq(boids_recording_get_info(r)->frames, 0);
     ck_assert(!boids_recording_get_info(r)->truncated);

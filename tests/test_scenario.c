@@ -179,13 +179,6 @@ END_TEST
 
 // ---- through boids-run -------------------------------------------------------------
 
-static void write_file(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 // The last line's state hash of a successful run.
 static unsigned long long run_hash(const char *const *argv) {
     run_result r = boids_test_run(RUN_BIN, argv, TMP, "scenario");
@@ -207,12 +200,12 @@ static const char scenario_text[] =
 START_TEST(run_dump_roundtrip) {
     mkdir(TMP, 0755);
     const char *path = TMP "/round.ini", *dump = TMP "/round-dump.ini";
-    write_file(path, scenario_text);
+    boids_test_write(path, scenario_text, strlen(scenario_text));
     unsigned long long a = run_hash(ARGV("boids-run", "--scenario", path, "--steps", "40", "--quiet"));
     // The dump loads back to the same run.
     run_result r = boids_test_run(RUN_BIN, ARGV("boids-run", "--scenario", path, "--dump-scenario"), TMP, "dump");
     ck_assert_msg(r.spawned && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "dump failed: %s", r.err);
-    write_file(dump, r.out);
+    boids_test_write(dump, r.out, strlen(r.out));
     boids_test_run_free(&r);
     unsigned long long b = run_hash(ARGV("boids-run", "--scenario", dump, "--steps", "40", "--quiet"));
     ck_assert_msg(a == b, "the dumped scenario runs differently: %016llx vs %016llx", a, b);
@@ -224,7 +217,7 @@ START_TEST(run_dump_roundtrip) {
                        ARGV("boids-run", "--scenario", path, "--dump-scenario", "--seed", "6", "--count", "700",
                             "--maxforce", "0.07", "--fov", "250"),
                        TMP, "dump");
-    write_file(dump, r.out);
+    boids_test_write(dump, r.out, strlen(r.out));
     ck_assert_msg(strstr(r.out, "seed = 6\n") && strstr(r.out, "count = 700\n") && strstr(r.out, "maxforce = 0.07"),
                   "flags missing from the dump: %s", r.out);
     boids_test_run_free(&r);
@@ -235,7 +228,7 @@ START_TEST(run_dump_roundtrip) {
     // Without a file too: the dump of plain flags.
     r = boids_test_run(RUN_BIN, ARGV("boids-run", "--count", "800", "--dump-scenario", "--behaviors", "all"), TMP,
                        "dump");
-    write_file(dump, r.out);
+    boids_test_write(dump, r.out, strlen(r.out));
     boids_test_run_free(&r);
     unsigned long long f =
         run_hash(ARGV("boids-run", "--count", "800", "--steps", "20", "--quiet", "--behaviors", "all"));
@@ -247,7 +240,8 @@ END_TEST
 START_TEST(run_bad_file_exits_2) {
     mkdir(TMP, 0755);
     const char *path = TMP "/bad.ini";
-    write_file(path, "[world]\ncount = 100\n[group.a]\nradius = -5\n");
+    static const char bad[] = "[world]\ncount = 100\n[group.a]\nradius = -5\n";
+    boids_test_write(path, bad, sizeof bad - 1);
     run_result r = boids_test_run(RUN_BIN, ARGV("boids-run", "--scenario", path, "--steps", "1"), TMP, "bad");
     ck_assert_msg(r.spawned && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2, "expected exit 2: %s", r.err);
     size_t len = strlen(r.err);
@@ -267,7 +261,7 @@ START_TEST(run_bad_file_exits_2) {
         {"[group.a]\n[relation]\na.zz = flee\n", "unknown group 'zz'"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        write_file(path, cases[k].text);
+        boids_test_write(path, cases[k].text, strlen(cases[k].text));
         run_result q = boids_test_run(RUN_BIN, ARGV("boids-run", "--scenario", path, "--steps", "1"), TMP, "bad");
         size_t n = strlen(q.err);
         ck_assert_msg(WIFEXITED(q.status) && WEXITSTATUS(q.status) == 2 && n > 0 &&

@@ -210,14 +210,6 @@ static bytes good_file(void) {
     return f;
 }
 
-// Writes n bytes of b to path.
-static void write_file(const char *path, const unsigned char *b, size_t n) {
-    FILE *f = fopen(path, "wb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(b, 1, n, f), n);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
 // The offset of chunk `tag` (its tag byte) in f; fails if absent.
 static size_t chunk_at(const bytes *f, const char *tag) {
     size_t off = 12;
@@ -253,7 +245,7 @@ static void fix_crc(bytes *f, size_t off) {
 // "PATH: ..." containing `needle`.
 static void expect_bad(const unsigned char *b, size_t n, boids_result code, const char *needle) {
     const char *path = TMP "/snap_bad.boids";
-    write_file(path, b, n);
+    boids_test_write(path, b, n);
     char err[512] = "";
     boids_sim *s = (boids_sim *)&err; // must be reset to NULL
     boids_result r = boids_snapshot_load(path, &s, NULL, err, sizeof err);
@@ -529,7 +521,7 @@ START_TEST(test_values) {
     expect_bad(longer, f.n + 3, BOIDS_ERR_FORMAT, "3 unexpected bytes after the END chunk");
     free(longer);
     // The repaired file loads again.
-    write_file(TMP "/snap_bad.boids", f.b, f.n);
+    boids_test_write(TMP "/snap_bad.boids", f.b, f.n);
     boids_sim_destroy(load_ok(TMP "/snap_bad.boids"));
     free(f.b);
 }
@@ -554,7 +546,7 @@ START_TEST(test_save_failure_keeps_old_file) {
     mkdir(dir, 0755);
     chmod(dir, 0755);
     bytes f = good_file();
-    write_file(TMP "/snap_ro/keep.boids", f.b, f.n);
+    boids_test_write(TMP "/snap_ro/keep.boids", f.b, f.n);
     boids_sim *s = rich_sim(60, 2, 1);
     char err[512];
     ck_assert_int_eq(boids_snapshot_save(s, NULL, TMP "/snap_no_such_dir/x.boids", err, sizeof err), BOIDS_ERR_IO);
@@ -692,10 +684,10 @@ START_TEST(test_run_bad_load) {
     size_t sizes[] = {5, 200, f.n - 1};
     for (size_t k = 0; k < 4; k++) {
         if (k < 3) {
-            write_file(path, f.b, sizes[k]);
+            boids_test_write(path, f.b, sizes[k]);
         } else {
             f.b[chunk_at(&f, "AGNT") + 20] ^= 1;
-            write_file(path, f.b, f.n);
+            boids_test_write(path, f.b, f.n);
         }
         run_result r = run_ok(ARGV("boids-run", "--load", path), 2);
         ck_assert_msg(strncmp(r.err, "boids-run: --load: " TMP "/snap_run_bad.boids: ", 19 + strlen(path) + 2) == 0,

@@ -530,7 +530,8 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         if (!p && c->sc.vary_count == BOIDS_SCENARIO_MAX_VARY)
             p = "is one varying weight too many (at most 32)";
         if (p) {
-            fail(c, c->line, sec, key, value, "MIN, MAX, PERIOD (weights -1e6..1e6, a period of 1..1e9 steps)", "%s", p);
+            fail(c, c->line, sec, key, value, "MIN, MAX, PERIOD (weights -1e6..1e6, a period of 1..1e9 steps)",
+                 "%s", p);
             return 0;
         }
         boids_vary *vr = &c->sc.vary[c->sc.vary_count++];
