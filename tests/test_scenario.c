@@ -155,6 +155,14 @@ START_TEST(bad_files) {
     long_line[sizeof long_line - 2] = '\n';
     long_line[sizeof long_line - 1] = '\0';
     load_bad(long_line, ARGV("t.ini:2:", "too long", "198"));
+    // A title or example whose written "example = TEXT" line would not load
+    // back (fuzz_scenario's regression-long-example.ini); 188 characters fit.
+    char text[300];
+    snprintf(text, sizeof text, "[scenario]\nexample=%0189d\n", 0);
+    load_bad(text, ARGV("t.ini:2:", "[scenario] example", "is 189 characters long", "at most 188"));
+    snprintf(text, sizeof text, "[scenario]\ntitle=%0188d\n", 0);
+    load_ok(text);
+    ck_assert_uint_eq(strlen(sc.title), 188);
     load_bad("[world]\ndt = 0x1p-1\n", ARGV("dt: '0x1p-1' is not a decimal number"));
     load_bad("[flowfield]\nkind = image\n", ARGV("t.ini:2:", "needs an image"));
     // A target placed at the origin stays there (it is not "unset").

@@ -19,6 +19,7 @@
 
 #define BOIDS_SCENARIO_MAX_VARY 32
 #define BOIDS_SCENARIO_NAME 32
+#define BOIDS_SCENARIO_TEXT_MAX 188 // title and example: "example = TEXT" fits a 198-character line
 // Ranges of the time-dependent parts, checked by the parser and by a
 // snapshot's SCEN chunk alike: the circling target's radius, the periods (in
 // steps) of the circle and of varying weights (whose MIN and MAX are weights,

@@ -814,7 +814,15 @@ static int on_key(void *user, const char *section, const char *key, const char *
             fail(c, c->line, section, key, NULL, "title or example", "is not a key of [scenario]");
             return 0;
         }
-        trim(value, dst, sizeof c->sc.title);
+        // At most what boids_scenario_write's "example = TEXT" line can hold
+        // within the reader's 198 characters (a dump must load back).
+        char t[400];
+        trim(value, t, sizeof t);
+        if (strlen(t) > BOIDS_SCENARIO_TEXT_MAX) {
+            fail(c, c->line, section, key, NULL, "at most 188 characters", "is %zu characters long", strlen(t));
+            return 0;
+        }
+        snprintf(dst, sizeof c->sc.title, "%s", t);
         return 1;
     }
     if (strcmp(section, "world") == 0)
