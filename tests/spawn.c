@@ -143,15 +143,20 @@ void boids_test_run_free(run_result *r) {
 
 // See spawn.h.
 int boids_test_main(const char *name, const boids_test_case *cases, size_t n, const char *tmp_dir) {
-    if (mkdir(tmp_dir, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "%s: cannot create %s: %s\n", name, tmp_dir, strerror(errno));
-        return 1;
-    }
     Suite *s = suite_create(name);
     for (size_t i = 0; i < n; i++) {
         TCase *tc = tcase_create(cases[i].name);
         tcase_add_test(tc, cases[i].test);
         suite_add_tcase(s, tc);
+    }
+    return boids_test_main_suite(s, tmp_dir);
+}
+
+// See spawn.h.
+int boids_test_main_suite(Suite *s, const char *tmp_dir) {
+    if (mkdir(tmp_dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "cannot create %s: %s\n", tmp_dir, strerror(errno));
+        return 1;
     }
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

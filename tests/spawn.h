@@ -52,5 +52,7 @@ typedef struct boids_test_case {
 // Creates tmp_dir (scratch files of the cases), runs the suite `name` of the
 // n cases; the exit status (0 when every case passes, 1 otherwise).
 int boids_test_main(const char *name, const boids_test_case *cases, size_t n, const char *tmp_dir);
+// The same for a suite made by the caller (loop tests, several cases per TCase).
+int boids_test_main_suite(Suite *s, const char *tmp_dir);
 
 #endif

@@ -1,0 +1,380 @@
+// tests/test_pinned.c: the results of a fixed set of runs, pinned. Each run
+// (boids-run on the CPU and on the GPU, the viewer on both backends) must
+// end with the same `state-hash` and write a --save snapshot whose content
+// hashes to the same value as when the run was pinned. A refactor or a
+// speed-up never moves them; a change that must (a real bug fix) says so in
+// its commit, with the reason, and re-pins.
+//
+// The snapshot hash is FNV-1a 64 over the payloads of every chunk but ORDR
+// (the slot order inside a cell, which the GPU's atomics set differently
+// from run to run): HEAD, PARM, AGNT (id order), JNTS (the bodies) and SCEN
+// (the scenario's schedule), so it also pins what the state-hash leaves out.
+//
+// The GPU values are llvmpipe's (the CI device). Runs without wander equal
+// the CPU reference bit for bit there, and share the CPU run's values; a
+// real GPU (other sqrt and trigonometry roundings) may differ, so on other
+// drivers run the `cpu` cases (CK_RUN_CASE) or re-pin locally.
+//
+// BOIDS_PIN_PRINT=1 prints each run's values instead of failing on a
+// mismatch (to re-pin after a deliberate change; the run still fails).
+#include <check.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "spawn.h"
+
+#ifndef BOIDS_BIN_DIR
+#error "BOIDS_BIN_DIR must name the directory of the executables"
+#endif
+#ifndef BOIDS_TEST_TMP
+#error "BOIDS_TEST_TMP must name a scratch directory"
+#endif
+
+#define TMP BOIDS_TEST_TMP
+#define MAX_ARGS 48
+
+// One pinned run: which program, its arguments (without --save, which the
+// test adds) and the values it must give.
+typedef struct pinned_run {
+    const char *name;
+    bool viewer;                   // boids under xvfb-run (--frames F as a step count), else boids-run
+    const char *args[MAX_ARGS];    // NULL-terminated
+    unsigned long long state_hash; // boids-run's last line (viewer: 0, it prints none)
+    unsigned long long snap_hash;  // the --save snapshot's chunks but ORDR
+} pinned_run;
+
+// Every behaviour but wander (whose sin/cos differ by ~1e-8 on the GPU).
+#define NO_WANDER                                                                                                      \
+    "obstacles,walls,escape,separation,flee,evade,hunt,pursue,seek,arrive,path,flow,view,alignment,cohesion"
+
+static const pinned_run runs[] = {
+    // 2D / 3D, each boundary, every behaviour (CPU reference).
+    {"cpu-2d-wrap-flocking", false, {"--count", "400", "--steps", "30"}, 0xad555098504bc9ffull, 0x2b2fe1e6bc1989afull},
+    {"cpu-3d-wrap-flocking",
+     false,
+     {"--count", "400", "--steps", "30", "--dim", "3"},
+     0x1d19f2529f021bedull,
+     0x5b8a0fef4c8e3a31ull},
+    {"cpu-2d-walls-all",
+     false,
+     {"--count", "300", "--steps", "30", "--boundary", "walls", "--behaviors", "all"},
+     0x31961e592c8e4962ull,
+     0x2e58471ded189b78ull},
+    {"cpu-2d-bounce-flocking",
+     false,
+     {"--count", "300", "--steps", "40", "--boundary", "bounce"},
+     0xe36f685f982f847cull,
+     0x6e0946854ccf4277ull},
+    {"cpu-2d-wrap-all",
+     false,
+     {"--count", "300", "--steps", "30", "--behaviors", "all", "--seed", "7"},
+     0xc0c10d834d3970f4ull,
+     0xd945bb5dac5342c1ull},
+    {"cpu-3d-wrap-all",
+     false,
+     {"--count", "300", "--steps", "30", "--dim", "3", "--behaviors", "all"},
+     0x63232eecb041592eull,
+     0x101cea3b7f310679ull},
+    {"cpu-3d-walls-all",
+     false,
+     {"--count", "300", "--steps", "30", "--dim", "3", "--boundary", "walls", "--behaviors", "all"},
+     0xaa6a7fc1fd60682cull,
+     0x337fb344f52e3606ull},
+    {"cpu-3d-bounce-flocking",
+     false,
+     {"--count", "300", "--steps", "40", "--dim", "3", "--boundary", "bounce"},
+     0x39a3273b6cc00aadull,
+     0x179010177df4c053ull},
+    // The other neighbour indexes give the grid's bits.
+    {"cpu-2d-wrap-all-quadtree",
+     false,
+     {"--count", "300", "--steps", "30", "--behaviors", "all", "--seed", "7", "--index", "quadtree"},
+     0xc0c10d834d3970f4ull,
+     0xd945bb5dac5342c1ull},
+    {"cpu-3d-walls-all-brute",
+     false,
+     {"--count", "300", "--steps", "30", "--dim", "3", "--boundary", "walls", "--behaviors", "all", "--index", "brute"},
+     0xaa6a7fc1fd60682cull,
+     0x337fb344f52e3606ull},
+    // Weights, field of view, world and the physical parameters.
+    {"cpu-2d-tuned",
+     false,
+     {"--count",      "350",
+      "--steps",      "25",
+      "--world",      "900x700",
+      "--origin",     "-100,50",
+      "--weights",    "separation=2,alignment=0.5,cohesion=1.25",
+      "--radius",     "40",
+      "--separation", "18",
+      "--fov",        "270",
+      "--maxspeed",   "4",
+      "--maxforce",   "0.08",
+      "--dt",         "0.5",
+      "--seed",       "0x2a"},
+     0x72d3c07f49dfeaa2ull,
+     0x54dfeb480a673657ull},
+    // Groups, scenarios (a dynamic schedule, paths, a flow field), bodies.
+    {"cpu-scenario-predators-prey",
+     false,
+     {"--scenario", "predators-prey", "--steps", "30"},
+     0x74285bc4687b396full,
+     0x00672e8008d3ff50ull},
+    {"cpu-scenario-flocking-varying",
+     false,
+     {"--scenario", "flocking-varying", "--steps", "30"},
+     0x53d518369ba35766ull,
+     0xab1f2d92a87f8e3aull},
+    {"cpu-scenario-pursue-evade",
+     false,
+     {"--scenario", "pursue-evade", "--steps", "30"},
+     0x97bc6d6b824b0e4aull,
+     0x02d77969dc5620dcull},
+    {"cpu-scenario-path-following",
+     false,
+     {"--scenario", "path-following", "--steps", "30"},
+     0x366e9e6b227e0fceull,
+     0x269504757829d307ull},
+    {"cpu-scenario-flowfield-noise",
+     false,
+     {"--scenario", "flowfield-noise", "--steps", "30"},
+     0x9d38fffa98757d26ull,
+     0x67a3bfd6cd501a5aull},
+    {"cpu-2d-bodies-snake",
+     false,
+     {"--count", "200", "--steps", "30", "--bodies", "snake"},
+     0xf424980d75d8c2d2ull,
+     0x6df20928bb77f86eull},
+    {"cpu-2d-bodies-chain",
+     false,
+     {"--count", "200", "--steps", "30", "--bodies", "chain", "--joints", "8", "--boundary", "walls"},
+     0xcc9b53691d9ad039ull,
+     0xa3f492f024b4f6b8ull},
+    {"cpu-3d-bodies-fish",
+     false,
+     {"--count", "200", "--steps", "30", "--dim", "3", "--bodies", "fish"},
+     0xad52ee3568b9a2f8ull,
+     0x0c5f79cd5db5eb4eull},
+    // The GPU backend (llvmpipe).
+    {"gpu-2d-wrap-flocking",
+     false,
+     {"--count", "400", "--steps", "30", "--backend", "gpu"},
+     0xad555098504bc9ffull,
+     0x01ba3c8beab41860ull},
+    {"gpu-3d-wrap-flocking",
+     false,
+     {"--count", "400", "--steps", "30", "--dim", "3", "--backend", "gpu"},
+     0x1d19f2529f021bedull,
+     0xa11f93083beee86aull},
+    {"gpu-2d-walls-nowander",
+     false,
+     {"--count", "300", "--steps", "30", "--boundary", "walls", "--behaviors", NO_WANDER, "--backend", "gpu"},
+     0xc27a306e71eaab2aull,
+     0x8962f54bfa4bc7a3ull},
+    {"gpu-3d-bounce-nowander",
+     false,
+     {"--count", "300", "--steps", "30", "--dim", "3", "--boundary", "bounce", "--behaviors", NO_WANDER, "--backend",
+      "gpu"},
+     0xa99b67315d78ad94ull,
+     0xbc6b3de3296fc08eull},
+    {"gpu-2d-wrap-all",
+     false,
+     {"--count", "300", "--steps", "30", "--behaviors", "all", "--backend", "gpu"},
+     0xf23adace71ae3467ull,
+     0x9f7ea256813f28efull},
+    {"gpu-scenario-predators-prey",
+     false,
+     {"--scenario", "predators-prey", "--steps", "30", "--backend", "gpu"},
+     0x74285bc4687b396full,
+     0x34ceee5f0cf49fabull},
+    {"gpu-scenario-flocking-varying",
+     false,
+     {"--scenario", "flocking-varying", "--steps", "30", "--backend", "gpu"},
+     0x53d518369ba35766ull,
+     0x34947f722efed6b5ull},
+    {"gpu-2d-bodies-snake",
+     false,
+     {"--count", "200", "--steps", "30", "--bodies", "snake", "--backend", "gpu"},
+     0xf424980d75d8c2d2ull,
+     0xbd08ab44c9686d1full},
+    {"gpu-3d-bodies-fish",
+     false,
+     {"--count", "200", "--steps", "30", "--dim", "3", "--bodies", "fish", "--backend", "gpu"},
+     0xad52ee3568b9a2f8ull,
+     0x6fa65fa25d6f62d9ull},
+    // The viewer: one step a frame, keys toggling behaviours, bodies and the boundary.
+    {"viewer-cpu-2d",
+     true,
+     {"--backend", "cpu", "--count", "300", "--frames", "20", "--vsync", "off"},
+     0,
+     0x56d54e544551a92bull},
+    {"viewer-gpu-2d",
+     true,
+     {"--backend", "gpu", "--count", "300", "--frames", "20", "--vsync", "off"},
+     0,
+     0xd05ad0bc90162f30ull},
+    {"viewer-cpu-keys",
+     true,
+     {"--backend", "cpu", "--count", "300", "--frames", "24", "--vsync", "off", "--keys",
+      "2:1,3:4,4:0,5:b,6:k,7:],8:=,9:=,10:9"},
+     0,
+     0xf90e0e73ebf7fc63ull},
+    {"viewer-gpu-keys",
+     true,
+     {"--backend", "gpu", "--count", "300", "--frames", "24", "--vsync", "off", "--keys",
+      "2:1,3:4,4:0,5:b,6:k,7:],8:=,9:=,10:9"},
+     0,
+     0x6a08a5037ea3b9bbull},
+    {"viewer-gpu-scenario",
+     true,
+     {"--backend", "gpu", "--scenario", "predators-prey", "--frames", "15", "--vsync", "off"},
+     0,
+     0x8371c66a1d24d209ull},
+    {"viewer-cpu-3d-bodies",
+     true,
+     {"--backend", "cpu", "--count", "200", "--dim", "3", "--bodies", "fish", "--frames", "15", "--vsync", "off"},
+     0,
+     0x9d7488118fcf4eb9ull},
+    {"viewer-gpu-3d-walls",
+     true,
+     {"--backend", "gpu", "--count", "300", "--dim", "3", "--boundary", "walls", "--frames", "15", "--vsync", "off"},
+     0,
+     0xbe3ab9e7be8dbeabull},
+};
+
+// FNV-1a 64 over bytes, continuing from h.
+static uint64_t fnv(uint64_t h, const unsigned char *p, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+// Little-endian u64 at p.
+static uint64_t le64(const unsigned char *p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+// The hash of a snapshot's chunks (tags and payloads) but ORDR.
+static unsigned long long snapshot_hash(const char *path) {
+    size_t len = 0;
+    unsigned char *b = (unsigned char *)boids_test_slurp_len(path, &len);
+    ck_assert_msg(b != NULL, "expected the run to write its snapshot %s", path);
+    ck_assert_msg(len >= 12 && memcmp(b,
+                                      "\x89"
+                                      "BDS\r\n\x1a\n",
+                                      8) == 0,
+                  "expected %s to be a .boids snapshot", path);
+    uint64_t h = 0xcbf29ce484222325ull;
+    size_t at = 12;
+    bool end = false;
+    while (!end) {
+        ck_assert_msg(at + 12 <= len, "expected another chunk at byte %zu of %s (%zu bytes)", at, path, len);
+        uint64_t n = le64(b + at + 4);
+        ck_assert_msg(n <= len - at - 16, "expected chunk %.4s at byte %zu of %s to fit", (const char *)b + at, at,
+                      path);
+        end = memcmp(b + at, "END ", 4) == 0;
+        if (memcmp(b + at, "ORDR", 4) != 0) {
+            h = fnv(h, b + at, 4);
+            h = fnv(h, b + at + 12, (size_t)n);
+        }
+        at += 16 + (size_t)n;
+    }
+    free(b);
+    return h;
+}
+
+// Where xvfb-run is (a PATH search), or NULL.
+static const char *xvfb_run(void) {
+    static char found[4096];
+    const char *path = getenv("PATH");
+    if (!path)
+        return NULL;
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        snprintf(found, sizeof found, "%.*s/xvfb-run", (int)n, path);
+        if (access(found, X_OK) == 0)
+            return found;
+        path += n + (path[n] == ':');
+    }
+    return NULL;
+}
+
+// The value of stdout's last line "state-hash: H".
+static unsigned long long state_hash_of(const run_result *r) {
+    const char *line = strstr(r->out, "state-hash: ");
+    ck_assert_msg(line != NULL, "expected a 'state-hash: H' line, got: %s", r->out);
+    return strtoull(line + 12, NULL, 16);
+}
+
+START_TEST(pinned) {
+    const pinned_run *p = &runs[_i];
+    char save[512];
+    snprintf(save, sizeof save, TMP "/pinned-%s.boids", p->name);
+    unlink(save);
+    const char *argv[MAX_ARGS + 8];
+    int n = 0;
+    const char *bin = BOIDS_BIN_DIR "/boids-run";
+    if (p->viewer) {
+        const char *xvfb = xvfb_run();
+        ck_assert_msg(xvfb || getenv("DISPLAY"), "expected xvfb-run (package xvfb) or a DISPLAY for the viewer");
+        if (xvfb) {
+            bin = xvfb;
+            argv[n++] = xvfb;
+            argv[n++] = "-a";
+            argv[n++] = "-s";
+            argv[n++] = "-screen 0 1280x1024x24";
+            argv[n++] = BOIDS_BIN_DIR "/boids";
+        } else {
+            bin = BOIDS_BIN_DIR "/boids";
+            argv[n++] = bin;
+        }
+    } else {
+        argv[n++] = "boids-run";
+        argv[n++] = "--quiet";
+    }
+    for (int i = 0; p->args[i]; i++)
+        argv[n++] = p->args[i];
+    argv[n++] = "--save";
+    argv[n++] = save;
+    argv[n] = NULL;
+    run_result r = boids_test_run(bin, argv, TMP, p->name);
+    ck_assert_msg(r.spawned && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
+                  "%s: expected exit 0, got status %d; stderr: %s", p->name, r.status, r.err);
+    unsigned long long state = p->viewer ? 0 : state_hash_of(&r);
+    unsigned long long snap = snapshot_hash(save);
+    if (getenv("BOIDS_PIN_PRINT"))
+        printf("    {\"%s\", 0x%016llxull, 0x%016llxull},\n", p->name, state, snap), fflush(stdout);
+    ck_assert_msg(state == p->state_hash, "%s: expected state-hash %016llx (pinned), got %016llx", p->name,
+                  p->state_hash, state);
+    ck_assert_msg(snap == p->snap_hash, "%s: expected snapshot hash %016llx (pinned), got %016llx", p->name,
+                  p->snap_hash, snap);
+    boids_test_run_free(&r);
+    unlink(save);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("pinned");
+    TCase *cpu = tcase_create("cpu"), *gpu = tcase_create("gpu"), *viewer = tcase_create("viewer");
+    int n = (int)(sizeof runs / sizeof runs[0]), first_gpu = n, first_viewer = n;
+    for (int i = n - 1; i >= 0; i--) {
+        if (runs[i].viewer)
+            first_viewer = i;
+        else if (strncmp(runs[i].name, "gpu-", 4) == 0)
+            first_gpu = i;
+    }
+    tcase_add_loop_test(cpu, pinned, 0, first_gpu);
+    tcase_add_loop_test(gpu, pinned, first_gpu, first_viewer);
+    tcase_add_loop_test(viewer, pinned, first_viewer, n);
+    suite_add_tcase(s, cpu);
+    suite_add_tcase(s, gpu);
+    suite_add_tcase(s, viewer);
+    return boids_test_main_suite(s, TMP);
+}
