@@ -1,0 +1,212 @@
+/* boids/engine.h: one simulation behind one handle, on either backend: the
+ * CPU reference (src/core) or the OpenGL 4.5 compute shaders (src/gpu), on a
+ * headless context of the engine's own (EGL) or on the caller's current one
+ * (the viewer's window). Every executable, the Python package and the
+ * distributed runs drive simulations through this header only; none reaches
+ * into boids_sim or boids_gpu.
+ *
+ * Offers:
+ *   boids_engine_desc      zero = defaults (1000 agents, 2D, the chapter's flocking, CPU)
+ *   boids_engine_create / _load (a .boids snapshot) / _destroy
+ *   boids_engine_step      N steps, the scenario's schedule applied before each, faults checked after each
+ *   boids_engine_params / _set_params / _set_behaviors / _scenario / _set_scenario
+ *   boids_engine_read / _read_joints / _set_agents   the state by agent id, in caller memory
+ *   boids_engine_read_buffer   per-slot outputs and grid buffers (validation)
+ *   boids_engine_stage     one stage of a step (validation drives stages)
+ *   boids_engine_stage_ms / _stats / _hash / _check (faults)
+ *   boids_engine_save / _write_csv / _record_open / _record_close
+ *   boids_engine_gl_buffers    the GPU's buffer names, to draw from (GPU backend only)
+ *   boids_engine_count / _dim / _steps / _backend / _describe
+ *
+ * Units: positions and lengths in world units, velocities in world units
+ * per step of dt 1 (the chapter's pixels per frame), time in steps; stage
+ * times in milliseconds.
+ *
+ * Memory: the engine owns everything it allocates; arrays passed in are the
+ * caller's and are copied (never kept). Errors: a boids_result and, where an
+ * `err` buffer is taken, one line naming the input, the value and what is
+ * allowed (no program name, no trailing newline); err may be NULL. Nothing
+ * here exits or prints, but GL debug messages when desc.quiet is false.
+ *
+ * Faults (GPU): after a lost context or a GL error every call that would
+ * touch the GPU does nothing and returns the fault (BOIDS_ERR_GPU_LOST,
+ * BOIDS_ERR_GL_ERRORS); reads leave the caller's memory as it was. On the
+ * CPU backend boids_engine_check is always BOIDS_OK.
+ *
+ * Not thread-safe: one engine is used from one thread at a time (its own
+ * OpenMP threads are inside the CPU steps). Several engines may live in one
+ * process; GPU ones on the caller's context share that context.
+ */
+#ifndef BOIDS_ENGINE_H
+#define BOIDS_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core.h"
+#include "platform.h"
+#include "scenario.h"
+
+typedef struct boids_engine boids_engine;
+
+typedef enum boids_backend { BOIDS_BACKEND_CPU, BOIDS_BACKEND_GPU } boids_backend;
+
+// How an engine is made; every zero field is the default written beside it.
+typedef struct boids_engine_desc {
+    // What to simulate, the first given of: scenario (its params, schedule,
+    // names and colours), params (finalized or not: create finalizes a copy),
+    // or the defaults of boids_params_default(count, dim).
+    const boids_scenario *scenario;
+    const boids_params *params;
+    uint32_t count;                 // 0: 1000 (with neither scenario nor params)
+    uint32_t dim;                   // 0: 2 (with neither scenario nor params)
+    boids_distribution distribution; // initial positions (scenario: its own)
+    // Initial agents in id order (pos[i], vel[i], group[i] of agent i; all
+    // three or none; params' count of them): NULL = from the seed.
+    const float (*pos)[4];
+    const float (*vel)[4];
+    const uint32_t *group;
+    boids_backend backend;          // BOIDS_BACKEND_CPU (default) or _GPU
+    int threads;                    // CPU: OpenMP threads, <= 0: the runtime's default (results do not depend on it)
+    boids_index index;              // CPU: neighbour search (default grid; the GPU has only the grid)
+    // GPU: the caller's current GL 4.5 context through its loader, or NULL:
+    // the engine opens a headless EGL context of its own (and closes it).
+    boids_gl_loadfn gl_load;
+    const char *shader_dir;         // GPU: NULL = the shaders built into the library
+    bool quiet;                     // GPU: do not print GL debug messages on stderr
+    bool timing;                    // GPU: benchmarks (asynchronous debug output)
+    bool silent_errors;             // GPU: GL errors counted, not printed (boids_engine_check's line names the first)
+} boids_engine_desc;
+
+// Makes an engine. Errors: BOIDS_ERR_ARGUMENT (a bad parameter, a bad
+// BOIDS_FAULT, an index the backend lacks: err names it), BOIDS_ERR_NOMEM,
+// BOIDS_ERR_GL (no GL 4.5 context could be made: err says why),
+// BOIDS_ERR_GPU_LIMIT / _SHADER (the GPU cannot hold the count or build a
+// program: err names the limit and the largest count that fits, or the
+// shader and its log). *out is NULL on error.
+boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *desc, char *err, size_t err_size);
+// An engine from a .boids snapshot (boids/snapshot.h): its agents, bodies,
+// parameters, step and scenario; desc gives only the backend and its
+// options (what to simulate is the file's). Errors as boids_snapshot_load's
+// (err: "FILE: problem") and then as create's.
+boids_result boids_engine_load(boids_engine **out, const char *path, const boids_engine_desc *desc, char *err,
+                               size_t err_size);
+// Frees everything (the headless context too, if the engine made it). NULL is fine.
+void boids_engine_destroy(boids_engine *e);
+
+// Runs n steps (n may be 0). Before each step a dynamic scenario's schedule
+// (boids_scenario_at_step: the circling target, varying weights) is applied
+// at the step counter; after each GPU step boids_engine_check runs (no
+// wait). Stops at the first fault and returns it, with *done (if non-NULL)
+// the steps completed. The GPU steps are queued, not waited for.
+boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done);
+
+// The parameters in effect (finalized; the schedule's values of the last
+// step). Valid until the next call that changes them.
+const boids_params *boids_engine_params(const boids_engine *e);
+// New parameters of the same shape (count, dimension, world, grid and group
+// count; anything else is BOIDS_ERR_ARGUMENT with err naming what differs):
+// groups, scene, target, bodies (new body types lay every body straight).
+boids_result boids_engine_set_params(boids_engine *e, const boids_params *p, char *err, size_t err_size);
+// The behaviour mask (bit i = behaviour index BOIDS_BI_i) of one group, or of every group when
+// group is UINT32_MAX.
+boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_t behaviors);
+// The scenario in effect: the one given (or loaded), or one made of the
+// params with the defaults' names and colours. Its params are the
+// unscheduled ones.
+const boids_scenario *boids_engine_scenario(const boids_engine *e);
+// Replaces the scenario's host parts (schedule, names, colours, target mode)
+// and, through set_params, its parameters; same shape rules as set_params.
+boids_result boids_engine_set_scenario(boids_engine *e, const boids_scenario *sc, char *err, size_t err_size);
+
+// The state in id order into caller arrays of count entries (any may be
+// NULL): pos xyz + wander theta, vel xyz + wander phi, group. GPU: waits for
+// the GPU; a fault leaves the arrays as they were and is returned.
+boids_result boids_engine_read(boids_engine *e, float (*pos)[4], float (*vel)[4], uint32_t *group);
+// The bodies' joints, joint j of agent id at [j * count + id] (xyz, w =
+// facing angle in 2D); bytes must be rows * count * 16 (rows:
+// boids_params_joint_rows). BOIDS_ERR_ARGUMENT for another size.
+boids_result boids_engine_read_joints(boids_engine *e, float (*joints)[4], size_t bytes);
+// Replaces the agents (id order, as desc.pos/vel/group); bodies are laid
+// straight behind them. Speeds above a group's maxspeed are BOIDS_ERR_ARGUMENT.
+boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], const float (*vel)[4],
+                                     const uint32_t *group);
+// Copies another engine's whole state (agents, joints, step counter) into
+// this one, of the same shape: validation runs both backends from one state.
+boids_result boids_engine_copy_state(boids_engine *dst, boids_engine *src);
+
+// Buffers of the last step, in the slot order of that step's grid (the slot
+// order differs between backends and, within a cell, from GPU run to run:
+// pair them with BOIDS_ENGINE_ID). bytes must equal the buffer's size.
+typedef enum boids_engine_buffer {
+    BOIDS_ENGINE_POS,        // vec4[count]
+    BOIDS_ENGINE_VEL,        // vec4[count]
+    BOIDS_ENGINE_ID,         // uint[count]: the agent of each slot
+    BOIDS_ENGINE_GROUP,      // uint[count]
+    BOIDS_ENGINE_KEY,        // uint[count]: the cell of each slot of the state the grid was built from
+    BOIDS_ENGINE_COUNT,      // uint[cells]
+    BOIDS_ENGINE_START,      // uint[cells + 1]: exclusive prefix sum, start[cells] == count
+    BOIDS_ENGINE_ACCEL,      // vec4[count]: the steer stage's output
+    BOIDS_ENGINE_NEIGHBORS,  // uint[count]: agents within the radius
+    BOIDS_ENGINE_NEAREST,    // float[count]: distance to the nearest (0: none)
+    BOIDS_ENGINE_CANDIDATES, // uint[count]: pairs examined
+} boids_engine_buffer;
+boids_result boids_engine_read_buffer(boids_engine *e, boids_engine_buffer which, void *dst, size_t bytes);
+
+// One stage of the pipeline (boids_engine_step runs them in this order, with
+// the schedule and the fault check around them): validation compares the
+// backends stage by stage.
+typedef enum boids_engine_stage_id {
+    BOIDS_ENGINE_STAGE_GRID,      // key, count, scan, scatter (cur -> next, swap)
+    BOIDS_ENGINE_STAGE_STEER,     // cur -> accel, the wander angles
+    BOIDS_ENGINE_STAGE_INTEGRATE, // cur + accel -> next, swap; the step counter + 1
+    BOIDS_ENGINE_STAGE_BODIES,    // every body follows its head (nothing without bodies)
+} boids_engine_stage_id;
+boids_result boids_engine_stage(boids_engine *e, boids_engine_stage_id stage);
+
+// Stage times (ms) of the newest step that has them: the CPU's last step;
+// the GPU's timer queries, read a few steps late unless wait is true (then
+// the GPU is waited for and the last step's are read: benchmarks, profiles).
+void boids_engine_stage_ms(boids_engine *e, bool wait, boids_stage_ms *out);
+// Statistics of the current state (boids_sim_stats; GPU: read back first).
+boids_result boids_engine_stats(boids_engine *e, boids_stats *out);
+// FNV-1a 64 of (id, group, pos, vel) in id order: boids-run's state-hash,
+// the same on both backends for the same bits (0 after a GPU fault).
+uint64_t boids_engine_hash(boids_engine *e);
+// BOIDS_OK while healthy, else the fault with one line in err (the GPU's
+// "the OpenGL context was lost (unknown reset) at step 37" or "2 OpenGL
+// errors were reported at step 37, the first: ..."). No wait for the GPU.
+boids_result boids_engine_check(boids_engine *e, char *err, size_t err_size);
+
+// Writes a .boids snapshot of the state of now with the scenario in effect
+// (atomically: an existing file is replaced whole or left as it was). GPU:
+// read back first, and refused (the fault returned, nothing written) unless
+// the check passes before and after the read-back.
+boids_result boids_engine_save(boids_engine *e, const char *path, char *err, size_t err_size);
+// The state as CSV (boids_csv_write's format, atomically), the same read-back rule.
+boids_result boids_engine_write_csv(boids_engine *e, const char *path, char *err, size_t err_size);
+// A recording (boids/record.h) of the state of now and then of every
+// `every`-th step that boids_engine_step takes, until _record_close (or
+// destroy, which closes it). *frames (if non-NULL) receives the frames written.
+boids_result boids_engine_record_open(boids_engine *e, const char *path, uint64_t every, char *err, size_t err_size);
+boids_result boids_engine_record_close(boids_engine *e, uint32_t *frames, char *err, size_t err_size);
+
+// The GPU backend's buffers of the current state, to draw from without a
+// read-back (valid until the next step: the state is double-buffered).
+typedef struct boids_engine_gl {
+    uint32_t pos, vel, id, group; // vec4, vec4, uint, uint per slot
+    uint32_t neighbors;           // uint per slot
+    uint32_t joints, joint_rows;  // vec4[rows * count] by id; 0, 0 without bodies
+} boids_engine_gl;
+// BOIDS_ERR_ARGUMENT on the CPU backend (out zeroed).
+boids_result boids_engine_gl_buffers(const boids_engine *e, boids_engine_gl *out);
+
+uint32_t boids_engine_count(const boids_engine *e);
+uint32_t boids_engine_dim(const boids_engine *e);
+uint64_t boids_engine_steps(const boids_engine *e); // the step counter (a loaded snapshot's continues)
+boids_backend boids_engine_backend(const boids_engine *e);
+// "cpu (8 threads)" or "gpu: <GL renderer>, robust (...)": for banners.
+const char *boids_engine_describe(const boids_engine *e);
+
+#endif
