@@ -17,6 +17,7 @@
 #include <ini.h>
 
 #include "boids/behaviors.h"
+#include "boids/parse.h"
 #include "boids/scenario.h"
 
 #ifndef BOIDS_SCENARIO_DIR
@@ -89,40 +90,14 @@ static void fail(parse_ctx *c, int line, const char *section, const char *key, c
         snprintf(c->err + n, sizeof c->err - n, "; expected %s", expected);
 }
 
-// Edit distance (Levenshtein) of two short names, for "did you mean".
-static size_t edit_distance(const char *a, const char *b) {
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 99;
-    size_t d[64][64];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-    return d[la][lb];
-}
-
-// "one of: a, b, c (nearest: x)" of a NULL-terminated list of names.
+// "one of: a, b, c (did you mean 'x'?)" of a NULL-terminated list of names.
 static void expected_names(const char *const *names, const char *given, char *buf, size_t size) {
     size_t n = (size_t)snprintf(buf, size, "one of");
-    const char *best = NULL;
-    size_t best_d = 99;
-    for (size_t i = 0; names[i]; i++) {
+    for (size_t i = 0; names[i]; i++)
         if (n < size)
             n += (size_t)snprintf(buf + n, size - n, "%s %s", i ? "," : ":", names[i]);
-        size_t dd = edit_distance(given, names[i]);
-        if (dd < best_d) {
-            best_d = dd;
-            best = names[i];
-        }
-    }
-    if (best && best_d <= 3 && n < size)
+    const char *best = boids_parse_nearest(given, names, 3, false);
+    if (best && n < size)
         snprintf(buf + n, size - n, " (did you mean '%s'?)", best);
 }
 
@@ -142,111 +117,22 @@ static const char *trim(const char *s, char *buf, size_t size) {
     return buf;
 }
 
-// A finite float, the whole string. NULL or the problem.
-static const char *parse_float(const char *s, float *out) {
-    char t[128];
-    trim(s, t, sizeof t);
-    if (!t[0])
-        return "is empty";
-    if (strpbrk(t, "xXpP"))
-        return "is not a decimal number"; // strtod would take hex floats
-    char *end;
-    errno = 0;
-    double v = strtod(t, &end);
-    if (*end)
-        return "is not a number";
-    if (!isfinite(v) || fabs(v) > 3.4e38)
-        return "is not a finite number";
-    *out = (float)v;
-    return NULL;
-}
-
-// A comma list of lo..hi floats into out; *n gets the count.
+// A comma list of lo..hi (at most 3) floats into out; *n gets the count.
 static const char *parse_vector(const char *s, uint32_t lo, uint32_t hi, float *out, uint32_t *n) {
-    char t[200];
+    char t[200], store[200];
+    char *pieces[3];
     trim(s, t, sizeof t);
-    uint32_t k = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(t, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (k == hi)
-            return "has too many numbers";
-        const char *p = parse_float(tok, &out[k]);
+    uint32_t k = t[0] ? boids_parse_split(t, ",", store, pieces, hi) : 0;
+    for (uint32_t i = 0; i < k && i < hi; i++) {
+        const char *p = boids_parse_float(pieces[i], BOIDS_PARSE_TRIM, &out[i]);
         if (p)
-            return p[3] == 'e' ? "has an empty number" : "has a part that is not a finite number";
-        k++;
+            return strcmp(p, "empty") == 0 ? "has an empty number" : "has a part that is not a finite number";
     }
+    if (k > hi)
+        return "has too many numbers";
     if (k < lo)
         return "has too few numbers";
     *n = k;
-    return NULL;
-}
-
-// An unsigned integer lo..hi (decimal, or 0x hex when hex).
-static const char *parse_uint(const char *s, bool hex, uint64_t lo, uint64_t hi, uint64_t *out) {
-    char t[64];
-    trim(s, t, sizeof t);
-    if (!t[0])
-        return "is empty";
-    if (t[0] == '-')
-        return "is negative";
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(t, &end, hex ? 0 : 10);
-    if (*end)
-        return "is not an integer";
-    if (errno == ERANGE || v > hi)
-        return "is too large";
-    if (v < lo)
-        return "is too small";
-    *out = v;
-    return NULL;
-}
-
-// true / false.
-static const char *parse_bool(const char *s, bool *out) {
-    char t[16];
-    trim(s, t, sizeof t);
-    if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0) {
-        *out = t[0] == 't';
-        return NULL;
-    }
-    return "is not a boolean";
-}
-
-// One of names (NULL-terminated), its index.
-static int pick(const char *s, const char *const *names) {
-    char t[64];
-    trim(s, t, sizeof t);
-    for (int i = 0; names[i]; i++)
-        if (strcmp(t, names[i]) == 0)
-            return i;
-    return -1;
-}
-
-// A behaviour list: names, 'flocking', 'all', 'none'.
-static const char *parse_behaviors(const char *s, uint32_t *bits, char *bad, size_t bad_size) {
-    char t[200];
-    trim(s, t, sizeof t);
-    uint32_t b = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(t, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char name[64];
-        trim(tok, name, sizeof name);
-        int i = boids_behavior_index(name);
-        if (i >= 0)
-            b |= BOIDS_BIT((uint32_t)i);
-        else if (strcmp(name, "flocking") == 0)
-            b |= BOIDS_B_FLOCKING;
-        else if (strcmp(name, "all") == 0)
-            b |= (1u << BOIDS_BEHAVIOR_COUNT) - 1u;
-        else if (strcmp(name, "none") == 0)
-            ;
-        else {
-            snprintf(bad, bad_size, "%s", name);
-            return "names an unknown behaviour";
-        }
-    }
-    *bits = b;
     return NULL;
 }
 
@@ -260,18 +146,18 @@ static const char *const behavior_list =
 static int float_key(parse_ctx *c, const char *sec, const char *key, const char *value, float lo, bool strict, float hi,
                      float *f) {
     float v = 0.0f;
-    const char *p = parse_float(value, &v);
+    const char *p = boids_parse_float(value, BOIDS_PARSE_TRIM, &v);
     char expected[96];
     if (hi < 3e38f)
         snprintf(expected, sizeof expected, "a number %s %g and <= %g", strict ? ">" : ">=", (double)lo, (double)hi);
     else
         snprintf(expected, sizeof expected, "a number %s %g", strict ? ">" : ">=", (double)lo);
     if (!p && (strict ? !(v > lo) : !(v >= lo)))
-        p = strict && v == lo ? "is zero or too small" : "is too small";
+        p = strict && v == lo ? "zero or too small" : "too small";
     if (!p && v > hi)
-        p = "is too large";
+        p = "too large";
     if (p) {
-        fail(c, c->line, sec, key, value, expected, "%s", p);
+        fail(c, c->line, sec, key, value, expected, "is %s", p);
         return 0;
     }
     *f = v;
@@ -330,32 +216,30 @@ static int world_key(parse_ctx *c, const char *key, const char *value) {
     uint64_t u;
     const char *p;
     if (strcmp(key, "dim") == 0) {
-        if ((p = parse_uint(value, false, 2, 3, &u))) {
-            fail(c, c->line, sec, key, value, "2 or 3", "%s", p[3] == 't' && p[4] == 'o' ? "is not 2 or 3" : p);
+        if ((p = boids_parse_uint(value, BOIDS_PARSE_TRIM, 2, 3, &u))) {
+            fail(c, c->line, sec, key, value, "2 or 3", "is %s", strncmp(p, "too", 3) == 0 ? "not 2 or 3" : p);
             return 0;
         }
         w->dim = (uint32_t)u;
         c->sc.dim_set = true;
         c->dim_line = c->line;
     } else if (strcmp(key, "count") == 0) {
-        if ((p = parse_uint(value, false, 1, BOIDS_MAX_AGENTS, &u))) {
-            fail(c, c->line, sec, key, value, "an integer 1..16777216", "%s", p);
+        if ((p = boids_parse_uint(value, BOIDS_PARSE_TRIM, 1, BOIDS_MAX_AGENTS, &u))) {
+            fail(c, c->line, sec, key, value, "an integer 1..16777216", "is %s", p);
             return 0;
         }
         w->count = (uint32_t)u;
         c->sc.count_set = true;
     } else if (strcmp(key, "size") == 0) {
-        char t[128];
+        char t[128], store[128];
+        char *pieces[3];
         trim(value, t, sizeof t);
-        uint32_t n = 0;
-        char *save = NULL;
+        uint32_t n = boids_parse_split(t, "x", store, pieces, 3);
         float s[3] = {0, 0, 0};
-        bool ok = true;
-        for (char *tok = strtok_r(t, "x", &save); tok && ok; tok = strtok_r(NULL, "x", &save)) {
-            ok = n < 3 && !parse_float(tok, &s[n]) && s[n] > 0.0f && s[n] <= 1e9f;
-            n++;
-        }
-        if (!ok || n < 2) {
+        bool ok = n >= 2 && n <= 3;
+        for (uint32_t i = 0; i < n && ok; i++)
+            ok = !boids_parse_float(pieces[i], BOIDS_PARSE_TRIM, &s[i]) && s[i] > 0.0f && s[i] <= 1e9f;
+        if (!ok) {
             fail(c, c->line, sec, key, value, "WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH, positive numbers up to 1e9",
                  "is not a world size");
             return 0;
@@ -369,8 +253,7 @@ static int world_key(parse_ctx *c, const char *key, const char *value) {
             return 0;
         c->sc.origin_set = true;
     } else if (strcmp(key, "boundary") == 0) {
-        static const char *const names[] = {"wrap", "walls", "bounce", NULL};
-        int k = pick(value, names);
+        int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_boundary_names);
         if (k < 0) {
             fail(c, c->line, sec, key, value, "wrap, walls or bounce", "is not a boundary mode");
             return 0;
@@ -379,15 +262,15 @@ static int world_key(parse_ctx *c, const char *key, const char *value) {
     } else if (strcmp(key, "dt") == 0) {
         return float_key(c, sec, key, value, 0.0f, true, 1000.0f, &w->dt);
     } else if (strcmp(key, "seed") == 0) {
-        if ((p = parse_uint(value, true, 0, UINT64_MAX, &u))) {
-            fail(c, c->line, sec, key, value, "an integer 0..18446744073709551615, decimal or 0x hex", "%s", p);
+        if ((p = boids_parse_uint(value, BOIDS_PARSE_TRIM | BOIDS_PARSE_HEX, 0, UINT64_MAX, &u))) {
+            fail(c, c->line, sec, key, value, "an integer 0..18446744073709551615, decimal or 0x hex", "is %s", p);
             return 0;
         }
         w->seed_lo = (uint32_t)(u & 0xffffffffu);
         w->seed_hi = (uint32_t)(u >> 32);
     } else if (strcmp(key, "combine") == 0) {
         static const char *const names[] = {"sum", "priority", NULL};
-        int k = pick(value, names);
+        int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, names);
         if (k < 0) {
             fail(c, c->line, sec, key, value, "sum or priority", "is not a combination mode");
             return 0;
@@ -396,8 +279,7 @@ static int world_key(parse_ctx *c, const char *key, const char *value) {
     } else if (strcmp(key, "wall_offset") == 0) {
         return float_key(c, sec, key, value, 0.0f, false, 3.4e38f, &w->wall_offset);
     } else if (strcmp(key, "distribution") == 0) {
-        static const char *const names[] = {"uniform", "clustered", NULL};
-        int k = pick(value, names);
+        int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_distribution_names);
         if (k < 0) {
             fail(c, c->line, sec, key, value, "uniform or clustered", "is not a distribution");
             return 0;
@@ -408,7 +290,7 @@ static int world_key(parse_ctx *c, const char *key, const char *value) {
         expected_names(world_keys, key, e, sizeof e);
         if (!strstr(e, "did you mean"))
             for (size_t k = 0; group_keys[k]; k++)
-                if (edit_distance(key, group_keys[k]) <= 2) {
+                if (boids_parse_edit_distance(key, group_keys[k]) <= 2) {
                     size_t n = strlen(e);
                     snprintf(e + n, sizeof e - n, " ('%s' is a key of [group.NAME])", group_keys[k]);
                     break;
@@ -481,11 +363,11 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         }
     if (strcmp(key, "fov") == 0 || strcmp(key, "view_fov") == 0) {
         float deg;
-        const char *p = parse_float(value, &deg);
+        const char *p = boids_parse_float(value, BOIDS_PARSE_TRIM, &deg);
         if (!p && !(deg > 0.0f && deg <= 360.0f))
-            p = "is out of range";
+            p = "out of range";
         if (p) {
-            fail(c, c->line, sec, key, value, "degrees, 0 < fov <= 360", "%s", p);
+            fail(c, c->line, sec, key, value, "degrees, 0 < fov <= 360", "is %s", p);
             return 0;
         }
         (key[0] == 'f' ? c->sc.fov_deg : c->sc.view_fov_deg)[gi] = deg;
@@ -493,10 +375,9 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         return 1;
     }
     if (strcmp(key, "behaviors") == 0) {
-        char bad[64] = "";
-        const char *p = parse_behaviors(value, &g->behaviors, bad, sizeof bad);
-        if (p) {
-            fail(c, c->line, sec, key, value, behavior_list, "%s '%s'", p, bad);
+        char problem[200];
+        if (!boids_parse_behaviors(value, BOIDS_PARSE_TRIM, &g->behaviors, problem, sizeof problem)) {
+            fail(c, c->line, sec, key, value, behavior_list, "%s", problem);
             return 0;
         }
         return 1;
@@ -511,11 +392,11 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         }
         if (!vary) {
             float wgt;
-            const char *p = parse_float(value, &wgt);
+            const char *p = boids_parse_float(value, BOIDS_PARSE_TRIM, &wgt);
             if (!p && !(fabsf(wgt) <= BOIDS_MAX_WEIGHT))
-                p = "is out of range";
+                p = "out of range";
             if (p) {
-                fail(c, c->line, sec, key, value, "a weight -1e6..1e6", "%s", p);
+                fail(c, c->line, sec, key, value, "a weight -1e6..1e6", "is %s", p);
                 return 0;
             }
             g->weight[b >> 2][b & 3] = wgt;
@@ -530,8 +411,8 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         if (!p && c->sc.vary_count == BOIDS_SCENARIO_MAX_VARY)
             p = "is one varying weight too many (at most 32)";
         if (p) {
-            fail(c, c->line, sec, key, value, "MIN, MAX, PERIOD (weights -1e6..1e6, a period of 1..1e9 steps)",
-                 "%s", p);
+            fail(c, c->line, sec, key, value, "MIN, MAX, PERIOD (weights -1e6..1e6, a period of 1..1e9 steps)", "%s",
+                 p);
             return 0;
         }
         boids_vary *vr = &c->sc.vary[c->sc.vary_count++];
@@ -555,9 +436,9 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
     }
     if (strcmp(key, "joints") == 0) {
         uint64_t u;
-        const char *p = parse_uint(value, false, BOIDS_MIN_JOINTS, BOIDS_MAX_JOINTS, &u);
+        const char *p = boids_parse_uint(value, BOIDS_PARSE_TRIM, BOIDS_MIN_JOINTS, BOIDS_MAX_JOINTS, &u);
         if (p) {
-            fail(c, c->line, sec, key, value, "an integer 2..32", "%s", p);
+            fail(c, c->line, sec, key, value, "an integer 2..32", "is %s", p);
             return 0;
         }
         x->joints = (uint32_t)u;
@@ -585,7 +466,7 @@ static int relation_key(parse_ctx *c, const char *key, const char *value) {
         fail(c, c->line, "relation", key, NULL, "GROUP.OTHER = flock|ignore|flee|pursue", "is not GROUP.OTHER");
         return 0;
     }
-    int r = pick(value, names);
+    int r = boids_parse_pick(value, BOIDS_PARSE_TRIM, names);
     if (r < 0) {
         fail(c, c->line, "relation", key, value, "flock, ignore, flee or pursue", "is not a relation");
         return 0;
@@ -662,12 +543,13 @@ static int path_key(parse_ctx *c, const char *key, const char *value) {
     if (strcmp(key, "radius") == 0)
         return float_key(c, "path", key, value, 0.0f, true, 3.4e38f, &s->path_radius);
     if (strcmp(key, "closed") == 0) {
-        bool b;
-        if (parse_bool(value, &b)) {
+        static const char *const names[] = {"false", "true", NULL};
+        int b = boids_parse_pick(value, BOIDS_PARSE_TRIM, names);
+        if (b < 0) {
             fail(c, c->line, "path", key, value, "true or false", "is not a boolean");
             return 0;
         }
-        s->path_closed = b;
+        s->path_closed = b == 1;
         return 1;
     }
     static const char *const keys[] = {"point", "radius", "closed", NULL};
@@ -692,7 +574,7 @@ static int flow_key(parse_ctx *c, const char *key, const char *value) {
         c->flow_line = c->line;
     if (strcmp(key, "kind") == 0) {
         static const char *const names[] = {"noise", "swirl", "uniform", "image", NULL};
-        int k = pick(value, names);
+        int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, names);
         if (k < 0) {
             fail(c, c->line, "flowfield", key, value, "noise, swirl, uniform or image", "is not a flow-field kind");
             return 0;
@@ -723,9 +605,9 @@ static int flow_key(parse_ctx *c, const char *key, const char *value) {
         return float_key(c, "flowfield", key, value, 0.0f, true, 3.4e38f, &f->noise_scale);
     if (strcmp(key, "seed") == 0) {
         uint64_t u;
-        const char *p = parse_uint(value, false, 0, 255, &u);
+        const char *p = boids_parse_uint(value, BOIDS_PARSE_TRIM, 0, 255, &u);
         if (p) {
-            fail(c, c->line, "flowfield", key, value, "an integer 0..255", "%s", p);
+            fail(c, c->line, "flowfield", key, value, "an integer 0..255", "is %s", p);
             return 0;
         }
         f->noise_seed = (uint32_t)u;
@@ -744,7 +626,7 @@ static int target_key(parse_ctx *c, const char *key, const char *value) {
     boids_scenario *sc = &c->sc;
     if (strcmp(key, "mode") == 0) {
         static const char *const names[] = {"fixed", "mouse", "circle", NULL};
-        int k = pick(value, names);
+        int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, names);
         if (k < 0) {
             fail(c, c->line, "target", key, value, "fixed, mouse or circle", "is not a target mode");
             return 0;
@@ -901,7 +783,7 @@ static char *read_line(char *str, int num, void *stream) {
             trim(section, name, sizeof name);
             if (strncmp(name, "group.", 6) == 0) {
                 register_group(c, name);
-            } else if (pick(name, section_names) < 0 || strcmp(name, "group.NAME") == 0) {
+            } else if (boids_parse_pick(name, BOIDS_PARSE_TRIM, section_names) < 0 || strcmp(name, "group.NAME") == 0) {
                 char e[300];
                 expected_names(section_names, strncmp(name, "group", 5) == 0 ? "group.NAME" : name, e, sizeof e);
                 fail(c, c->line, NULL, NULL, name, e, "is not a section");
@@ -1135,7 +1017,6 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
     const boids_params *p = &sc->params;
     const boids_world_params *w = &p->world;
     char v[200];
-    static const char *const boundaries[] = {"wrap", "walls", "bounce"};
     static const char *const flows[] = {"noise", "swirl", "uniform", "image"};
     static const char *const targets[] = {"fixed", "mouse", "circle"};
     fprintf(f, "# The effective scenario (boids-run --dump-scenario): every value written out.\n");
@@ -1146,7 +1027,7 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
             (double)w->size[2]);
     vec_text(w->min, w->dim, v, sizeof v);
     fprintf(f, "origin = %s\nboundary = %s\ndt = %.9g\nseed = %llu\ncombine = %s\nwall_offset = %.9g\n", v,
-            w->boundary < 3 ? boundaries[w->boundary] : "wrap", (double)w->dt,
+            w->boundary < 3 ? boids_parse_boundary_names[w->boundary] : "wrap", (double)w->dt,
             (unsigned long long)w->seed_lo | ((unsigned long long)w->seed_hi << 32),
             w->combine == BOIDS_COMBINE_PRIORITY ? "priority" : "sum", (double)w->wall_offset);
     fprintf(f, "distribution = %s\n", sc->distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform");

@@ -1,0 +1,68 @@
+/* boids/parse.h: the one value parser of the command line (src/app/cli.c)
+ * and the scenario files (src/core/scenario.c). Each function checks a
+ * whole string and returns NULL when it is good, else the problem as a short
+ * phrase ("not an integer", "too large") that the caller words into its own
+ * message ("'VALUE' is PROBLEM; expected ..."). No allocation, no output.
+ *
+ * Offers:
+ *   BOIDS_PARSE_*              caller context (hex, blanks trimmed, ranges)
+ *   boids_parse_uint           an integer lo..hi, decimal (or 0x hex)
+ *   boids_parse_float          a finite decimal number that fits a float
+ *   boids_parse_split          comma lists, WxH[xD], X,Y[,Z] into pieces
+ *   boids_parse_pick           one of a NULL-terminated list of names
+ *   boids_parse_edit_distance, boids_parse_nearest   "did you mean"
+ *   boids_parse_behaviors      LIST|all|none (names and 'flocking') to bits
+ *   boids_parse_shown          a value as messages show it (escaped, cut)
+ *   boids_parse_boundary_names, boids_parse_distribution_names
+ */
+#ifndef BOIDS_PARSE_H
+#define BOIDS_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BOIDS_PARSE_HEX 1u      // integers: 0x hex accepted too
+#define BOIDS_PARSE_TRIM 2u     // blanks around the value (and each list item) ignored; "" is "empty"
+#define BOIDS_PARSE_POSITIVE 4u // floats: > 0 ("negative", "zero", "too small")
+#define BOIDS_PARSE_DEGREES 8u  // floats: with POSITIVE, at most 360 ("more than 360")
+
+#define BOIDS_PARSE_SHOWN_MAX 96 // longer values are cut in messages
+
+// An unsigned integer in [lo, hi]: digits only (a leading '-' is
+// "negative"), decimal, or 0x hex with BOIDS_PARSE_HEX. Problems: "empty"
+// (TRIM only), "not an integer", "negative", "too large", "too small".
+const char *boids_parse_uint(const char *s, unsigned flags, uint64_t lo, uint64_t hi, uint64_t *out);
+// A finite decimal number (no hex floats) that fits a float. Problems:
+// "empty" (TRIM only), "not a number", "not a decimal number", "too large",
+// "not a finite number"; with POSITIVE also "too small" (underflow),
+// "negative", "zero"; with DEGREES "more than 360".
+const char *boids_parse_float(const char *s, unsigned flags, float *out);
+// Splits s at any of `separators` (empty pieces kept) into store, which must
+// hold strlen(s) + 1 bytes; the first `max` pieces go to pieces. Returns the
+// number of pieces, which may exceed max.
+uint32_t boids_parse_split(const char *s, const char *separators, char *store, char **pieces, uint32_t max);
+// The index of s in the NULL-terminated names (blanks around s ignored with
+// TRIM), or -1.
+int boids_parse_pick(const char *s, unsigned flags, const char *const *names);
+// Edit distance with adjacent transpositions (optimal string alignment);
+// SIZE_MAX when a string is longer than 63 characters.
+size_t boids_parse_edit_distance(const char *a, const char *b);
+// The first of the NULL-terminated names nearest to `given`, or NULL when
+// even that is more than max_distance edits away. With prefixes, a name that
+// `given` (2 characters or more) begins counts as 1 edit away.
+const char *boids_parse_nearest(const char *given, const char *const *names, size_t max_distance, bool prefixes);
+// A behaviour list: "all", "none", or a comma list of behaviour names and
+// "flocking" (boids_behavior_index). false with the problem in `problem`:
+// "has an empty name", "mixes 'all' with other names", "names an unknown
+// behaviour 'NAME'" (NAME as boids_parse_shown writes it).
+bool boids_parse_behaviors(const char *s, unsigned flags, uint32_t *bits, char *problem, size_t problem_size);
+// value with control characters escaped (\n, \t, \xHH) and cut after
+// BOIDS_PARSE_SHOWN_MAX characters ("..."), so a message stays one line.
+const char *boids_parse_shown(const char *value, char *buf, size_t size);
+
+// BOIDS_BOUNDARY_* and BOIDS_DIST_* by name, NULL-terminated.
+extern const char *const boids_parse_boundary_names[];
+extern const char *const boids_parse_distribution_names[];
+
+#endif
