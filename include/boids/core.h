@@ -111,6 +111,8 @@ typedef struct boids_sim {
 void boids_params_default(boids_params *p, uint32_t count, uint32_t dim);
 // Sizes the world for `neighbors` expected agents within the radius.
 void boids_params_auto_world(boids_params *p, double neighbors);
+// The largest world extent and |origin| finalize accepts, on every axis.
+#define BOIDS_MAX_EXTENT 1e9f
 // The largest |weight| finalize accepts (scenario files and snapshots too).
 #define BOIDS_MAX_WEIGHT 1e6f
 // Derive the grid, scales and limits; check every value. On error `what`
@@ -120,6 +122,13 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
 // The largest interaction radius of a group (radius; separation and view
 // radii when those behaviours are enabled): the grid's cells are at least this.
 float boids_group_reach(const boids_group_params *g);
+// The largest boids_group_reach of the world's groups (group_count of them).
+float boids_params_reach(const boids_params *p);
+// The cell rule of finalize: the largest interaction radius (reach) that fits
+// p's world, half its smallest extent on a torus (so the minimum image is
+// unique), INFINITY for walls and bounce. Finalize fails with BOIDS_ERR_CELL
+// when boids_params_reach exceeds it.
+float boids_params_max_radius(const boids_params *p);
 
 // Bodies (procedural-animation-chains.txt). A body type of `style` with
 // `joints` joints and total length `length`: the built-in profiles (chain:

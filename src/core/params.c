@@ -131,6 +131,29 @@ float boids_group_reach(const boids_group_params *g) {
 
 static bool finite_pos(float x) { return isfinite(x) && x > 0.0f; }
 
+// The cell rule on axis a: on a torus an interaction radius of at most half
+// the extent, so the minimum image is unique; no limit otherwise (the grid
+// then has one cell, or cells of the world's width).
+static float axis_max_radius(const boids_world_params *w, uint32_t a) {
+    return w->boundary == BOIDS_BOUNDARY_WRAP ? 0.5f * w->size[a] : INFINITY;
+}
+
+// The largest interaction radius that fits the world (see core.h).
+float boids_params_max_radius(const boids_params *p) {
+    float r = INFINITY;
+    for (uint32_t a = 0; a < p->world.dim && a < 3; a++)
+        r = fminf(r, axis_max_radius(&p->world, a));
+    return r;
+}
+
+// The largest reach of the groups in use (see core.h).
+float boids_params_reach(const boids_params *p) {
+    float r = 0.0f;
+    for (uint32_t g = 0; g < p->world.group_count && g < BOIDS_MAX_GROUPS; g++)
+        r = fmaxf(r, boids_group_reach(&p->group[g]));
+    return r;
+}
+
 #define FAIL(code, ...)                                                                                                \
     do {                                                                                                               \
         if (what)                                                                                                      \
@@ -190,7 +213,7 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         if (!finite_pos(w->size[a]) || !isfinite(w->min[a]) || !isfinite(w->min[a] + w->size[a]))
             FAIL(BOIDS_ERR_WORLD, "world extent %g on axis %c (allowed: positive, finite)", (double)w->size[a],
                  "xyz"[a]);
-        if (w->size[a] > 1e9f || fabsf(w->min[a]) > 1e9f)
+        if (w->size[a] > BOIDS_MAX_EXTENT || fabsf(w->min[a]) > BOIDS_MAX_EXTENT)
             FAIL(BOIDS_ERR_WORLD, "world %g from %g on axis %c (allowed: |coordinates| <= 1e9)", (double)w->size[a],
                  (double)w->min[a], "xyz"[a]);
     }
@@ -199,7 +222,7 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
     if (!isfinite(w->wall_offset) || w->wall_offset < 0.0f)
         FAIL(BOIDS_ERR_PARAM, "wall offset %g (allowed: >= 0)", (double)w->wall_offset);
 
-    float rmax = 0.0f, vmax = 0.0f;
+    float vmax = 0.0f;
     for (uint32_t gi = 0; gi < w->group_count; gi++) {
         boids_group_params *g = &p->group[gi];
         if (!finite_pos(g->radius))
@@ -235,9 +258,9 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
             if (!(fabsf(g->weight[i >> 2][i & 3]) <= BOIDS_MAX_WEIGHT))
                 FAIL(BOIDS_ERR_PARAM, "weight %g of %s in group %u (allowed: -1e6..1e6)",
                      (double)g->weight[i >> 2][i & 3], boids_behavior_name(i), gi);
-        rmax = fmaxf(rmax, boids_group_reach(g));
         vmax = fmaxf(vmax, g->maxspeed);
     }
+    float rmax = boids_params_reach(p);
     w->max_radius = rmax;
     w->max_speed_all = vmax;
     // Bodies: valid types, and (on a torus) shorter than half the world, so
@@ -274,7 +297,7 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
             w->inv_cell[a] = 0.0f;
             continue;
         }
-        if (w->boundary == BOIDS_BOUNDARY_WRAP && rmax > 0.5f * w->size[a])
+        if (rmax > axis_max_radius(w, a))
             FAIL(BOIDS_ERR_CELL,
                  "interaction radius %g does not fit the wrapped world extent %g on axis %c (allowed: radius <= "
                  "%g, half the extent)",
