@@ -1,0 +1,381 @@
+/* src/app/cli_flags.c: the flag table of the command line (see cli.h) and
+ * the values it reads. One row per flag says what the value is, where it
+ * goes and what its errors say; the parser (cli.c), the suggestions for
+ * unknown flags and the checks across flags all read this one table. The
+ * values are checked by the library's parser (boids/parse.h). */
+#include "cli_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "boids/parse.h"
+
+#define TEXT_MAX (BOIDS_PARSE_SHOWN_MAX + 8) // a value shown in a problem text (cut short as before)
+
+// --behaviors LIST|all|none.
+static int parse_behaviors(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
+// --weights name=value,...
+static int parse_weights(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
+// --world WxH[xD] (count against --dim is checked after all flags).
+static int parse_world(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
+// --origin X,Y[,Z].
+static int parse_origin(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
+// --counts N,N,...
+static int parse_counts(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
+// --profile FILE.csv|FILE.json.
+static int parse_profile(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
+
+static const char *const dims[] = {"2", "3", NULL};
+static const char *const backends[] = {"cpu", "gpu", NULL};
+static const char *const vsyncs[] = {"off", "on", NULL};
+static const char *const demos[] = {"chain", "snake", NULL};
+static const char *const indexes[BOIDS_INDEX_KINDS + 1] = {"grid", "quadtree", "brute", NULL};
+
+// Where a value goes: its field's offset and size in boids_options.
+#define FIELD(m) .field = offsetof(boids_options, m), .size = sizeof(((boids_options *)0)->m)
+#define GIVEN(m) .given = offsetof(boids_options, m)
+#define NO_GIVEN .given = 0 // (the macros below want one more initializer)
+#define UINT(n, b, meta, l, h, m, exp, ...)                                                                            \
+    { .name = n, .bit = b, .metavar = meta, .kind = CLI_UINT, .lo = l, .hi = h, FIELD(m), .expected = exp, __VA_ARGS__ }
+#define FLOAT(n, b, meta, flags, m, exp, ...)                                                                          \
+    {                                                                                                                  \
+        .name = n, .bit = b, .metavar = meta, .kind = CLI_FLOAT, .parse_flags = flags, FIELD(m), .expected = exp,      \
+        __VA_ARGS__                                                                                                    \
+    }
+#define PATH(n, b, meta, m, exp, prob)                                                                                 \
+    { .name = n, .bit = b, .metavar = meta, .kind = CLI_PATH, FIELD(m), .expected = exp, .problem = prob }
+#define CHOICE(n, b, meta, k, names, m, exp, prob, ...)                                                                \
+    {                                                                                                                  \
+        .name = n, .bit = b, .metavar = meta, .kind = k, .choices = names, FIELD(m), .expected = exp, .problem = prob, \
+        __VA_ARGS__                                                                                                    \
+    }
+#define CUSTOM(n, b, meta, fn, ...)                                                                                    \
+    { .name = n, .bit = b, .metavar = meta, .kind = CLI_CUSTOM, .parse = fn, __VA_ARGS__ }
+#define SWITCH(n, b, ...)                                                                                              \
+    { .name = n, .bit = b, .kind = CLI_SWITCH, __VA_ARGS__ }
+
+// offset 0 (prog) is never a value's field: 0 means "none" in the table.
+_Static_assert(offsetof(boids_options, prog) == 0, "boids_options.prog first");
+
+const cli_flag cli_flags[] = {
+    UINT("count", BOIDS_CLI_COUNT, "N", 1, BOIDS_MAX_AGENTS, count, " (agents)", GIVEN(count_set)),
+    UINT("steps", BOIDS_CLI_STEPS, "S", 1, BOIDS_CLI_MAX_STEPS, steps, "", GIVEN(steps_set),
+         .also = offsetof(boids_options, bench_steps)),
+    UINT("seed", BOIDS_CLI_SEED, "X", 0, UINT64_MAX, seed, ", decimal or 0x hex", .parse_flags = BOIDS_PARSE_HEX),
+    CHOICE("dim", BOIDS_CLI_DIM, "2|3", CLI_CHOICE, dims, dim, "2 or 3", "is not a dimension", .lo = 2, GIVEN(dim_set)),
+    CUSTOM("world", BOIDS_CLI_WORLD, "WxH[xD]", parse_world, NO_GIVEN),
+    CUSTOM("origin", BOIDS_CLI_ORIGIN, "X,Y[,Z]", parse_origin, NO_GIVEN),
+    CHOICE("boundary", BOIDS_CLI_BOUNDARY, "wrap|walls|bounce", CLI_CHOICE, boids_parse_boundary_names, boundary,
+           "wrap, walls or bounce", "is not a boundary mode", GIVEN(boundary_set)),
+    CUSTOM("behaviors", BOIDS_CLI_BEHAVIORS, "LIST|all|none", parse_behaviors, GIVEN(behaviors_set)),
+    CUSTOM("weights", BOIDS_CLI_WEIGHTS, "name=value,...", parse_weights, NO_GIVEN),
+    FLOAT("radius", BOIDS_CLI_RADIUS, "R", BOIDS_PARSE_POSITIVE, radius, "a perception radius > 0", GIVEN(radius_set)),
+    FLOAT("separation", BOIDS_CLI_SEPARATION, "R", BOIDS_PARSE_POSITIVE, separation, "a desired separation > 0",
+          GIVEN(separation_set)),
+    FLOAT("fov", BOIDS_CLI_FOV, "DEGREES", BOIDS_PARSE_POSITIVE | BOIDS_PARSE_DEGREES, fov_deg,
+          "a field of view in degrees, 0 < fov <= 360", GIVEN(fov_set)),
+    FLOAT("maxspeed", BOIDS_CLI_MAXSPEED, "V", BOIDS_PARSE_POSITIVE, maxspeed, "a maximum speed > 0",
+          GIVEN(maxspeed_set)),
+    FLOAT("maxforce", BOIDS_CLI_MAXFORCE, "F", BOIDS_PARSE_POSITIVE, maxforce, "a maximum steering force > 0",
+          GIVEN(maxforce_set)),
+    FLOAT("dt", BOIDS_CLI_DT, "T", BOIDS_PARSE_POSITIVE, dt, "a time step > 0", GIVEN(dt_set)),
+    CHOICE("backend", BOIDS_CLI_BACKEND, "cpu|gpu", CLI_NAME, backends, backend, "cpu or gpu", "is not a backend",
+           NO_GIVEN),
+    PATH("shader-dir", BOIDS_CLI_SHADER_DIR, "DIR", shader_dir, "a directory holding the files of shaders/",
+         "is an empty path"),
+    PATH("init", BOIDS_CLI_INIT, "FILE.csv", init_csv, "a CSV file with the header id,group,px,py,pz,vx,vy,vz",
+         "is an empty path"),
+    PATH("export-csv", BOIDS_CLI_EXPORT_CSV, "FILE.csv", export_csv, "a path of a CSV file to write",
+         "is an empty path"),
+    UINT("stats-every", BOIDS_CLI_STATS_EVERY, "K", 1, BOIDS_CLI_MAX_STEPS, stats_every,
+         " (steps between statistics lines)", GIVEN(stats_every_set)),
+    UINT("threads", BOIDS_CLI_THREADS, "N", 0, BOIDS_CLI_MAX_THREADS, threads, " (0 = the OpenMP default)", NO_GIVEN),
+    CUSTOM("counts", BOIDS_CLI_COUNTS, "N,N,...", parse_counts, NO_GIVEN),
+    CHOICE("distribution", BOIDS_CLI_DISTRIBUTION, "uniform|clustered", CLI_CHOICE, boids_parse_distribution_names,
+           distribution, "uniform or clustered", "is not a distribution", NO_GIVEN),
+    SWITCH("quiet", BOIDS_CLI_QUIET, FIELD(quiet)),
+    UINT("width", BOIDS_CLI_WIDTH, "W", 1, BOIDS_CLI_MAX_WINDOW, width, " (pixels)", NO_GIVEN),
+    UINT("height", BOIDS_CLI_HEIGHT, "H", 1, BOIDS_CLI_MAX_WINDOW, height, " (pixels)", NO_GIVEN),
+    CHOICE("vsync", BOIDS_CLI_VSYNC, "on|off", CLI_CHOICE, vsyncs, vsync, "on or off", "is not a vsync setting",
+           NO_GIVEN),
+    UINT("frames", BOIDS_CLI_FRAMES, "K", 1, BOIDS_CLI_MAX_STEPS, frames, " (frames before exiting)", NO_GIVEN),
+    PATH("screenshot", BOIDS_CLI_SCREENSHOT, "FILE.png", screenshot, "a path of a PNG file to write",
+         "is an empty path"),
+    PATH("keys", BOIDS_CLI_KEYS, "SCRIPT", keys, "a comma list of [FRAME:]KEY (see --help)", "is empty"),
+    CUSTOM("profile", BOIDS_CLI_PROFILE, "FILE.csv|FILE.json", parse_profile, NO_GIVEN),
+    CHOICE("bodies", BOIDS_CLI_BODIES, "none|chain|snake|fish", CLI_CHOICE, NULL, body_style,
+           "none, chain, snake or fish", "is not a body style", .pick = boids_body_style_index, GIVEN(body_style_set)),
+    UINT("joints", BOIDS_CLI_JOINTS, "J", BOIDS_MIN_JOINTS, BOIDS_MAX_JOINTS, joints, " (joints per body)", NO_GIVEN),
+    FLOAT("body-length", BOIDS_CLI_BODY_LENGTH, "L", BOIDS_PARSE_POSITIVE, body_length,
+          "a body length > 0 (world units, head to tail)", GIVEN(body_length_set)),
+    CHOICE("demo", BOIDS_CLI_DEMO, "chain|snake", CLI_NAME, demos, demo, "chain or snake", "is not a demo", NO_GIVEN),
+    CHOICE("index", BOIDS_CLI_INDEX, "grid|quadtree|brute", CLI_CHOICE, indexes, index, "grid, quadtree or brute",
+           "is not a neighbour index", NO_GIVEN),
+    PATH("scenario", BOIDS_CLI_SCENARIO, "FILE.ini|NAME", scenario_arg,
+         "a scenario file (.ini) or a name of --list-scenarios", "is empty"),
+    SWITCH("list-scenarios", BOIDS_CLI_LIST_SCENARIOS, NO_GIVEN), // acted on after parsing
+    SWITCH("dump-scenario", BOIDS_CLI_DUMP_SCENARIO, FIELD(dump_scenario)),
+    PATH("save", BOIDS_CLI_SAVE, "FILE.boids", save, "a path of a .boids snapshot to write", "is an empty path"),
+    UINT("save-every", BOIDS_CLI_SAVE_EVERY, "K", 1, BOIDS_CLI_MAX_STEPS, save_every, " (steps between snapshots)",
+         NO_GIVEN),
+    PATH("load", BOIDS_CLI_LOAD, "FILE.boids", load, "a .boids snapshot written by --save", "is an empty path"),
+    PATH("record", BOIDS_CLI_RECORD, "FILE", record, "a path of a recording to write", "is an empty path"),
+    UINT("record-every", BOIDS_CLI_RECORD_EVERY, "K", 1, BOIDS_CLI_MAX_STEPS, record_every,
+         " (steps between recorded frames)", NO_GIVEN),
+    PATH("replay", BOIDS_CLI_REPLAY, "FILE", replay, "a recording written by boids-run --record", "is an empty path"),
+    PATH("export-frames", BOIDS_CLI_EXPORT_FRAMES, "DIR", export_frames, "an existing directory for the PNG frames",
+         "is an empty path"),
+    UINT("frame", BOIDS_CLI_FRAME, "N", 0, UINT32_MAX - 1, frame, " (a frame of the recording)", NO_GIVEN),
+    SWITCH("help", 0, NO_GIVEN),
+    SWITCH("version", 0, NO_GIVEN),
+};
+const size_t cli_flag_count = sizeof cli_flags / sizeof cli_flags[0];
+
+// Stores v into the integer or bool of `size` bytes at dest.
+static void store_uint(void *dest, size_t size, uint64_t v) {
+    if (size == sizeof(uint64_t)) {
+        memcpy(dest, &v, sizeof v);
+    } else if (size == sizeof(uint32_t)) {
+        uint32_t u = (uint32_t)v;
+        memcpy(dest, &u, sizeof u);
+    } else {
+        bool b = v != 0;
+        memcpy(dest, &b, sizeof b);
+    }
+}
+
+// Checks and stores the value of one flag (see cli_internal.h).
+int cli_flag_value(const parse_ctx *c, const cli_flag *f, boids_options *o, uint32_t *origin_n) {
+    char *base = (char *)o, expected[160];
+    const char *problem = NULL;
+    uint64_t u = 0;
+    float v = 0.0f;
+    int k;
+    bool yes = true;
+    switch (f->kind) {
+    case CLI_SWITCH:
+        if (f->field)
+            memcpy(base + f->field, &yes, sizeof yes);
+        break;
+    case CLI_UINT:
+        snprintf(expected, sizeof expected, "an integer %llu..%llu%s", (unsigned long long)f->lo,
+                 (unsigned long long)f->hi, f->expected);
+        if ((problem = boids_parse_uint(c->value, f->parse_flags, f->lo, f->hi, &u)))
+            return cli_bad(c, expected, "is %s", problem);
+        store_uint(base + f->field, f->size, u);
+        if (f->also)
+            store_uint(base + f->also, f->size, u);
+        break;
+    case CLI_FLOAT:
+        if ((problem = boids_parse_float(c->value, f->parse_flags, &v)))
+            return cli_bad(c, f->expected, "is %s", problem);
+        memcpy(base + f->field, &v, sizeof v);
+        break;
+    case CLI_PATH:
+        if (!c->value[0])
+            return cli_bad(c, f->expected, "%s", f->problem);
+        memcpy(base + f->field, &c->value, sizeof c->value);
+        break;
+    case CLI_CHOICE:
+    case CLI_NAME:
+        k = f->pick ? f->pick(c->value) : boids_parse_pick(c->value, 0, f->choices);
+        if (k < 0)
+            return cli_bad(c, f->expected, "%s", f->problem);
+        if (f->kind == CLI_NAME)
+            memcpy(base + f->field, &f->choices[k], sizeof f->choices[k]);
+        else
+            store_uint(base + f->field, f->size, (uint64_t)k + f->lo);
+        break;
+    case CLI_CUSTOM:
+        if (f->parse(c, o, origin_n))
+            return 2;
+        break;
+    }
+    if (f->given)
+        memcpy(base + f->given, &yes, sizeof yes);
+    return 0;
+}
+
+// The accepted flag nearest to `name` (see cli_internal.h).
+const char *cli_flag_suggest(const boids_cli_spec *spec, const char *name) {
+    const char *names[sizeof cli_flags / sizeof cli_flags[0] + 1];
+    size_t n = 0;
+    for (size_t i = 0; i < cli_flag_count; i++)
+        if (!cli_flags[i].bit || (spec->flags & cli_flags[i].bit))
+            names[n++] = cli_flags[i].name;
+    names[n] = NULL;
+    return boids_parse_nearest(name, names, strlen(name) <= 4 ? 1 : 2, true);
+}
+
+// The comma list of every behaviour name, for messages.
+static void behavior_list(char *buf, size_t size) {
+    boids_behaviors_text((uint32_t)((1ull << BOIDS_BEHAVIOR_COUNT) - 1u), ", ", buf, size);
+}
+
+static int parse_behaviors(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
+    (void)origin_n;
+    char names[512], expected[700], problem[TEXT_MAX + 64];
+    if (boids_parse_behaviors(c->value, 0, &o->behaviors, problem, sizeof problem))
+        return 0;
+    behavior_list(names, sizeof names);
+    snprintf(expected, sizeof expected, "a comma list of %s, flocking, or all, none", names);
+    return cli_bad(c, expected, "%s", problem);
+}
+
+static int parse_weights(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
+    (void)origin_n;
+    char names[512], expected[700];
+    behavior_list(names, sizeof names);
+    snprintf(expected, sizeof expected, "name=value,... with a finite number for each of %s", names);
+    size_t n = strlen(c->value);
+    char *store = malloc(n + 1);
+    char **pieces = malloc((n + 2) * sizeof *pieces);
+    int rc = 0;
+    if (!store || !pieces) {
+        rc = cli_bad(c, NULL, "cannot be parsed: out of memory");
+        goto done;
+    }
+    uint32_t count = boids_parse_split(c->value, ",", store, pieces, (uint32_t)(n + 1));
+    float w[BOIDS_BEHAVIOR_COUNT];
+    bool set[BOIDS_BEHAVIOR_COUNT] = {false};
+    for (uint32_t i = 0; i < count; i++) {
+        char text[TEXT_MAX], vtext[TEXT_MAX];
+        char *eq = strchr(pieces[i], '=');
+        if (!eq) {
+            rc = cli_bad(c, expected, "has '%s' without '=value'", boids_parse_shown(pieces[i], text, sizeof text));
+            goto done;
+        }
+        *eq = '\0';
+        int index = boids_behavior_index(pieces[i]);
+        if (index < 0 || (uint32_t)index >= BOIDS_BEHAVIOR_COUNT) {
+            rc = cli_bad(c, expected, "names an unknown behaviour '%s'",
+                         boids_parse_shown(pieces[i], text, sizeof text));
+            goto done;
+        }
+        float v = 0.0f;
+        const char *problem = boids_parse_float(eq + 1, 0, &v);
+        if (problem) {
+            rc = cli_bad(c, expected, "gives %s the weight '%s', which is %s",
+                         boids_parse_shown(pieces[i], text, sizeof text),
+                         boids_parse_shown(eq + 1, vtext, sizeof vtext), problem);
+            goto done;
+        }
+        w[index] = v;
+        set[index] = true;
+    }
+    for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++) {
+        if (set[i]) {
+            o->weights[i] = w[i];
+            o->weight_set[i] = true;
+        }
+    }
+done:
+    free(store);
+    free(pieces);
+    return rc;
+}
+
+// Splits a value of 2 or 3 numbers (extents or coordinates) and parses each
+// with parse_flags into v; `axis` names them in messages, `what` is the
+// plural noun ("extents"). Returns the count, or 0 with the error printed.
+static uint32_t parse_triple(const parse_ctx *c, const char *separators, unsigned parse_flags, const char *expected,
+                             const char *const axis[3], const char *article, const char *what, float v[3]) {
+    char store[256];
+    char *pieces[3];
+    if (strlen(c->value) >= sizeof store) {
+        cli_bad(c, expected, "is too long");
+        return 0;
+    }
+    uint32_t n = boids_parse_split(c->value, separators, store, pieces, 3);
+    if (n < 2 || n > 3) {
+        cli_bad(c, expected, "has %s %.*s", n < 2 ? "one" : "more than three", (int)strlen(what) - (n < 2), what);
+        return 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const char *problem = boids_parse_float(pieces[i], parse_flags, &v[i]);
+        char text[TEXT_MAX];
+        if (problem) {
+            cli_bad(c, expected, "has %s %s '%s' that is %s", article, axis[i],
+                    boids_parse_shown(pieces[i], text, sizeof text), problem);
+            return 0;
+        }
+    }
+    return n;
+}
+
+static int parse_world(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
+    (void)origin_n;
+    static const char *const axis[3] = {"width", "height", "depth"};
+    float v[3] = {0.0f, 0.0f, 0.0f};
+    uint32_t n = parse_triple(c, "xX", BOIDS_PARSE_POSITIVE,
+                              "WxH (2D) or WxHxD (3D) with every extent a positive number", axis, "a", "extents", v);
+    if (!n)
+        return 2;
+    for (uint32_t i = 0; i < 3; i++)
+        o->world[i] = i < n ? v[i] : 0.0;
+    o->world_n = n;
+    o->world_set = true;
+    o->world_arg = c->value;
+    return 0;
+}
+
+static int parse_origin(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
+    static const char *const axis[3] = {"x", "y", "z"};
+    float v[3] = {0.0f, 0.0f, 0.0f};
+    uint32_t n = parse_triple(c, ",", 0, "X,Y (2D) or X,Y,Z (3D), finite numbers", axis, "an", "coordinates", v);
+    if (!n)
+        return 2;
+    for (uint32_t i = 0; i < 3; i++)
+        o->origin[i] = v[i];
+    o->origin_set = true;
+    o->origin_arg = c->value;
+    *origin_n = n;
+    return 0;
+}
+
+static int parse_counts(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
+    (void)origin_n;
+    char expected[128];
+    snprintf(expected, sizeof expected, "a comma list of at most %u integers 1..%u", BOIDS_CLI_MAX_COUNTS,
+             BOIDS_MAX_AGENTS);
+    size_t n = strlen(c->value);
+    char *store = malloc(n + 1);
+    char *pieces[BOIDS_CLI_MAX_COUNTS];
+    if (!store)
+        return cli_bad(c, NULL, "cannot be parsed: out of memory");
+    uint32_t count = boids_parse_split(c->value, ",", store, pieces, BOIDS_CLI_MAX_COUNTS);
+    int rc = 0;
+    if (count > BOIDS_CLI_MAX_COUNTS) {
+        rc = cli_bad(c, expected, "has more than %u counts", BOIDS_CLI_MAX_COUNTS);
+    } else {
+        for (uint32_t i = 0; i < count && rc == 0; i++) {
+            uint64_t v = 0;
+            const char *problem = boids_parse_uint(pieces[i], 0, 1, BOIDS_MAX_AGENTS, &v);
+            if (problem) {
+                char text[TEXT_MAX];
+                rc = cli_bad(c, expected, "has a count '%s' that is %s",
+                             boids_parse_shown(pieces[i], text, sizeof text), problem);
+            } else {
+                o->counts[i] = (uint32_t)v;
+            }
+        }
+        if (rc == 0)
+            o->n_counts = count;
+    }
+    free(store);
+    return rc;
+}
+
+static int parse_profile(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
+    (void)origin_n;
+    const char *expected = "a path ending in .csv or .json";
+    if (!c->value[0])
+        return cli_bad(c, expected, "is an empty path");
+    const char *dot = strrchr(c->value, '.');
+    if (!dot || strchr(dot, '/') || dot == c->value || dot[-1] == '/' ||
+        (strcasecmp(dot, ".csv") != 0 && strcasecmp(dot, ".json") != 0))
+        return cli_bad(c, expected, "has an unknown extension");
+    o->profile = c->value;
+    return 0;
+}
