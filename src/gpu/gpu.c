@@ -848,9 +848,6 @@ uint64_t boids_gpu_steps(const boids_gpu *g) {
 uint32_t boids_gpu_count(const boids_gpu *g) {
     return g->n;
 }
-uint32_t boids_gpu_cells(const boids_gpu *g) {
-    return g->cells;
-}
 
 // See boids/gpu.h.
 uint32_t boids_gpu_id_buffer(const boids_gpu *g) {
