@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "boids/atomic.h"
+
 #define VALUE_SHOWN_MAX 96 // longer values are shortened in messages
 #define PI_DOUBLE 3.14159265358979323846
 
@@ -1271,29 +1273,13 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
 }
 
 // See cli.h.
-char *boids_cli_dir_of(const char *path) {
-    size_t len = strlen(path);
-    char *dir = malloc(len + 2);
-    if (!dir)
-        return NULL;
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == path)
-        strcpy(dir, "/");
-    else
-        snprintf(dir, len + 2, "%.*s", (int)(slash - path), path);
-    return dir;
-}
-
-// See cli.h.
 int boids_cli_check_output(const char *prog, const char *flag, const char *path, const char *expected) {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         boids_cli_error(prog, flag, path, expected, "is a directory");
         return 2;
     }
-    char *dir = boids_cli_dir_of(path);
+    char *dir = boids_atomic_dir_of(path);
     size_t size = dir ? strlen(dir) + 64 : 0;
     char *probe = dir ? malloc(size) : NULL;
     if (!probe) {

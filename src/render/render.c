@@ -8,6 +8,7 @@
 
 #include <glad/gl.h>
 
+#include "boids/atomic.h"
 #include "boids/render.h"
 #include "src/gpu/program.h"
 #include "src/render/render_internal.h"
@@ -269,6 +270,25 @@ void boids_render_text_size(const char *text, float scale, float *w, float *h) {
     *h = (float)stb_easy_font_height((char *)text) * scale;
 }
 
+// A frame's pixels (RGB, GL's bottom-up rows) on their way into a PNG.
+typedef struct screenshot_png {
+    const unsigned char *px;
+    int w, h;
+} screenshot_png;
+
+// stb_image_write's output callback: appends the bytes to the FILE.
+static void png_bytes(void *f, void *data, int size) {
+    fwrite(data, 1, (size_t)size, f);
+}
+
+// Encodes the frame as a PNG into f (a boids_atomic_fill).
+static bool fill_png(FILE *f, void *ctx) {
+    const screenshot_png *png = ctx;
+    // GL rows run bottom-up, a PNG's top-down.
+    stbi_flip_vertically_on_write(1);
+    return stbi_write_png_to_func(png_bytes, f, png->w, png->h, 3, png->px, png->w * 3) != 0 && !ferror(f);
+}
+
 // See boids/render.h.
 boids_result boids_render_screenshot(const char *path, int w, int h, char *err, size_t err_size) {
     if (w <= 0 || h <= 0) {
@@ -282,11 +302,14 @@ boids_result boids_render_screenshot(const char *path, int w, int h, char *err, 
     }
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, px);
-    // GL rows run bottom-up, a PNG's top-down.
-    stbi_flip_vertically_on_write(1);
-    int ok = stbi_write_png(path, w, h, 3, px, w * 3);
+    screenshot_png png = {px, w, h};
+    boids_result r = boids_atomic_write(path, fill_png, &png);
     free(px);
-    if (!ok) {
+    if (r == BOIDS_ERR_NOMEM) {
+        snprintf(err, err_size, "--screenshot: '%s' not written: out of memory", path);
+        return BOIDS_ERR_NOMEM;
+    }
+    if (r != BOIDS_OK) {
         snprintf(err, err_size, "--screenshot: '%s' could not be written", path);
         return BOIDS_ERR_IO;
     }
