@@ -143,7 +143,7 @@ uint32_t boids_gpu_max_agents(void) {
 // Work groups for n items, split over x and y beyond 65535 groups.
 static void dispatch(GLuint prog, uint32_t n, uint32_t per_group) {
     glUseProgram(prog);
-    glUniform1ui(0, n);
+    glUniform1ui(BOIDS_LOC_COUNT, n);
     uint32_t groups = (n + per_group - 1) / per_group;
     if (groups == 0)
         return;
@@ -516,7 +516,7 @@ static void bodies_pass(boids_gpu *g, bool init) {
         return;
     bind_all(g);
     glUseProgram(g->prog[STAGE_BODIES]);
-    glUniform1ui(1, init ? 1u : 0u);
+    glUniform1ui(BOIDS_LOC_BODIES_INIT, init ? 1u : 0u);
     dispatch(g->prog[STAGE_BODIES], g->n, BOIDS_WORKGROUP_SIZE);
     barrier();
 }

@@ -167,12 +167,12 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_GROUP, d->group);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_NEIGHBORS, d->neighbors);
     glUseProgram(r->prog_agents);
-    glUniformMatrix4fv(0, 1, GL_FALSE, d->view_proj);
-    glUniform1f(1, d->size);
-    glUniform1ui(2, (GLuint)d->mode);
-    glUniform1ui(3, d->dim);
-    glUniform1f(4, d->maxspeed);
-    glUniform3fv(8, 8, &r->palette[0][0]);
+    glUniformMatrix4fv(BOIDS_LOC_VIEW_PROJ, 1, GL_FALSE, d->view_proj);
+    glUniform1f(BOIDS_LOC_AGENT_SIZE, d->size);
+    glUniform1ui(BOIDS_LOC_AGENT_MODE, (GLuint)d->mode);
+    glUniform1ui(BOIDS_LOC_DIM, d->dim);
+    glUniform1f(BOIDS_LOC_AGENT_MAXSPEED, d->maxspeed);
+    glUniform3fv(BOIDS_LOC_PALETTE, BOIDS_MAX_GROUPS, &r->palette[0][0]);
     glBindVertexArray(r->vao_empty);
     glDrawArraysInstanced(GL_TRIANGLES, 0, d->dim == 3 ? 6 : 3, (GLsizei)d->count);
 }
@@ -193,7 +193,7 @@ static void draw_world(boids_render *r, GLenum mode, const float view_proj[16], 
     ensure(r->vbo_lines, &r->lines_cap, n * sizeof *v);
     glNamedBufferSubData(r->vbo_lines, 0, (GLsizeiptr)(n * sizeof *v), v);
     glUseProgram(r->prog_lines);
-    glUniformMatrix4fv(0, 1, GL_FALSE, view_proj);
+    glUniformMatrix4fv(BOIDS_LOC_VIEW_PROJ, 1, GL_FALSE, view_proj);
     glBindVertexArray(r->vao_lines);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
@@ -218,7 +218,7 @@ static void draw_hud(boids_render *r, int fb_w, int fb_h, const hud_vertex *v, s
     ensure(r->vbo_hud, &r->hud_cap, n * sizeof *v);
     glNamedBufferSubData(r->vbo_hud, 0, (GLsizeiptr)(n * sizeof *v), v);
     glUseProgram(r->prog_hud);
-    glUniform2f(0, (float)fb_w, (float)fb_h);
+    glUniform2f(BOIDS_LOC_HUD_FRAMEBUFFER, (float)fb_w, (float)fb_h);
     glBindVertexArray(r->vao_hud);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
