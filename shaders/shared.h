@@ -1,10 +1,12 @@
 /* shaders/shared.h: everything the C reference and the GLSL compute shaders
- * share, written once. Read by C (src/core, src/gpu) and by GLSL (the loader
- * prepends "#define BOIDS_GLSL 1"). Only the common subset of the two
- * preprocessors and type syntaxes is used: scalars, vec4-sized members,
- * 'u'-suffixed unsigned literals. Struct layouts are valid std140 and std430
- * (every vec4 member at a 16-byte offset, arrays only of vec4); the C side
- * checks sizes and offsets with _Static_assert in src/core/layout.c.
+ * share, written once. Read by C as "boids/shared.h" (include/boids/core.h;
+ * CMake copies this file into an include folder of its own) and by GLSL (the
+ * loader, src/gl/program.c, prepends "#define BOIDS_GLSL 1" and this file).
+ * Only the common subset of the two preprocessors and type syntaxes is used:
+ * scalars, vec4-sized members, 'u'-suffixed unsigned literals. Struct
+ * layouts are valid std140 and std430 (every vec4 member at a 16-byte
+ * offset, arrays only of vec4); the C side checks sizes and offsets with
+ * _Static_assert in src/core/layout.c.
  *
  * Offers: limits, behaviour indices and bits (bit order = priority order),
  * group relations, boundary and combination modes, fixed-point scales of the

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "boids/gpu.h"
-#include "program.h"
+#include "gl_util.h"
 
 enum { STAGE_KEY, STAGE_COUNT, STAGE_SCAN, STAGE_SCATTER, STAGE_STEER, STAGE_INTEGRATE, STAGE_BODIES, STAGE_N };
 static const char *const stage_file[] = {"key.comp",   "count.comp",     "scan.comp",  "scatter.comp",
@@ -326,12 +326,7 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
 
     // Debug output from here on (compile errors were reported with the file),
     // before any allocation, so an out-of-memory is seen too.
-    glEnable(GL_DEBUG_OUTPUT);
-    if (d->timing)
-        glDisable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
-    else
-        glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
-    glDebugMessageCallback(debug_message, NULL);
+    boids_gl_debug_enable(debug_message, NULL, !d->timing);
     gl_quiet = d->quiet;
     gl_silent_errors = d->silent_errors;
     backends_alive++;
@@ -445,7 +440,7 @@ void boids_gpu_destroy(boids_gpu *g) {
     if (g->timers[0][0])
         glDeleteQueries(TIMER_RING * (STAGE_N + 1), &g->timers[0][0]);
     if (g->alive && --backends_alive == 0)
-        glDebugMessageCallback(NULL, NULL);
+        boids_gl_debug_disable();
     boids_flowfield_free(&g->p.flow);
     free(g);
 }

@@ -8,8 +8,8 @@
 #include <glad/gl.h>
 
 #include "boids/render.h"
-#include "src/gpu/program.h"
-#include "src/render/render_internal.h"
+#include "gl_util.h"
+#include "render_internal.h"
 
 // See render_internal.h.
 boids_result boids_render_bodies_init(boids_render *r, const char *shader_dir, char *err, size_t err_size) {

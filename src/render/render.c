@@ -10,8 +10,8 @@
 
 #include "boids/atomic.h"
 #include "boids/render.h"
-#include "src/gpu/program.h"
-#include "src/render/render_internal.h"
+#include "gl_util.h"
+#include "render_internal.h"
 
 // stb's single-file headers: their unused statics and casts are not ours to fix.
 #pragma GCC diagnostic push
