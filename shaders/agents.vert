@@ -7,16 +7,16 @@ layout(std430, binding = BOIDS_SSBO_CUR_VEL) readonly buffer AgentVel { vec4 age
 layout(std430, binding = BOIDS_SSBO_CUR_GROUP) readonly buffer AgentGroup { uint agent_group[]; };
 layout(std430, binding = BOIDS_SSBO_NEIGHBORS) readonly buffer AgentNeighbors { uint agent_neighbors[]; };
 
-layout(location = 0) uniform mat4 u_view_proj;
-layout(location = 1) uniform float u_size;     // agent length in world units
-layout(location = 2) uniform uint u_mode;      // BOIDS_COLOR_* of boids/render.h
-layout(location = 3) uniform uint u_dim;       // 2 or 3
-layout(location = 4) uniform float u_maxspeed; // speed colour scale
+layout(location = BOIDS_LOC_VIEW_PROJ) uniform mat4 u_view_proj;
+layout(location = BOIDS_LOC_AGENT_SIZE) uniform float u_size;         // agent length in world units
+layout(location = BOIDS_LOC_AGENT_MODE) uniform uint u_mode;          // BOIDS_COLOR_BY_*
+layout(location = BOIDS_LOC_DIM) uniform uint u_dim;                  // 2 or 3
+layout(location = BOIDS_LOC_AGENT_MAXSPEED) uniform float u_maxspeed; // speed colour scale
 
 out vec3 v_color;
 
 // The group colours (src/render/render.c: built in, or a scenario's).
-layout(location = 8) uniform vec3 u_palette[8];
+layout(location = BOIDS_LOC_PALETTE) uniform vec3 u_palette[BOIDS_MAX_GROUPS];
 
 vec3 hue(float h) {
     vec3 k = clamp(abs(fract(h + vec3(0.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0 - 3.0) - 1.0, 0.0, 1.0);
@@ -53,11 +53,11 @@ void main() {
     gl_Position = u_view_proj * vec4(p + offset * u_size, 1.0);
 
     vec3 c;
-    if (u_mode == 1u)
+    if (u_mode == BOIDS_COLOR_BY_HEADING)
         c = hue(atan(f.y, f.x) / 6.28318530718 + 0.5) * (u_dim == 3u ? 0.75 + 0.25 * f.z : 1.0);
-    else if (u_mode == 2u)
+    else if (u_mode == BOIDS_COLOR_BY_SPEED)
         c = ramp(speed / max(u_maxspeed, 1e-6));
-    else if (u_mode == 3u)
+    else if (u_mode == BOIDS_COLOR_BY_NEIGHBORS)
         c = ramp(float(agent_neighbors[i]) / 40.0);
     else
         c = u_palette[agent_group[i] & 7u];

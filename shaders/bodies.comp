@@ -9,7 +9,7 @@
 // (boids_sim_reset_bodies).
 layout(local_size_x = BOIDS_WORKGROUP_SIZE) in;
 
-layout(location = 1) uniform uint u_init;
+layout(location = BOIDS_LOC_BODIES_INIT) uniform uint u_init;
 
 // Joint j of agent id in the joints buffer (shared.h BOIDS_SSBO_JOINTS).
 uint joint_index(uint j, uint id) { return j * world.count + id; }

@@ -10,25 +10,19 @@ layout(std430, binding = BOIDS_SSBO_CUR_GROUP) readonly buffer AgentGroup { uint
 layout(std430, binding = BOIDS_SSBO_JOINTS) readonly buffer Joints { vec4 joint[]; };
 layout(std140, binding = BOIDS_UBO_BODIES) uniform Bodies { boids_body_params body[BOIDS_MAX_GROUPS]; };
 
-layout(location = 0) uniform mat4 u_view_proj;
-layout(location = 1) uniform uint u_style; // BOIDS_BODY_* of this draw
-layout(location = 2) uniform uint u_part;  // PART_* below
-layout(location = 3) uniform uint u_dim;   // 2 or 3
-layout(location = 4) uniform uint u_count; // agents (the joints' row length)
-layout(location = 5) uniform vec3 u_eye;   // 3D: the camera's position
-
-#define PART_FILL 0u    // GL_TRIANGLE_STRIP, 2J + 6: tip, head +-pi/6, left/right per joint, tail
-#define PART_OUTLINE 1u // GL_LINE_STRIP, 2J + 7: getShape's order, closed
-#define PART_EYES 2u    // GL_TRIANGLES, 12: two quads on the head
-#define PART_LINKS 3u   // GL_LINE_STRIP, J: joint to joint
-#define PART_DOTS 4u    // GL_TRIANGLES, 6J: a quad at each joint
+layout(location = BOIDS_LOC_VIEW_PROJ) uniform mat4 u_view_proj;
+layout(location = BOIDS_LOC_BODY_STYLE) uniform uint u_style; // BOIDS_BODY_* of this draw
+layout(location = BOIDS_LOC_BODY_PART) uniform uint u_part;   // BOIDS_BODY_PART_* (shared.h)
+layout(location = BOIDS_LOC_DIM) uniform uint u_dim;          // 2 or 3
+layout(location = BOIDS_LOC_BODY_COUNT) uniform uint u_count; // agents (the joints' row length)
+layout(location = BOIDS_LOC_BODY_EYE) uniform vec3 u_eye;     // 3D: the camera's position
 
 out vec4 v_color;
 out vec2 v_local;     // quads: the corner in [-1, 1]^2
 flat out uint v_disc; // 0 flat colour, 1 a disc, 2 an eye (white disc, dark pupil)
 
 // The group colours (src/render/render.c: built in, or a scenario's).
-layout(location = 8) uniform vec3 u_palette[8];
+layout(location = BOIDS_LOC_PALETTE) uniform vec3 u_palette[BOIDS_MAX_GROUPS];
 // Corners of a quad as two triangles.
 const vec2 corner[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, -1.0), vec2(1.0, 1.0),
                                vec2(-1.0, 1.0));
@@ -128,13 +122,13 @@ void main() {
     vec3 p = vec3(0.0);
     if (!skip) {
         uint n = a.joints;
-        if (u_part == PART_FILL) {
+        if (u_part == BOIDS_BODY_PART_FILL) {
             p = fill_point(a, min(k, 2u * n + 5u));
             v_color = vec4(c * 0.55, 1.0);
-        } else if (u_part == PART_OUTLINE) {
+        } else if (u_part == BOIDS_BODY_PART_OUTLINE) {
             p = snake_outline(a, min(k, 2u * n + 6u) % (2u * n + 6u));
             v_color = vec4(c * 0.25, 1.0);
-        } else if (u_part == PART_EYES) {
+        } else if (u_part == BOIDS_BODY_PART_EYES) {
             // The notebook's eyes: at +-pi/2, (width0 / 2 - 5) out of 19, 8 across.
             skip = u_dim != 2u;
             vec3 q, fwd, side;
@@ -145,7 +139,7 @@ void main() {
             p = billboard(centre, w0 * (4.0 / 19.0), v_local);
             v_color = vec4(1.0);
             v_disc = 2u;
-        } else if (u_part == PART_LINKS) {
+        } else if (u_part == BOIDS_BODY_PART_LINKS) {
             p = joint_at(a, min(k, n - 1u)).xyz;
             v_color = vec4(c * 0.6, 1.0);
         } else {

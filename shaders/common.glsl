@@ -56,7 +56,7 @@ layout(std430, binding = BOIDS_SSBO_FLOW) restrict readonly buffer Flow { vec4 f
 
 // The number of items a dispatch covers (agents, cells or scan elements);
 // set by the host with glUniform1ui before each dispatch.
-layout(location = 0) uniform uint u_count;
+layout(location = BOIDS_LOC_COUNT) uniform uint u_count;
 
 // Index of this invocation over a 1D or 2D grid of work groups of
 // BOIDS_WORKGROUP_SIZE (every stage uses that size; dispatches

@@ -2,7 +2,7 @@
 // at the top left of the framebuffer. Drawn by boids_render_text / _rect.
 layout(location = 0) in vec2 a_pos;
 layout(location = 1) in vec4 a_color;
-layout(location = 0) uniform vec2 u_framebuffer; // width, height in pixels
+layout(location = BOIDS_LOC_HUD_FRAMEBUFFER) uniform vec2 u_framebuffer; // width, height in pixels
 
 out vec4 v_color;
 

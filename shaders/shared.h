@@ -1,15 +1,18 @@
 /* shaders/shared.h: everything the C reference and the GLSL compute shaders
- * share, written once. Read by C (src/core, src/gpu) and by GLSL (the loader
- * prepends "#define BOIDS_GLSL 1"). Only the common subset of the two
- * preprocessors and type syntaxes is used: scalars, vec4-sized members,
- * 'u'-suffixed unsigned literals. Struct layouts are valid std140 and std430
- * (every vec4 member at a 16-byte offset, arrays only of vec4); the C side
- * checks sizes and offsets with _Static_assert in src/core/layout.c.
+ * share, written once. Read by C as "boids/shared.h" (include/boids/core.h;
+ * CMake copies this file into an include folder of its own) and by GLSL (the
+ * loader, src/gl/program.c, prepends "#define BOIDS_GLSL 1" and this file).
+ * Only the common subset of the two preprocessors and type syntaxes is used:
+ * scalars, vec4-sized members, 'u'-suffixed unsigned literals. Struct
+ * layouts are valid std140 and std430 (every vec4 member at a 16-byte
+ * offset, arrays only of vec4); the C side checks sizes and offsets with
+ * _Static_assert in src/core/layout.c.
  *
  * Offers: limits, behaviour indices and bits (bit order = priority order),
  * group relations, boundary and combination modes, fixed-point scales of the
- * order-independent neighbour sums, RNG streams and hash constants, and the
- * structs boids_group_params, boids_world_params, boids_scene,
+ * order-independent neighbour sums, RNG streams and hash constants, GPU
+ * bindings and uniform locations, body parts and agent colour modes of the
+ * drawing shaders, and the structs boids_group_params, boids_world_params, boids_scene,
  * boids_body_params.
  */
 #ifndef BOIDS_SHARED_H
@@ -100,6 +103,13 @@
 #define BOIDS_BODY_SNAKE 2u
 #define BOIDS_BODY_FISH 3u
 #define BOIDS_BODY_STYLES 4u
+/* Parts of a drawn body (bodies.vert u_part, src/render/bodies.c): primitive
+ * and vertices per instance for J joints. */
+#define BOIDS_BODY_PART_FILL 0u    /* GL_TRIANGLE_STRIP, 2J + 6: tip, head +-pi/6, left/right per joint, tail */
+#define BOIDS_BODY_PART_OUTLINE 1u /* GL_LINE_STRIP, 2J + 7: getShape's order, closed */
+#define BOIDS_BODY_PART_EYES 2u    /* GL_TRIANGLES, 12: two quads on the head */
+#define BOIDS_BODY_PART_LINKS 3u   /* GL_LINE_STRIP, J: joint to joint */
+#define BOIDS_BODY_PART_DOTS 4u    /* GL_TRIANGLES, 6J: a quad at each joint */
 
 /* ---- fixed point of the neighbour sums ------------------------------------
  * Each pair's contribution is made dimensionless (offset / radius, velocity /
@@ -157,6 +167,32 @@
 #define BOIDS_SSBO_SLOT_OF 20    /* uint[N]: slot of each id in cur (written by scatter) */
 /* Each scan work group handles 2 * BOIDS_WORKGROUP_SIZE elements. */
 #define BOIDS_SCAN_BLOCK (2u * BOIDS_WORKGROUP_SIZE)
+
+/* ---- uniform locations ----------------------------------------------------
+ * "layout(location = BOIDS_LOC_*) uniform" in GLSL, the glUniform* location
+ * in C (src/gpu/gpu.c, src/render). Plain int literals: a location is an
+ * int in both languages. Compute stages: */
+#define BOIDS_LOC_COUNT 0       /* common.glsl u_count: items a dispatch covers */
+#define BOIDS_LOC_BODIES_INIT 1 /* bodies.comp u_init: 1 lays bodies straight */
+/* Drawing programs; the shared ones mean the same in every program: */
+#define BOIDS_LOC_VIEW_PROJ 0       /* mat4 (agents, bodies, lines) */
+#define BOIDS_LOC_DIM 3             /* uint 2 or 3 (agents, bodies) */
+#define BOIDS_LOC_PALETTE 8         /* vec3[BOIDS_MAX_GROUPS]: group colours (agents, bodies) */
+#define BOIDS_LOC_AGENT_SIZE 1      /* agents.vert: float agent length in world units */
+#define BOIDS_LOC_AGENT_MODE 2      /* agents.vert: uint BOIDS_COLOR_BY_* */
+#define BOIDS_LOC_AGENT_MAXSPEED 4  /* agents.vert: float speed colour scale */
+#define BOIDS_LOC_BODY_STYLE 1      /* bodies.vert: uint BOIDS_BODY_* of this draw */
+#define BOIDS_LOC_BODY_PART 2       /* bodies.vert: uint BOIDS_BODY_PART_* */
+#define BOIDS_LOC_BODY_COUNT 4      /* bodies.vert: uint agents (the joints' row length) */
+#define BOIDS_LOC_BODY_EYE 5        /* bodies.vert: vec3 the camera's position (3D) */
+#define BOIDS_LOC_HUD_FRAMEBUFFER 0 /* hud.vert: vec2 width, height in pixels */
+
+/* ---- agent colour modes (agents.vert u_mode; boids/render.h boids_color_mode) */
+#define BOIDS_COLOR_BY_GROUP 0u     /* the group's palette colour */
+#define BOIDS_COLOR_BY_HEADING 1u   /* hue of the heading */
+#define BOIDS_COLOR_BY_SPEED 2u     /* ramp of speed / maxspeed */
+#define BOIDS_COLOR_BY_NEIGHBORS 3u /* ramp of the neighbour count / 40 */
+#define BOIDS_COLOR_BY_COUNT 4u
 
 /* ---- parameters of one group (species); 144 bytes --------------------------- */
 BOIDS_STRUCT(boids_group_params) {

@@ -398,18 +398,25 @@ START_TEST(too_many_agents_refused) {
     gladLoadGL((GLADloadfunc)boids_gl_loader(ctx));
     uint32_t max = boids_gpu_max_agents();
     ck_assert_msg(max > 0 && max <= BOIDS_MAX_AGENTS, "max agents %u", max);
+    // max + 1 agents are refused naming max: by the GPU backend when the GPU
+    // is the limit, else (a GPU that holds BOIDS_MAX_AGENTS, which a large
+    // one does) already by the core's range check, whose bound is then max.
+    boids_params p;
+    boids_params_default(&p, max + 1, 2);
+    char err[1024], want[32];
+    snprintf(want, sizeof(want), "%u", max);
+    boids_result r = boids_params_finalize(&p, err, sizeof(err));
     if (max < BOIDS_MAX_AGENTS) {
-        boids_params p;
-        boids_params_default(&p, max + 1, 2);
-        ck_assert_int_eq(boids_params_finalize(&p, NULL, 0), BOIDS_OK);
+        ck_assert_msg(r == BOIDS_OK, "%u agents are within the core's range 0..%u: %s", max + 1, BOIDS_MAX_AGENTS, err);
         boids_gpu_desc d = {.params = &p, .load = boids_gl_loader(ctx), .quiet = true};
         boids_gpu *g = NULL;
-        char err[1024];
-        boids_result r = boids_gpu_create(&g, &d, err, sizeof(err));
-        char want[32];
-        snprintf(want, sizeof(want), "%u", max);
+        r = boids_gpu_create(&g, &d, err, sizeof(err));
         ck_assert_msg(r == BOIDS_ERR_GPU_LIMIT && strstr(err, want), "%u agents: expected a refusal naming %u: %s",
                       max + 1, max, err);
+    } else {
+        ck_assert_msg(r == BOIDS_ERR_COUNT && strstr(err, want),
+                      "%u agents (the GPU holds BOIDS_MAX_AGENTS = %u): expected the core's refusal naming %u: %s",
+                      max + 1, BOIDS_MAX_AGENTS, max, err);
     }
     close_context();
 }
@@ -798,16 +805,18 @@ START_TEST(count_over_gpu_limit_exits_2) {
     gladLoadGL((GLADloadfunc)boids_gl_loader(ctx));
     uint32_t max = boids_gpu_max_agents();
     close_context();
-    if (max >= BOIDS_MAX_AGENTS)
-        return; // this GPU holds every count the CLI accepts (too_many_agents_refused covers the API)
+    // max + 1 is refused naming max either way: by the GPU limit, or (a GPU
+    // that holds BOIDS_MAX_AGENTS, which a large one does) by --count's own
+    // range, whose upper bound is then max.
+    const char *why = max < BOIDS_MAX_AGENTS ? "do not fit this GPU" : "is too large";
     char cmd[512], last[4096];
     snprintf(cmd, sizeof(cmd), BOIDS_BIN_DIR "/boids-run --count %u --steps 1 --backend gpu 2>&1 >/dev/null", max + 1);
     int rc = run_cmd(cmd, last, sizeof(last));
     char want[32];
     snprintf(want, sizeof(want), "%u", max);
-    ck_assert_msg(rc == 2 && strstr(last, want) && strstr(last, "--count"),
-                  "--count %u over the SSBO limit: exit %d (expected 2), '%s' (expected the largest count %u)", max + 1,
-                  rc, last, max);
+    ck_assert_msg(rc == 2 && strstr(last, want) && strstr(last, "--count") && strstr(last, why),
+                  "--count %u over the limit %u: exit %d (expected 2), '%s' (expected '%s' and the largest count %u)",
+                  max + 1, max, rc, last, why, max);
 }
 END_TEST
 

@@ -21,6 +21,7 @@
 
 #include <zlib.h>
 
+#include "boids/atomic.h"
 #include "boids/snapshot.h"
 #include "spawn.h"
 
@@ -580,6 +581,61 @@ START_TEST(test_save_failure_keeps_old_file) {
 }
 END_TEST
 
+// A boids_atomic_fill that writes ctx (a string), or fails after a part of
+// it when the string starts with '!'.
+static bool fill_text(FILE *f, void *ctx) {
+    const char *text = ctx;
+    if (fputs(text, f) < 0)
+        return false;
+    if (text[0] == '!') {
+        errno = ENOSPC;
+        return false;
+    }
+    return true;
+}
+
+// Checks that the file at path holds exactly expected.
+static void expect_text(const char *path, const char *expected) {
+    char *text = boids_test_slurp(path);
+    ck_assert_msg(text && strcmp(text, expected) == 0, "expected %s to hold '%s', got '%s'", path, expected,
+                  text ? text : "(unreadable)");
+    free(text);
+}
+
+// boids_atomic_write (boids/atomic.h): a good write replaces the target with
+// the default mode; a writer's failure leaves the old file byte for byte,
+// no temporary file, and its errno; boids_atomic_dir_of as documented.
+START_TEST(test_atomic_write) {
+    const char *dir = TMP "/atomic";
+    mkdir(dir, 0755);
+    ck_assert_int_eq(boids_atomic_write(TMP "/atomic/t.txt", fill_text, "old\n"), BOIDS_OK);
+    expect_text(TMP "/atomic/t.txt", "old\n");
+    errno = 0;
+    ck_assert_int_eq(boids_atomic_write(TMP "/atomic/t.txt", fill_text, "!half"), BOIDS_ERR_IO);
+    ck_assert_int_eq(errno, ENOSPC); // the writer's errno, as set by the writer
+    expect_text(TMP "/atomic/t.txt", "old\n");
+    ck_assert_int_eq(boids_atomic_write(TMP "/atomic_no_such_dir/t.txt", fill_text, "x"), BOIDS_ERR_IO);
+    ck_assert_int_eq(errno, ENOENT);
+    ck_assert_int_eq(boids_atomic_write(TMP "/atomic/t.txt", fill_text, "new\n"), BOIDS_OK);
+    expect_text(TMP "/atomic/t.txt", "new\n");
+    struct stat st;
+    mode_t mask = umask(0);
+    umask(mask);
+    ck_assert_int_eq(stat(TMP "/atomic/t.txt", &st), 0);
+    ck_assert_msg((st.st_mode & 0777) == (0666 & ~mask), "expected mode %o (0666 less the umask), got %o", 0666 & ~mask,
+                  st.st_mode & 0777);
+    run_result r = boids_test_run("/bin/ls", ARGV("ls", "-A", TMP "/atomic"), TMP, "atomic_ls");
+    ck_assert_str_eq(r.out, "t.txt\n"); // no temporary file left behind
+    boids_test_run_free(&r);
+    const char *paths[][2] = {{"a.csv", "."}, {"/a.csv", "/"}, {"d/e/a.csv", "d/e"}, {"/d/a.csv", "/d"}};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        char *d = boids_atomic_dir_of(paths[i][0]);
+        ck_assert_str_eq(d, paths[i][1]);
+        free(d);
+    }
+}
+END_TEST
+
 // ---- boids-run ----------------------------------------------------------------
 
 // The value of the "state-hash: " line of out ("" if none).
@@ -744,6 +800,7 @@ int main(void) {
         {"values", test_values},
         {"not_a_file", test_not_a_file},
         {"save_failure", test_save_failure_keeps_old_file},
+        {"atomic_write", test_atomic_write},
         {"run_resume", test_run_resume},
         {"run_resume_scenario", test_run_resume_scenario},
         {"run_bad_load", test_run_bad_load},

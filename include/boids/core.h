@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-#include "../../shaders/shared.h"
+#include "boids/shared.h"
 #include "error.h"
 
 #define BOIDS_VERSION "0.1.0"

@@ -1,6 +1,8 @@
 /* boids/error.h: result codes of every library call.
- * Offers: boids_result (X-macro list of code + message), boids_result_str,
- * boids_log_fn (the logger callback a context carries). */
+ * Offers: boids_result (X-macro list of code + message), boids_result_str.
+ * There is no logger callback: a call that can fail returns a boids_result
+ * and, where it takes one, writes a one-line message naming what was wrong
+ * into the caller's buffer (char *err, size_t err_size). */
 #ifndef BOIDS_ERROR_H
 #define BOIDS_ERROR_H
 

@@ -167,6 +167,5 @@ boids_result boids_gpu_fault_parse(const char *value, char *err, size_t err_size
 // Steps taken and agents.
 uint64_t boids_gpu_steps(const boids_gpu *g);
 uint32_t boids_gpu_count(const boids_gpu *g);
-uint32_t boids_gpu_cells(const boids_gpu *g);
 
 #endif

@@ -5,12 +5,12 @@
  * Offers: boids_gl_context, boids_egl_create (headless: tests, bench,
  * validation), boids_gl_context_destroy, boids_gl_loader, _describe,
  * _robust; boids_window (the viewer's GLFW window): boids_window_create /
- * _destroy / _loader / _glfw / _describe / _robust.
+ * _destroy / _loader / _glfw / _describe.
  *
  * Robust contexts: both ask for a context that reports GPU resets
  * (lose-context-on-reset notification, GL_KHR_robustness semantics; EGL also
  * robust buffer access) and fall back to a plain one when that is refused;
- * _robust says which was granted, _describe says it in words. Only a robust
+ * boids_gl_context_robust says which was granted, _describe says it in words. Only a robust
  * context makes glGetGraphicsResetStatus (boids_gpu_check) report a reset.
  */
 #ifndef BOIDS_PLATFORM_H
@@ -62,7 +62,5 @@ boids_gl_loadfn boids_window_loader(const boids_window *w);
 struct GLFWwindow *boids_window_glfw(const boids_window *w);
 // How the window's context was made, e.g. "GLFW window, robust (lose context on reset)".
 const char *boids_window_describe(const boids_window *w);
-// Whether the window's context was created with lose-context-on-reset notification.
-bool boids_window_robust(const boids_window *w);
 
 #endif

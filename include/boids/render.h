@@ -25,13 +25,14 @@
 
 typedef struct boids_render boids_render;
 
-// Agent colour modes (the `C` key cycles them); the values are agents.vert's u_mode.
+// Agent colour modes (the `C` key cycles them); the values are agents.vert's
+// u_mode, defined once in shared.h (BOIDS_COLOR_BY_*).
 typedef enum boids_color_mode {
-    BOIDS_COLOR_GROUP,
-    BOIDS_COLOR_HEADING,
-    BOIDS_COLOR_SPEED,
-    BOIDS_COLOR_NEIGHBORS,
-    BOIDS_COLOR_MODES
+    BOIDS_COLOR_GROUP = BOIDS_COLOR_BY_GROUP,
+    BOIDS_COLOR_HEADING = BOIDS_COLOR_BY_HEADING,
+    BOIDS_COLOR_SPEED = BOIDS_COLOR_BY_SPEED,
+    BOIDS_COLOR_NEIGHBORS = BOIDS_COLOR_BY_NEIGHBORS,
+    BOIDS_COLOR_MODES = BOIDS_COLOR_BY_COUNT
 } boids_color_mode;
 const char *boids_color_mode_name(boids_color_mode m);
 

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "boids/atomic.h"
 #include "boids/parse.h"
 
 // The defaults of every option.
@@ -239,29 +240,13 @@ int boids_cli_interrupted(void) {
 }
 
 // See cli.h.
-char *boids_cli_dir_of(const char *path) {
-    size_t len = strlen(path);
-    char *dir = malloc(len + 2);
-    if (!dir)
-        return NULL;
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == path)
-        strcpy(dir, "/");
-    else
-        snprintf(dir, len + 2, "%.*s", (int)(slash - path), path);
-    return dir;
-}
-
-// See cli.h.
 int boids_cli_check_output(const char *prog, const char *flag, const char *path, const char *expected) {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         boids_cli_error(prog, flag, path, expected, "is a directory");
         return 2;
     }
-    char *dir = boids_cli_dir_of(path);
+    char *dir = boids_atomic_dir_of(path);
     size_t size = dir ? strlen(dir) + 64 : 0;
     char *probe = dir ? malloc(size) : NULL;
     if (!probe) {

@@ -202,9 +202,6 @@ void boids_cli_format_described(char *buf, size_t size, const char *prog, const 
 void boids_cli_error(const char *prog, const char *flag, const char *value, const char *expected,
                      const char *problem_fmt, ...) BOIDS_CLI_PRINTF(5, 6);
 
-// The directory part of `path` ("." without one, "/" for "/x"), malloc'd;
-// NULL when out of memory.
-char *boids_cli_dir_of(const char *path);
 // Checks before a run that the output file `path` of `flag` can be written:
 // not a directory, its directory exists and accepts a new file (a probe file
 // is created and removed: the only test that holds for permissions,

@@ -1,17 +1,15 @@
 // src/app/profile.c: the frame-time profile recorder of --profile (see
 // profile.h for the formats). Rows in memory; one write at exit through a
-// temporary file in the same directory (fsync, rename, fsync of the
-// directory).
+// temporary file in the same directory (boids_atomic_write: fsync, rename,
+// fsync of the directory).
 #include "profile.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "boids/atomic.h"
 #include "boids/core.h"
 #include "cli.h"
 
@@ -26,7 +24,6 @@ typedef enum profile_format { FORMAT_CSV, FORMAT_JSON } profile_format;
 struct boids_profile {
     const char *prog;
     char *path;
-    char *dir;
     const char *backend;
     uint32_t stages;
     profile_format format;
@@ -68,16 +65,13 @@ int boids_profile_open(boids_profile **out, const char *prog, const char *path, 
         return rc;
     boids_profile *p = calloc(1, sizeof *p);
     char *copy = p ? strdup(path) : NULL;
-    char *dir = copy ? boids_cli_dir_of(path) : NULL;
-    if (!dir) {
-        free(copy);
+    if (!copy) {
         free(p);
         boids_cli_error(prog, "--profile", path, NULL, "cannot be recorded: out of memory");
         return EXIT_ENVIRONMENT;
     }
     p->prog = prog;
     p->path = copy;
-    p->dir = dir;
     p->backend = backend;
     p->stages = stages;
     p->format = format;
@@ -158,57 +152,23 @@ static void write_json(const boids_profile *p, FILE *f) {
     fprintf(f, "\n]}\n");
 }
 
-// Writes the file through a temporary one (fsync, rename); see profile.h.
-int boids_profile_write_quiet(boids_profile *p, char *why, size_t why_size) {
-    size_t size = strlen(p->path) + 32;
-    char *tmp = malloc(size);
-    if (!tmp) {
-        snprintf(why, why_size, "out of memory");
-        return EXIT_ENVIRONMENT;
-    }
-    snprintf(tmp, size, "%s.tmp.XXXXXX", p->path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(why, why_size, "%s", strerror(errno));
-        free(tmp);
-        return EXIT_ENVIRONMENT;
-    }
-    fchmod(fd, 0644);
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        snprintf(why, why_size, "%s", strerror(e));
-        free(tmp);
-        return EXIT_ENVIRONMENT;
-    }
+// Writes the rows of p to f in its format (a boids_atomic_fill).
+static bool fill_profile(FILE *f, void *ctx) {
+    const boids_profile *p = ctx;
     if (p->format == FORMAT_CSV)
         write_csv(p, f);
     else
         write_json(p, f);
-    int err = 0;
-    if (fflush(f) != 0 || ferror(f))
-        err = errno ? errno : EIO;
-    if (!err && fsync(fileno(f)) != 0)
-        err = errno;
-    if (fclose(f) != 0 && !err)
-        err = errno;
-    if (!err && rename(tmp, p->path) != 0)
-        err = errno;
-    if (err) {
-        unlink(tmp);
-        snprintf(why, why_size, "%s", strerror(err));
-        free(tmp);
-        return EXIT_ENVIRONMENT;
-    }
-    free(tmp);
-    int dfd = open(p->dir, O_RDONLY);
-    if (dfd >= 0) { // the rename itself durable (best effort)
-        fsync(dfd);
-        close(dfd);
-    }
-    return 0;
+    return !ferror(f);
+}
+
+// Writes the file through a temporary one (boids_atomic_write); see profile.h.
+int boids_profile_write_quiet(boids_profile *p, char *why, size_t why_size) {
+    boids_result r = boids_atomic_write(p->path, fill_profile, p);
+    if (r == BOIDS_OK)
+        return 0;
+    snprintf(why, why_size, "%s", r == BOIDS_ERR_NOMEM ? "out of memory" : strerror(errno));
+    return EXIT_ENVIRONMENT;
 }
 
 // Writes the file; a failure is one line (see profile.h).
@@ -262,6 +222,5 @@ void boids_profile_destroy(boids_profile *p) {
         return;
     free(p->rows);
     free(p->path);
-    free(p->dir);
     free(p);
 }

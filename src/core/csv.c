@@ -6,16 +6,14 @@
 // target only when complete, so a snapshot is never left half written.
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "boids/atomic.h"
 #include "boids/core.h"
 
 enum { COL_ID, COL_GROUP, COL_PX, COL_PY, COL_PZ, COL_VX, COL_VY, COL_VZ, COL_NEIGHBORS, COL_KINDS };
@@ -397,7 +395,8 @@ boids_result boids_csv_read(const char *path, uint32_t dim, uint32_t *count, flo
 }
 
 // Writes the agents of s in id order to f; false on a write error.
-static bool write_rows(FILE *f, boids_sim *s) {
+static bool write_rows(FILE *f, void *ctx) {
+    boids_sim *s = ctx;
     const uint32_t *slot = boids_sim_slots_by_id(s);
     if (fputs(HEADER_3D ",neighbors\n", f) < 0)
         return false;
@@ -412,50 +411,8 @@ static bool write_rows(FILE *f, boids_sim *s) {
 }
 
 // Writes a snapshot of s to path, through a temporary file in the same
-// directory renamed over path once complete. errno tells what failed.
+// directory renamed over path once complete (boids_atomic_write). errno tells
+// what failed.
 boids_result boids_csv_write(const char *path, boids_sim *s) {
-    static unsigned attempt_counter;
-    size_t tmp_size = strlen(path) + 48;
-    char *tmp = malloc(tmp_size);
-    if (!tmp)
-        return BOIDS_ERR_NOMEM;
-    int fd = -1;
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        snprintf(tmp, tmp_size, "%s.tmp.%ld.%u", path, (long)getpid(), attempt_counter++);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        errno = e;
-        return BOIDS_ERR_IO;
-    }
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        errno = e;
-        return BOIDS_ERR_IO;
-    }
-    int err = 0; // the first failure's errno
-    if (!write_rows(f, s))
-        err = errno ? errno : EIO;
-    if (fflush(f) != 0 && !err)
-        err = errno;
-    if (!err && fsync(fileno(f)) != 0)
-        err = errno;
-    if (fclose(f) != 0 && !err)
-        err = errno;
-    if (!err && rename(tmp, path) != 0)
-        err = errno;
-    if (err)
-        unlink(tmp);
-    free(tmp);
-    errno = err;
-    bool ok = err == 0;
-    return ok ? BOIDS_OK : BOIDS_ERR_IO;
+    return boids_atomic_write(path, write_rows, s);
 }

@@ -32,6 +32,3 @@ _Static_assert(offsetof(boids_body_params, width) == 128, "body.width");
 _Static_assert(offsetof(boids_body_params, style) == 256, "body.style");
 _Static_assert(offsetof(boids_body_params, min_only) == 268, "body.min_only");
 _Static_assert(sizeof(boids_body_params) == 272, "body params: 17 vec4");
-
-// Size of the shared structs (keeps this translation unit non-empty).
-size_t boids_layout_world_size(void) { return sizeof(boids_world_params); }

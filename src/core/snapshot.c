@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include "bytes.h"
+#include "boids/atomic.h"
 #include "boids/snapshot.h"
 
 // The shared.h structs hold only 4-byte words (floats and uint32) with no
@@ -379,21 +380,23 @@ static boids_result check_saveable(const boids_sim *s, const uint32_t *slot_of_i
     return BOIDS_OK;
 }
 
-// The directory of path ("." without one, "/" for "/x"), malloc'd.
-static char *dir_of(const char *path) {
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return strdup(".");
-    size_t len = slash == path ? 1 : (size_t)(slash - path);
-    char *d = malloc(len + 1);
-    if (d) {
-        memcpy(d, path, len);
-        d[len] = '\0';
-    }
-    return d;
+// What write_snapshot needs, for boids_atomic_write.
+typedef struct snapshot_job {
+    const boids_sim *s;
+    const unsigned char *scen;
+    const uint32_t *slot_of_id;
+} snapshot_job;
+
+// Writes the snapshot of job to f (a boids_atomic_fill).
+static bool fill_snapshot(FILE *f, void *ctx) {
+    const snapshot_job *job = ctx;
+    writer w = {.f = f};
+    write_snapshot(&w, job->s, job->scen, job->slot_of_id);
+    return !w.failed;
 }
 
-// Saves s to path through a temporary file in the same directory (fsync, rename).
+// Saves s to path through a temporary file in the same directory
+// (boids_atomic_write: fsync, rename, fsync of the directory).
 boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, const char *path, char *err,
                                  size_t err_size) {
     if (!s || !path || !path[0])
@@ -406,16 +409,8 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
         return fail(err, err_size, path, BOIDS_ERR_IO, "cannot be written: is a directory");
 
     uint32_t *slot_of_id = malloc((size_t)s->n * sizeof *slot_of_id);
-    char *dir = dir_of(path);
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    size_t tmp_len = (dir ? strlen(dir) : 0) + strlen(base) + 16;
-    char *tmp = malloc(tmp_len);
-    if (!slot_of_id || !dir || !tmp) {
-        free(slot_of_id);
-        free(dir);
-        free(tmp);
+    if (!slot_of_id)
         return fail(err, err_size, path, BOIDS_ERR_NOMEM, "out of memory");
-    }
     // The slot of each id (each id once), then every value the loader checks.
     memset(slot_of_id, 0xff, (size_t)s->n * sizeof *slot_of_id);
     for (uint32_t i = 0; i < s->n && r == BOIDS_OK; i++) {
@@ -441,54 +436,15 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
             r = fail(err, err_size, path, allocated ? BOIDS_ERR_ARGUMENT : BOIDS_ERR_NOMEM, "not saved: scenario: %s",
                      why);
     }
-    if (r != BOIDS_OK) {
-        free(slot_of_id);
-        free(dir);
-        free(tmp);
-        return r;
-    }
-    snprintf(tmp, tmp_len, "%s/.%s.XXXXXX", dir, base);
-
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(slot_of_id);
-        free(dir);
-        free(tmp);
-        return fail(err, err_size, path, BOIDS_ERR_IO, "cannot be written: %s", strerror(e));
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask); // as fopen would create it (mkstemp gives 0600)
-    writer w = {.f = fdopen(fd, "wb")};
-    int e = 0;
-    if (!w.f) {
-        e = errno;
-        close(fd);
-    } else {
-        write_snapshot(&w, s, sc ? scen : NULL, slot_of_id);
-        if (w.failed || fflush(w.f) != 0)
-            e = errno ? errno : EIO;
-        else if (fsync(fileno(w.f)) != 0)
-            e = errno;
-        if (fclose(w.f) != 0 && !e)
-            e = errno ? errno : EIO;
-    }
-    if (!e && rename(tmp, path) != 0)
-        e = errno;
-    if (e) {
-        unlink(tmp);
-        r = fail(err, err_size, path, BOIDS_ERR_IO, "cannot be written: %s", strerror(e));
-    } else { // make the rename itself durable
-        int dfd = open(dir, O_RDONLY);
-        if (dfd >= 0) {
-            fsync(dfd);
-            close(dfd);
-        }
+    if (r == BOIDS_OK) {
+        snapshot_job job = {s, sc ? scen : NULL, slot_of_id};
+        r = boids_atomic_write(path, fill_snapshot, &job);
+        if (r == BOIDS_ERR_NOMEM)
+            r = fail(err, err_size, path, r, "out of memory");
+        else if (r != BOIDS_OK)
+            r = fail(err, err_size, path, r, "cannot be written: %s", strerror(errno));
     }
     free(slot_of_id);
-    free(dir);
-    free(tmp);
     return r;
 }
 

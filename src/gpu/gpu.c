@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "boids/gpu.h"
-#include "program.h"
+#include "gl_util.h"
 
 enum { STAGE_KEY, STAGE_COUNT, STAGE_SCAN, STAGE_SCATTER, STAGE_STEER, STAGE_INTEGRATE, STAGE_BODIES, STAGE_N };
 static const char *const stage_file[] = {"key.comp",   "count.comp",     "scan.comp",  "scatter.comp",
@@ -143,7 +143,7 @@ uint32_t boids_gpu_max_agents(void) {
 // Work groups for n items, split over x and y beyond 65535 groups.
 static void dispatch(GLuint prog, uint32_t n, uint32_t per_group) {
     glUseProgram(prog);
-    glUniform1ui(0, n);
+    glUniform1ui(BOIDS_LOC_COUNT, n);
     uint32_t groups = (n + per_group - 1) / per_group;
     if (groups == 0)
         return;
@@ -326,12 +326,7 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
 
     // Debug output from here on (compile errors were reported with the file),
     // before any allocation, so an out-of-memory is seen too.
-    glEnable(GL_DEBUG_OUTPUT);
-    if (d->timing)
-        glDisable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
-    else
-        glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
-    glDebugMessageCallback(debug_message, NULL);
+    boids_gl_debug_enable(debug_message, NULL, !d->timing);
     gl_quiet = d->quiet;
     gl_silent_errors = d->silent_errors;
     backends_alive++;
@@ -445,7 +440,7 @@ void boids_gpu_destroy(boids_gpu *g) {
     if (g->timers[0][0])
         glDeleteQueries(TIMER_RING * (STAGE_N + 1), &g->timers[0][0]);
     if (g->alive && --backends_alive == 0)
-        glDebugMessageCallback(NULL, NULL);
+        boids_gl_debug_disable();
     boids_flowfield_free(&g->p.flow);
     free(g);
 }
@@ -516,7 +511,7 @@ static void bodies_pass(boids_gpu *g, bool init) {
         return;
     bind_all(g);
     glUseProgram(g->prog[STAGE_BODIES]);
-    glUniform1ui(1, init ? 1u : 0u);
+    glUniform1ui(BOIDS_LOC_BODIES_INIT, init ? 1u : 0u);
     dispatch(g->prog[STAGE_BODIES], g->n, BOIDS_WORKGROUP_SIZE);
     barrier();
 }
@@ -847,9 +842,6 @@ uint64_t boids_gpu_steps(const boids_gpu *g) {
 }
 uint32_t boids_gpu_count(const boids_gpu *g) {
     return g->n;
-}
-uint32_t boids_gpu_cells(const boids_gpu *g) {
-    return g->cells;
 }
 
 // See boids/gpu.h.

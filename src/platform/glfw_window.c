@@ -125,8 +125,3 @@ const char *boids_window_describe(const boids_window *w) {
     return w->robust ? "GLFW window, robust (lose context on reset)"
                      : "GLFW window, not robust (no reset notification)";
 }
-
-// See boids/platform.h.
-bool boids_window_robust(const boids_window *w) {
-    return w->robust;
-}

@@ -8,11 +8,8 @@
 #include <glad/gl.h>
 
 #include "boids/render.h"
-#include "src/gpu/program.h"
-#include "src/render/render_internal.h"
-
-// Parts of a body (bodies.vert's PART_*).
-enum { PART_FILL, PART_OUTLINE, PART_EYES, PART_LINKS, PART_DOTS };
+#include "gl_util.h"
+#include "render_internal.h"
 
 // See render_internal.h.
 boids_result boids_render_bodies_init(boids_render *r, const char *shader_dir, char *err, size_t err_size) {
@@ -56,9 +53,9 @@ void boids_render_own_body_buffers(const boids_render *r, uint32_t *joints, uint
 }
 
 // One instanced draw of a part of every body of `style`, `vertices` per instance.
-static void draw_part(const boids_bodies_draw *d, uint32_t style, int part, GLenum mode, uint32_t vertices) {
-    glUniform1ui(1, style);
-    glUniform1ui(2, (GLuint)part);
+static void draw_part(const boids_bodies_draw *d, uint32_t style, uint32_t part, GLenum mode, uint32_t vertices) {
+    glUniform1ui(BOIDS_LOC_BODY_STYLE, style);
+    glUniform1ui(BOIDS_LOC_BODY_PART, part);
     glDrawArraysInstanced(mode, 0, (GLsizei)vertices, (GLsizei)d->count);
 }
 
@@ -85,11 +82,11 @@ void boids_render_bodies(boids_render *r, const boids_bodies_draw *d) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_GROUP, d->group);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_JOINTS, d->joints);
     glUseProgram(r->prog_bodies);
-    glUniformMatrix4fv(0, 1, GL_FALSE, d->view_proj);
-    glUniform1ui(3, d->dim);
-    glUniform1ui(4, d->count);
-    glUniform3f(5, d->eye[0], d->eye[1], d->eye[2]);
-    glUniform3fv(8, 8, &r->palette[0][0]);
+    glUniformMatrix4fv(BOIDS_LOC_VIEW_PROJ, 1, GL_FALSE, d->view_proj);
+    glUniform1ui(BOIDS_LOC_DIM, d->dim);
+    glUniform1ui(BOIDS_LOC_BODY_COUNT, d->count);
+    glUniform3f(BOIDS_LOC_BODY_EYE, d->eye[0], d->eye[1], d->eye[2]);
+    glUniform3fv(BOIDS_LOC_PALETTE, BOIDS_MAX_GROUPS, &r->palette[0][0]);
     glBindVertexArray(r->vao_empty);
     // Outlines on the fills they border: the same depth passes. 2D: the
     // depth of each agent id orders whole bodies (bodies.vert).
@@ -102,13 +99,13 @@ void boids_render_bodies(boids_render *r, const boids_bodies_draw *d) {
             continue;
         if (d->eyes) {
             if (style != BOIDS_BODY_CHAIN)
-                draw_part(d, style, PART_EYES, GL_TRIANGLES, 12);
+                draw_part(d, style, BOIDS_BODY_PART_EYES, GL_TRIANGLES, 12);
         } else if (style == BOIDS_BODY_CHAIN) {
-            draw_part(d, style, PART_LINKS, GL_LINE_STRIP, j);
-            draw_part(d, style, PART_DOTS, GL_TRIANGLES, 6 * j);
+            draw_part(d, style, BOIDS_BODY_PART_LINKS, GL_LINE_STRIP, j);
+            draw_part(d, style, BOIDS_BODY_PART_DOTS, GL_TRIANGLES, 6 * j);
         } else {
-            draw_part(d, style, PART_FILL, GL_TRIANGLE_STRIP, 2 * j + 6);
-            draw_part(d, style, PART_OUTLINE, GL_LINE_STRIP, 2 * j + 7);
+            draw_part(d, style, BOIDS_BODY_PART_FILL, GL_TRIANGLE_STRIP, 2 * j + 6);
+            draw_part(d, style, BOIDS_BODY_PART_OUTLINE, GL_LINE_STRIP, 2 * j + 7);
         }
     }
     glDepthFunc(GL_LESS);

@@ -8,9 +8,10 @@
 
 #include <glad/gl.h>
 
+#include "boids/atomic.h"
 #include "boids/render.h"
-#include "src/gpu/program.h"
-#include "src/render/render_internal.h"
+#include "gl_util.h"
+#include "render_internal.h"
 
 // stb's single-file headers: their unused statics and casts are not ours to fix.
 #pragma GCC diagnostic push
@@ -166,12 +167,12 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_GROUP, d->group);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_NEIGHBORS, d->neighbors);
     glUseProgram(r->prog_agents);
-    glUniformMatrix4fv(0, 1, GL_FALSE, d->view_proj);
-    glUniform1f(1, d->size);
-    glUniform1ui(2, (GLuint)d->mode);
-    glUniform1ui(3, d->dim);
-    glUniform1f(4, d->maxspeed);
-    glUniform3fv(8, 8, &r->palette[0][0]);
+    glUniformMatrix4fv(BOIDS_LOC_VIEW_PROJ, 1, GL_FALSE, d->view_proj);
+    glUniform1f(BOIDS_LOC_AGENT_SIZE, d->size);
+    glUniform1ui(BOIDS_LOC_AGENT_MODE, (GLuint)d->mode);
+    glUniform1ui(BOIDS_LOC_DIM, d->dim);
+    glUniform1f(BOIDS_LOC_AGENT_MAXSPEED, d->maxspeed);
+    glUniform3fv(BOIDS_LOC_PALETTE, BOIDS_MAX_GROUPS, &r->palette[0][0]);
     glBindVertexArray(r->vao_empty);
     glDrawArraysInstanced(GL_TRIANGLES, 0, d->dim == 3 ? 6 : 3, (GLsizei)d->count);
 }
@@ -192,7 +193,7 @@ static void draw_world(boids_render *r, GLenum mode, const float view_proj[16], 
     ensure(r->vbo_lines, &r->lines_cap, n * sizeof *v);
     glNamedBufferSubData(r->vbo_lines, 0, (GLsizeiptr)(n * sizeof *v), v);
     glUseProgram(r->prog_lines);
-    glUniformMatrix4fv(0, 1, GL_FALSE, view_proj);
+    glUniformMatrix4fv(BOIDS_LOC_VIEW_PROJ, 1, GL_FALSE, view_proj);
     glBindVertexArray(r->vao_lines);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
@@ -217,7 +218,7 @@ static void draw_hud(boids_render *r, int fb_w, int fb_h, const hud_vertex *v, s
     ensure(r->vbo_hud, &r->hud_cap, n * sizeof *v);
     glNamedBufferSubData(r->vbo_hud, 0, (GLsizeiptr)(n * sizeof *v), v);
     glUseProgram(r->prog_hud);
-    glUniform2f(0, (float)fb_w, (float)fb_h);
+    glUniform2f(BOIDS_LOC_HUD_FRAMEBUFFER, (float)fb_w, (float)fb_h);
     glBindVertexArray(r->vao_hud);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
@@ -269,6 +270,25 @@ void boids_render_text_size(const char *text, float scale, float *w, float *h) {
     *h = (float)stb_easy_font_height((char *)text) * scale;
 }
 
+// A frame's pixels (RGB, GL's bottom-up rows) on their way into a PNG.
+typedef struct screenshot_png {
+    const unsigned char *px;
+    int w, h;
+} screenshot_png;
+
+// stb_image_write's output callback: appends the bytes to the FILE.
+static void png_bytes(void *f, void *data, int size) {
+    fwrite(data, 1, (size_t)size, f);
+}
+
+// Encodes the frame as a PNG into f (a boids_atomic_fill).
+static bool fill_png(FILE *f, void *ctx) {
+    const screenshot_png *png = ctx;
+    // GL rows run bottom-up, a PNG's top-down.
+    stbi_flip_vertically_on_write(1);
+    return stbi_write_png_to_func(png_bytes, f, png->w, png->h, 3, png->px, png->w * 3) != 0 && !ferror(f);
+}
+
 // See boids/render.h.
 boids_result boids_render_screenshot(const char *path, int w, int h, char *err, size_t err_size) {
     if (w <= 0 || h <= 0) {
@@ -282,11 +302,14 @@ boids_result boids_render_screenshot(const char *path, int w, int h, char *err, 
     }
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, px);
-    // GL rows run bottom-up, a PNG's top-down.
-    stbi_flip_vertically_on_write(1);
-    int ok = stbi_write_png(path, w, h, 3, px, w * 3);
+    screenshot_png png = {px, w, h};
+    boids_result r = boids_atomic_write(path, fill_png, &png);
     free(px);
-    if (!ok) {
+    if (r == BOIDS_ERR_NOMEM) {
+        snprintf(err, err_size, "--screenshot: '%s' not written: out of memory", path);
+        return BOIDS_ERR_NOMEM;
+    }
+    if (r != BOIDS_OK) {
         snprintf(err, err_size, "--screenshot: '%s' could not be written", path);
         return BOIDS_ERR_IO;
     }

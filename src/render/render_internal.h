@@ -13,7 +13,7 @@ typedef struct hud_vertex {
 } hud_vertex;
 
 struct boids_render {
-    float palette[8][3]; // group colours, uniform 8 of agents.vert and bodies.vert
+    float palette[BOIDS_MAX_GROUPS][3]; // group colours, BOIDS_LOC_PALETTE of agents.vert and bodies.vert
     GLuint prog_agents, prog_lines, prog_hud, prog_bodies;
     GLuint vao_empty, vao_lines, vao_hud;
     GLuint vbo_lines, vbo_hud;

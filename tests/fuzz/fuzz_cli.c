@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "boids/scenario.h"
-#include "src/app/cli.h"
+#include "cli.h"
 
 #define FUZZ_MAX_WORDS 32
 

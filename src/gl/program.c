@@ -1,4 +1,4 @@
-// src/gpu/program.c: building compute programs. The sources of one program
+// src/gl/program.c: building compute and drawing programs (gl_util.h). The sources of one program
 // are passed as separate strings - the #version line, shared.h, common.glsl,
 // behaviors.glsl, grid.glsl, the stage - each opening with "#line 1 N", so
 // the driver's log says which string (file) and line; the log is rewritten
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "program.h"
+#include "gl_util.h"
 
 typedef struct boids_shader_file {
     const char *name;
@@ -37,8 +37,9 @@ static const char *shader_text(const char *dir, const char *name, char **owned, 
     snprintf(path, sizeof(path), "%s/%s", dir, name);
     FILE *fp = fopen(path, "rb");
     if (!fp) {
-        snprintf(err, err_size, "--shader-dir: '%s' cannot be read (%s); expected a directory with the files of shaders/",
-                 path, strerror(errno));
+        snprintf(err, err_size,
+                 "--shader-dir: '%s' cannot be read (%s); expected a directory with the files of shaders/", path,
+                 strerror(errno));
         return NULL;
     }
     fseek(fp, 0, SEEK_END);
@@ -190,9 +191,8 @@ static boids_result link_program(const GLuint *shaders, size_t n, const char *la
     return BOIDS_OK;
 }
 
-// See program.h.
-boids_result boids_program_compute(const char *shader_dir, const char *stage, GLuint *out, char *err,
-                                   size_t err_size) {
+// See gl_util.h.
+boids_result boids_program_compute(const char *shader_dir, const char *stage, GLuint *out, char *err, size_t err_size) {
     *out = 0;
     char version[256];
     stage_macros(stage, true, version, sizeof(version));
@@ -207,10 +207,10 @@ boids_result boids_program_compute(const char *shader_dir, const char *stage, GL
     return link_program(&sh, 1, stage, out, err, err_size);
 }
 
-// See program.h. Vertex and fragment shaders get the version line and
+// See gl_util.h. Vertex and fragment shaders get the version line and
 // shared.h before their file.
-boids_result boids_program_graphics(const char *shader_dir, const char *vert, const char *frag, GLuint *out,
-                                    char *err, size_t err_size) {
+boids_result boids_program_graphics(const char *shader_dir, const char *vert, const char *frag, GLuint *out, char *err,
+                                    size_t err_size) {
     *out = 0;
     boids_result r;
     char version[256], label[128];
