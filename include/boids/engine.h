@@ -208,8 +208,10 @@ bool boids_engine_last_good(const boids_engine *e, uint64_t *step);
 // destroy, which closes it). A frame that cannot be written makes
 // boids_engine_step return its error (BOIDS_ERR_IO, ...) with the line in
 // boids_engine_error; a fault on a frame's read-back writes no frame. Errors
-// of open: boids_record_open's (err "FILE: problem"), BOIDS_ERR_ARGUMENT for
-// every 0 or a recording already open.
+// of open: boids_record_open's or the first frame's (err "FILE: problem"; the
+// recording is then closed), BOIDS_ERR_ARGUMENT for every 0 or a recording
+// already open; a fault on the first frame's read-back is returned with the
+// recording left open (no frames).
 boids_result boids_engine_record_open(boids_engine *e, const char *path, uint64_t every, char *err, size_t err_size);
 // Closes the recording (nothing open: BOIDS_OK). *frames and *last_step (if
 // non-NULL) receive the frames written and the step of the last one.

@@ -647,8 +647,11 @@ boids_result boids_engine_record_open(boids_engine *e, const char *path, uint64_
     if ((r = boids_record_open(path, e->sim, every, &e->rec, err, err_size)) != BOIDS_OK)
         return r;
     e->rec_every = every;
-    if ((r = record_due(e)) != BOIDS_OK && e->fault == BOIDS_OK) // the state of now
+    if ((r = record_due(e)) != BOIDS_OK && e->fault == BOIDS_OK) { // the state of now
         say(err, err_size, "%s", e->error);
+        boids_record_close(e->rec, NULL, 0);
+        e->rec = NULL;
+    }
     return r;
 }
 
