@@ -102,7 +102,9 @@ void boids_engine_destroy(boids_engine *e);
 // (boids_scenario_at_step: the circling target, varying weights) is applied
 // at the step counter; after each GPU step boids_engine_check runs (no
 // wait). Stops at the first fault and returns it, with *done (if non-NULL)
-// the steps completed. The GPU steps are queued, not waited for.
+// the steps completed healthy (a step whose check fails ran, and counts in
+// boids_engine_steps, but not in *done). A recording's frame that fails
+// after its step: that step counts in *done. The GPU steps are queued, not waited for.
 boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done);
 
 // The parameters in effect (finalized; the schedule's values of the last
