@@ -52,6 +52,15 @@ void boids_render_upload(boids_render *r, const boids_sim *s);
 void boids_render_own_buffers(const boids_render *r, uint32_t *pos, uint32_t *vel, uint32_t *group,
                               uint32_t *neighbors);
 
+// The same from caller arrays of n agents in slot order (any may be NULL:
+// left as it was), e.g. boids_engine_read_buffer's (src/render/upload.c).
+void boids_render_upload_agents(boids_render *r, uint32_t n, const float (*pos)[4], const float (*vel)[4],
+                                const uint32_t *group, const uint32_t *neighbors);
+// The agent id of each slot and the joints by id (rows * n vec4; NULL or
+// rows 0: no bodies) into the own buffers, as boids_render_upload_bodies.
+void boids_render_upload_joints(boids_render *r, uint32_t n, const uint32_t *id, const float (*joints)[4],
+                                uint32_t rows);
+
 typedef struct boids_agents_draw {
     uint32_t pos, vel, group, neighbors; // GL buffers: vec4[N], vec4[N], uint[N], uint[N]
     uint32_t count;

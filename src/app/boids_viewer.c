@@ -237,7 +237,7 @@ void viewer_draw_begin(viewer *v, int fb_w, int fb_h, const float *rgb, float vi
 }
 
 // See viewer.h.
-void viewer_draw_agents(viewer *v, int fb_h, const float view_proj[16], const boids_params *p, const viewer_buffers *b,
+void viewer_draw_agents(viewer *v, int fb_h, const float view_proj[16], const boids_params *p, const boids_engine_gl *b,
                         bool path) {
     static boids_line_vertex lines[MAX_LINES];
     boids_agents_draw d = {.pos = b->pos,
@@ -256,7 +256,7 @@ void viewer_draw_agents(viewer *v, int fb_h, const float view_proj[16], const bo
     if (d.dim == 3)
         glEnable(GL_DEPTH_TEST);
     boids_bodies_draw bd = {.joints = b->joints,
-                            .rows = b->rows,
+                            .rows = b->joint_rows,
                             .id = b->id,
                             .group = b->group,
                             .count = d.count,

@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "profile.h"
+#include "boids/engine.h"
 #include "boids/platform.h"
 #include "boids/render.h"
 
@@ -173,17 +174,13 @@ void viewer_profile_frame(viewer *v);
 // The frame-time graph (while recording), bottom left.
 void viewer_profile_graph(viewer *v, int fb_w, int fb_h);
 
-// GL buffers of the agents to draw: the GPU backend's state or the render's own.
-typedef struct viewer_buffers {
-    uint32_t pos, vel, id, group, neighbors; // per slot
-    uint32_t joints, rows;                   // vec4[rows * count] by id; 0, 0 without bodies
-} viewer_buffers;
 // boids_viewer.c. A frame's start: the viewport, cleared to rgb (NULL: the
 // flock's dark blue), and the camera's view-projection matrix into view_proj.
 void viewer_draw_begin(viewer *v, int fb_w, int fb_h, const float *rgb, float view_proj[16]);
-// The agents of p from b: bodies under them, their eyes over them, then the
+// The agents of p from the GL buffers b (the GPU backend's, or the
+// render's own): bodies under them, their eyes over them, then the
 // scene's lines (boids_lines_scene; `path`: the path even while not followed).
-void viewer_draw_agents(viewer *v, int fb_h, const float view_proj[16], const boids_params *p, const viewer_buffers *b,
+void viewer_draw_agents(viewer *v, int fb_h, const float view_proj[16], const boids_params *p, const boids_engine_gl *b,
                         bool path);
 // The render (own_count agents of its own buffers) with GL
 // debug output counted into v->gl_errors unless `gpu_debug` (the GPU backend

@@ -1,8 +1,10 @@
 // src/app/viewer_flock.c: the viewer's flock mode: each frame one step of
-// the simulation - the compute shaders (--backend gpu, default) or the C
-// reference, uploaded (--backend cpu) - then the agents, bodies, scene and
-// overlays, and the HUD; --save / --save-every / --load, and the fault check
-// after every frame. Its keys are in viewer_flock_keys.c.
+// the simulation through the engine (boids/engine.h) - the compute shaders
+// on the window's context (--backend gpu, default), drawn straight from
+// their buffers, or the C reference (--backend cpu), read through the
+// engine into the render's own buffers - then the agents, bodies, scene and
+// overlays, and the HUD; --save / --save-every / --load, and the fault
+// check after every frame. Its keys are in viewer_flock_keys.c.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +15,6 @@
 #include <GLFW/glfw3.h>
 
 #include "viewer_flock.h"
-#include "boids/snapshot.h"
 
 #define COUNT_HARDWARE 200000u
 #define COUNT_SOFTWARE 20000u
@@ -23,110 +24,75 @@ static const char *boundary_name(uint32_t b) {
     return b < 3 ? names[b] : "?";
 }
 
-// See viewer_flock.h.
+// See viewer_flock.h: a CPU engine made from p_create (or loaded from the
+// file) whose state is copied into the flock's, step counter too.
 boids_result viewer_flock_new_sim(viewer *v) {
     viewer_flock *f = v->flock;
-    if (v->o->load) { // --load: back to the snapshot (with the parameters of now)
-        boids_sim *s = NULL;
-        char err[1200];
-        boids_result r = boids_snapshot_load(v->o->load, &s, NULL, err, sizeof err);
-        if (r != BOIDS_OK) {
+    const boids_options *o = v->o;
+    boids_engine *src = NULL;
+    char err[1200];
+    boids_result r;
+    if (o->load) { // --load: back to the snapshot (with the parameters of now)
+        boids_engine_desc d = {.threads = o->threads};
+        if ((r = boids_engine_load(&src, o->load, &d, err, sizeof err)) != BOIDS_OK) {
             fprintf(stderr, "%s: reset: --load: %s\n", PROG, err);
             return r;
         }
         // The file may have been replaced since: only a snapshot of the same
         // shape (count, dimension, groups, grid, joint rows) can take over.
-        const boids_world_params *a = &s->p.world, *b = &f->sim->p.world;
-        if (s->n != f->sim->n || a->dim != b->dim || a->group_count != b->group_count ||
-            memcmp(a->cells, b->cells, sizeof a->cells) != 0 ||
-            (s->joints ? s->joint_rows : 0u) != (f->sim->joints ? f->sim->joint_rows : 0u)) {
+        const boids_params *a = boids_engine_params(src), *b = boids_engine_params(f->e);
+        if (a->world.count != b->world.count || a->world.dim != b->world.dim ||
+            a->world.group_count != b->world.group_count ||
+            memcmp(a->world.cells, b->world.cells, sizeof a->world.cells) != 0 ||
+            boids_params_joint_rows(a) != boids_params_joint_rows(b)) {
             fprintf(stderr, "%s: reset: --load: %s: now holds another simulation (%u agents, %uD); kept running\n",
-                    PROG, v->o->load, s->n, a->dim);
-            boids_sim_destroy(s);
+                    PROG, o->load, a->world.count, a->world.dim);
+            boids_engine_destroy(src);
             return BOIDS_ERR_ARGUMENT;
         }
-        boids_sim_destroy(f->sim);
-        f->sim = s;
     } else {
-        boids_sim_destroy(f->sim);
-        f->sim = NULL;
-        boids_result r = boids_sim_create(&f->sim, &f->p_create, f->dist);
-        if (r != BOIDS_OK)
+        boids_engine_desc d = {.params = &f->p_create, .distribution = f->dist, .threads = o->threads};
+        if ((r = boids_engine_create(&src, &d, err, sizeof err)) != BOIDS_OK)
             return r;
     }
-    f->sim->threads = v->o->threads;
+    r = boids_engine_copy_state(f->e, src);
+    boids_engine_destroy(src);
     f->params_dirty = true;
-    f->bodies_dirty = true;
-    if (f->gpu) {
-        boids_gpu_upload(f->gpu, f->sim);
-        // The GPU's joint rows may differ from the new simulation's: lay them out anew.
-        char err[256];
-        if (boids_params_joint_rows(&f->p) && boids_gpu_set_bodies(f->gpu, f->p.body, err, sizeof err) != BOIDS_OK)
-            snprintf(f->body_error, sizeof f->body_error, "reset: %s", err);
-    }
-    return BOIDS_OK;
+    return r;
 }
 
-// The parameters of now into the CPU simulation (groups, scene, world but
-// its step; the grid and the flow field stay).
-static void sync_params(viewer_flock *f) {
-    boids_sim *s = f->sim;
-    uint32_t step = s->p.world.step;
-    memcpy(s->p.group, f->p.group, sizeof s->p.group);
-    s->p.scene = f->p.scene;
-    s->p.world = f->p.world;
-    s->p.world.step = step;
-}
-
-// See viewer_flock.h (GPU: read back into the CPU simulation, with the
-// parameters and bodies of now).
+// See viewer_flock.h: nothing is written while a fault stands (its check
+// says so), so --save keeps the last snapshot taken before it.
 int viewer_flock_save_state(viewer *v, const char *path) {
     viewer_flock *f = v->flock;
-    boids_sim *s = f->sim;
     char err[1200];
-    if (f->gpu) {
-        uint32_t rows = boids_params_joint_rows(&f->p);
-        if (rows != (s->joints ? s->joint_rows : 0u) || memcmp(s->p.body, f->p.body, sizeof s->p.body) != 0) {
-            boids_result r = boids_sim_set_bodies(s, f->p.body); // K changed them on the GPU only
-            if (r != BOIDS_OK) {
-                fprintf(stderr, "%s: --save: %s: not saved: the bodies: %s\n", PROG, path, boids_result_str(r));
-                return EXIT_ENVIRONMENT;
-            }
-        }
-        // Only a read-back the check trusts before and after (a fault in
-        // between may leave s partly overwritten): else check_fault stops.
-        if (boids_gpu_check(f->gpu, NULL, 0) != BOIDS_OK || boids_gpu_download(f->gpu, s) != BOIDS_OK ||
-            boids_gpu_check(f->gpu, NULL, 0) != BOIDS_OK) {
-            f->state_untrusted = true;
-            return 0; // check_fault says it, in its one line
-        }
-    }
-    sync_params(f);
-    if (boids_snapshot_save(s, f->scen, path, err, sizeof err) != BOIDS_OK) {
+    if (boids_engine_check(f->e, NULL, 0) != BOIDS_OK)
+        return 0; // check_fault says it, in its one line
+    if (boids_engine_save(f->e, path, err, sizeof err) != BOIDS_OK) {
+        if (boids_engine_check(f->e, NULL, 0) != BOIDS_OK)
+            return 0; // a fault during the read-back: nothing written
         fprintf(stderr, "%s: --save: %s\n", PROG, err);
         return EXIT_ENVIRONMENT;
     }
-    printf("saved: %s (step %llu)\n", path, (unsigned long long)s->step);
+    uint64_t step = boids_engine_steps(f->e);
+    printf("saved: %s (step %llu)\n", path, (unsigned long long)step);
     fflush(stdout);
     if (v->o->save && strcmp(path, v->o->save) == 0)
-        f->saved_ok = (int64_t)s->step;
+        f->saved_ok = (int64_t)step;
     return 0;
 }
 
-// After each frame: a lost context or a GL error of the GPU backend
-// (boids_gpu_check), or a lost context of the CPU backend's window, stops the
-// viewer with ONE line naming the fault and what --save holds: on the CPU
-// backend the simulation is intact and is saved; the GPU's state cannot be
-// read any more, so --save keeps the last --save-every / W snapshot. Returns
-// 0, or 3 with f->faulted and v->quit set.
+// After each frame: a fault of the engine (the GPU's lost context or GL
+// error) or a lost context of the window stops the viewer with ONE line
+// naming the fault and what --save holds: on the CPU backend the simulation
+// is intact and is saved; the GPU's state cannot be read any more, so --save
+// keeps the last --save-every / W snapshot. Returns 0, or 3 with f->faulted
+// and v->quit set.
 static int check_fault(viewer *v) {
     viewer_flock *f = v->flock;
     char what[1024];
-    uint64_t step = f->gpu ? boids_gpu_steps(f->gpu) : f->sim->step;
-    if (f->gpu) {
-        if (boids_gpu_check(f->gpu, what, sizeof what) == BOIDS_OK)
-            return 0;
-    } else {
+    uint64_t step = boids_engine_steps(f->e);
+    if (boids_engine_check(f->e, what, sizeof what) == BOIDS_OK) {
         GLenum st = glGetGraphicsResetStatus();
         if (st == GL_NO_ERROR)
             return 0;
@@ -137,14 +103,12 @@ static int check_fault(viewer *v) {
                  (unsigned long long)step);
     }
     char line[2048];
-    int n = snprintf(line, sizeof line, "%s: --backend %s: %s; stopped", PROG, f->gpu ? "gpu" : "cpu", what);
+    int n = snprintf(line, sizeof line, "%s: --backend %s: %s; stopped", PROG, f->use_gpu ? "gpu" : "cpu", what);
     const char *save = v->o->save;
-    if (save && !f->gpu && !f->state_untrusted) {
+    if (save && !f->use_gpu) {
         char err[1200];
-        sync_params(f);
-        if (boids_snapshot_save(f->sim, f->scen, save, err, sizeof err) == BOIDS_OK)
-            snprintf(line + n, sizeof line - (size_t)n, "; --save %s holds step %llu", save,
-                     (unsigned long long)f->sim->step);
+        if (boids_engine_save(f->e, save, err, sizeof err) == BOIDS_OK)
+            snprintf(line + n, sizeof line - (size_t)n, "; --save %s holds step %llu", save, (unsigned long long)step);
         else
             snprintf(line + n, sizeof line - (size_t)n, "; --save: %s", err);
     } else if (save && f->saved_ok >= 0) {
@@ -201,12 +165,13 @@ static int flock_prepare(viewer *v) {
     }
     f->use_gpu = !(o->flags_given & BOIDS_CLI_BACKEND) || strcmp(o->backend, "gpu") == 0;
     char err[1200];
-    if (f->use_gpu && boids_gpu_fault_parse(getenv("BOIDS_FAULT"), err, sizeof err) != BOIDS_OK) {
+    if (f->use_gpu && boids_engine_fault_env(err, sizeof err) != BOIDS_OK) {
         fprintf(stderr, "%s: %s\n", PROG, err);
         return EXIT_INPUT;
     }
-    if (o->load) {
-        boids_result r = boids_snapshot_load(o->load, &f->sim, f->scen, err, sizeof err);
+    if (o->load) { // on the CPU until the window's context exists
+        boids_engine_desc d = {.threads = o->threads};
+        boids_result r = boids_engine_load(&f->loaded, o->load, &d, err, sizeof err);
         if (r != BOIDS_OK) {
             fprintf(stderr, "%s: --load: %s\n", PROG, err);
             return r == BOIDS_ERR_NOMEM ? EXIT_ENVIRONMENT : EXIT_INPUT;
@@ -221,19 +186,65 @@ static bool software_renderer(const char *r) {
     return strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "SwiftShader") || strstr(r, "Software");
 }
 
-// The parameters, the simulation (and the GPU's), the render, the camera,
-// the first lines on stdout.
+// The engine: from p_create (and --load's state copied in), on the
+// window's context for the GPU backend; 0 or the exit status (said).
+static int create_engine(viewer *v, uint32_t count) {
+    const boids_options *o = v->o;
+    viewer_flock *f = v->flock;
+    char err[4096];
+    boids_engine_desc d = {.params = &f->p_create,
+                           .scenario = f->scen,
+                           .distribution = f->dist,
+                           .backend = f->use_gpu ? BOIDS_BACKEND_GPU : BOIDS_BACKEND_CPU,
+                           .threads = o->threads,
+                           .gl_load = f->use_gpu ? boids_window_loader(v->win) : NULL,
+                           .shader_dir = o->shader_dir,
+                           .silent_errors = true}; // check_fault prints the first
+    boids_result r = boids_engine_create(&f->e, &d, err, sizeof err);
+    if (r == BOIDS_ERR_NOMEM) {
+        boids_cli_error(PROG, "--count", NULL, NULL, "cannot create a simulation of %u agents: out of memory", count);
+        return EXIT_ENVIRONMENT;
+    }
+    bool input = r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER || r == BOIDS_ERR_ARGUMENT;
+    if (r != BOIDS_OK) {
+        fprintf(stderr, "%s: %s%s\n", PROG, err, input ? "" : "; try --backend cpu");
+        return input ? EXIT_INPUT : EXIT_ENVIRONMENT;
+    }
+    if (f->loaded) { // the snapshot's agents, bodies and step
+        r = boids_engine_copy_state(f->e, f->loaded);
+        boids_engine_destroy(f->loaded);
+        f->loaded = NULL;
+        if (r != BOIDS_OK) {
+            boids_cli_error(PROG, "--load", o->load, NULL, "cannot be run: %s", boids_result_str(r));
+            return EXIT_ENVIRONMENT;
+        }
+    }
+    // Scratch of the CPU backend's picture (and of N / V on both).
+    size_t n = count ? count : 1;
+    f->read_pos = malloc(n * 16);
+    f->read_vel = malloc(n * 16);
+    f->read_group = malloc(n * 4);
+    f->read_neighbors = malloc(n * 4);
+    f->read_id = malloc(n * 4);
+    if (!f->read_pos || !f->read_vel || !f->read_group || !f->read_neighbors || !f->read_id) {
+        boids_cli_error(PROG, "--count", NULL, NULL, "cannot create a simulation of %u agents: out of memory", count);
+        return EXIT_ENVIRONMENT;
+    }
+    return 0;
+}
+
+// The parameters, the engine, the render, the camera, the first lines on stdout.
 static int flock_init(viewer *v) {
     const boids_options *o = v->o;
     viewer_flock *f = v->flock;
     char err[4096];
     bool software = software_renderer(v->renderer);
     uint32_t count = o->count_set ? o->count : (f->use_gpu && !software ? COUNT_HARDWARE : COUNT_SOFTWARE);
-    if (o->load) { // the snapshot's simulation, parameters and scenario (loaded before the window)
-        f->sim->threads = o->threads;
-        f->p = f->sim->p;
-        f->p.flow.vec = NULL; // the sim's own
-        count = f->sim->n;
+    if (f->loaded) { // the snapshot's parameters and scenario (loaded before the window)
+        f->p = *boids_engine_params(f->loaded);
+        f->p.flow.vec = NULL; // the engine's own
+        *f->scen = *boids_engine_scenario(f->loaded);
+        count = f->p.world.count;
         // The saved target stays until the mouse moves it.
         memcpy(f->last_target, f->p.world.target_pos, sizeof f->last_target);
     } else if (boids_options_params(o, count, &f->p, err, sizeof err) != BOIDS_OK) {
@@ -246,29 +257,14 @@ static int flock_init(viewer *v) {
     // has a field to follow; the behaviours asked for are set right after.
     f->p_create = f->p;
     f->p_create.group[0].behaviors |= BOIDS_BIT(BOIDS_BI_FLOW);
-    if (!o->load && viewer_flock_new_sim(v) != BOIDS_OK) {
-        boids_cli_error(PROG, "--count", NULL, NULL, "cannot create a simulation of %u agents: out of memory", count);
-        return EXIT_ENVIRONMENT;
-    }
-    f->saved_step = f->sim->step;
+    int rc = create_engine(v, count);
+    if (rc)
+        return rc;
+    f->saved_step = boids_engine_steps(f->e);
     f->saved_ok = -1;
-    if (f->use_gpu) {
-        boids_gpu_desc gd = {.params = &f->p_create,
-                             .load = boids_window_loader(v->win),
-                             .shader_dir = o->shader_dir,
-                             .silent_errors = true}; // check_fault prints the first
-        boids_result r = boids_gpu_create(&f->gpu, &gd, err, sizeof err);
-        if (r != BOIDS_OK) {
-            fprintf(stderr, "%s: %s%s\n", PROG, err,
-                    r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER ? "" : "; try --backend cpu");
-            return r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER ? EXIT_INPUT : EXIT_ENVIRONMENT;
-        }
-        boids_gpu_upload(f->gpu, f->sim); // agents, joints and step
-    }
     f->params_dirty = true;
     f->body_style = o->body_style_set ? o->body_style : f->p.body[0].style;
-    int rc = viewer_render_create(v, f->use_gpu ? 0 : count, f->use_gpu);
-    if (rc)
+    if ((rc = viewer_render_create(v, f->use_gpu ? 0 : count, f->use_gpu)))
         return rc;
     boids_render_set_palette(v->render, (const float(*)[4])f->scen->color, f->scen->color_set);
     int fb_w, fb_h;
@@ -296,6 +292,30 @@ static int flock_init(viewer *v) {
     return 0;
 }
 
+// The CPU backend's state (slot order) and bodies, read through the engine,
+// into the render's own buffers.
+static void upload_state(viewer *v) {
+    viewer_flock *f = v->flock;
+    boids_engine *e = f->e;
+    uint32_t n = boids_engine_count(e), rows = boids_params_joint_rows(boids_engine_params(e));
+    boids_engine_read_buffer(e, BOIDS_ENGINE_POS, f->read_pos, (size_t)n * 16);
+    boids_engine_read_buffer(e, BOIDS_ENGINE_VEL, f->read_vel, (size_t)n * 16);
+    boids_engine_read_buffer(e, BOIDS_ENGINE_GROUP, f->read_group, (size_t)n * 4);
+    boids_engine_read_buffer(e, BOIDS_ENGINE_NEIGHBORS, f->read_neighbors, (size_t)n * 4);
+    boids_engine_read_buffer(e, BOIDS_ENGINE_ID, f->read_id, (size_t)n * 4);
+    boids_render_upload_agents(v->render, n, (const float(*)[4])f->read_pos, (const float(*)[4])f->read_vel,
+                               f->read_group, f->read_neighbors);
+    size_t bytes = (size_t)rows * n * 16;
+    if (bytes > f->joints_cap) {
+        free(f->read_joints);
+        f->read_joints = malloc(bytes);
+        f->joints_cap = f->read_joints ? bytes : 0;
+    }
+    bool joints = bytes && f->read_joints && boids_engine_read_joints(e, f->read_joints, bytes) == BOIDS_OK;
+    boids_render_upload_joints(v->render, n, f->read_id, joints ? (const float(*)[4])f->read_joints : NULL,
+                               joints ? rows : 0);
+}
+
 // The schedule, the mouse target and changed parameters, then one step
 // (unless paused) and a --save-every snapshot when due.
 static int flock_frame(viewer *v) {
@@ -304,31 +324,23 @@ static int flock_frame(viewer *v) {
     const boids_scenario *sc = f->scen;
     int rc = 0;
     if (boids_scenario_is_dynamic(sc) && (!f->paused || f->step_once)) {
-        // The scenario's circling target and varying weights at this step.
-        boids_scenario_at_step(sc, f->gpu ? boids_gpu_steps(f->gpu) : f->sim->step, &f->p);
+        // The scenario's circling target and varying weights at this step
+        // (the engine applies them too: here for the HUD and the scene).
+        boids_scenario_at_step(sc, boids_engine_steps(f->e), &f->p);
         f->params_dirty = true;
     }
     if (sc->target_mode != BOIDS_TARGET_CIRCLE)
         update_target(v);
     if (f->params_dirty) { // groups, scene, world; the grid and the flow field stay
         f->params_dirty = false;
-        if (f->gpu)
-            boids_gpu_set_params(f->gpu, &f->p);
-        else
-            sync_params(f);
+        boids_engine_set_params(f->e, &f->p, NULL, 0); // a fault: check_fault says it
     }
     if (!f->paused || f->step_once) {
         double t0 = viewer_now();
-        if (f->gpu) {
-            boids_gpu_step(f->gpu);
-        } else {
-            boids_sim_step(f->sim);
-            boids_render_upload(v->render, f->sim);
-            f->bodies_dirty = true;
-        }
+        boids_engine_step(f->e, 1, NULL);
         f->step_ms = (viewer_now() - t0) * 1e3;
         f->step_once = false;
-        uint64_t steps = f->gpu ? boids_gpu_steps(f->gpu) : f->sim->step;
+        uint64_t steps = boids_engine_steps(f->e);
         // A save due in the frame of a fault is left to check_fault (save_state checks too).
         if (o->save && o->save_every && steps % o->save_every == 0 && steps != f->saved_step) {
             f->saved_step = steps;
@@ -338,15 +350,13 @@ static int flock_frame(viewer *v) {
             }
         }
     }
-    if (!f->gpu && f->bodies_dirty) {
-        boids_render_upload_bodies(v->render, f->sim);
-        f->bodies_dirty = false;
-    }
+    if (!f->use_gpu)
+        upload_state(v);
     return rc;
 }
 
-// The G, F, N and V overlays. They read the GPU state back (debug views,
-// off by default: the normal frame has no readback).
+// The G, F, N and V overlays, from the state read through the engine
+// (debug views, off by default: the GPU's normal frame has no read-back).
 // `under`: the heat map, drawn before the agents; else the line overlays.
 static void draw_overlays(viewer *v, const float view_proj[16], bool under) {
     viewer_flock *f = v->flock;
@@ -358,42 +368,34 @@ static void draw_overlays(viewer *v, const float view_proj[16], bool under) {
     if (!f->overlay) {
         f->overlay_cap = (size_t)cells * 6 + 262144;
         f->overlay = malloc(f->overlay_cap * sizeof *f->overlay);
-        if (f->gpu) {
-            f->read_pos = malloc((size_t)n * 16 + 16);
-            f->read_vel = malloc((size_t)n * 16 + 16);
-            f->read_count = malloc((size_t)cells * 4 + 4);
-        }
-        if (!f->overlay || (f->gpu && (!f->read_pos || !f->read_vel || !f->read_count))) {
+        f->read_count = malloc((size_t)cells * 4 + 4);
+        if (!f->overlay || !f->read_count) {
             fprintf(stderr, "%s: out of memory for the overlays\n", PROG);
             memset(show, 0, sizeof f->show[0] * OVERLAY_PATH);
+            free(f->overlay);
+            f->overlay = NULL;
             return;
         }
     }
     size_t m = 0;
     if (under) {
-        const uint32_t *counts = f->sim->grid.count;
-        if (f->gpu && boids_gpu_read(f->gpu, BOIDS_GPU_COUNT, f->read_count, (size_t)cells * 4) == BOIDS_OK)
-            counts = f->read_count;
-        m = boids_overlay_grid(counts, w, f->overlay, 0, f->overlay_cap);
+        if (boids_engine_read_buffer(f->e, BOIDS_ENGINE_COUNT, f->read_count, (size_t)cells * 4) == BOIDS_OK)
+            m = boids_overlay_grid(f->read_count, w, f->overlay, 0, f->overlay_cap);
         boids_render_triangles(v->render, view_proj, f->overlay, m);
         return;
     }
+    const boids_flowfield *flow = &boids_engine_params(f->e)->flow; // read only
     if (show[OVERLAY_FLOW])
-        m = boids_overlay_flow(&f->sim->p.flow, w, f->overlay, m, f->overlay_cap);
-    if (show[OVERLAY_NEIGHBORS] || show[OVERLAY_VECTORS]) {
-        const float(*pos)[4] = (const float(*)[4])f->sim->cur.pos, (*vel)[4] = (const float(*)[4])f->sim->cur.vel;
-        if (f->gpu) {
-            boids_gpu_read(f->gpu, BOIDS_GPU_POS, f->read_pos, (size_t)n * 16);
-            boids_gpu_read(f->gpu, BOIDS_GPU_VEL, f->read_vel, (size_t)n * 16);
-            pos = (const float(*)[4])f->read_pos;
-            vel = (const float(*)[4])f->read_vel;
-        }
+        m = boids_overlay_flow(flow, w, f->overlay, m, f->overlay_cap);
+    if ((show[OVERLAY_NEIGHBORS] || show[OVERLAY_VECTORS]) &&
+        boids_engine_read_buffer(f->e, BOIDS_ENGINE_POS, f->read_pos, (size_t)n * 16) == BOIDS_OK &&
+        boids_engine_read_buffer(f->e, BOIDS_ENGINE_VEL, f->read_vel, (size_t)n * 16) == BOIDS_OK) {
         boids_params q = f->p;
-        q.flow = f->sim->p.flow; // read only
+        q.flow = *flow;
         const float *point = v->have_cursor ? f->cursor_world : w->target_pos;
         uint32_t picked;
-        m = boids_overlay_agent(&q, n, pos, vel, point, show[OVERLAY_NEIGHBORS], show[OVERLAY_VECTORS], f->overlay, m,
-                                f->overlay_cap, &picked);
+        m = boids_overlay_agent(&q, n, (const float(*)[4])f->read_pos, (const float(*)[4])f->read_vel, point,
+                                show[OVERLAY_NEIGHBORS], show[OVERLAY_VECTORS], f->overlay, m, f->overlay_cap, &picked);
     }
     boids_render_lines(v->render, view_proj, f->overlay, m);
 }
@@ -402,15 +404,11 @@ static void draw_overlays(viewer *v, const float view_proj[16], bool under) {
 static void flock_hud(viewer *v, int fb_w, int fb_h) {
     viewer_flock *f = v->flock;
     boids_stage_ms ms;
-    if (f->gpu)
-        boids_gpu_stage_ms(f->gpu, &ms);
-    else
-        ms = f->sim->ms;
+    boids_engine_stage_ms(f->e, false, &ms);
     const char *name;
     float value = viewer_flock_tunable(v, &name);
     char behaviors[400], hud[2048];
     boids_behaviors_text(f->p.group[0].behaviors, ",", behaviors, sizeof behaviors);
-    uint64_t step = f->gpu ? boids_gpu_steps(f->gpu) : f->sim->step;
     snprintf(hud, sizeof hud,
              "FPS %.1f   frame %.2f ms   sim %.2f ms   step %llu%s\n"
              "sim ms  key %.2f  count %.2f  scan %.2f  scatter %.2f  steer %.2f  integrate %.2f  bodies %.2f\n"
@@ -418,28 +416,25 @@ static void flock_hud(viewer *v, int fb_w, int fb_h) {
              "%s\n"
              "behaviours: %s\n"
              "[ ] %s = %g   (H: help)",
-             v->fps, v->frame_ms, f->step_ms, (unsigned long long)step, f->paused ? "  PAUSED" : "", ms.key, ms.count,
-             ms.scan, ms.scatter, ms.steer, ms.integrate, ms.bodies, f->p.world.count, f->p.world.dim,
-             f->gpu ? "gpu" : "cpu", boundary_name(f->p.world.boundary), boids_color_mode_name(v->color),
+             v->fps, v->frame_ms, f->step_ms, (unsigned long long)boids_engine_steps(f->e), f->paused ? "  PAUSED" : "",
+             ms.key, ms.count, ms.scan, ms.scatter, ms.steer, ms.integrate, ms.bodies, f->p.world.count, f->p.world.dim,
+             f->use_gpu ? "gpu" : "cpu", boundary_name(f->p.world.boundary), boids_color_mode_name(v->color),
              boids_body_style_name(f->body_style), f->body_error[0] ? "  " : "", f->body_error, v->renderer, behaviors,
              name, (double)value);
     viewer_hud(v, fb_w, fb_h, hud);
 }
 
-// One frame's picture: the heat map, the agents and their bodies, the scene,
+// One frame's picture: the heat map, the agents and their bodies (from the
+// GPU's buffers, or the render's own the CPU's state went to), the scene,
 // the line overlays, the HUD, the help and the profile graph.
 static void flock_draw(viewer *v, int fb_w, int fb_h) {
     viewer_flock *f = v->flock;
     float vp[16];
     viewer_draw_begin(v, fb_w, fb_h, NULL, vp);
-    viewer_buffers b = {0};
-    if (f->gpu) {
-        boids_gpu_state_buffers(f->gpu, &b.pos, &b.vel, &b.group, &b.neighbors);
-        b.joints = boids_gpu_joint_buffer(f->gpu, &b.rows);
-        b.id = boids_gpu_id_buffer(f->gpu);
-    } else {
+    boids_engine_gl b = {0};
+    if (boids_engine_gl_buffers(f->e, &b) != BOIDS_OK) { // the CPU backend
         boids_render_own_buffers(v->render, &b.pos, &b.vel, &b.group, &b.neighbors);
-        boids_render_own_body_buffers(v->render, &b.joints, &b.id, &b.rows);
+        boids_render_own_body_buffers(v->render, &b.joints, &b.id, &b.joint_rows);
     }
     draw_overlays(v, vp, true);
     viewer_draw_agents(v, fb_h, vp, &f->p, &b, f->show[OVERLAY_PATH]);
@@ -458,17 +453,15 @@ static int flock_after(viewer *v) {
 static void flock_profile_row(viewer *v, boids_profile_row *row) {
     viewer_flock *f = v->flock;
     boids_stage_ms ms;
-    if (f->gpu)
-        boids_gpu_stage_ms(f->gpu, &ms);
-    else
-        ms = f->sim->ms;
+    boids_engine_stage_ms(f->e, false, &ms);
     const double stage[7] = {ms.key, ms.count, ms.scan, ms.scatter, ms.steer, ms.integrate, ms.bodies};
     memcpy(row->stage_ms, stage, sizeof stage);
     row->agents = f->p.world.count;
     row->behaviors = f->p.group[0].behaviors;
 }
 
-// --save at exit, a fault that came with its read-back, the last line.
+// --save at exit, a fault that came with its read-back, the last line. GL
+// errors: the viewer's count (the GPU backend's are faults, said above).
 static int flock_finish(viewer *v, int rc) {
     viewer_flock *f = v->flock;
     const boids_options *o = v->o;
@@ -478,22 +471,25 @@ static int flock_finish(viewer *v, int rc) {
         rc = EXIT_ENVIRONMENT;
     if (check_fault(v))
         return EXIT_ENVIRONMENT;
-    uint32_t errors = f->gpu ? boids_gpu_debug_errors(f->gpu) : v->gl_errors;
     printf("frames: %llu, steps %llu, last frame %dx%d, gl-errors %u\n", (unsigned long long)v->frame,
-           (unsigned long long)(f->gpu ? boids_gpu_steps(f->gpu) : f->sim->step), v->drawn_w, v->drawn_h, errors);
-    return viewer_gl_errors(errors, rc);
+           (unsigned long long)boids_engine_steps(f->e), v->drawn_w, v->drawn_h, v->gl_errors);
+    return viewer_gl_errors(v->gl_errors, rc);
 }
 
-// Frees the flock's simulations and scratch.
+// Frees the flock's engines and scratch.
 static void flock_destroy(viewer *v) {
     viewer_flock *f = v->flock;
     if (!f)
         return;
-    boids_gpu_destroy(f->gpu);
-    boids_sim_destroy(f->sim);
+    boids_engine_destroy(f->e);
+    boids_engine_destroy(f->loaded);
     free(f->overlay);
     free(f->read_pos);
     free(f->read_vel);
+    free(f->read_joints);
+    free(f->read_group);
+    free(f->read_neighbors);
+    free(f->read_id);
     free(f->read_count);
     free(f->scen);
     free(f);

@@ -5,7 +5,7 @@
 #define BOIDS_VIEWER_FLOCK_H
 
 #include "viewer.h"
-#include "boids/gpu.h"
+#include "boids/engine.h"
 #include "boids/scenario.h"
 
 // The overlays G N V F P (the arg of their keys).
@@ -16,31 +16,32 @@ typedef struct viewer_flock {
     boids_params p_create; // what simulations are created from: flow enabled, so the field exists
     boids_distribution dist;
     boids_scenario *scen; // in effect (the options' or the loaded snapshot's): schedule, colours, names
-    boids_sim *sim;
-    boids_gpu *gpu;
+    boids_engine *e;      // the simulation, on either backend
+    boids_engine *loaded; // --load's file, read before the window (until init copies it)
     bool use_gpu;         // --backend gpu (the default)
     uint64_t saves;       // W presses without --save (boids-NNNN.boids)
     uint64_t saved_step;  // the step of the last --save-every snapshot
     int64_t saved_ok;     // the step --save's file holds from this run (-1: none yet)
     bool faulted;         // a GL fault stopped the viewer (its line is printed)
-    bool state_untrusted; // sim holds a read-back the fault check did not trust: never saved
     bool save_failed;     // a --save-every write failed (said once; no save at exit)
     bool paused, step_once, params_dirty;
     bool show[OVERLAYS];
     boids_line_vertex *overlay; // scratch of the overlays, overlay_cap vertices
     size_t overlay_cap;
-    float (*read_pos)[4], (*read_vel)[4]; // GPU state read back for N / V (debug only)
-    uint32_t *read_count;                 // GPU grid counts read back for G
-    int selected;                         // the parameter of [ ] - =
+    // The state read through the engine: the CPU backend's picture each
+    // frame; N / V and G on either backend (debug views, off by default).
+    float (*read_pos)[4], (*read_vel)[4], (*read_joints)[4];
+    uint32_t *read_group, *read_neighbors, *read_id, *read_count;
+    size_t joints_cap; // bytes of read_joints
+    int selected;      // the parameter of [ ] - =
     float last_target[3], cursor_world[3];
     uint32_t body_style;  // BOIDS_BODY_* of every group (the K key)
-    bool bodies_dirty;    // CPU backend: joints to upload though no step ran
     char body_error[512]; // the last rejected K, shown on the HUD
     double step_ms;
 } viewer_flock;
 
-// viewer_flock.c: a new simulation from the same seed (or --load's file)
-// with the parameters of now.
+// viewer_flock.c: the state of a new simulation from the same seed (or of
+// --load's file, which must have the flock's shape: else said, and kept).
 boids_result viewer_flock_new_sim(viewer *v);
 // Writes the state of now to path: 0, or 3 with one line printed.
 int viewer_flock_save_state(viewer *v, const char *path);

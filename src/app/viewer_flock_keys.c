@@ -124,7 +124,7 @@ void viewer_flock_reset(viewer *v, int key, int arg) {
             v->quit = true;
         }
     } else if (v->o->load) {
-        printf("reset: %s (step %llu)\n", v->o->load, (unsigned long long)v->flock->sim->step);
+        printf("reset: %s (step %llu)\n", v->o->load, (unsigned long long)boids_engine_steps(v->flock->e));
     } else {
         printf("reset: seed %llu\n", (unsigned long long)v->o->seed);
     }
@@ -181,12 +181,10 @@ void viewer_flock_bodies(viewer *v, int key, int arg) {
         float length = o->body_length_set ? o->body_length : 1.2f * f->p.group[g].separation;
         r = boids_body_make(&body[g], style, o->joints, length, what, sizeof what);
     }
-    if (r == BOIDS_OK && f->gpu) {
-        r = boids_gpu_set_bodies(f->gpu, body, what, sizeof what);
-    } else if (r == BOIDS_OK) {
-        r = boids_sim_set_bodies(f->sim, body);
-        if (r != BOIDS_OK)
-            snprintf(what, sizeof what, "%s", boids_result_str(r));
+    if (r == BOIDS_OK) { // the parameters of now with the new bodies, laid straight
+        boids_params q = f->p;
+        memcpy(q.body, body, sizeof body);
+        r = boids_engine_set_params(f->e, &q, what, sizeof what);
     }
     if (r != BOIDS_OK) {
         snprintf(f->body_error, sizeof f->body_error, "bodies %s rejected: %s", boids_body_style_name(style), what);
@@ -199,7 +197,6 @@ void viewer_flock_bodies(viewer *v, int key, int arg) {
     memcpy(f->p.body, body, sizeof body);
     memcpy(f->p_create.body, body, sizeof body);
     f->params_dirty = true;
-    f->bodies_dirty = true;
     printf("bodies: %s\n", boids_body_style_name(style));
     fflush(stdout);
 }

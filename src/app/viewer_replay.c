@@ -215,9 +215,9 @@ static void replay_draw(viewer *v, int fb_w, int fb_h) {
     const boids_recording_info *in = boids_recording_get_info(r->rec);
     float vp[16];
     viewer_draw_begin(v, fb_w, fb_h, NULL, vp);
-    viewer_buffers b = {0};
+    boids_engine_gl b = {0};
     boids_render_own_buffers(v->render, &b.pos, &b.vel, &b.group, &b.neighbors);
-    boids_render_own_body_buffers(v->render, &b.joints, &b.id, &b.rows);
+    boids_render_own_body_buffers(v->render, &b.joints, &b.id, &b.joint_rows);
     viewer_draw_agents(v, fb_h, vp, &r->sim->p, &b, false);
     char hud[1024];
     snprintf(hud, sizeof hud,
