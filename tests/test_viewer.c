@@ -234,18 +234,73 @@ START_TEST(keys_toggle_behaviors) {
 }
 END_TEST
 
+// Is the key `name` (a --keys name) pressed by the script `keys`?
+static bool script_presses(const char *keys, const char *name) {
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", keys);
+    for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(item, ':');
+        if (strcmp(colon ? colon + 1 : item, name) == 0)
+            return true;
+    }
+    return false;
+}
+
+// The --keys names of the keys that `boids --help` lists for the flock (the
+// generated table: "  LABEL   text" lines under the first "Keys" heading),
+// into names[]; returns how many.
+static int help_keys(char names[][16], int max) {
+    run_result r = run_viewer("help", ARGV("--help"), false);
+    ck_assert_msg(WEXITSTATUS(r.status) == 0, "expected --help to exit 0, got %d", WEXITSTATUS(r.status));
+    const char *at = strstr(r.out, "\nKeys");
+    ck_assert_msg(at, "expected a 'Keys' heading in --help: %s", r.out);
+    at = strchr(at + 1, '\n') + 1;
+    int n = 0;
+    while (strncmp(at, "  ", 2) == 0) {
+        const char *label = at + 2, *end = strstr(label, "  ");
+        ck_assert(end);
+        // Each key of the label ("H F1", "[ ]") as a script name.
+        for (const char *k = label; k < end;) {
+            size_t len = strcspn(k, " ");
+            if (len > (size_t)(end - k))
+                len = (size_t)(end - k);
+            ck_assert(n < max && len < 16);
+            for (size_t i = 0; i < len; i++)
+                names[n][i] = (char)(k[i] >= 'A' && k[i] <= 'Z' ? k[i] - 'A' + 'a' : k[i]);
+            names[n][len] = '\0';
+            if (strcmp(names[n], ",") == 0)
+                snprintf(names[n], 16, "comma");
+            n++;
+            k += len;
+            while (*k == ' ' && k < end)
+                k++;
+        }
+        at = strchr(at, '\n') + 1;
+    }
+    run_free(&r);
+    ck_assert_msg(n >= 30, "expected the help to list the flock's 30-odd keys, found %d", n);
+    return n;
+}
+
 START_TEST(every_key_runs) {
-    // Every key of the help, overlays on, in 2D and 3D and on both backends:
-    // exit 0, zero GL errors, each change reported.
-    const char *keys = "2:1,2,3,4,5,6,7,8,9,0,o,b,b,b,c,c,c,c,g,n,v,f,p,h,f1,],],=,-,[,space,.,space,r,s";
+    // Every key of the help (as --help lists it: the table the viewer's
+    // dispatch is made of), overlays on, in 2D and 3D and on both backends:
+    // exit 0, zero GL errors, each change reported. Esc comes last.
+    const char *keys = "2:1,2,3,4,5,6,7,8,9,0,o,b,b,b,c,c,c,c,g,n,v,f,p,h,f1,],],=,-,[,space,.,space,r,s,k,w,t,t,esc";
+    char names[64][16];
+    int n = help_keys(names, 64);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(script_presses(keys, names[i]), "expected the script to press '%s' of the help", names[i]);
     const char *dims[2] = {"2", "3"}, *backends[2] = {"gpu", "cpu"};
     for (int k = 0; k < 4; k++) {
         char name[32];
         snprintf(name, sizeof name, "allkeys%d", k);
-        unlink("boids-0000.png"); // S takes the first free name: this one
+        unlink("boids-0000.png"); // S and W take the first free names: these
+        unlink("boids-0000.boids");
+        unlink("boids-profile.csv"); // T without --profile
         run_result r = run_viewer(name,
                                   ARGV("--count", "1500", "--dim", dims[k & 1], "--backend", backends[k >> 1],
-                                       "--frames", "45", "--vsync", "off", "--keys", keys),
+                                       "--frames", "60", "--vsync", "off", "--keys", keys),
                                   true);
         expect_ok(&r);
         const char *expected[] = {"behaviors: obstacles,",
@@ -259,12 +314,19 @@ START_TEST(every_key_runs) {
                                   "param: separation distance = ",
                                   "paused",
                                   "reset: seed 1",
-                                  "screenshot: boids-0000.png"};
+                                  "screenshot: boids-0000.png",
+                                  "bodies: chain",
+                                  "saved: boids-0000.boids",
+                                  "profile: recording to boids-profile.csv",
+                                  "steps recorded",
+                                  "frames: 41,"};
         for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
             ck_assert_msg(strstr(r.out, expected[i]), "expected '%s' on stdout (%s): %s", expected[i], name, r.out);
         run_free(&r);
     }
     unlink("boids-0000.png");
+    unlink("boids-0000.boids");
+    unlink("boids-profile.csv");
 }
 END_TEST
 
@@ -524,9 +586,9 @@ END_TEST
 START_TEST(profile_recording) {
     const char *path = TMP "/viewer-profile.csv";
     unlink(path);
-    run_result r = run_viewer("profile", ARGV("--count", "2000", "--frames", "40", "--vsync", "off", "--profile", path,
-                                              "--keys", "30:t"),
-                              true);
+    run_result r = run_viewer(
+        "profile", ARGV("--count", "2000", "--frames", "40", "--vsync", "off", "--profile", path, "--keys", "30:t"),
+        true);
     expect_ok(&r);
     ck_assert_msg(strstr(r.out, "profile: recording to"), "expected the recording to start; stdout: %s", r.out);
     ck_assert_msg(strstr(r.out, "steps recorded"), "expected the summary when T stops it; stdout: %s", r.out);
@@ -619,9 +681,9 @@ START_TEST(replay_export_frames) {
             unlink(path);
         }
     closedir(d);
-    run_result r = run_viewer("replay", ARGV("--replay", rec, "--export-frames", dir, "--width", "320", "--height",
-                                             "240", "--vsync", "off"),
-                              true);
+    run_result r = run_viewer(
+        "replay", ARGV("--replay", rec, "--export-frames", dir, "--width", "320", "--height", "240", "--vsync", "off"),
+        true);
     expect_ok(&r);
     ck_assert_msg(strstr(r.out, "exported: " TMP "/replay_frames (4 frames)"), "stdout: %s", r.out);
     run_free(&r);
@@ -729,8 +791,9 @@ START_TEST(save_load_resume) {
                           strstr(r.out, "saved: " TMP "/view_s16.boids (step 16)\n"),
                       "stdout: %s", r.out);
         run_free(&r);
-        r = run_viewer("load6", ARGV("--backend", backends[b], "--load", s6, "--frames", "10", "--save", s6p, "--width",
-                                     "320", "--height", "240", "--vsync", "off"),
+        r = run_viewer("load6",
+                       ARGV("--backend", backends[b], "--load", s6, "--frames", "10", "--save", s6p, "--width", "320",
+                            "--height", "240", "--vsync", "off"),
                        true);
         expect_ok(&r);
         ck_assert_msg(strstr(r.out, "(from --load)") && strstr(r.out, "saved: " TMP "/view_s6p10.boids (step 16)"),
@@ -751,8 +814,9 @@ START_TEST(save_load_resume) {
         boids_sim_destroy(a);
         boids_sim_destroy(c);
         // W writes to --save's file at once; R goes back to the snapshot.
-        r = run_viewer("save_keys", ARGV("--backend", backends[b], "--load", s6, "--frames", "5", "--keys", "2:w,3:r",
-                                         "--save", s6p, "--width", "320", "--height", "240", "--vsync", "off"),
+        r = run_viewer("save_keys",
+                       ARGV("--backend", backends[b], "--load", s6, "--frames", "5", "--keys", "2:w,3:r", "--save", s6p,
+                            "--width", "320", "--height", "240", "--vsync", "off"),
                        true);
         expect_ok(&r);
         // Keys act at the start of their frame: W after one step, R before the third.
@@ -772,7 +836,9 @@ START_TEST(save_load_bad_exit_2) {
     const char *bad = TMP "/view_bad.boids";
     FILE *f = fopen(bad, "wb");
     ck_assert(f != NULL);
-    fputs("\x89" "BDS\n\x1a\n and the rest is text\n", f);
+    fputs("\x89"
+          "BDS\n\x1a\n and the rest is text\n",
+          f);
     fclose(f);
     struct {
         const char *const *args;
@@ -819,12 +885,14 @@ START_TEST(gl_faults_exit_3) {
         fputs("an older file\n", f);
         fclose(f);
         setenv("BOIDS_FAULT", cases[k].fault, 1);
-        run_result r = cases[k].every ? run_viewer("fault", ARGV("--count", "2000", "--frames", "12", "--vsync", "off",
-                                                                 "--save", snap, "--save-every", cases[k].every),
-                                                   true)
-                                      : run_viewer("fault", ARGV("--count", "2000", "--frames", "12", "--vsync", "off",
-                                                                 "--save", snap),
-                                                   true);
+        run_result r =
+            cases[k].every
+                ? run_viewer("fault",
+                             ARGV("--count", "2000", "--frames", "12", "--vsync", "off", "--save", snap, "--save-every",
+                                  cases[k].every),
+                             true)
+                : run_viewer("fault", ARGV("--count", "2000", "--frames", "12", "--vsync", "off", "--save", snap),
+                             true);
         unsetenv("BOIDS_FAULT");
         ck_assert_msg(WEXITSTATUS(r.status) == 3, "%s: expected exit 3, got %d; stderr: %s", cases[k].fault,
                       WEXITSTATUS(r.status), r.err);

@@ -14,9 +14,10 @@
  *   boids_engine_read_buffer   per-slot outputs and grid buffers (validation)
  *   boids_engine_stage     one stage of a step (validation drives stages)
  *   boids_engine_stage_ms / _stats / _hash / _check (faults)
- *   boids_engine_save / _write_csv / _record_open / _record_close
+ *   boids_engine_save / _write_csv / _last_good / _record_open / _record_close / _error
  *   boids_engine_gl_buffers    the GPU's buffer names, to draw from (GPU backend only)
- *   boids_engine_count / _dim / _steps / _backend / _describe
+ *   boids_engine_trig_error / _fault_env (BOIDS_FAULT checked before GL)
+ *   boids_engine_count / _dim / _steps / _backend / _describe / _context
  *
  * Units: positions and lengths in world units, velocities in world units
  * per step of dt 1 (the chapter's pixels per frame), time in steps; stage
@@ -54,29 +55,31 @@ typedef enum boids_backend { BOIDS_BACKEND_CPU, BOIDS_BACKEND_GPU } boids_backen
 
 // How an engine is made; every zero field is the default written beside it.
 typedef struct boids_engine_desc {
-    // What to simulate, the first given of: scenario (its params, schedule,
-    // names and colours), params (finalized or not: create finalizes a copy),
-    // or the defaults of boids_params_default(count, dim).
+    // What to simulate: params (finalized or not: create finalizes a copy)
+    // with distribution, else the scenario's params and distribution, else
+    // the defaults of boids_params_default(count, dim). The scenario (its
+    // schedule, names and colours) is kept in either case; without one, the
+    // defaults' names and colours.
     const boids_scenario *scenario;
     const boids_params *params;
-    uint32_t count;                 // 0: 1000 (with neither scenario nor params)
-    uint32_t dim;                   // 0: 2 (with neither scenario nor params)
-    boids_distribution distribution; // initial positions (scenario: its own)
+    uint32_t count;                  // 0: 1000 (with neither scenario nor params)
+    uint32_t dim;                    // 0: 2 (with neither scenario nor params)
+    boids_distribution distribution; // initial positions (with params or the defaults)
     // Initial agents in id order (pos[i], vel[i], group[i] of agent i; all
     // three or none; params' count of them): NULL = from the seed.
     const float (*pos)[4];
     const float (*vel)[4];
     const uint32_t *group;
-    boids_backend backend;          // BOIDS_BACKEND_CPU (default) or _GPU
-    int threads;                    // CPU: OpenMP threads, <= 0: the runtime's default (results do not depend on it)
-    boids_index index;              // CPU: neighbour search (default grid; the GPU has only the grid)
+    boids_backend backend; // BOIDS_BACKEND_CPU (default) or _GPU
+    int threads;           // CPU: OpenMP threads, <= 0: the runtime's default (results do not depend on it)
+    boids_index index;     // CPU: neighbour search (default grid; the GPU has only the grid)
     // GPU: the caller's current GL 4.5 context through its loader, or NULL:
     // the engine opens a headless EGL context of its own (and closes it).
     boids_gl_loadfn gl_load;
-    const char *shader_dir;         // GPU: NULL = the shaders built into the library
-    bool quiet;                     // GPU: do not print GL debug messages on stderr
-    bool timing;                    // GPU: benchmarks (asynchronous debug output)
-    bool silent_errors;             // GPU: GL errors counted, not printed (boids_engine_check's line names the first)
+    const char *shader_dir; // GPU: NULL = the shaders built into the library
+    bool quiet;             // GPU: do not print GL debug messages on stderr
+    bool timing;            // GPU: benchmarks (asynchronous debug output)
+    bool silent_errors;     // GPU: GL errors counted, not printed (boids_engine_check's line names the first)
 } boids_engine_desc;
 
 // Makes an engine. Errors: BOIDS_ERR_ARGUMENT (a bad parameter, a bad
@@ -99,7 +102,9 @@ void boids_engine_destroy(boids_engine *e);
 // (boids_scenario_at_step: the circling target, varying weights) is applied
 // at the step counter; after each GPU step boids_engine_check runs (no
 // wait). Stops at the first fault and returns it, with *done (if non-NULL)
-// the steps completed. The GPU steps are queued, not waited for.
+// the steps completed healthy (a step whose check fails ran, and counts in
+// boids_engine_steps, but not in *done). A recording's frame that fails
+// after its step: that step counts in *done. The GPU steps are queued, not waited for.
 boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done);
 
 // The parameters in effect (finalized; the schedule's values of the last
@@ -107,7 +112,11 @@ boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done);
 const boids_params *boids_engine_params(const boids_engine *e);
 // New parameters of the same shape (count, dimension, world, grid and group
 // count; anything else is BOIDS_ERR_ARGUMENT with err naming what differs):
-// groups, scene, target, bodies (new body types lay every body straight).
+// groups, scene, target, world, bodies (new body types lay every body
+// straight; BOIDS_ERR_BODY / _NOMEM and err as boids_gpu_set_bodies' on a
+// rejected body). p is taken as it is (finalized: boids_engine_params' with
+// changes; not finalized again), the step counter and the flow field stay.
+// GPU: after a fault nothing changes and the fault is returned (err: its line).
 boids_result boids_engine_set_params(boids_engine *e, const boids_params *p, char *err, size_t err_size);
 // The behaviour mask (bit i = behaviour index BOIDS_BI_i) of one group, or of every group when
 // group is UINT32_MAX.
@@ -156,11 +165,12 @@ boids_result boids_engine_read_buffer(boids_engine *e, boids_engine_buffer which
 
 // One stage of the pipeline (boids_engine_step runs them in this order, with
 // the schedule and the fault check around them): validation compares the
-// backends stage by stage.
+// backends stage by stage. The stages leave the step counter as it is (only
+// boids_engine_step advances it). Returns the fault check after the stage.
 typedef enum boids_engine_stage_id {
     BOIDS_ENGINE_STAGE_GRID,      // key, count, scan, scatter (cur -> next, swap)
     BOIDS_ENGINE_STAGE_STEER,     // cur -> accel, the wander angles
-    BOIDS_ENGINE_STAGE_INTEGRATE, // cur + accel -> next, swap; the step counter + 1
+    BOIDS_ENGINE_STAGE_INTEGRATE, // cur + accel -> next, swap
     BOIDS_ENGINE_STAGE_BODIES,    // every body follows its head (nothing without bodies)
 } boids_engine_stage_id;
 boids_result boids_engine_stage(boids_engine *e, boids_engine_stage_id stage);
@@ -181,16 +191,37 @@ boids_result boids_engine_check(boids_engine *e, char *err, size_t err_size);
 
 // Writes a .boids snapshot of the state of now with the scenario in effect
 // (atomically: an existing file is replaced whole or left as it was). GPU:
-// read back first, and refused (the fault returned, nothing written) unless
-// the check passes before and after the read-back.
+// read back first, and trusted only if the check passes before and after
+// the read-back. After a fault: the last trusted state (boids_engine_last_good
+// says whether there is one and its step) is written, else nothing (the
+// fault returned, err "FILE: not written: <its line>"). Errors otherwise as
+// boids_snapshot_save's.
 boids_result boids_engine_save(boids_engine *e, const char *path, char *err, size_t err_size);
-// The state as CSV (boids_csv_write's format, atomically), the same read-back rule.
+// The state as CSV (boids_csv_write's format, atomically), the same read-back
+// rule. A write error: BOIDS_ERR_IO, err the system's reason (strerror of
+// errno, which is left as the write set it) or "write error".
 boids_result boids_engine_write_csv(boids_engine *e, const char *path, char *err, size_t err_size);
+// Whether the engine holds a state it trusts to write from (the CPU: always;
+// the GPU: the initial state or the last read-back the check after it
+// passed; false once a fault hit during a read-back), and its step.
+bool boids_engine_last_good(const boids_engine *e, uint64_t *step);
 // A recording (boids/record.h) of the state of now and then of every
 // `every`-th step that boids_engine_step takes, until _record_close (or
-// destroy, which closes it). *frames (if non-NULL) receives the frames written.
+// destroy, which closes it). A frame that cannot be written makes
+// boids_engine_step return its error (BOIDS_ERR_IO, ...) with the line in
+// boids_engine_error; a fault on a frame's read-back writes no frame. Errors
+// of open: boids_record_open's or the first frame's (err "FILE: problem"; the
+// recording is then closed), BOIDS_ERR_ARGUMENT for every 0 or a recording
+// already open; a fault on the first frame's read-back is returned with the
+// recording left open (no frames).
 boids_result boids_engine_record_open(boids_engine *e, const char *path, uint64_t every, char *err, size_t err_size);
-boids_result boids_engine_record_close(boids_engine *e, uint32_t *frames, char *err, size_t err_size);
+// Closes the recording (nothing open: BOIDS_OK). *frames and *last_step (if
+// non-NULL) receive the frames written and the step of the last one.
+boids_result boids_engine_record_close(boids_engine *e, uint32_t *frames, uint64_t *last_step, char *err,
+                                       size_t err_size);
+// The line of the last error of boids_engine_step that is not a fault (a
+// recording's frame not written: "FILE: problem"); "" if none. Owned by e.
+const char *boids_engine_error(const boids_engine *e);
 
 // The GPU backend's buffers of the current state, to draw from without a
 // read-back (valid until the next step: the state is double-buffered).
@@ -202,11 +233,23 @@ typedef struct boids_engine_gl {
 // BOIDS_ERR_ARGUMENT on the CPU backend (out zeroed).
 boids_result boids_engine_gl_buffers(const boids_engine *e, boids_engine_gl *out);
 
+// The largest absolute error of the GPU's sin, cos and atan
+// (boids_gpu_trig_error: measured once); 0 on the CPU.
+float boids_engine_trig_error(boids_engine *e);
+// Checks $BOIDS_FAULT (boids/gpu.h: lost@STEP, error@STEP, oom) without a
+// context, so an executable can refuse a bad one before opening GL:
+// BOIDS_ERR_ARGUMENT with the line naming BOIDS_FAULT and its forms.
+boids_result boids_engine_fault_env(char *err, size_t err_size);
+
 uint32_t boids_engine_count(const boids_engine *e);
 uint32_t boids_engine_dim(const boids_engine *e);
 uint64_t boids_engine_steps(const boids_engine *e); // the step counter (a loaded snapshot's continues)
 boids_backend boids_engine_backend(const boids_engine *e);
-// "cpu (8 threads)" or "gpu: <GL renderer>, robust (...)": for banners.
+// "cpu (8 threads)" or "gpu: <GL renderer> (<the context>)": for banners. Owned by e.
 const char *boids_engine_describe(const boids_engine *e);
+// The GL context: boids_gl_context_describe's words for the engine's own
+// ("EGL device 1 of 2 (software), robust (...)"), "the caller's context,
+// robust" (or "not robust"), "none" on the CPU. Owned by e.
+const char *boids_engine_context(const boids_engine *e);
 
 #endif

@@ -10,7 +10,8 @@
  * boids_render_upload_bodies, boids_render_own_body_buffers,
  * boids_body_fill_triangles), boids_render_lines,
  * boids_render_triangles, boids_render_rect, boids_render_text,
- * boids_render_text_size, boids_overlay_flow / _grid / _agent (vertex lists),
+ * boids_render_text_size, boids_overlay_flow / _grid / _agent and
+ * boids_lines_segment / _ring / _scene (vertex lists),
  * boids_render_screenshot; boids_camera and boids_camera_fit / _matrix /
  * _zoom / _pan / _orbit / _unproject / _eye.
  */
@@ -51,6 +52,15 @@ void boids_render_upload(boids_render *r, const boids_sim *s);
 // GL names of the own buffers (pos, vel, group, neighbours).
 void boids_render_own_buffers(const boids_render *r, uint32_t *pos, uint32_t *vel, uint32_t *group,
                               uint32_t *neighbors);
+
+// The same from caller arrays of n agents in slot order (any may be NULL:
+// left as it was), e.g. boids_engine_read_buffer's (src/render/upload.c).
+void boids_render_upload_agents(boids_render *r, uint32_t n, const float (*pos)[4], const float (*vel)[4],
+                                const uint32_t *group, const uint32_t *neighbors);
+// The agent id of each slot and the joints by id (rows * n vec4; NULL or
+// rows 0: no bodies) into the own buffers, as boids_render_upload_bodies.
+void boids_render_upload_joints(boids_render *r, uint32_t n, const uint32_t *id, const float (*joints)[4],
+                                uint32_t rows);
 
 typedef struct boids_agents_draw {
     uint32_t pos, vel, group, neighbors; // GL buffers: vec4[N], vec4[N], uint[N], uint[N]
@@ -122,6 +132,19 @@ size_t boids_overlay_grid(const uint32_t *counts, const boids_world_params *w, b
 size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*pos)[4], const float (*vel)[4],
                            const float point[3], bool neighbors, bool vectors, boids_line_vertex *v, size_t n,
                            size_t cap, uint32_t *picked);
+
+// Line lists (src/render/lines.c, no GL): each appends GL_LINES to
+// v[n..cap) and returns the new count (what does not fit is left out).
+// The segment a-b.
+size_t boids_lines_segment(boids_line_vertex *v, size_t n, size_t cap, const float a[3], const float b[3],
+                           const float rgba[4]);
+// A circle of radius r around c in the xy plane (3D: and in xz and yz).
+size_t boids_lines_ring(boids_line_vertex *v, size_t n, size_t cap, const float c[3], float r, uint32_t dim,
+                        const float rgba[4]);
+// The scene of p: the world box; the path while path following is on or
+// `path` is true; the obstacles while avoidance is on; a cross at the target
+// while a targeted behaviour (seek, flee, arrive, pursue, evade) is on.
+size_t boids_lines_scene(const boids_params *p, bool path, boids_line_vertex *v, size_t n, size_t cap);
 
 // A filled rectangle in pixels (origin top left), blended.
 void boids_render_rect(boids_render *r, int fb_w, int fb_h, float x, float y, float w, float h, const float rgba[4]);

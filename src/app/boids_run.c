@@ -6,7 +6,7 @@
 // snapshot at the end (and every K steps with --save-every); --record writes a
 // recording (the initial state and every K-th step, boids/record.h). SIGINT / SIGTERM:
 // the current step is finished, the requested outputs written, exit 130 / 143.
-// GPU faults (boids_gpu_check after every step and around every read-back:
+// GPU faults (the engine's check after every step and around every read-back:
 // a lost context, OpenGL errors): stepping stops, the outputs in progress
 // are flushed from the last state read back before the fault (never from a
 // read-back made after it), one line names the fault, its step and what each
@@ -26,10 +26,7 @@
 
 #include "cli.h"
 #include "profile.h"
-#include "boids/gpu.h"
-#include "boids/platform.h"
-#include "boids/record.h"
-#include "boids/snapshot.h"
+#include "boids/engine.h"
 
 #define PROG "boids-run"
 #define EXIT_INPUT 2
@@ -177,12 +174,11 @@ static int load_init(const boids_options *o, uint32_t *count, float (**pos)[4], 
     return 0;
 }
 
-// The simulation of the flags (and --init's agents); returns 0, -1 when
-// --dump-scenario printed the scenario (exit 0), or the exit status (one
-// line printed).
-static int create_sim(const boids_options *o, uint32_t count, float (*pos)[4], float (*vel)[4], uint32_t *group,
-                      boids_sim **out) {
-    boids_sim *sim = NULL;
+// The engine of the flags (and --init's agents) on the CPU; returns 0, -1
+// when --dump-scenario printed the scenario (exit 0), or the exit status
+// (one line printed).
+static int create_engine(const boids_options *o, uint32_t count, float (*pos)[4], float (*vel)[4], uint32_t *group,
+                         boids_engine **out) {
     boids_params params;
     char err[1024];
     if (boids_options_params(o, count, &params, err, sizeof err) != BOIDS_OK) {
@@ -213,27 +209,43 @@ static int create_sim(const boids_options *o, uint32_t count, float (*pos)[4], f
             }
         }
     }
-    boids_result r = boids_sim_create(&sim, &params, (boids_distribution)o->distribution);
+    boids_engine_desc d = {.params = &params,
+                           .distribution = (boids_distribution)o->distribution,
+                           .threads = o->threads,
+                           .index = (boids_index)o->index};
+    boids_result r = boids_engine_create(out, &d, err, sizeof err);
     if (r != BOIDS_OK) {
         boids_cli_error(PROG, NULL, NULL, NULL, "cannot create a simulation of %u agents: %s", count,
                         boids_result_str(r));
         return r == BOIDS_ERR_NOMEM ? EXIT_ENVIRONMENT : EXIT_INPUT;
     }
-    sim->threads = o->threads;
-    if (pos && (r = boids_sim_set_agents(sim, (const float(*)[4])pos, (const float(*)[4])vel, group)) != BOIDS_OK) {
+    if (pos && (r = boids_engine_set_agents(*out, (const float(*)[4])pos, (const float(*)[4])vel, group)) != BOIDS_OK) {
         boids_cli_error(PROG, "--init", o->init_csv, NULL, "is rejected by the simulation: %s", boids_result_str(r));
-        boids_sim_destroy(sim);
+        boids_engine_destroy(*out);
+        *out = NULL;
         return EXIT_INPUT;
     }
-    *out = sim;
+    // The scenario in effect (the file and flags): its schedule is applied
+    // every step and saved with --save.
+    boids_scenario *scen = malloc(sizeof *scen);
+    if (!scen)
+        return EXIT_ENVIRONMENT;
+    boids_options_scenario(o, boids_engine_params(*out), scen);
+    r = boids_engine_set_scenario(*out, scen, err, sizeof err);
+    free(scen);
+    if (r != BOIDS_OK) {
+        boids_cli_error(PROG, NULL, NULL, NULL, "%s", err);
+        return EXIT_INPUT;
+    }
     return 0;
 }
 
-// --load: the simulation of the snapshot; returns 0 or the exit status
+// --load: the engine of the snapshot on the CPU; returns 0 or the exit status
 // (one line printed naming the file: 2 for a missing or bad file, 3 out of memory).
-static int load_snapshot(const boids_options *o, boids_sim **sim, boids_scenario *sc) {
+static int load_snapshot(const boids_options *o, boids_engine **e) {
     char err[1200];
-    boids_result r = boids_snapshot_load(o->load, sim, sc, err, sizeof err);
+    boids_engine_desc d = {.threads = o->threads, .index = (boids_index)o->index};
+    boids_result r = boids_engine_load(e, o->load, &d, err, sizeof err);
     if (r != BOIDS_OK) {
         fprintf(stderr, "%s: --load: %s\n", PROG, err);
         return r == BOIDS_ERR_NOMEM ? EXIT_ENVIRONMENT : EXIT_INPUT;
@@ -241,94 +253,51 @@ static int load_snapshot(const boids_options *o, boids_sim **sim, boids_scenario
     return 0;
 }
 
-// A GPU fault: once seen, no more steps and no more read-backs.
-typedef struct gpu_fault {
-    bool hit;
-    char line[1024];    // boids_gpu_check's line (names the fault and its step)
-    bool sim_untrusted; // sim was overwritten by a read-back the check after it did not trust
-} gpu_fault;
-
-// Whether the GPU backend is healthy (always, on the CPU); the first fault is
-// kept in f.
-static bool gpu_healthy(boids_gpu *gpu, gpu_fault *f) {
-    if (!gpu)
-        return true;
-    if (f->hit)
-        return false;
-    if (boids_gpu_check(gpu, f->line, sizeof f->line) == BOIDS_OK)
-        return true;
-    f->hit = true;
-    return false;
-}
-
-// The GPU state (agents, bodies, outputs, step) into sim; whether sim now
-// holds it (always, on the CPU). Only read while the GPU is healthy, and
-// trusted only if it still is after the read: a loss or an error during the
-// read leaves sim untrusted, and nothing is written from it.
-static bool download(boids_gpu *gpu, boids_sim *sim, gpu_fault *f) {
-    if (!gpu)
-        return true;
-    if (!gpu_healthy(gpu, f))
-        return false;
-    boids_gpu_download(gpu, sim); // a loss part way leaves sim partly overwritten
-    if (!gpu_healthy(gpu, f)) {
-        f->sim_untrusted = true; // whatever the read-back wrote
-        return false;
-    }
-    return true;
-}
-
-// --save: the simulation's current state and the scenario's schedule to the
-// snapshot (the GPU's state is read back by the caller); returns 0 or 3 (one line printed; an existing file is
-// left as it was).
-static int save_snapshot(const boids_options *o, boids_sim *sim, const boids_scenario *sc) {
+// --save: the state of now and the scenario's schedule to the snapshot;
+// returns 0, 3 (one line printed; an existing file is left as it was) or -1
+// for a GPU fault (nothing written, the caller stops).
+static int save_snapshot(const boids_options *o, boids_engine *e) {
     char err[1200];
-    if (boids_snapshot_save(sim, sc, o->save, err, sizeof err) != BOIDS_OK) {
+    boids_result r = boids_engine_save(e, o->save, err, sizeof err);
+    if (r == BOIDS_ERR_GPU_LOST || r == BOIDS_ERR_GL_ERRORS)
+        return -1;
+    if (r != BOIDS_OK) {
         fprintf(stderr, "%s: --save: %s\n", PROG, err);
         return EXIT_ENVIRONMENT;
     }
     return 0;
 }
 
-// The GPU backend with the sim's initial state: exit 3 without a GL 4.5
-// context, 2 for a count the GPU cannot hold or a bad --shader-dir.
-static int open_gpu(const boids_options *o, const boids_sim *sim, boids_gl_context **gl, boids_gpu **gpu) {
+// The CPU engine moved onto the GPU backend (its parameters, scenario and
+// state): exit 3 without a GL 4.5 context, 2 for a count the GPU cannot
+// hold or a bad --shader-dir.
+static int open_gpu(const boids_options *o, boids_engine **e) {
     char err[4096];
-    if (boids_egl_create(gl, err, sizeof err) != BOIDS_OK) {
+    // GL errors are not printed as they come: a fault is one line (boids_engine_check's).
+    boids_engine_desc d = {.params = boids_engine_params(*e),
+                           .scenario = boids_engine_scenario(*e),
+                           .backend = BOIDS_BACKEND_GPU,
+                           .threads = o->threads,
+                           .shader_dir = o->shader_dir,
+                           .silent_errors = true};
+    boids_engine *gpu = NULL;
+    boids_result r = boids_engine_create(&gpu, &d, err, sizeof err);
+    if (r == BOIDS_ERR_GL) {
         boids_cli_error(PROG, "--backend", "gpu", NULL, "needs OpenGL 4.5: %s", err);
         return EXIT_ENVIRONMENT;
     }
-    // GL errors are not printed as they come: a fault is one line (boids_gpu_check's).
-    boids_gpu_desc d = {
-        .params = &sim->p, .load = boids_gl_loader(*gl), .shader_dir = o->shader_dir, .silent_errors = true};
-    boids_result r = boids_gpu_create(gpu, &d, err, sizeof err);
     if (r != BOIDS_OK) {
         fprintf(stderr, "%s: %s\n", PROG, err);
         return r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER || r == BOIDS_ERR_ARGUMENT ? EXIT_INPUT
-                                                                                             : EXIT_ENVIRONMENT;
+                                                                                            : EXIT_ENVIRONMENT;
     }
-    boids_gpu_upload(*gpu, sim);
-    return 0;
-}
-
-// --record: a frame of the current state when its step is due (the first
-// call always; the GPU state is read back first, and on a fault no frame is
-// written: f says so); returns 0 or the exit status (error printed).
-static int record_frame(boids_recorder *rec, boids_sim *sim, boids_gpu *gpu, uint64_t every, gpu_fault *f,
-                        uint64_t *last_step) {
-    if (!rec)
-        return 0;
-    uint64_t step = gpu ? boids_gpu_steps(gpu) : sim->step;
-    if (boids_record_frames(rec) > 0 && step % every != 0)
-        return 0;
-    if (!download(gpu, sim, f))
-        return 0;
-    char err[512];
-    if (boids_record_frame(rec, sim, NULL, err, sizeof err) != BOIDS_OK) {
-        fprintf(stderr, "%s: --record: %s\n", PROG, err);
+    if ((r = boids_engine_copy_state(gpu, *e)) != BOIDS_OK) {
+        boids_cli_error(PROG, "--backend", "gpu", NULL, "cannot take the initial state: %s", boids_result_str(r));
+        boids_engine_destroy(gpu);
         return EXIT_ENVIRONMENT;
     }
-    *last_step = sim->step;
+    boids_engine_destroy(*e);
+    *e = gpu;
     return 0;
 }
 
@@ -346,60 +315,63 @@ static void append(char *buf, size_t size, const char *fmt, ...) {
 
 // What boids-run has written so far, for the line after a fault.
 typedef struct run_outputs {
-    boids_recorder *rec;
-    uint64_t rec_last_step;  // step of the last frame recorded
-    int64_t saved_step;      // step of the last --save-every snapshot (-1: none)
+    bool recording;     // --record is open
+    int64_t saved_step; // step of the last --save-every snapshot (-1: none)
     boids_profile *profile;
-    uint64_t profile_rows;   // steps profiled
-    const boids_scenario *scen; // saved with the snapshot
+    uint64_t profile_rows; // steps profiled
 } run_outputs;
 
 // After a GPU fault: no more steps and no read-back. The recording is closed
 // with every frame written so far; --save and --export-csv are written from
-// sim when it holds a trusted read-back (the last one before the fault),
-// else left as they are; --profile gets the steps before the fault. Prints
-// ONE line: the fault, its step and what each output now holds (a write
+// the last trusted read-back before the fault (boids_engine_last_good), else
+// left as they are; --profile gets the steps before the fault. Prints ONE
+// line: the fault, its step and what each output now holds (a write
 // failure's own reason included); returns 3.
-static int flush_after_fault(const boids_options *o, boids_sim *sim, const gpu_fault *f, run_outputs *out) {
-    char line[4096];
-    snprintf(line, sizeof line, "%s: --backend gpu: %s; stopped", PROG, f->line);
-    bool trusted = !f->sim_untrusted;
-    if (out->rec) {
-        uint32_t frames = boids_record_frames(out->rec);
+static int flush_after_fault(const boids_options *o, boids_engine *e, run_outputs *out) {
+    char line[4096], fault[1024];
+    boids_engine_check(e, fault, sizeof fault);
+    snprintf(line, sizeof line, "%s: --backend gpu: %s; stopped", PROG, fault);
+    uint64_t good_step = 0;
+    bool trusted = boids_engine_last_good(e, &good_step);
+    if (out->recording) {
+        uint32_t frames = 0;
+        uint64_t last = 0;
         char err[512];
-        boids_result rr = boids_record_close(out->rec, err, sizeof err);
-        out->rec = NULL;
+        boids_result rr = boids_engine_record_close(e, &frames, &last, err, sizeof err);
+        out->recording = false;
         if (rr != BOIDS_OK)
             append(line, sizeof line, "; --record %s: %s", o->record, err);
         else if (frames == 0)
             append(line, sizeof line, "; --record %s holds no frames", o->record);
         else
             append(line, sizeof line, "; --record %s holds %u frame%s (to step %llu)", o->record, frames,
-                   frames == 1 ? "" : "s", (unsigned long long)out->rec_last_step);
+                   frames == 1 ? "" : "s", (unsigned long long)last);
     }
     if (o->save) {
         char err[1200];
         if (!trusted && out->saved_step >= 0)
-            append(line, sizeof line, "; --save %s holds step %lld (from --save-every; the state read back at the "
-                   "fault is not trusted)", o->save, (long long)out->saved_step);
+            append(line, sizeof line,
+                   "; --save %s holds step %lld (from --save-every; the state read back at the "
+                   "fault is not trusted)",
+                   o->save, (long long)out->saved_step);
         else if (!trusted)
             append(line, sizeof line, "; --save %s not written (the state read back at the fault is not trusted)",
                    o->save);
-        else if (boids_snapshot_save(sim, out->scen, o->save, err, sizeof err) != BOIDS_OK)
+        else if (boids_engine_save(e, o->save, err, sizeof err) != BOIDS_OK)
             append(line, sizeof line, "; --save: %s", err);
         else
-            append(line, sizeof line, "; --save %s holds step %llu (the last good state before the fault)",
-                   o->save, (unsigned long long)sim->step);
+            append(line, sizeof line, "; --save %s holds step %llu (the last good state before the fault)", o->save,
+                   (unsigned long long)good_step);
     }
     if (o->export_csv) {
+        char err[512];
         if (!trusted)
             append(line, sizeof line, "; --export-csv %s not written (no trusted state)", o->export_csv);
-        else if ((errno = 0, boids_csv_write(o->export_csv, sim)) != BOIDS_OK)
-            append(line, sizeof line, "; --export-csv %s could not be written: %s", o->export_csv,
-                   errno ? strerror(errno) : "write error");
+        else if (boids_engine_write_csv(e, o->export_csv, err, sizeof err) != BOIDS_OK)
+            append(line, sizeof line, "; --export-csv %s could not be written: %s", o->export_csv, err);
         else
             append(line, sizeof line, "; --export-csv %s holds step %llu", o->export_csv,
-                   (unsigned long long)sim->step);
+                   (unsigned long long)good_step);
     }
     if (out->profile) {
         char why[256];
@@ -420,37 +392,28 @@ static int run(const boids_options *o) {
     uint32_t count = o->count;
     float(*pos)[4] = NULL, (*vel)[4] = NULL;
     uint32_t *group = NULL;
-    boids_sim *sim = NULL;
-    boids_gl_context *gl = NULL;
-    boids_gpu *gpu = NULL;
+    boids_engine *e = NULL;
     double *samples = NULL;
     boids_profile *profile = NULL;
-    boids_recorder *rec = NULL;
     char rec_err[512];
     int rc = 0;
-    // The scenario in effect (the file and flags, or the snapshot's): its
-    // schedule is applied every step and saved with --save.
-    boids_scenario *scen = malloc(sizeof *scen);
-    if (!scen) {
-        boids_cli_error(PROG, NULL, NULL, NULL, "out of memory");
-        return EXIT_ENVIRONMENT;
-    }
-    gpu_fault fault = {0};
-    uint64_t rec_last_step = 0, profile_rows = 0;
+    bool recording = false;
+    uint64_t profile_rows = 0;
     int64_t saved_step = -1;
+    bool gpu = strcmp(o->backend, "gpu") == 0;
     boids_cli_catch_interrupts(); // an interrupted run finishes its step and still writes its outputs
-    if (strcmp(o->backend, "gpu") == 0) { // a bad BOIDS_FAULT is a bad argument, with or without GL
+    if (gpu) {                    // a bad BOIDS_FAULT is a bad argument, with or without GL
         char err[256];
-        if (boids_gpu_fault_parse(getenv("BOIDS_FAULT"), err, sizeof err) != BOIDS_OK) {
+        if (boids_engine_fault_env(err, sizeof err) != BOIDS_OK) {
             fprintf(stderr, "%s: %s\n", PROG, err);
             rc = EXIT_INPUT;
             goto done;
         }
     }
     if (o->load) {
-        if ((rc = load_snapshot(o, &sim, scen)))
+        if ((rc = load_snapshot(o, &e)))
             goto done;
-        count = sim->n;
+        count = boids_engine_count(e);
     } else if (o->init_csv) {
         if ((rc = load_init(o, &count, &pos, &vel, &group)))
             goto done;
@@ -468,36 +431,32 @@ static int run(const boids_options *o) {
     if (o->record &&
         (rc = boids_cli_check_output(PROG, "--record", o->record, "a file path in an existing, writable directory")))
         goto done;
-    bool bodies = sim ? sim->joints != NULL : o->body_style_set && o->body_style != BOIDS_BODY_NONE;
+    bool bodies =
+        e ? boids_params_joint_rows(boids_engine_params(e)) > 0 : o->body_style_set && o->body_style != BOIDS_BODY_NONE;
     if (o->profile && (rc = boids_profile_open(&profile, PROG, o->profile, o->backend,
                                                BOIDS_PROFILE_SIM_STAGES | (bodies ? 1u << BOIDS_PROFILE_BODIES : 0u))))
         goto done;
 
-    if (!sim && (rc = create_sim(o, count, pos, vel, group, &sim))) {
+    if (!e && (rc = create_engine(o, count, pos, vel, group, &e))) {
         rc = rc < 0 ? 0 : rc;
         goto done;
     }
-    sim->threads = o->threads;
-    sim->index = (boids_index)o->index;
-    if (!o->load)
-        boids_options_scenario(o, &sim->p, scen);
-    bool dynamic = boids_scenario_is_dynamic(scen);
-
-    if (strcmp(o->backend, "gpu") == 0 && o->index != BOIDS_INDEX_GRID) {
+    if (gpu && o->index != BOIDS_INDEX_GRID) {
         boids_cli_error(PROG, "--index", o->index == BOIDS_INDEX_QUADTREE ? "quadtree" : "brute",
                         "grid with --backend gpu (the other indexes are the CPU reference's)",
                         "is not available on the GPU");
         rc = EXIT_INPUT;
         goto done;
     }
-    if (strcmp(o->backend, "gpu") == 0 && (rc = open_gpu(o, sim, &gl, &gpu)))
+    if (gpu && (rc = open_gpu(o, &e)))
         goto done;
 
-    const boids_world_params *w = &sim->p.world;
+    const boids_params *p = boids_engine_params(e);
+    const boids_world_params *w = &p->world;
     static const char *const modes[3] = {"wrap", "walls", "bounce"};
     if (!o->quiet) {
         char behaviors[400], world[96], origin[96], threads[32];
-        boids_behaviors_text(sim->p.group[0].behaviors, ",", behaviors, sizeof behaviors);
+        boids_behaviors_text(p->group[0].behaviors, ",", behaviors, sizeof behaviors);
         if (w->dim == 3) {
             snprintf(world, sizeof world, "%gx%gx%g", (double)w->size[0], (double)w->size[1], (double)w->size[2]);
             snprintf(origin, sizeof origin, "%g,%g,%g", (double)w->min[0], (double)w->min[1], (double)w->min[2]);
@@ -512,20 +471,22 @@ static int run(const boids_options *o) {
         const char *from = o->load ? o->load : o->init_csv;
         printf("boids-run %s: %u agents, %uD, world %s at %s, boundary %s, behaviors %s, seed %llu, steps %llu, "
                "threads %s, backend %s%s%s\n",
-               BOIDS_VERSION, sim->n, w->dim, world, origin, w->boundary < 3 ? modes[w->boundary] : "?", behaviors,
+               BOIDS_VERSION, count, w->dim, world, origin, w->boundary < 3 ? modes[w->boundary] : "?", behaviors,
                (unsigned long long)((uint64_t)w->seed_hi << 32 | w->seed_lo), (unsigned long long)o->steps, threads,
                o->backend, from ? ", from " : "", from ? from : "");
         fflush(stdout);
     }
 
-    if (o->record) {
-        if (boids_record_open(o->record, sim, o->record_every, &rec, rec_err, sizeof rec_err) != BOIDS_OK) {
+    bool faulted = false;
+    if (o->record) { // the initial state as the first frame (a fault on its read-back: no frame)
+        boids_result r = boids_engine_record_open(e, o->record, o->record_every, rec_err, sizeof rec_err);
+        faulted = r != BOIDS_OK && boids_engine_check(e, NULL, 0) != BOIDS_OK;
+        if (r != BOIDS_OK && !faulted) {
             fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
             rc = EXIT_ENVIRONMENT;
             goto done;
         }
-        if ((rc = record_frame(rec, sim, gpu, o->record_every, &fault, &rec_last_step))) // the initial state
-            goto done;
+        recording = true;
     }
     uint64_t stride = (o->steps + MAX_TIME_SAMPLES - 1) / MAX_TIME_SAMPLES;
     size_t n_samples = 0;
@@ -540,43 +501,33 @@ static int run(const boids_options *o) {
     double start = now_seconds(), interval_start = start;
     uint64_t interval_steps = 0;
     uint32_t behaviors = 0; // of every group, for the profile
-    for (uint32_t gi = 0; gi < sim->p.world.group_count; gi++)
-        behaviors |= sim->p.group[gi].behaviors;
+    for (uint32_t gi = 0; gi < p->world.group_count; gi++)
+        behaviors |= p->group[gi].behaviors;
     uint64_t steps_done = 0;
-    for (uint64_t step = 1; step <= o->steps && !fault.hit; step++) {
+    for (uint64_t step = 1; step <= o->steps && !faulted; step++) {
         if (boids_cli_interrupted()) {
             fprintf(stderr, "%s: interrupted after %llu steps; writing the outputs\n", PROG,
                     (unsigned long long)steps_done);
             break;
         }
-        if (dynamic) { // the scenario's moving target and varying weights at this step
-            boids_scenario_at_step(scen, gpu ? boids_gpu_steps(gpu) : sim->step, &sim->p);
-            if (gpu)
-                boids_gpu_set_params(gpu, &sim->p);
-        }
         double t0 = now_seconds();
-        boids_stage_ms gm;
-        if (gpu) {
-            boids_gpu_step(gpu);
-            if (profile) { // this step's own timer queries (a wait only when profiling)
-                boids_gpu_finish(gpu);
-                boids_gpu_stage_ms(gpu, &gm);
-            }
-            if (!gpu_healthy(gpu, &fault)) // no wait: the reset status and the errors seen
-                break;
-        } else {
-            boids_sim_step(sim);
-        }
+        uint64_t did = 0;
+        boids_result sr = boids_engine_step(e, 1, &did); // the schedule, the step, the fault check, a due frame
+        if (did == 0)                                    // a fault in the step
+            break;
+        faulted = sr != BOIDS_OK && boids_engine_check(e, NULL, 0) != BOIDS_OK; // at the frame's read-back
+        bool rec_failed = sr != BOIDS_OK && !faulted;
+        boids_stage_ms m;
+        if (profile) // this step's own timer queries on the GPU (a wait only when profiling)
+            boids_engine_stage_ms(e, true, &m);
         double t1 = now_seconds();
         if (profile) {
-            const boids_stage_ms *m = gpu ? &gm : &sim->ms;
-            boids_profile_row row = {
-                .step = step,
-                .time_ms = t0 * 1e3,
-                .frame_ms = (t1 - t0) * 1e3,
-                .stage_ms = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate, m->bodies},
-                .agents = sim->n,
-                .behaviors = behaviors};
+            boids_profile_row row = {.step = step,
+                                     .time_ms = t0 * 1e3,
+                                     .frame_ms = (t1 - t0) * 1e3,
+                                     .stage_ms = {m.key, m.count, m.scan, m.scatter, m.steer, m.integrate, m.bodies},
+                                     .agents = count,
+                                     .behaviors = behaviors};
             boids_profile_add(profile, &row);
             profile_rows++;
         }
@@ -585,9 +536,8 @@ static int run(const boids_options *o) {
         steps_done = step;
         interval_steps++;
         if (step % o->stats_every == 0 || step == o->steps) {
-            if (!download(gpu, sim, &fault)) // statistics of the GPU state: read it back (outside the step)
+            if (boids_engine_stats(e, &st) != BOIDS_OK) // of the GPU state: read back (outside the step)
                 break;
-            boids_sim_stats(sim, &st);
             finite = finite && stats_finite(&st);
             if (!o->quiet) {
                 print_stats("", &st, (t1 - interval_start) * 1e3 / (double)interval_steps);
@@ -596,27 +546,30 @@ static int run(const boids_options *o) {
             interval_start = now_seconds();
             interval_steps = 0;
         }
-        if ((rc = record_frame(rec, sim, gpu, o->record_every, &fault, &rec_last_step)))
+        if (rec_failed) {
+            fprintf(stderr, "%s: --record: %s\n", PROG, boids_engine_error(e));
+            rc = EXIT_ENVIRONMENT;
             goto done;
-        if (o->save && o->save_every && step % o->save_every == 0 && step != o->steps && !fault.hit) {
-            if (!download(gpu, sim, &fault))
+        }
+        if (o->save && o->save_every && step % o->save_every == 0 && step != o->steps && !faulted) {
+            if (boids_engine_check(e, NULL, 0) != BOIDS_OK || (rc = save_snapshot(o, e)) < 0) {
+                rc = 0;
                 break;
-            if ((rc = save_snapshot(o, sim, scen)))
+            }
+            if (rc)
                 goto done;
-            saved_step = (int64_t)sim->step;
+            saved_step = (int64_t)boids_engine_steps(e);
         }
     }
-    if (gpu && !fault.hit) // the final state (and any error of the last steps)
-        download(gpu, sim, &fault);
-    if (fault.hit) {
-        run_outputs out = {.rec = rec, .rec_last_step = rec_last_step, .saved_step = saved_step,
-                           .profile = profile, .profile_rows = profile_rows, .scen = scen};
-        rc = flush_after_fault(o, sim, &fault, &out);
-        rec = out.rec;
+    // The final state (and any error of the last steps).
+    if (boids_engine_stats(e, &st) != BOIDS_OK) {
+        run_outputs out = {
+            .recording = recording, .saved_step = saved_step, .profile = profile, .profile_rows = profile_rows};
+        rc = flush_after_fault(o, e, &out);
+        recording = out.recording;
         goto done;
     }
     double total = now_seconds() - start;
-    boids_sim_stats(sim, &st);
     if (n_samples == 0) // interrupted before the first step
         samples[n_samples++] = 0.0;
     qsort(samples, n_samples, sizeof *samples, compare_double);
@@ -626,23 +579,24 @@ static int run(const boids_options *o) {
         fprintf(stderr, "%s: warning: some statistics were not finite (nan or inf)\n", PROG);
 
     if (o->export_csv) {
-        if (boids_csv_write(o->export_csv, sim) != BOIDS_OK) {
+        char err[512];
+        if (boids_engine_write_csv(e, o->export_csv, err, sizeof err) != BOIDS_OK) {
             boids_cli_error(PROG, "--export-csv", o->export_csv, NULL, "could not be written: %s", strerror(errno));
             rc = EXIT_ENVIRONMENT;
             goto done;
         }
     }
     if (o->save) {
-        int src = save_snapshot(o, sim, scen);
+        int src = save_snapshot(o, e);
         if (src) {
-            rc = src;
+            rc = EXIT_ENVIRONMENT;
             goto done;
         }
     }
-    if (rec) {
-        uint32_t frames = boids_record_frames(rec);
-        boids_result rr = boids_record_close(rec, rec_err, sizeof rec_err);
-        rec = NULL;
+    if (recording) {
+        uint32_t frames = 0;
+        boids_result rr = boids_engine_record_close(e, &frames, NULL, rec_err, sizeof rec_err);
+        recording = false;
         if (rr != BOIDS_OK) {
             fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
             rc = EXIT_ENVIRONMENT;
@@ -661,19 +615,21 @@ static int run(const boids_options *o) {
         boids_profile_summary(profile, o->quiet || boids_cli_interrupted() ? stderr : stdout);
     }
     if (!o->quiet) {
+        boids_stage_ms ms;
+        boids_engine_stage_ms(e, false, &ms);
         printf("summary: %llu steps in %.3f s, ms/step median %.4f (min %.4f, max %.4f)\n",
                (unsigned long long)steps_done, total, median, samples[0], samples[n_samples - 1]);
-        printf("stages (last step, ms): key %.3f count %.3f scan %.3f scatter %.3f steer %.3f integrate %.3f\n",
-               sim->ms.key, sim->ms.count, sim->ms.scan, sim->ms.scatter, sim->ms.steer, sim->ms.integrate);
+        printf("stages (last step, ms): key %.3f count %.3f scan %.3f scatter %.3f steer %.3f integrate %.3f\n", ms.key,
+               ms.count, ms.scan, ms.scatter, ms.steer, ms.integrate);
         printf("pairs (last step): candidates %llu, within radius %llu\n", (unsigned long long)st.candidate_pairs,
                (unsigned long long)st.neighbor_pairs);
         print_stats("final: ", &st, median);
         if (o->export_csv)
-            printf("exported: %s (%u agents)\n", o->export_csv, sim->n);
+            printf("exported: %s (%u agents)\n", o->export_csv, count);
         if (o->save)
-            printf("saved: %s (step %llu)\n", o->save, (unsigned long long)sim->step);
+            printf("saved: %s (step %llu)\n", o->save, (unsigned long long)boids_engine_steps(e));
     }
-    printf("state-hash: %016llx\n", (unsigned long long)boids_sim_hash(sim));
+    printf("state-hash: %016llx\n", (unsigned long long)boids_engine_hash(e));
     if (fflush(stdout) != 0 || ferror(stdout)) {
         boids_cli_error(PROG, NULL, NULL, NULL, "cannot write the output: %s", strerror(errno));
         rc = EXIT_ENVIRONMENT;
@@ -681,17 +637,15 @@ static int run(const boids_options *o) {
     if (!rc && boids_cli_interrupted())
         rc = 128 + boids_cli_interrupted();
 done:
-    if (rec && boids_record_close(rec, rec_err, sizeof rec_err) != BOIDS_OK) // flushed on every exit
+    if (recording &&
+        boids_engine_record_close(e, NULL, NULL, rec_err, sizeof rec_err) != BOIDS_OK) // flushed on every exit
         fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
-    boids_gpu_destroy(gpu);
-    boids_gl_context_destroy(gl);
-    boids_sim_destroy(sim);
+    boids_engine_destroy(e);
     boids_profile_destroy(profile);
-    free(samples);
     free(pos);
     free(vel);
     free(group);
-    free(scen);
+    free(samples);
     return rc;
 }
 

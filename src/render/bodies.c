@@ -29,20 +29,7 @@ void boids_render_bodies_free(boids_render *r) {
 
 // See boids/render.h: a copy per frame, the CPU backend's price.
 void boids_render_upload_bodies(boids_render *r, const boids_sim *s) {
-    if (!r->own_id)
-        return;
-    uint32_t n = s->n < r->own_count ? s->n : r->own_count;
-    glNamedBufferSubData(r->own_id, 0, (GLsizeiptr)n * 4, s->cur.id);
-    r->own_rows = s->joints && n == s->n ? s->joint_rows : 0;
-    if (!r->own_rows)
-        return;
-    size_t bytes = (size_t)r->own_rows * n * 16;
-    if (bytes > r->own_joints_cap) {
-        glDeleteBuffers(1, &r->own_joints);
-        r->own_joints = boids_render_buffer(bytes, "render joints");
-        r->own_joints_cap = bytes;
-    }
-    glNamedBufferSubData(r->own_joints, 0, (GLsizeiptr)bytes, s->joints);
+    boids_render_upload_joints(r, s->n, s->cur.id, (const float(*)[4])s->joints, s->joints ? s->joint_rows : 0);
 }
 
 // See boids/render.h.

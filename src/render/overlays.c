@@ -3,22 +3,12 @@
 // under the cursor (N: neighbour lines and perception radius; V: its
 // steering force per behaviour, from the core's pure behaviour functions,
 // summed in float rather than the simulation's fixed point: for the eye).
+// Segments and rings come from lines.c.
 #include <math.h>
 #include <string.h>
 
 #include "boids/behaviors.h"
 #include "boids/render.h"
-
-// Appends a segment a-b if there is room.
-static size_t seg(boids_line_vertex *v, size_t n, size_t cap, const float a[3], const float b[3], const float c[4]) {
-    if (n + 2 > cap)
-        return n;
-    memcpy(v[n].pos, a, 12);
-    memcpy(v[n].color, c, 16);
-    memcpy(v[n + 1].pos, b, 12);
-    memcpy(v[n + 1].color, c, 16);
-    return n + 2;
-}
 
 // See boids/render.h: at most ~48 arrows per axis (12 in 3D), each as long
 // as the spacing between them, with a short barb.
@@ -44,12 +34,12 @@ size_t boids_overlay_flow(const boids_flowfield *f, const boids_world_params *w,
                     a[q] = c[q] - 0.5f * len * d[q];
                     b[q] = c[q] + 0.5f * len * d[q];
                 }
-                n = seg(v, n, cap, a, b, col);
+                n = boids_lines_segment(v, n, cap, a, b, col);
                 // The barb: back from the tip and to the side (in the xy plane).
                 s[0] = b[0] - 0.3f * len * (d[0] + 0.5f * d[1]);
                 s[1] = b[1] - 0.3f * len * (d[1] - 0.5f * d[0]);
                 s[2] = b[2] - 0.3f * len * d[2];
-                n = seg(v, n, cap, b, s, col);
+                n = boids_lines_segment(v, n, cap, b, s, col);
             }
     return n;
 }
@@ -80,23 +70,6 @@ size_t boids_overlay_grid(const uint32_t *counts, const boids_world_params *w, b
                 memcpy(v[n + (size_t)q].color, col, 16);
             }
             n += 6;
-        }
-    return n;
-}
-
-// A circle (three in 3D) of radius r around c.
-static size_t ring(boids_line_vertex *v, size_t n, size_t cap, const float c[3], float r, uint32_t dim,
-                   const float col[4]) {
-    static const int planes[3][2] = {{0, 1}, {0, 2}, {1, 2}};
-    for (uint32_t pl = 0; pl < (dim == 3 ? 3u : 1u); pl++)
-        for (int k = 0; k < 48; k++) {
-            float a0 = (float)k / 48.0f * BOIDS_TWO_PI, a1 = (float)(k + 1) / 48.0f * BOIDS_TWO_PI;
-            float p[3] = {c[0], c[1], c[2]}, q[3] = {c[0], c[1], c[2]};
-            p[planes[pl][0]] += r * cosf(a0);
-            p[planes[pl][1]] += r * sinf(a0);
-            q[planes[pl][0]] += r * cosf(a1);
-            q[planes[pl][1]] += r * sinf(a1);
-            n = seg(v, n, cap, p, q, col);
         }
     return n;
 }
@@ -137,7 +110,7 @@ size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*
             continue;
         if (neighbors) {
             float b[3] = {pi[0] + off[0], pi[1] + off[1], pi[2] + off[2]};
-            n = seg(v, n, cap, pi, b, nb_col);
+            n = boids_lines_segment(v, n, cap, pi, b, nb_col);
         }
         if (d < g->separation) {
             float t[3];
@@ -153,8 +126,8 @@ size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*
         flock_n++;
     }
     if (neighbors) {
-        n = ring(v, n, cap, pi, g->radius, w->dim, ring_col);
-        n = ring(v, n, cap, pi, g->separation, w->dim, nb_col);
+        n = boids_lines_ring(v, n, cap, pi, g->radius, w->dim, ring_col);
+        n = boids_lines_ring(v, n, cap, pi, g->separation, w->dim, nb_col);
     }
     if (!vectors)
         return n;
@@ -203,7 +176,7 @@ size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*
         for (int a = 0; a < 3; a++)
             col[a] = fmaxf(col[a], 0.25f);
         float tip[3] = {pi[0] + force[b][0] * k, pi[1] + force[b][1] * k, pi[2] + force[b][2] * k};
-        n = seg(v, n, cap, pi, tip, col);
+        n = boids_lines_segment(v, n, cap, pi, tip, col);
     }
     return n;
 }

@@ -1,0 +1,221 @@
+// src/app/viewer_flock_keys.c: the handlers of the flock's keys (the table
+// in viewer_keys.c binds them): behaviours, boundary, pause and step, reset,
+// the parameters of [ ] - =, overlays, bodies, profile and snapshots. Each
+// change is printed on stdout, so scripts (--keys) and tests can follow it.
+#include <stdio.h>
+#include <string.h>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include "viewer_flock.h"
+
+// Parameters the [ ] - = keys change (all groups alike).
+typedef struct tunable {
+    const char *name;
+    int behavior;  // weight of this behaviour index, or -1
+    size_t offset; // else this float of boids_group_params
+} tunable;
+static const tunable tunables[] = {
+    {"maxspeed", -1, offsetof(boids_group_params, maxspeed)},
+    {"maxforce", -1, offsetof(boids_group_params, maxforce)},
+    {"separation distance", -1, offsetof(boids_group_params, separation)},
+    {"separation weight", BOIDS_BI_SEPARATION, 0},
+    {"alignment weight", BOIDS_BI_ALIGNMENT, 0},
+    {"cohesion weight", BOIDS_BI_COHESION, 0},
+    {"seek weight", BOIDS_BI_SEEK, 0},
+    {"flee weight", BOIDS_BI_FLEE, 0},
+    {"arrive weight", BOIDS_BI_ARRIVE, 0},
+    {"wander weight", BOIDS_BI_WANDER, 0},
+    {"flow weight", BOIDS_BI_FLOW, 0},
+    {"path weight", BOIDS_BI_PATH, 0},
+    {"obstacles weight", BOIDS_BI_OBSTACLES, 0},
+};
+#define TUNABLE_COUNT (sizeof tunables / sizeof tunables[0])
+
+// The float of t in gp.
+static float *tunable_of(const tunable *t, boids_group_params *gp) {
+    return t->behavior >= 0 ? &gp->weight[t->behavior >> 2][t->behavior & 3] : (float *)((char *)gp + t->offset);
+}
+
+// See viewer_flock.h.
+float viewer_flock_tunable(const viewer *v, const char **name) {
+    const tunable *t = &tunables[v->flock->selected];
+    *name = t->name;
+    return *tunable_of(t, &v->flock->p.group[0]);
+}
+
+// See viewer_flock.h.
+void viewer_flock_print_behaviors(const viewer *v) {
+    char text[400];
+    boids_behaviors_text(v->flock->p.group[0].behaviors, ",", text, sizeof text);
+    printf("behaviors: %s\n", text);
+    fflush(stdout);
+}
+
+// Re-derives the parameters after a change; keeps the old ones (and says
+// why) if the change would need another grid.
+static bool refinalize(viewer_flock *f, const boids_params *before) {
+    char what[256] = "";
+    boids_params q = f->p;
+    boids_result r = boids_params_finalize(&q, what, sizeof what);
+    if (r != BOIDS_OK || memcmp(q.world.cells, before->world.cells, sizeof q.world.cells) != 0) {
+        printf("rejected: %s\n", r != BOIDS_OK ? what : "the change needs another grid (restart with the flag)");
+        fflush(stdout);
+        f->p = *before;
+        return false;
+    }
+    f->p.world = q.world;
+    f->params_dirty = true;
+    return true;
+}
+
+// See viewer.h: the behaviours of arg on in every group, or off if any is
+// on (a pair, pursue + evade, goes off if either is on).
+void viewer_flock_behavior(viewer *v, int key, int arg) {
+    (void)key;
+    viewer_flock *f = v->flock;
+    uint32_t bits = (uint32_t)arg;
+    bool on = !(f->p.group[0].behaviors & bits);
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        f->p.group[g].behaviors = on ? (f->p.group[g].behaviors | bits) : (f->p.group[g].behaviors & ~bits);
+    f->params_dirty = true;
+    viewer_flock_print_behaviors(v);
+}
+
+// See viewer.h: the next of wrap, walls, bounce.
+void viewer_flock_boundary(viewer *v, int key, int arg) {
+    (void)key;
+    (void)arg;
+    static const char *const names[3] = {"wrap", "walls", "bounce"};
+    viewer_flock *f = v->flock;
+    boids_params before = f->p;
+    f->p.world.boundary = (f->p.world.boundary + 1) % 3;
+    if (refinalize(f, &before)) {
+        printf("boundary: %s\n", names[f->p.world.boundary]);
+        fflush(stdout);
+    }
+}
+
+// See viewer.h.
+void viewer_flock_pause(viewer *v, int key, int arg) {
+    (void)key;
+    (void)arg;
+    v->flock->paused = !v->flock->paused;
+    printf("%s\n", v->flock->paused ? "paused" : "running");
+    fflush(stdout);
+}
+
+// See viewer.h: paused, with one step to come.
+void viewer_flock_step(viewer *v, int key, int arg) {
+    (void)key;
+    (void)arg;
+    v->flock->paused = true;
+    v->flock->step_once = true;
+}
+
+// See viewer.h: a new simulation (same seed), or --load's snapshot again.
+void viewer_flock_reset(viewer *v, int key, int arg) {
+    (void)key;
+    (void)arg;
+    if (viewer_flock_new_sim(v) != BOIDS_OK) {
+        if (!v->o->load) { // a snapshot that went missing keeps the flock running
+            fprintf(stderr, "%s: reset failed: out of memory\n", PROG);
+            v->quit = true;
+        }
+    } else if (v->o->load) {
+        printf("reset: %s (step %llu)\n", v->o->load, (unsigned long long)boids_engine_steps(v->flock->e));
+    } else {
+        printf("reset: seed %llu\n", (unsigned long long)v->o->seed);
+    }
+    fflush(stdout);
+}
+
+// See viewer.h: [ the previous parameter, ] the next.
+void viewer_flock_select(viewer *v, int key, int arg) {
+    (void)arg;
+    int *s = &v->flock->selected;
+    *s = (*s + (key == GLFW_KEY_LEFT_BRACKET ? (int)TUNABLE_COUNT - 1 : 1)) % (int)TUNABLE_COUNT;
+}
+
+// See viewer.h: - divides the parameter by 1.1, = multiplies it (0 becomes 0.1).
+void viewer_flock_change(viewer *v, int key, int arg) {
+    (void)arg;
+    viewer_flock *f = v->flock;
+    const tunable *t = &tunables[f->selected];
+    boids_params before = f->p;
+    float k = key == GLFW_KEY_EQUAL ? 1.1f : 1.0f / 1.1f;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        float *x = tunable_of(t, &f->p.group[g]);
+        *x = *x == 0.0f && k > 1.0f ? 0.1f : *x * k;
+    }
+    if (refinalize(f, &before)) {
+        printf("param: %s = %g\n", t->name, (double)*tunable_of(t, &f->p.group[0]));
+        fflush(stdout);
+    }
+}
+
+// See viewer.h: the overlay arg (OVERLAY_*) on or off.
+void viewer_flock_overlay(viewer *v, int key, int arg) {
+    (void)key;
+    static const char *const names[OVERLAYS] = {"grid", "neighbors", "vectors", "flow", "path"};
+    bool *flag = &v->flock->show[arg];
+    *flag = !*flag;
+    printf("overlay: %s %s\n", names[arg], *flag ? "on" : "off");
+    fflush(stdout);
+}
+
+// See viewer.h: every group's body style to the next of none, chain, snake,
+// fish (length --body-length or 1.2 x the separation). A rejected change
+// (on the HUD and stdout) keeps the style.
+void viewer_flock_bodies(viewer *v, int key, int arg) {
+    (void)key;
+    (void)arg;
+    const boids_options *o = v->o;
+    viewer_flock *f = v->flock;
+    uint32_t style = (f->body_style + 1) % BOIDS_BODY_STYLES;
+    boids_body_params body[BOIDS_MAX_GROUPS];
+    char what[256] = "";
+    boids_result r = BOIDS_OK;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS && r == BOIDS_OK; g++) {
+        float length = o->body_length_set ? o->body_length : 1.2f * f->p.group[g].separation;
+        r = boids_body_make(&body[g], style, o->joints, length, what, sizeof what);
+    }
+    if (r == BOIDS_OK) { // the parameters of now with the new bodies, laid straight
+        boids_params q = f->p;
+        memcpy(q.body, body, sizeof body);
+        r = boids_engine_set_params(f->e, &q, what, sizeof what);
+    }
+    if (r != BOIDS_OK) {
+        snprintf(f->body_error, sizeof f->body_error, "bodies %s rejected: %s", boids_body_style_name(style), what);
+        printf("rejected: %s\n", f->body_error);
+        fflush(stdout);
+        return;
+    }
+    f->body_error[0] = '\0';
+    f->body_style = style;
+    memcpy(f->p.body, body, sizeof body);
+    memcpy(f->p_create.body, body, sizeof body);
+    f->params_dirty = true;
+    printf("bodies: %s\n", boids_body_style_name(style));
+    fflush(stdout);
+}
+
+// See viewer.h: a profile recording starts, or stops and is written.
+void viewer_flock_profile(viewer *v, int key, int arg) {
+    (void)key;
+    (void)arg;
+    if (v->profile)
+        viewer_profile_stop(v);
+    else
+        viewer_profile_start(v, v->flock->use_gpu ? "gpu" : "cpu");
+}
+
+// See viewer.h: a snapshot to --save's FILE, else boids-NNNN.boids.
+void viewer_flock_save(viewer *v, int key, int arg) {
+    (void)key;
+    (void)arg;
+    char path[64];
+    viewer_free_name(path, sizeof path, "boids-%04llu.boids", &v->flock->saves);
+    viewer_flock_save_state(v, v->o->save ? v->o->save : path);
+}
