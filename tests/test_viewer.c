@@ -91,7 +91,14 @@ static run_result run_viewer(const char *name, const char *const *args, bool dis
         ck_assert_msg(have_xvfb || getenv("DISPLAY"),
                       "expected xvfb-run on PATH (package xvfb) or a DISPLAY: the viewer tests need an X server");
         if (have_xvfb) {
+            // An authority file of our own: without -f, xvfb-run makes a
+            // temporary directory whose removal races with the server's exit
+            // now and then, and then exits 5 whatever the viewer returned.
+            static char auth[512];
+            snprintf(auth, sizeof auth, TMP "/%s.xauth", name);
             argv[n++] = xvfb;
+            argv[n++] = "-f";
+            argv[n++] = auth;
             argv[n++] = "-a";
             argv[n++] = "-s";
             argv[n++] = "-screen 0 1280x1024x24";
