@@ -37,6 +37,12 @@ struct boids_engine {
     char error[1024]; // the line of step's last failure that is not a fault (the recording)
     char describe[1024];
     char context[512];
+    char renderer[256];
+};
+
+struct boids_engine_headless {
+    boids_gl_context *gl;
+    char renderer[256];
 };
 
 // Copies printf-style text into err (NULL or size 0: nothing).
@@ -78,8 +84,7 @@ static boids_result readback(boids_engine *e) {
         e->bodies_stale = false;
     }
     boids_gpu_download(e->gpu, e->sim); // a loss part way leaves the mirror partly overwritten
-    if ((r = healthy(e)) != BOIDS_OK)
-        e->trusted = false;
+    e->trusted = (r = healthy(e)) == BOIDS_OK;
     return r;
 }
 
@@ -117,7 +122,9 @@ static boids_result desc_params(const boids_engine_desc *d, boids_params *p, boi
 // headless one), the programs and buffers, the upload.
 static boids_result open_gpu(boids_engine *e, const boids_engine_desc *d, char *err, size_t err_size) {
     boids_gl_loadfn load = d->gl_load;
-    if (!load) {
+    if (!load && d->headless) {
+        load = boids_gl_loader(d->headless->gl);
+    } else if (!load) {
         boids_result r = boids_egl_create(&e->gl, err, err_size);
         if (r != BOIDS_OK)
             return r;
@@ -134,12 +141,13 @@ static boids_result open_gpu(boids_engine *e, const boids_engine_desc *d, char *
         return r;
     boids_gpu_upload(e->gpu, e->sim);
     const char *renderer = (const char *)glGetString(GL_RENDERER);
-    if (e->gl)
-        snprintf(e->context, sizeof e->context, "%s", boids_gl_context_describe(e->gl));
+    snprintf(e->renderer, sizeof e->renderer, "%s", renderer ? renderer : "?");
+    if (e->gl || (!d->gl_load && d->headless))
+        snprintf(e->context, sizeof e->context, "%s", boids_gl_context_describe(e->gl ? e->gl : d->headless->gl));
     else
         snprintf(e->context, sizeof e->context, "the caller's context, %s",
                  boids_gpu_robust(e->gpu) ? "robust" : "not robust");
-    snprintf(e->describe, sizeof e->describe, "gpu: %s (%s)", renderer ? renderer : "?", e->context);
+    snprintf(e->describe, sizeof e->describe, "gpu: %s (%s)", e->renderer, e->context);
     return BOIDS_OK;
 }
 
@@ -449,21 +457,22 @@ boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], con
     return BOIDS_OK;
 }
 
-// The agents, joints and step counter of src into dst (same shape).
-static void copy_sim(boids_sim *dst, const boids_sim *src) {
+// The agents, the joints (if joints) and step counter of src into dst (same shape).
+static void copy_sim(boids_sim *dst, const boids_sim *src, bool joints) {
     size_t n = src->n;
     memcpy(dst->cur.pos, src->cur.pos, n * 16);
     memcpy(dst->cur.vel, src->cur.vel, n * 16);
     memcpy(dst->cur.id, src->cur.id, n * 4);
     memcpy(dst->cur.group, src->cur.group, n * 4);
-    if (dst->joints && src->joints && dst->joint_rows == src->joint_rows)
+    if (joints && dst->joints && src->joints && dst->joint_rows == src->joint_rows)
         memcpy(dst->joints, src->joints, (size_t)src->joint_rows * n * 16);
     dst->step = src->step;
-    dst->p.world.step = src->p.world.step;
+    dst->p.world.step = (uint32_t)src->step; // the stages run at the step counter, as a step does
 }
 
-// See boids/engine.h.
-boids_result boids_engine_copy_state(boids_engine *dst, boids_engine *src) {
+// copy_state (joints true) and copy_agents (false): src read back, its
+// state into dst's sim, uploaded whole (joints) or the agents only.
+static boids_result copy_engine(boids_engine *dst, boids_engine *src, bool joints) {
     if (shape_differs(&dst->sim->p, &src->sim->p, NULL, 0) ||
         boids_params_joint_rows(&dst->sim->p) != boids_params_joint_rows(&src->sim->p))
         return BOIDS_ERR_ARGUMENT;
@@ -472,14 +481,47 @@ boids_result boids_engine_copy_state(boids_engine *dst, boids_engine *src) {
         r = healthy(dst);
     if (r != BOIDS_OK)
         return r;
+    if (!joints) { // the GPU keeps its joints: the mirror's are no longer its
+        copy_sim(dst->sim, src->sim, false);
+        if (dst->gpu) {
+            boids_gpu_upload_agents(dst->gpu, dst->sim);
+            dst->trusted = false;
+            return healthy(dst);
+        }
+        return BOIDS_OK;
+    }
     if (dst->gpu && dst->bodies_stale && (r = boids_sim_set_bodies(dst->sim, dst->sim->p.body)) != BOIDS_OK)
         return r;
     dst->bodies_stale = false;
-    copy_sim(dst->sim, src->sim);
+    copy_sim(dst->sim, src->sim, true);
     if (dst->gpu) {
         boids_gpu_upload(dst->gpu, dst->sim);
         dst->trusted = true;
         return healthy(dst);
+    }
+    return BOIDS_OK;
+}
+
+// See boids/engine.h.
+boids_result boids_engine_copy_state(boids_engine *dst, boids_engine *src) {
+    return copy_engine(dst, src, true);
+}
+
+// See boids/engine.h.
+boids_result boids_engine_copy_agents(boids_engine *dst, boids_engine *src) {
+    return copy_engine(dst, src, false);
+}
+
+// See boids/engine.h.
+boids_result boids_engine_reset_bodies(boids_engine *e) {
+    boids_result r = readback(e);
+    if (r != BOIDS_OK)
+        return r;
+    boids_sim_reset_bodies(e->sim);
+    if (e->gpu) {
+        boids_gpu_upload(e->gpu, e->sim);
+        e->trusted = true;
+        return healthy(e);
     }
     return BOIDS_OK;
 }
@@ -716,4 +758,55 @@ const char *boids_engine_describe(const boids_engine *e) {
 // See boids/engine.h.
 const char *boids_engine_context(const boids_engine *e) {
     return e->context;
+}
+
+// See boids/engine.h.
+const char *boids_engine_renderer(const boids_engine *e) {
+    return e->renderer;
+}
+
+// See boids/engine.h.
+uint32_t boids_engine_cells(const boids_engine *e) {
+    return e->sim->grid.cells;
+}
+
+// See boids/engine.h.
+uint64_t boids_engine_bytes(const boids_engine *e) {
+    uint64_t per_agent = 2 * (16 + 16 + 4 + 4) + 16 + 5 * 4 + 16 * (uint64_t)e->sim->joint_rows;
+    return per_agent * e->sim->n + 12 * (uint64_t)e->sim->grid.cells;
+}
+
+// See boids/engine.h.
+boids_result boids_engine_headless_open(boids_engine_headless **out, char *err, size_t err_size) {
+    *out = NULL;
+    boids_engine_headless *h = calloc(1, sizeof *h);
+    if (!h)
+        return BOIDS_ERR_NOMEM;
+    boids_result r = boids_egl_create(&h->gl, err, err_size);
+    if (r != BOIDS_OK) {
+        free(h);
+        return r;
+    }
+    const char *renderer = (const char *)glGetString(GL_RENDERER);
+    snprintf(h->renderer, sizeof h->renderer, "%s", renderer ? renderer : "?");
+    *out = h;
+    return BOIDS_OK;
+}
+
+// See boids/engine.h.
+void boids_engine_headless_close(boids_engine_headless *h) {
+    if (!h)
+        return;
+    boids_gl_context_destroy(h->gl);
+    free(h);
+}
+
+// See boids/engine.h.
+const char *boids_engine_headless_renderer(const boids_engine_headless *h) {
+    return h->renderer;
+}
+
+// See boids/engine.h.
+const char *boids_engine_headless_context(const boids_engine_headless *h) {
+    return boids_gl_context_describe(h->gl);
 }
