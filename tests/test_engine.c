@@ -215,12 +215,12 @@ START_TEST(copy_agents_and_reset_bodies) {
     ck_assert_msg(memcmp(want, cpu, (size_t)6 * N * 16) == 0,
                   "reset_bodies (cpu): expected set_agents' straight bodies");
     ck_assert_msg(memcmp(want, gpu, (size_t)6 * N * 16) == 0, "reset_bodies (gpu): expected the CPU's straight bodies");
-    free(want);
-    free(cpu);
-    free(gpu);
-    boids_engine_destroy(fresh);
-    boids_engine_destroy(g);
-    boids_engine_destroy(c);
+    float(*arrays[])[4] = {want, cpu, gpu};
+    boids_engine *engines[] = {fresh, g, c};
+    for (int k = 0; k < 3; k++) {
+        free(arrays[k]);
+        boids_engine_destroy(engines[k]);
+    }
 }
 END_TEST
 

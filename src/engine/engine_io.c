@@ -95,6 +95,20 @@ boids_result boids_engine_read_joints(boids_engine *e, float (*joints)[4], size_
     return r;
 }
 
+// The mirror's state onto the GPU (nothing on the CPU): whole, then
+// trusted, or the agents only (joints false: the GPU keeps its joints, the
+// mirror's are no longer its, so it is not trusted); the check after it.
+static boids_result upload(boids_engine *e, bool joints) {
+    if (!e->gpu)
+        return BOIDS_OK;
+    if (joints)
+        boids_gpu_upload(e->gpu, e->sim);
+    else
+        boids_gpu_upload_agents(e->gpu, e->sim);
+    e->trusted = joints;
+    return engine_healthy(e);
+}
+
 // See boids/engine.h.
 boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], const float (*vel)[4],
                                      const uint32_t *group) {
@@ -111,12 +125,7 @@ boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], con
     }
     if ((r = boids_sim_set_agents(s, pos, vel, group)) != BOIDS_OK)
         return r;
-    if (e->gpu) {
-        boids_gpu_upload(e->gpu, s);
-        e->trusted = true;
-        return engine_healthy(e);
-    }
-    return BOIDS_OK;
+    return upload(e, true);
 }
 
 // The agents, the joints (if joints) and step counter of src into dst (same shape).
@@ -143,25 +152,11 @@ static boids_result copy_engine(boids_engine *dst, boids_engine *src, bool joint
         r = engine_healthy(dst);
     if (r != BOIDS_OK)
         return r;
-    if (!joints) { // the GPU keeps its joints: the mirror's are no longer its
-        copy_sim(dst->sim, src->sim, false);
-        if (dst->gpu) {
-            boids_gpu_upload_agents(dst->gpu, dst->sim);
-            dst->trusted = false;
-            return engine_healthy(dst);
-        }
-        return BOIDS_OK;
-    }
-    if (dst->gpu && dst->bodies_stale && (r = boids_sim_set_bodies(dst->sim, dst->sim->p.body)) != BOIDS_OK)
+    if (joints && dst->gpu && dst->bodies_stale && (r = boids_sim_set_bodies(dst->sim, dst->sim->p.body)) != BOIDS_OK)
         return r;
-    dst->bodies_stale = false;
-    copy_sim(dst->sim, src->sim, true);
-    if (dst->gpu) {
-        boids_gpu_upload(dst->gpu, dst->sim);
-        dst->trusted = true;
-        return engine_healthy(dst);
-    }
-    return BOIDS_OK;
+    dst->bodies_stale = dst->bodies_stale && !joints;
+    copy_sim(dst->sim, src->sim, joints);
+    return upload(dst, joints);
 }
 
 // See boids/engine.h.
@@ -180,12 +175,7 @@ boids_result boids_engine_reset_bodies(boids_engine *e) {
     if (r != BOIDS_OK)
         return r;
     boids_sim_reset_bodies(e->sim);
-    if (e->gpu) {
-        boids_gpu_upload(e->gpu, e->sim);
-        e->trusted = true;
-        return engine_healthy(e);
-    }
-    return BOIDS_OK;
+    return upload(e, true);
 }
 
 // The CPU buffer of `which` and its size.
