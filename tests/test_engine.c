@@ -2,7 +2,8 @@
 // CPU engine is a plain boids_sim, the GPU engine equals it for flocking
 // (llvmpipe is bit-exact but for wander), reads by id, set_params' shape
 // rule, snapshots continuing bit for bit, copy_state, stages == step,
-// gl_buffers on the CPU, BOIDS_FAULT=lost@3. Uses GL (label gpu): no GL 4.5
+// copy_agents and reset_bodies, one headless context for two engines and
+// the sizes (cells, bytes), gl_buffers on the CPU, BOIDS_FAULT=lost@3. Uses GL (label gpu): no GL 4.5
 // context is a failure, never a skip.
 #include <check.h>
 #include <stdlib.h>
@@ -162,6 +163,113 @@ START_TEST(copy_state_and_stages) {
 }
 END_TEST
 
+// A snake of 6 joints in every group of flocking(): bodies to follow.
+static boids_params with_bodies(void) {
+    boids_params p = flocking();
+    char err[256] = "";
+    ck_assert_msg(boids_body_make(&p.body[0], BOIDS_BODY_SNAKE, 6, 1.0f, err, sizeof err) == BOIDS_OK, "%s", err);
+    ck_assert(boids_params_finalize(&p, NULL, 0) == BOIDS_OK);
+    ck_assert_uint_eq(boids_params_joint_rows(&p), 6);
+    return p;
+}
+
+// The joints of e (rows 6) into a new array, freed by the caller.
+static float (*joints_of(boids_engine *e))[4] {
+    size_t bytes = (size_t)6 * N * 16;
+    float(*j)[4] = malloc(bytes);
+    ck_assert(boids_engine_read_joints(e, j, bytes) == BOIDS_OK);
+    return j;
+}
+
+// copy_agents on either backend: dst's agents become src's (the same hash)
+// and its joints stay as they were; reset_bodies lays the bodies straight
+// as set_agents does (the same joints as a fresh engine given the agents),
+// on the GPU through the CPU's layout (bit for bit).
+START_TEST(copy_agents_and_reset_bodies) {
+    boids_params p = with_bodies();
+    boids_engine *c = make(&p, BOIDS_BACKEND_CPU);
+    ck_assert(boids_engine_step(c, 5, NULL) == BOIDS_OK);
+    for (int b = 0; b < 2; b++) {
+        boids_engine *d = make(&p, b ? BOIDS_BACKEND_GPU : BOIDS_BACKEND_CPU);
+        float(*before)[4] = joints_of(d);
+        ck_assert(boids_engine_copy_agents(d, c) == BOIDS_OK);
+        ck_assert_uint_eq(boids_engine_steps(d), 5);
+        ck_assert_msg(boids_engine_hash(d) == boids_engine_hash(c), "copy_agents (%s): expected the source's hash",
+                      b ? "gpu" : "cpu");
+        float(*after)[4] = joints_of(d);
+        ck_assert_msg(memcmp(before, after, (size_t)6 * N * 16) == 0, "copy_agents (%s): expected dst's joints kept",
+                      b ? "gpu" : "cpu");
+        free(before);
+        free(after);
+        boids_engine_destroy(d);
+    }
+    static float pos[N][4], vel[N][4];
+    static uint32_t group[N];
+    ck_assert(boids_engine_read(c, pos, vel, group) == BOIDS_OK);
+    boids_engine *fresh = make(&p, BOIDS_BACKEND_CPU), *g = make(&p, BOIDS_BACKEND_GPU);
+    ck_assert(boids_engine_set_agents(fresh, (const float(*)[4])pos, (const float(*)[4])vel, group) == BOIDS_OK);
+    ck_assert(boids_engine_copy_state(g, c) == BOIDS_OK);
+    ck_assert(boids_engine_reset_bodies(c) == BOIDS_OK);
+    ck_assert(boids_engine_reset_bodies(g) == BOIDS_OK);
+    float(*want)[4] = joints_of(fresh), (*cpu)[4] = joints_of(c), (*gpu)[4] = joints_of(g);
+    ck_assert_msg(memcmp(want, cpu, (size_t)6 * N * 16) == 0,
+                  "reset_bodies (cpu): expected set_agents' straight bodies");
+    ck_assert_msg(memcmp(want, gpu, (size_t)6 * N * 16) == 0, "reset_bodies (gpu): expected the CPU's straight bodies");
+    float(*arrays[])[4] = {want, cpu, gpu};
+    boids_engine *engines[] = {fresh, g, c};
+    for (int k = 0; k < 3; k++) {
+        free(arrays[k]);
+        boids_engine_destroy(engines[k]);
+    }
+}
+END_TEST
+
+// One headless context for two GPU engines in turn: each names its renderer
+// and context (the headless one's words); the CPU names none. cells is the
+// length of BOIDS_ENGINE_COUNT (whose counts sum to N), and bytes follows
+// the layout, 116 per agent + 12 per cell without bodies, 16 per joint more.
+START_TEST(headless_and_sizes) {
+    boids_engine_headless *h = NULL;
+    char err[4096] = "";
+    ck_assert_msg(boids_engine_headless_open(&h, err, sizeof err) == BOIDS_OK, "headless_open: expected ok: %s", err);
+    ck_assert_msg(boids_engine_headless_renderer(h)[0] != '\0', "expected a renderer's name");
+    boids_params p = flocking();
+    for (int k = 0; k < 2; k++) {
+        boids_engine *g = NULL;
+        boids_engine_desc d = {.params = &p, .backend = BOIDS_BACKEND_GPU, .headless = h, .quiet = true};
+        ck_assert_msg(boids_engine_create(&g, &d, err, sizeof err) == BOIDS_OK, "engine %d on the headless: %s", k,
+                      err);
+        ck_assert_str_eq(boids_engine_renderer(g), boids_engine_headless_renderer(h));
+        ck_assert_str_eq(boids_engine_context(g), boids_engine_headless_context(h));
+        ck_assert(strstr(boids_engine_describe(g), boids_engine_renderer(g)) != NULL);
+        ck_assert(boids_engine_step(g, 2, NULL) == BOIDS_OK);
+        ck_assert_uint_eq(boids_engine_bytes(g), 116ull * N + 12ull * boids_engine_cells(g));
+        boids_engine_destroy(g);
+    }
+    boids_engine_headless_close(h);
+    boids_engine *c = make(&p, BOIDS_BACKEND_CPU);
+    ck_assert_str_eq(boids_engine_renderer(c), "");
+    ck_assert(boids_engine_step(c, 1, NULL) == BOIDS_OK);
+    uint32_t cells = boids_engine_cells(c);
+    ck_assert_uint_gt(cells, 0);
+    uint32_t *count = malloc((size_t)cells * 4 + 4);
+    ck_assert(boids_engine_read_buffer(c, BOIDS_ENGINE_COUNT, count, (size_t)cells * 4) == BOIDS_OK);
+    ck_assert(boids_engine_read_buffer(c, BOIDS_ENGINE_COUNT, count, (size_t)cells * 4 + 4) == BOIDS_ERR_ARGUMENT);
+    uint64_t sum = 0;
+    for (uint32_t k = 0; k < cells; k++)
+        sum += count[k];
+    ck_assert_msg(sum == N, "the counts of the %u cells: expected N = %u in all, got %llu", cells, N,
+                  (unsigned long long)sum);
+    free(count);
+    ck_assert_uint_eq(boids_engine_bytes(c), 116ull * N + 12ull * cells);
+    boids_engine_destroy(c);
+    boids_params q = with_bodies();
+    boids_engine *b = make(&q, BOIDS_BACKEND_CPU);
+    ck_assert_uint_eq(boids_engine_bytes(b), (116ull + 16 * 6) * N + 12ull * boids_engine_cells(b));
+    boids_engine_destroy(b);
+}
+END_TEST
+
 // BOIDS_FAULT=lost@3: step 10 returns BOIDS_ERR_GPU_LOST after 3 steps, and
 // read leaves the caller's memory as it was (0xAB bytes stay).
 START_TEST(fault_lost) {
@@ -198,6 +306,8 @@ int main(void) {
         {"save_load_cpu", save_load_cpu},
         {"save_load_gpu", save_load_gpu},
         {"copy_state_and_stages", copy_state_and_stages},
+        {"copy_agents_and_reset_bodies", copy_agents_and_reset_bodies},
+        {"headless_and_sizes", headless_and_sizes},
         {"fault_lost", fault_lost},
     };
     return boids_test_main("engine", cases, sizeof cases / sizeof cases[0], TMP);

@@ -7,17 +7,21 @@
  *
  * Offers:
  *   boids_engine_desc      zero = defaults (1000 agents, 2D, the chapter's flocking, CPU)
+ *   boids_engine_headless  one headless GL context for several GPU engines in turn (_open / _close /
+ *                          _renderer / _context)
  *   boids_engine_create / _load (a .boids snapshot) / _destroy
  *   boids_engine_step      N steps, the scenario's schedule applied before each, faults checked after each
  *   boids_engine_params / _set_params / _set_behaviors / _scenario / _set_scenario
  *   boids_engine_read / _read_joints / _set_agents   the state by agent id, in caller memory
+ *   boids_engine_copy_state / _copy_agents / _reset_bodies   (validation runs both backends from one state)
  *   boids_engine_read_buffer   per-slot outputs and grid buffers (validation)
  *   boids_engine_stage     one stage of a step (validation drives stages)
  *   boids_engine_stage_ms / _stats / _hash / _check (faults)
  *   boids_engine_save / _write_csv / _last_good / _record_open / _record_close / _error
  *   boids_engine_gl_buffers    the GPU's buffer names, to draw from (GPU backend only)
  *   boids_engine_trig_error / _fault_env (BOIDS_FAULT checked before GL)
- *   boids_engine_count / _dim / _steps / _backend / _describe / _context
+ *   boids_engine_count / _dim / _steps / _backend / _describe / _context / _renderer / _cells / _bytes
+ *   BOIDS_TOL_* / boids_tol_joint  the CPU-vs-GPU tolerances (boids/tolerance.h)
  *
  * Units: positions and lengths in world units, velocities in world units
  * per step of dt 1 (the chapter's pixels per frame), time in steps; stage
@@ -48,8 +52,27 @@
 #include "core.h"
 #include "platform.h"
 #include "scenario.h"
+#include "tolerance.h"
 
 typedef struct boids_engine boids_engine;
+
+// A headless GL 4.5 context (EGL) that GPU engines use in turn instead of
+// each opening one of its own: a program that makes one engine after another
+// (boids-bench: one per agent count) opens one context, can name its renderer
+// before the first engine exists, and tells "no OpenGL 4.5" apart from a
+// failure of the engine itself. The caller owns it and closes it after the
+// engines that use it are destroyed; it is current on the thread that opened it.
+typedef struct boids_engine_headless boids_engine_headless;
+// Opens the context. Errors: BOIDS_ERR_GL (no GL 4.5 context could be made:
+// err says why), BOIDS_ERR_NOMEM. *out is NULL on error.
+boids_result boids_engine_headless_open(boids_engine_headless **out, char *err, size_t err_size);
+// Closes it. NULL is fine.
+void boids_engine_headless_close(boids_engine_headless *h);
+// The GL renderer string ("NVIDIA H200/PCIe/SSE2", "llvmpipe (...)"). Owned by h.
+const char *boids_engine_headless_renderer(const boids_engine_headless *h);
+// The context in boids_gl_context_describe's words ("EGL device 1 of 2
+// (software), robust (...)"), as boids_engine_context of an engine on it. Owned by h.
+const char *boids_engine_headless_context(const boids_engine_headless *h);
 
 typedef enum boids_backend { BOIDS_BACKEND_CPU, BOIDS_BACKEND_GPU } boids_backend;
 
@@ -74,8 +97,13 @@ typedef struct boids_engine_desc {
     int threads;           // CPU: OpenMP threads, <= 0: the runtime's default (results do not depend on it)
     boids_index index;     // CPU: neighbour search (default grid; the GPU has only the grid)
     // GPU: the caller's current GL 4.5 context through its loader, or NULL:
-    // the engine opens a headless EGL context of its own (and closes it).
+    // headless below, else the engine opens a headless EGL context of its
+    // own (and closes it).
     boids_gl_loadfn gl_load;
+    // GPU, with gl_load NULL: a context from boids_engine_headless_open that
+    // the engine uses (and leaves open; it must outlive the engine). NULL:
+    // the engine's own.
+    boids_engine_headless *headless;
     const char *shader_dir; // GPU: NULL = the shaders built into the library
     bool quiet;             // GPU: do not print GL debug messages on stderr
     bool timing;            // GPU: benchmarks (asynchronous debug output)
@@ -144,6 +172,17 @@ boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], con
 // Copies another engine's whole state (agents, joints, step counter) into
 // this one, of the same shape: validation runs both backends from one state.
 boids_result boids_engine_copy_state(boids_engine *dst, boids_engine *src);
+
+// The agents (pos, vel, id, group in slot order) and the step counter of
+// src into dst, of the same shape, dst's joints left as they are: the
+// bodies stage of dst then follows src's heads (validation compares the
+// bodies stage alone). Errors as copy_state's: BOIDS_ERR_ARGUMENT for another
+// shape, either engine's fault.
+boids_result boids_engine_copy_agents(boids_engine *dst, boids_engine *src);
+// Lays every body straight behind its head (as create does), the agents as
+// they are. Nothing without bodies. GPU: through a read-back and an upload;
+// a fault is returned and nothing changes.
+boids_result boids_engine_reset_bodies(boids_engine *e);
 
 // Buffers of the last step, in the slot order of that step's grid (the slot
 // order differs between backends and, within a cell, from GPU run to run:
@@ -247,8 +286,17 @@ uint64_t boids_engine_steps(const boids_engine *e); // the step counter (a loade
 boids_backend boids_engine_backend(const boids_engine *e);
 // "cpu (8 threads)" or "gpu: <GL renderer> (<the context>)": for banners. Owned by e.
 const char *boids_engine_describe(const boids_engine *e);
+// The GL renderer string of the GPU backend's context; "" on the CPU. Owned by e.
+const char *boids_engine_renderer(const boids_engine *e);
+// The cells of the neighbour grid: the length of BOIDS_ENGINE_COUNT.
+uint32_t boids_engine_cells(const boids_engine *e);
+// Bytes the simulation's state takes, by its layout (both state buffers,
+// the grid, the per-agent outputs, the joints): per agent 2 * (16 + 16 + 4
+// + 4) + 16 + 5 * 4 + 16 * joint rows, plus 12 per cell; the GPU backend's
+// buffers are the same layout. For benchmarks' memory column.
+uint64_t boids_engine_bytes(const boids_engine *e);
 // The GL context: boids_gl_context_describe's words for the engine's own
-// ("EGL device 1 of 2 (software), robust (...)"), "the caller's context,
+// or a headless one ("EGL device 1 of 2 (software), robust (...)"), "the caller's context,
 // robust" (or "not robust"), "none" on the CPU. Owned by e.
 const char *boids_engine_context(const boids_engine *e);
 

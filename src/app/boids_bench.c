@@ -9,12 +9,9 @@
 
 #include <omp.h>
 
-#include "boids/gpu.h"
-#include "boids/platform.h"
+#include "boids/engine.h"
 #include "cli.h"
 #include "profile.h"
-
-#include <glad/gl.h>
 
 static const char usage[] =
     "usage: boids-bench [--backend cpu|gpu] [--counts N,N,...] [--dim 2|3] [--distribution uniform|clustered]\n"
@@ -69,67 +66,63 @@ static void cpu_model(char *buf, size_t size) {
     fclose(f);
 }
 
-// Bytes held by a simulation of n agents (both state buffers, grid, outputs).
-static double sim_bytes(const boids_sim *s) {
-    double per_agent = 2.0 * (16 + 16 + 4 + 4) + 16 + 4 + 4 + 4 + 4 + 4 + 16.0 * s->joint_rows;
-    return per_agent * s->n + 12.0 * s->grid.cells;
-}
-
 typedef struct row {
     uint32_t n;
     double ms[8]; // key, count, scan, scatter, steer, integrate, bodies, total
     double cand, neigh;
 } row;
 
-static boids_gl_context *gl;   // --backend gpu: one context for every count
-static boids_profile *profile; // --profile: every timed step of every count
+static boids_engine_headless *gl; // --backend gpu: one context for every count
+static boids_profile *profile;    // --profile: every timed step of every count
 
-// Run one count: warm-up, then `steps` timed steps; medians per stage.
-static int bench_count(const boids_options *o, uint32_t n, row *r) {
+// An engine of n agents on the backend of o (and gl); 0 or the exit status
+// (one line printed).
+static int make_engine(const boids_options *o, uint32_t n, boids_engine **e) {
     boids_params p;
-    char err[512];
+    char err[4096];
     if (boids_options_params(o, n, &p, err, sizeof(err)) != BOIDS_OK) {
         fprintf(stderr, "%s\n", err);
         return 2;
     }
-    boids_sim *s;
-    boids_result res = boids_sim_create(&s, &p, (boids_distribution)o->distribution);
-    if (res != BOIDS_OK) {
-        fprintf(stderr, "boids-bench: --counts: %u agents: %s\n", n, boids_result_str(res));
-        return res == BOIDS_ERR_NOMEM ? 3 : 2;
+    boids_engine_desc d = {.params = &p,
+                           .distribution = (boids_distribution)o->distribution,
+                           .threads = o->threads,
+                           .index = gl ? BOIDS_INDEX_GRID : (boids_index)o->index, // the GPU has only the grid
+                           .backend = gl ? BOIDS_BACKEND_GPU : BOIDS_BACKEND_CPU,
+                           .headless = gl,
+                           .shader_dir = o->shader_dir,
+                           .timing = true,
+                           .silent_errors = true};
+    boids_result r = boids_engine_create(e, &d, err, sizeof(err));
+    if (r == BOIDS_OK)
+        return 0;
+    if (!gl) {
+        fprintf(stderr, "boids-bench: --counts: %u agents: %s\n", n, boids_result_str(r));
+        return r == BOIDS_ERR_NOMEM ? 3 : 2;
     }
-    s->threads = o->threads;
-    s->index = (boids_index)o->index;
-    boids_gpu *g = NULL;
-    if (gl) {
-        char gerr[4096];
-        boids_gpu_desc d = {.params = &s->p,
-                            .load = boids_gl_loader(gl),
-                            .shader_dir = o->shader_dir,
-                            .timing = true,
-                            .silent_errors = true};
-        boids_result gr = boids_gpu_create(&g, &d, gerr, sizeof(gerr));
-        if (gr != BOIDS_OK) {
-            fprintf(stderr, "boids-bench: %s\n", gerr);
-            boids_sim_destroy(s);
-            return gr == BOIDS_ERR_GPU_LIMIT || gr == BOIDS_ERR_SHADER || gr == BOIDS_ERR_ARGUMENT ? 2 : 3;
-        }
-        boids_gpu_upload(g, s);
-    }
-    fprintf(stderr, "boids-bench: N=%u: %u cells of %.4g, warming up...\n", n, s->grid.cells,
-            (double)s->p.world.cell[0]);
+    fprintf(stderr, "boids-bench: %s\n", err);
+    return r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER || r == BOIDS_ERR_ARGUMENT ? 2 : 3;
+}
+
+// Run one count: warm-up, then `steps` timed steps; medians per stage.
+static int bench_count(const boids_options *o, uint32_t n, row *r) {
+    boids_engine *e = NULL;
+    int rc = make_engine(o, n, &e);
+    if (rc)
+        return rc;
+    const boids_params *p = boids_engine_params(e);
+    fprintf(stderr, "boids-bench: N=%u: %u cells of %.4g, warming up...\n", n, boids_engine_cells(e),
+            (double)p->world.cell[0]);
+    boids_stage_ms m;
     for (int i = 0; i < 2; i++) {
-        if (g) {
-            boids_gpu_step(g);
-            boids_gpu_finish(g);
-        } else {
-            boids_sim_step(s);
-        }
+        boids_engine_step(e, 1, NULL);
+        if (gl)
+            boids_engine_stage_ms(e, true, &m); // wait for the GPU
     }
     size_t steps = (size_t)o->bench_steps;
     double *t = malloc(sizeof(double) * steps * 8);
     if (!t) {
-        boids_sim_destroy(s);
+        boids_engine_destroy(e);
         return 3;
     }
     double cand = 0, neigh = 0;
@@ -138,47 +131,38 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
         if (boids_cli_interrupted())
             break;
         double t0 = omp_get_wtime();
-        boids_stage_ms gm;
-        const boids_stage_ms *m = &s->ms;
-        if (g) {
-            boids_gpu_step(g);
-            boids_gpu_finish(g); // outside the step: wait, then read its timer queries
-            boids_gpu_stage_ms(g, &gm);
-            m = &gm;
-            if (boids_gpu_check(g, NULL, 0) != BOIDS_OK) // a fault: stop (reported below, one line)
-                break;
-        } else {
-            boids_sim_step(s);
-        }
+        boids_result sr = boids_engine_step(e, 1, NULL);
+        if (sr == BOIDS_OK) // GPU: outside the step, wait, then read its timer queries
+            boids_engine_stage_ms(e, gl != NULL, &m);
+        if (sr != BOIDS_OK || boids_engine_check(e, NULL, 0) != BOIDS_OK) // a fault: stop (reported below)
+            break;
         double total = (omp_get_wtime() - t0) * 1e3;
         if (profile) {
             uint32_t behaviors = 0;
-            for (uint32_t gi = 0; gi < s->p.world.group_count; gi++)
-                behaviors |= s->p.group[gi].behaviors;
-            boids_profile_row pr = {
-                .step = k + 1,
-                .time_ms = t0 * 1e3,
-                .frame_ms = total,
-                .stage_ms = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate, m->bodies},
-                .agents = n,
-                .behaviors = behaviors};
+            for (uint32_t gi = 0; gi < p->world.group_count; gi++)
+                behaviors |= p->group[gi].behaviors;
+            boids_profile_row pr = {.step = k + 1,
+                                    .time_ms = t0 * 1e3,
+                                    .frame_ms = total,
+                                    .stage_ms = {m.key, m.count, m.scan, m.scatter, m.steer, m.integrate, m.bodies},
+                                    .agents = n,
+                                    .behaviors = behaviors};
             boids_profile_add(profile, &pr);
         }
-        if (g) // GPU: the step's own time is the sum of its stages, not the host's wait
-            total = gm.key + gm.count + gm.scan + gm.scatter + gm.steer + gm.integrate + gm.bodies;
-        double v[8] = {m->key, m->count, m->scan, m->scatter, m->steer, m->integrate, m->bodies, total};
+        if (gl) // GPU: the step's own time is the sum of its stages, not the host's wait
+            total = m.key + m.count + m.scan + m.scatter + m.steer + m.integrate + m.bodies;
+        double v[8] = {m.key, m.count, m.scan, m.scatter, m.steer, m.integrate, m.bodies, total};
         for (int j = 0; j < 8; j++)
             t[j * steps + k] = v[j];
         done = k + 1;
         // Pair counts: every step on the CPU; on the GPU read back once, after
         // the last step (a readback per step would dominate at 10 M agents).
         bool last = k + 1 == steps || boids_cli_interrupted();
-        if (!g || last) {
+        if (!gl || last) {
             boids_stats st;
-            if (g && boids_gpu_download(g, s) != BOIDS_OK)
+            if (boids_engine_stats(e, &st) != BOIDS_OK)
                 break;
-            boids_sim_stats(s, &st);
-            double reps = g ? (double)done : 1.0;
+            double reps = gl ? (double)done : 1.0;
             cand += reps * (double)st.candidate_pairs;
             neigh += reps * (double)st.neighbor_pairs;
         }
@@ -186,18 +170,16 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
     }
     fprintf(stderr, "\n");
     char fault[1024];
-    if (g && boids_gpu_check(g, fault, sizeof fault) != BOIDS_OK) { // lost, or errors (also of the read-back)
+    if (boids_engine_check(e, fault, sizeof fault) != BOIDS_OK) { // lost, or errors (also of the read-back)
         fprintf(stderr, "boids-bench: --backend gpu: N=%u: %s\n", n, fault);
         free(t);
-        boids_gpu_destroy(g);
-        boids_sim_destroy(s);
+        boids_engine_destroy(e);
         return 3;
     }
     r->n = n;
     if (done == 0) { // interrupted before its first timed step: no row
         free(t);
-        boids_gpu_destroy(g);
-        boids_sim_destroy(s);
+        boids_engine_destroy(e);
         return 0;
     }
     for (int j = 0; j < 8; j++)
@@ -206,11 +188,10 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
     r->neigh = neigh / (double)done;
     printf("| %8u | %7.2f | %7.2f | %7.2f | %8.2f | %9.2f | %9.2f | %8.2f | %9.2f | %8.1f | %9.3g | %9.3g | %7.1f |\n",
            n, r->ms[0], r->ms[1], r->ms[2], r->ms[3], r->ms[4], r->ms[5], r->ms[6], r->ms[7], r->neigh / n,
-           r->cand / (r->ms[4] * 1e-3), r->neigh / (r->ms[4] * 1e-3), sim_bytes(s) / 1048576.0);
+           r->cand / (r->ms[4] * 1e-3), r->neigh / (r->ms[4] * 1e-3), (double)boids_engine_bytes(e) / 1048576.0);
     fflush(stdout);
     free(t);
-    boids_gpu_destroy(g);
-    boids_sim_destroy(s);
+    boids_engine_destroy(e);
     return 0;
 }
 
@@ -255,17 +236,17 @@ int main(int argc, char **argv) {
     cpu_model(cpu, sizeof(cpu));
     if (strcmp(o.backend, "gpu") == 0) {
         char err[1024];
-        if (boids_gpu_fault_parse(getenv("BOIDS_FAULT"), err, sizeof err) != BOIDS_OK) {
+        if (boids_engine_fault_env(err, sizeof err) != BOIDS_OK) {
             fprintf(stderr, "boids-bench: %s\n", err);
             boids_profile_destroy(profile);
             return 2;
         }
-        if (boids_egl_create(&gl, err, sizeof(err)) != BOIDS_OK) {
+        if (boids_engine_headless_open(&gl, err, sizeof(err)) != BOIDS_OK) {
             fprintf(stderr, "boids-bench: --backend gpu needs OpenGL 4.5: %s\n", err);
             boids_profile_destroy(profile);
             return 3;
         }
-        snprintf(cpu, sizeof(cpu), "%s (%s)", (const char *)glGetString(GL_RENDERER), boids_gl_context_describe(gl));
+        snprintf(cpu, sizeof(cpu), "%s (%s)", boids_engine_headless_renderer(gl), boids_engine_headless_context(gl));
     }
     int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
     static const char *const indexes[BOIDS_INDEX_KINDS] = {"grid", "quadtree", "brute"};
@@ -284,18 +265,20 @@ int main(int argc, char **argv) {
         rc = bench_count(&o, o.counts[i], &rows[i]);
         measured += boids_cli_interrupted() ? 0u : 1u;
         if (rc) {
-            boids_gl_context_destroy(gl);
+            boids_engine_headless_close(gl);
             boids_profile_destroy(profile);
             return rc;
         }
     }
     int sig = boids_cli_interrupted();
     if (sig)
-        fprintf(stderr, "boids-bench: interrupted after %u of %u counts (a last row is the median of the steps it "
-                        "timed); writing the outputs\n", measured, o.n_counts);
+        fprintf(stderr,
+                "boids-bench: interrupted after %u of %u counts (a last row is the median of the steps it "
+                "timed); writing the outputs\n",
+                measured, o.n_counts);
     if (measured >= 2)
         printf("\nfitted exponent of ms/step vs N: %.3f (1.000 = linear)\n", fit_exponent(rows, measured));
-    boids_gl_context_destroy(gl);
+    boids_engine_headless_close(gl);
     rc = 0;
     if (profile) {
         rc = boids_profile_write(profile);

@@ -7,7 +7,7 @@
 //   2. one step: each behaviour alone and all together, per agent
 //      |gpu - cpu| <= atol + rtol |cpu| and a normwise check;
 //   3. S steps: statistics within stated bounds, invariants.
-// A GPU fault (boids_gpu_check: the context lost, OpenGL errors) is checked
+// A GPU fault (boids_engine_check: the context lost, OpenGL errors) is checked
 // before each comparison reads the GPU: one line, exit 3.
 #include <math.h>
 #include <stdarg.h>
@@ -16,12 +16,8 @@
 #include <string.h>
 
 #include "boids/behaviors.h"
-#include "boids/gpu.h"
-#include "boids/platform.h"
-#include "boids/snapshot.h"
+#include "boids/engine.h"
 #include "cli.h"
-
-#include <glad/gl.h>
 
 #define PROG "boids-validate"
 
@@ -62,13 +58,26 @@ static void check(bool ok, const char *fmt, ...) {
 
 // A GPU fault (the context lost, OpenGL errors) is the environment's, not a
 // failed comparison: one line, exit 3, before anything is compared.
-static void exit_on_fault(boids_gpu *g) {
+static void exit_on_fault(boids_engine *g) {
     char line[1024];
-    if (boids_gpu_check(g, line, sizeof line) == BOIDS_OK)
+    if (boids_engine_check(g, line, sizeof line) == BOIDS_OK)
         return;
     fflush(stdout);
     fprintf(stderr, "%s: %s\n", PROG, line);
     exit(3);
+}
+
+// A new array of `bytes` (and a spare row) holding one of e's buffers; a
+// GPU fault on the read: exit_on_fault. Freed by the caller.
+static void *read_new(boids_engine *e, boids_engine_buffer which, size_t bytes) {
+    void *v = malloc(bytes + 16);
+    if (!v) {
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        exit(3);
+    }
+    if (boids_engine_read_buffer(e, which, v, bytes) != BOIDS_OK)
+        exit_on_fault(e);
+    return v;
 }
 
 static int cmp_u32(const void *a, const void *b) {
@@ -76,16 +85,17 @@ static int cmp_u32(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-// Pairs of agent i (slot in s->cur) whose squared distance lies within
-// `ulps` float steps of r^2: rounding may put them on either side.
-static uint32_t borderline_pairs(const boids_sim *s, uint32_t i, float r, int ulps) {
+// Pairs of agent i (slot in pos) whose squared distance lies within `ulps`
+// float steps of r^2: rounding may put them on either side.
+static uint32_t borderline_pairs(const boids_world_params *w, const float (*pos)[4], uint32_t n, uint32_t i, float r,
+                                 int ulps) {
     float r2 = r * r, tol = r2 * (float)ulps * 1.1920929e-7f;
     uint32_t k = 0;
-    for (uint32_t j = 0; j < s->n; j++) {
+    for (uint32_t j = 0; j < n; j++) {
         if (j == i)
             continue;
         float d[3];
-        boids_world_delta(&s->p.world, s->cur.pos[i], s->cur.pos[j], d);
+        boids_world_delta(w, pos[i], pos[j], d);
         float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
         k += fabsf(d2 - r2) <= tol;
     }
@@ -93,32 +103,31 @@ static uint32_t borderline_pairs(const boids_sim *s, uint32_t i, float r, int ul
 }
 
 // Horizon 1: the grid and the neighbour counts, exactly.
-static void exact(boids_sim *s, boids_gpu *g) {
-    printf("1. exact: grid and neighbours (%u agents, %u cells)\n", s->n, s->grid.cells);
-    uint32_t n = s->n, cells = s->grid.cells;
-    boids_sim_build_grid(s);
-    boids_gpu_build_grid(g);
+static void exact(boids_engine *s, boids_engine *g) {
+    uint32_t n = boids_engine_count(s), cells = boids_engine_cells(s);
+    printf("1. exact: grid and neighbours (%u agents, %u cells)\n", n, cells);
+    boids_engine_stage(s, BOIDS_ENGINE_STAGE_GRID);
+    boids_engine_stage(g, BOIDS_ENGINE_STAGE_GRID);
     exit_on_fault(g);
-    uint32_t *key = malloc((size_t)(n + 1) * 4), *count = malloc((size_t)(cells + 1) * 4);
-    uint32_t *start = malloc((size_t)(cells + 1) * 4), *id = malloc((size_t)(n + 1) * 4);
-    boids_gpu_read(g, BOIDS_GPU_KEY, key, (size_t)n * 4);
-    boids_gpu_read(g, BOIDS_GPU_COUNT, count, (size_t)cells * 4);
-    boids_gpu_read(g, BOIDS_GPU_START, start, ((size_t)cells + 1) * 4);
-    boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)n * 4);
+    size_t nb = (size_t)n * 4, cb = (size_t)cells * 4;
+    uint32_t *key = read_new(g, BOIDS_ENGINE_KEY, nb), *count = read_new(g, BOIDS_ENGINE_COUNT, cb);
+    uint32_t *start = read_new(g, BOIDS_ENGINE_START, cb + 4), *id = read_new(g, BOIDS_ENGINE_ID, nb);
+    uint32_t *ckey = read_new(s, BOIDS_ENGINE_KEY, nb), *ccount = read_new(s, BOIDS_ENGINE_COUNT, cb);
+    uint32_t *cstart = read_new(s, BOIDS_ENGINE_START, cb + 4), *cid = read_new(s, BOIDS_ENGINE_ID, nb);
     uint32_t bad_key = 0, bad_count = 0, bad_start = 0, bad_set = 0;
     uint64_t sum = 0;
     for (uint32_t i = 0; i < n; i++)
-        bad_key += key[i] != s->grid.key[i];
+        bad_key += key[i] != ckey[i];
     for (uint32_t k = 0; k < cells; k++) {
-        bad_count += count[k] != s->grid.count[k];
-        bad_start += start[k] != s->grid.start[k];
+        bad_count += count[k] != ccount[k];
+        bad_start += start[k] != cstart[k];
         sum += count[k];
-        uint32_t a = s->grid.start[k], m = s->grid.count[k];
+        uint32_t a = cstart[k], m = ccount[k];
         if (count[k] != m || start[k] != a || m == 0)
             continue;
         qsort(id + a, m, 4, cmp_u32);
         uint32_t *cpu = malloc((size_t)m * 4);
-        memcpy(cpu, s->cur.id + a, (size_t)m * 4);
+        memcpy(cpu, cid + a, (size_t)m * 4);
         qsort(cpu, m, 4, cmp_u32);
         bad_set += memcmp(cpu, id + a, (size_t)m * 4) != 0;
         free(cpu);
@@ -129,27 +138,30 @@ static void exact(boids_sim *s, boids_gpu *g) {
           start[cells], n);
     check(sum == n, "sum of counts = %llu (N = %u)", (unsigned long long)sum, n);
     check(bad_set == 0, "the set of ids in each cell: %u cells differ", bad_set);
+    free(id);
 
     // Neighbour counts after one steer (by id: the GPU's slot order is the atomics').
-    boids_sim_steer(s);
-    boids_gpu_steer(g);
-    uint32_t *gn = malloc((size_t)(n + 1) * 4);
-    boids_gpu_read(g, BOIDS_GPU_NEIGHBORS, gn, (size_t)n * 4);
-    boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)n * 4);
+    boids_engine_stage(s, BOIDS_ENGINE_STAGE_STEER);
+    boids_engine_stage(g, BOIDS_ENGINE_STAGE_STEER);
+    uint32_t *gn = read_new(g, BOIDS_ENGINE_NEIGHBORS, nb);
+    id = read_new(g, BOIDS_ENGINE_ID, nb);
+    uint32_t *cn = read_new(s, BOIDS_ENGINE_NEIGHBORS, nb), *cgroup = read_new(s, BOIDS_ENGINE_GROUP, nb);
+    float(*cpos)[4] = read_new(s, BOIDS_ENGINE_POS, nb * 4);
+    const boids_params *p = boids_engine_params(s);
     uint32_t *by_id = malloc((size_t)(n + 1) * 4);
     for (uint32_t i = 0; i < n; i++)
         by_id[id[i] < n ? id[i] : 0] = gn[i];
     uint32_t differ = 0, borderline = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t cpu = s->neighbors[i], gpu = by_id[s->cur.id[i]];
+        uint32_t cpu = cn[i], gpu = by_id[cid[i]];
         if (cpu == gpu)
             continue;
-        float r = s->p.group[s->cur.group[i]].radius;
-        uint32_t near = borderline_pairs(s, i, r, 4);
+        float r = p->group[cgroup[i]].radius;
+        uint32_t near = borderline_pairs(&p->world, (const float(*)[4])cpos, n, i, r, 4);
         if ((uint32_t)abs((int)cpu - (int)gpu) <= near) {
             if (borderline < 5)
-                printf("        borderline: id %u: %u vs %u neighbours, %u pairs within 4 ULP of r^2\n", s->cur.id[i],
-                       cpu, gpu, near);
+                printf("        borderline: id %u: %u vs %u neighbours, %u pairs within 4 ULP of r^2\n", cid[i], cpu,
+                       gpu, near);
             borderline++;
         } else {
             differ++;
@@ -157,12 +169,9 @@ static void exact(boids_sim *s, boids_gpu *g) {
     }
     check(differ == 0, "neighbour count of every agent: %u differ (%u more only by pairs at the radius)", differ,
           borderline);
-    free(key);
-    free(count);
-    free(start);
-    free(id);
-    free(gn);
-    free(by_id);
+    void *all[] = {key, count, start, id, ckey, ccount, cstart, cid, gn, cn, cgroup, cpos, by_id};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        free(all[k]);
 }
 
 // Tolerances of one step, from the GLSL 4.50 precision rules (section
@@ -216,19 +225,6 @@ static compare compare_by_id(const float (*cpu)[4], const float (*gpu)[4], const
     return c;
 }
 
-// The agents and step counter of src into dst (same params and count).
-static void copy_state(boids_sim *dst, const boids_sim *src) {
-    size_t n = src->n;
-    memcpy(dst->cur.pos, src->cur.pos, n * 16);
-    memcpy(dst->cur.vel, src->cur.vel, n * 16);
-    memcpy(dst->cur.id, src->cur.id, n * 4);
-    memcpy(dst->cur.group, src->cur.group, n * 4);
-    if (dst->joints && src->joints && dst->joint_rows == src->joint_rows)
-        memcpy(dst->joints, src->joints, (size_t)src->joint_rows * n * sizeof *src->joints);
-    dst->step = src->step;
-    dst->p.world.step = (uint32_t)src->step;
-}
-
 // Joints of s and g compared (both id-indexed, joint-major): worst
 // |gpu - cpu| per coordinate over its tolerance boids_tol_joint (plus
 // head_tol, the error the head itself may carry), the largest difference,
@@ -239,31 +235,38 @@ typedef struct joint_compare {
     uint32_t bad, straddling, worst_id, worst_joint;
 } joint_compare;
 
-static joint_compare compare_joints(const boids_sim *s, boids_gpu *g, uint32_t steps, float head_tol) {
+static joint_compare compare_joints(boids_engine *s, boids_engine *g, uint32_t steps, float head_tol) {
     joint_compare c = {0};
-    size_t total = (size_t)s->joint_rows * s->n;
-    float(*gj)[4] = malloc((total ? total : 1) * 16);
-    if (!gj || boids_gpu_read_joints(g, gj, total * 16) != BOIDS_OK) {
+    const boids_params *p = boids_engine_params(s);
+    uint32_t n = boids_engine_count(s);
+    size_t total = (size_t)boids_params_joint_rows(p) * n;
+    float(*gj)[4] = malloc((total ? total : 1) * 16), (*sj)[4] = malloc((total ? total : 1) * 16);
+    if (!gj || !sj || boids_engine_read_joints(g, gj, total * 16) != BOIDS_OK ||
+        boids_engine_read_joints(s, sj, total * 16) != BOIDS_OK) {
         free(gj);
+        free(sj);
         c.bad = 1;
         c.worst = INFINITY;
         return c;
     }
-    const boids_world_params *w = &s->p.world;
-    for (uint32_t i = 0; i < s->n; i++) {
-        const boids_body_params *b = &s->p.body[s->cur.group[i]];
+    // In the CPU's slot order, as the worst is the first of equals.
+    uint32_t *slot_id = read_new(s, BOIDS_ENGINE_ID, (size_t)n * 4),
+             *slot_group = read_new(s, BOIDS_ENGINE_GROUP, (size_t)n * 4);
+    float trig = boids_engine_trig_error(g);
+    const boids_world_params *w = &p->world;
+    for (uint32_t i = 0; i < n; i++) {
+        const boids_body_params *b = &p->body[slot_group[i]];
         if (b->style == BOIDS_BODY_NONE)
             continue;
-        uint32_t id = s->cur.id[i];
+        uint32_t id = slot_id[i];
         float reach = 0.0f;
         bool outside = false;
         for (uint32_t j = 0; j < b->joints; j++) {
-            const float *cj = s->joints[(size_t)j * s->n + id], *q = gj[(size_t)j * s->n + id];
+            const float *cj = sj[(size_t)j * n + id], *q = gj[(size_t)j * n + id];
             if (j > 0)
                 reach += boids_body_length(b, j - 1);
             for (uint32_t a = 0; a < w->dim; a++) {
-                double e = fabs((double)q[a] - cj[a]),
-                       lim = head_tol + boids_tol_joint(cj[a], j, reach, steps, boids_gpu_trig_error(g));
+                double e = fabs((double)q[a] - cj[a]), lim = head_tol + boids_tol_joint(cj[a], j, reach, steps, trig);
                 c.largest = fmax(c.largest, e);
                 c.bad += !(e <= lim);
                 if (!(e / lim <= c.worst)) {
@@ -277,39 +280,50 @@ static joint_compare compare_joints(const boids_sim *s, boids_gpu *g, uint32_t s
         c.straddling += outside;
     }
     free(gj);
+    free(sj);
+    free(slot_id);
+    free(slot_group);
     return c;
+}
+
+// The group parameters of p on both engines (the validation switches
+// behaviours on one at a time this way).
+static void set_both(boids_engine *s, boids_engine *g, const boids_params *p) {
+    boids_engine_set_params(s, p, NULL, 0);
+    boids_engine_set_params(g, p, NULL, 0); // a fault: found by the next exit_on_fault
 }
 
 // Horizon 2 for one behaviour (b < COUNT) or all of them (b == COUNT):
 // steer on both (forces by id), then integrate (velocities, positions and
 // the wander angles of the w lanes by id). Returns false when the behaviour
 // gives no force anywhere in this set-up (nothing to compare).
-static bool one_step(boids_sim *s, boids_gpu *g, const boids_params *all, const boids_sim *initial, uint32_t b) {
+static bool one_step(boids_engine *s, boids_engine *g, const boids_params *all, boids_engine *initial, uint32_t b) {
     boids_params p = *all;
     for (uint32_t k = 0; k < p.world.group_count; k++)
         if (b < BOIDS_BEHAVIOR_COUNT)
             p.group[k].behaviors = BOIDS_BIT(b);
-    memcpy(s->p.group, p.group, sizeof(p.group));
-    boids_gpu_set_params(g, &p);
-    uint32_t n = s->n;
-    copy_state(s, initial);
-    boids_gpu_upload(g, s);
-    boids_sim_build_grid(s);
-    boids_sim_steer(s);
-    boids_gpu_build_grid(g);
-    boids_gpu_steer(g);
+    set_both(s, g, &p);
+    uint32_t n = boids_engine_count(s);
+    boids_engine_copy_state(s, initial);
+    boids_engine_copy_state(g, s);
+    boids_engine_stage(s, BOIDS_ENGINE_STAGE_GRID);
+    boids_engine_stage(s, BOIDS_ENGINE_STAGE_STEER);
+    boids_engine_stage(g, BOIDS_ENGINE_STAGE_GRID);
+    boids_engine_stage(g, BOIDS_ENGINE_STAGE_STEER);
     exit_on_fault(g);
     size_t m = (size_t)n + 1;
-    float(*acc)[4] = malloc(m * 16), (*cpu)[4] = malloc(m * 16), (*gpu)[4] = malloc(m * 16);
+    float(*cpu)[4] = malloc(m * 16), (*gpu)[4] = malloc(m * 16);
     float(*cpu_v)[4] = malloc(m * 16), (*gpu_v)[4] = malloc(m * 16), *atol = malloc(m * 4);
-    uint32_t *id = malloc(m * 4), *grp = malloc(m * 4);
-    boids_gpu_read(g, BOIDS_GPU_ACCEL, acc, (size_t)n * 16);
-    boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)n * 4);
+    uint32_t *grp = malloc(m * 4);
+    float(*acc)[4] = read_new(g, BOIDS_ENGINE_ACCEL, (size_t)n * 16),
+    (*cacc)[4] = read_new(s, BOIDS_ENGINE_ACCEL, (size_t)n * 16);
+    uint32_t *id = read_new(g, BOIDS_ENGINE_ID, (size_t)n * 4), *cid = read_new(s, BOIDS_ENGINE_ID, (size_t)n * 4);
+    uint32_t *cgroup = read_new(s, BOIDS_ENGINE_GROUP, (size_t)n * 4);
     for (uint32_t i = 0; i < n; i++) {
         memcpy(gpu[id[i] < n ? id[i] : 0], acc[i], 16);
-        uint32_t k = s->cur.id[i];
-        memcpy(cpu[k], s->accel[i], 16);
-        const boids_group_params *gp = &s->p.group[s->cur.group[i]];
+        uint32_t k = cid[i];
+        memcpy(cpu[k], cacc[i], 16);
+        const boids_group_params *gp = &p.group[cgroup[i]];
         uint32_t walls = p.world.boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0;
         atol[k] = force_atol(gp, gp->behaviors | walls);
     }
@@ -328,28 +342,25 @@ static bool one_step(boids_sim *s, boids_gpu *g, const boids_params *all, const 
     // Integrate: v += a dt (the force's error times dt, plus a turn limit's
     // atan/sin/cos: TRIG), p += v dt (plus one rounding of p: 2^-23 of the
     // world), and the wander angles (sums of exact RNG steps: 2^-20 rad).
-    boids_sim_integrate(s);
-    boids_gpu_integrate(g);
+    boids_engine_stage(s, BOIDS_ENGINE_STAGE_INTEGRATE);
+    boids_engine_stage(g, BOIDS_ENGINE_STAGE_INTEGRATE);
     exit_on_fault(g);
-    boids_gpu_read_state(g, gpu, gpu_v, grp);
+    if (boids_engine_read(g, gpu, gpu_v, grp) != BOIDS_OK)
+        exit_on_fault(g);
     float extent = 0;
     for (uint32_t a = 0; a < p.world.dim; a++)
         extent = fmaxf(extent, p.world.size[a]);
     float(*cpu_p)[4] = cpu;
+    boids_engine_read(s, cpu_p, cpu_v, NULL);
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t k = s->cur.id[i];
-        memcpy(cpu_p[k], s->cur.pos[i], 16);
-        memcpy(cpu_v[k], s->cur.vel[i], 16);
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        const boids_group_params *gp = &s->p.group[grp[i] < p.world.group_count ? grp[i] : 0];
+        const boids_group_params *gp = &p.group[grp[i] < p.world.group_count ? grp[i] : 0];
         atol[i] = atol[i] * p.world.dt + (gp->max_turn > 0 ? TRIG * gp->maxspeed : 0.0f);
     }
     compare v = compare_by_id((const float(*)[4])cpu_v, (const float(*)[4])gpu_v, atol, n);
     double worst_p = 0, worst_w = 0;
     for (uint32_t i = 0; i < n; i++) {
         float d[3];
-        boids_world_delta(&s->p.world, cpu_p[i], gpu[i], d);
+        boids_world_delta(&p.world, cpu_p[i], gpu[i], d);
         double lim = atol[i] * p.world.dt + extent * 2.4e-7;
         for (int a = 0; a < 3; a++)
             worst_p = fmax(worst_p, fabs(d[a]) / lim);
@@ -361,44 +372,45 @@ static bool one_step(boids_sim *s, boids_gpu *g, const boids_params *all, const 
               "%-12s step: velocity worst id %u at %.2f, position at %.2f, wander angles at %.2f of their "
               "tolerances",
               name, v.worst_id, v.worst, worst_p, worst_w);
-    if (b == BOIDS_BEHAVIOR_COUNT && s->joints) {
+    if (b == BOIDS_BEHAVIOR_COUNT && boids_params_joint_rows(&p) > 0) {
         // The whole step's bodies: the heads carry the position tolerance.
         float head_tol = 0;
         for (uint32_t i = 0; i < n; i++)
             head_tol = fmaxf(head_tol, atol[i] * p.world.dt + extent * 2.4e-7f);
-        boids_sim_bodies(s);
-        boids_gpu_bodies(g);
+        boids_engine_stage(s, BOIDS_ENGINE_STAGE_BODIES);
+        boids_engine_stage(g, BOIDS_ENGINE_STAGE_BODIES);
         joint_compare c = compare_joints(s, g, 1, head_tol);
         check(c.bad == 0,
               "%-12s bodies: largest joint difference %.3g, worst id %u joint %u at %.2f of its "
               "tolerance",
               name, c.largest, c.worst_id, c.worst_joint, c.worst);
     }
-    free(acc);
-    free(cpu);
-    free(gpu);
-    free(cpu_v);
-    free(gpu_v);
-    free(atol);
-    free(id);
-    free(grp);
+    void *arrays[] = {cpu, gpu, cpu_v, gpu_v, atol, grp, acc, cacc, id, cid, cgroup};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        free(arrays[k]);
     return !vacuous;
 }
 
 // Horizon 4: the bodies stage alone, from the same heads: every step the
-// CPU steps (its bodies follow its agents), its agents are uploaded and the
-// GPU's bodies follow them; joints compared after 1 and `steps` steps.
-static void bodies(boids_sim *s, boids_gpu *g, const boids_sim *initial, uint32_t steps) {
+// CPU steps (its bodies follow its agents), its agents are copied and the
+// GPU's bodies follow them; joints compared after 1 and `steps` steps. The
+// CPU steps with the parameters of now (a scenario's schedule stops here).
+static void bodies(boids_engine *s, boids_engine *g, boids_engine *initial, uint32_t steps) {
     printf("4. bodies: %u steps of the bodies stage from the CPU's heads (%u joints per agent; this GPU's sin, "
            "cos, atan err by at most %.2g)\n",
-           steps, s->joint_rows, (double)boids_gpu_trig_error(g));
-    copy_state(s, initial);
-    boids_sim_reset_bodies(s);
-    boids_gpu_upload(g, s);
+           steps, boids_params_joint_rows(boids_engine_params(s)), (double)boids_engine_trig_error(g));
+    boids_scenario still = *boids_engine_scenario(s);
+    still.params = *boids_engine_params(s);
+    still.target_mode = still.target_mode == BOIDS_TARGET_CIRCLE ? BOIDS_TARGET_FIXED : still.target_mode;
+    still.vary_count = 0;
+    boids_engine_set_scenario(s, &still, NULL, 0);
+    boids_engine_copy_state(s, initial);
+    boids_engine_reset_bodies(s);
+    boids_engine_copy_state(g, s);
     for (uint32_t k = 1; k <= steps; k++) {
-        boids_sim_step(s);
-        boids_gpu_upload_agents(g, s);
-        boids_gpu_bodies(g);
+        boids_engine_step(s, 1, NULL);
+        boids_engine_copy_agents(g, s);
+        boids_engine_stage(g, BOIDS_ENGINE_STAGE_BODIES);
         exit_on_fault(g);
         if (k != 1 && k != steps)
             continue;
@@ -411,13 +423,18 @@ static void bodies(boids_sim *s, boids_gpu *g, const boids_sim *initial, uint32_
 }
 
 // Invariants of a state: finite, in bounds, speed <= maxspeed.
-static uint32_t broken_invariants(const boids_sim *s) {
-    const boids_world_params *w = &s->p.world;
-    uint32_t bad = 0;
-    for (uint32_t i = 0; i < s->n; i++) {
-        const float *p = s->cur.pos[i], *v = s->cur.vel[i];
+static uint32_t broken_invariants(boids_engine *e) {
+    const boids_params *prm = boids_engine_params(e);
+    const boids_world_params *w = &prm->world;
+    uint32_t n = boids_engine_count(e), bad = 0;
+    float(*pos)[4] = malloc(((size_t)n + 1) * 16), (*vel)[4] = malloc(((size_t)n + 1) * 16);
+    uint32_t *group = malloc(((size_t)n + 1) * 4);
+    if (!pos || !vel || !group || boids_engine_read(e, pos, vel, group) != BOIDS_OK)
+        bad = n ? n : 1;
+    for (uint32_t i = 0; i < n && !bad; i++) {
+        const float *p = pos[i], *v = vel[i];
         float speed2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-        float max = s->p.group[s->cur.group[i]].maxspeed * 1.0001f;
+        float max = prm->group[group[i]].maxspeed * 1.0001f;
         bool ok = speed2 <= max * max;
         for (uint32_t a = 0; a < 3; a++) {
             ok = ok && isfinite(p[a]) && isfinite(v[a]);
@@ -426,18 +443,21 @@ static uint32_t broken_invariants(const boids_sim *s) {
         }
         bad += !ok;
     }
+    free(pos);
+    free(vel);
+    free(group);
     return bad;
 }
 
 // --save / --save-every: the CPU reference's state now, with the scenario;
 // 0, or 3 with one line printed.
-static int save_reference(const boids_sim *s, const boids_scenario *scen, const char *path) {
+static int save_reference(boids_engine *s, const char *path) {
     char err[1200];
-    if (boids_snapshot_save(s, scen, path, err, sizeof err) != BOIDS_OK) {
+    if (boids_engine_save(s, path, err, sizeof err) != BOIDS_OK) {
         fprintf(stderr, "\n%s: --save: %s\n", PROG, err);
         return 3;
     }
-    printf("  saved: %s (the CPU reference at step %llu)\n", path, (unsigned long long)s->step);
+    printf("  saved: %s (the CPU reference at step %llu)\n", path, (unsigned long long)boids_engine_steps(s));
     return 0;
 }
 
@@ -445,45 +465,39 @@ static int save_reference(const boids_sim *s, const boids_scenario *scen, const 
 typedef struct saving {
     const char *path;
     uint64_t every; // 0: only at the end
-    const boids_scenario *scen;
 } saving;
 
-// Horizon 3: S steps on each backend from the same state (the CPU reference
-// saved every `every` steps of them); 0, or 3 when a save failed (stopped).
-static int many_steps(boids_sim *s, boids_gpu *g, boids_sim *gpu_view, uint64_t steps, const saving *sv) {
-    const boids_scenario *scen = sv->scen;
+// Horizon 3: S steps on each backend from the same state (each applies the
+// scenario's schedule; the CPU reference saved every `every` steps of
+// them); 0, or 3 when a save failed (stopped).
+static int many_steps(boids_engine *s, boids_engine *g, uint64_t steps, const saving *sv) {
     printf("3. %llu steps: statistics and invariants%s\n", (unsigned long long)steps,
-           boids_scenario_is_dynamic(scen) ? " (with the scenario's schedule, as boids-run)" : "");
-    boids_gpu_upload(g, s);
+           boids_scenario_is_dynamic(boids_engine_scenario(s)) ? " (with the scenario's schedule, as boids-run)" : "");
+    boids_engine_copy_state(g, s);
     for (uint64_t k = 0; k < steps && !boids_cli_interrupted(); k++) {
-        if (boids_scenario_is_dynamic(scen)) { // the moving target and varying weights of this step
-            boids_scenario_at_step(scen, s->step, &s->p);
-            boids_gpu_set_params(g, &s->p);
-        }
-        boids_sim_step(s);
-        boids_gpu_step(g);
+        boids_engine_step(s, 1, NULL);
+        boids_engine_step(g, 1, NULL);
         exit_on_fault(g);
         if ((k + 1) % 50 == 0 || k + 1 == steps) {
             fprintf(stderr, "\r%s: step %llu/%llu", PROG, (unsigned long long)(k + 1), (unsigned long long)steps);
             fflush(stderr);
         }
-        if (sv->path && sv->every && (k + 1) % sv->every == 0 && k + 1 != steps &&
-            save_reference(s, scen, sv->path))
+        if (sv->path && sv->every && (k + 1) % sv->every == 0 && k + 1 != steps && save_reference(s, sv->path))
             return 3;
     }
     fprintf(stderr, "\n");
-    boids_gpu_download(g, gpu_view);
-    exit_on_fault(g);
     boids_stats c, q;
-    boids_sim_stats(s, &c);
-    boids_sim_stats(gpu_view, &q);
+    boids_engine_stats(g, &q);
+    exit_on_fault(g);
+    boids_engine_stats(s, &c);
+    uint32_t n = boids_engine_count(s);
     // Chaos makes trajectories diverge; averages over N agents then agree to
     // about their spread / sqrt(N) (speeds spread by ~1/4 of their mean, so
     // 2/sqrt(N) relative is ~6 sigma). Bounds: 1% + 2/sqrt(N) relative, and
     // 0.02 + 3/sqrt(N) absolute for the polarisation (itself ~1/sqrt(N)
     // when the headings are unaligned).
-    double rel = 0.01 + 2.0 / sqrt((double)(s->n ? s->n : 1));
-    double pol = 0.02 + 3.0 / sqrt((double)(s->n ? s->n : 1));
+    double rel = 0.01 + 2.0 / sqrt((double)(n ? n : 1));
+    double pol = 0.02 + 3.0 / sqrt((double)(n ? n : 1));
     check(fabs(c.polarisation - q.polarisation) <= pol, "polarisation cpu %.4f gpu %.4f (bound %.4f)", c.polarisation,
           q.polarisation, pol);
     check(fabs(c.mean_speed - q.mean_speed) <= rel * c.mean_speed + 1e-6, "mean speed cpu %.4f gpu %.4f (bound %.1f%%)",
@@ -493,7 +507,7 @@ static int many_steps(boids_sim *s, boids_gpu *g, boids_sim *gpu_view, uint64_t 
     check(fabs(c.mean_nearest - q.mean_nearest) <= rel * c.mean_nearest + 1e-6,
           "mean nearest-neighbour distance cpu %.4f gpu %.4f (bound %.1f%%)", c.mean_nearest, q.mean_nearest,
           100 * rel);
-    uint32_t bc = broken_invariants(s), bg = broken_invariants(gpu_view);
+    uint32_t bc = broken_invariants(s), bg = broken_invariants(g);
     check(bc == 0 && bg == 0, "invariants (finite, in bounds, speed <= maxspeed): %u cpu / %u gpu agents break them",
           bc, bg);
     return 0;
@@ -560,64 +574,66 @@ int main(int argc, char **argv) {
     boids_cli_catch_interrupts(); // SIGINT / SIGTERM: the S steps stop, --save is written, exit 130 / 143
     boids_params p;
     char err[4096];
-    boids_sim *s = NULL, *initial = NULL, *gpu_view = NULL;
+    boids_engine *s = NULL, *initial = NULL, *g = NULL; // the CPU reference, the initial state, the GPU
+    boids_engine_headless *gl = NULL;
     static boids_scenario scen_in_effect; // the options' or the snapshot's (saved with --save)
     boids_scenario *scen = &scen_in_effect;
-    boids_gl_context *gl = NULL;
-    boids_gpu *g = NULL;
     int code = 0; // the exit status of an early stop (one line printed)
-    if (boids_gpu_fault_parse(getenv("BOIDS_FAULT"), err, sizeof err) != BOIDS_OK) {
+    if (boids_engine_fault_env(err, sizeof err) != BOIDS_OK) {
         fprintf(stderr, "%s: %s\n", PROG, err);
         code = 2;
         goto out;
     }
-    if (o.save && (code = boids_cli_check_output(PROG, "--save", o.save, "a file path in an existing, writable "
-                                                                          "directory")))
+    if (o.save && (code = boids_cli_check_output(PROG, "--save", o.save,
+                                                 "a file path in an existing, writable "
+                                                 "directory")))
         goto out;
+    boids_engine_desc d = {.distribution = (boids_distribution)o.distribution, .threads = o.threads};
     if (o.load) { // the snapshot's state is the initial one
-        boids_result lr = boids_snapshot_load(o.load, &initial, scen, err, sizeof err);
+        boids_result lr = boids_engine_load(&initial, o.load, &d, err, sizeof err);
         if (lr != BOIDS_OK) {
             fprintf(stderr, "%s: --load: %s\n", PROG, err);
             code = lr == BOIDS_ERR_NOMEM ? 3 : 2;
             goto out;
         }
-        p = initial->p;
-        p.flow.vec = NULL; // the sims build their own
-        n = initial->n;
+        p = *boids_engine_params(initial);
+        p.flow.vec = NULL; // the engines build their own
+        n = boids_engine_count(initial);
+        *scen = *boids_engine_scenario(initial);
     } else if ((code = setup_params(&o, n, &p, scen)) != 0) {
         goto out;
     }
-    if (boids_sim_create(&s, &p, (boids_distribution)o.distribution) != BOIDS_OK ||
-        (!initial && boids_sim_create(&initial, &p, (boids_distribution)o.distribution) != BOIDS_OK) ||
-        boids_sim_create(&gpu_view, &p, (boids_distribution)o.distribution) != BOIDS_OK) {
+    d.params = &p; // the initial state has no schedule: its warm-up steps are plain steps
+    if ((!initial && boids_engine_create(&initial, &d, NULL, 0) != BOIDS_OK) ||
+        (d.scenario = scen, boids_engine_create(&s, &d, NULL, 0)) != BOIDS_OK) {
         fprintf(stderr, "%s: out of memory for %u agents\n", PROG, n);
         code = 3;
         goto out;
     }
-    s->threads = initial->threads = o.threads;
-    if (boids_egl_create(&gl, err, sizeof(err)) != BOIDS_OK) {
+    if (boids_engine_headless_open(&gl, err, sizeof(err)) != BOIDS_OK) {
         fprintf(stderr, "%s: needs OpenGL 4.5: %s\n", PROG, err);
         code = 3;
         goto out;
     }
-    boids_gpu_desc d = {
-        .params = &s->p, .load = boids_gl_loader(gl), .shader_dir = o.shader_dir, .silent_errors = true};
-    boids_result r = boids_gpu_create(&g, &d, err, sizeof(err));
+    d.backend = BOIDS_BACKEND_GPU;
+    d.headless = gl;
+    d.shader_dir = o.shader_dir;
+    d.silent_errors = true;
+    boids_result r = boids_engine_create(&g, &d, err, sizeof(err));
     if (r != BOIDS_OK) {
         fprintf(stderr, "%s: %s\n", PROG, err);
         code = r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER || r == BOIDS_ERR_ARGUMENT ? 2 : 3;
         goto out;
     }
     printf("boids-validate %s: %u agents, %uD, %s, seed %llu, on %s\n", BOIDS_VERSION, n, p.world.dim,
-           (const char *)glGetString(GL_RENDERER),
-           (unsigned long long)((uint64_t)p.world.seed_hi << 32 | p.world.seed_lo), boids_gl_context_describe(gl));
+           boids_engine_renderer(g), (unsigned long long)((uint64_t)p.world.seed_hi << 32 | p.world.seed_lo),
+           boids_engine_context(g));
     // A few CPU steps first, so agents have neighbours, headings and wander
     // state (a loaded snapshot has them).
-    for (int k = 0; !o.load && k < 3; k++)
-        boids_sim_step(initial);
-    copy_state(s, initial);
-    s->p.world.step = (uint32_t)s->step;
-    boids_gpu_upload(g, s);
+    if (!o.load)
+        boids_engine_step(initial, 3, NULL);
+    boids_engine_copy_state(s, initial);
+    boids_engine_copy_state(g, s);
     exact(s, g);
 
     printf("2. one step, each behaviour alone and all together (tolerances: GLSL 4.50 precision rules)\n");
@@ -630,32 +646,33 @@ int main(int argc, char **argv) {
         }
     printf("  (%u compared, %u with no force anywhere)\n", compared, vacuous);
     // Back to every enabled behaviour, from the same state, for the long run.
-    memcpy(s->p.group, p.group, sizeof(p.group));
-    boids_gpu_set_params(g, &p);
-    copy_state(s, initial);
-    saving sv = {.path = o.save, .every = o.save_every, .scen = scen};
-    if ((code = many_steps(s, g, gpu_view, steps, &sv)))
+    set_both(s, g, &p);
+    boids_engine_copy_state(s, initial);
+    saving sv = {.path = o.save, .every = o.save_every};
+    if ((code = many_steps(s, g, steps, &sv)))
         goto out; // a --save-every write failed (said in one line)
     int sig = boids_cli_interrupted();
-    int save_rc = o.save ? save_reference(s, scen, o.save) : 0; // the CPU reference after the S steps
+    int save_rc = o.save ? save_reference(s, o.save) : 0; // the CPU reference after the S steps
     if (sig) {
         fprintf(stderr, "%s: interrupted at step %llu of %llu: the report above is incomplete\n", PROG,
-                (unsigned long long)(s->step - initial->step), (unsigned long long)steps);
+                (unsigned long long)(boids_engine_steps(s) - boids_engine_steps(initial)), (unsigned long long)steps);
         save_rc = save_rc ? save_rc : 128 + sig;
-    } else if (s->joints) {
+    } else if (boids_params_joint_rows(&p) > 0) {
         bodies(s, g, initial, steps < 100 ? (uint32_t)steps : 100u);
     }
 
     exit_on_fault(g);
     printf("%s: %s (%d check%s failed)\n", PROG,
-           sig ? "INTERRUPTED" : failures ? "FAILED" : "all checks passed", failures, failures == 1 ? "" : "s");
+           sig        ? "INTERRUPTED"
+           : failures ? "FAILED"
+                      : "all checks passed",
+           failures, failures == 1 ? "" : "s");
     code = save_rc ? save_rc : failures ? 1 : 0;
 out:
-    boids_gpu_destroy(g);
-    boids_gl_context_destroy(gl);
-    boids_sim_destroy(s);
-    boids_sim_destroy(initial);
-    boids_sim_destroy(gpu_view);
+    boids_engine_destroy(g);
+    boids_engine_headless_close(gl);
+    boids_engine_destroy(s);
+    boids_engine_destroy(initial);
     boids_options_free(&o);
     return code;
 }

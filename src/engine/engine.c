@@ -1,14 +1,11 @@
 // src/engine/engine.c: one simulation behind one handle (boids/engine.h).
 // The CPU backend is a boids_sim; the GPU backend is a boids_gpu (on a
-// headless EGL context of its own, or the caller's) plus a boids_sim
-// mirror that holds the last state read back, from which snapshots, CSV,
-// recordings and statistics are made. The CPU/GPU forks of every
-// executable live here, and the fault rule: after each GPU step and around
-// every read-back boids_gpu_check runs; a read-back is trusted only when
-// the check after it passes.
-#include "boids/engine.h"
-
-#include <errno.h>
+// headless EGL context of its own, a shared one, or the caller's) plus a
+// boids_sim mirror that holds the last state read back, from which
+// snapshots, CSV, recordings and statistics are made (engine_io.c). The
+// CPU/GPU forks of every executable live here, and the fault rule: after
+// each GPU step and around every read-back boids_gpu_check runs; a
+// read-back is trusted only when the check after it passes.
 #include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,31 +14,11 @@
 
 #include <glad/gl.h>
 
-#include "boids/gpu.h"
-#include "boids/record.h"
 #include "boids/snapshot.h"
-
-struct boids_engine {
-    boids_backend backend;
-    boids_sim *sim;        // CPU: the simulation; GPU: the mirror (last read-back)
-    boids_gpu *gpu;        // GPU only
-    boids_gl_context *gl;  // the engine's own headless context (NULL: the caller's)
-    boids_scenario *scen;  // the scenario in effect (host parts; params unscheduled)
-    bool dynamic;          // the scenario changes with the step
-    bool trusted;          // GPU: sim holds a trusted state (the initial one or a checked read-back)
-    bool bodies_stale;     // GPU: set_params changed the bodies on the GPU only
-    boids_result fault;    // the first GPU fault (BOIDS_OK: none)
-    char fault_line[1024]; // boids_gpu_check's line of it
-    boids_recorder *rec;
-    uint64_t rec_every, rec_last_step;
-    char error[1024]; // the line of step's last failure that is not a fault (the recording)
-    char describe[1024];
-    char context[512];
-};
+#include "engine_private.h"
 
 // Copies printf-style text into err (NULL or size 0: nothing).
-static void say(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *err, size_t size, const char *fmt, ...) {
+void engine_say(char *err, size_t size, const char *fmt, ...) {
     if (!err || !size)
         return;
     va_list ap;
@@ -51,12 +28,12 @@ static void say(char *err, size_t size, const char *fmt, ...) {
 }
 
 // The GPU step counter, or the CPU's.
-static uint64_t steps_of(const boids_engine *e) {
+uint64_t engine_steps_of(const boids_engine *e) {
     return e->gpu ? boids_gpu_steps(e->gpu) : e->sim->step;
 }
 
 // BOIDS_OK while healthy (always on the CPU); the first fault is kept.
-static boids_result healthy(boids_engine *e) {
+boids_result engine_healthy(boids_engine *e) {
     if (!e->gpu)
         return BOIDS_OK;
     if (e->fault == BOIDS_OK)
@@ -67,8 +44,8 @@ static boids_result healthy(boids_engine *e) {
 // The GPU state into the mirror (nothing on the CPU): only while healthy,
 // and trusted only if the check after the download passes (a fault during
 // it leaves the mirror untrusted: nothing is written from it any more).
-static boids_result readback(boids_engine *e) {
-    boids_result r = healthy(e);
+boids_result engine_readback(boids_engine *e) {
+    boids_result r = engine_healthy(e);
     if (!e->gpu || r != BOIDS_OK)
         return r;
     if (e->bodies_stale) { // the mirror's bodies as the GPU's, so its joints are read too
@@ -78,17 +55,7 @@ static boids_result readback(boids_engine *e) {
         e->bodies_stale = false;
     }
     boids_gpu_download(e->gpu, e->sim); // a loss part way leaves the mirror partly overwritten
-    if ((r = healthy(e)) != BOIDS_OK)
-        e->trusted = false;
-    return r;
-}
-
-// The state to write from: read back while healthy; after a fault the last
-// trusted read-back if any, else the fault.
-static boids_result state_to_write(boids_engine *e) {
-    boids_result r = readback(e);
-    if (r != BOIDS_OK && e->fault == r && e->trusted)
-        return BOIDS_OK;
+    e->trusted = (r = engine_healthy(e)) == BOIDS_OK;
     return r;
 }
 
@@ -109,7 +76,7 @@ static boids_result desc_params(const boids_engine_desc *d, boids_params *p, boi
     char what[256] = "";
     boids_result r = boids_params_finalize(p, what, sizeof what);
     if (r != BOIDS_OK)
-        say(err, err_size, "params: %s (%s)", boids_result_str(r), what);
+        engine_say(err, err_size, "params: %s (%s)", boids_result_str(r), what);
     return r;
 }
 
@@ -117,7 +84,9 @@ static boids_result desc_params(const boids_engine_desc *d, boids_params *p, boi
 // headless one), the programs and buffers, the upload.
 static boids_result open_gpu(boids_engine *e, const boids_engine_desc *d, char *err, size_t err_size) {
     boids_gl_loadfn load = d->gl_load;
-    if (!load) {
+    if (!load && d->headless) {
+        load = boids_gl_loader(d->headless->gl);
+    } else if (!load) {
         boids_result r = boids_egl_create(&e->gl, err, err_size);
         if (r != BOIDS_OK)
             return r;
@@ -134,12 +103,13 @@ static boids_result open_gpu(boids_engine *e, const boids_engine_desc *d, char *
         return r;
     boids_gpu_upload(e->gpu, e->sim);
     const char *renderer = (const char *)glGetString(GL_RENDERER);
-    if (e->gl)
-        snprintf(e->context, sizeof e->context, "%s", boids_gl_context_describe(e->gl));
+    snprintf(e->renderer, sizeof e->renderer, "%s", renderer ? renderer : "?");
+    if (e->gl || (!d->gl_load && d->headless))
+        snprintf(e->context, sizeof e->context, "%s", boids_gl_context_describe(e->gl ? e->gl : d->headless->gl));
     else
         snprintf(e->context, sizeof e->context, "the caller's context, %s",
                  boids_gpu_robust(e->gpu) ? "robust" : "not robust");
-    snprintf(e->describe, sizeof e->describe, "gpu: %s (%s)", renderer ? renderer : "?", e->context);
+    snprintf(e->describe, sizeof e->describe, "gpu: %s (%s)", e->renderer, e->context);
     return BOIDS_OK;
 }
 
@@ -151,8 +121,8 @@ static boids_result finish(boids_engine *e, const boids_engine_desc *d, char *er
     e->trusted = true;
     e->dynamic = boids_scenario_is_dynamic(e->scen);
     if (d->backend == BOIDS_BACKEND_GPU && d->index != BOIDS_INDEX_GRID) {
-        say(err, err_size, "index: %s is not available on the GPU; expected grid",
-            d->index == BOIDS_INDEX_QUADTREE ? "quadtree" : "brute");
+        engine_say(err, err_size, "index: %s is not available on the GPU; expected grid",
+                   d->index == BOIDS_INDEX_QUADTREE ? "quadtree" : "brute");
         return BOIDS_ERR_ARGUMENT;
     }
     if (d->backend == BOIDS_BACKEND_GPU)
@@ -179,7 +149,7 @@ boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *de
     static const boids_engine_desc zero = {0};
     const boids_engine_desc *d = desc ? desc : &zero;
     if (d->backend != BOIDS_BACKEND_CPU && d->backend != BOIDS_BACKEND_GPU) {
-        say(err, err_size, "backend: %d is not a backend; expected cpu (0) or gpu (1)", (int)d->backend);
+        engine_say(err, err_size, "backend: %d is not a backend; expected cpu (0) or gpu (1)", (int)d->backend);
         return BOIDS_ERR_ARGUMENT;
     }
     boids_engine *e = engine_new();
@@ -189,9 +159,9 @@ boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *de
     boids_distribution dist;
     boids_result r = desc_params(d, &p, &dist, err, err_size);
     if (r == BOIDS_OK && (r = boids_sim_create(&e->sim, &p, dist)) != BOIDS_OK)
-        say(err, err_size, "cannot create a simulation of %u agents: %s", p.world.count, boids_result_str(r));
+        engine_say(err, err_size, "cannot create a simulation of %u agents: %s", p.world.count, boids_result_str(r));
     if (r == BOIDS_OK && d->pos && (r = boids_sim_set_agents(e->sim, d->pos, d->vel, d->group)) != BOIDS_OK)
-        say(err, err_size, "agents: rejected by the simulation: %s", boids_result_str(r));
+        engine_say(err, err_size, "agents: rejected by the simulation: %s", boids_result_str(r));
     if (r == BOIDS_OK) {
         if (d->scenario)
             *e->scen = *d->scenario;
@@ -240,38 +210,24 @@ void boids_engine_destroy(boids_engine *e) {
     free(e);
 }
 
-// A recording's frame of the state of now when its step is due (a fault
-// on the read-back: no frame, the fault returned).
-static boids_result record_due(boids_engine *e) {
-    if (!e->rec || (boids_record_frames(e->rec) > 0 && steps_of(e) % e->rec_every != 0))
-        return BOIDS_OK;
-    boids_result r = readback(e);
-    if (r != BOIDS_OK)
-        return r;
-    if ((r = boids_record_frame(e->rec, e->sim, NULL, e->error, sizeof e->error)) != BOIDS_OK)
-        return r;
-    e->rec_last_step = e->sim->step;
-    return BOIDS_OK;
-}
-
 // See boids/engine.h.
 boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done) {
     uint64_t k = 0;
-    boids_result r = healthy(e);
+    boids_result r = engine_healthy(e);
     for (; k < n && r == BOIDS_OK; k++) {
         if (e->dynamic) { // the scenario's moving target and varying weights at this step
-            boids_scenario_at_step(e->scen, steps_of(e), &e->sim->p);
+            boids_scenario_at_step(e->scen, engine_steps_of(e), &e->sim->p);
             if (e->gpu)
                 boids_gpu_set_params(e->gpu, &e->sim->p);
         }
         if (e->gpu) {
             boids_gpu_step(e->gpu);
-            if ((r = healthy(e)) != BOIDS_OK) // no wait: the reset status and the errors seen
+            if ((r = engine_healthy(e)) != BOIDS_OK) // no wait: the reset status and the errors seen
                 break;
         } else {
             boids_sim_step(e->sim);
         }
-        r = record_due(e);
+        r = engine_record_due(e);
     }
     if (done)
         *done = k;
@@ -284,22 +240,25 @@ const boids_params *boids_engine_params(const boids_engine *e) {
 }
 
 // Names what differs in shape between a and b into err; false if nothing.
-static bool shape_differs(const boids_params *a, const boids_params *b, char *err, size_t err_size) {
+bool engine_shape_differs(const boids_params *a, const boids_params *b, char *err, size_t err_size) {
     const boids_world_params *x = &a->world, *y = &b->world;
     if (x->count != y->count)
-        say(err, err_size, "params: count %u differs from the engine's %u; expected the same", y->count, x->count);
+        engine_say(err, err_size, "params: count %u differs from the engine's %u; expected the same", y->count,
+                   x->count);
     else if (x->dim != y->dim)
-        say(err, err_size, "params: dim %u differs from the engine's %u; expected the same", y->dim, x->dim);
+        engine_say(err, err_size, "params: dim %u differs from the engine's %u; expected the same", y->dim, x->dim);
     else if (x->group_count != y->group_count)
-        say(err, err_size, "params: group_count %u differs from the engine's %u; expected the same", y->group_count,
-            x->group_count);
+        engine_say(err, err_size, "params: group_count %u differs from the engine's %u; expected the same",
+                   y->group_count, x->group_count);
     else if (memcmp(x->min, y->min, sizeof x->min) || memcmp(x->size, y->size, sizeof x->size))
-        say(err, err_size, "params: the world (%gx%gx%g at %g,%g,%g) differs from the engine's; expected the same",
-            (double)y->size[0], (double)y->size[1], (double)y->size[2], (double)y->min[0], (double)y->min[1],
-            (double)y->min[2]);
+        engine_say(err, err_size,
+                   "params: the world (%gx%gx%g at %g,%g,%g) differs from the engine's; expected the same",
+                   (double)y->size[0], (double)y->size[1], (double)y->size[2], (double)y->min[0], (double)y->min[1],
+                   (double)y->min[2]);
     else if (memcmp(x->cells, y->cells, sizeof x->cells))
-        say(err, err_size, "params: the grid (%ux%ux%u cells) differs from the engine's (%ux%ux%u); expected the same",
-            y->cells[0], y->cells[1], y->cells[2], x->cells[0], x->cells[1], x->cells[2]);
+        engine_say(err, err_size,
+                   "params: the grid (%ux%ux%u cells) differs from the engine's (%ux%ux%u); expected the same",
+                   y->cells[0], y->cells[1], y->cells[2], x->cells[0], x->cells[1], x->cells[2]);
     else
         return false;
     return true;
@@ -308,11 +267,11 @@ static bool shape_differs(const boids_params *a, const boids_params *b, char *er
 // See boids/engine.h.
 boids_result boids_engine_set_params(boids_engine *e, const boids_params *p, char *err, size_t err_size) {
     const boids_params q = *p;
-    if (shape_differs(&e->sim->p, &q, err, err_size))
+    if (engine_shape_differs(&e->sim->p, &q, err, err_size))
         return BOIDS_ERR_ARGUMENT;
-    boids_result r = healthy(e);
+    boids_result r = engine_healthy(e);
     if (r != BOIDS_OK) {
-        say(err, err_size, "%s", e->fault_line);
+        engine_say(err, err_size, "%s", e->fault_line);
         return r;
     }
     boids_sim *s = e->sim;
@@ -323,7 +282,7 @@ boids_result boids_engine_set_params(boids_engine *e, const boids_params *p, cha
             memcpy(s->p.body, q.body, sizeof q.body);
             e->bodies_stale = true;
         } else if ((r = boids_sim_set_bodies(s, q.body)) != BOIDS_OK) {
-            say(err, err_size, "params: the bodies: %s", boids_result_str(r));
+            engine_say(err, err_size, "params: the bodies: %s", boids_result_str(r));
             return r;
         }
     }
@@ -365,174 +324,8 @@ boids_result boids_engine_set_scenario(boids_engine *e, const boids_scenario *sc
 }
 
 // See boids/engine.h.
-boids_result boids_engine_read(boids_engine *e, float (*pos)[4], float (*vel)[4], uint32_t *group) {
-    uint32_t n = e->sim->n;
-    if (!e->gpu) {
-        const uint32_t *slot = boids_sim_slots_by_id(e->sim);
-        for (uint32_t i = 0; i < n; i++) {
-            if (pos)
-                memcpy(pos[i], e->sim->cur.pos[slot[i]], 16);
-            if (vel)
-                memcpy(vel[i], e->sim->cur.vel[slot[i]], 16);
-            if (group)
-                group[i] = e->sim->cur.group[slot[i]];
-        }
-        return BOIDS_OK;
-    }
-    boids_result r = healthy(e);
-    if (r != BOIDS_OK)
-        return r;
-    size_t m = n ? n : 1;
-    float(*p)[4] = malloc(m * 16), (*v)[4] = malloc(m * 16);
-    uint32_t *gr = malloc(m * 4);
-    r = p && v && gr ? boids_gpu_read_state(e->gpu, p, v, gr) : BOIDS_ERR_NOMEM;
-    if (r == BOIDS_OK)
-        r = healthy(e); // trusted only if the check after it passes
-    if (r == BOIDS_OK) {
-        if (pos)
-            memcpy(pos, p, (size_t)n * 16);
-        if (vel)
-            memcpy(vel, v, (size_t)n * 16);
-        if (group)
-            memcpy(group, gr, (size_t)n * 4);
-    }
-    free(p);
-    free(v);
-    free(gr);
-    return r;
-}
-
-// See boids/engine.h.
-boids_result boids_engine_read_joints(boids_engine *e, float (*joints)[4], size_t bytes) {
-    size_t need = (size_t)boids_params_joint_rows(&e->sim->p) * e->sim->n * 16;
-    if (bytes != need)
-        return BOIDS_ERR_ARGUMENT;
-    if (!e->gpu) {
-        if (need)
-            memcpy(joints, e->sim->joints, need);
-        return BOIDS_OK;
-    }
-    boids_result r = healthy(e);
-    if (r != BOIDS_OK || !need)
-        return r;
-    float(*tmp)[4] = malloc(need);
-    r = tmp ? boids_gpu_read_joints(e->gpu, tmp, need) : BOIDS_ERR_NOMEM;
-    if (r == BOIDS_OK)
-        r = healthy(e);
-    if (r == BOIDS_OK)
-        memcpy(joints, tmp, need);
-    free(tmp);
-    return r;
-}
-
-// See boids/engine.h.
-boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], const float (*vel)[4],
-                                     const uint32_t *group) {
-    boids_result r = healthy(e);
-    if (r != BOIDS_OK)
-        return r;
-    boids_sim *s = e->sim;
-    if (e->gpu) { // the mirror at the GPU's step and bodies, then uploaded whole
-        s->step = boids_gpu_steps(e->gpu);
-        s->p.world.step = (uint32_t)s->step;
-        if (e->bodies_stale && (r = boids_sim_set_bodies(s, s->p.body)) != BOIDS_OK)
-            return r;
-        e->bodies_stale = false;
-    }
-    if ((r = boids_sim_set_agents(s, pos, vel, group)) != BOIDS_OK)
-        return r;
-    if (e->gpu) {
-        boids_gpu_upload(e->gpu, s);
-        e->trusted = true;
-        return healthy(e);
-    }
-    return BOIDS_OK;
-}
-
-// The agents, joints and step counter of src into dst (same shape).
-static void copy_sim(boids_sim *dst, const boids_sim *src) {
-    size_t n = src->n;
-    memcpy(dst->cur.pos, src->cur.pos, n * 16);
-    memcpy(dst->cur.vel, src->cur.vel, n * 16);
-    memcpy(dst->cur.id, src->cur.id, n * 4);
-    memcpy(dst->cur.group, src->cur.group, n * 4);
-    if (dst->joints && src->joints && dst->joint_rows == src->joint_rows)
-        memcpy(dst->joints, src->joints, (size_t)src->joint_rows * n * 16);
-    dst->step = src->step;
-    dst->p.world.step = src->p.world.step;
-}
-
-// See boids/engine.h.
-boids_result boids_engine_copy_state(boids_engine *dst, boids_engine *src) {
-    if (shape_differs(&dst->sim->p, &src->sim->p, NULL, 0) ||
-        boids_params_joint_rows(&dst->sim->p) != boids_params_joint_rows(&src->sim->p))
-        return BOIDS_ERR_ARGUMENT;
-    boids_result r = readback(src);
-    if (r == BOIDS_OK)
-        r = healthy(dst);
-    if (r != BOIDS_OK)
-        return r;
-    if (dst->gpu && dst->bodies_stale && (r = boids_sim_set_bodies(dst->sim, dst->sim->p.body)) != BOIDS_OK)
-        return r;
-    dst->bodies_stale = false;
-    copy_sim(dst->sim, src->sim);
-    if (dst->gpu) {
-        boids_gpu_upload(dst->gpu, dst->sim);
-        dst->trusted = true;
-        return healthy(dst);
-    }
-    return BOIDS_OK;
-}
-
-// The CPU buffer of `which` and its size.
-static void *cpu_buffer(boids_sim *s, boids_engine_buffer which, size_t *bytes) {
-    size_t n = s->n, cells = s->grid.cells;
-    // clang-format off
-    switch (which) {
-    case BOIDS_ENGINE_POS: *bytes = n * 16; return s->cur.pos;
-    case BOIDS_ENGINE_VEL: *bytes = n * 16; return s->cur.vel;
-    case BOIDS_ENGINE_ID: *bytes = n * 4; return s->cur.id;
-    case BOIDS_ENGINE_GROUP: *bytes = n * 4; return s->cur.group;
-    case BOIDS_ENGINE_KEY: *bytes = n * 4; return s->grid.key;
-    case BOIDS_ENGINE_COUNT: *bytes = cells * 4; return s->grid.count;
-    case BOIDS_ENGINE_START: *bytes = (cells + 1) * 4; return s->grid.start;
-    case BOIDS_ENGINE_ACCEL: *bytes = n * 16; return s->accel;
-    case BOIDS_ENGINE_NEIGHBORS: *bytes = n * 4; return s->neighbors;
-    case BOIDS_ENGINE_NEAREST: *bytes = n * 4; return s->nearest;
-    case BOIDS_ENGINE_CANDIDATES: *bytes = n * 4; return s->candidates;
-    }
-    // clang-format on
-    *bytes = 0;
-    return NULL;
-}
-
-// See boids/engine.h.
-boids_result boids_engine_read_buffer(boids_engine *e, boids_engine_buffer which, void *dst, size_t bytes) {
-    size_t size = 0;
-    const void *src = cpu_buffer(e->sim, which, &size);
-    if (!src || bytes != size)
-        return BOIDS_ERR_ARGUMENT;
-    if (!e->gpu) {
-        memcpy(dst, src, size);
-        return BOIDS_OK;
-    }
-    boids_result r = healthy(e);
-    if (r != BOIDS_OK || !size)
-        return r;
-    void *tmp = malloc(size);
-    // boids_gpu_buffer lists the same buffers in the same order.
-    r = tmp ? boids_gpu_read(e->gpu, (boids_gpu_buffer)which, tmp, size) : BOIDS_ERR_NOMEM;
-    if (r == BOIDS_OK)
-        r = healthy(e);
-    if (r == BOIDS_OK)
-        memcpy(dst, tmp, size);
-    free(tmp);
-    return r;
-}
-
-// See boids/engine.h.
 boids_result boids_engine_stage(boids_engine *e, boids_engine_stage_id stage) {
-    boids_result r = healthy(e);
+    boids_result r = engine_healthy(e);
     if (r != BOIDS_OK)
         return r;
     boids_sim *s = e->sim;
@@ -553,7 +346,7 @@ boids_result boids_engine_stage(boids_engine *e, boids_engine_stage_id stage) {
     default:
         return BOIDS_ERR_ARGUMENT;
     }
-    return healthy(e);
+    return engine_healthy(e);
 }
 
 // See boids/engine.h.
@@ -568,102 +361,10 @@ void boids_engine_stage_ms(boids_engine *e, bool wait, boids_stage_ms *out) {
 }
 
 // See boids/engine.h.
-boids_result boids_engine_stats(boids_engine *e, boids_stats *out) {
-    boids_result r = readback(e);
-    if (r != BOIDS_OK)
-        return r;
-    boids_sim_stats(e->sim, out);
-    return BOIDS_OK;
-}
-
-// See boids/engine.h.
-uint64_t boids_engine_hash(boids_engine *e) {
-    if (!e->gpu)
-        return boids_sim_hash(e->sim);
-    if (healthy(e) != BOIDS_OK)
-        return 0;
-    uint64_t h = boids_gpu_hash(e->gpu);
-    return healthy(e) == BOIDS_OK ? h : 0;
-}
-
-// See boids/engine.h.
 boids_result boids_engine_check(boids_engine *e, char *err, size_t err_size) {
-    boids_result r = healthy(e);
+    boids_result r = engine_healthy(e);
     if (r != BOIDS_OK)
-        say(err, err_size, "%s", e->fault_line);
-    return r;
-}
-
-// See boids/engine.h.
-bool boids_engine_last_good(const boids_engine *e, uint64_t *step) {
-    if (step)
-        *step = e->sim->step;
-    return e->trusted;
-}
-
-// See boids/engine.h.
-const char *boids_engine_error(const boids_engine *e) {
-    return e->error;
-}
-
-// See boids/engine.h.
-boids_result boids_engine_save(boids_engine *e, const char *path, char *err, size_t err_size) {
-    boids_result r = state_to_write(e);
-    if (r != BOIDS_OK) {
-        say(err, err_size, "%s: not written: %s", path, e->fault_line);
-        return r;
-    }
-    return boids_snapshot_save(e->sim, e->scen, path, err, err_size);
-}
-
-// See boids/engine.h.
-boids_result boids_engine_write_csv(boids_engine *e, const char *path, char *err, size_t err_size) {
-    boids_result r = state_to_write(e);
-    if (r != BOIDS_OK) {
-        say(err, err_size, "%s: not written: %s", path, e->fault_line);
-        return r;
-    }
-    errno = 0;
-    r = boids_csv_write(path, e->sim);
-    if (r != BOIDS_OK) {
-        int saved = errno;
-        say(err, err_size, "%s", saved ? strerror(saved) : "write error");
-        errno = saved; // for callers that word it themselves
-    }
-    return r;
-}
-
-// See boids/engine.h.
-boids_result boids_engine_record_open(boids_engine *e, const char *path, uint64_t every, char *err, size_t err_size) {
-    if (e->rec || every == 0) {
-        say(err, err_size, "%s: %s", path, e->rec ? "a recording is already open" : "every 0; expected 1 or more");
-        return BOIDS_ERR_ARGUMENT;
-    }
-    boids_result r = readback(e);
-    if (r != BOIDS_OK) {
-        say(err, err_size, "%s: not opened: %s", path, e->fault_line);
-        return r;
-    }
-    if ((r = boids_record_open(path, e->sim, every, &e->rec, err, err_size)) != BOIDS_OK)
-        return r;
-    e->rec_every = every;
-    if ((r = record_due(e)) != BOIDS_OK && e->fault == BOIDS_OK) { // the state of now
-        say(err, err_size, "%s", e->error);
-        boids_record_close(e->rec, NULL, 0);
-        e->rec = NULL;
-    }
-    return r;
-}
-
-// See boids/engine.h.
-boids_result boids_engine_record_close(boids_engine *e, uint32_t *frames, uint64_t *last_step, char *err,
-                                       size_t err_size) {
-    if (frames)
-        *frames = e->rec ? boids_record_frames(e->rec) : 0;
-    if (last_step)
-        *last_step = e->rec_last_step;
-    boids_result r = boids_record_close(e->rec, err, err_size);
-    e->rec = NULL;
+        engine_say(err, err_size, "%s", e->fault_line);
     return r;
 }
 
@@ -700,7 +401,7 @@ uint32_t boids_engine_dim(const boids_engine *e) {
 
 // See boids/engine.h.
 uint64_t boids_engine_steps(const boids_engine *e) {
-    return steps_of(e);
+    return engine_steps_of(e);
 }
 
 // See boids/engine.h.
@@ -716,4 +417,55 @@ const char *boids_engine_describe(const boids_engine *e) {
 // See boids/engine.h.
 const char *boids_engine_context(const boids_engine *e) {
     return e->context;
+}
+
+// See boids/engine.h.
+const char *boids_engine_renderer(const boids_engine *e) {
+    return e->renderer;
+}
+
+// See boids/engine.h.
+uint32_t boids_engine_cells(const boids_engine *e) {
+    return e->sim->grid.cells;
+}
+
+// See boids/engine.h.
+uint64_t boids_engine_bytes(const boids_engine *e) {
+    uint64_t per_agent = 2 * (16 + 16 + 4 + 4) + 16 + 5 * 4 + 16 * (uint64_t)e->sim->joint_rows;
+    return per_agent * e->sim->n + 12 * (uint64_t)e->sim->grid.cells;
+}
+
+// See boids/engine.h.
+boids_result boids_engine_headless_open(boids_engine_headless **out, char *err, size_t err_size) {
+    *out = NULL;
+    boids_engine_headless *h = calloc(1, sizeof *h);
+    if (!h)
+        return BOIDS_ERR_NOMEM;
+    boids_result r = boids_egl_create(&h->gl, err, err_size);
+    if (r != BOIDS_OK) {
+        free(h);
+        return r;
+    }
+    const char *renderer = (const char *)glGetString(GL_RENDERER);
+    snprintf(h->renderer, sizeof h->renderer, "%s", renderer ? renderer : "?");
+    *out = h;
+    return BOIDS_OK;
+}
+
+// See boids/engine.h.
+void boids_engine_headless_close(boids_engine_headless *h) {
+    if (!h)
+        return;
+    boids_gl_context_destroy(h->gl);
+    free(h);
+}
+
+// See boids/engine.h.
+const char *boids_engine_headless_renderer(const boids_engine_headless *h) {
+    return h->renderer;
+}
+
+// See boids/engine.h.
+const char *boids_engine_headless_context(const boids_engine_headless *h) {
+    return boids_gl_context_describe(h->gl);
 }

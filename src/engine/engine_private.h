@@ -1,0 +1,49 @@
+// src/engine/engine_private.h: what the engine's files share (not
+// installed): the engine's fields and the helpers of the fault rule
+// (engine.c) and of the recording (engine_io.c).
+#ifndef BOIDS_ENGINE_PRIVATE_H
+#define BOIDS_ENGINE_PRIVATE_H
+
+#include "boids/engine.h"
+#include "boids/gpu.h"
+#include "boids/record.h"
+
+struct boids_engine {
+    boids_backend backend;
+    boids_sim *sim;        // CPU: the simulation; GPU: the mirror (last read-back)
+    boids_gpu *gpu;        // GPU only
+    boids_gl_context *gl;  // the engine's own headless context (NULL: the caller's)
+    boids_scenario *scen;  // the scenario in effect (host parts; params unscheduled)
+    bool dynamic;          // the scenario changes with the step
+    bool trusted;          // GPU: sim holds a trusted state (the initial one or a checked read-back)
+    bool bodies_stale;     // GPU: set_params changed the bodies on the GPU only
+    boids_result fault;    // the first GPU fault (BOIDS_OK: none)
+    char fault_line[1024]; // boids_gpu_check's line of it
+    boids_recorder *rec;
+    uint64_t rec_every, rec_last_step;
+    char error[1024]; // the line of step's last failure that is not a fault (the recording)
+    char describe[1024];
+    char context[512];
+    char renderer[256];
+};
+
+struct boids_engine_headless {
+    boids_gl_context *gl;
+    char renderer[256];
+};
+
+// Copies printf-style text into err (NULL or size 0: nothing).
+void engine_say(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+// The GPU step counter, or the CPU's.
+uint64_t engine_steps_of(const boids_engine *e);
+// BOIDS_OK while healthy (always on the CPU); the first fault is kept.
+boids_result engine_healthy(boids_engine *e);
+// The GPU state into the mirror (nothing on the CPU): only while healthy,
+// and trusted only if the check after the download passes.
+boids_result engine_readback(boids_engine *e);
+// Names what differs in shape between a and b into err; false if nothing.
+bool engine_shape_differs(const boids_params *a, const boids_params *b, char *err, size_t err_size);
+// A recording's frame of the state of now when its step is due (engine_io.c).
+boids_result engine_record_due(boids_engine *e);
+
+#endif
