@@ -25,7 +25,7 @@ typedef struct viewer_replay {
     float (*pos)[4], (*vel)[4]; // the frame shown, in id order
     uint32_t *neighbors;        // zeros: a recording has no neighbour counts
     uint32_t frame, loaded;     // the frame shown, the one in pos/vel (UINT32_MAX: none)
-    uint64_t step;          // the step of `loaded`
+    uint64_t step;              // the step of `loaded`
     bool playing, csv_done;
     uint64_t csvs;     // E presses
     uint32_t exported; // --export-frames: frames written
