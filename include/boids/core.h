@@ -207,5 +207,9 @@ uint32_t boids_brute_neighbors(const boids_sim *s, uint32_t slot, float radius, 
 boids_result boids_csv_read(const char *path, uint32_t dim, uint32_t *count, float (**pos)[4],
                             float (**vel)[4], uint32_t **group, char *msg, size_t msg_size);
 boids_result boids_csv_write(const char *path, boids_sim *s);
+// The same format from n agents in id-order arrays (neighbors NULL: 0),
+// written atomically as boids_csv_write; errno tells what failed.
+boids_result boids_csv_write_agents(const char *path, uint32_t n, const float (*pos)[4], const float (*vel)[4],
+                                    const uint32_t *group, const uint32_t *neighbors);
 
 #endif

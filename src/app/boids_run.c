@@ -13,10 +13,11 @@
 // output holds, exit 3.
 // Exit status: 0 ok, 2 bad input (flags, CSV or snapshot content, a bad
 // BOIDS_FAULT), 3 environment (memory, writing output, GPU faults).
+// This file: the set-up and the run loop; the outputs' writes and their
+// flush after a fault are run_outputs.c's.
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "profile.h"
-#include "boids/engine.h"
+#include "run_outputs.h"
 
-#define PROG "boids-run"
-#define EXIT_INPUT 2
-#define EXIT_ENVIRONMENT 3
 #define MAX_TIME_SAMPLES (1u << 20) // per-step times kept for the median
 
 static const char usage[] =
@@ -253,21 +249,6 @@ static int load_snapshot(const boids_options *o, boids_engine **e) {
     return 0;
 }
 
-// --save: the state of now and the scenario's schedule to the snapshot;
-// returns 0, 3 (one line printed; an existing file is left as it was) or -1
-// for a GPU fault (nothing written, the caller stops).
-static int save_snapshot(const boids_options *o, boids_engine *e) {
-    char err[1200];
-    boids_result r = boids_engine_save(e, o->save, err, sizeof err);
-    if (r == BOIDS_ERR_GPU_LOST || r == BOIDS_ERR_GL_ERRORS)
-        return -1;
-    if (r != BOIDS_OK) {
-        fprintf(stderr, "%s: --save: %s\n", PROG, err);
-        return EXIT_ENVIRONMENT;
-    }
-    return 0;
-}
-
 // The CPU engine moved onto the GPU backend (its parameters, scenario and
 // state): exit 3 without a GL 4.5 context, 2 for a count the GPU cannot
 // hold or a bad --shader-dir.
@@ -301,91 +282,6 @@ static int open_gpu(const boids_options *o, boids_engine **e) {
     return 0;
 }
 
-// Appends printf-style text to the line buf (cut at its size).
-static void append(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t size, const char *fmt, ...) {
-    size_t len = strlen(buf);
-    if (len + 1 >= size)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + len, size - len, fmt, ap);
-    va_end(ap);
-}
-
-// What boids-run has written so far, for the line after a fault.
-typedef struct run_outputs {
-    bool recording;     // --record is open
-    int64_t saved_step; // step of the last --save-every snapshot (-1: none)
-    boids_profile *profile;
-    uint64_t profile_rows; // steps profiled
-} run_outputs;
-
-// After a GPU fault: no more steps and no read-back. The recording is closed
-// with every frame written so far; --save and --export-csv are written from
-// the last trusted read-back before the fault (boids_engine_last_good), else
-// left as they are; --profile gets the steps before the fault. Prints ONE
-// line: the fault, its step and what each output now holds (a write
-// failure's own reason included); returns 3.
-static int flush_after_fault(const boids_options *o, boids_engine *e, run_outputs *out) {
-    char line[4096], fault[1024];
-    boids_engine_check(e, fault, sizeof fault);
-    snprintf(line, sizeof line, "%s: --backend gpu: %s; stopped", PROG, fault);
-    uint64_t good_step = 0;
-    bool trusted = boids_engine_last_good(e, &good_step);
-    if (out->recording) {
-        uint32_t frames = 0;
-        uint64_t last = 0;
-        char err[512];
-        boids_result rr = boids_engine_record_close(e, &frames, &last, err, sizeof err);
-        out->recording = false;
-        if (rr != BOIDS_OK)
-            append(line, sizeof line, "; --record %s: %s", o->record, err);
-        else if (frames == 0)
-            append(line, sizeof line, "; --record %s holds no frames", o->record);
-        else
-            append(line, sizeof line, "; --record %s holds %u frame%s (to step %llu)", o->record, frames,
-                   frames == 1 ? "" : "s", (unsigned long long)last);
-    }
-    if (o->save) {
-        char err[1200];
-        if (!trusted && out->saved_step >= 0)
-            append(line, sizeof line,
-                   "; --save %s holds step %lld (from --save-every; the state read back at the "
-                   "fault is not trusted)",
-                   o->save, (long long)out->saved_step);
-        else if (!trusted)
-            append(line, sizeof line, "; --save %s not written (the state read back at the fault is not trusted)",
-                   o->save);
-        else if (boids_engine_save(e, o->save, err, sizeof err) != BOIDS_OK)
-            append(line, sizeof line, "; --save: %s", err);
-        else
-            append(line, sizeof line, "; --save %s holds step %llu (the last good state before the fault)", o->save,
-                   (unsigned long long)good_step);
-    }
-    if (o->export_csv) {
-        char err[512];
-        if (!trusted)
-            append(line, sizeof line, "; --export-csv %s not written (no trusted state)", o->export_csv);
-        else if (boids_engine_write_csv(e, o->export_csv, err, sizeof err) != BOIDS_OK)
-            append(line, sizeof line, "; --export-csv %s could not be written: %s", o->export_csv, err);
-        else
-            append(line, sizeof line, "; --export-csv %s holds step %llu", o->export_csv,
-                   (unsigned long long)good_step);
-    }
-    if (out->profile) {
-        char why[256];
-        if (boids_profile_write_quiet(out->profile, why, sizeof why) == 0)
-            append(line, sizeof line, "; --profile %s holds %llu step%s", o->profile,
-                   (unsigned long long)out->profile_rows, out->profile_rows == 1 ? "" : "s");
-        else
-            append(line, sizeof line, "; --profile %s could not be written: %s", o->profile, why);
-    }
-    fflush(stdout);
-    fprintf(stderr, "%s\n", line);
-    return EXIT_ENVIRONMENT;
-}
-
 // Runs the simulation described by the options (from --load, --init or the
 // flags); returns the exit status (128 + the signal when interrupted).
 static int run(const boids_options *o) {
@@ -394,12 +290,9 @@ static int run(const boids_options *o) {
     uint32_t *group = NULL;
     boids_engine *e = NULL;
     double *samples = NULL;
-    boids_profile *profile = NULL;
+    run_outputs out = {.saved_step = -1};
     char rec_err[512];
     int rc = 0;
-    bool recording = false;
-    uint64_t profile_rows = 0;
-    int64_t saved_step = -1;
     bool gpu = strcmp(o->backend, "gpu") == 0;
     boids_cli_catch_interrupts(); // an interrupted run finishes its step and still writes its outputs
     if (gpu) {                    // a bad BOIDS_FAULT is a bad argument, with or without GL
@@ -433,7 +326,7 @@ static int run(const boids_options *o) {
         goto done;
     bool bodies =
         e ? boids_params_joint_rows(boids_engine_params(e)) > 0 : o->body_style_set && o->body_style != BOIDS_BODY_NONE;
-    if (o->profile && (rc = boids_profile_open(&profile, PROG, o->profile, o->backend,
+    if (o->profile && (rc = boids_profile_open(&out.profile, PROG, o->profile, o->backend,
                                                BOIDS_PROFILE_SIM_STAGES | (bodies ? 1u << BOIDS_PROFILE_BODIES : 0u))))
         goto done;
 
@@ -486,7 +379,7 @@ static int run(const boids_options *o) {
             rc = EXIT_ENVIRONMENT;
             goto done;
         }
-        recording = true;
+        out.recording = true;
     }
     uint64_t stride = (o->steps + MAX_TIME_SAMPLES - 1) / MAX_TIME_SAMPLES;
     size_t n_samples = 0;
@@ -518,18 +411,18 @@ static int run(const boids_options *o) {
         faulted = sr != BOIDS_OK && boids_engine_check(e, NULL, 0) != BOIDS_OK; // at the frame's read-back
         bool rec_failed = sr != BOIDS_OK && !faulted;
         boids_stage_ms m;
-        if (profile) // this step's own timer queries on the GPU (a wait only when profiling)
+        if (out.profile) // this step's own timer queries on the GPU (a wait only when profiling)
             boids_engine_stage_ms(e, true, &m);
         double t1 = now_seconds();
-        if (profile) {
+        if (out.profile) {
             boids_profile_row row = {.step = step,
                                      .time_ms = t0 * 1e3,
                                      .frame_ms = (t1 - t0) * 1e3,
                                      .stage_ms = {m.key, m.count, m.scan, m.scatter, m.steer, m.integrate, m.bodies},
                                      .agents = count,
                                      .behaviors = behaviors};
-            boids_profile_add(profile, &row);
-            profile_rows++;
+            boids_profile_add(out.profile, &row);
+            out.profile_rows++;
         }
         if ((step - 1) % stride == 0)
             samples[n_samples++] = (t1 - t0) * 1e3;
@@ -552,21 +445,18 @@ static int run(const boids_options *o) {
             goto done;
         }
         if (o->save && o->save_every && step % o->save_every == 0 && step != o->steps && !faulted) {
-            if (boids_engine_check(e, NULL, 0) != BOIDS_OK || (rc = save_snapshot(o, e)) < 0) {
+            if (boids_engine_check(e, NULL, 0) != BOIDS_OK || (rc = run_save(o, e)) < 0) {
                 rc = 0;
                 break;
             }
             if (rc)
                 goto done;
-            saved_step = (int64_t)boids_engine_steps(e);
+            out.saved_step = (int64_t)boids_engine_steps(e);
         }
     }
     // The final state (and any error of the last steps).
     if (boids_engine_stats(e, &st) != BOIDS_OK) {
-        run_outputs out = {
-            .recording = recording, .saved_step = saved_step, .profile = profile, .profile_rows = profile_rows};
-        rc = flush_after_fault(o, e, &out);
-        recording = out.recording;
+        rc = run_flush_after_fault(o, e, &out);
         goto done;
     }
     double total = now_seconds() - start;
@@ -578,42 +468,8 @@ static int run(const boids_options *o) {
     if (!finite)
         fprintf(stderr, "%s: warning: some statistics were not finite (nan or inf)\n", PROG);
 
-    if (o->export_csv) {
-        char err[512];
-        if (boids_engine_write_csv(e, o->export_csv, err, sizeof err) != BOIDS_OK) {
-            boids_cli_error(PROG, "--export-csv", o->export_csv, NULL, "could not be written: %s", strerror(errno));
-            rc = EXIT_ENVIRONMENT;
-            goto done;
-        }
-    }
-    if (o->save) {
-        int src = save_snapshot(o, e);
-        if (src) {
-            rc = EXIT_ENVIRONMENT;
-            goto done;
-        }
-    }
-    if (recording) {
-        uint32_t frames = 0;
-        boids_result rr = boids_engine_record_close(e, &frames, NULL, rec_err, sizeof rec_err);
-        recording = false;
-        if (rr != BOIDS_OK) {
-            fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
-            rc = EXIT_ENVIRONMENT;
-            goto done;
-        }
-        if (!o->quiet)
-            printf("recorded: %s (%u frames, every %llu steps)\n", o->record, frames,
-                   (unsigned long long)o->record_every);
-    }
-    if (profile) {
-        int prc = boids_profile_write(profile);
-        if (prc) {
-            rc = prc;
-            goto done;
-        }
-        boids_profile_summary(profile, o->quiet || boids_cli_interrupted() ? stderr : stdout);
-    }
+    if ((rc = run_write_outputs(o, e, &out)))
+        goto done;
     if (!o->quiet) {
         boids_stage_ms ms;
         boids_engine_stage_ms(e, false, &ms);
@@ -637,11 +493,9 @@ static int run(const boids_options *o) {
     if (!rc && boids_cli_interrupted())
         rc = 128 + boids_cli_interrupted();
 done:
-    if (recording &&
-        boids_engine_record_close(e, NULL, NULL, rec_err, sizeof rec_err) != BOIDS_OK) // flushed on every exit
-        fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
+    run_close_record(e, &out); // flushed on every exit
     boids_engine_destroy(e);
-    boids_profile_destroy(profile);
+    boids_profile_destroy(out.profile);
     free(pos);
     free(vel);
     free(group);

@@ -21,6 +21,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "gl_util.h"
 #include "viewer.h"
 
 #define MAX_LINES 4096
@@ -211,9 +212,7 @@ static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLen
 // See viewer.h.
 int viewer_render_create(viewer *v, uint32_t own_count, bool gpu_debug) {
     if (!gpu_debug) {
-        glEnable(GL_DEBUG_OUTPUT);
-        glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
-        glDebugMessageCallback(debug_message, v);
+        boids_gl_debug_enable(debug_message, v, true);
         v->debug_installed = true;
     }
     char err[4096];
@@ -442,7 +441,7 @@ static int run(const boids_options *o) {
     if (v->mode->destroy)
         v->mode->destroy(v);
     if (v->debug_installed)
-        glDebugMessageCallback(NULL, NULL);
+        boids_gl_debug_disable();
     boids_window_destroy(v->win);
     free(v);
     if (fflush(stdout) != 0)

@@ -1,8 +1,9 @@
 // src/app/viewer_replay.c: the viewer's --replay mode: a recording of
-// boids-run --record (boids/record.h) instead of a simulation. A sim of the
-// recording's size and world holds the frame shown (its parameters are the
-// defaults: only the drawing uses them) and goes to the render's own
-// buffers; playing advances one recorded frame per drawn frame.
+// boids-run --record (boids/record.h) instead of a simulation. Arrays of the
+// recording's size hold the frame shown, in id order, and go to the render's
+// own buffers; parameters of the recording's world (the defaults otherwise:
+// only the drawing uses them) draw it. Playing advances one recorded frame
+// per drawn frame.
 // --export-frames writes every frame from --frame on as a PNG and exits;
 // --export-csv writes --frame as CSV.
 #include <errno.h>
@@ -20,22 +21,26 @@
 
 typedef struct viewer_replay {
     boids_recording *rec;
-    boids_sim *sim;         // holds the frame shown
-    uint32_t frame, loaded; // the frame shown, the one in sim (UINT32_MAX: none)
-    uint64_t step;          // the step of `loaded`
+    boids_params p;             // the recording's world, for the drawing
+    float (*pos)[4], (*vel)[4]; // the frame shown, in id order
+    uint32_t *neighbors;        // zeros: a recording has no neighbour counts
+    uint32_t frame, loaded;     // the frame shown, the one in pos/vel (UINT32_MAX: none)
+    uint64_t step;              // the step of `loaded`
     bool playing, csv_done;
     uint64_t csvs;     // E presses
     uint32_t exported; // --export-frames: frames written
 } viewer_replay;
 
-// Writes the frame shown as CSV (boids_csv_write of the sim that holds it)
-// to path; returns 0 or the exit status (error printed).
+// Writes the frame shown as CSV (boids_csv_write_agents; neighbours 0) to
+// path; returns 0 or the exit status (error printed).
 static int write_csv(viewer_replay *r, const char *path) {
-    if (boids_csv_write(path, r->sim) != BOIDS_OK) {
+    const boids_recording_info *in = boids_recording_get_info(r->rec);
+    if (boids_csv_write_agents(path, in->count, (const float(*)[4])r->pos, (const float(*)[4])r->vel, in->group,
+                               NULL) != BOIDS_OK) {
         boids_cli_error(PROG, "--export-csv", path, NULL, "could not be written: %s", strerror(errno));
         return EXIT_ENVIRONMENT;
     }
-    printf("exported: %s (frame %u, step %llu, %u agents)\n", path, r->loaded, (unsigned long long)r->step, r->sim->n);
+    printf("exported: %s (frame %u, step %llu, %u agents)\n", path, r->loaded, (unsigned long long)r->step, in->count);
     fflush(stdout);
     return 0;
 }
@@ -125,7 +130,7 @@ static int replay_prepare(viewer *v) {
     return 0;
 }
 
-// The sim that holds the frames, the render, the camera, the first line.
+// The arrays that hold the frames, the render, the camera, the first line.
 static int replay_init(viewer *v) {
     const boids_options *o = v->o;
     viewer_replay *rp = v->replay;
@@ -147,20 +152,20 @@ static int replay_init(viewer *v) {
         boids_cli_error(PROG, "--replay", o->replay, NULL, "cannot be shown: %s (%s)", boids_result_str(r), what);
         return EXIT_INPUT;
     }
-    if ((r = boids_sim_create(&rp->sim, &p, BOIDS_DIST_UNIFORM)) != BOIDS_OK) {
-        boids_cli_error(PROG, "--replay", o->replay, NULL, "cannot be shown: %s", boids_result_str(r));
-        return r == BOIDS_ERR_NOMEM ? EXIT_ENVIRONMENT : EXIT_INPUT;
-    }
-    for (uint32_t i = 0; i < in->count; i++) { // id order in every slot
-        rp->sim->cur.id[i] = i;
-        rp->sim->cur.group[i] = in->group[i];
+    rp->p = p;
+    rp->pos = malloc(((size_t)in->count + 1) * sizeof *rp->pos);
+    rp->vel = malloc(((size_t)in->count + 1) * sizeof *rp->vel);
+    rp->neighbors = calloc((size_t)in->count + 1, sizeof *rp->neighbors);
+    if (!rp->pos || !rp->vel || !rp->neighbors) {
+        boids_cli_error(PROG, "--replay", o->replay, NULL, "cannot be shown: %s", boids_result_str(BOIDS_ERR_NOMEM));
+        return EXIT_ENVIRONMENT;
     }
     int rc = viewer_render_create(v, in->count, false);
     if (rc)
         return rc;
     int fb_w, fb_h;
     glfwGetFramebufferSize(v->w, &fb_w, &fb_h);
-    boids_camera_fit(&v->cam, &rp->sim->p.world, fb_h > 0 ? (float)fb_w / (float)fb_h : 1.0f);
+    boids_camera_fit(&v->cam, &rp->p.world, fb_h > 0 ? (float)fb_w / (float)fb_h : 1.0f);
     printf("boids %s: replay %s, %u frames (every %llu steps), %u agents, %uD, renderer '%s', OpenGL %s\n",
            BOIDS_VERSION, o->replay, in->frames, (unsigned long long)in->every, in->count, in->dim, v->renderer,
            v->gl_version);
@@ -174,7 +179,7 @@ static int replay_init(viewer *v) {
     return 0;
 }
 
-// The frame to show into the sim and the render's buffers if it is not
+// The frame to show into the arrays and the render's buffers if it is not
 // there yet (a read error, the file changed, ends the replay); --export-csv
 // once; with --export-frames the last frame ends the run.
 static int replay_frame(viewer *v) {
@@ -185,15 +190,14 @@ static int replay_frame(viewer *v) {
         r->frame = o->frame + r->exported;
     if (r->loaded != r->frame) {
         char err[512];
-        boids_sim *s = r->sim;
-        if (boids_recording_frame(r->rec, r->frame, &r->step, s->cur.pos, s->cur.vel, err, sizeof err) != BOIDS_OK) {
+        if (boids_recording_frame(r->rec, r->frame, &r->step, r->pos, r->vel, err, sizeof err) != BOIDS_OK) {
             fprintf(stderr, "%s: --replay: %s\n", PROG, err);
             v->stop = true;
             return EXIT_INPUT;
         }
-        s->step = r->step;
         r->loaded = r->frame;
-        boids_render_upload(v->render, s);
+        boids_render_upload_agents(v->render, in->count, (const float(*)[4])r->pos, (const float(*)[4])r->vel,
+                                   in->group, r->neighbors);
         printf("frame: %u step %llu\n", r->frame, (unsigned long long)r->step);
         fflush(stdout);
     }
@@ -218,7 +222,7 @@ static void replay_draw(viewer *v, int fb_w, int fb_h) {
     boids_engine_gl b = {0};
     boids_render_own_buffers(v->render, &b.pos, &b.vel, &b.group, &b.neighbors);
     boids_render_own_body_buffers(v->render, &b.joints, &b.id, &b.joint_rows);
-    viewer_draw_agents(v, fb_h, vp, &r->sim->p, &b, false);
+    viewer_draw_agents(v, fb_h, vp, &r->p, &b, false);
     char hud[1024];
     snprintf(hud, sizeof hud,
              "replay %s   frame %u/%u   step %llu%s\n"
@@ -277,11 +281,13 @@ static int replay_finish(viewer *v, int rc) {
     return viewer_gl_errors(v->gl_errors, rc);
 }
 
-// Closes the recording, frees the sim.
+// Closes the recording, frees the arrays.
 static void replay_destroy(viewer *v) {
     if (!v->replay)
         return;
-    boids_sim_destroy(v->replay->sim);
+    free(v->replay->pos);
+    free(v->replay->vel);
+    free(v->replay->neighbors);
     boids_recording_close(v->replay->rec);
     free(v->replay);
     v->replay = NULL;

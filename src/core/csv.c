@@ -394,25 +394,48 @@ boids_result boids_csv_read(const char *path, uint32_t dim, uint32_t *count, flo
     return res;
 }
 
-// Writes the agents of s in id order to f; false on a write error.
+// The agents a snapshot is written from: row `id` reads slot[id] of the
+// arrays (slot NULL: they are in id order); neighbors NULL writes 0.
+typedef struct csv_agents {
+    uint32_t n;
+    const float (*pos)[4], (*vel)[4];
+    const uint32_t *group, *neighbors, *slot;
+} csv_agents;
+
+// Writes the agents of ctx (a csv_agents) in id order to f; false on a write
+// error. The one definition of the written format.
 static bool write_rows(FILE *f, void *ctx) {
-    boids_sim *s = ctx;
-    const uint32_t *slot = boids_sim_slots_by_id(s);
+    const csv_agents *a = ctx;
     if (fputs(HEADER_3D ",neighbors\n", f) < 0)
         return false;
-    for (uint32_t id = 0; id < s->n; id++) {
-        uint32_t i = slot[id];
-        const float *p = s->cur.pos[i], *v = s->cur.vel[i];
-        if (fprintf(f, "%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%u\n", id, s->cur.group[i], (double)p[0], (double)p[1],
-                    (double)p[2], (double)v[0], (double)v[1], (double)v[2], s->neighbors[i]) < 0)
+    for (uint32_t id = 0; id < a->n; id++) {
+        uint32_t i = a->slot ? a->slot[id] : id;
+        const float *p = a->pos[i], *v = a->vel[i];
+        if (fprintf(f, "%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%u\n", id, a->group[i], (double)p[0], (double)p[1],
+                    (double)p[2], (double)v[0], (double)v[1], (double)v[2], a->neighbors ? a->neighbors[i] : 0u) < 0)
             return false;
     }
     return !ferror(f);
 }
 
+// Writes a snapshot of n agents held in id-order arrays to path, atomically
+// (boids_atomic_write). errno tells what failed.
+boids_result boids_csv_write_agents(const char *path, uint32_t n, const float (*pos)[4], const float (*vel)[4],
+                                    const uint32_t *group, const uint32_t *neighbors) {
+    csv_agents a = {.n = n, .pos = pos, .vel = vel, .group = group, .neighbors = neighbors};
+    return boids_atomic_write(path, write_rows, &a);
+}
+
 // Writes a snapshot of s to path, through a temporary file in the same
-// directory renamed over path once complete (boids_atomic_write). errno tells
-// what failed.
+// directory renamed over path once complete (boids_atomic_write), in the
+// format of boids_csv_write_agents (s's slots read in id order). errno
+// tells what failed.
 boids_result boids_csv_write(const char *path, boids_sim *s) {
-    return boids_atomic_write(path, write_rows, s);
+    csv_agents a = {.n = s->n,
+                    .pos = (const float(*)[4])s->cur.pos,
+                    .vel = (const float(*)[4])s->cur.vel,
+                    .group = s->cur.group,
+                    .neighbors = s->neighbors,
+                    .slot = boids_sim_slots_by_id(s)};
+    return boids_atomic_write(path, write_rows, &a);
 }

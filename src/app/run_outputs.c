@@ -1,0 +1,143 @@
+// src/app/run_outputs.c: boids-run's outputs (run_outputs.h): the writes at
+// the end of a run (--export-csv, --save, --record, --profile) and their
+// flush after a GPU fault, from the last state read back before it.
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "run_outputs.h"
+
+// See run_outputs.h. --save: the state of now and the scenario's schedule
+// to the snapshot; returns 0, 3 (one line printed; an existing file is left as it was) or -1
+// for a GPU fault (nothing written, the caller stops).
+int run_save(const boids_options *o, boids_engine *e) {
+    char err[1200];
+    boids_result r = boids_engine_save(e, o->save, err, sizeof err);
+    if (r == BOIDS_ERR_GPU_LOST || r == BOIDS_ERR_GL_ERRORS)
+        return -1;
+    if (r != BOIDS_OK) {
+        fprintf(stderr, "%s: --save: %s\n", PROG, err);
+        return EXIT_ENVIRONMENT;
+    }
+    return 0;
+}
+
+// Appends printf-style text to the line buf (cut at its size).
+static void append(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t size, const char *fmt, ...) {
+    size_t len = strlen(buf);
+    if (len + 1 >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, size - len, fmt, ap);
+    va_end(ap);
+}
+
+// See run_outputs.h. After a GPU fault: no more steps and no read-back.
+// The recording is closed with every frame written so far; --save and
+// --export-csv are written from the last trusted read-back before the fault
+// (boids_engine_last_good), else left as they are; --profile gets the steps
+// before the fault. Prints ONE line: the fault, its step and what each
+// output now holds (a write failure's own reason included); returns 3.
+int run_flush_after_fault(const boids_options *o, boids_engine *e, run_outputs *out) {
+    char line[4096], fault[1024];
+    boids_engine_check(e, fault, sizeof fault);
+    snprintf(line, sizeof line, "%s: --backend gpu: %s; stopped", PROG, fault);
+    uint64_t good_step = 0;
+    bool trusted = boids_engine_last_good(e, &good_step);
+    if (out->recording) {
+        uint32_t frames = 0;
+        uint64_t last = 0;
+        char err[512];
+        boids_result rr = boids_engine_record_close(e, &frames, &last, err, sizeof err);
+        out->recording = false;
+        if (rr != BOIDS_OK)
+            append(line, sizeof line, "; --record %s: %s", o->record, err);
+        else if (frames == 0)
+            append(line, sizeof line, "; --record %s holds no frames", o->record);
+        else
+            append(line, sizeof line, "; --record %s holds %u frame%s (to step %llu)", o->record, frames,
+                   frames == 1 ? "" : "s", (unsigned long long)last);
+    }
+    if (o->save) {
+        char err[1200];
+        if (!trusted && out->saved_step >= 0)
+            append(line, sizeof line,
+                   "; --save %s holds step %lld (from --save-every; the state read back at the "
+                   "fault is not trusted)",
+                   o->save, (long long)out->saved_step);
+        else if (!trusted)
+            append(line, sizeof line, "; --save %s not written (the state read back at the fault is not trusted)",
+                   o->save);
+        else if (boids_engine_save(e, o->save, err, sizeof err) != BOIDS_OK)
+            append(line, sizeof line, "; --save: %s", err);
+        else
+            append(line, sizeof line, "; --save %s holds step %llu (the last good state before the fault)", o->save,
+                   (unsigned long long)good_step);
+    }
+    if (o->export_csv) {
+        char err[512];
+        if (!trusted)
+            append(line, sizeof line, "; --export-csv %s not written (no trusted state)", o->export_csv);
+        else if (boids_engine_write_csv(e, o->export_csv, err, sizeof err) != BOIDS_OK)
+            append(line, sizeof line, "; --export-csv %s could not be written: %s", o->export_csv, err);
+        else
+            append(line, sizeof line, "; --export-csv %s holds step %llu", o->export_csv,
+                   (unsigned long long)good_step);
+    }
+    if (out->profile) {
+        char why[256];
+        if (boids_profile_write_quiet(out->profile, why, sizeof why) == 0)
+            append(line, sizeof line, "; --profile %s holds %llu step%s", o->profile,
+                   (unsigned long long)out->profile_rows, out->profile_rows == 1 ? "" : "s");
+        else
+            append(line, sizeof line, "; --profile %s could not be written: %s", o->profile, why);
+    }
+    fflush(stdout);
+    fprintf(stderr, "%s\n", line);
+    return EXIT_ENVIRONMENT;
+}
+
+// See run_outputs.h: the outputs of a run that ended without a fault, in
+// this order (a failure stops at it).
+int run_write_outputs(const boids_options *o, boids_engine *e, run_outputs *out) {
+    if (o->export_csv) {
+        char err[512];
+        if (boids_engine_write_csv(e, o->export_csv, err, sizeof err) != BOIDS_OK) {
+            boids_cli_error(PROG, "--export-csv", o->export_csv, NULL, "could not be written: %s", strerror(errno));
+            return EXIT_ENVIRONMENT;
+        }
+    }
+    if (o->save && run_save(o, e) != 0)
+        return EXIT_ENVIRONMENT;
+    if (out->recording) {
+        uint32_t frames = 0;
+        char rec_err[512];
+        boids_result rr = boids_engine_record_close(e, &frames, NULL, rec_err, sizeof rec_err);
+        out->recording = false;
+        if (rr != BOIDS_OK) {
+            fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
+            return EXIT_ENVIRONMENT;
+        }
+        if (!o->quiet)
+            printf("recorded: %s (%u frames, every %llu steps)\n", o->record, frames,
+                   (unsigned long long)o->record_every);
+    }
+    if (out->profile) {
+        int prc = boids_profile_write(out->profile);
+        if (prc)
+            return prc;
+        boids_profile_summary(out->profile, o->quiet || boids_cli_interrupted() ? stderr : stdout);
+    }
+    return 0;
+}
+
+// See run_outputs.h: the recording is flushed on every exit.
+void run_close_record(boids_engine *e, run_outputs *out) {
+    char rec_err[512];
+    if (out->recording && boids_engine_record_close(e, NULL, NULL, rec_err, sizeof rec_err) != BOIDS_OK)
+        fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
+    out->recording = false;
+}
