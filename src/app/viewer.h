@@ -91,6 +91,7 @@ struct viewer {
     boids_color_mode color; // the C key
     char renderer[256], gl_version[128];
     bool help, quit, stop, last_frame, forced_zero, dragging, debug_installed;
+    float hud_bottom; // pixels: the HUD panel's lower edge this frame (the help overlay starts below it)
     bool have_cursor; // the cursor has moved over the window (or the script's mouse=)
     double cursor_x, cursor_y;
     uint64_t frame, shots;

@@ -20,6 +20,7 @@ void viewer_hud(viewer *v, int fb_w, int fb_h, const char *text) {
     float scale = scale_of(fb_h), w, h;
     boids_render_text_size(text, scale, &w, &h);
     boids_render_rect(v->render, fb_w, fb_h, 0.0f, 0.0f, w + 16.0f * scale, h + 10.0f * scale, panel);
+    v->hud_bottom = h + 10.0f * scale;
     boids_render_text(v->render, fb_w, fb_h, 8.0f * scale, 6.0f * scale, scale, text, white);
 }
 
@@ -52,7 +53,8 @@ void viewer_help(viewer *v, int fb_w, int fb_h) {
     size_t rows = (n + cols - 1) / cols;
     float total_w = fmaxf((float)cols * col_w - 2.0f * gap, more_w);
     float total_h = line_h * (float)(rows + 2) + more_h;
-    float x = 0.5f * ((float)fb_w - total_w), y = 0.5f * ((float)fb_h - total_h);
+    // Centred, but never over the HUD panel (which stays readable above it).
+    float x = 0.5f * ((float)fb_w - total_w), y = fmaxf(0.5f * ((float)fb_h - total_h), v->hud_bottom + 20.0f * scale);
     boids_render_rect(v->render, fb_w, fb_h, x - 12.0f * scale, y - 10.0f * scale, total_w + 24.0f * scale,
                       total_h + 20.0f * scale, panel);
     boids_render_text(v->render, fb_w, fb_h, x, y, scale, "keys", white);
