@@ -209,19 +209,10 @@ static double fit_exponent(const row *r, uint32_t k) {
     return den != 0 ? (k * sxy - sx * sy) / den : NAN;
 }
 
-int main(int argc, char **argv) {
-    const boids_cli_spec spec = {
-        .prog = "boids-bench",
-        .usage = usage,
-        .flags = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_STEPS |
-                 BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX,
-    };
-    boids_options o;
-    int rc = boids_cli_parse(argc, argv, &spec, &o);
-    if (rc == 1)
-        return 0;
-    if (rc != 0)
-        return 2;
+// The benchmark of the parsed options; the exit status.
+static int run(const boids_options *opt) {
+    boids_options o = *opt; // the default counts go in (the caller frees what o points to)
+    int rc;
     if (o.n_counts == 0) {
         uint32_t def[] = {10000, 100000, 1000000};
         memcpy(o.counts, def, sizeof(def));
@@ -289,4 +280,15 @@ int main(int argc, char **argv) {
     if (fflush(stdout) != 0)
         rc = 3;
     return rc ? rc : sig ? 128 + sig : 0;
+}
+
+// boids-bench: parse, measure every count, exit 0 / 2 / 3.
+int main(int argc, char **argv) {
+    const boids_cli_spec spec = {
+        .prog = "boids-bench",
+        .usage = usage,
+        .flags = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_STEPS |
+                 BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX,
+    };
+    return boids_cli_main(argc, argv, &spec, run);
 }

@@ -132,20 +132,9 @@ static int setup_params(boids_options *o, uint32_t n, boids_params *p, boids_sce
     return 0;
 }
 
-// boids-validate: the set-up, the four horizons, the verdict; exit 0 / 1 / 2 / 3.
-int main(int argc, char **argv) {
-    const boids_cli_spec spec = {
-        .prog = PROG,
-        .usage = usage,
-        .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
-                 BOIDS_CLI_LOAD | BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY,
-    };
-    boids_options o;
-    int rc = boids_cli_parse(argc, argv, &spec, &o);
-    if (rc == 1)
-        return 0;
-    if (rc != 0)
-        return 2;
+// The set-up, the four horizons, the verdict; the exit status (0 / 1 / 2 / 3).
+static int run(const boids_options *opt) {
+    boids_options o = *opt; // setup_params sets defaults in it (the caller frees what o points to)
     uint32_t n = o.count_set ? o.count : 100000;
     uint64_t steps = o.steps_set ? o.steps : 100;
     boids_cli_catch_interrupts(); // SIGINT / SIGTERM: the S steps stop, --save is written, exit 130 / 143
@@ -250,6 +239,16 @@ out:
     boids_engine_headless_close(gl);
     boids_engine_destroy(s);
     boids_engine_destroy(initial);
-    boids_options_free(&o);
     return code;
+}
+
+// boids-validate: parse, validate, exit 0 / 1 / 2 / 3.
+int main(int argc, char **argv) {
+    const boids_cli_spec spec = {
+        .prog = PROG,
+        .usage = usage,
+        .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
+                 BOIDS_CLI_LOAD | BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY,
+    };
+    return boids_cli_main(argc, argv, &spec, run);
 }

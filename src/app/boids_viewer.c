@@ -463,13 +463,5 @@ int main(int argc, char **argv) {
                  BOIDS_CLI_EXPORT_FRAMES | BOIDS_CLI_FRAME | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_SAVE |
                  BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_LOAD,
     };
-    boids_options o;
-    int r = boids_cli_parse(argc, argv, &spec, &o);
-    if (r == 1)
-        return fflush(stdout) == 0 ? 0 : EXIT_ENVIRONMENT;
-    if (r != 0)
-        return EXIT_INPUT;
-    r = run(&o);
-    boids_options_free(&o);
-    return r;
+    return boids_cli_main(argc, argv, &spec, run);
 }

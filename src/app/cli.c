@@ -71,6 +71,19 @@ void boids_options_free(boids_options *o) {
 }
 
 // Parses the command line (see cli.h).
+int boids_cli_main(int argc, char **argv, const boids_cli_spec *spec, int (*run)(const boids_options *o)) {
+    boids_options o;
+    int r = boids_cli_parse(argc, argv, spec, &o);
+    if (r == 1)
+        return fflush(stdout) == 0 ? 0 : 3;
+    if (r != 0)
+        return 2;
+    r = run(&o);
+    boids_options_free(&o);
+    return r;
+}
+
+// See cli.h.
 int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_options *out) {
     set_defaults(spec, out);
     // --help and --version win wherever they are, even after a bad flag.

@@ -9,6 +9,7 @@
  *   boids_cli_spec         what a program accepts (flags, usage)
  *   boids_options          the parsed values (defaults filled in)
  *   boids_cli_parse        argv -> options (0 run, 1 help/version shown, 2 error shown)
+ *   boids_cli_main         parse, run, free: an executable's main
  *   boids_options_params   options -> finalized boids_params, errors as one line
  *   boids_cli_format, boids_cli_error   the one-line error format
  */
@@ -161,6 +162,10 @@ typedef struct boids_options {
 // --list-scenarios was printed (exit 0); 2: a one-line error was printed on
 // stderr (exit 2).
 int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_options *out);
+// An executable's main: parses argv, then returns 0 after --help / --version
+// (3 when stdout cannot be written), 2 after a bad argument (its line
+// printed), else run's exit status; frees the options.
+int boids_cli_main(int argc, char **argv, const boids_cli_spec *spec, int (*run)(const boids_options *o));
 // SIGINT / SIGTERM for headless runs: from boids_cli_catch_interrupts on,
 // a signal only sets a flag, which boids_cli_interrupted returns (0: none;
 // else the signal). Runs poll it between steps, finish the step, write their
