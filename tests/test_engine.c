@@ -23,15 +23,30 @@ static boids_params flocking(void) {
     return p;
 }
 
-// An engine of p on backend b (failing the test with the engine's line).
-static boids_engine *make(const boids_params *p, boids_backend b) {
+// An engine of p on backend b, on the headless context h (NULL: the GPU
+// engine's own), failing the test with the engine's line.
+static boids_engine *make_on(const boids_params *p, boids_backend b, boids_engine_headless *h) {
     boids_engine *e = NULL;
     char err[4096] = "";
-    boids_engine_desc d = {.params = p, .backend = b, .quiet = true};
+    boids_engine_desc d = {.params = p, .backend = b, .headless = h, .quiet = true};
     boids_result r = boids_engine_create(&e, &d, err, sizeof err);
     ck_assert_msg(r == BOIDS_OK, "create on the %s: expected ok (a GL 4.5 context is required), got %s: %s",
                   b == BOIDS_BACKEND_GPU ? "gpu" : "cpu", boids_result_str(r), err);
     return e;
+}
+
+// An engine of p on backend b (the GPU one on a context of its own).
+static boids_engine *make(const boids_params *p, boids_backend b) {
+    return make_on(p, b, NULL);
+}
+
+// A headless context for several GPU engines at once (the library holds
+// one at a time), failing the test with its line.
+static boids_engine_headless *headless(void) {
+    boids_engine_headless *h = NULL;
+    char err[4096] = "";
+    ck_assert_msg(boids_engine_headless_open(&h, err, sizeof err) == BOIDS_OK, "headless_open: expected ok: %s", err);
+    return h;
 }
 
 // The engine's CPU hash equals a plain boids_sim's after the same 20 steps
@@ -102,15 +117,18 @@ START_TEST(set_params_shape) {
 }
 END_TEST
 
-// save at step 10, load, 10 more steps == 20 steps straight, on each backend.
+// save at step 10, load, 10 more steps == 20 steps straight, on each
+// backend; the three GPU engines share one headless context (each of its
+// own would run every engine's GL calls on the newest context).
 static void round_trip(boids_backend b, const char *path) {
     boids_params p = flocking();
-    boids_engine *a = make(&p, b), *ref = make(&p, b);
+    boids_engine_headless *h = b == BOIDS_BACKEND_GPU ? headless() : NULL;
+    boids_engine *a = make_on(&p, b, h), *ref = make_on(&p, b, h);
     ck_assert(boids_engine_step(a, 10, NULL) == BOIDS_OK);
     char err[1200] = "";
     ck_assert_msg(boids_engine_save(a, path, err, sizeof err) == BOIDS_OK, "save: %s", err);
     boids_engine *l = NULL;
-    boids_engine_desc d = {.backend = b, .quiet = true};
+    boids_engine_desc d = {.backend = b, .headless = h, .quiet = true};
     ck_assert_msg(boids_engine_load(&l, path, &d, err, sizeof err) == BOIDS_OK, "load: %s", err);
     ck_assert_uint_eq(boids_engine_steps(l), 10);
     ck_assert(boids_engine_step(l, 10, NULL) == BOIDS_OK);
@@ -121,6 +139,7 @@ static void round_trip(boids_backend b, const char *path) {
     boids_engine_destroy(a);
     boids_engine_destroy(ref);
     boids_engine_destroy(l);
+    boids_engine_headless_close(h);
 }
 
 START_TEST(save_load_cpu) {
@@ -270,6 +289,37 @@ START_TEST(headless_and_sizes) {
 }
 END_TEST
 
+// One headless context of the library at a time: while a GPU engine of its
+// own context lives, a second one and headless_open are BOIDS_ERR_ARGUMENT
+// naming the rule; two engines on one shared context keep their own state
+// (3 and 5 steps give the CPU's hashes of 3 and 5 steps, not one of them).
+START_TEST(one_headless_at_a_time) {
+    boids_params p = flocking();
+    boids_engine *own = make(&p, BOIDS_BACKEND_GPU), *second = NULL;
+    boids_engine_desc d = {.params = &p, .backend = BOIDS_BACKEND_GPU, .quiet = true};
+    char err[4096] = "";
+    ck_assert_msg(boids_engine_create(&second, &d, err, sizeof err) == BOIDS_ERR_ARGUMENT && second == NULL,
+                  "a second engine of its own context: expected BOIDS_ERR_ARGUMENT and no engine");
+    ck_assert_msg(strstr(err, "one at a time") != NULL, "expected the line to state the rule, got '%s'", err);
+    boids_engine_headless *h = NULL;
+    ck_assert_msg(boids_engine_headless_open(&h, err, sizeof err) == BOIDS_ERR_ARGUMENT && h == NULL,
+                  "headless_open beside an engine's own context: expected BOIDS_ERR_ARGUMENT and no context");
+    boids_engine_destroy(own);
+    h = headless(); // the engine's own context is closed: one may be opened again
+    boids_engine *g3 = make_on(&p, BOIDS_BACKEND_GPU, h), *g5 = make_on(&p, BOIDS_BACKEND_GPU, h);
+    boids_engine *c3 = make(&p, BOIDS_BACKEND_CPU), *c5 = make(&p, BOIDS_BACKEND_CPU);
+    ck_assert(boids_engine_step(g3, 3, NULL) == BOIDS_OK && boids_engine_step(c3, 3, NULL) == BOIDS_OK);
+    ck_assert(boids_engine_step(g5, 5, NULL) == BOIDS_OK && boids_engine_step(c5, 5, NULL) == BOIDS_OK);
+    ck_assert_msg(boids_engine_hash(g3) == boids_engine_hash(c3) && boids_engine_hash(g5) == boids_engine_hash(c5),
+                  "two engines on one context: expected the CPU's hashes of 3 and 5 steps (each its own buffers)");
+    ck_assert_msg(boids_engine_hash(c3) != boids_engine_hash(c5), "3 and 5 steps: expected different states");
+    boids_engine *engines[] = {g3, g5, c3, c5};
+    for (int k = 0; k < 4; k++)
+        boids_engine_destroy(engines[k]);
+    boids_engine_headless_close(h);
+}
+END_TEST
+
 // BOIDS_FAULT=lost@3: step 10 returns BOIDS_ERR_GPU_LOST after 3 steps, and
 // read leaves the caller's memory as it was (0xAB bytes stay).
 START_TEST(fault_lost) {
@@ -308,6 +358,7 @@ int main(void) {
         {"copy_state_and_stages", copy_state_and_stages},
         {"copy_agents_and_reset_bodies", copy_agents_and_reset_bodies},
         {"headless_and_sizes", headless_and_sizes},
+        {"one_headless_at_a_time", one_headless_at_a_time},
         {"fault_lost", fault_lost},
     };
     return boids_test_main("engine", cases, sizeof cases / sizeof cases[0], TMP);

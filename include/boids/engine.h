@@ -40,7 +40,10 @@
  *
  * Not thread-safe: one engine is used from one thread at a time (its own
  * OpenMP threads are inside the CPU steps). Several engines may live in one
- * process; GPU ones on the caller's context share that context.
+ * process; GPU ones share one context: the caller's, or one headless
+ * context of the library's (an engine's own or a boids_engine_headless),
+ * of which at most one is open at a time: each is made current when it is
+ * opened, so a second would take the first's engines' GL calls.
  */
 #ifndef BOIDS_ENGINE_H
 #define BOIDS_ENGINE_H
@@ -64,7 +67,9 @@ typedef struct boids_engine boids_engine;
 // engines that use it are destroyed; it is current on the thread that opened it.
 typedef struct boids_engine_headless boids_engine_headless;
 // Opens the context. Errors: BOIDS_ERR_GL (no GL 4.5 context could be made:
-// err says why), BOIDS_ERR_NOMEM. *out is NULL on error.
+// err says why), BOIDS_ERR_NOMEM, BOIDS_ERR_ARGUMENT while another headless
+// context of the library is open (this one's or an engine's own). *out is
+// NULL on error.
 boids_result boids_engine_headless_open(boids_engine_headless **out, char *err, size_t err_size);
 // Closes it. NULL is fine.
 void boids_engine_headless_close(boids_engine_headless *h);
@@ -115,7 +120,9 @@ typedef struct boids_engine_desc {
 // BOIDS_ERR_GL (no GL 4.5 context could be made: err says why),
 // BOIDS_ERR_GPU_LIMIT / _SHADER (the GPU cannot hold the count or build a
 // program: err names the limit and the largest count that fits, or the
-// shader and its log). *out is NULL on error.
+// shader and its log). A GPU engine of its own context (gl_load and
+// headless NULL) while another headless context of the library is open:
+// BOIDS_ERR_ARGUMENT (share a boids_engine_headless). *out is NULL on error.
 boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *desc, char *err, size_t err_size);
 // An engine from a .boids snapshot (boids/snapshot.h): its agents, bodies,
 // parameters, step and scenario; desc gives only the backend and its

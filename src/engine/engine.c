@@ -17,6 +17,23 @@
 #include "boids/snapshot.h"
 #include "engine_private.h"
 
+// Headless EGL contexts this library has open (engines' own and
+// boids_engine_headless ones): at most one. Opening a second would make it
+// current, so every GL call of the engines on the first would run on the
+// second (on its objects of the same names), and destroying either
+// terminates the EGL display the other is on.
+static unsigned egl_open;
+
+// Refuses a second headless context (see egl_open) with err saying why.
+static boids_result egl_available(char *err, size_t err_size) {
+    if (egl_open == 0)
+        return BOIDS_OK;
+    engine_say(err, err_size,
+               "gpu: a headless context of the engine is open already (an engine's own or a "
+               "boids_engine_headless); expected one at a time: share one boids_engine_headless between GPU engines");
+    return BOIDS_ERR_ARGUMENT;
+}
+
 // Copies printf-style text into err (NULL or size 0: nothing).
 void engine_say(char *err, size_t size, const char *fmt, ...) {
     if (!err || !size)
@@ -87,9 +104,12 @@ static boids_result open_gpu(boids_engine *e, const boids_engine_desc *d, char *
     if (!load && d->headless) {
         load = boids_gl_loader(d->headless->gl);
     } else if (!load) {
-        boids_result r = boids_egl_create(&e->gl, err, err_size);
+        boids_result r = egl_available(err, err_size);
+        if (r == BOIDS_OK)
+            r = boids_egl_create(&e->gl, err, err_size);
         if (r != BOIDS_OK)
             return r;
+        egl_open++;
         load = boids_gl_loader(e->gl);
     }
     boids_gpu_desc gd = {.params = &e->sim->p,
@@ -204,7 +224,10 @@ void boids_engine_destroy(boids_engine *e) {
         return;
     boids_record_close(e->rec, NULL, 0);
     boids_gpu_destroy(e->gpu);
-    boids_gl_context_destroy(e->gl);
+    if (e->gl) {
+        boids_gl_context_destroy(e->gl);
+        egl_open--;
+    }
     boids_sim_destroy(e->sim);
     free(e->scen);
     free(e);
@@ -438,14 +461,17 @@ uint64_t boids_engine_bytes(const boids_engine *e) {
 // See boids/engine.h.
 boids_result boids_engine_headless_open(boids_engine_headless **out, char *err, size_t err_size) {
     *out = NULL;
+    boids_result r = egl_available(err, err_size);
+    if (r != BOIDS_OK)
+        return r;
     boids_engine_headless *h = calloc(1, sizeof *h);
     if (!h)
         return BOIDS_ERR_NOMEM;
-    boids_result r = boids_egl_create(&h->gl, err, err_size);
-    if (r != BOIDS_OK) {
+    if ((r = boids_egl_create(&h->gl, err, err_size)) != BOIDS_OK) {
         free(h);
         return r;
     }
+    egl_open++;
     const char *renderer = (const char *)glGetString(GL_RENDERER);
     snprintf(h->renderer, sizeof h->renderer, "%s", renderer ? renderer : "?");
     *out = h;
@@ -457,6 +483,7 @@ void boids_engine_headless_close(boids_engine_headless *h) {
     if (!h)
         return;
     boids_gl_context_destroy(h->gl);
+    egl_open--;
     free(h);
 }
 
