@@ -320,6 +320,27 @@ START_TEST(one_headless_at_a_time) {
 }
 END_TEST
 
+// NULL where the header allows it: destroy and headless_close of NULL do
+// nothing, and err may be NULL (a GPU create writes no line then, and a
+// refused CPU create still returns the error and no engine).
+START_TEST(null_arguments) {
+    boids_engine_destroy(NULL);
+    boids_engine_headless_close(NULL);
+    boids_params p = flocking();
+    boids_engine *g = NULL, *bad = NULL;
+    boids_engine_desc d = {.params = &p, .backend = BOIDS_BACKEND_GPU, .quiet = true};
+    ck_assert_msg(boids_engine_create(&g, &d, NULL, 0) == BOIDS_OK && g != NULL,
+                  "a GPU engine with err NULL: expected ok (a GL 4.5 context is required)");
+    ck_assert(boids_engine_check(g, NULL, 0) == BOIDS_OK);
+    boids_engine_destroy(g);
+    p.world.count = 0xFFFFFFFFu; // above BOIDS_MAX_AGENTS: finalize refuses it
+    boids_engine_desc c = {.params = &p};
+    boids_result r = boids_engine_create(&bad, &c, NULL, 0);
+    ck_assert_msg(r != BOIDS_OK && bad == NULL, "count 2^32-1 with err NULL: expected an error and no engine, got %s",
+                  boids_result_str(r));
+}
+END_TEST
+
 // BOIDS_FAULT=lost@3: step 10 returns BOIDS_ERR_GPU_LOST after 3 steps, and
 // read leaves the caller's memory as it was (0xAB bytes stay).
 START_TEST(fault_lost) {
@@ -359,6 +380,7 @@ int main(void) {
         {"copy_agents_and_reset_bodies", copy_agents_and_reset_bodies},
         {"headless_and_sizes", headless_and_sizes},
         {"one_headless_at_a_time", one_headless_at_a_time},
+        {"null_arguments", null_arguments},
         {"fault_lost", fault_lost},
     };
     return boids_test_main("engine", cases, sizeof cases / sizeof cases[0], TMP);

@@ -100,6 +100,11 @@ static boids_result desc_params(const boids_engine_desc *d, boids_params *p, boi
 // The GPU backend over the mirror's state: a context (the caller's or a
 // headless one), the programs and buffers, the upload.
 static boids_result open_gpu(boids_engine *e, const boids_engine_desc *d, char *err, size_t err_size) {
+    char none[1]; // boids_egl_create and the program builder write err unconditionally; the header allows NULL
+    if (!err || !err_size) {
+        err = none;
+        err_size = sizeof none;
+    }
     boids_gl_loadfn load = d->gl_load;
     if (!load && d->headless) {
         load = boids_gl_loader(d->headless->gl);
@@ -461,6 +466,11 @@ uint64_t boids_engine_bytes(const boids_engine *e) {
 // See boids/engine.h.
 boids_result boids_engine_headless_open(boids_engine_headless **out, char *err, size_t err_size) {
     *out = NULL;
+    char none[1]; // boids_egl_create writes err unconditionally
+    if (!err || !err_size) {
+        err = none;
+        err_size = sizeof none;
+    }
     boids_result r = egl_available(err, err_size);
     if (r != BOIDS_OK)
         return r;
