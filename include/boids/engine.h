@@ -94,7 +94,8 @@ typedef struct boids_engine_desc {
     uint32_t dim;                    // 0: 2 (with neither scenario nor params)
     boids_distribution distribution; // initial positions (with params or the defaults)
     // Initial agents in id order (pos[i], vel[i], group[i] of agent i; all
-    // three or none; params' count of them): NULL = from the seed.
+    // three or none, else BOIDS_ERR_ARGUMENT; params' count of them; checked
+    // as boids_engine_set_agents does): NULL = from the seed.
     const float (*pos)[4];
     const float (*vel)[4];
     const uint32_t *group;
@@ -172,8 +173,11 @@ boids_result boids_engine_read(boids_engine *e, float (*pos)[4], float (*vel)[4]
 // facing angle in 2D); bytes must be rows * count * 16 (rows:
 // boids_params_joint_rows). BOIDS_ERR_ARGUMENT for another size.
 boids_result boids_engine_read_joints(boids_engine *e, float (*joints)[4], size_t bytes);
-// Replaces the agents (id order, as desc.pos/vel/group); bodies are laid
-// straight behind them. Speeds above a group's maxspeed are BOIDS_ERR_ARGUMENT.
+// Replaces the agents (id order, as desc.pos/vel/group: all three, else
+// BOIDS_ERR_ARGUMENT); bodies are laid straight behind them. Speeds above a
+// group's maxspeed are limited to it and positions outside the world
+// wrapped or clamped in (as a step does); a group out of range or a value
+// that is not finite is BOIDS_ERR_PARAM, nothing changed.
 boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], const float (*vel)[4],
                                      const uint32_t *group);
 // Copies another engine's whole state (agents, joints, step counter) into
@@ -259,7 +263,7 @@ bool boids_engine_last_good(const boids_engine *e, uint64_t *step);
 // of open: boids_record_open's or the first frame's (err "FILE: problem"; the
 // recording is then closed), BOIDS_ERR_ARGUMENT for every 0 or a recording
 // already open; a fault on the first frame's read-back is returned with the
-// recording left open (no frames).
+// recording left open (no frames; err "FILE: no first frame: <its line>").
 boids_result boids_engine_record_open(boids_engine *e, const char *path, uint64_t every, char *err, size_t err_size);
 // Closes the recording (nothing open: BOIDS_OK). *frames and *last_step (if
 // non-NULL) receive the frames written and the step of the last one.

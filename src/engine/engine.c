@@ -185,6 +185,11 @@ boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *de
     boids_result r = desc_params(d, &p, &dist, err, err_size);
     if (r == BOIDS_OK && (r = boids_sim_create(&e->sim, &p, dist)) != BOIDS_OK)
         engine_say(err, err_size, "cannot create a simulation of %u agents: %s", p.world.count, boids_result_str(r));
+    if (r == BOIDS_OK && (!d->pos != !d->vel || !d->pos != !d->group)) {
+        engine_say(err, err_size, "agents: pos, vel and group are given %s, %s, %s; expected all three or none",
+                   d->pos ? "yes" : "no", d->vel ? "yes" : "no", d->group ? "yes" : "no");
+        r = BOIDS_ERR_ARGUMENT;
+    }
     if (r == BOIDS_OK && d->pos && (r = boids_sim_set_agents(e->sim, d->pos, d->vel, d->group)) != BOIDS_OK)
         engine_say(err, err_size, "agents: rejected by the simulation: %s", boids_result_str(r));
     if (r == BOIDS_OK) {
