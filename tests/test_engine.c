@@ -6,10 +6,12 @@
 // the sizes (cells, bytes), gl_buffers on the CPU, BOIDS_FAULT=lost@3. Uses GL (label gpu): no GL 4.5
 // context is a failure, never a skip.
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "boids/engine.h"
+#include "boids/record.h"
 #include "spawn.h"
 
 #define TMP BOIDS_TEST_TMP
@@ -320,6 +322,92 @@ START_TEST(one_headless_at_a_time) {
 }
 END_TEST
 
+// set_behaviors: one group's mask changes only that group's; UINT32_MAX
+// sets every group's; a group past group_count is BOIDS_ERR_ARGUMENT and
+// changes nothing.
+START_TEST(set_behaviors_one_and_all) {
+    boids_params p = flocking();
+    p.world.group_count = 3;
+    ck_assert(boids_params_finalize(&p, NULL, 0) == BOIDS_OK);
+    boids_engine *e = make(&p, BOIDS_BACKEND_CPU);
+    uint32_t before[3];
+    for (int g = 0; g < 3; g++)
+        before[g] = boids_engine_params(e)->group[g].behaviors;
+    const uint32_t sep = BOIDS_BIT(BOIDS_BI_SEPARATION), wander = BOIDS_BIT(BOIDS_BI_WANDER);
+    ck_assert(boids_engine_set_behaviors(e, 1, sep) == BOIDS_OK);
+    const boids_params *q = boids_engine_params(e);
+    ck_assert_msg(q->group[1].behaviors == sep && q->group[0].behaviors == before[0] &&
+                      q->group[2].behaviors == before[2],
+                  "group 1 only: expected group 1 = separation, groups 0 and 2 as before");
+    ck_assert_msg(boids_engine_set_behaviors(e, 3, wander) == BOIDS_ERR_ARGUMENT,
+                  "group 3 of 3: expected BOIDS_ERR_ARGUMENT");
+    ck_assert_msg(q->group[1].behaviors == sep && q->group[0].behaviors == before[0],
+                  "a refused group: expected nothing changed");
+    ck_assert(boids_engine_set_behaviors(e, UINT32_MAX, wander) == BOIDS_OK);
+    for (int g = 0; g < 3; g++)
+        ck_assert_msg(q->group[g].behaviors == wander, "UINT32_MAX: expected group %d = wander", g);
+    boids_engine_destroy(e);
+}
+END_TEST
+
+// A recording through the engine: opened at step 3 with every 5, it holds
+// the state of now (step 3) and then steps 5, 10, 15 of 12 more steps: 4
+// frames, the last at 15, and the file reads back with those 4 frames. A
+// second open while one is open and every 0 are BOIDS_ERR_ARGUMENT.
+START_TEST(record_frames) {
+    boids_params p = flocking();
+    boids_engine *e = make(&p, BOIDS_BACKEND_CPU);
+    ck_assert(boids_engine_step(e, 3, NULL) == BOIDS_OK);
+    char err[1200] = "";
+    const char *path = TMP "/engine.boidsrec";
+    ck_assert_msg(boids_engine_record_open(e, path, 0, err, sizeof err) == BOIDS_ERR_ARGUMENT,
+                  "every 0: expected BOIDS_ERR_ARGUMENT");
+    ck_assert_msg(boids_engine_record_open(e, path, 5, err, sizeof err) == BOIDS_OK, "record_open: %s", err);
+    ck_assert_msg(boids_engine_record_open(e, path, 5, err, sizeof err) == BOIDS_ERR_ARGUMENT,
+                  "a second open: expected BOIDS_ERR_ARGUMENT (one recording at a time)");
+    uint64_t done = 0;
+    ck_assert(boids_engine_step(e, 12, &done) == BOIDS_OK && done == 12);
+    uint32_t frames = 0;
+    uint64_t last = 0;
+    ck_assert_msg(boids_engine_record_close(e, &frames, &last, err, sizeof err) == BOIDS_OK, "close: %s", err);
+    ck_assert_msg(frames == 4 && last == 15, "expected 4 frames (steps 3, 5, 10, 15), the last at 15; got %u at %llu",
+                  frames, (unsigned long long)last);
+    boids_recording *r = NULL;
+    ck_assert_msg(boids_recording_open(path, &r, err, sizeof err) == BOIDS_OK, "reading it back: %s", err);
+    ck_assert_msg(boids_recording_get_info(r)->frames == 4 && boids_recording_get_info(r)->count == N,
+                  "the file: expected 4 frames of N agents");
+    boids_recording_close(r);
+    ck_assert_msg(boids_engine_record_close(e, &frames, NULL, err, sizeof err) == BOIDS_OK && frames == 0,
+                  "closing with nothing open: expected ok and 0 frames");
+    boids_engine_destroy(e);
+}
+END_TEST
+
+// load of a damaged snapshot (one byte of a valid one flipped, inside its
+// chunks) fails with a line that names the file, and no engine.
+START_TEST(load_damaged_names_the_file) {
+    boids_params p = flocking();
+    boids_engine *e = make(&p, BOIDS_BACKEND_CPU);
+    const char *path = TMP "/engine_damaged.boids";
+    char err[1200] = "";
+    ck_assert_msg(boids_engine_save(e, path, err, sizeof err) == BOIDS_OK, "save: %s", err);
+    boids_engine_destroy(e);
+    FILE *f = fopen(path, "r+b");
+    ck_assert(f != NULL);
+    ck_assert(fseek(f, 200, SEEK_SET) == 0);
+    int c = fgetc(f);
+    ck_assert(c != EOF && fseek(f, 200, SEEK_SET) == 0);
+    fputc(c ^ 0x5A, f);
+    fclose(f);
+    boids_engine *l = NULL;
+    boids_result r = boids_engine_load(&l, path, NULL, err, sizeof err);
+    ck_assert_msg(r != BOIDS_OK && l == NULL, "a flipped byte: expected an error and no engine, got %s",
+                  boids_result_str(r));
+    ck_assert_msg(strstr(err, path) == err, "expected the line to begin with the file's name '%s', got '%s'", path,
+                  err);
+}
+END_TEST
+
 // NULL where the header allows it: destroy and headless_close of NULL do
 // nothing, and err may be NULL (a GPU create writes no line then, and a
 // refused CPU create still returns the error and no engine).
@@ -333,6 +421,11 @@ START_TEST(null_arguments) {
                   "a GPU engine with err NULL: expected ok (a GL 4.5 context is required)");
     ck_assert(boids_engine_check(g, NULL, 0) == BOIDS_OK);
     boids_engine_destroy(g);
+    static float pos[N][4];
+    boids_engine_desc half = {.params = &p, .pos = (const float(*)[4])pos};
+    char err[256] = "";
+    ck_assert_msg(boids_engine_create(&bad, &half, err, sizeof err) == BOIDS_ERR_ARGUMENT && bad == NULL,
+                  "pos without vel and group: expected BOIDS_ERR_ARGUMENT (all three or none), got '%s'", err);
     p.world.count = 0xFFFFFFFFu; // above BOIDS_MAX_AGENTS: finalize refuses it
     boids_engine_desc c = {.params = &p};
     boids_result r = boids_engine_create(&bad, &c, NULL, 0);
@@ -369,6 +462,48 @@ START_TEST(fault_lost) {
 }
 END_TEST
 
+// Saves after a fault (BOIDS_FAULT=lost@3): with a trusted read-back (the
+// save at step 2) the last good state is written, step 2; with none (after
+// copy_agents the mirror's joints are not the GPU's, so it is not trusted)
+// the save is refused, "FILE: not written: <the loss>", and no file made.
+START_TEST(save_after_a_fault) {
+    setenv("BOIDS_FAULT", "lost@3", 1);
+    boids_params p = flocking();
+    boids_engine *g = make(&p, BOIDS_BACKEND_GPU);
+    char err[1200] = "";
+    const char *good = TMP "/engine_fault_good.boids", *none = TMP "/engine_fault_none.boids";
+    remove(none);
+    ck_assert(boids_engine_step(g, 2, NULL) == BOIDS_OK);
+    ck_assert_msg(boids_engine_save(g, good, err, sizeof err) == BOIDS_OK, "save at step 2: %s", err);
+    ck_assert(boids_engine_step(g, 5, NULL) == BOIDS_ERR_GPU_LOST);
+    uint64_t step = 0;
+    ck_assert_msg(boids_engine_last_good(g, &step) && step == 2,
+                  "after the loss: expected the read-back of step 2 as the last good state, got %llu",
+                  (unsigned long long)step);
+    ck_assert_msg(boids_engine_save(g, good, err, sizeof err) == BOIDS_OK, "save of the last good state: %s", err);
+    boids_engine *l = NULL;
+    ck_assert_msg(boids_engine_load(&l, good, NULL, err, sizeof err) == BOIDS_OK, "load: %s", err);
+    ck_assert_msg(boids_engine_steps(l) == 2, "the saved state: expected step 2 (the last good), got %llu",
+                  (unsigned long long)boids_engine_steps(l));
+    boids_engine_destroy(l);
+    boids_engine_destroy(g);
+    g = make(&p, BOIDS_BACKEND_GPU);
+    boids_engine *c = make(&p, BOIDS_BACKEND_CPU);
+    ck_assert(boids_engine_copy_agents(g, c) == BOIDS_OK);
+    ck_assert(boids_engine_step(g, 10, NULL) == BOIDS_ERR_GPU_LOST);
+    ck_assert_msg(!boids_engine_last_good(g, NULL), "after copy_agents and the loss: expected no trusted state");
+    ck_assert_msg(boids_engine_save(g, none, err, sizeof err) == BOIDS_ERR_GPU_LOST,
+                  "save with no trusted state: expected the fault BOIDS_ERR_GPU_LOST");
+    ck_assert_msg(strstr(err, "not written") && strstr(err, "lost"),
+                  "expected 'FILE: not written: <the loss>', got '%s'", err);
+    FILE *f = fopen(none, "rb");
+    ck_assert_msg(f == NULL, "a refused save: expected no file %s", none);
+    boids_engine_destroy(c);
+    boids_engine_destroy(g);
+    unsetenv("BOIDS_FAULT");
+}
+END_TEST
+
 int main(void) {
     const boids_test_case cases[] = {
         {"cpu_is_the_sim", cpu_is_the_sim},
@@ -380,8 +515,12 @@ int main(void) {
         {"copy_agents_and_reset_bodies", copy_agents_and_reset_bodies},
         {"headless_and_sizes", headless_and_sizes},
         {"one_headless_at_a_time", one_headless_at_a_time},
+        {"set_behaviors_one_and_all", set_behaviors_one_and_all},
+        {"record_frames", record_frames},
+        {"load_damaged_names_the_file", load_damaged_names_the_file},
         {"null_arguments", null_arguments},
         {"fault_lost", fault_lost},
+        {"save_after_a_fault", save_after_a_fault},
     };
     return boids_test_main("engine", cases, sizeof cases / sizeof cases[0], TMP);
 }
