@@ -6,10 +6,12 @@
 // the sizes (cells, bytes), gl_buffers on the CPU, BOIDS_FAULT=lost@3. Uses GL (label gpu): no GL 4.5
 // context is a failure, never a skip.
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "boids/engine.h"
+#include "boids/record.h"
 #include "spawn.h"
 
 #define TMP BOIDS_TEST_TMP
@@ -23,15 +25,30 @@ static boids_params flocking(void) {
     return p;
 }
 
-// An engine of p on backend b (failing the test with the engine's line).
-static boids_engine *make(const boids_params *p, boids_backend b) {
+// An engine of p on backend b, on the headless context h (NULL: the GPU
+// engine's own), failing the test with the engine's line.
+static boids_engine *make_on(const boids_params *p, boids_backend b, boids_engine_headless *h) {
     boids_engine *e = NULL;
     char err[4096] = "";
-    boids_engine_desc d = {.params = p, .backend = b, .quiet = true};
+    boids_engine_desc d = {.params = p, .backend = b, .headless = h, .quiet = true};
     boids_result r = boids_engine_create(&e, &d, err, sizeof err);
     ck_assert_msg(r == BOIDS_OK, "create on the %s: expected ok (a GL 4.5 context is required), got %s: %s",
                   b == BOIDS_BACKEND_GPU ? "gpu" : "cpu", boids_result_str(r), err);
     return e;
+}
+
+// An engine of p on backend b (the GPU one on a context of its own).
+static boids_engine *make(const boids_params *p, boids_backend b) {
+    return make_on(p, b, NULL);
+}
+
+// A headless context for several GPU engines at once (the library holds
+// one at a time), failing the test with its line.
+static boids_engine_headless *headless(void) {
+    boids_engine_headless *h = NULL;
+    char err[4096] = "";
+    ck_assert_msg(boids_engine_headless_open(&h, err, sizeof err) == BOIDS_OK, "headless_open: expected ok: %s", err);
+    return h;
 }
 
 // The engine's CPU hash equals a plain boids_sim's after the same 20 steps
@@ -102,15 +119,18 @@ START_TEST(set_params_shape) {
 }
 END_TEST
 
-// save at step 10, load, 10 more steps == 20 steps straight, on each backend.
+// save at step 10, load, 10 more steps == 20 steps straight, on each
+// backend; the three GPU engines share one headless context (each of its
+// own would run every engine's GL calls on the newest context).
 static void round_trip(boids_backend b, const char *path) {
     boids_params p = flocking();
-    boids_engine *a = make(&p, b), *ref = make(&p, b);
+    boids_engine_headless *h = b == BOIDS_BACKEND_GPU ? headless() : NULL;
+    boids_engine *a = make_on(&p, b, h), *ref = make_on(&p, b, h);
     ck_assert(boids_engine_step(a, 10, NULL) == BOIDS_OK);
     char err[1200] = "";
     ck_assert_msg(boids_engine_save(a, path, err, sizeof err) == BOIDS_OK, "save: %s", err);
     boids_engine *l = NULL;
-    boids_engine_desc d = {.backend = b, .quiet = true};
+    boids_engine_desc d = {.backend = b, .headless = h, .quiet = true};
     ck_assert_msg(boids_engine_load(&l, path, &d, err, sizeof err) == BOIDS_OK, "load: %s", err);
     ck_assert_uint_eq(boids_engine_steps(l), 10);
     ck_assert(boids_engine_step(l, 10, NULL) == BOIDS_OK);
@@ -121,6 +141,7 @@ static void round_trip(boids_backend b, const char *path) {
     boids_engine_destroy(a);
     boids_engine_destroy(ref);
     boids_engine_destroy(l);
+    boids_engine_headless_close(h);
 }
 
 START_TEST(save_load_cpu) {
@@ -270,6 +291,149 @@ START_TEST(headless_and_sizes) {
 }
 END_TEST
 
+// One headless context of the library at a time: while a GPU engine of its
+// own context lives, a second one and headless_open are BOIDS_ERR_ARGUMENT
+// naming the rule; two engines on one shared context keep their own state
+// (3 and 5 steps give the CPU's hashes of 3 and 5 steps, not one of them).
+START_TEST(one_headless_at_a_time) {
+    boids_params p = flocking();
+    boids_engine *own = make(&p, BOIDS_BACKEND_GPU), *second = NULL;
+    boids_engine_desc d = {.params = &p, .backend = BOIDS_BACKEND_GPU, .quiet = true};
+    char err[4096] = "";
+    ck_assert_msg(boids_engine_create(&second, &d, err, sizeof err) == BOIDS_ERR_ARGUMENT && second == NULL,
+                  "a second engine of its own context: expected BOIDS_ERR_ARGUMENT and no engine");
+    ck_assert_msg(strstr(err, "one at a time") != NULL, "expected the line to state the rule, got '%s'", err);
+    boids_engine_headless *h = NULL;
+    ck_assert_msg(boids_engine_headless_open(&h, err, sizeof err) == BOIDS_ERR_ARGUMENT && h == NULL,
+                  "headless_open beside an engine's own context: expected BOIDS_ERR_ARGUMENT and no context");
+    boids_engine_destroy(own);
+    h = headless(); // the engine's own context is closed: one may be opened again
+    boids_engine *g3 = make_on(&p, BOIDS_BACKEND_GPU, h), *g5 = make_on(&p, BOIDS_BACKEND_GPU, h);
+    boids_engine *c3 = make(&p, BOIDS_BACKEND_CPU), *c5 = make(&p, BOIDS_BACKEND_CPU);
+    ck_assert(boids_engine_step(g3, 3, NULL) == BOIDS_OK && boids_engine_step(c3, 3, NULL) == BOIDS_OK);
+    ck_assert(boids_engine_step(g5, 5, NULL) == BOIDS_OK && boids_engine_step(c5, 5, NULL) == BOIDS_OK);
+    ck_assert_msg(boids_engine_hash(g3) == boids_engine_hash(c3) && boids_engine_hash(g5) == boids_engine_hash(c5),
+                  "two engines on one context: expected the CPU's hashes of 3 and 5 steps (each its own buffers)");
+    ck_assert_msg(boids_engine_hash(c3) != boids_engine_hash(c5), "3 and 5 steps: expected different states");
+    boids_engine *engines[] = {g3, g5, c3, c5};
+    for (int k = 0; k < 4; k++)
+        boids_engine_destroy(engines[k]);
+    boids_engine_headless_close(h);
+}
+END_TEST
+
+// set_behaviors: one group's mask changes only that group's; UINT32_MAX
+// sets every group's; a group past group_count is BOIDS_ERR_ARGUMENT and
+// changes nothing.
+START_TEST(set_behaviors_one_and_all) {
+    boids_params p = flocking();
+    p.world.group_count = 3;
+    ck_assert(boids_params_finalize(&p, NULL, 0) == BOIDS_OK);
+    boids_engine *e = make(&p, BOIDS_BACKEND_CPU);
+    uint32_t before[3];
+    for (int g = 0; g < 3; g++)
+        before[g] = boids_engine_params(e)->group[g].behaviors;
+    const uint32_t sep = BOIDS_BIT(BOIDS_BI_SEPARATION), wander = BOIDS_BIT(BOIDS_BI_WANDER);
+    ck_assert(boids_engine_set_behaviors(e, 1, sep) == BOIDS_OK);
+    const boids_params *q = boids_engine_params(e);
+    ck_assert_msg(q->group[1].behaviors == sep && q->group[0].behaviors == before[0] &&
+                      q->group[2].behaviors == before[2],
+                  "group 1 only: expected group 1 = separation, groups 0 and 2 as before");
+    ck_assert_msg(boids_engine_set_behaviors(e, 3, wander) == BOIDS_ERR_ARGUMENT,
+                  "group 3 of 3: expected BOIDS_ERR_ARGUMENT");
+    ck_assert_msg(q->group[1].behaviors == sep && q->group[0].behaviors == before[0],
+                  "a refused group: expected nothing changed");
+    ck_assert(boids_engine_set_behaviors(e, UINT32_MAX, wander) == BOIDS_OK);
+    for (int g = 0; g < 3; g++)
+        ck_assert_msg(q->group[g].behaviors == wander, "UINT32_MAX: expected group %d = wander", g);
+    boids_engine_destroy(e);
+}
+END_TEST
+
+// A recording through the engine: opened at step 3 with every 5, it holds
+// the state of now (step 3) and then steps 5, 10, 15 of 12 more steps: 4
+// frames, the last at 15, and the file reads back with those 4 frames. A
+// second open while one is open and every 0 are BOIDS_ERR_ARGUMENT.
+START_TEST(record_frames) {
+    boids_params p = flocking();
+    boids_engine *e = make(&p, BOIDS_BACKEND_CPU);
+    ck_assert(boids_engine_step(e, 3, NULL) == BOIDS_OK);
+    char err[1200] = "";
+    const char *path = TMP "/engine.boidsrec";
+    ck_assert_msg(boids_engine_record_open(e, path, 0, err, sizeof err) == BOIDS_ERR_ARGUMENT,
+                  "every 0: expected BOIDS_ERR_ARGUMENT");
+    ck_assert_msg(boids_engine_record_open(e, path, 5, err, sizeof err) == BOIDS_OK, "record_open: %s", err);
+    ck_assert_msg(boids_engine_record_open(e, path, 5, err, sizeof err) == BOIDS_ERR_ARGUMENT,
+                  "a second open: expected BOIDS_ERR_ARGUMENT (one recording at a time)");
+    uint64_t done = 0;
+    ck_assert(boids_engine_step(e, 12, &done) == BOIDS_OK && done == 12);
+    uint32_t frames = 0;
+    uint64_t last = 0;
+    ck_assert_msg(boids_engine_record_close(e, &frames, &last, err, sizeof err) == BOIDS_OK, "close: %s", err);
+    ck_assert_msg(frames == 4 && last == 15, "expected 4 frames (steps 3, 5, 10, 15), the last at 15; got %u at %llu",
+                  frames, (unsigned long long)last);
+    boids_recording *r = NULL;
+    ck_assert_msg(boids_recording_open(path, &r, err, sizeof err) == BOIDS_OK, "reading it back: %s", err);
+    ck_assert_msg(boids_recording_get_info(r)->frames == 4 && boids_recording_get_info(r)->count == N,
+                  "the file: expected 4 frames of N agents");
+    boids_recording_close(r);
+    ck_assert_msg(boids_engine_record_close(e, &frames, NULL, err, sizeof err) == BOIDS_OK && frames == 0,
+                  "closing with nothing open: expected ok and 0 frames");
+    boids_engine_destroy(e);
+}
+END_TEST
+
+// load of a damaged snapshot (one byte of a valid one flipped, inside its
+// chunks) fails with a line that names the file, and no engine.
+START_TEST(load_damaged_names_the_file) {
+    boids_params p = flocking();
+    boids_engine *e = make(&p, BOIDS_BACKEND_CPU);
+    const char *path = TMP "/engine_damaged.boids";
+    char err[1200] = "";
+    ck_assert_msg(boids_engine_save(e, path, err, sizeof err) == BOIDS_OK, "save: %s", err);
+    boids_engine_destroy(e);
+    FILE *f = fopen(path, "r+b");
+    ck_assert(f != NULL);
+    ck_assert(fseek(f, 200, SEEK_SET) == 0);
+    int c = fgetc(f);
+    ck_assert(c != EOF && fseek(f, 200, SEEK_SET) == 0);
+    fputc(c ^ 0x5A, f);
+    fclose(f);
+    boids_engine *l = NULL;
+    boids_result r = boids_engine_load(&l, path, NULL, err, sizeof err);
+    ck_assert_msg(r != BOIDS_OK && l == NULL, "a flipped byte: expected an error and no engine, got %s",
+                  boids_result_str(r));
+    ck_assert_msg(strstr(err, path) == err, "expected the line to begin with the file's name '%s', got '%s'", path,
+                  err);
+}
+END_TEST
+
+// NULL where the header allows it: destroy and headless_close of NULL do
+// nothing, and err may be NULL (a GPU create writes no line then, and a
+// refused CPU create still returns the error and no engine).
+START_TEST(null_arguments) {
+    boids_engine_destroy(NULL);
+    boids_engine_headless_close(NULL);
+    boids_params p = flocking();
+    boids_engine *g = NULL, *bad = NULL;
+    boids_engine_desc d = {.params = &p, .backend = BOIDS_BACKEND_GPU, .quiet = true};
+    ck_assert_msg(boids_engine_create(&g, &d, NULL, 0) == BOIDS_OK && g != NULL,
+                  "a GPU engine with err NULL: expected ok (a GL 4.5 context is required)");
+    ck_assert(boids_engine_check(g, NULL, 0) == BOIDS_OK);
+    boids_engine_destroy(g);
+    static float pos[N][4];
+    boids_engine_desc half = {.params = &p, .pos = (const float(*)[4])pos};
+    char err[256] = "";
+    ck_assert_msg(boids_engine_create(&bad, &half, err, sizeof err) == BOIDS_ERR_ARGUMENT && bad == NULL,
+                  "pos without vel and group: expected BOIDS_ERR_ARGUMENT (all three or none), got '%s'", err);
+    p.world.count = 0xFFFFFFFFu; // above BOIDS_MAX_AGENTS: finalize refuses it
+    boids_engine_desc c = {.params = &p};
+    boids_result r = boids_engine_create(&bad, &c, NULL, 0);
+    ck_assert_msg(r != BOIDS_OK && bad == NULL, "count 2^32-1 with err NULL: expected an error and no engine, got %s",
+                  boids_result_str(r));
+}
+END_TEST
+
 // BOIDS_FAULT=lost@3: step 10 returns BOIDS_ERR_GPU_LOST after 3 steps, and
 // read leaves the caller's memory as it was (0xAB bytes stay).
 START_TEST(fault_lost) {
@@ -298,6 +462,48 @@ START_TEST(fault_lost) {
 }
 END_TEST
 
+// Saves after a fault (BOIDS_FAULT=lost@3): with a trusted read-back (the
+// save at step 2) the last good state is written, step 2; with none (after
+// copy_agents the mirror's joints are not the GPU's, so it is not trusted)
+// the save is refused, "FILE: not written: <the loss>", and no file made.
+START_TEST(save_after_a_fault) {
+    setenv("BOIDS_FAULT", "lost@3", 1);
+    boids_params p = flocking();
+    boids_engine *g = make(&p, BOIDS_BACKEND_GPU);
+    char err[1200] = "";
+    const char *good = TMP "/engine_fault_good.boids", *none = TMP "/engine_fault_none.boids";
+    remove(none);
+    ck_assert(boids_engine_step(g, 2, NULL) == BOIDS_OK);
+    ck_assert_msg(boids_engine_save(g, good, err, sizeof err) == BOIDS_OK, "save at step 2: %s", err);
+    ck_assert(boids_engine_step(g, 5, NULL) == BOIDS_ERR_GPU_LOST);
+    uint64_t step = 0;
+    ck_assert_msg(boids_engine_last_good(g, &step) && step == 2,
+                  "after the loss: expected the read-back of step 2 as the last good state, got %llu",
+                  (unsigned long long)step);
+    ck_assert_msg(boids_engine_save(g, good, err, sizeof err) == BOIDS_OK, "save of the last good state: %s", err);
+    boids_engine *l = NULL;
+    ck_assert_msg(boids_engine_load(&l, good, NULL, err, sizeof err) == BOIDS_OK, "load: %s", err);
+    ck_assert_msg(boids_engine_steps(l) == 2, "the saved state: expected step 2 (the last good), got %llu",
+                  (unsigned long long)boids_engine_steps(l));
+    boids_engine_destroy(l);
+    boids_engine_destroy(g);
+    g = make(&p, BOIDS_BACKEND_GPU);
+    boids_engine *c = make(&p, BOIDS_BACKEND_CPU);
+    ck_assert(boids_engine_copy_agents(g, c) == BOIDS_OK);
+    ck_assert(boids_engine_step(g, 10, NULL) == BOIDS_ERR_GPU_LOST);
+    ck_assert_msg(!boids_engine_last_good(g, NULL), "after copy_agents and the loss: expected no trusted state");
+    ck_assert_msg(boids_engine_save(g, none, err, sizeof err) == BOIDS_ERR_GPU_LOST,
+                  "save with no trusted state: expected the fault BOIDS_ERR_GPU_LOST");
+    ck_assert_msg(strstr(err, "not written") && strstr(err, "lost"),
+                  "expected 'FILE: not written: <the loss>', got '%s'", err);
+    FILE *f = fopen(none, "rb");
+    ck_assert_msg(f == NULL, "a refused save: expected no file %s", none);
+    boids_engine_destroy(c);
+    boids_engine_destroy(g);
+    unsetenv("BOIDS_FAULT");
+}
+END_TEST
+
 int main(void) {
     const boids_test_case cases[] = {
         {"cpu_is_the_sim", cpu_is_the_sim},
@@ -308,7 +514,13 @@ int main(void) {
         {"copy_state_and_stages", copy_state_and_stages},
         {"copy_agents_and_reset_bodies", copy_agents_and_reset_bodies},
         {"headless_and_sizes", headless_and_sizes},
+        {"one_headless_at_a_time", one_headless_at_a_time},
+        {"set_behaviors_one_and_all", set_behaviors_one_and_all},
+        {"record_frames", record_frames},
+        {"load_damaged_names_the_file", load_damaged_names_the_file},
+        {"null_arguments", null_arguments},
         {"fault_lost", fault_lost},
+        {"save_after_a_fault", save_after_a_fault},
     };
     return boids_test_main("engine", cases, sizeof cases / sizeof cases[0], TMP);
 }

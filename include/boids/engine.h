@@ -40,7 +40,10 @@
  *
  * Not thread-safe: one engine is used from one thread at a time (its own
  * OpenMP threads are inside the CPU steps). Several engines may live in one
- * process; GPU ones on the caller's context share that context.
+ * process; GPU ones share one context: the caller's, or one headless
+ * context of the library's (an engine's own or a boids_engine_headless),
+ * of which at most one is open at a time: each is made current when it is
+ * opened, so a second would take the first's engines' GL calls.
  */
 #ifndef BOIDS_ENGINE_H
 #define BOIDS_ENGINE_H
@@ -64,7 +67,9 @@ typedef struct boids_engine boids_engine;
 // engines that use it are destroyed; it is current on the thread that opened it.
 typedef struct boids_engine_headless boids_engine_headless;
 // Opens the context. Errors: BOIDS_ERR_GL (no GL 4.5 context could be made:
-// err says why), BOIDS_ERR_NOMEM. *out is NULL on error.
+// err says why), BOIDS_ERR_NOMEM, BOIDS_ERR_ARGUMENT while another headless
+// context of the library is open (this one's or an engine's own). *out is
+// NULL on error.
 boids_result boids_engine_headless_open(boids_engine_headless **out, char *err, size_t err_size);
 // Closes it. NULL is fine.
 void boids_engine_headless_close(boids_engine_headless *h);
@@ -89,7 +94,8 @@ typedef struct boids_engine_desc {
     uint32_t dim;                    // 0: 2 (with neither scenario nor params)
     boids_distribution distribution; // initial positions (with params or the defaults)
     // Initial agents in id order (pos[i], vel[i], group[i] of agent i; all
-    // three or none; params' count of them): NULL = from the seed.
+    // three or none, else BOIDS_ERR_ARGUMENT; params' count of them; checked
+    // as boids_engine_set_agents does): NULL = from the seed.
     const float (*pos)[4];
     const float (*vel)[4];
     const uint32_t *group;
@@ -115,7 +121,9 @@ typedef struct boids_engine_desc {
 // BOIDS_ERR_GL (no GL 4.5 context could be made: err says why),
 // BOIDS_ERR_GPU_LIMIT / _SHADER (the GPU cannot hold the count or build a
 // program: err names the limit and the largest count that fits, or the
-// shader and its log). *out is NULL on error.
+// shader and its log). A GPU engine of its own context (gl_load and
+// headless NULL) while another headless context of the library is open:
+// BOIDS_ERR_ARGUMENT (share a boids_engine_headless). *out is NULL on error.
 boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *desc, char *err, size_t err_size);
 // An engine from a .boids snapshot (boids/snapshot.h): its agents, bodies,
 // parameters, step and scenario; desc gives only the backend and its
@@ -165,8 +173,11 @@ boids_result boids_engine_read(boids_engine *e, float (*pos)[4], float (*vel)[4]
 // facing angle in 2D); bytes must be rows * count * 16 (rows:
 // boids_params_joint_rows). BOIDS_ERR_ARGUMENT for another size.
 boids_result boids_engine_read_joints(boids_engine *e, float (*joints)[4], size_t bytes);
-// Replaces the agents (id order, as desc.pos/vel/group); bodies are laid
-// straight behind them. Speeds above a group's maxspeed are BOIDS_ERR_ARGUMENT.
+// Replaces the agents (id order, as desc.pos/vel/group: all three, else
+// BOIDS_ERR_ARGUMENT); bodies are laid straight behind them. Speeds above a
+// group's maxspeed are limited to it and positions outside the world
+// wrapped or clamped in (as a step does); a group out of range or a value
+// that is not finite is BOIDS_ERR_PARAM, nothing changed.
 boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], const float (*vel)[4],
                                      const uint32_t *group);
 // Copies another engine's whole state (agents, joints, step counter) into
@@ -252,7 +263,7 @@ bool boids_engine_last_good(const boids_engine *e, uint64_t *step);
 // of open: boids_record_open's or the first frame's (err "FILE: problem"; the
 // recording is then closed), BOIDS_ERR_ARGUMENT for every 0 or a recording
 // already open; a fault on the first frame's read-back is returned with the
-// recording left open (no frames).
+// recording left open (no frames; err "FILE: no first frame: <its line>").
 boids_result boids_engine_record_open(boids_engine *e, const char *path, uint64_t every, char *err, size_t err_size);
 // Closes the recording (nothing open: BOIDS_OK). *frames and *last_step (if
 // non-NULL) receive the frames written and the step of the last one.

@@ -70,26 +70,18 @@ const char *boids_parse_uint(const char *s, unsigned flags, uint64_t lo, uint64_
 
 // Parses a finite float (see parse.h).
 const char *boids_parse_float(const char *s, unsigned flags, float *out) {
-    char t[128];
-    if (flags & BOIDS_PARSE_TRIM) {
-        size_t n;
-        const char *b = span(s, flags, &n);
-        if (n == 0)
-            return "empty";
-        if (n >= sizeof t)
-            n = sizeof t - 1;
-        memcpy(t, b, n);
-        t[n] = '\0';
-        s = t;
-    }
-    if (!s[0] || isspace((unsigned char)s[0]))
+    size_t n; // the number is s[0..n), parsed in place: a copy of bounded size cut long values into valid ones
+    s = span(s, flags, &n);
+    if (n == 0 && (flags & BOIDS_PARSE_TRIM))
+        return "empty";
+    if (n == 0 || isspace((unsigned char)s[0]))
         return "not a number";
     errno = 0;
     char *end = NULL;
     double v = strtod(s, &end);
-    if (end == s || *end != '\0')
+    if (end == s || end != s + n)
         return "not a number";
-    if (strchr(s, 'x') || strchr(s, 'X'))
+    if (memchr(s, 'x', n) || memchr(s, 'X', n))
         return "not a decimal number";
     bool positive = (flags & BOIDS_PARSE_POSITIVE) != 0;
     if (errno == ERANGE && fabs(v) > 1.0)
@@ -179,8 +171,8 @@ const char *boids_parse_nearest(const char *given, const char *const *names, siz
     size_t best_d = SIZE_MAX, len = strlen(given);
     for (size_t i = 0; names[i]; i++) {
         size_t d = boids_parse_edit_distance(given, names[i]);
-        if (prefixes && len >= 2 && strncmp(given, names[i], len) == 0)
-            d = 1;
+        if (prefixes && len >= 2 && strncmp(given, names[i], len) == 0 && d > 1)
+            d = 1; // never more than 1, but an exact match stays 0
         if (d < best_d) {
             best_d = d;
             best = names[i];

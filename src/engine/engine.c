@@ -17,6 +17,23 @@
 #include "boids/snapshot.h"
 #include "engine_private.h"
 
+// Headless EGL contexts this library has open (engines' own and
+// boids_engine_headless ones): at most one. Opening a second would make it
+// current, so every GL call of the engines on the first would run on the
+// second (on its objects of the same names), and destroying either
+// terminates the EGL display the other is on.
+static unsigned egl_open;
+
+// Refuses a second headless context (see egl_open) with err saying why.
+static boids_result egl_available(char *err, size_t err_size) {
+    if (egl_open == 0)
+        return BOIDS_OK;
+    engine_say(err, err_size,
+               "gpu: a headless context of the engine is open already (an engine's own or a "
+               "boids_engine_headless); expected one at a time: share one boids_engine_headless between GPU engines");
+    return BOIDS_ERR_ARGUMENT;
+}
+
 // Copies printf-style text into err (NULL or size 0: nothing).
 void engine_say(char *err, size_t size, const char *fmt, ...) {
     if (!err || !size)
@@ -83,13 +100,21 @@ static boids_result desc_params(const boids_engine_desc *d, boids_params *p, boi
 // The GPU backend over the mirror's state: a context (the caller's or a
 // headless one), the programs and buffers, the upload.
 static boids_result open_gpu(boids_engine *e, const boids_engine_desc *d, char *err, size_t err_size) {
+    char none[1]; // boids_egl_create and the program builder write err unconditionally; the header allows NULL
+    if (!err || !err_size) {
+        err = none;
+        err_size = sizeof none;
+    }
     boids_gl_loadfn load = d->gl_load;
     if (!load && d->headless) {
         load = boids_gl_loader(d->headless->gl);
     } else if (!load) {
-        boids_result r = boids_egl_create(&e->gl, err, err_size);
+        boids_result r = egl_available(err, err_size);
+        if (r == BOIDS_OK)
+            r = boids_egl_create(&e->gl, err, err_size);
         if (r != BOIDS_OK)
             return r;
+        egl_open++;
         load = boids_gl_loader(e->gl);
     }
     boids_gpu_desc gd = {.params = &e->sim->p,
@@ -160,6 +185,11 @@ boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *de
     boids_result r = desc_params(d, &p, &dist, err, err_size);
     if (r == BOIDS_OK && (r = boids_sim_create(&e->sim, &p, dist)) != BOIDS_OK)
         engine_say(err, err_size, "cannot create a simulation of %u agents: %s", p.world.count, boids_result_str(r));
+    if (r == BOIDS_OK && (!d->pos != !d->vel || !d->pos != !d->group)) {
+        engine_say(err, err_size, "agents: pos, vel and group are given %s, %s, %s; expected all three or none",
+                   d->pos ? "yes" : "no", d->vel ? "yes" : "no", d->group ? "yes" : "no");
+        r = BOIDS_ERR_ARGUMENT;
+    }
     if (r == BOIDS_OK && d->pos && (r = boids_sim_set_agents(e->sim, d->pos, d->vel, d->group)) != BOIDS_OK)
         engine_say(err, err_size, "agents: rejected by the simulation: %s", boids_result_str(r));
     if (r == BOIDS_OK) {
@@ -204,7 +234,10 @@ void boids_engine_destroy(boids_engine *e) {
         return;
     boids_record_close(e->rec, NULL, 0);
     boids_gpu_destroy(e->gpu);
-    boids_gl_context_destroy(e->gl);
+    if (e->gl) {
+        boids_gl_context_destroy(e->gl);
+        egl_open--;
+    }
     boids_sim_destroy(e->sim);
     free(e->scen);
     free(e);
@@ -438,14 +471,22 @@ uint64_t boids_engine_bytes(const boids_engine *e) {
 // See boids/engine.h.
 boids_result boids_engine_headless_open(boids_engine_headless **out, char *err, size_t err_size) {
     *out = NULL;
+    char none[1]; // boids_egl_create writes err unconditionally
+    if (!err || !err_size) {
+        err = none;
+        err_size = sizeof none;
+    }
+    boids_result r = egl_available(err, err_size);
+    if (r != BOIDS_OK)
+        return r;
     boids_engine_headless *h = calloc(1, sizeof *h);
     if (!h)
         return BOIDS_ERR_NOMEM;
-    boids_result r = boids_egl_create(&h->gl, err, err_size);
-    if (r != BOIDS_OK) {
+    if ((r = boids_egl_create(&h->gl, err, err_size)) != BOIDS_OK) {
         free(h);
         return r;
     }
+    egl_open++;
     const char *renderer = (const char *)glGetString(GL_RENDERER);
     snprintf(h->renderer, sizeof h->renderer, "%s", renderer ? renderer : "?");
     *out = h;
@@ -457,6 +498,7 @@ void boids_engine_headless_close(boids_engine_headless *h) {
     if (!h)
         return;
     boids_gl_context_destroy(h->gl);
+    egl_open--;
     free(h);
 }
 

@@ -28,9 +28,11 @@ boids_result engine_record_due(boids_engine *e) {
     boids_result r = engine_readback(e);
     if (r != BOIDS_OK)
         return r;
-    if ((r = boids_record_frame(e->rec, e->sim, NULL, e->error, sizeof e->error)) != BOIDS_OK)
+    bool written = false;
+    if ((r = boids_record_frame(e->rec, e->sim, &written, e->error, sizeof e->error)) != BOIDS_OK)
         return r;
-    e->rec_last_step = e->sim->step;
+    if (written)
+        e->rec_last_step = e->sim->step;
     return BOIDS_OK;
 }
 
@@ -112,6 +114,8 @@ static boids_result upload(boids_engine *e, bool joints) {
 // See boids/engine.h.
 boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], const float (*vel)[4],
                                      const uint32_t *group) {
+    if (!pos || !vel || !group) // boids_sim_set_agents reads all three
+        return BOIDS_ERR_ARGUMENT;
     boids_result r = engine_healthy(e);
     if (r != BOIDS_OK)
         return r;
@@ -297,11 +301,17 @@ boids_result boids_engine_record_open(boids_engine *e, const char *path, uint64_
     if ((r = boids_record_open(path, e->sim, every, &e->rec, err, err_size)) != BOIDS_OK)
         return r;
     e->rec_every = every;
-    if ((r = engine_record_due(e)) != BOIDS_OK && e->fault == BOIDS_OK) { // the state of now
-        engine_say(err, err_size, "%s", e->error);
-        boids_record_close(e->rec, NULL, 0);
-        e->rec = NULL;
+    e->rec_last_step = 0; // a previous recording's is not this one's
+    // The state of now as the first frame.
+    if ((r = engine_record_due(e)) == BOIDS_OK)
+        return r;
+    if (e->fault != BOIDS_OK) { // left open, no frames
+        engine_say(err, err_size, "%s: no first frame: %s", path, e->fault_line);
+        return r;
     }
+    engine_say(err, err_size, "%s", e->error);
+    boids_record_close(e->rec, NULL, 0);
+    e->rec = NULL;
     return r;
 }
 

@@ -61,6 +61,8 @@ static const char *shader_text(const char *dir, const char *name, char **owned, 
 // The info log with each "N:" source-string prefix (Mesa: "0:12(3): error")
 // replaced by the file name, newlines turned into "; ", into err.
 static void named_log(const char *log, const char *const *names, size_t count, char *err, size_t err_size) {
+    if (!err || !err_size)
+        return;
     size_t used = strlen(err);
     bool first = true;
     for (const char *p = log; *p && used + 1 < err_size;) {
