@@ -158,9 +158,5 @@ int boids_test_main_suite(Suite *s, const char *tmp_dir) {
         fprintf(stderr, "cannot create %s: %s\n", tmp_dir, strerror(errno));
         return 1;
     }
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return boids_test_run_suite(s);
 }

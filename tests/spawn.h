@@ -7,6 +7,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "check_run.h"
+
+// The suites that run the executables are built with the directory of the
+// executables and a scratch directory (tests/CMakeLists.txt).
+#ifndef BOIDS_BIN_DIR
+#error "BOIDS_BIN_DIR must name the directory of the executables"
+#endif
+#ifndef BOIDS_TEST_TMP
+#error "BOIDS_TEST_TMP must name a scratch directory"
+#endif
+#define RUN_BIN BOIDS_BIN_DIR "/boids-run"
+#define TMP BOIDS_TEST_TMP
+
 // What one run left behind.
 typedef struct run_result {
     bool spawned; // posix_spawn succeeded

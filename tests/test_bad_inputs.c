@@ -14,7 +14,6 @@
 
 #include "spawn.h"
 
-#define TMP BOIDS_TEST_TMP
 #define MAX_WORDS 24
 
 // Wrong flags and values; each is tried on every executable (a flag a
@@ -343,9 +342,5 @@ static Suite *bad_inputs_suite(void) {
 }
 
 int main(void) {
-    SRunner *sr = srunner_create(bad_inputs_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return boids_test_run_suite(bad_inputs_suite());
 }

@@ -13,6 +13,7 @@
 
 #include <check.h>
 
+#include "check_run.h"
 #include "boids/behaviors.h"
 #include "boids/core.h"
 
@@ -1592,9 +1593,5 @@ static Suite *behaviors_suite(void) {
 }
 
 int main(void) {
-    SRunner *sr = srunner_create(behaviors_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return boids_test_run_suite(behaviors_suite());
 }

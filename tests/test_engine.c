@@ -14,7 +14,6 @@
 #include "boids/record.h"
 #include "spawn.h"
 
-#define TMP BOIDS_TEST_TMP
 #define N 500u
 
 // Flocking of N agents in 2D, finalized.

@@ -23,17 +23,8 @@
 #include "boids/snapshot.h"
 #include "spawn.h"
 
-#ifndef BOIDS_BIN_DIR
-#error "BOIDS_BIN_DIR must name the directory of the executables"
-#endif
-#ifndef BOIDS_TEST_TMP
-#error "BOIDS_TEST_TMP must name a scratch directory"
-#endif
-
-#define RUN_BIN BOIDS_BIN_DIR "/boids-run"
 #define BENCH_BIN BOIDS_BIN_DIR "/boids-bench"
 #define VALIDATE_BIN BOIDS_BIN_DIR "/boids-validate"
-#define TMP BOIDS_TEST_TMP
 #define AGENTS "400"
 
 // ---- helpers ------------------------------------------------------------------
@@ -575,9 +566,5 @@ int main(void) {
         perror(TMP);
         return 1;
     }
-    SRunner *r = srunner_create(faults_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return boids_test_run_suite(faults_suite());
 }

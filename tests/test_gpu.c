@@ -9,8 +9,10 @@
 #include <sys/wait.h>
 
 #include <check.h>
+
 #include <glad/gl.h>
 
+#include "check_run.h"
 #include "boids/behaviors.h"
 #include "boids/core.h"
 #include "boids/gpu.h"
@@ -881,9 +883,5 @@ Suite *gpu_suite(void) {
 }
 
 int main(void) {
-    SRunner *r = srunner_create(gpu_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return boids_test_run_suite(gpu_suite());
 }

@@ -15,6 +15,7 @@
 
 #include <check.h>
 
+#include "check_run.h"
 #include "boids/behaviors.h"
 #include "boids/core.h"
 #include "boids/quadtree.h"
@@ -828,9 +829,5 @@ static Suite *index_suite(void) {
 
 // Run the suite; exit status 0 when every test passes.
 int main(void) {
-    SRunner *sr = srunner_create(index_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return boids_test_run_suite(index_suite());
 }

@@ -2,8 +2,10 @@
 // trimmed float longer than any copy buffer is parsed whole, so garbage
 // after 127 characters is still "not a number"; an exact name is nearest.
 #include <check.h>
+
 #include <string.h>
 
+#include "check_run.h"
 #include "boids/parse.h"
 
 // "1.5" + 200 zeros + "abc" with TRIM: not a number (the whole value is
@@ -41,9 +43,5 @@ int main(void) {
     tcase_add_test(tc, long_float);
     tcase_add_test(tc, nearest_exact);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return boids_test_run_suite(s);
 }

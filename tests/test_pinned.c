@@ -28,14 +28,6 @@
 
 #include "spawn.h"
 
-#ifndef BOIDS_BIN_DIR
-#error "BOIDS_BIN_DIR must name the directory of the executables"
-#endif
-#ifndef BOIDS_TEST_TMP
-#error "BOIDS_TEST_TMP must name a scratch directory"
-#endif
-
-#define TMP BOIDS_TEST_TMP
 #define MAX_ARGS 48
 
 // One pinned run: which program, its arguments (without --save, which the

@@ -22,21 +22,13 @@
 
 #include "spawn.h"
 
-#ifndef BOIDS_BIN_DIR
-#error "BOIDS_BIN_DIR must name the directory of boids-run"
-#endif
-#ifndef BOIDS_TEST_TMP
-#error "BOIDS_TEST_TMP must name a scratch directory"
-#endif
 #ifndef BOIDS_SOURCE_DIR
 #error "BOIDS_SOURCE_DIR must name the source tree (for tools/plot_profile.py)"
 #endif
 
-#define RUN_BIN BOIDS_BIN_DIR "/boids-run"
 #define BENCH_BIN BOIDS_BIN_DIR "/boids-bench"
 #define PLOT_PY BOIDS_SOURCE_DIR "/tools/plot_profile.py"
 #define PYTHON "/usr/bin/python3" // Debian's, which sees python3-matplotlib
-#define TMP BOIDS_TEST_TMP
 #define MAX_ARGS 64
 
 static const char *const stage_names[6] = {"key", "count", "scan", "scatter", "steer", "integrate"};

@@ -17,9 +17,6 @@
 #include "boids/scenario.h"
 #include "spawn.h"
 
-#define RUN_BIN BOIDS_BIN_DIR "/boids-run"
-#define TMP BOIDS_TEST_TMP
-
 static boids_scenario sc;
 static char err[1024];
 
@@ -302,9 +299,5 @@ static Suite *scenario_suite(void) {
 }
 
 int main(void) {
-    SRunner *sr = srunner_create(scenario_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return boids_test_run_suite(scenario_suite());
 }

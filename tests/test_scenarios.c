@@ -15,6 +15,7 @@
 
 #include <check.h>
 
+#include "check_run.h"
 #include "boids/core.h"
 #include "boids/gpu.h"
 #include "boids/platform.h"
@@ -229,9 +230,5 @@ int main(void) {
     scenario_count = find_scenarios();
     printf("%d scenario files in %s\n", scenario_count, BOIDS_SCENARIO_DIR);
     fflush(stdout);
-    SRunner *r = srunner_create(scenarios_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return boids_test_run_suite(scenarios_suite());
 }

@@ -9,6 +9,7 @@
 
 #include <check.h>
 
+#include "check_run.h"
 #include "boids/behaviors.h"
 #include "boids/core.h"
 
@@ -878,9 +879,5 @@ static Suite *sim_suite(void) {
 }
 
 int main(void) {
-    SRunner *sr = srunner_create(sim_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return boids_test_run_suite(sim_suite());
 }

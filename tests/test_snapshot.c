@@ -25,15 +25,6 @@
 #include "boids/snapshot.h"
 #include "spawn.h"
 
-#ifndef BOIDS_BIN_DIR
-#error "BOIDS_BIN_DIR must name the directory of boids-run"
-#endif
-#ifndef BOIDS_TEST_TMP
-#error "BOIDS_TEST_TMP must name a scratch directory"
-#endif
-
-#define RUN_BIN BOIDS_BIN_DIR "/boids-run"
-#define TMP BOIDS_TEST_TMP
 #define GOOD TMP "/snap_good.boids"
 
 extern char **environ;

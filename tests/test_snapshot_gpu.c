@@ -16,16 +16,7 @@
 #include "boids/snapshot.h"
 #include "spawn.h"
 
-#ifndef BOIDS_BIN_DIR
-#error "BOIDS_BIN_DIR must name the directory of boids-run"
-#endif
-#ifndef BOIDS_TEST_TMP
-#error "BOIDS_TEST_TMP must name a scratch directory"
-#endif
-
-#define RUN_BIN BOIDS_BIN_DIR "/boids-run"
 #define VALIDATE_BIN BOIDS_BIN_DIR "/boids-validate"
-#define TMP BOIDS_TEST_TMP
 
 // Runs boids-run (exit 0 expected); returns its state-hash line's value.
 static void run_hash(const char *const *argv, char hash[17]) {
@@ -178,9 +169,5 @@ int main(void) {
     tcase_add_test(tv, test_validate_load_save);
     tcase_add_test(tv, test_validate_interrupted);
     suite_add_tcase(s, tv);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return boids_test_run_suite(s);
 }

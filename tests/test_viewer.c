@@ -5,6 +5,7 @@
 // PNG (stb_image). Without xvfb-run and without a display the suite FAILS:
 // the viewer is never skipped.
 #include <check.h>
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "boids/render.h"
 #include "boids/snapshot.h"
 
@@ -955,9 +957,5 @@ int main(void) {
     tcase_add_test(tc, save_load_bad_exit_2);
     tcase_add_test(tc, gl_faults_exit_3);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return boids_test_run_suite(s);
 }
