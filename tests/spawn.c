@@ -90,7 +90,7 @@ static void signal_when(pid_t pid, const char *path, const boids_test_signal *wh
 // Runs bin with args (stdin /dev/null, stdout and stderr into files named
 // by tmp_dir and tag), signals it at `when` (NULL: never), waits, collects.
 static run_result run_captured(const char *bin, const char *const *args, const char *tmp_dir, const char *tag,
-                               const boids_test_signal *when) {
+                               const boids_test_signal *when, char *const *env) {
     static unsigned serial;
     run_result r = {false, 0, NULL, NULL};
     char out_path[512], err_path[512];
@@ -107,7 +107,7 @@ static run_result run_captured(const char *bin, const char *const *args, const c
     posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     pid_t pid;
-    int rc = posix_spawn(&pid, bin, &fa, NULL, argv, environ);
+    int rc = posix_spawn(&pid, bin, &fa, NULL, argv, env);
     posix_spawn_file_actions_destroy(&fa);
     if (rc == 0) {
         r.spawned = true;
@@ -125,13 +125,65 @@ static run_result run_captured(const char *bin, const char *const *args, const c
 
 // See spawn.h.
 run_result boids_test_run(const char *bin, const char *const *args, const char *tmp_dir, const char *tag) {
-    return run_captured(bin, args, tmp_dir, tag, NULL);
+    return run_captured(bin, args, tmp_dir, tag, NULL, environ);
+}
+
+// See spawn.h.
+run_result boids_test_run_env(const char *bin, const char *const *argv, const char *tmp_dir, const char *tag,
+                              char *const *env) {
+    return run_captured(bin, argv, tmp_dir, tag, NULL, env);
+}
+
+// See spawn.h.
+void boids_test_state_hash(const run_result *r, char hash[17]) {
+    const char *h = strstr(r->out, "state-hash: ");
+    ck_assert_msg(h != NULL && strspn(h + 12, "0123456789abcdef") == 16,
+                  "expected a 'state-hash: H' line of 16 hex digits; stdout: %s; stderr: %s", r->out, r->err);
+    snprintf(hash, 17, "%s", h + 12);
+}
+
+// See spawn.h.
+uint64_t boids_test_le64(const unsigned char *p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+// See spawn.h. Without -f, xvfb-run makes a temporary directory whose
+// removal races with the server's exit now and then, and then exits 5
+// whatever the viewer returned: an authority file of our own avoids it.
+int boids_test_xvfb(const char **argv, const char *tag) {
+    static char xvfb[4096], auth[64][512];
+    static unsigned next;
+    const char *path = getenv("PATH");
+    bool found = false;
+    while (path && *path && !found) {
+        size_t n = strcspn(path, ":");
+        snprintf(xvfb, sizeof xvfb, "%.*s/xvfb-run", (int)n, path);
+        found = access(xvfb, X_OK) == 0;
+        path += n + (path[n] == ':');
+    }
+    if (!found) {
+        ck_assert_msg(getenv("DISPLAY") != NULL,
+                      "expected xvfb-run on PATH (package xvfb) or a DISPLAY: the viewer tests need an X server");
+        return 0;
+    }
+    char *a = auth[next++ % 64]; // argv outlives this call: a few runs' worth of names
+    snprintf(a, sizeof auth[0], TMP "/%s.xauth", tag);
+    argv[0] = xvfb;
+    argv[1] = "-f";
+    argv[2] = a;
+    argv[3] = "-a";
+    argv[4] = "-s";
+    argv[5] = "-screen 0 1280x1024x24";
+    return 6;
 }
 
 // See spawn.h.
 run_result boids_test_run_signal(const char *bin, const char *const *args, const char *tmp_dir, const char *tag,
                                  const boids_test_signal *when) {
-    return run_captured(bin, args, tmp_dir, tag, when);
+    return run_captured(bin, args, tmp_dir, tag, when, environ);
 }
 
 // See spawn.h.

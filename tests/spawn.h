@@ -6,6 +6,7 @@
 #include <check.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "check_run.h"
 
@@ -42,6 +43,21 @@ void boids_test_write(const char *path, const void *data, size_t n);
 // from /dev/null; waits. Captures go through files in tmp_dir named by tag.
 run_result boids_test_run(const char *bin, const char *const *argv, const char *tmp_dir, const char *tag);
 void boids_test_run_free(run_result *r);
+// The same with the environment env (NULL-terminated) instead of the test's.
+run_result boids_test_run_env(const char *bin, const char *const *argv, const char *tmp_dir, const char *tag,
+                              char *const *env);
+
+// The 16 hex digits of the "state-hash: H" line of a run's stdout into
+// hash (NUL-terminated); fails the test when there is none.
+void boids_test_state_hash(const run_result *r, char hash[17]);
+// The little-endian uint64 at p (the snapshot and recording formats).
+uint64_t boids_test_le64(const unsigned char *p);
+
+// A display for a viewer run: when xvfb-run is on PATH its arguments (a
+// virtual X server of its own, 1280x1024x24, and an authority file
+// TMP/tag.xauth) go into argv[0..5] and the count, 6, is returned; else 0,
+// and $DISPLAY must be set (the test fails otherwise: never a skip).
+int boids_test_xvfb(const char **argv, const char *tag);
 
 // When boids_test_run_signal sends its signal: once `needle` has appeared
 // `times` times (0: once) in the run's stdout (stderr when in_stderr), at

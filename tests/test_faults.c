@@ -70,9 +70,7 @@ static void healthy_hash(const char *steps, char hash[17]) {
                                        "flocking,wander", "--steps", steps, "--quiet"),
                                   TMP, "faults_ref");
     ck_assert_msg(exit_status(&r) == 0, "healthy run of %s steps failed: %s", steps, r.err);
-    const char *h = strstr(r.out, "state-hash: ");
-    ck_assert_ptr_nonnull(h);
-    snprintf(hash, 17, "%s", h + 12);
+    boids_test_state_hash(&r, hash);
     boids_test_run_free(&r);
 }
 

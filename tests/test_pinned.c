@@ -245,14 +245,6 @@ static uint64_t fnv(uint64_t h, const unsigned char *p, size_t n) {
     return h;
 }
 
-// Little-endian u64 at p.
-static uint64_t le64(const unsigned char *p) {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
 // The hash of a snapshot's chunks (tags and payloads) but ORDR.
 static unsigned long long snapshot_hash(const char *path) {
     size_t len = 0;
@@ -268,7 +260,7 @@ static unsigned long long snapshot_hash(const char *path) {
     bool end = false;
     while (!end) {
         ck_assert_msg(at + 12 <= len, "expected another chunk at byte %zu of %s (%zu bytes)", at, path, len);
-        uint64_t n = le64(b + at + 4);
+        uint64_t n = boids_test_le64(b + at + 4);
         ck_assert_msg(n <= len - at - 16, "expected chunk %.4s at byte %zu of %s to fit", (const char *)b + at, at,
                       path);
         end = memcmp(b + at, "END ", 4) == 0;
@@ -282,29 +274,6 @@ static unsigned long long snapshot_hash(const char *path) {
     return h;
 }
 
-// Where xvfb-run is (a PATH search), or NULL.
-static const char *xvfb_run(void) {
-    static char found[4096];
-    const char *path = getenv("PATH");
-    if (!path)
-        return NULL;
-    while (*path) {
-        size_t n = strcspn(path, ":");
-        snprintf(found, sizeof found, "%.*s/xvfb-run", (int)n, path);
-        if (access(found, X_OK) == 0)
-            return found;
-        path += n + (path[n] == ':');
-    }
-    return NULL;
-}
-
-// The value of stdout's last line "state-hash: H".
-static unsigned long long state_hash_of(const run_result *r) {
-    const char *line = strstr(r->out, "state-hash: ");
-    ck_assert_msg(line != NULL, "expected a 'state-hash: H' line, got: %s", r->out);
-    return strtoull(line + 12, NULL, 16);
-}
-
 START_TEST(pinned) {
     const pinned_run *p = &runs[_i];
     char save[512];
@@ -314,24 +283,11 @@ START_TEST(pinned) {
     int n = 0;
     const char *bin = BOIDS_BIN_DIR "/boids-run";
     if (p->viewer) {
-        const char *xvfb = xvfb_run();
-        ck_assert_msg(xvfb || getenv("DISPLAY"), "expected xvfb-run (package xvfb) or a DISPLAY for the viewer");
-        if (xvfb) {
-            // Our own authority file (test_viewer.c says why).
-            static char auth[512];
-            snprintf(auth, sizeof auth, TMP "/pinned-%s.xauth", p->name);
-            bin = xvfb;
-            argv[n++] = xvfb;
-            argv[n++] = "-f";
-            argv[n++] = auth;
-            argv[n++] = "-a";
-            argv[n++] = "-s";
-            argv[n++] = "-screen 0 1280x1024x24";
-            argv[n++] = BOIDS_BIN_DIR "/boids";
-        } else {
-            bin = BOIDS_BIN_DIR "/boids";
-            argv[n++] = bin;
-        }
+        char tag[96];
+        snprintf(tag, sizeof tag, "pinned-%s", p->name);
+        n = boids_test_xvfb(argv, tag);
+        bin = n ? argv[0] : BOIDS_BIN_DIR "/boids";
+        argv[n++] = BOIDS_BIN_DIR "/boids";
     } else {
         argv[n++] = "boids-run";
         argv[n++] = "--quiet";
@@ -344,7 +300,10 @@ START_TEST(pinned) {
     run_result r = boids_test_run(bin, argv, TMP, p->name);
     ck_assert_msg(r.spawned && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
                   "%s: expected exit 0, got status %d; stderr: %s", p->name, r.status, r.err);
-    unsigned long long state = p->viewer ? 0 : state_hash_of(&r);
+    char hex[17] = "0";
+    if (!p->viewer)
+        boids_test_state_hash(&r, hex);
+    unsigned long long state = strtoull(hex, NULL, 16);
     unsigned long long snap = snapshot_hash(save);
     if (getenv("BOIDS_PIN_PRINT"))
         printf("    {\"%s\", 0x%016llxull, 0x%016llxull},\n", p->name, state, snap), fflush(stdout);

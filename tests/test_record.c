@@ -144,14 +144,6 @@ static file_bytes read_bytes(const char *path) {
     return f;
 }
 
-// The little-endian uint64 at b.
-static uint64_t u64_at(const unsigned char *b) {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | b[i];
-    return v;
-}
-
 // Stores v little-endian at b.
 static void put32(unsigned char *b, uint32_t v) {
     for (int i = 0; i < 4; i++)
@@ -168,7 +160,7 @@ static void put64(unsigned char *b, uint64_t v) {
 static size_t block_at(const file_bytes *f, uint32_t k) {
     size_t at = BOIDS_RECORD_HEADER_SIZE;
     for (uint32_t i = 0; i < k; i++)
-        at += BOIDS_RECORD_BLOCK_SIZE + (size_t)u64_at(f->b + at + 20);
+        at += BOIDS_RECORD_BLOCK_SIZE + (size_t)boids_test_le64(f->b + at + 20);
     ck_assert_uint_le(at + BOIDS_RECORD_BLOCK_SIZE, f->n);
     return at;
 }
@@ -181,7 +173,7 @@ static void fix_header(unsigned char *b) {
 // Recomputes the CRC of the block at `at`.
 static void fix_block(unsigned char *b, size_t at) {
     uLong c = crc32(0L, b + at, 28);
-    c = crc32(c, b + at + 32, (uInt)u64_at(b + at + 20));
+    c = crc32(c, b + at + 32, (uInt)boids_test_le64(b + at + 20));
     put32(b + at + 28, (uint32_t)c);
 }
 
@@ -282,14 +274,14 @@ START_TEST(test_payload_damage) {
     boids_test_write(BAD, b, f.n);
     open_fails(BAD, BOIDS_ERR_FORMAT, "bad CRC in the FRAM block");
     memcpy(b, f.b, f.n);
-    for (size_t i = 0; i < (size_t)u64_at(b + fr + 20); i++)
+    for (size_t i = 0; i < (size_t)boids_test_le64(b + fr + 20); i++)
         b[fr + 32 + i] = (unsigned char)(i * 37u + 11u);
     fix_block(b, fr);
     boids_test_write(BAD, b, f.n);
     open_fails(BAD, BOIDS_ERR_FORMAT, "frame 2");
     // Damaged zstd data after a valid frame header: keep the first 12 bytes.
     memcpy(b, f.b, f.n);
-    for (size_t i = 12; i < (size_t)u64_at(b + fr + 20); i++)
+    for (size_t i = 12; i < (size_t)boids_test_le64(b + fr + 20); i++)
         b[fr + 32 + i] ^= 0x5a;
     fix_block(b, fr);
     boids_test_write(BAD, b, f.n);

@@ -188,9 +188,9 @@ END_TEST
 static unsigned long long run_hash(const char *const *argv) {
     run_result r = boids_test_run(RUN_BIN, argv, TMP, "scenario");
     ck_assert_msg(r.spawned && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "boids-run failed: %s", r.err);
-    const char *h = strstr(r.out, "state-hash: ");
-    ck_assert_msg(h != NULL, "no state-hash in: %s", r.out);
-    unsigned long long v = strtoull(h + 12, NULL, 16);
+    char hash[17];
+    boids_test_state_hash(&r, hash);
+    unsigned long long v = strtoull(hash, NULL, 16);
     boids_test_run_free(&r);
     return v;
 }

@@ -10,6 +10,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "layouts.h"
 #include "boids/behaviors.h"
 #include "boids/core.h"
 
@@ -23,21 +24,6 @@
     } while (0)
 
 // ---- helpers -------------------------------------------------------------------
-
-static boids_sim *create(const boids_params *p, boids_distribution dist) {
-    boids_sim *s = NULL;
-    char what[256] = "";
-    boids_params q = *p;
-    boids_result r = boids_params_finalize(&q, what, sizeof(what));
-    EXPECT(r == BOIDS_OK, "test parameters rejected: %s (%s)", boids_result_str(r), what);
-    r = boids_sim_create(&s, p, dist);
-    EXPECT(r == BOIDS_OK && s, "boids_sim_create: %s", boids_result_str(r));
-    // One thread unless a test asks for more: the suites run side by side on
-    // small CI machines, where spinning OpenMP workers oversubscribe the
-    // cores. threads_same_hash checks that the count does not matter.
-    s->threads = 1;
-    return s;
-}
 
 static void steps(boids_sim *s, int n) {
     for (int k = 0; k < n; k++)

@@ -23,9 +23,7 @@ static void run_hash(const char *const *argv, char hash[17]) {
     run_result r = boids_test_run(RUN_BIN, argv, TMP, "snap_gpu");
     ck_assert(r.spawned);
     ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "exit status %d, stderr: %s", r.status, r.err);
-    const char *h = strstr(r.out, "state-hash: ");
-    ck_assert_ptr_nonnull(h);
-    snprintf(hash, 17, "%s", h + 12);
+    boids_test_state_hash(&r, hash);
     boids_test_run_free(&r);
 }
 

@@ -18,107 +18,32 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "check_run.h"
+#include "spawn.h"
 #include "boids/render.h"
 #include "boids/snapshot.h"
 
 #include <stb_image.h> // stbi_load: the implementation is boids_core's (src/core/flowfield.c)
 
-#ifndef BOIDS_BIN_DIR
-#error "BOIDS_BIN_DIR must name the directory of boids"
-#endif
-#ifndef BOIDS_TEST_TMP
-#error "BOIDS_TEST_TMP must name a scratch directory"
-#endif
-
 #define VIEWER BOIDS_BIN_DIR "/boids"
-#define TMP BOIDS_TEST_TMP
 #define MAX_ARGS 64
 
 extern char **environ;
 
-typedef struct run_result {
-    int status;
-    char *out, *err;
-} run_result;
-
-#define ARGV(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    size_t len = 0, cap = 1 << 16;
-    char *buf = malloc(cap);
-    ck_assert(buf != NULL);
-    if (f) {
-        size_t n;
-        while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-            len += n;
-            if (len + 1 == cap) {
-                cap *= 2;
-                buf = realloc(buf, cap);
-                ck_assert(buf != NULL);
-            }
-        }
-        fclose(f);
-    }
-    buf[len] = '\0';
-    return buf;
-}
-
-// Is there an executable `name` on PATH?
-static bool on_path(const char *name, char *found, size_t size) {
-    const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/bin:/bin";
-    while (*path) {
-        const char *end = strchr(path, ':');
-        size_t len = end ? (size_t)(end - path) : strlen(path);
-        snprintf(found, size, "%.*s/%s", (int)len, path, name);
-        if (access(found, X_OK) == 0)
-            return true;
-        path += len + (end ? 1 : 0);
-    }
-    return false;
-}
+#define slurp boids_test_slurp
+#define run_free boids_test_run_free
 
 // Runs boids with args: under `xvfb-run -a` when it exists, else on $DISPLAY;
 // with neither the test fails (a missing display is never a skip).
 // `display` false: with no display at all (DISPLAY and WAYLAND_DISPLAY unset).
 static run_result run_viewer(const char *name, const char *const *args, bool display) {
-    static char xvfb[4096];
     const char *argv[MAX_ARGS];
-    int n = 0;
-    bool have_xvfb = on_path("xvfb-run", xvfb, sizeof xvfb);
-    if (display) {
-        ck_assert_msg(have_xvfb || getenv("DISPLAY"),
-                      "expected xvfb-run on PATH (package xvfb) or a DISPLAY: the viewer tests need an X server");
-        if (have_xvfb) {
-            // An authority file of our own: without -f, xvfb-run makes a
-            // temporary directory whose removal races with the server's exit
-            // now and then, and then exits 5 whatever the viewer returned.
-            static char auth[512];
-            snprintf(auth, sizeof auth, TMP "/%s.xauth", name);
-            argv[n++] = xvfb;
-            argv[n++] = "-f";
-            argv[n++] = auth;
-            argv[n++] = "-a";
-            argv[n++] = "-s";
-            argv[n++] = "-screen 0 1280x1024x24";
-        }
-    }
+    int n = display ? boids_test_xvfb(argv, name) : 0;
     argv[n++] = VIEWER;
     for (int i = 0; args[i]; i++) {
         ck_assert(n + 1 < MAX_ARGS);
         argv[n++] = args[i];
     }
     argv[n] = NULL;
-    char out_path[512], err_path[512];
-    snprintf(out_path, sizeof out_path, TMP "/%s.out", name);
-    snprintf(err_path, sizeof err_path, TMP "/%s.err", name);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     // The environment, less the display variables when asked.
     char *env[1024];
     int e = 0;
@@ -126,22 +51,11 @@ static run_result run_viewer(const char *name, const char *const *args, bool dis
         if (display || (strncmp(*p, "DISPLAY=", 8) != 0 && strncmp(*p, "WAYLAND_DISPLAY=", 16) != 0))
             env[e++] = *p;
     env[e] = NULL;
-    pid_t pid;
-    int rc = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, env);
-    posix_spawn_file_actions_destroy(&fa);
-    ck_assert_msg(rc == 0, "expected %s to start", argv[0]);
-    run_result r = {0};
-    ck_assert(waitpid(pid, &r.status, 0) == pid);
-    r.out = slurp(out_path);
-    r.err = slurp(err_path);
+    run_result r = boids_test_run_env(argv[0], argv, TMP, name, env);
+    ck_assert_msg(r.spawned, "expected %s to start", argv[0]);
     ck_assert_msg(WIFEXITED(r.status), "expected boids to exit, not to end by signal %d; stderr: %s",
                   WIFSIGNALED(r.status) ? WTERMSIG(r.status) : -1, r.err);
     return r;
-}
-
-static void run_free(run_result *r) {
-    free(r->out);
-    free(r->err);
 }
 
 static void expect_ok(const run_result *r) {
