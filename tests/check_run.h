@@ -6,6 +6,15 @@
 #include <check.h>
 #include <stdlib.h>
 
+// A test case of one test added to s (its own process and timeout); returned
+// for more tests or a timeout.
+static inline TCase *boids_test_tcase(Suite *s, const char *name, const TTest *test) {
+    TCase *tc = tcase_create(name);
+    tcase_add_test(tc, test);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
 // Runs the suite (and frees it); EXIT_SUCCESS when every case passed.
 static inline int boids_test_run_suite(Suite *s) {
     SRunner *sr = srunner_create(s);

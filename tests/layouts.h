@@ -1,6 +1,6 @@
 // tests/layouts.h: helpers of the neighbour-index suite (test_index.c; and
-// create for test_sim.c): a small deterministic generator, one-group
-// worlds, simulations on one thread, hand-placed agents.
+// create for test_sim.c and test_behaviors.c): a small deterministic
+// generator, one-group worlds, simulations on one thread, hand-placed agents.
 #ifndef BOIDS_TEST_LAYOUTS_H
 #define BOIDS_TEST_LAYOUTS_H
 

@@ -197,9 +197,7 @@ void boids_test_run_free(run_result *r) {
 int boids_test_main(const char *name, const boids_test_case *cases, size_t n, const char *tmp_dir) {
     Suite *s = suite_create(name);
     for (size_t i = 0; i < n; i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_test(tc, cases[i].test);
-        suite_add_tcase(s, tc);
+        boids_test_tcase(s, cases[i].name, cases[i].test);
     }
     return boids_test_main_suite(s, tmp_dir);
 }

@@ -14,6 +14,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "layouts.h"
 #include "boids/behaviors.h"
 #include "boids/core.h"
 
@@ -70,14 +71,7 @@ static void small_world(boids_params *p, uint32_t dim, uint32_t behaviors) {
 // boids_sim_create + boids_sim_set_agents with agents in id order.
 static boids_sim *sim_with(boids_params *p, const agent *ag, uint32_t n) {
     p->world.count = n;
-    boids_sim *s = NULL;
-    char what[200] = "";
-    boids_params q = *p;
-    boids_result r = boids_params_finalize(&q, what, sizeof(what));
-    EXPECT(r == BOIDS_OK, "test parameters rejected: %s (%s)", boids_result_str(r), what);
-    r = boids_sim_create(&s, p, BOIDS_DIST_UNIFORM);
-    EXPECT(r == BOIDS_OK && s, "boids_sim_create: %s", boids_result_str(r));
-    s->threads = 1; // tiny sims: no point waking a thread team
+    boids_sim *s = create(p, BOIDS_DIST_UNIFORM); // on one thread: tiny sims
     float(*pos)[4] = calloc(n ? n : 1, sizeof(*pos)), (*vel)[4] = calloc(n ? n : 1, sizeof(*vel));
     uint32_t *group = calloc(n ? n : 1, sizeof(*group));
     EXPECT(pos && vel && group, "out of memory");
@@ -90,7 +84,7 @@ static boids_sim *sim_with(boids_params *p, const agent *ag, uint32_t n) {
         vel[i][2] = ag[i].vz;
         group[i] = ag[i].group;
     }
-    r = boids_sim_set_agents(s, (const float(*)[4])pos, (const float(*)[4])vel, group);
+    boids_result r = boids_sim_set_agents(s, (const float(*)[4])pos, (const float(*)[4])vel, group);
     EXPECT(r == BOIDS_OK, "boids_sim_set_agents: %s", boids_result_str(r));
     free(pos);
     free(vel);

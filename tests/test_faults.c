@@ -21,6 +21,7 @@
 #include "boids/platform.h"
 #include "boids/record.h"
 #include "boids/snapshot.h"
+#include "gl_context.h"
 #include "spawn.h"
 
 #define BENCH_BIN BOIDS_BIN_DIR "/boids-bench"
@@ -121,10 +122,9 @@ static void assert_frame_is_snapshot(const char *rec_path, uint32_t i, const boi
 
 static boids_gl_context *ctx;
 
+// The test's GL context (fails the test without one).
 static void open_context(void) {
-    char err[512];
-    ck_assert_msg(boids_egl_create(&ctx, err, sizeof err) == BOIDS_OK,
-                  "no OpenGL 4.5 core context through EGL (GPU tests never skip): %s", err);
+    ctx = boids_test_gl_open();
 }
 
 // A small simulation and its GPU twin (silent errors: the check names them).

@@ -13,6 +13,7 @@
 #include <glad/gl.h>
 
 #include "check_run.h"
+#include "gl_context.h"
 #include "boids/behaviors.h"
 #include "boids/core.h"
 #include "boids/gpu.h"
@@ -30,9 +31,7 @@ static int run_cmd(const char *cmd, char *last, size_t size);
 
 // A GL 4.5 context for the test; failing to get one fails the test.
 static void open_context(void) {
-    char err[512];
-    boids_result r = boids_egl_create(&ctx, err, sizeof(err));
-    ck_assert_msg(r == BOIDS_OK, "no OpenGL 4.5 core context through EGL (GPU tests never skip): %s", err);
+    ctx = boids_test_gl_open();
 }
 
 static void close_context(void) {
@@ -849,9 +848,7 @@ END_TEST
 Suite *gpu_suite(void);
 Suite *gpu_suite(void) {
     Suite *s = suite_create("gpu");
-    TCase *layout = tcase_create("layout");
-    tcase_add_test(layout, layout_matches_driver);
-    suite_add_tcase(s, layout);
+    boids_test_tcase(s, "layout", layout_matches_driver);
     TCase *grid = tcase_create("grid");
     tcase_set_timeout(grid, 600);
     tcase_add_loop_test(grid, grid_exact, 0, (int)(sizeof(grid_cases) / sizeof(grid_cases[0])));

@@ -16,6 +16,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "gl_context.h"
 #include "boids/core.h"
 #include "boids/gpu.h"
 #include "boids/platform.h"
@@ -60,9 +61,7 @@ static int find_scenarios(void) {
 
 // A GL 4.5 context for the test; failing to get one fails the test.
 static void open_context(void) {
-    char err[512];
-    boids_result r = boids_egl_create(&ctx, err, sizeof(err));
-    ck_assert_msg(r == BOIDS_OK, "no OpenGL 4.5 core context through EGL (GPU tests never skip): %s", err);
+    ctx = boids_test_gl_open();
 }
 
 // Destroys the test's GL context.
@@ -216,9 +215,7 @@ Suite *scenarios_suite(void);
 // The suite: the file count, then one loop iteration per scenario file.
 Suite *scenarios_suite(void) {
     Suite *s = suite_create("scenarios");
-    TCase *files = tcase_create("files");
-    tcase_add_test(files, enough_scenarios);
-    suite_add_tcase(s, files);
+    boids_test_tcase(s, "files", enough_scenarios);
     TCase *runs = tcase_create("runs");
     tcase_set_timeout(runs, 300);
     tcase_add_loop_test(runs, scenario_runs, 0, scenario_count > 0 ? scenario_count : 0);

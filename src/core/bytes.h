@@ -53,6 +53,15 @@ static inline float get_f32(const unsigned char *b) {
     return f;
 }
 
+// A 4-byte tag as text for a message: printable ASCII as it is, other bytes
+// as \xNN (at most 16 characters and the NUL).
+static inline const char *tag_text(const unsigned char *b, char out[17]) {
+    size_t k = 0;
+    for (int i = 0; i < 4; i++)
+        k += (size_t)snprintf(out + k, 17 - k, b[i] >= 0x20 && b[i] < 0x7f ? "%c" : "\\x%02x", b[i]);
+    return out;
+}
+
 // zlib's crc32 over n bytes (in pieces its uInt holds), continuing crc.
 static inline uLong crc_bytes(uLong crc, const unsigned char *b, size_t n) {
     for (size_t done = 0; done < n;) {

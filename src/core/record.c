@@ -305,10 +305,8 @@ static boids_result r_block(boids_recording *r, uint64_t size, const char *tag, 
     if (res != BOIDS_OK)
         return res;
     if (memcmp(h, tag, 4) != 0) {
-        char found[20];
-        size_t k = 0;
-        for (int i = 0; i < 4; i++)
-            k += (size_t)snprintf(found + k, sizeof found - k, h[i] >= 0x20 && h[i] < 0x7f ? "%c" : "\\x%02x", h[i]);
+        char found[17];
+        tag_text(h, found);
         return fail(err, es, p, BOIDS_ERR_FORMAT, "expected a %s block at byte %llu, found '%s'", tag,
                     (unsigned long long)at, found);
     }

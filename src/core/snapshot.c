@@ -484,10 +484,8 @@ static boids_result r_chunk(reader *rd, const char *tag, uint64_t expected, cons
     if (r != BOIDS_OK)
         return r;
     if (memcmp(h, tag, 4) != 0) {
-        char found[20];
-        size_t k = 0;
-        for (int i = 0; i < 4; i++)
-            k += (size_t)snprintf(found + k, sizeof found - k, h[i] >= 0x20 && h[i] < 0x7f ? "%c" : "\\x%02x", h[i]);
+        char found[17];
+        tag_text(h, found);
         return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT, "expected the %s chunk at byte %llu, found '%s'",
                     tag, (unsigned long long)at, found);
     }
