@@ -61,19 +61,14 @@ void boids_render_bodies(boids_render *r, const boids_bodies_draw *d) {
         return;
     if (d->eyes && (d->dim != 2 || (!most[BOIDS_BODY_SNAKE] && !most[BOIDS_BODY_FISH])))
         return;
-    // Draw after the compute writes to the joints are visible to vertex fetches.
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    boids_render_use(r, r->prog_bodies, d->view_proj, d->dim); // after the joints' compute writes
     glNamedBufferSubData(r->ubo_bodies, 0, (GLsizeiptr)(sizeof(boids_body_params) * BOIDS_MAX_GROUPS), d->body);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_BODIES, r->ubo_bodies);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_ID, d->id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_GROUP, d->group);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_JOINTS, d->joints);
-    glUseProgram(r->prog_bodies);
-    glUniformMatrix4fv(BOIDS_LOC_VIEW_PROJ, 1, GL_FALSE, d->view_proj);
-    glUniform1ui(BOIDS_LOC_DIM, d->dim);
     glUniform1ui(BOIDS_LOC_BODY_COUNT, d->count);
     glUniform3f(BOIDS_LOC_BODY_EYE, d->eye[0], d->eye[1], d->eye[2]);
-    glUniform3fv(BOIDS_LOC_PALETTE, BOIDS_MAX_GROUPS, &r->palette[0][0]);
     glBindVertexArray(r->vao_empty);
     // Outlines on the fills they border: the same depth passes. 2D: the
     // depth of each agent id orders whole bodies (bodies.vert).

@@ -155,24 +155,28 @@ void boids_render_own_buffers(const boids_render *r, uint32_t *pos, uint32_t *ve
     *neighbors = r->own[3];
 }
 
+// See render_internal.h.
+void boids_render_use(const boids_render *r, GLuint program, const float *view_proj, uint32_t dim) {
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glUseProgram(program);
+    glUniformMatrix4fv(BOIDS_LOC_VIEW_PROJ, 1, GL_FALSE, view_proj);
+    glUniform1ui(BOIDS_LOC_DIM, dim);
+    glUniform3fv(BOIDS_LOC_PALETTE, BOIDS_MAX_GROUPS, &r->palette[0][0]);
+}
+
 // See boids/render.h: 3 vertices (2D) or 6 (3D) per instance, made up in
 // the vertex shader from gl_VertexID; no vertex buffers.
 void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     if (!d->count)
         return;
-    // Draw after the compute writes to the state are visible to vertex fetches.
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    boids_render_use(r, r->prog_agents, d->view_proj, d->dim);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_POS, d->pos);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_VEL, d->vel);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_GROUP, d->group);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_NEIGHBORS, d->neighbors);
-    glUseProgram(r->prog_agents);
-    glUniformMatrix4fv(BOIDS_LOC_VIEW_PROJ, 1, GL_FALSE, d->view_proj);
     glUniform1f(BOIDS_LOC_AGENT_SIZE, d->size);
     glUniform1ui(BOIDS_LOC_AGENT_MODE, (GLuint)d->mode);
-    glUniform1ui(BOIDS_LOC_DIM, d->dim);
     glUniform1f(BOIDS_LOC_AGENT_MAXSPEED, d->maxspeed);
-    glUniform3fv(BOIDS_LOC_PALETTE, BOIDS_MAX_GROUPS, &r->palette[0][0]);
     glBindVertexArray(r->vao_empty);
     glDrawArraysInstanced(GL_TRIANGLES, 0, d->dim == 3 ? 6 : 3, (GLsizei)d->count);
 }

@@ -28,6 +28,10 @@ struct boids_render {
     char *quads;               // scratch for stb_easy_font: HUD_MAX_QUADS * 64 bytes
 };
 
+// Before a draw from the simulation's storage buffers: waits for the compute
+// writes to be visible to vertex fetches, then binds `program` with its
+// view-projection, dimension and palette uniforms (agents.vert, bodies.vert).
+void boids_render_use(const boids_render *r, GLuint program, const float *view_proj, uint32_t dim);
 // A GL buffer of `bytes` (at least 16), GL_DYNAMIC_DRAW, labelled.
 GLuint boids_render_buffer(size_t bytes, const char *label);
 // Builds the bodies program and its uniform buffer (render.c's create calls it).
