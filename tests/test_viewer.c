@@ -754,6 +754,33 @@ START_TEST(save_load_resume) {
 }
 END_TEST
 
+// R reloads --load's file only into a simulation of the same shape: after K
+// gave every agent a body (12 joint rows; the file has none) it is refused
+// with one line and the flock runs on (every frame done, exit 0).
+START_TEST(reload_refuses_other_shape) {
+    const char *snap = TMP "/view_plain.boids";
+    unlink(snap);
+    run_result r = boids_test_run(
+        RUN_BIN, ARGV("boids-run", "--count", "200", "--steps", "5", "--save", snap, "--quiet"), TMP, "plain");
+    ck_assert_msg(r.spawned && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "boids-run: %s", r.err);
+    run_free(&r);
+    const char *backends[2] = {"gpu", "cpu"};
+    for (int b = 0; b < 2; b++) {
+        r = run_viewer("reload_shape",
+                       ARGV("--backend", backends[b], "--load", snap, "--frames", "5", "--keys", "2:k,3:r", "--width",
+                            "320", "--height", "240", "--vsync", "off"),
+                       true);
+        expect_ok(&r);
+        ck_assert_msg(strstr(r.err, "boids: reset: --load: " TMP
+                                    "/view_plain.boids: now holds another simulation (200 agents, 2D); kept running\n"),
+                      "%s: expected R to refuse the body-less snapshot; stderr: %s", backends[b], r.err);
+        ck_assert_msg(strstr(r.out, "frames: 5, steps 10"), "%s: expected all 5 frames after the refusal: %s",
+                      backends[b], r.out);
+        run_free(&r);
+    }
+}
+END_TEST
+
 // Bad --load / --save combinations: exit 2 with one line, before any window.
 START_TEST(save_load_bad_exit_2) {
     const char *bad = TMP "/view_bad.boids";
@@ -869,6 +896,7 @@ int main(void) {
     tcase_add_test(tc, replay_bad_file_exit_2);
     tcase_add_test(tc, save_load_resume);
     tcase_add_test(tc, save_load_bad_exit_2);
+    tcase_add_test(tc, reload_refuses_other_shape);
     tcase_add_test(tc, gl_faults_exit_3);
     suite_add_tcase(s, tc);
     return boids_test_run_suite(s);

@@ -38,24 +38,21 @@ boids_result viewer_flock_new_sim(viewer *v) {
             fprintf(stderr, "%s: reset: --load: %s\n", PROG, err);
             return r;
         }
-        // The file may have been replaced since: only a snapshot of the same
-        // shape (count, dimension, groups, grid, joint rows) can take over.
-        const boids_params *a = boids_engine_params(src), *b = boids_engine_params(f->e);
-        if (a->world.count != b->world.count || a->world.dim != b->world.dim ||
-            a->world.group_count != b->world.group_count ||
-            memcmp(a->world.cells, b->world.cells, sizeof a->world.cells) != 0 ||
-            boids_params_joint_rows(a) != boids_params_joint_rows(b)) {
-            fprintf(stderr, "%s: reset: --load: %s: now holds another simulation (%u agents, %uD); kept running\n",
-                    PROG, o->load, a->world.count, a->world.dim);
-            boids_engine_destroy(src);
-            return BOIDS_ERR_ARGUMENT;
-        }
     } else {
         boids_engine_desc d = {.params = &f->p_create, .distribution = f->dist, .threads = o->threads};
         if ((r = boids_engine_create(&src, &d, err, sizeof err)) != BOIDS_OK)
             return r;
     }
+    // The file may have been replaced since: only a snapshot of the same
+    // shape (count, dimension, world, groups, grid, joint rows) can take over,
+    // which copy_state checks.
     r = boids_engine_copy_state(f->e, src);
+    if (r == BOIDS_ERR_ARGUMENT && o->load) {
+        fprintf(stderr, "%s: reset: --load: %s: now holds another simulation (%u agents, %uD); kept running\n", PROG,
+                o->load, boids_engine_count(src), boids_engine_dim(src));
+        boids_engine_destroy(src);
+        return r;
+    }
     boids_engine_destroy(src);
     f->params_dirty = true;
     return r;
