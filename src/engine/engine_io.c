@@ -204,6 +204,16 @@ static void *cpu_buffer(boids_sim *s, boids_engine_buffer which, size_t *bytes) 
     return NULL;
 }
 
+// boids_gpu_buffer lists the same buffers in the same order (the cast below).
+_Static_assert((int)BOIDS_ENGINE_POS == (int)BOIDS_GPU_POS && (int)BOIDS_ENGINE_VEL == (int)BOIDS_GPU_VEL &&
+                   (int)BOIDS_ENGINE_ID == (int)BOIDS_GPU_ID && (int)BOIDS_ENGINE_GROUP == (int)BOIDS_GPU_GROUP &&
+                   (int)BOIDS_ENGINE_KEY == (int)BOIDS_GPU_KEY && (int)BOIDS_ENGINE_COUNT == (int)BOIDS_GPU_COUNT &&
+                   (int)BOIDS_ENGINE_START == (int)BOIDS_GPU_START && (int)BOIDS_ENGINE_ACCEL == (int)BOIDS_GPU_ACCEL &&
+                   (int)BOIDS_ENGINE_NEIGHBORS == (int)BOIDS_GPU_NEIGHBORS &&
+                   (int)BOIDS_ENGINE_NEAREST == (int)BOIDS_GPU_NEAREST &&
+                   (int)BOIDS_ENGINE_CANDIDATES == (int)BOIDS_GPU_CANDIDATES,
+               "boids_engine_buffer and boids_gpu_buffer list the buffers in the same order");
+
 // See boids/engine.h.
 boids_result boids_engine_read_buffer(boids_engine *e, boids_engine_buffer which, void *dst, size_t bytes) {
     size_t size = 0;
@@ -218,7 +228,6 @@ boids_result boids_engine_read_buffer(boids_engine *e, boids_engine_buffer which
     if (r != BOIDS_OK || !size)
         return r;
     void *tmp = malloc(size);
-    // boids_gpu_buffer lists the same buffers in the same order.
     r = tmp ? boids_gpu_read(e->gpu, (boids_gpu_buffer)which, tmp, size) : BOIDS_ERR_NOMEM;
     if (r == BOIDS_OK)
         r = engine_healthy(e);
