@@ -11,6 +11,12 @@
 #include "boids/snapshot.h"
 #include "engine_private.h"
 
+// Why a read-back failed, for a message: the fault's line, or the result's text
+// (out of memory for the mirror's bodies).
+static const char *readback_why(const boids_engine *e, boids_result r) {
+    return e->fault == r && e->fault_line[0] ? e->fault_line : boids_result_str(r);
+}
+
 // The state to write from: read back while healthy; after a fault the last
 // trusted read-back if any, else the fault.
 static boids_result state_to_write(boids_engine *e) {
@@ -272,7 +278,7 @@ const char *boids_engine_error(const boids_engine *e) {
 boids_result boids_engine_save(boids_engine *e, const char *path, char *err, size_t err_size) {
     boids_result r = state_to_write(e);
     if (r != BOIDS_OK) {
-        engine_say(err, err_size, "%s: not written: %s", path, e->fault_line);
+        engine_say(err, err_size, "%s: not written: %s", path, readback_why(e, r));
         return r;
     }
     return boids_snapshot_save(e->sim, e->scen, path, err, err_size);
@@ -282,7 +288,7 @@ boids_result boids_engine_save(boids_engine *e, const char *path, char *err, siz
 boids_result boids_engine_write_csv(boids_engine *e, const char *path, char *err, size_t err_size) {
     boids_result r = state_to_write(e);
     if (r != BOIDS_OK) {
-        engine_say(err, err_size, "%s: not written: %s", path, e->fault_line);
+        engine_say(err, err_size, "%s: not written: %s", path, readback_why(e, r));
         return r;
     }
     errno = 0;
@@ -304,7 +310,7 @@ boids_result boids_engine_record_open(boids_engine *e, const char *path, uint64_
     }
     boids_result r = engine_readback(e);
     if (r != BOIDS_OK) {
-        engine_say(err, err_size, "%s: not opened: %s", path, e->fault_line);
+        engine_say(err, err_size, "%s: not opened: %s", path, readback_why(e, r));
         return r;
     }
     if ((r = boids_record_open(path, e->sim, every, &e->rec, err, err_size)) != BOIDS_OK)
