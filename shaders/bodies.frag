@@ -3,7 +3,7 @@
 in vec4 v_color;
 in vec2 v_local;
 flat in uint v_disc;
-layout(location = 0) out vec4 frag_color;
+layout(location = BOIDS_FRAG_COLOR) out vec4 frag_color;
 
 void main() {
     if (v_disc != 0u) {

@@ -1,7 +1,7 @@
 // shaders/hud.vert: HUD quads (stb_easy_font text, panels) in pixels, origin
 // at the top left of the framebuffer. Drawn by boids_render_text / _rect.
-layout(location = 0) in vec2 a_pos;
-layout(location = 1) in vec4 a_color;
+layout(location = BOIDS_ATTR_POS) in vec2 a_pos;
+layout(location = BOIDS_ATTR_COLOR) in vec4 a_color;
 layout(location = BOIDS_LOC_HUD_FRAMEBUFFER) uniform vec2 u_framebuffer; // width, height in pixels
 
 out vec4 v_color;

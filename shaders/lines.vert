@@ -1,7 +1,7 @@
 // shaders/lines.vert: world-space lines (world box, path, obstacles, target),
 // a position and a colour per vertex. Drawn by boids_render_lines.
-layout(location = 0) in vec3 a_pos;
-layout(location = 1) in vec4 a_color;
+layout(location = BOIDS_ATTR_POS) in vec3 a_pos;
+layout(location = BOIDS_ATTR_COLOR) in vec4 a_color;
 layout(location = BOIDS_LOC_VIEW_PROJ) uniform mat4 u_view_proj;
 
 out vec4 v_color;

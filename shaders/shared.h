@@ -186,6 +186,11 @@
 #define BOIDS_LOC_BODY_COUNT 4      /* bodies.vert: uint agents (the joints' row length) */
 #define BOIDS_LOC_BODY_EYE 5        /* bodies.vert: vec3 the camera's position (3D) */
 #define BOIDS_LOC_HUD_FRAMEBUFFER 0 /* hud.vert: vec2 width, height in pixels */
+/* Vertex attributes of the lines and the HUD (render.c's attrib_vao), and
+ * the fragment shaders' one colour output: */
+#define BOIDS_ATTR_POS 0   /* lines.vert vec3, hud.vert vec2 */
+#define BOIDS_ATTR_COLOR 1 /* vec4 RGBA */
+#define BOIDS_FRAG_COLOR 0 /* out vec4 frag_color */
 
 /* ---- agent colour modes (agents.vert u_mode; boids/render.h boids_color_mode) */
 #define BOIDS_COLOR_BY_GROUP 0u     /* the group's palette colour */

@@ -1,5 +1,5 @@
 /* boids/render.h: drawing (src/render). Agents as one instanced draw whose
- * vertex shader reads the simulation's state buffers (boids_gpu_state_buffers,
+ * vertex shader reads the simulation's state buffers (boids_engine_gl_buffers,
  * or the render's own buffers filled from a CPU simulation), world-space
  * lines, HUD text (stb_easy_font), screenshots (stb_image_write), and the
  * cameras (pure math, no GL). No simulation logic. Needs a current GL 4.5

@@ -36,12 +36,12 @@ static GLuint attrib_vao(GLuint vbo, int n, size_t stride) {
     GLuint vao;
     glCreateVertexArrays(1, &vao);
     glVertexArrayVertexBuffer(vao, 0, vbo, 0, (GLsizei)stride);
-    glEnableVertexArrayAttrib(vao, 0);
-    glEnableVertexArrayAttrib(vao, 1);
-    glVertexArrayAttribFormat(vao, 0, n, GL_FLOAT, GL_FALSE, 0);
-    glVertexArrayAttribFormat(vao, 1, 4, GL_FLOAT, GL_FALSE, (GLuint)(sizeof(float) * (size_t)n));
-    glVertexArrayAttribBinding(vao, 0, 0);
-    glVertexArrayAttribBinding(vao, 1, 0);
+    glEnableVertexArrayAttrib(vao, BOIDS_ATTR_POS);
+    glEnableVertexArrayAttrib(vao, BOIDS_ATTR_COLOR);
+    glVertexArrayAttribFormat(vao, BOIDS_ATTR_POS, n, GL_FLOAT, GL_FALSE, 0);
+    glVertexArrayAttribFormat(vao, BOIDS_ATTR_COLOR, 4, GL_FLOAT, GL_FALSE, (GLuint)(sizeof(float) * (size_t)n));
+    glVertexArrayAttribBinding(vao, BOIDS_ATTR_POS, 0);
+    glVertexArrayAttribBinding(vao, BOIDS_ATTR_COLOR, 0);
     return vao;
 }
 
