@@ -3,6 +3,7 @@
 // after 127 characters is still "not a number"; an exact name is nearest.
 #include <check.h>
 
+#include <float.h>
 #include <string.h>
 
 #include "check_run.h"
@@ -37,11 +38,25 @@ START_TEST(nearest_exact) {
 }
 END_TEST
 
+// The largest floats: FLT_MAX printed with 8 digits (3.4028235e38, a little
+// above it) rounds to FLT_MAX and is accepted; from FLT_MAX + half its ULP
+// (2^103; 3.4028236e38 is past it) the float would be infinite: too large.
+START_TEST(largest_float) {
+    float v = 0.0f;
+    ck_assert_msg(boids_parse_float("3.4028235e38", 0, &v) == NULL && v == FLT_MAX,
+                  "3.4028235e38: expected FLT_MAX (%.9g), got %.9g", (double)FLT_MAX, (double)v);
+    ck_assert_msg(boids_parse_float("-3.4028235e38", 0, &v) == NULL && v == -FLT_MAX, "-3.4028235e38: -FLT_MAX");
+    ck_assert_str_eq(boids_parse_float("3.4028236e38", 0, &v), "too large");
+    ck_assert_str_eq(boids_parse_float("1e39", 0, &v), "too large");
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("parse");
     TCase *tc = tcase_create("parse");
     tcase_add_test(tc, long_float);
     tcase_add_test(tc, nearest_exact);
+    tcase_add_test(tc, largest_float);
     suite_add_tcase(s, tc);
     return boids_test_run_suite(s);
 }

@@ -90,7 +90,9 @@ const char *boids_parse_float(const char *s, unsigned flags, float *out) {
         return "too small";
     if (!isfinite(v))
         return "not a finite number";
-    if (fabs(v) > FLT_MAX)
+    // Too large only when it does not round to FLT_MAX: below FLT_MAX + half
+    // its ULP (2^103) it does, so FLT_MAX printed with 8 digits reads back.
+    if (fabs(v) >= (double)FLT_MAX + ldexp(1.0, 103))
         return "too large";
     if (positive) {
         if (v < 0.0)
