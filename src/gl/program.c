@@ -68,8 +68,8 @@ static void named_log(const char *log, const char *const *names, size_t count, c
     for (const char *p = log; *p && used + 1 < err_size;) {
         const char *eol = strchr(p, '\n');
         size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        char *end;
-        long n = strtol(p, &end, 10);
+        char *end = (char *)p;
+        long n = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : -1; // never past this line's end
         const char *rest = p;
         const char *name = NULL;
         char line_no[24] = "";
