@@ -24,7 +24,7 @@ install(DIRECTORY scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/boids/scenario
 
 # What a static link needs besides libboids.a: the same for pkg-config's
 # Libs.private and the CMake package's boids::boids_static.
-set(BOIDS_PC_REQUIRES_PRIVATE "inih zlib libzstd")
+set(BOIDS_PC_REQUIRES_PRIVATE "stb inih zlib libzstd")
 list(TRANSFORM CMAKE_DL_LIBS PREPEND -l OUTPUT_VARIABLE BOIDS_PC_DL)
 string(JOIN " " BOIDS_PC_LIBS_PRIVATE ${OpenMP_C_FLAGS} -lm ${BOIDS_PC_DL} ${CMAKE_THREAD_LIBS_INIT})
 # prefix relative to the .pc file's folder, so a moved prefix still works.
@@ -33,7 +33,7 @@ string(REGEX REPLACE "/$" "" BOIDS_PC_UP "${BOIDS_PC_UP}")
 configure_file(cmake/boids.pc.in ${CMAKE_BINARY_DIR}/boids.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/boids.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
-set(BOIDS_CONFIG_STATIC_LIBS ${INIH_LIBRARIES} ${ZLIB_LIBRARIES} ${ZSTD_LIBRARIES} m ${CMAKE_DL_LIBS})
+set(BOIDS_CONFIG_STATIC_LIBS ${STB_LIBRARIES} ${INIH_LIBRARIES} ${ZLIB_LIBRARIES} ${ZSTD_LIBRARIES} m ${CMAKE_DL_LIBS})
 set(BOIDS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/boids)
 configure_package_config_file(cmake/boidsConfig.cmake.in ${CMAKE_BINARY_DIR}/boidsConfig.cmake
                               INSTALL_DESTINATION ${BOIDS_CMAKE_DIR}

@@ -19,8 +19,8 @@ foreach(t ${BOIDS_LIBRARY_PARTS})
   list(APPEND BOIDS_LIBRARY_OBJECTS $<TARGET_OBJECTS:${t}>)
 endforeach()
 # What the parts link, less what is inside (glad's dlopen of libGL/libEGL
-# needs only libdl): the same list for both, private to the shared one.
-set(BOIDS_LIBRARY_DEPS PkgConfig::INIH PkgConfig::ZLIB PkgConfig::ZSTD OpenMP::OpenMP_C Threads::Threads m
+# needs only libdl; cglm is used through its inline functions): the same list for both, private to the shared one.
+set(BOIDS_LIBRARY_DEPS PkgConfig::STB PkgConfig::INIH PkgConfig::ZLIB PkgConfig::ZSTD OpenMP::OpenMP_C Threads::Threads m
                        ${CMAKE_DL_LIBS})
 
 add_library(boids_shared SHARED ${BOIDS_LIBRARY_OBJECTS})
@@ -35,6 +35,12 @@ set_target_properties(boids_shared PROPERTIES
   OUTPUT_NAME boids VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
   LINK_DEPENDS ${CMAKE_SOURCE_DIR}/cmake/boids.map)
+# Every symbol resolved at link time, so a missing dependency shows here
+# and not in a user's program; not under sanitizers (their runtime comes
+# with the executable).
+if(NOT CMAKE_C_FLAGS MATCHES "-fsanitize")
+  target_link_options(boids_shared PRIVATE -Wl,--no-undefined)
+endif()
 
 add_library(boids_static STATIC ${BOIDS_LIBRARY_OBJECTS})
 target_link_libraries(boids_static PRIVATE ${BOIDS_LIBRARY_DEPS})
