@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# tests/test_install.sh BUILD_DIR SOURCE_DIR (ctest: test_install, label
+# install): installs the built library into a scratch prefix, moves the
+# prefix (nothing may point back into the build), and builds examples/c
+# there as an outside project would: with pkg-config (the one-line command,
+# run through LD_LIBRARY_PATH; the Makefile, run through its rpath) and with
+# find_package (boids::boids through the build tree's rpath,
+# boids::boids_static linked statically). engine_stats' state-hash must
+# equal boids-run's, on the CPU and on the GPU (llvmpipe through headless
+# EGL in CI: no OpenGL 4.5 context is a failure, never a skip). Any error
+# fails the test; each step says what it does.
+set -euo pipefail
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+work="$build/tests/tmp/install"
+count=400
+steps=40
+rm -rf "$work"
+mkdir -p "$work"
+
+step() { echo "== $*"; }
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+step "install into a scratch prefix, then move it: $work/prefix"
+cmake --install "$build" --prefix "$work/staged" >"$work/install.log"
+mv "$work/staged" "$work/prefix"
+prefix="$work/prefix"
+for f in lib/libboids.so lib/libboids.a lib/pkgconfig/boids.pc lib/cmake/boids/boidsConfig.cmake \
+  lib/cmake/boids/boidsConfigVersion.cmake include/boids/engine.h include/boids/shared.h include/boids/behaviors.h; do
+  [[ -e "$prefix/$f" ]] || fail "$f is not installed"
+done
+[[ ! -e "$prefix/include/boids/render.h" ]] || fail "render.h is installed (it needs glad)"
+soname=$(readelf -d "$prefix/lib/libboids.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[[ "$soname" == libboids.so.0 ]] || fail "soname '$soname', expected libboids.so.0"
+! grep -rq "$build" "$prefix/lib/pkgconfig" "$prefix/lib/cmake" || fail "the package files name the build tree"
+
+step "the shared library exports boids_* only"
+leaked=$(nm -D --defined-only "$prefix/lib/libboids.so" | awk '{print $3}' | grep -v '^boids_' || true)
+[[ -z "$leaked" ]] || fail "exported beside boids_*: $(echo "$leaked" | head -5 | tr '\n' ' ')"
+
+step "each installed header compiles on its own"
+for h in "$prefix"/include/boids/*.h; do
+  echo "#include <boids/$(basename "$h")>" | cc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$prefix/include" \
+    -x c -c - -o /dev/null || fail "boids/$(basename "$h") does not compile alone"
+done
+
+# The state-hash line of `boids-run --count N --steps S --quiet` on a backend.
+run_hash() { "$build/bin/boids-run" --count $count --steps $steps --backend "$1" --quiet | sed -n 's/^state-hash: //p'; }
+# Runs an engine_stats binary (with any env before it) on a backend and
+# checks its hash against boids-run's.
+check_stats() {
+  local backend=$1
+  shift
+  echo "\$ $* --count $count --steps $steps --backend $backend"
+  local out
+  out=$("$@" --count $count --steps $steps --backend "$backend") || fail "$* --backend $backend: exit $?"
+  printf '  %s\n' "${out//$'\n'/$'\n'  }"
+  local got=${out##*state-hash: }
+  local want=${hashes[$backend]}
+  [[ "$got" == "$want" ]] || fail "--backend $backend: state-hash $got, boids-run's $want"
+}
+declare -A hashes=([cpu]=$(run_hash cpu) [gpu]=$(run_hash gpu))
+[[ -n "${hashes[cpu]}" && -n "${hashes[gpu]}" ]] || fail "boids-run printed no state-hash"
+echo "boids-run state-hash: cpu ${hashes[cpu]}, gpu ${hashes[gpu]}"
+
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+step "pkg-config: the one-line command, run with LD_LIBRARY_PATH"
+mkdir -p "$work/pkg-config"
+# shellcheck disable=SC2046 # pkg-config's words are meant to split
+(cd "$src/examples/c" && cc -std=c11 -Wall -Wextra -Wpedantic -Werror engine_stats.c \
+  $(pkg-config --cflags --libs boids) -o "$work/pkg-config/engine_stats")
+for backend in cpu gpu; do
+  check_stats $backend env LD_LIBRARY_PATH="$prefix/lib" "$work/pkg-config/engine_stats"
+done
+
+step "pkg-config: examples/c/Makefile, run through its rpath"
+cp "$src"/examples/c/{Makefile,engine_stats.c,steering.c} "$work/pkg-config/"
+make -s -C "$work/pkg-config" clean all CFLAGS="-O2 -Wall -Wextra -Wpedantic -Werror"
+check_stats cpu "$work/pkg-config/engine_stats"
+"$work/pkg-config/steering" >"$work/steering.txt"
+# The arriver's distance (last column) at step 0 and at the end.
+read -r first last < <(awk '$1 ~ /^[0-9]+$/ {d[n++] = $NF} END {print d[0], d[n-1]}' "$work/steering.txt")
+awk -v a="$first" -v b="$last" 'BEGIN {exit !(b < a / 10)}' || fail "steering: arrive went from $first to $last"
+echo "steering: the arriver's distance $first -> $last"
+
+step "find_package(boids): examples/c/CMakeLists.txt with CMAKE_PREFIX_PATH"
+cmake -S "$src/examples/c" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS="-Wall -Wextra -Wpedantic -Werror" \
+  >"$work/cmake.log"
+cmake --build "$work/cmake" >>"$work/cmake.log" || { cat "$work/cmake.log"; fail "the examples do not build"; }
+! readelf -d "$work/cmake/engine_stats_static" | grep -q 'libboids' || fail "engine_stats_static needs libboids.so"
+readelf -d "$work/cmake/engine_stats" | grep -q 'libboids.so.0' || fail "engine_stats does not link libboids.so.0"
+for backend in cpu gpu; do
+  check_stats $backend "$work/cmake/engine_stats"
+  check_stats $backend "$work/cmake/engine_stats_static"
+done
+"$work/cmake/steering" 20 >/dev/null
+echo "PASS: installed, built with pkg-config and find_package, hashes equal boids-run's"
