@@ -3,9 +3,9 @@
 # install): installs the built library into a scratch prefix, moves the
 # prefix (nothing may point back into the build), and builds examples/c
 # there as an outside project would: with pkg-config (the one-line command,
-# run through LD_LIBRARY_PATH; the Makefile, run through its rpath) and with
-# find_package (boids::boids through the build tree's rpath,
-# boids::boids_static linked statically). engine_stats' state-hash must
+# run through LD_LIBRARY_PATH; --static with libboids.a; the Makefile, run
+# through its rpath) and with find_package (boids::boids through the build
+# tree's rpath, boids::boids_static linked statically). engine_stats' state-hash must
 # equal boids-run's, on the CPU and on the GPU (llvmpipe through headless
 # EGL in CI: no OpenGL 4.5 context is a failure, never a skip). Any error
 # fails the test; each step says what it does.
@@ -75,6 +75,13 @@ mkdir -p "$work/pkg-config"
 for backend in cpu gpu; do
   check_stats $backend env LD_LIBRARY_PATH="$prefix/lib" "$work/pkg-config/engine_stats"
 done
+
+step "pkg-config --static: libboids.a (docs/API.md's line)"
+# shellcheck disable=SC2046 # pkg-config's words are meant to split
+(cd "$src/examples/c" && cc -std=c11 -Wall -Wextra -Wpedantic -Werror engine_stats.c $(pkg-config --cflags boids) \
+  $(pkg-config --static --libs boids | sed 's/-lboids /-l:libboids.a /') -o "$work/pkg-config/engine_stats_static")
+! readelf -d "$work/pkg-config/engine_stats_static" | grep -q 'libboids' || fail "engine_stats_static needs libboids.so"
+check_stats gpu "$work/pkg-config/engine_stats_static"
 
 step "pkg-config: examples/c/Makefile, run through its rpath"
 cp "$src"/examples/c/{Makefile,engine_stats.c,steering.c} "$work/pkg-config/"
