@@ -19,7 +19,8 @@ foreach(t ${BOIDS_LIBRARY_PARTS})
   list(APPEND BOIDS_LIBRARY_OBJECTS $<TARGET_OBJECTS:${t}>)
 endforeach()
 # What the parts link, less what is inside (glad's dlopen of libGL/libEGL
-# needs only libdl; cglm is used through its inline functions): the same list for both, private to the shared one.
+# needs only libdl; cglm is used through its inline functions): the same
+# list for both, private to the shared one.
 set(BOIDS_LIBRARY_DEPS PkgConfig::STB PkgConfig::INIH PkgConfig::ZLIB PkgConfig::ZSTD OpenMP::OpenMP_C Threads::Threads m
                        ${CMAKE_DL_LIBS})
 
