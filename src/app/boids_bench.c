@@ -12,6 +12,7 @@
 #include "boids/engine.h"
 #include "cli.h"
 #include "profile.h"
+#include "progress.h"
 
 static const char usage[] =
     "usage: boids-bench [--backend cpu|gpu] [--counts N,N,...] [--dim 2|3] [--distribution uniform|clustered]\n"
@@ -31,6 +32,7 @@ static const char usage[] =
     "  --profile FILE   also record every timed step of every count: FILE.csv (one row\n"
     "                   per step, with the agent count) or FILE.json (Chrome trace for\n"
     "                   Perfetto); a per-stage summary is printed on stderr at exit\n"
+    "  --quiet          no progress on stderr (on a terminal: one updating line, from 2 s on)\n"
     "SIGINT / SIGTERM: the current step is finished, the rows so far and --profile are\n"
     "written, exit status 130 / 143.\n";
 
@@ -104,20 +106,33 @@ static int make_engine(const boids_options *o, uint32_t n, boids_engine **e) {
     return r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER || r == BOIDS_ERR_ARGUMENT ? 2 : 3;
 }
 
-// Run one count: warm-up, then `steps` timed steps; medians per stage.
-static int bench_count(const boids_options *o, uint32_t n, row *r) {
+// Starts the progress line of count `which` (0-based) of o's counts, n
+// agents, in `phase` ("" or " warm-up") of `steps` steps; true when it is drawn.
+static bool start_progress(const boids_options *o, uint32_t which, uint32_t n, const char *phase, uint64_t steps) {
+    char label[96];
+    snprintf(label, sizeof label, "boids-bench: N=%u (%u/%u)%s", n, which + 1, o->n_counts, phase);
+    return !o->quiet && boids_progress_start(label, steps);
+}
+
+// Run count `which` of o's counts, n agents: warm-up, then `steps` timed
+// steps; medians per stage. Progress: on a terminal one updating line
+// (progress.h), else (unless --quiet) a line per count and "\r" step lines.
+static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *r) {
     boids_engine *e = NULL;
     int rc = make_engine(o, n, &e);
     if (rc)
         return rc;
     const boids_params *p = boids_engine_params(e);
-    fprintf(stderr, "boids-bench: N=%u: %u cells of %.4g, warming up...\n", n, boids_engine_cells(e),
-            (double)p->world.cell[0]);
+    bool live = start_progress(o, which, n, " warm-up", 2), plain = !live && !o->quiet;
+    if (plain)
+        fprintf(stderr, "boids-bench: N=%u: %u cells of %.4g, warming up...\n", n, boids_engine_cells(e),
+                (double)p->world.cell[0]);
     boids_stage_ms m;
     for (int i = 0; i < 2; i++) {
         boids_engine_step(e, 1, NULL);
         if (gl)
             boids_engine_stage_ms(e, true, &m); // wait for the GPU
+        boids_progress_update((uint64_t)i + 1);
     }
     size_t steps = (size_t)o->bench_steps;
     double *t = malloc(sizeof(double) * steps * 8);
@@ -127,6 +142,8 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
     }
     double cand = 0, neigh = 0;
     size_t done = 0; // timed steps (fewer when interrupted)
+    if (live)
+        start_progress(o, which, n, "", steps);
     for (size_t k = 0; k < steps; k++) {
         if (boids_cli_interrupted())
             break;
@@ -166,9 +183,13 @@ static int bench_count(const boids_options *o, uint32_t n, row *r) {
             cand += reps * (double)st.candidate_pairs;
             neigh += reps * (double)st.neighbor_pairs;
         }
-        fprintf(stderr, "\rboids-bench: N=%u: step %zu/%zu (%.1f ms)   ", n, k + 1, steps, total);
+        if (plain)
+            fprintf(stderr, "\rboids-bench: N=%u: step %zu/%zu (%.1f ms)   ", n, k + 1, steps, total);
+        boids_progress_update(done);
     }
-    fprintf(stderr, "\n");
+    boids_progress_finish();
+    if (plain)
+        fprintf(stderr, "\n");
     char fault[1024];
     if (boids_engine_check(e, fault, sizeof fault) != BOIDS_OK) { // lost, or errors (also of the read-back)
         fprintf(stderr, "boids-bench: --backend gpu: N=%u: %s\n", n, fault);
@@ -253,7 +274,7 @@ static int run(const boids_options *opt) {
     boids_cli_catch_interrupts(); // SIGINT / SIGTERM: the rows so far, the profile, exit 130 / 143
     uint32_t measured = 0;
     for (uint32_t i = 0; i < o.n_counts && !boids_cli_interrupted(); i++) {
-        rc = bench_count(&o, o.counts[i], &rows[i]);
+        rc = bench_count(&o, i, o.counts[i], &rows[i]);
         measured += boids_cli_interrupted() ? 0u : 1u;
         if (rc) {
             boids_engine_headless_close(gl);

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "progress.h"
 #include "run_outputs.h"
 
 #define MAX_TIME_SAMPLES (1u << 20) // per-step times kept for the median
@@ -80,13 +81,15 @@ static const char usage[] =
     "  --dump-scenario       print the effective scenario (file + flags) as a file and exit\n"
     "  --index KIND          neighbour search of the CPU backend: grid (default, the bin\n"
     "                        lattice), quadtree (octree in 3D) or brute (every pair)\n"
-    "  --quiet               print only the state-hash line\n"
+    "  --quiet               print only the state-hash line (and no progress line)\n"
     "  --help, --version\n"
     "\n"
     "Behaviours: obstacles, walls, escape, separation, flee, evade, hunt, pursue,\n"
     "seek, arrive, path, flow, view, alignment, cohesion, wander.\n"
     "SIGINT / SIGTERM (exit 130 / 143), GPU faults (exit 3): --export-csv, --save, --record and\n"
-    "--profile are written (after a fault from the last good state).\n"
+    "--profile are written (after a fault from the last good state).\n";
+static const char usage_more[] = // (C99 promises string literals of 4095 bytes only)
+    "On a terminal, stderr shows one updating progress line (step, steps/s, time left) from 2 s on.\n"
     "Exit status: 0 done, 2 bad arguments or input file, 3 out of memory, a write or GPU failure.\n";
 
 // SIGINT / SIGTERM: stop stepping after the current step, write the outputs.
@@ -397,8 +400,11 @@ static int run(const boids_options *o) {
     for (uint32_t gi = 0; gi < p->world.group_count; gi++)
         behaviors |= p->group[gi].behaviors;
     uint64_t steps_done = 0;
+    if (!o->quiet) // a terminal's progress line (progress.h); erased before every other line
+        boids_progress_start(PROG, o->steps);
     for (uint64_t step = 1; step <= o->steps && !faulted; step++) {
         if (boids_cli_interrupted()) {
+            boids_progress_finish();
             fprintf(stderr, "%s: interrupted after %llu steps; writing the outputs\n", PROG,
                     (unsigned long long)steps_done);
             break;
@@ -428,7 +434,9 @@ static int run(const boids_options *o) {
             samples[n_samples++] = (t1 - t0) * 1e3;
         steps_done = step;
         interval_steps++;
+        boids_progress_update(step);
         if (step % o->stats_every == 0 || step == o->steps) {
+            boids_progress_clear();
             if (boids_engine_stats(e, &st) != BOIDS_OK) // of the GPU state: read back (outside the step)
                 break;
             finite = finite && stats_finite(&st);
@@ -440,6 +448,7 @@ static int run(const boids_options *o) {
             interval_steps = 0;
         }
         if (rec_failed) {
+            boids_progress_finish();
             fprintf(stderr, "%s: --record: %s\n", PROG, boids_engine_error(e));
             rc = EXIT_ENVIRONMENT;
             goto done;
@@ -454,6 +463,7 @@ static int run(const boids_options *o) {
             out.saved_step = (int64_t)boids_engine_steps(e);
         }
     }
+    boids_progress_finish();
     // The final state (and any error of the last steps).
     if (boids_engine_stats(e, &st) != BOIDS_OK) {
         rc = run_flush_after_fault(o, e, &out);
@@ -508,6 +518,7 @@ int main(int argc, char **argv) {
     static const boids_cli_spec spec = {
         .prog = PROG,
         .usage = usage,
+        .usage_more = usage_more,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR |
                  BOIDS_CLI_INIT | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET |
                  BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_DUMP_SCENARIO | BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY |

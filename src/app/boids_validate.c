@@ -17,11 +17,13 @@
 #include <string.h>
 
 #include "boids/behaviors.h"
+#include "progress.h"
 #include "validate.h"
 
 static const char usage[] =
     "usage: boids-validate [--count N] [--steps S] [--dim 2|3] [--behaviors LIST|all] [--seed X]\n"
-    "                      [--boundary wrap|walls|bounce] [--shader-dir DIR] [simulation flags of boids-run]\n"
+    "                      [--boundary wrap|walls|bounce] [--shader-dir DIR] [--quiet]\n"
+    "                      [simulation flags of boids-run]\n"
     "\n"
     "Runs the same initial state on the CPU reference and on the GPU compute shaders\n"
     "(headless EGL) and compares them: exactly (grid cells, counts, starts, ids per\n"
@@ -33,6 +35,8 @@ static const char usage[] =
     "--load FILE.boids starts from a snapshot (its parameters, agents and bodies) instead.\n"
     "--save FILE.boids writes the CPU reference's state after the S steps (boids-run --load\n"
     "continues it), and every K of them with --save-every K.\n"
+    "Progress of the S steps on stderr: on a terminal one updating line (from 2 s on), none\n"
+    "with --quiet.\n"
     "SIGINT / SIGTERM stop the S steps (the statistics compare the steps done, --save is\n"
     "written) and exit 130 / 143.\n"
     "Defaults: 100000 agents, 100 steps, behaviours all. Exit status 0 when every\n"
@@ -60,6 +64,7 @@ void validate_exit_on_fault(boids_engine *g) {
     char line[1024];
     if (boids_engine_check(g, line, sizeof line) == BOIDS_OK)
         return;
+    boids_progress_finish();
     fflush(stdout);
     fprintf(stderr, "%s: %s\n", PROG, line);
     exit(3);
@@ -82,6 +87,7 @@ void *validate_read_new(boids_engine *e, boids_engine_buffer which, size_t bytes
 // with the scenario; 0, or 3 with one line printed.
 int validate_save_reference(boids_engine *s, const char *path) {
     char err[1200];
+    boids_progress_clear(); // --save-every during the S steps
     if (boids_engine_save(s, path, err, sizeof err) != BOIDS_OK) {
         fprintf(stderr, "\n%s: --save: %s\n", PROG, err);
         return 3;
@@ -215,7 +221,7 @@ static int run(const boids_options *opt) {
     validate_set_both(s, g, &p);
     boids_engine_copy_state(s, initial);
     validate_saving sv = {.path = o.save, .every = o.save_every};
-    if ((code = validate_many_steps(s, g, steps, &sv)))
+    if ((code = validate_many_steps(s, g, steps, &sv, o.quiet)))
         goto out; // a --save-every write failed (said in one line)
     int sig = boids_cli_interrupted();
     int save_rc = o.save ? validate_save_reference(s, o.save) : 0; // the CPU reference after the S steps
@@ -248,7 +254,7 @@ int main(int argc, char **argv) {
         .prog = PROG,
         .usage = usage,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
-                 BOIDS_CLI_LOAD | BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY,
+                 BOIDS_CLI_LOAD | BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_QUIET,
     };
     return boids_cli_main(argc, argv, &spec, run);
 }

@@ -17,6 +17,7 @@
 
 #include "boids/atomic.h"
 #include "boids/parse.h"
+#include "progress.h"
 
 // The defaults of every option.
 static void set_defaults(const boids_cli_spec *spec, boids_options *o) {
@@ -232,8 +233,10 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
 // The signal that interrupted the run (see cli.h).
 static volatile sig_atomic_t interrupted_by;
 
+// The handler of the first SIGINT / SIGTERM: the flag, and the progress line erased.
 static void on_interrupt(int sig) {
     interrupted_by = sig;
+    boids_progress_on_signal();
 }
 
 void boids_cli_catch_interrupts(void) {

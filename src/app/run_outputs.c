@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "progress.h"
 #include "run_outputs.h"
 
 // See run_outputs.h. --save: the state of now and the scenario's schedule
@@ -17,6 +18,7 @@ int run_save(const boids_options *o, boids_engine *e) {
     if (r == BOIDS_ERR_GPU_LOST || r == BOIDS_ERR_GL_ERRORS)
         return -1;
     if (r != BOIDS_OK) {
+        boids_progress_clear(); // --save-every during the run
         fprintf(stderr, "%s: --save: %s\n", PROG, err);
         return EXIT_ENVIRONMENT;
     }

@@ -43,8 +43,9 @@ void validate_exact(boids_engine *s, boids_engine *g);
 // from `initial` on both; false when b gives no force anywhere.
 bool validate_one_step(boids_engine *s, boids_engine *g, const boids_params *all, boids_engine *initial, uint32_t b);
 // Horizon 3: `steps` steps on both from s's state, statistics and
-// invariants compared; 0, or 3 when a --save-every write failed.
-int validate_many_steps(boids_engine *s, boids_engine *g, uint64_t steps, const validate_saving *sv);
+// invariants compared; 0, or 3 when a --save-every write failed. Progress
+// on stderr unless quiet (progress.h on a terminal).
+int validate_many_steps(boids_engine *s, boids_engine *g, uint64_t steps, const validate_saving *sv, bool quiet);
 // Horizon 4: `steps` steps of the bodies stage alone from the CPU's heads.
 void validate_bodies(boids_engine *s, boids_engine *g, boids_engine *initial, uint32_t steps);
 

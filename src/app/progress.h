@@ -1,0 +1,42 @@
+/* src/app/progress.h: one updating progress line on stderr for the long
+ * work of boids-run, boids-validate and boids-bench:
+ *   boids-run: step 4100/10000 (41%)  1234 steps/s  0:05 left
+ * drawn with a carriage return (never a newline), only when stderr is a
+ * terminal, from 2 s after the first boids_progress_start of the process
+ * on, at most 10 times a second. Anything else the program prints goes
+ * after boids_progress_clear (or _finish), so the line never mixes with it;
+ * SIGINT / SIGTERM erase it (boids_progress_on_signal, from cli.c's handler).
+ * One line per process: the state is file-static, like stderr itself.
+ *
+ * Offers:
+ *   boids_progress_start     a new piece of work: its label and step total
+ *   boids_progress_update    steps done (draws when due)
+ *   boids_progress_clear     erase the line now (the next update redraws it)
+ *   boids_progress_finish    erase it and stop until the next start
+ *   boids_progress_on_signal erase it from a signal handler
+ *
+ * BOIDS_PROGRESS_AFTER=SECONDS (for tests): show the line after SECONDS
+ * instead of 2 (0: from the first update on).
+ */
+#ifndef BOIDS_APP_PROGRESS_H
+#define BOIDS_APP_PROGRESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+// Starts a piece of work of `total` steps named `label` (e.g. "boids-run",
+// "boids-bench: N=100000 (2/3)"; copied). Returns true when the line will
+// be drawn (stderr is a terminal), false when the program should keep to
+// its plain, non-terminal output; the calls below are then no-ops.
+bool boids_progress_start(const char *label, uint64_t total);
+// `done` of the total steps are done: redraws the line when it is due.
+void boids_progress_update(uint64_t done);
+// Erases the line if it is drawn (before printing anything else).
+void boids_progress_clear(void);
+// Erases the line and ends the piece of work.
+void boids_progress_finish(void);
+// Erases the line with write(2) only: safe in a signal handler. Later
+// updates draw nothing (the run is stopping).
+void boids_progress_on_signal(void);
+
+#endif
