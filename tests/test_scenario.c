@@ -282,6 +282,31 @@ START_TEST(run_bad_file_exits_2) {
 }
 END_TEST
 
+// Texts that start with ';' load back as they were written: the file's
+// "title =;x" holds ";x", which written as "title = ;x" would read as an
+// empty title (inih: a ';' after whitespace starts an inline comment).
+// Found by fuzz_scenario; the input is in its corpus.
+START_TEST(text_starting_with_semicolon) {
+    boids_scenario *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    ck_assert(a && b);
+    char err[512] = "", *text = NULL;
+    size_t len = 0;
+    ck_assert_msg(boids_scenario_load_string("[scenario]\ntitle =;semi title\nexample =;semi example\n", "semi.ini", a,
+                                             err, sizeof err) == BOIDS_OK,
+                  "load: %s", err);
+    ck_assert_str_eq(a->title, ";semi title");
+    FILE *f = open_memstream(&text, &len);
+    ck_assert(f && boids_scenario_write(a, f));
+    fclose(f);
+    ck_assert_msg(boids_scenario_load_string(text, "written.ini", b, err, sizeof err) == BOIDS_OK, "reload: %s", err);
+    ck_assert_msg(strcmp(b->title, ";semi title") == 0 && strcmp(b->example, ";semi example") == 0,
+                  "expected the texts back, got title '%s', example '%s' from:\n%s", b->title, b->example, text);
+    free(text);
+    free(a);
+    free(b);
+}
+END_TEST
+
 static Suite *scenario_suite(void) {
     Suite *s = suite_create("scenario");
     TCase *c = tcase_create("loader");
@@ -289,6 +314,7 @@ static Suite *scenario_suite(void) {
     tcase_add_test(c, defaults_and_3d);
     tcase_add_test(c, bad_files);
     tcase_add_test(c, missing_file);
+    tcase_add_test(c, text_starting_with_semicolon);
     suite_add_tcase(s, c);
     TCase *run = tcase_create("boids-run");
     tcase_set_timeout(run, 300);

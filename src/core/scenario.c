@@ -1008,6 +1008,13 @@ static double fov_degrees(float c) {
     return c <= -1.0f ? 360.0 : 2.0 * acos((double)c) * 180.0 / 3.14159265358979323846;
 }
 
+// "KEY = TEXT", or "KEY =TEXT" when TEXT starts with ';': inih reads a ';'
+// after whitespace as an inline comment, so the space would lose the value
+// on loading it back (a file's "title =;x" holds ";x").
+static void put_text(FILE *f, const char *key, const char *text) {
+    fprintf(f, "%s =%s%s\n", key, text[0] == ';' ? "" : " ", text);
+}
+
 // cos(half the field of view) of degrees in (0, 360]; 360 (all around) is -1.
 float boids_fov_cos(float degrees) {
     return degrees >= 360.0f ? -1.0f : (float)cos((double)degrees * 0.5 * 3.14159265358979323846 / 180.0);
@@ -1020,8 +1027,10 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
     static const char *const flows[] = {"noise", "swirl", "uniform", "image"};
     static const char *const targets[] = {"fixed", "mouse", "circle"};
     fprintf(f, "# The effective scenario (boids-run --dump-scenario): every value written out.\n");
-    fprintf(f, "[scenario]\ntitle = %s\nexample = %s\n\n", sc->title[0] ? sc->title : "(untitled)",
-            sc->example[0] ? sc->example : "(none)");
+    fputs("[scenario]\n", f);
+    put_text(f, "title", sc->title[0] ? sc->title : "(untitled)");
+    put_text(f, "example", sc->example[0] ? sc->example : "(none)");
+    fputs("\n", f);
     fprintf(f, "[world]\ndim = %u\ncount = %u\n", w->dim, w->count);
     fprintf(f, w->dim == 2 ? "size = %.9gx%.9g\n" : "size = %.9gx%.9gx%.9g\n", (double)w->size[0], (double)w->size[1],
             (double)w->size[2]);
@@ -1092,7 +1101,7 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
     vec_text(p->flow.direction, w->dim, v, sizeof v);
     fprintf(f, "\n[flowfield]\nkind = %s\n", p->flow.kind <= BOIDS_FLOW_IMAGE ? flows[p->flow.kind] : "noise");
     if (p->flow.kind == BOIDS_FLOW_IMAGE)
-        fprintf(f, "image = %s\n", p->flow.image);
+        put_text(f, "image", p->flow.image);
     fprintf(f, "resolution = %.9g\nnoise_scale = %.9g\nseed = %u\ndirection = %s\n", (double)p->flow.resolution,
             (double)p->flow.noise_scale, p->flow.noise_seed, v);
     vec_text(w->target_pos, w->dim, v, sizeof v);
