@@ -4,7 +4,7 @@
 # (xvfb-run, llvmpipe unless a GPU is there) takes each screenshot, and
 # boids-bench's ms/step against N is plotted with matplotlib (Debian's
 # /usr/bin/python3). OUT_DIR defaults to docs/images. Build first
-# (tools/build.sh). Takes about two minutes on two cores.
+# (tools/build.sh). Takes about 30 s on two cores.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$root/build/bin
