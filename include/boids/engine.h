@@ -11,7 +11,7 @@
  *                          _renderer / _context)
  *   boids_engine_create / _load (a .boids snapshot) / _destroy
  *   boids_engine_step      N steps, the scenario's schedule applied before each, faults checked after each
- *   boids_engine_params / _set_params / _set_behaviors / _scenario / _set_scenario
+ *   boids_engine_params / _set_params / _set_behaviors / _behaviors / _scenario / _set_scenario
  *   boids_engine_read / _read_joints / _set_agents   the state by agent id, in caller memory
  *   boids_engine_copy_state / _copy_agents / _reset_bodies   (validation runs both backends from one state)
  *   boids_engine_read_buffer   per-slot outputs and grid buffers (validation)
@@ -114,6 +114,11 @@ typedef struct boids_engine_desc {
     bool quiet;             // GPU: do not print GL debug messages on stderr
     bool timing;            // GPU: benchmarks (asynchronous debug output)
     bool silent_errors;     // GPU: GL errors counted, not printed (boids_engine_check's line names the first)
+    // The random seed (initial agents, wander): 0 = the seed of params, the
+    // scenario or the defaults (1); else it replaces theirs, as boids-run's
+    // --seed does. Ignored by boids_engine_load (the file's seed). The last
+    // field, so a desc of an older program (zero here) means what it did.
+    uint64_t seed;
 } boids_engine_desc;
 
 // Makes an engine. Errors: BOIDS_ERR_ARGUMENT (a bad parameter, a bad
@@ -157,6 +162,9 @@ boids_result boids_engine_set_params(boids_engine *e, const boids_params *p, cha
 // The behaviour mask (bit i = behaviour index BOIDS_BI_i) of one group, or of every group when
 // group is UINT32_MAX.
 boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_t behaviors);
+// The behaviour mask of group `group` into *out (the params in effect):
+// BOIDS_ERR_ARGUMENT for a group out of range (*out left as it was).
+boids_result boids_engine_behaviors(const boids_engine *e, uint32_t group, uint32_t *out);
 // The scenario in effect: the one given (or loaded), or one made of the
 // params with the defaults' names and colours. Its params are the
 // unscheduled ones.

@@ -90,6 +90,10 @@ static boids_result desc_params(const boids_engine_desc *d, boids_params *p, boi
         *dist = d->distribution;
     }
     p->flow.vec = NULL; // the sim builds and owns its own
+    if (d->seed) {
+        p->world.seed_lo = (uint32_t)d->seed;
+        p->world.seed_hi = (uint32_t)(d->seed >> 32);
+    }
     char what[256] = "";
     boids_result r = boids_params_finalize(p, what, sizeof what);
     if (r != BOIDS_OK)
@@ -338,6 +342,14 @@ boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_
         if (group == UINT32_MAX || g == group)
             p.group[g].behaviors = behaviors;
     return boids_engine_set_params(e, &p, NULL, 0);
+}
+
+// See boids/engine.h.
+boids_result boids_engine_behaviors(const boids_engine *e, uint32_t group, uint32_t *out) {
+    if (group >= e->sim->p.world.group_count)
+        return BOIDS_ERR_ARGUMENT;
+    *out = e->sim->p.group[group].behaviors;
+    return BOIDS_OK;
 }
 
 // See boids/engine.h.

@@ -1,0 +1,555 @@
+"""Python bindings of the boids engine (include/boids/engine.h).
+
+The bindings are cffi in ABI mode: no compiler is needed, the shared library
+``libboids.so`` is opened at import.  It is looked for, in this order:
+
+1. ``$BOIDS_LIBRARY`` (a path to the file; an error if it cannot be opened),
+2. next to this package (``boids/libboids.so*``, put there by an install),
+3. the source tree's build (``build/lib/libboids.so`` beside ``python/``),
+4. the system loader path (``libboids.so.0``, e.g. after ``cmake --install``).
+
+Arrays handed out (``positions``, ``velocities``, ``groups``, ``ids``) are
+numpy copies made by one ``boids_engine_read`` each: they are the caller's,
+stay valid for ever and do not change when the simulation steps.
+
+Errors: ``ValueError`` for bad parameters or arrays (the engine's message),
+``RuntimeError`` for OpenGL / device problems, ``OSError`` for files,
+``MemoryError`` when the engine runs out of memory; every method of a closed
+simulation raises ``ValueError("... closed")``.
+"""
+
+import dataclasses
+import glob
+import os
+import threading
+
+import cffi
+import numpy as np
+
+__all__ = ["Simulation", "Stats", "scenarios", "behaviors", "library_path"]
+
+_CDEF = """
+typedef int boids_result;
+typedef int boids_backend;
+typedef int boids_distribution;
+typedef int boids_index;
+typedef void *boids_gl_loadfn;
+typedef struct boids_engine boids_engine;
+typedef struct boids_engine_headless boids_engine_headless;
+typedef struct boids_scenario boids_scenario;
+typedef struct boids_params boids_params;
+
+typedef struct boids_stats {
+    uint64_t step;
+    double polarisation;
+    double mean_speed;
+    double mean_neighbors;
+    double mean_nearest;
+    uint32_t cell_max;
+    double cell_mean;
+    uint64_t candidate_pairs;
+    uint64_t neighbor_pairs;
+} boids_stats;
+
+typedef struct boids_engine_desc {
+    const boids_scenario *scenario;
+    const boids_params *params;
+    uint32_t count;
+    uint32_t dim;
+    boids_distribution distribution;
+    const float (*pos)[4];
+    const float (*vel)[4];
+    const uint32_t *group;
+    boids_backend backend;
+    int threads;
+    boids_index index;
+    boids_gl_loadfn gl_load;
+    boids_engine_headless *headless;
+    const char *shader_dir;
+    bool quiet;
+    bool timing;
+    bool silent_errors;
+    uint64_t seed;
+} boids_engine_desc;
+
+const char *boids_result_str(boids_result r);
+int boids_behavior_index(const char *name);
+const char *boids_behavior_name(uint32_t index);
+const char *boids_scenario_dir(void);
+
+boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *desc,
+                                 char *err, size_t err_size);
+boids_result boids_engine_load(boids_engine **out, const char *path,
+                               const boids_engine_desc *desc, char *err, size_t err_size);
+void boids_engine_destroy(boids_engine *e);
+boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done);
+boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_t behaviors);
+boids_result boids_engine_behaviors(const boids_engine *e, uint32_t group, uint32_t *out);
+boids_result boids_engine_read(boids_engine *e, float (*pos)[4], float (*vel)[4], uint32_t *group);
+boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4],
+                                     const float (*vel)[4], const uint32_t *group);
+boids_result boids_engine_stats(boids_engine *e, boids_stats *out);
+uint64_t boids_engine_hash(boids_engine *e);
+boids_result boids_engine_check(boids_engine *e, char *err, size_t err_size);
+boids_result boids_engine_save(boids_engine *e, const char *path, char *err, size_t err_size);
+const char *boids_engine_error(const boids_engine *e);
+uint32_t boids_engine_count(const boids_engine *e);
+uint32_t boids_engine_dim(const boids_engine *e);
+uint64_t boids_engine_steps(const boids_engine *e);
+boids_backend boids_engine_backend(const boids_engine *e);
+const char *boids_engine_describe(const boids_engine *e);
+"""
+
+# boids/error.h's codes, in order.
+_OK, _NOMEM, _ARGUMENT, _COUNT, _WORLD, _RADIUS, _CELL, _PARAM, _PATH = range(9)
+_IO, _FORMAT, _GL, _SHADER, _GPU_LIMIT, _BODY, _GPU_LOST, _GL_ERRORS = range(9, 17)
+_RUNTIME = {_GL, _SHADER, _GPU_LIMIT, _GPU_LOST, _GL_ERRORS}
+_FILE = {_IO, _FORMAT}
+_MAX_GROUPS = 64  # more than BOIDS_MAX_GROUPS: the loops stop at the engine's count
+_ERR_SIZE = 1024
+_BACKENDS = {"cpu": 0, "gpu": 1}
+
+ffi = cffi.FFI()
+ffi.cdef(_CDEF)
+
+
+def _candidates():
+    """The places libboids.so is looked for, in order (see the module doc)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = os.environ.get("BOIDS_LIBRARY")
+    if env:
+        return [env], True
+    found = sorted(glob.glob(os.path.join(here, "libboids.so*")))
+    found.append(os.path.join(here, "..", "..", "build", "lib", "libboids.so"))
+    found = [p for p in found if os.path.exists(p)]
+    return found + ["libboids.so.0", "libboids.so"], False
+
+
+def _open_library():
+    """Opens the first libboids.so found; ImportError naming where it looked."""
+    names, strict = _candidates()
+    problems = []
+    for name in names:
+        try:
+            return ffi.dlopen(name), name
+        except OSError as exc:
+            problems.append(f"{name}: {exc}")
+            if strict:
+                break
+    raise ImportError("boids: libboids.so not found (set BOIDS_LIBRARY to its path); tried: "
+                      + "; ".join(problems))
+
+
+_lib, _lib_path = _open_library()
+
+
+def library_path():
+    """The path or name the shared library was opened from."""
+    return _lib_path
+
+
+def _text(ptr):
+    """A C string as str ('' for NULL)."""
+    return ffi.string(ptr).decode("utf-8", "replace") if ptr != ffi.NULL else ""
+
+
+def _raise(code, message):
+    """Raises the Python exception of a boids_result with the engine's message."""
+    what = _text(_lib.boids_result_str(code))
+    line = message or what
+    if code == _NOMEM:
+        raise MemoryError(line)
+    if code in _RUNTIME:
+        raise RuntimeError(line)
+    if code in _FILE:
+        raise OSError(line)
+    raise ValueError(line)
+
+
+def _check(code, err=None):
+    """Raises on a result other than BOIDS_OK (err: the engine's err buffer)."""
+    if code != _OK:
+        _raise(code, _text(err) if err is not None else "")
+
+
+def behaviors():
+    """The behaviour names the engine knows, in index order."""
+    names = []
+    for i in range(64):
+        name = _text(_lib.boids_behavior_name(i))
+        if not name or _lib.boids_behavior_index(name.encode()) != i:
+            break
+        names.append(name)
+    return names
+
+
+def scenarios():
+    """The names of the shipped scenarios (``$BOIDS_SCENARIOS`` or the source
+    tree's scenarios/), sorted; [] when there is no such directory."""
+    directory = _text(_lib.boids_scenario_dir())
+    if not directory:
+        return []
+    return sorted(os.path.splitext(os.path.basename(p))[0]
+                  for p in glob.glob(os.path.join(directory, "*.ini")))
+
+
+@dataclasses.dataclass(frozen=True)
+class Stats:
+    """Statistics of the state of one step (boids_stats of boids/core.h)."""
+
+    step: int
+    polarisation: float
+    mean_speed: float
+    mean_neighbors: float
+    mean_nearest: float
+    cell_max: int
+    cell_mean: float
+    candidate_pairs: int
+    neighbor_pairs: int
+
+
+def _agents(count, name, array, dtype, width):
+    """`array` as a C-contiguous (count, width) copy of dtype for the engine.
+
+    Accepts (count, 2..4) for positions / velocities (missing lanes are 0)
+    and (count,) for groups; anything else is a ValueError naming it.
+    """
+    a = np.asarray(array)
+    if width is None:
+        if a.shape != (count,) or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"{name}: expected an integer array of shape ({count},), "
+                             f"got {a.dtype} {a.shape}")
+        if count and (a.min() < 0 or a.max() > 0xFFFFFFFF):
+            raise ValueError(f"{name}: groups must be in 0..2^32-1")
+        return np.ascontiguousarray(a, dtype=np.uint32)
+    if a.ndim != 2 or a.shape[0] != count or not 2 <= a.shape[1] <= width \
+            or not np.issubdtype(a.dtype, np.floating):
+        raise ValueError(f"{name}: expected a float array of shape ({count}, 2..{width}), "
+                         f"got {a.dtype} {a.shape}")
+    out = np.zeros((count, width), dtype=np.float32)
+    out[:, :a.shape[1]] = a
+    return out
+
+
+class Simulation:
+    """One simulation behind one engine handle (CPU reference or GPU backend).
+
+    ``Simulation(count=1000, dim=2, backend="cpu", seed=1, init=None,
+    threads=0)`` makes the same flock as ``boids-run --count COUNT --dim DIM
+    --seed SEED`` (the chapter's flocking); ``init=(pos, vel, group)`` starts
+    from arrays of the caller's instead ((N, dim) floats and (N,) integers, by
+    agent id).  ``backend="gpu"`` runs the OpenGL 4.5 compute shaders on a
+    headless EGL context of the engine's own.
+
+    Not thread-safe in the engine; here every call takes a lock, and a GPU
+    simulation may only be used from the thread that made it (its GL context
+    is current there): another thread gets a RuntimeError.
+    """
+
+    def __init__(self, count=1000, dim=2, backend="cpu", seed=1, init=None, threads=0, _engine=None):
+        """Makes the engine (see the class doc); ValueError / RuntimeError on failure."""
+        self._engine = None
+        self._lock = threading.RLock()
+        self._thread = threading.get_ident()
+        if _engine is not None:
+            self._engine = _engine
+            self._gpu = _lib.boids_engine_backend(_engine) == 1
+            return
+        backend_id = _backend(backend)
+        if not isinstance(count, int) or count <= 0 or count > 0xFFFFFFFF:
+            raise ValueError(f"count: {count!r} is not a positive agent count")
+        if dim not in (2, 3):
+            raise ValueError(f"dim: {dim!r} is not a dimension; expected 2 or 3")
+        if not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+            raise ValueError(f"seed: {seed!r} is not in 0..2^64-1")
+        desc = ffi.new("boids_engine_desc *")
+        desc.count = count
+        desc.dim = dim
+        desc.backend = backend_id
+        desc.threads = int(threads)
+        desc.quiet = True
+        # 0 means "the params' seed" in C, which is the default 1.
+        desc.seed = seed if seed else 1
+        keep = []
+        if init is not None:
+            if len(init) != 3:
+                raise ValueError("init: expected (pos, vel, group)")
+            pos = _agents(count, "init pos", init[0], np.float32, 4)
+            vel = _agents(count, "init vel", init[1], np.float32, 4)
+            group = _agents(count, "init group", init[2], np.uint32, None)
+            keep = [pos, vel, group]
+            desc.pos = ffi.cast("float (*)[4]", ffi.from_buffer(pos))
+            desc.vel = ffi.cast("float (*)[4]", ffi.from_buffer(vel))
+            desc.group = ffi.cast("uint32_t *", ffi.from_buffer(group))
+        out = ffi.new("boids_engine **")
+        err = ffi.new("char[]", _ERR_SIZE)
+        code = _lib.boids_engine_create(out, desc, err, _ERR_SIZE)
+        del keep
+        _check(code, err)
+        self._engine = out[0]
+        self._gpu = backend_id == 1
+
+    @classmethod
+    def load(cls, path, backend="cpu", threads=0):
+        """A simulation from a .boids snapshot (``save`` or ``boids-run --save``):
+        its agents, parameters, step and scenario; OSError for a file problem."""
+        desc = ffi.new("boids_engine_desc *")
+        desc.backend = _backend(backend)
+        desc.threads = int(threads)
+        desc.quiet = True
+        out = ffi.new("boids_engine **")
+        err = ffi.new("char[]", _ERR_SIZE)
+        _check(_lib.boids_engine_load(out, os.fsencode(path), desc, err, _ERR_SIZE), err)
+        return cls(_engine=out[0])
+
+    # -- lifetime -------------------------------------------------------------
+
+    def close(self):
+        """Frees the engine; later calls raise ValueError. Closing twice is fine."""
+        with self._lock:
+            if self._engine is not None:
+                self._owner()
+                _lib.boids_engine_destroy(self._engine)
+                self._engine = None
+
+    def __enter__(self):
+        """The simulation itself (closed at the end of the with block)."""
+        return self
+
+    def __exit__(self, *exc):
+        """Closes the simulation."""
+        self.close()
+
+    def __del__(self):
+        """Closes the simulation if it is still open (on its own thread only)."""
+        try:
+            if getattr(self, "_engine", None) is not None and threading.get_ident() == self._thread:
+                self.close()
+        except Exception:  # noqa: BLE001 (nothing may escape a finalizer)
+            pass
+
+    @property
+    def closed(self):
+        """Whether close() was called."""
+        return self._engine is None
+
+    def _owner(self):
+        """The engine, after the closed and thread checks."""
+        if self._engine is None:
+            raise ValueError("boids: operation on a closed Simulation")
+        if self._gpu and threading.get_ident() != self._thread:
+            raise RuntimeError("boids: a GPU Simulation is used from another thread than the one that made it")
+        return self._engine
+
+    def __repr__(self):
+        """Count, dimension, step and backend description."""
+        if self._engine is None:
+            return "<boids.Simulation closed>"
+        return (f"<boids.Simulation {self.count} agents {self.dim}D step {self.steps} "
+                f"{self.describe}>")
+
+    # -- description ----------------------------------------------------------
+
+    @property
+    def count(self):
+        """The number of agents."""
+        with self._lock:
+            return int(_lib.boids_engine_count(self._owner()))
+
+    @property
+    def dim(self):
+        """The dimension, 2 or 3."""
+        with self._lock:
+            return int(_lib.boids_engine_dim(self._owner()))
+
+    @property
+    def steps(self):
+        """The step counter (a loaded snapshot's continues)."""
+        with self._lock:
+            return int(_lib.boids_engine_steps(self._owner()))
+
+    @property
+    def backend(self):
+        """"cpu" or "gpu"."""
+        with self._lock:
+            return "gpu" if _lib.boids_engine_backend(self._owner()) == 1 else "cpu"
+
+    @property
+    def describe(self):
+        """The engine's banner: "cpu (8 threads)" or "gpu: <renderer> (<context>)"."""
+        with self._lock:
+            return _text(_lib.boids_engine_describe(self._owner()))
+
+    # -- running --------------------------------------------------------------
+
+    def step(self, n=1):
+        """Runs n steps (n >= 0); RuntimeError on a GPU fault (the fault's line)."""
+        if not isinstance(n, int) or n < 0:
+            raise ValueError(f"step: {n!r} is not a step count >= 0")
+        with self._lock:
+            e = self._owner()
+            done = ffi.new("uint64_t *")
+            code = _lib.boids_engine_step(e, n, done)
+            if code != _OK:
+                err = ffi.new("char[]", _ERR_SIZE)
+                if _lib.boids_engine_check(e, err, _ERR_SIZE) == _OK:
+                    msg = _text(_lib.boids_engine_error(e))
+                else:
+                    msg = _text(err)
+                _raise(code, msg)
+
+    def _groups_masks(self, e):
+        """The behaviour mask of every group, in group order."""
+        masks = []
+        mask = ffi.new("uint32_t *")
+        for g in range(_MAX_GROUPS):
+            if _lib.boids_engine_behaviors(e, g, mask) != _OK:
+                break
+            masks.append(int(mask[0]))
+        return masks
+
+    def _toggle(self, name, on, group):
+        """Sets or clears one behaviour's bit in one group or every group."""
+        index = _lib.boids_behavior_index(str(name).encode())
+        if index < 0:
+            raise ValueError(f"behavior: {name!r} is not a behaviour; expected one of "
+                             + ", ".join(behaviors()))
+        with self._lock:
+            e = self._owner()
+            masks = self._groups_masks(e)
+            if group is not None and not 0 <= group < len(masks):
+                raise ValueError(f"group: {group!r} is not in 0..{len(masks) - 1}")
+            for g, m in enumerate(masks):
+                if group is None or g == group:
+                    m = m | (1 << index) if on else m & ~(1 << index)
+                    _check(_lib.boids_engine_set_behaviors(e, g, m))
+
+    def enable(self, name, group=None):
+        """Turns behaviour `name` ("wander", "separation", ...) on, in every group or one."""
+        self._toggle(name, True, group)
+
+    def disable(self, name, group=None):
+        """Turns behaviour `name` off, in every group or one."""
+        self._toggle(name, False, group)
+
+    def behaviors(self, group=0):
+        """The names of the behaviours enabled in a group."""
+        with self._lock:
+            masks = self._groups_masks(self._owner())
+        if not 0 <= group < len(masks):
+            raise ValueError(f"group: {group!r} is not in 0..{len(masks) - 1}")
+        return [n for i, n in enumerate(behaviors()) if masks[group] >> i & 1]
+
+    # -- state ----------------------------------------------------------------
+
+    def read(self):
+        """(pos, vel, group) of every agent by id in one engine read: (N, 4)
+        float32 arrays (xyz + the wander angle) and an (N,) uint32 array, all
+        fresh copies owned by the caller."""
+        with self._lock:
+            e = self._owner()
+            n = int(_lib.boids_engine_count(e))
+            pos = np.empty((n, 4), dtype=np.float32)
+            vel = np.empty((n, 4), dtype=np.float32)
+            group = np.empty(n, dtype=np.uint32)
+            self._read(e, pos, vel, group)
+            return pos, vel, group
+
+    def _read(self, e, pos, vel, group):
+        """One boids_engine_read into the given numpy buffers (None: skipped)."""
+        def ptr(a, t):
+            return ffi.NULL if a is None else ffi.cast(t, ffi.from_buffer(a, require_writable=True))
+        code = _lib.boids_engine_read(e, ptr(pos, "float (*)[4]"), ptr(vel, "float (*)[4]"),
+                                      ptr(group, "uint32_t *"))
+        if code != _OK:
+            err = ffi.new("char[]", _ERR_SIZE)
+            _lib.boids_engine_check(e, err, _ERR_SIZE)
+            _raise(code, _text(err))
+
+    def _lanes(self, which):
+        """Positions (0) or velocities (1) as an (N, dim) float32 copy."""
+        with self._lock:
+            e = self._owner()
+            n, dim = int(_lib.boids_engine_count(e)), int(_lib.boids_engine_dim(e))
+            buf = np.empty((n, 4), dtype=np.float32)
+            self._read(e, buf if which == 0 else None, buf if which == 1 else None, None)
+            return np.ascontiguousarray(buf[:, :dim])
+
+    @property
+    def positions(self):
+        """(N, dim) float32 positions by agent id: a copy, valid for ever."""
+        return self._lanes(0)
+
+    @property
+    def velocities(self):
+        """(N, dim) float32 velocities by agent id (world units per step): a copy."""
+        return self._lanes(1)
+
+    @property
+    def groups(self):
+        """(N,) uint32 group of each agent by id: a copy."""
+        with self._lock:
+            e = self._owner()
+            group = np.empty(int(_lib.boids_engine_count(e)), dtype=np.uint32)
+            self._read(e, None, None, group)
+            return group
+
+    @property
+    def ids(self):
+        """(N,) uint32 agent ids, 0..N-1: the row order of every array here."""
+        return np.arange(self.count, dtype=np.uint32)
+
+    def set_agents(self, pos, vel, group):
+        """Replaces every agent (arrays by id as ``init=``); speeds above a
+        group's maxspeed are limited and positions wrapped or clamped in.
+        ValueError for a wrong shape or dtype, a group out of range or a value
+        that is not finite (nothing changed then)."""
+        with self._lock:
+            e = self._owner()
+            n = int(_lib.boids_engine_count(e))
+            p = _agents(n, "pos", pos, np.float32, 4)
+            v = _agents(n, "vel", vel, np.float32, 4)
+            g = _agents(n, "group", group, np.uint32, None)
+            code = _lib.boids_engine_set_agents(e, ffi.cast("float (*)[4]", ffi.from_buffer(p)),
+                                                ffi.cast("float (*)[4]", ffi.from_buffer(v)),
+                                                ffi.cast("uint32_t *", ffi.from_buffer(g)))
+            if code != _OK:
+                _raise(code, f"agents: rejected by the simulation: {_text(_lib.boids_result_str(code))}")
+
+    @property
+    def state_hash(self):
+        """FNV-1a 64 of (id, group, pos, vel): boids-run's state-hash, the same
+        on both backends for the same bits."""
+        with self._lock:
+            e = self._owner()
+            h = int(_lib.boids_engine_hash(e))
+            err = ffi.new("char[]", _ERR_SIZE)
+            _check(_lib.boids_engine_check(e, err, _ERR_SIZE), err)
+            return h
+
+    def stats(self):
+        """Statistics of the current state (polarisation, mean speed,
+        neighbours, nearest distance, grid occupancy) as a Stats."""
+        with self._lock:
+            e = self._owner()
+            out = ffi.new("boids_stats *")
+            code = _lib.boids_engine_stats(e, out)
+            if code != _OK:
+                err = ffi.new("char[]", _ERR_SIZE)
+                _lib.boids_engine_check(e, err, _ERR_SIZE)
+                _raise(code, _text(err))
+            return Stats(*(getattr(out, f.name) for f in dataclasses.fields(Stats)))
+
+    def save(self, path):
+        """Writes a .boids snapshot (atomically); ``Simulation.load`` continues
+        it bit for bit. OSError for a file that cannot be written."""
+        with self._lock:
+            err = ffi.new("char[]", _ERR_SIZE)
+            _check(_lib.boids_engine_save(self._owner(), os.fsencode(path), err, _ERR_SIZE), err)
+
+
+def _backend(name):
+    """The boids_backend of "cpu" / "gpu"; ValueError otherwise."""
+    if name not in _BACKENDS:
+        raise ValueError(f"backend: {name!r} is not a backend; expected 'cpu' or 'gpu'")
+    return _BACKENDS[name]
