@@ -12,6 +12,7 @@ packages=(
   python3-glad                               # glad, generated at build time
   xvfb xauth                                 # a display for viewer tests and screenshots
   python3-matplotlib python3-numpy           # tools/plot_profile.py (run with /usr/bin/python3)
+  python3-cffi python3-pytest                # the Python package (python/boids) and its tests
   libinih-dev                                # scenario files (INI)
   zlib1g-dev                                 # CRC-32 of .boids snapshots (crc32)
   libzstd-dev                                # zstd-compressed frames of recordings (--record)

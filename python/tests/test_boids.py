@@ -1,0 +1,171 @@
+"""Tests of the Python package boids (ctest label `python`).
+
+BOIDS_LIBRARY names the built libboids.so and BOIDS_BIN_DIR the directory
+of boids-run; the GPU cases run on the headless EGL context (llvmpipe in
+CI): no OpenGL 4.5 context is a failure, never a skip.
+"""
+
+import os
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+import boids
+
+BIN_DIR = os.environ.get("BOIDS_BIN_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "build", "bin"))
+
+
+def run_hash(*flags):
+    """boids-run's state-hash for the flags."""
+    out = subprocess.run([os.path.join(BIN_DIR, "boids-run"), *flags, "--quiet"],
+                         check=True, capture_output=True, text=True).stdout
+    line = [x for x in out.splitlines() if x.startswith("state-hash:")][0]
+    return int(line.split()[1], 16)
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+@pytest.mark.parametrize("count,dim,steps,seed", [(500, 2, 30, 1), (700, 3, 20, 0x1234567890)])
+def test_hash_matches_boids_run(backend, count, dim, steps, seed):
+    """The same flags and seed give boids-run's state-hash on either backend."""
+    expected = run_hash("--count", str(count), "--dim", str(dim), "--steps", str(steps),
+                        "--seed", str(seed), "--backend", backend)
+    with boids.Simulation(count=count, dim=dim, backend=backend, seed=seed) as sim:
+        assert sim.backend == backend
+        sim.step(steps)
+        assert sim.steps == steps
+        assert sim.state_hash == expected
+
+
+def test_seed_changes_the_flock():
+    """Another seed, another flock; the default seed is 1."""
+    with boids.Simulation(count=300) as a, boids.Simulation(count=300, seed=1) as b, \
+            boids.Simulation(count=300, seed=2) as c:
+        assert a.state_hash == b.state_hash != c.state_hash
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_save_load_continues_bit_for_bit(tmp_path, backend):
+    """save, load and step on: the same hash as never stopping."""
+    path = str(tmp_path / "run.boids")
+    with boids.Simulation(count=400, backend=backend, seed=5) as sim:
+        sim.step(10)
+        sim.save(path)
+        sim.step(15)
+        expected = sim.state_hash
+    with boids.Simulation.load(path, backend=backend) as again:
+        assert again.steps == 10
+        again.step(15)
+        assert again.state_hash == expected
+
+
+def test_arrays_shape_dtype_copy():
+    """positions / velocities are (N, dim) float32 copies; groups, ids by id."""
+    with boids.Simulation(count=250, dim=3) as sim:
+        pos, vel = sim.positions, sim.velocities
+        assert pos.shape == (250, 3) and pos.dtype == np.float32 and pos.flags.c_contiguous
+        assert vel.shape == (250, 3) and vel.dtype == np.float32
+        assert sim.groups.shape == (250,) and sim.groups.dtype == np.uint32
+        assert np.array_equal(sim.ids, np.arange(250))
+        sim.step(3)
+        assert not np.array_equal(pos, sim.positions)  # the old array stays as it was
+        full_pos, full_vel, group = sim.read()
+        assert full_pos.shape == (250, 4)
+        assert np.array_equal(full_pos[:, :3], sim.positions)
+
+
+def test_init_round_trip():
+    """init= arrays come back as given, and the hash is boids-run's for them."""
+    with boids.Simulation(count=200, seed=3) as src:
+        src.step(5)
+        pos, vel, group = src.read()
+        expected = src.state_hash
+    with boids.Simulation(count=200, init=(pos, vel, group)) as sim:
+        p, v, g = sim.read()
+        assert np.array_equal(p[:, :3], pos[:, :3]) and np.array_equal(v[:, :3], vel[:, :3])
+        assert np.array_equal(g, group)
+        sim.set_agents(pos, vel, group)
+        assert sim.positions.shape == (200, 2)
+    assert expected != 0
+
+
+def test_enable_disable_and_stats():
+    """Behaviours toggle through their names; stats is a Stats of the step."""
+    with boids.Simulation(count=300) as sim:
+        assert "wander" not in sim.behaviors()
+        sim.enable("wander")
+        assert "wander" in sim.behaviors()
+        sim.disable("alignment")
+        assert "alignment" not in sim.behaviors()
+        sim.step(4)
+        st = sim.stats()
+        assert st.step == 4 and 0.0 <= st.polarisation <= 1.0 and st.mean_speed > 0
+        with pytest.raises(ValueError, match="not a behaviour"):
+            sim.enable("flying")
+    assert "flocking" in boids.scenarios()
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"count": 0}, "count"),
+    ({"dim": 4}, "dim"),
+    ({"backend": "tpu"}, "backend"),
+    ({"seed": -1}, "seed"),
+    ({"count": 10, "init": (np.zeros((9, 2)), np.zeros((10, 2)), np.zeros(10, int))}, "init pos"),
+    ({"count": 10, "init": (np.zeros((10, 2)), np.zeros((10, 2), np.int32), np.zeros(10, int))}, "init vel"),
+])
+def test_bad_parameters_raise_value_error(kwargs, match):
+    """Bad parameters and arrays: ValueError naming them."""
+    with pytest.raises(ValueError, match=match):
+        boids.Simulation(**kwargs)
+
+
+def test_engine_message_in_value_error():
+    """A value the engine rejects: ValueError with the engine's line."""
+    with pytest.raises(ValueError, match="agents"):
+        boids.Simulation(count=10, init=(np.full((10, 2), np.nan), np.zeros((10, 2)), np.zeros(10, int)))
+    with boids.Simulation(count=10) as sim:
+        with pytest.raises(ValueError, match="agents"):
+            sim.set_agents(np.zeros((10, 2)), np.zeros((10, 2)), np.full(10, 7))
+
+
+def test_files_raise_os_error(tmp_path):
+    """A missing or malformed snapshot, an unwritable path: OSError."""
+    with pytest.raises(OSError, match="nothing.boids"):
+        boids.Simulation.load(str(tmp_path / "nothing.boids"))
+    bad = tmp_path / "bad.boids"
+    bad.write_bytes(b"not a snapshot")
+    with pytest.raises(OSError):
+        boids.Simulation.load(str(bad))
+    with boids.Simulation(count=10) as sim, pytest.raises(OSError):
+        sim.save(str(tmp_path / "no" / "such" / "dir.boids"))
+
+
+def test_use_after_close():
+    """Every call on a closed simulation: ValueError, never a crash."""
+    sim = boids.Simulation(count=10)
+    sim.close()
+    sim.close()
+    assert sim.closed
+    for call in (lambda: sim.step(1), lambda: sim.positions, lambda: sim.state_hash,
+                 lambda: sim.stats(), lambda: sim.save("x.boids"), lambda: sim.enable("wander")):
+        with pytest.raises(ValueError, match="closed"):
+            call()
+
+
+def test_gpu_from_another_thread():
+    """A GPU simulation used from another thread: RuntimeError, no crash."""
+    with boids.Simulation(count=100, backend="gpu") as sim:
+        caught = []
+
+        def use():
+            try:
+                sim.step(1)
+            except RuntimeError as exc:
+                caught.append(exc)
+        t = threading.Thread(target=use)
+        t.start()
+        t.join()
+        assert caught
+        sim.step(1)
+        assert sim.steps == 1
