@@ -345,7 +345,37 @@ START_TEST(set_behaviors_one_and_all) {
     ck_assert(boids_engine_set_behaviors(e, UINT32_MAX, wander) == BOIDS_OK);
     for (int g = 0; g < 3; g++)
         ck_assert_msg(q->group[g].behaviors == wander, "UINT32_MAX: expected group %d = wander", g);
+    uint32_t mask = 7;
+    ck_assert_msg(boids_engine_behaviors(e, 2, &mask) == BOIDS_OK && mask == wander,
+                  "boids_engine_behaviors(group 2): expected wander, got %08x", mask);
+    mask = 7;
+    ck_assert_msg(boids_engine_behaviors(e, 3, &mask) == BOIDS_ERR_ARGUMENT && mask == 7,
+                  "boids_engine_behaviors(group 3 of 3): expected BOIDS_ERR_ARGUMENT, *out untouched");
     boids_engine_destroy(e);
+}
+END_TEST
+
+// desc.seed replaces the defaults' seed (1): seed 1 is the zero desc's
+// flock, another seed (with high bits) another, the same as params with
+// that seed.
+START_TEST(desc_seed) {
+    boids_engine *a, *b, *c, *d;
+    boids_params p;
+    boids_params_default(&p, 300, 2);
+    p.world.seed_lo = 0x89abcdefu;
+    p.world.seed_hi = 0x1234u;
+    ck_assert(boids_engine_create(&a, &(boids_engine_desc){.count = 300}, NULL, 0) == BOIDS_OK);
+    ck_assert(boids_engine_create(&b, &(boids_engine_desc){.count = 300, .seed = 1}, NULL, 0) == BOIDS_OK);
+    ck_assert(boids_engine_create(&c, &(boids_engine_desc){.count = 300, .seed = 0x123489abcdefull}, NULL, 0) ==
+              BOIDS_OK);
+    ck_assert(boids_engine_create(&d, &(boids_engine_desc){.params = &p}, NULL, 0) == BOIDS_OK);
+    ck_assert_msg(boids_engine_hash(a) == boids_engine_hash(b), "seed 1: expected the default flock");
+    ck_assert_msg(boids_engine_hash(c) != boids_engine_hash(a), "seed 0x123489abcdef: expected another flock");
+    ck_assert_msg(boids_engine_hash(c) == boids_engine_hash(d), "desc.seed: expected params' seed's flock");
+    boids_engine_destroy(a);
+    boids_engine_destroy(b);
+    boids_engine_destroy(c);
+    boids_engine_destroy(d);
 }
 END_TEST
 
@@ -515,6 +545,7 @@ int main(void) {
         {"headless_and_sizes", headless_and_sizes},
         {"one_headless_at_a_time", one_headless_at_a_time},
         {"set_behaviors_one_and_all", set_behaviors_one_and_all},
+        {"desc_seed", desc_seed},
         {"record_frames", record_frames},
         {"load_damaged_names_the_file", load_damaged_names_the_file},
         {"null_arguments", null_arguments},
