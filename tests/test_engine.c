@@ -118,6 +118,67 @@ START_TEST(set_params_shape) {
 }
 END_TEST
 
+// set_group_value: a good maxspeed and weight take effect (in every group
+// or one); a bad value, name or group is refused naming it, nothing changed.
+START_TEST(set_group_value) {
+    boids_params p = flocking();
+    boids_engine *e = make(&p, BOIDS_BACKEND_CPU);
+    char err[512] = "";
+    ck_assert_msg(boids_engine_set_group_value(e, UINT32_MAX, "maxspeed", 2.5f, err, sizeof err) == BOIDS_OK,
+                  "maxspeed 2.5: expected ok, got '%s'", err);
+    ck_assert(boids_engine_params(e)->group[0].maxspeed == 2.5f);
+    ck_assert(boids_engine_params(e)->world.max_speed_all == 2.5f);
+    int a = boids_behavior_index("alignment");
+    ck_assert(boids_engine_set_group_value(e, 0, "weight.alignment", 2.0f, err, sizeof err) == BOIDS_OK);
+    ck_assert(boids_engine_params(e)->group[0].weight[a >> 2][a & 3] == 2.0f);
+    ck_assert(boids_engine_set_group_value(e, 0, "separation", 10.0f, err, sizeof err) == BOIDS_OK);
+    ck_assert(boids_engine_params(e)->group[0].separation == 10.0f);
+
+    boids_params before = *boids_engine_params(e);
+    ck_assert_int_eq(boids_engine_set_group_value(e, UINT32_MAX, "maxspeed", -1.0f, err, sizeof err),
+                     BOIDS_ERR_PARAM);
+    ck_assert_msg(strstr(err, "maxspeed") && strstr(err, "-1") && strstr(err, "> 0"),
+                  "expected the line to name maxspeed, -1 and '> 0', got '%s'", err);
+    ck_assert_int_eq(boids_engine_set_group_value(e, 0, "weight.alignment", 2e6f, err, sizeof err), BOIDS_ERR_PARAM);
+    ck_assert_msg(strstr(err, "-1e6..1e6") != NULL, "expected the weight range, got '%s'", err);
+    ck_assert_int_eq(boids_engine_set_group_value(e, 0, "weight.nosuch", 1.0f, err, sizeof err), BOIDS_ERR_ARGUMENT);
+    ck_assert_int_eq(boids_engine_set_group_value(e, 0, "colour", 1.0f, err, sizeof err), BOIDS_ERR_ARGUMENT);
+    ck_assert_msg(strstr(err, "colour") != NULL, "expected the line to name 'colour', got '%s'", err);
+    ck_assert_int_eq(boids_engine_set_group_value(e, 7, "maxspeed", 1.0f, err, sizeof err), BOIDS_ERR_ARGUMENT);
+    float cell = boids_engine_params(e)->world.cell[0];
+    ck_assert_int_eq(boids_engine_set_group_value(e, 0, "radius", 2.0f * cell, err, sizeof err), BOIDS_ERR_RADIUS);
+    ck_assert_msg(strstr(err, "radius") && strstr(err, "grid"), "expected radius and the grid named, got '%s'", err);
+    ck_assert_msg(memcmp(&before.group, &boids_engine_params(e)->group, sizeof before.group) == 0,
+                  "expected nothing changed by refused values");
+    boids_engine_destroy(e);
+}
+END_TEST
+
+// create_scenario: a shipped name makes the flock desc.scenario makes; a
+// name that is no file is BOIDS_ERR_IO naming it.
+START_TEST(create_scenario) {
+    char path[1024], err[1024] = "";
+    ck_assert_msg(boids_scenario_find("predators-prey", path, sizeof path), "expected the shipped scenarios");
+    boids_scenario *sc = malloc(sizeof *sc);
+    ck_assert(sc && boids_scenario_load(path, sc, err, sizeof err) == BOIDS_OK);
+    boids_engine_desc d = {.scenario = sc, .quiet = true};
+    boids_engine *a = NULL, *b = NULL;
+    ck_assert(boids_engine_create(&a, &d, err, sizeof err) == BOIDS_OK);
+    boids_engine_desc plain = {.quiet = true};
+    ck_assert_msg(boids_engine_create_scenario(&b, "predators-prey", &plain, err, sizeof err) == BOIDS_OK,
+                  "create_scenario: expected ok, got '%s'", err);
+    ck_assert_uint_eq(boids_engine_count(a), boids_engine_count(b));
+    ck_assert(boids_engine_step(a, 5, NULL) == BOIDS_OK && boids_engine_step(b, 5, NULL) == BOIDS_OK);
+    ck_assert_msg(boids_engine_hash(a) == boids_engine_hash(b), "expected the same flock as desc.scenario's");
+    boids_engine_destroy(a);
+    boids_engine_destroy(b);
+    free(sc);
+    ck_assert_int_eq(boids_engine_create_scenario(&b, "/nonexistent/none.ini", NULL, err, sizeof err), BOIDS_ERR_IO);
+    ck_assert_msg(strstr(err, "/nonexistent/none.ini") != NULL, "expected the path named, got '%s'", err);
+    ck_assert(b == NULL);
+}
+END_TEST
+
 // save at step 10, load, 10 more steps == 20 steps straight, on each
 // backend; the three GPU engines share one headless context (each of its
 // own would run every engine's GL calls on the newest context).
@@ -538,6 +599,8 @@ int main(void) {
         {"cpu_is_the_sim", cpu_is_the_sim},
         {"gpu_equals_cpu", gpu_equals_cpu},
         {"set_params_shape", set_params_shape},
+        {"set_group_value", set_group_value},
+        {"create_scenario", create_scenario},
         {"save_load_cpu", save_load_cpu},
         {"save_load_gpu", save_load_gpu},
         {"copy_state_and_stages", copy_state_and_stages},

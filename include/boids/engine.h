@@ -9,9 +9,9 @@
  *   boids_engine_desc      zero = defaults (1000 agents, 2D, the chapter's flocking, CPU)
  *   boids_engine_headless  one headless GL context for several GPU engines in turn (_open / _close /
  *                          _renderer / _context)
- *   boids_engine_create / _load (a .boids snapshot) / _destroy
+ *   boids_engine_create / _create_scenario (a scenario file) / _load (a .boids snapshot) / _destroy
  *   boids_engine_step      N steps, the scenario's schedule applied before each, faults checked after each
- *   boids_engine_params / _set_params / _set_behaviors / _behaviors / _scenario / _set_scenario
+ *   boids_engine_params / _set_params / _set_group_value / _set_behaviors / _behaviors / _scenario / _set_scenario
  *   boids_engine_read / _read_joints / _set_agents   the state by agent id, in caller memory
  *   boids_engine_copy_state / _copy_agents / _reset_bodies   (validation runs both backends from one state)
  *   boids_engine_read_buffer   per-slot outputs and grid buffers (validation)
@@ -130,6 +130,17 @@ typedef struct boids_engine_desc {
 // headless NULL) while another headless context of the library is open:
 // BOIDS_ERR_ARGUMENT (share a boids_engine_headless). *out is NULL on error.
 boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *desc, char *err, size_t err_size);
+// An engine of a scenario file: name_or_path as boids-run's --scenario takes
+// it (boids_scenario_find: a file, or a name of boids_scenario_dir), loaded
+// with boids_scenario_load and made as create makes it with desc.scenario
+// set (desc.params and desc.scenario ignored; desc.seed 0: the file's seed),
+// so a caller (the Python package) needs no boids_scenario. The same flock
+// as `boids-run --scenario NAME` with no other flag. Errors: BOIDS_ERR_IO
+// (no such file, or no scenarios directory for a name), BOIDS_ERR_FORMAT (the
+// file's line "PATH:LINE: [SECTION] KEY: problem; expected ..."), BOIDS_ERR_NOMEM,
+// then create's. *out is NULL on error.
+boids_result boids_engine_create_scenario(boids_engine **out, const char *name_or_path, const boids_engine_desc *desc,
+                                          char *err, size_t err_size);
 // An engine from a .boids snapshot (boids/snapshot.h): its agents, bodies,
 // parameters, step and scenario; desc gives only the backend and its
 // options (what to simulate is the file's). Errors as boids_snapshot_load's
@@ -162,6 +173,18 @@ boids_result boids_engine_set_params(boids_engine *e, const boids_params *p, cha
 // The behaviour mask (bit i = behaviour index BOIDS_BI_i) of one group, or of every group when
 // group is UINT32_MAX.
 boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_t behaviors);
+// One value of one group (or of every group when group is UINT32_MAX), as a
+// scenario file's [group] key names it: "maxspeed", "maxforce", "radius",
+// "separation" (each > 0) or "weight.BEHAVIOUR" (-1e6..1e6), applied through
+// boids_engine_set_params on a copy of the params in effect (so the Python
+// package needs no boids_params). The grid is fixed when the engine is made:
+// a radius or separation whose reach is wider than its cells is refused.
+// A dynamic scenario's varying weight is overwritten at the next step.
+// Errors: BOIDS_ERR_ARGUMENT (an unknown name or group), BOIDS_ERR_PARAM /
+// _RADIUS / _CELL (a value out of range: err "NAME: VALUE ...; expected
+// ALLOWED"), set_params' errors; nothing changes on error.
+boids_result boids_engine_set_group_value(boids_engine *e, uint32_t group, const char *name, float value, char *err,
+                                          size_t err_size);
 // The behaviour mask of group `group` into *out (the params in effect):
 // BOIDS_ERR_ARGUMENT for a group out of range (*out left as it was).
 boids_result boids_engine_behaviors(const boids_engine *e, uint32_t group, uint32_t *out);

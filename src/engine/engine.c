@@ -6,7 +6,9 @@
 // CPU/GPU forks of every executable live here, and the fault rule: after
 // each GPU step and around every read-back boids_gpu_check runs; a
 // read-back is trusted only when the check after it passes.
+#include <math.h>
 #include <omp.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,6 +216,33 @@ boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *de
 }
 
 // See boids/engine.h.
+boids_result boids_engine_create_scenario(boids_engine **out, const char *name_or_path, const boids_engine_desc *desc,
+                                          char *err, size_t err_size) {
+    *out = NULL;
+    char path[1024];
+    if (!name_or_path || !boids_scenario_find(name_or_path, path, sizeof path)) {
+        engine_say(err, err_size,
+                   "scenario: '%s' is not a file and no scenarios directory was found; expected a scenario file "
+                   "(.ini) or a shipped scenario's name (set BOIDS_SCENARIOS to their directory)",
+                   name_or_path ? name_or_path : "(null)");
+        return BOIDS_ERR_IO;
+    }
+    boids_scenario *sc = malloc(sizeof *sc);
+    if (!sc)
+        return BOIDS_ERR_NOMEM;
+    boids_result r = boids_scenario_load(path, sc, err, err_size);
+    if (r == BOIDS_OK) {
+        static const boids_engine_desc zero = {0};
+        boids_engine_desc d = desc ? *desc : zero;
+        d.scenario = sc;
+        d.params = NULL;
+        r = boids_engine_create(out, &d, err, err_size);
+    }
+    free(sc);
+    return r;
+}
+
+// See boids/engine.h.
 boids_result boids_engine_load(boids_engine **out, const char *path, const boids_engine_desc *desc, char *err,
                                size_t err_size) {
     *out = NULL;
@@ -342,6 +371,91 @@ boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_
         if (group == UINT32_MAX || g == group)
             p.group[g].behaviors = behaviors;
     return boids_engine_set_params(e, &p, NULL, 0);
+}
+
+// See boids/engine.h.
+boids_result boids_engine_set_group_value(boids_engine *e, uint32_t group, const char *name, float value, char *err,
+                                          size_t err_size) {
+    boids_params q = e->sim->p;
+    uint32_t groups = q.world.group_count;
+    if (!name) {
+        engine_say(err, err_size, "value: no name; expected maxspeed, maxforce, radius, separation or weight.BEHAVIOUR");
+        return BOIDS_ERR_ARGUMENT;
+    }
+    if (group != UINT32_MAX && group >= groups) {
+        engine_say(err, err_size, "group: %u is not a group of the engine; expected 0..%u", group, groups - 1);
+        return BOIDS_ERR_ARGUMENT;
+    }
+    // The scenario parser's ranges: lengths and limits > 0, weights -1e6..1e6.
+    int behavior = -1;
+    size_t field = 0;
+    if (strncmp(name, "weight.", 7) == 0) {
+        if ((behavior = boids_behavior_index(name + 7)) < 0) {
+            engine_say(err, err_size, "%s: names an unknown behaviour '%s'; expected weight.BEHAVIOUR of a known one",
+                       name, name + 7);
+            return BOIDS_ERR_ARGUMENT;
+        }
+        if (!(fabsf(value) <= BOIDS_MAX_WEIGHT)) {
+            engine_say(err, err_size, "%s: %g is out of range; expected a weight -1e6..1e6", name, (double)value);
+            return BOIDS_ERR_PARAM;
+        }
+    } else {
+        static const struct {
+            const char *name;
+            size_t offset;
+        } plain[] = {{"maxspeed", offsetof(boids_group_params, maxspeed)},
+                     {"maxforce", offsetof(boids_group_params, maxforce)},
+                     {"radius", offsetof(boids_group_params, radius)},
+                     {"separation", offsetof(boids_group_params, separation)}};
+        size_t k = 0;
+        while (k < sizeof plain / sizeof plain[0] && strcmp(name, plain[k].name) != 0)
+            k++;
+        if (k == sizeof plain / sizeof plain[0]) {
+            engine_say(err, err_size,
+                       "value: '%s' is not a settable value; expected maxspeed, maxforce, radius, separation or "
+                       "weight.BEHAVIOUR",
+                       name);
+            return BOIDS_ERR_ARGUMENT;
+        }
+        if (!(value > 0.0f) || !isfinite(value)) {
+            engine_say(err, err_size, "%s: %g is %s; expected a number > 0", name, (double)value,
+                       value == 0.0f ? "zero or too small" : "not allowed");
+            return BOIDS_ERR_PARAM;
+        }
+        field = plain[k].offset;
+    }
+    for (uint32_t g = 0; g < groups; g++) {
+        if (group != UINT32_MAX && g != group)
+            continue;
+        if (behavior >= 0)
+            q.group[g].weight[behavior >> 2][behavior & 3] = value;
+        else
+            *(float *)((char *)&q.group[g] + field) = value;
+    }
+    // Everything else finalize checks (a maxspeed against the world, a radius
+    // against a wrapped extent), on a copy; the grid stays the engine's.
+    boids_params f = q;
+    f.flow.vec = NULL;
+    char what[256] = "";
+    boids_result r = boids_params_finalize(&f, what, sizeof what);
+    if (r != BOIDS_OK) {
+        engine_say(err, err_size, "%s: %g is refused: %s", name, (double)value, what);
+        return r;
+    }
+    for (uint32_t a = 0; a < f.world.dim; a++)
+        if (f.world.max_radius > q.world.cell[a]) {
+            engine_say(err, err_size,
+                       "%s: %g makes an interaction radius of %g, wider than the engine's grid cells (%g on axis %c); "
+                       "expected a radius <= %g (the grid is fixed when the engine is made)",
+                       name, (double)value, (double)f.world.max_radius, (double)q.world.cell[a], "xyz"[a],
+                       (double)q.world.cell[a]);
+            return BOIDS_ERR_RADIUS;
+        }
+    memcpy(f.world.cells, q.world.cells, sizeof f.world.cells);
+    memcpy(f.world.cell, q.world.cell, sizeof f.world.cell);
+    memcpy(f.world.inv_cell, q.world.inv_cell, sizeof f.world.inv_cell);
+    f.flow = q.flow;
+    return boids_engine_set_params(e, &f, err, err_size);
 }
 
 // See boids/engine.h.
