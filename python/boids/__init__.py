@@ -26,7 +26,7 @@ import threading
 import cffi
 import numpy as np
 
-__all__ = ["Simulation", "Stats", "scenarios", "behaviors", "library_path"]
+__all__ = ["Simulation", "Stats", "Recording", "Frame", "scenarios", "behaviors", "library_path"]
 
 _CDEF = """
 typedef int boids_result;
@@ -83,6 +83,10 @@ boids_result boids_engine_load(boids_engine **out, const char *path,
                                const boids_engine_desc *desc, char *err, size_t err_size);
 void boids_engine_destroy(boids_engine *e);
 boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done);
+boids_result boids_engine_create_scenario(boids_engine **out, const char *name_or_path,
+                                          const boids_engine_desc *desc, char *err, size_t err_size);
+boids_result boids_engine_set_group_value(boids_engine *e, uint32_t group, const char *name,
+                                          float value, char *err, size_t err_size);
 boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_t behaviors);
 boids_result boids_engine_behaviors(const boids_engine *e, uint32_t group, uint32_t *out);
 boids_result boids_engine_read(boids_engine *e, float (*pos)[4], float (*vel)[4], uint32_t *group);
@@ -98,6 +102,22 @@ uint32_t boids_engine_dim(const boids_engine *e);
 uint64_t boids_engine_steps(const boids_engine *e);
 boids_backend boids_engine_backend(const boids_engine *e);
 const char *boids_engine_describe(const boids_engine *e);
+
+typedef struct boids_recording boids_recording;
+typedef struct boids_recording_info {
+    uint32_t count, dim, components, group_count;
+    uint64_t every;
+    float min[3], size[3];
+    const uint32_t *group;
+    uint32_t frames;
+    bool truncated;
+    char note[256];
+} boids_recording_info;
+boids_result boids_recording_open(const char *path, boids_recording **out, char *err, size_t err_size);
+const boids_recording_info *boids_recording_get_info(const boids_recording *r);
+boids_result boids_recording_frame(boids_recording *r, uint32_t i, uint64_t *step, float (*pos)[4],
+                                   float (*vel)[4], char *err, size_t err_size);
+void boids_recording_close(boids_recording *r);
 """
 
 # boids/error.h's codes, in order.
@@ -236,7 +256,11 @@ class Simulation:
 
     ``Simulation(count=1000, dim=2, backend="cpu", seed=1, init=None,
     threads=0)`` makes the same flock as ``boids-run --count COUNT --dim DIM
-    --seed SEED`` (the chapter's flocking); ``init=(pos, vel, group)`` starts
+    --seed SEED`` (the chapter's flocking).  ``Simulation(scenario="predators-prey")``
+    (a shipped scenario's name, see ``scenarios()``, or a path to an .ini
+    file) makes the flock of ``boids-run --scenario NAME``: its count,
+    dimension, groups and schedule, its own seed unless ``seed`` is given;
+    count and dim may not be given with it.  ``init=(pos, vel, group)`` starts
     from arrays of the caller's instead ((N, dim) floats and (N,) integers, by
     agent id).  ``backend="gpu"`` runs the OpenGL 4.5 compute shaders on a
     headless EGL context of the engine's own.
@@ -246,7 +270,8 @@ class Simulation:
     is current there): another thread gets a RuntimeError.
     """
 
-    def __init__(self, count=1000, dim=2, backend="cpu", seed=1, init=None, threads=0, _engine=None):
+    def __init__(self, count=None, dim=None, backend="cpu", seed=None, init=None, threads=0,
+                 scenario=None, _engine=None):
         """Makes the engine (see the class doc); ValueError / RuntimeError on failure."""
         self._engine = None
         self._lock = threading.RLock()
@@ -256,6 +281,15 @@ class Simulation:
             self._gpu = _lib.boids_engine_backend(_engine) == 1
             return
         backend_id = _backend(backend)
+        if scenario is not None:
+            if count is not None or dim is not None:
+                raise ValueError("count, dim: not with scenario= (the scenario gives them)")
+            if init is not None:
+                raise ValueError("init: not with scenario= (set_agents after making it)")
+        count = 1000 if count is None else count
+        dim = 2 if dim is None else dim
+        if seed is None:
+            seed = 0 if scenario is not None else 1
         if not isinstance(count, int) or count <= 0 or count > 0xFFFFFFFF:
             raise ValueError(f"count: {count!r} is not a positive agent count")
         if dim not in (2, 3):
@@ -268,8 +302,9 @@ class Simulation:
         desc.backend = backend_id
         desc.threads = int(threads)
         desc.quiet = True
-        # 0 means "the params' seed" in C, which is the default 1.
-        desc.seed = seed if seed else 1
+        # 0 means "the params' (or the scenario's) seed" in C; without a
+        # scenario that is the default 1.
+        desc.seed = seed if seed or scenario is not None else 1
         keep = []
         if init is not None:
             if len(init) != 3:
@@ -283,7 +318,10 @@ class Simulation:
             desc.group = ffi.cast("uint32_t *", ffi.from_buffer(group))
         out = ffi.new("boids_engine **")
         err = ffi.new("char[]", _ERR_SIZE)
-        code = _lib.boids_engine_create(out, desc, err, _ERR_SIZE)
+        if scenario is not None:
+            code = _lib.boids_engine_create_scenario(out, os.fsencode(scenario), desc, err, _ERR_SIZE)
+        else:
+            code = _lib.boids_engine_create(out, desc, err, _ERR_SIZE)
         del keep
         _check(code, err)
         self._engine = out[0]
@@ -424,6 +462,37 @@ class Simulation:
                     m = m | (1 << index) if on else m & ~(1 << index)
                     _check(_lib.boids_engine_set_behaviors(e, g, m))
 
+    def set(self, maxspeed=None, maxforce=None, radius=None, separation=None, weights=None, group=None):
+        """Sets group values, in every group (group=None) or one: maxspeed,
+        maxforce, radius, separation (> 0) and weights ({"alignment": 2.0,
+        ...}: behaviour name -> weight, -1e6..1e6), as a scenario file's
+        [group] keys.  Each goes through boids_engine_set_group_value in
+        turn; the first refused raises ValueError with the engine's line
+        (values set before it stay).  A radius wider than the grid the
+        engine was made with is refused; a dynamic scenario's varying weight
+        is overwritten by its schedule at the next step."""
+        values = [(k, v) for k, v in (("maxspeed", maxspeed), ("maxforce", maxforce),
+                                      ("radius", radius), ("separation", separation)) if v is not None]
+        if weights is not None:
+            if not isinstance(weights, dict):
+                raise ValueError(f"weights: {weights!r} is not a dict of behaviour name -> weight")
+            values += [(f"weight.{k}", v) for k, v in weights.items()]
+        if group is None:
+            g = 0xFFFFFFFF
+        elif isinstance(group, int) and 0 <= group < 0xFFFFFFFF:
+            g = group
+        else:
+            raise ValueError(f"group: {group!r} is not a group index")
+        with self._lock:
+            e = self._owner()
+            for name, value in values:
+                try:
+                    value = float(value)
+                except (TypeError, ValueError):
+                    raise ValueError(f"{name}: {value!r} is not a number") from None
+                err = ffi.new("char[]", _ERR_SIZE)
+                _check(_lib.boids_engine_set_group_value(e, g, str(name).encode(), value, err, _ERR_SIZE), err)
+
     def enable(self, name, group=None):
         """Turns behaviour `name` ("wander", "separation", ...) on, in every group or one."""
         self._toggle(name, True, group)
@@ -553,3 +622,102 @@ def _backend(name):
     if name not in _BACKENDS:
         raise ValueError(f"backend: {name!r} is not a backend; expected 'cpu' or 'gpu'")
     return _BACKENDS[name]
+
+
+@dataclasses.dataclass(frozen=True)
+class Frame:
+    """One recorded frame: its step and (N, dim) float32 positions and
+    velocities by agent id (copies, the caller's)."""
+
+    step: int
+    positions: np.ndarray
+    velocities: np.ndarray
+
+
+class Recording:
+    """A recording (.boidsrec of ``boids-run --record``) opened for reading.
+
+    ``for frame in Recording(path): frame.step, frame.positions`` iterates
+    the complete frames in order; ``len(rec)``, ``rec[i]``, ``count``,
+    ``dim``, ``every``, ``groups`` ((N,) uint32), ``truncated`` and ``note``
+    describe it.  The file is checked whole when opened (header, every
+    frame's CRC and values): OSError with the reader's line for a missing or
+    damaged file.  A context manager; ``close()`` frees it, after which
+    every use raises ValueError.  Not thread-safe beyond its lock.
+    """
+
+    def __init__(self, path):
+        """Opens and checks path; OSError ("FILE: problem") if it cannot."""
+        self._r = None
+        self._lock = threading.RLock()
+        out = ffi.new("boids_recording **")
+        err = ffi.new("char[]", _ERR_SIZE)
+        _check(_lib.boids_recording_open(os.fsencode(path), out, err, _ERR_SIZE), err)
+        self._r = out[0]
+        info = _lib.boids_recording_get_info(self._r)
+        self.count = int(info.count)
+        self.dim = int(info.dim)
+        self.every = int(info.every)
+        self.truncated = bool(info.truncated)
+        self.note = _text(info.note)
+        self._frames = int(info.frames)
+        self.groups = np.frombuffer(ffi.buffer(info.group, 4 * self.count), dtype=np.uint32).copy() \
+            if self.count else np.empty(0, dtype=np.uint32)
+
+    def close(self):
+        """Frees the reader; closing twice is fine."""
+        with self._lock:
+            if self._r is not None:
+                _lib.boids_recording_close(self._r)
+                self._r = None
+
+    def __enter__(self):
+        """The recording itself (closed at the end of the with block)."""
+        return self
+
+    def __exit__(self, *exc):
+        """Closes the recording."""
+        self.close()
+
+    def __del__(self):
+        """Closes the recording if it is still open."""
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 (nothing may escape a finalizer)
+            pass
+
+    def __len__(self):
+        """The number of complete frames."""
+        return self._frames
+
+    def __getitem__(self, i):
+        """Frame i (negative from the end) as a Frame; IndexError past the end."""
+        if not isinstance(i, int):
+            raise TypeError("Recording indices are integers")
+        if i < 0:
+            i += self._frames
+        if not 0 <= i < self._frames:
+            raise IndexError(f"frame {i} of a recording of {self._frames}")
+        with self._lock:
+            if self._r is None:
+                raise ValueError("boids: operation on a closed Recording")
+            pos = np.empty((self.count, 4), dtype=np.float32)
+            vel = np.empty((self.count, 4), dtype=np.float32)
+            step = ffi.new("uint64_t *")
+            err = ffi.new("char[]", _ERR_SIZE)
+            code = _lib.boids_recording_frame(
+                self._r, i, step, ffi.cast("float (*)[4]", ffi.from_buffer(pos, require_writable=True)),
+                ffi.cast("float (*)[4]", ffi.from_buffer(vel, require_writable=True)), err, _ERR_SIZE)
+            _check(code, err)
+        return Frame(int(step[0]), np.ascontiguousarray(pos[:, :self.dim]),
+                     np.ascontiguousarray(vel[:, :self.dim]))
+
+    def __iter__(self):
+        """The frames in order."""
+        for i in range(self._frames):
+            yield self[i]
+
+    def __repr__(self):
+        """Agents, dimension, frames and the recording interval."""
+        state = "closed" if self._r is None else f"{self._frames} frames"
+        return f"<boids.Recording {self.count} agents {self.dim}D every {self.every}, {state}>"

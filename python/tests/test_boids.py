@@ -169,3 +169,89 @@ def test_gpu_from_another_thread():
         assert caught
         sim.step(1)
         assert sim.steps == 1
+
+
+def test_set_changes_the_flock():
+    """set(maxspeed=...) and weights change the hash against the same flock not set."""
+    with boids.Simulation(count=400, seed=3) as a, boids.Simulation(count=400, seed=3) as b, \
+            boids.Simulation(count=400, seed=3) as c:
+        b.set(maxspeed=4.0)
+        c.set(weights={"alignment": 2.0}, group=0)
+        for s in (a, b, c):
+            s.step(20)
+        assert a.state_hash != b.state_hash
+        assert a.state_hash != c.state_hash
+        assert np.abs(b.velocities).max() > 3.0 >= np.linalg.norm(a.velocities, axis=1).max() - 1e-4
+
+
+@pytest.mark.parametrize("kwargs,words", [
+    ({"maxspeed": -1}, ["maxspeed", "-1", "> 0"]),
+    ({"weights": {"alignment": 2e6}}, ["weight.alignment", "-1e6..1e6"]),
+    ({"weights": {"nosuch": 1}}, ["nosuch"]),
+    ({"radius": 1e6}, ["radius"]),
+    ({"maxforce": 1, "group": 5}, ["group", "5"]),
+    ({"separation": "wide"}, ["separation", "wide"]),
+])
+def test_set_bad_value_raises_the_engines_line(kwargs, words):
+    """A refused value is a ValueError whose message names it; the flock stays."""
+    with boids.Simulation(count=200) as sim, boids.Simulation(count=200) as same:
+        with pytest.raises(ValueError) as info:
+            sim.set(**kwargs)
+        for w in words:
+            assert w in str(info.value)
+        sim.step(5)
+        same.step(5)
+        assert sim.state_hash == same.state_hash
+
+
+def test_scenario_matches_boids_run():
+    """scenario= gives boids-run --scenario's state-hash (the file's seed)."""
+    assert "predators-prey" in boids.scenarios()
+    expected = run_hash("--scenario", "predators-prey", "--steps", "20")
+    with boids.Simulation(scenario="predators-prey") as sim:
+        assert sim.groups.max() >= 1
+        sim.step(20)
+        assert sim.state_hash == expected
+
+
+def test_scenario_errors(tmp_path):
+    """A missing file is an OSError naming it; a bad one names its line; count with it is refused."""
+    with pytest.raises(OSError, match="nowhere.ini"):
+        boids.Simulation(scenario=str(tmp_path / "nowhere.ini"))
+    bad = tmp_path / "bad.ini"
+    bad.write_text("[world]\ncount = -3\n")
+    with pytest.raises(OSError, match="bad.ini:2"):
+        boids.Simulation(scenario=str(bad))
+    with pytest.raises(ValueError, match="count"):
+        boids.Simulation(scenario="predators-prey", count=10)
+
+
+def test_recording_frames_match_boids_run(tmp_path):
+    """Recording iterates boids-run --record's frames: steps, shapes, the last frame's state."""
+    rec = str(tmp_path / "flock.rec")
+    run_hash("--count", "300", "--steps", "10", "--record", rec, "--record-every", "5")
+    with boids.Recording(rec) as r:
+        assert (r.count, r.dim, r.every, len(r)) == (300, 2, 5, 3)
+        frames = list(r)
+        assert [f.step for f in frames] == [0, 5, 10]
+        for f in frames:
+            assert f.positions.shape == f.velocities.shape == (300, 2)
+            assert f.positions.dtype == np.float32
+        assert r[-1].step == 10
+        assert r.groups.shape == (300,)
+    with boids.Simulation(count=300) as sim:
+        sim.step(10)
+        np.testing.assert_array_equal(frames[-1].positions, sim.positions)
+        np.testing.assert_array_equal(frames[-1].velocities, sim.velocities)
+    with pytest.raises(ValueError, match="closed"):
+        r[0]
+
+
+def test_recording_bad_file_is_oserror(tmp_path):
+    """A missing or damaged recording is an OSError with the reader's line."""
+    with pytest.raises(OSError, match="none.rec"):
+        boids.Recording(str(tmp_path / "none.rec"))
+    junk = tmp_path / "junk.rec"
+    junk.write_bytes(b"not a recording at all" * 10)
+    with pytest.raises(OSError, match="junk.rec"):
+        boids.Recording(str(junk))
