@@ -233,7 +233,7 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
 // The signal that interrupted the run (see cli.h).
 static volatile sig_atomic_t interrupted_by;
 
-// The handler of the first SIGINT / SIGTERM: the flag, and the progress line erased.
+// The handler of the first SIGINT / SIGTERM: the flag (the progress line draws no more).
 static void on_interrupt(int sig) {
     interrupted_by = sig;
     boids_progress_on_signal();

@@ -29,10 +29,8 @@ static struct {
     size_t drawn;     // length of the text on the screen (0: none)
 } line;
 
-// The erase sequence of the text on screen, and its length (0: nothing
-// drawn), kept ready for the signal handler, which may only call write(2).
+// The erase sequence of the text on screen ("\r", its length in spaces, "\r").
 static char blank[LINE_MAX_CHARS + 2];
-static volatile sig_atomic_t blank_len;
 static volatile sig_atomic_t signalled; // after SIGINT / SIGTERM: nothing more is drawn
 
 // Seconds on a monotonic clock.
@@ -103,12 +101,10 @@ static void draw(uint64_t done, double now) {
         write_all("\r", 1);
         write_all(text, len);
     }
-    blank_len = 0; // the handler never sees a half-written erase sequence
     blank[0] = '\r';
     memset(blank + 1, ' ', len);
     blank[len + 1] = '\r';
     line.drawn = len;
-    blank_len = (sig_atomic_t)(len + 2);
     line.last_draw = now;
 }
 
@@ -146,10 +142,7 @@ void boids_progress_update(uint64_t done) {
 void boids_progress_clear(void) {
     if (line.drawn == 0)
         return;
-    sig_atomic_t n = blank_len;
-    blank_len = 0;
-    if (!signalled) // the handler erased it already
-        write_all(blank, (size_t)n);
+    write_all(blank, line.drawn + 2);
     line.drawn = 0; // redrawn by an update at most REFRESH_S after the last draw, as always
 }
 
@@ -162,10 +155,4 @@ void boids_progress_finish(void) {
 // See progress.h.
 void boids_progress_on_signal(void) {
     signalled = 1;
-    sig_atomic_t n = blank_len;
-    blank_len = 0;
-    if (n > 0) {
-        ssize_t ignored = write(STDERR_FILENO, blank, (size_t)n);
-        (void)ignored;
-    }
 }

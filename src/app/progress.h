@@ -5,7 +5,9 @@
  * terminal, from 2 s after the first boids_progress_start of the process
  * on, at most 10 times a second. Anything else the program prints goes
  * after boids_progress_clear (or _finish), so the line never mixes with it;
- * SIGINT / SIGTERM erase it (boids_progress_on_signal, from cli.c's handler).
+ * after SIGINT / SIGTERM (boids_progress_on_signal, from cli.c's handler)
+ * nothing more is drawn, and the run's own clear or finish erases the line
+ * before its "interrupted" message.
  * One line per process: the state is file-static, like stderr itself.
  *
  * Offers:
@@ -13,7 +15,7 @@
  *   boids_progress_update    steps done (draws when due)
  *   boids_progress_clear     erase the line now (the next update redraws it)
  *   boids_progress_finish    erase it and stop until the next start
- *   boids_progress_on_signal erase it from a signal handler
+ *   boids_progress_on_signal from a signal handler: draw no more
  *
  * BOIDS_PROGRESS_AFTER=SECONDS (for tests): show the line after SECONDS
  * instead of 2 (0: from the first update on).
@@ -35,8 +37,11 @@ void boids_progress_update(uint64_t done);
 void boids_progress_clear(void);
 // Erases the line and ends the piece of work.
 void boids_progress_finish(void);
-// Erases the line with write(2) only: safe in a signal handler. Later
-// updates draw nothing (the run is stopping).
+// Safe in a signal handler: sets a flag only, so later updates draw nothing
+// (the run is stopping). The line is erased by the run's next clear or
+// finish, on its own thread: a handler that wrote it could run on any
+// thread (OpenMP's too) while the line is being redrawn, and leave it
+// half erased.
 void boids_progress_on_signal(void);
 
 #endif
