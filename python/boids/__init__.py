@@ -151,7 +151,10 @@ def _open_library():
     problems = []
     for name in names:
         try:
-            return ffi.dlopen(name), name
+            # Never unloaded: OpenMP's worker threads (libgomp, loaded with the
+            # library) may still be spinning when the interpreter exits, and
+            # unmapping their code under them would crash it.
+            return ffi.dlopen(name, ffi.RTLD_NOW | ffi.RTLD_NODELETE), name
         except OSError as exc:
             problems.append(f"{name}: {exc}")
             if strict:

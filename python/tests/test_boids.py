@@ -7,6 +7,7 @@ CI): no OpenGL 4.5 context is a failure, never a skip.
 
 import os
 import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -255,3 +256,14 @@ def test_recording_bad_file_is_oserror(tmp_path):
     junk.write_bytes(b"not a recording at all" * 10)
     with pytest.raises(OSError, match="junk.rec"):
         boids.Recording(str(junk))
+
+
+def test_exit_with_an_open_simulation_does_not_crash():
+    """A script that steps a simulation and exits without closing it ends with
+    status 0, with OpenMP's default (spinning) wait policy: the library is
+    never unloaded under its worker threads (it crashed with SIGSEGV)."""
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    code = "import boids\nsim = boids.Simulation(count=2000, threads=2)\nsim.step(5)\n"
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"exit status {done.returncode}, stderr: {done.stderr}"
