@@ -320,12 +320,12 @@ static int flock_frame(viewer *v) {
     viewer_flock *f = v->flock;
     const boids_scenario *sc = f->scen;
     int rc = 0;
-    if (boids_scenario_is_dynamic(sc) && (!f->paused || f->step_once)) {
-        // The scenario's circling target and varying weights at this step
-        // (the engine applies them too: here for the HUD and the scene).
+    if (boids_scenario_is_dynamic(sc) && (!f->paused || f->step_once))
+        // The scenario's circling target and varying weights at this step,
+        // for the HUD and the scene only: the engine's step applies them
+        // itself (pushing them here too would upload the parameters twice
+        // a frame).
         boids_scenario_at_step(sc, boids_engine_steps(f->e), &f->p);
-        f->params_dirty = true;
-    }
     if (sc->target_mode != BOIDS_TARGET_CIRCLE)
         update_target(v);
     if (f->params_dirty) { // groups, scene, world; the grid and the flow field stay
