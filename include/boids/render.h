@@ -1,13 +1,13 @@
 /* boids/render.h: drawing (src/render). Agents as one instanced draw whose
  * vertex shader reads the simulation's state buffers (boids_engine_gl_buffers,
- * or the render's own buffers filled from a CPU simulation), world-space
+ * or the render's own buffers filled from caller arrays), world-space
  * lines, HUD text (stb_easy_font), screenshots (stb_image_write), and the
  * cameras (pure math, no GL). No simulation logic. Needs a current GL 4.5
  * context whose functions glad has loaded.
  *
- * Offers: boids_render_create / _destroy, boids_render_upload (CPU state),
- * boids_render_own_buffers, boids_render_agents, boids_render_bodies (and
- * boids_render_upload_bodies, boids_render_own_body_buffers,
+ * Offers: boids_render_create / _destroy, boids_render_upload_agents /
+ * _joints (the CPU backend's and a replay's state), boids_render_own_buffers,
+ * boids_render_agents, boids_render_bodies (and boids_render_own_body_buffers,
  * boids_body_fill_triangles), boids_render_lines,
  * boids_render_triangles, boids_render_rect, boids_render_text,
  * boids_render_text_size, boids_overlay_flow / _grid / _agent and
@@ -47,18 +47,17 @@ boids_result boids_render_create(boids_render **out, const boids_render_desc *d,
 // palette elsewhere, and everywhere with NULL (the default).
 void boids_render_set_palette(boids_render *r, const float (*rgba)[4], const bool *use);
 void boids_render_destroy(boids_render *r);
-// The CPU simulation's current state (pos, vel, group, neighbours) into the own buffers.
-void boids_render_upload(boids_render *r, const boids_sim *s);
 // GL names of the own buffers (pos, vel, group, neighbours).
 void boids_render_own_buffers(const boids_render *r, uint32_t *pos, uint32_t *vel, uint32_t *group,
                               uint32_t *neighbors);
 
-// The same from caller arrays of n agents in slot order (any may be NULL:
-// left as it was), e.g. boids_engine_read_buffer's (src/render/upload.c).
+// The state (pos, vel, group, neighbours) of n agents in slot order from
+// caller arrays into the own buffers (any may be NULL: left as it was), e.g.
+// boids_engine_read_buffer's (src/render/upload.c).
 void boids_render_upload_agents(boids_render *r, uint32_t n, const float (*pos)[4], const float (*vel)[4],
                                 const uint32_t *group, const uint32_t *neighbors);
 // The agent id of each slot and the joints by id (rows * n vec4; NULL or
-// rows 0: no bodies) into the own buffers, as boids_render_upload_bodies.
+// rows 0: no bodies) into the own buffers (the joints' grown as needed).
 void boids_render_upload_joints(boids_render *r, uint32_t n, const uint32_t *id, const float (*joints)[4],
                                 uint32_t rows);
 
@@ -95,8 +94,6 @@ typedef struct boids_bodies_draw {
 } boids_bodies_draw;
 // Every body whose group has a style, one draw per part and style (under the agents).
 void boids_render_bodies(boids_render *r, const boids_bodies_draw *d);
-// The CPU simulation's joints and slot ids into the own buffers (grown as needed).
-void boids_render_upload_bodies(boids_render *r, const boids_sim *s);
 // GL names of the own joints and id buffers and the joint rows last uploaded.
 void boids_render_own_body_buffers(const boids_render *r, uint32_t *joints, uint32_t *id, uint32_t *rows);
 

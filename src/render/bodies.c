@@ -27,11 +27,6 @@ void boids_render_bodies_free(boids_render *r) {
     glDeleteBuffers(3, bufs);
 }
 
-// See boids/render.h: a copy per frame, the CPU backend's price.
-void boids_render_upload_bodies(boids_render *r, const boids_sim *s) {
-    boids_render_upload_joints(r, s->n, s->cur.id, (const float(*)[4])s->joints, s->joints ? s->joint_rows : 0);
-}
-
 // See boids/render.h.
 void boids_render_own_body_buffers(const boids_render *r, uint32_t *joints, uint32_t *id, uint32_t *rows) {
     *joints = r->own_joints;

@@ -137,15 +137,6 @@ void boids_render_destroy(boids_render *r) {
     free(r);
 }
 
-// See boids/render.h: a copy per frame, the CPU backend's price.
-void boids_render_upload(boids_render *r, const boids_sim *s) {
-    uint32_t n = s->n < r->own_count ? s->n : r->own_count;
-    glNamedBufferSubData(r->own[0], 0, (GLsizeiptr)n * 16, s->cur.pos);
-    glNamedBufferSubData(r->own[1], 0, (GLsizeiptr)n * 16, s->cur.vel);
-    glNamedBufferSubData(r->own[2], 0, (GLsizeiptr)n * 4, s->cur.group);
-    glNamedBufferSubData(r->own[3], 0, (GLsizeiptr)n * 4, s->neighbors);
-}
-
 // See boids/render.h.
 void boids_render_own_buffers(const boids_render *r, uint32_t *pos, uint32_t *vel, uint32_t *group,
                               uint32_t *neighbors) {

@@ -36,7 +36,7 @@ void boids_render_use(const boids_render *r, GLuint program, const float *view_p
 GLuint boids_render_buffer(size_t bytes, const char *label);
 // Builds the bodies program and its uniform buffer (render.c's create calls it).
 boids_result boids_render_bodies_init(boids_render *r, const char *shader_dir, char *err, size_t err_size);
-// Deletes what boids_render_bodies_init and boids_render_upload_bodies made.
+// Deletes what boids_render_bodies_init and boids_render_upload_joints made.
 void boids_render_bodies_free(boids_render *r);
 
 #endif
