@@ -6,8 +6,6 @@
 // target only when complete, so a snapshot is never left half written.
 #include <ctype.h>
 #include <errno.h>
-#include <float.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +13,7 @@
 
 #include "boids/atomic.h"
 #include "boids/core.h"
+#include "boids/parse.h"
 
 enum { COL_ID, COL_GROUP, COL_PX, COL_PY, COL_PZ, COL_VX, COL_VY, COL_VZ, COL_NEIGHBORS, COL_KINDS };
 
@@ -80,40 +79,36 @@ static uint32_t split_fields(char *line, char **fields, uint32_t max) {
     }
 }
 
-// Parses a decimal integer 0..max with nothing after it; NULL or the problem.
-static const char *parse_uint(const char *s, uint32_t max, uint32_t *out) {
-    if (s[0] == '-' && isdigit((unsigned char)s[1]))
-        return "is negative";
-    if (!isdigit((unsigned char)s[0]))
-        return "is not an integer";
-    for (const char *c = s; *c; c++)
-        if (!isdigit((unsigned char)*c))
-            return "is not an integer";
-    errno = 0;
-    unsigned long long v = strtoull(s, NULL, 10);
-    if (errno == ERANGE || v > max)
-        return "is out of range";
-    *out = (uint32_t)v;
-    return NULL;
+// The value parser's problem (boids/parse.h) in the CSV reader's words
+// ("'abc' is not a number"); NULL for none.
+static const char *csv_problem(const char *problem, bool integer) {
+    if (!problem)
+        return NULL;
+    static const char *const words[][2] = {{"not an integer", "is not an integer"},
+                                           {"negative", "is negative"},
+                                           {"not a number", "is not a number"},
+                                           {"not a decimal number", "is not a decimal number"},
+                                           {"not a finite number", "is not a finite number"}};
+    if (strcmp(problem, "too large") == 0)
+        return integer ? "is out of range" : "is too large for a float";
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(problem, words[i][0]) == 0)
+            return words[i][1];
+    return integer ? "is not an integer" : "is not a number";
 }
 
-// Parses a finite number that fits a float; NULL or the problem.
+// A decimal integer 0..max with nothing after it; NULL or the problem.
+static const char *parse_uint(const char *s, uint32_t max, uint32_t *out) {
+    uint64_t v = 0;
+    const char *problem = csv_problem(boids_parse_uint(s, 0, 0, max, &v), true);
+    if (!problem)
+        *out = (uint32_t)v;
+    return problem;
+}
+
+// A finite decimal number that fits a float; NULL or the problem.
 static const char *parse_float(const char *s, float *out) {
-    if (!s[0])
-        return "is not a number";
-    errno = 0;
-    char *end = NULL;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0')
-        return "is not a number";
-    if (errno == ERANGE && fabs(v) > 1.0)
-        return "is too large for a float";
-    if (!isfinite(v))
-        return "is not a finite number";
-    if (fabs(v) > FLT_MAX)
-        return "is too large for a float";
-    *out = (float)v;
-    return NULL;
+    return csv_problem(boids_parse_float(s, 0, out), false);
 }
 
 // Grows the row arrays to hold at least one more row.
