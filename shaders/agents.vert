@@ -60,7 +60,7 @@ void main() {
     else if (u_mode == BOIDS_COLOR_BY_NEIGHBORS)
         c = ramp(float(agent_neighbors[i]) / 40.0);
     else
-        c = u_palette[agent_group[i] & 7u];
+        c = u_palette[agent_group[i] & (BOIDS_MAX_GROUPS - 1u)];
     // The tip a little brighter: the heading reads at a glance.
     v_color = k == 0 ? min(c * 1.25, vec3(1.0)) : c * 0.8;
 }

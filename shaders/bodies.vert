@@ -118,7 +118,7 @@ void main() {
     v_local = vec2(0.0);
     v_disc = 0u;
     bool skip = body[a.group].style != u_style || a.joints < BOIDS_MIN_JOINTS || a.joints > BOIDS_MAX_JOINTS;
-    vec3 c = u_palette[a.group & 7u];
+    vec3 c = u_palette[a.group];
     vec3 p = vec3(0.0);
     if (!skip) {
         uint n = a.joints;

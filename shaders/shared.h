@@ -37,7 +37,7 @@
 
 /* ---- limits ------------------------------------------------------------ */
 #define BOIDS_WORKGROUP_SIZE 256u
-#define BOIDS_MAX_GROUPS 8u
+#define BOIDS_MAX_GROUPS 8u /* a power of two: the vertex shaders mask a group with it - 1 */
 #define BOIDS_MAX_PATH_POINTS 32u
 #define BOIDS_MAX_OBSTACLES 32u
 #define BOIDS_MIN_JOINTS 2u

@@ -5,6 +5,7 @@
 
 #include "boids/core.h"
 
+_Static_assert((BOIDS_MAX_GROUPS & (BOIDS_MAX_GROUPS - 1u)) == 0, "the shaders mask a group with BOIDS_MAX_GROUPS - 1");
 _Static_assert(sizeof(float[4]) == 16, "vec4 mirror is 16 bytes");
 _Static_assert(offsetof(boids_group_params, maxspeed) == 0, "group.maxspeed");
 _Static_assert(offsetof(boids_group_params, fov_cos) == 16, "group.fov_cos");
