@@ -216,6 +216,46 @@ def scenarios():
                   for p in glob.glob(os.path.join(directory, "*.ini")))
 
 
+class _Closable:
+    """close(), the context manager and the finalizer of an object that holds
+    one C handle in the attribute named by ``_handle_attr`` (freed by
+    ``_destroy``), under ``self._lock``."""
+
+    _handle_attr = None
+
+    def _destroy(self, handle):
+        """Frees the handle (each class its own)."""
+        raise NotImplementedError
+
+    def _finalize_here(self):
+        """Whether a finalizer may free the handle on this thread."""
+        return True
+
+    def close(self):
+        """Frees the handle; later calls raise ValueError. Closing twice is fine."""
+        with self._lock:
+            handle = getattr(self, self._handle_attr)
+            if handle is not None:
+                self._destroy(handle)
+                setattr(self, self._handle_attr, None)
+
+    def __enter__(self):
+        """The object itself (closed at the end of the with block)."""
+        return self
+
+    def __exit__(self, *exc):
+        """Closes the object."""
+        self.close()
+
+    def __del__(self):
+        """Closes the object if it is still open (where _finalize_here allows)."""
+        try:
+            if getattr(self, self._handle_attr, None) is not None and self._finalize_here():
+                self.close()
+        except Exception:  # noqa: BLE001 (nothing may escape a finalizer)
+            pass
+
+
 @dataclasses.dataclass(frozen=True)
 class Stats:
     """Statistics of the state of one step (boids_stats of boids/core.h)."""
@@ -254,7 +294,7 @@ def _agents(count, name, array, dtype, width):
     return out
 
 
-class Simulation:
+class Simulation(_Closable):
     """One simulation behind one engine handle (CPU reference or GPU backend).
 
     ``Simulation(count=1000, dim=2, backend="cpu", seed=1, init=None,
@@ -345,29 +385,16 @@ class Simulation:
 
     # -- lifetime -------------------------------------------------------------
 
-    def close(self):
-        """Frees the engine; later calls raise ValueError. Closing twice is fine."""
-        with self._lock:
-            if self._engine is not None:
-                self._owner()
-                _lib.boids_engine_destroy(self._engine)
-                self._engine = None
+    _handle_attr = "_engine"
 
-    def __enter__(self):
-        """The simulation itself (closed at the end of the with block)."""
-        return self
+    def _destroy(self, engine):
+        """Frees the engine (on its own thread only, for a GPU one)."""
+        self._owner()
+        _lib.boids_engine_destroy(engine)
 
-    def __exit__(self, *exc):
-        """Closes the simulation."""
-        self.close()
-
-    def __del__(self):
-        """Closes the simulation if it is still open (on its own thread only)."""
-        try:
-            if getattr(self, "_engine", None) is not None and threading.get_ident() == self._thread:
-                self.close()
-        except Exception:  # noqa: BLE001 (nothing may escape a finalizer)
-            pass
+    def _finalize_here(self):
+        """A finalizer frees the engine only on the thread that made it."""
+        return threading.get_ident() == self._thread
 
     @property
     def closed(self):
@@ -637,7 +664,7 @@ class Frame:
     velocities: np.ndarray
 
 
-class Recording:
+class Recording(_Closable):
     """A recording (.boidsrec of ``boids-run --record``) opened for reading.
 
     ``for frame in Recording(path): frame.step, frame.positions`` iterates
@@ -667,27 +694,11 @@ class Recording:
         self.groups = np.frombuffer(ffi.buffer(info.group, 4 * self.count), dtype=np.uint32).copy() \
             if self.count else np.empty(0, dtype=np.uint32)
 
-    def close(self):
-        """Frees the reader; closing twice is fine."""
-        with self._lock:
-            if self._r is not None:
-                _lib.boids_recording_close(self._r)
-                self._r = None
+    _handle_attr = "_r"
 
-    def __enter__(self):
-        """The recording itself (closed at the end of the with block)."""
-        return self
-
-    def __exit__(self, *exc):
-        """Closes the recording."""
-        self.close()
-
-    def __del__(self):
-        """Closes the recording if it is still open."""
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001 (nothing may escape a finalizer)
-            pass
+    def _destroy(self, reader):
+        """Frees the reader."""
+        _lib.boids_recording_close(reader)
 
     def __len__(self):
         """The number of complete frames."""
