@@ -831,6 +831,26 @@ START_TEST(set_agents_validation) {
 }
 END_TEST
 
+// boids_group_value: each name reaches its own float of the group (the
+// viewer's - = keys and boids_engine_set_group_value use it), a weight by
+// behaviour index; other names are NULL.
+START_TEST(group_value_names) {
+    boids_group_params g;
+    memset(&g, 0, sizeof g);
+    ck_assert_ptr_eq(boids_group_value(&g, "maxspeed"), &g.maxspeed);
+    ck_assert_ptr_eq(boids_group_value(&g, "maxforce"), &g.maxforce);
+    ck_assert_ptr_eq(boids_group_value(&g, "radius"), &g.radius);
+    ck_assert_ptr_eq(boids_group_value(&g, "separation"), &g.separation);
+    ck_assert_ptr_eq(boids_group_value(&g, "weight.alignment"),
+                     &g.weight[BOIDS_BI_ALIGNMENT >> 2][BOIDS_BI_ALIGNMENT & 3]);
+    ck_assert_ptr_eq(boids_group_value(&g, "weight.wander"), &g.weight[BOIDS_BI_WANDER >> 2][BOIDS_BI_WANDER & 3]);
+    ck_assert_ptr_null(boids_group_value(&g, "weight.nope"));
+    ck_assert_ptr_null(boids_group_value(&g, "weight."));
+    ck_assert_ptr_null(boids_group_value(&g, "speed"));
+    ck_assert_ptr_null(boids_group_value(&g, ""));
+}
+END_TEST
+
 static Suite *sim_suite(void) {
     Suite *s = suite_create("sim");
     TCase *det = tcase_create("determinism");
@@ -858,6 +878,7 @@ static Suite *sim_suite(void) {
     suite_add_tcase(s, stats);
     TCase *params = tcase_create("params");
     tcase_set_timeout(params, 60);
+    tcase_add_test(params, group_value_names);
     tcase_add_test(params, params_validation);
     tcase_add_test(params, set_agents_validation);
     suite_add_tcase(s, params);

@@ -122,6 +122,11 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
 // The largest interaction radius of a group (radius; separation and view
 // radii when those behaviours are enabled): the grid's cells are at least this.
 float boids_group_reach(const boids_group_params *g);
+// The float of g that `name` names: "maxspeed", "maxforce", "radius",
+// "separation" or "weight.BEHAVIOUR" (a name of boids_behavior_index);
+// NULL for any other name. What the viewer's - = keys and
+// boids_engine_set_group_value change.
+float *boids_group_value(boids_group_params *g, const char *name);
 // The largest boids_group_reach of the world's groups (group_count of them).
 float boids_params_reach(const boids_params *p);
 // The cell rule of finalize: the largest interaction radius (reach) that fits

@@ -12,30 +12,29 @@
 
 // Parameters the [ ] - = keys change (all groups alike).
 typedef struct tunable {
-    const char *name;
-    int behavior;  // weight of this behaviour index, or -1
-    size_t offset; // else this float of boids_group_params
+    const char *name;  // in the HUD and on stdout
+    const char *value; // boids_group_value's name of it
 } tunable;
 static const tunable tunables[] = {
-    {"maxspeed", -1, offsetof(boids_group_params, maxspeed)},
-    {"maxforce", -1, offsetof(boids_group_params, maxforce)},
-    {"separation distance", -1, offsetof(boids_group_params, separation)},
-    {"separation weight", BOIDS_BI_SEPARATION, 0},
-    {"alignment weight", BOIDS_BI_ALIGNMENT, 0},
-    {"cohesion weight", BOIDS_BI_COHESION, 0},
-    {"seek weight", BOIDS_BI_SEEK, 0},
-    {"flee weight", BOIDS_BI_FLEE, 0},
-    {"arrive weight", BOIDS_BI_ARRIVE, 0},
-    {"wander weight", BOIDS_BI_WANDER, 0},
-    {"flow weight", BOIDS_BI_FLOW, 0},
-    {"path weight", BOIDS_BI_PATH, 0},
-    {"obstacles weight", BOIDS_BI_OBSTACLES, 0},
+    {"maxspeed", "maxspeed"},
+    {"maxforce", "maxforce"},
+    {"separation distance", "separation"},
+    {"separation weight", "weight.separation"},
+    {"alignment weight", "weight.alignment"},
+    {"cohesion weight", "weight.cohesion"},
+    {"seek weight", "weight.seek"},
+    {"flee weight", "weight.flee"},
+    {"arrive weight", "weight.arrive"},
+    {"wander weight", "weight.wander"},
+    {"flow weight", "weight.flow"},
+    {"path weight", "weight.path"},
+    {"obstacles weight", "weight.obstacles"},
 };
 #define TUNABLE_COUNT (sizeof tunables / sizeof tunables[0])
 
 // The float of t in gp.
 static float *tunable_of(const tunable *t, boids_group_params *gp) {
-    return t->behavior >= 0 ? &gp->weight[t->behavior >> 2][t->behavior & 3] : (float *)((char *)gp + t->offset);
+    return boids_group_value(gp, t->value);
 }
 
 // See viewer_flock.h.

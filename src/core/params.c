@@ -1,6 +1,7 @@
 // src/core/params.c: default parameters (the chapter's flocking values),
 // the auto-sized world, behaviour names, and validation + derived values.
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -127,6 +128,25 @@ float boids_group_reach(const boids_group_params *g) {
     if (g->behaviors & BOIDS_BIT(BOIDS_BI_VIEW))
         r = fmaxf(r, g->view_radius);
     return r;
+}
+
+// See boids/core.h.
+float *boids_group_value(boids_group_params *g, const char *name) {
+    if (strncmp(name, "weight.", 7) == 0) {
+        int b = boids_behavior_index(name + 7);
+        return b < 0 ? NULL : &g->weight[b >> 2][b & 3];
+    }
+    static const struct {
+        const char *name;
+        size_t offset;
+    } plain[] = {{"maxspeed", offsetof(boids_group_params, maxspeed)},
+                 {"maxforce", offsetof(boids_group_params, maxforce)},
+                 {"radius", offsetof(boids_group_params, radius)},
+                 {"separation", offsetof(boids_group_params, separation)}};
+    for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
+        if (strcmp(name, plain[k].name) == 0)
+            return (float *)((char *)g + plain[k].offset);
+    return NULL;
 }
 
 static bool finite_pos(float x) { return isfinite(x) && x > 0.0f; }

@@ -387,51 +387,30 @@ boids_result boids_engine_set_group_value(boids_engine *e, uint32_t group, const
         return BOIDS_ERR_ARGUMENT;
     }
     // The scenario parser's ranges: lengths and limits > 0, weights -1e6..1e6.
-    int behavior = -1;
-    size_t field = 0;
-    if (strncmp(name, "weight.", 7) == 0) {
-        if ((behavior = boids_behavior_index(name + 7)) < 0) {
+    bool weight = strncmp(name, "weight.", 7) == 0;
+    if (!boids_group_value(&q.group[0], name)) {
+        if (weight)
             engine_say(err, err_size, "%s: names an unknown behaviour '%s'; expected weight.BEHAVIOUR of a known one",
                        name, name + 7);
-            return BOIDS_ERR_ARGUMENT;
-        }
-        if (!(fabsf(value) <= BOIDS_MAX_WEIGHT)) {
-            engine_say(err, err_size, "%s: %g is out of range; expected a weight -1e6..1e6", name, (double)value);
-            return BOIDS_ERR_PARAM;
-        }
-    } else {
-        static const struct {
-            const char *name;
-            size_t offset;
-        } plain[] = {{"maxspeed", offsetof(boids_group_params, maxspeed)},
-                     {"maxforce", offsetof(boids_group_params, maxforce)},
-                     {"radius", offsetof(boids_group_params, radius)},
-                     {"separation", offsetof(boids_group_params, separation)}};
-        size_t k = 0;
-        while (k < sizeof plain / sizeof plain[0] && strcmp(name, plain[k].name) != 0)
-            k++;
-        if (k == sizeof plain / sizeof plain[0]) {
+        else
             engine_say(err, err_size,
                        "value: '%s' is not a settable value; expected maxspeed, maxforce, radius, separation or "
                        "weight.BEHAVIOUR",
                        name);
-            return BOIDS_ERR_ARGUMENT;
-        }
-        if (!(value > 0.0f) || !isfinite(value)) {
-            engine_say(err, err_size, "%s: %g is %s; expected a number > 0", name, (double)value,
-                       value == 0.0f ? "zero or too small" : "not allowed");
-            return BOIDS_ERR_PARAM;
-        }
-        field = plain[k].offset;
+        return BOIDS_ERR_ARGUMENT;
     }
-    for (uint32_t g = 0; g < groups; g++) {
-        if (group != UINT32_MAX && g != group)
-            continue;
-        if (behavior >= 0)
-            q.group[g].weight[behavior >> 2][behavior & 3] = value;
-        else
-            *(float *)((char *)&q.group[g] + field) = value;
+    if (weight && !(fabsf(value) <= BOIDS_MAX_WEIGHT)) {
+        engine_say(err, err_size, "%s: %g is out of range; expected a weight -1e6..1e6", name, (double)value);
+        return BOIDS_ERR_PARAM;
     }
+    if (!weight && (!(value > 0.0f) || !isfinite(value))) {
+        engine_say(err, err_size, "%s: %g is %s; expected a number > 0", name, (double)value,
+                   value == 0.0f ? "zero or too small" : "not allowed");
+        return BOIDS_ERR_PARAM;
+    }
+    for (uint32_t g = 0; g < groups; g++)
+        if (group == UINT32_MAX || g == group)
+            *boids_group_value(&q.group[g], name) = value;
     // Everything else finalize checks (a maxspeed against the world, a radius
     // against a wrapped extent), on a copy; the grid stays the engine's.
     boids_params f = q;
