@@ -93,8 +93,11 @@ void boids_gpu_steer(boids_gpu *g);
 void boids_gpu_integrate(boids_gpu *g); // and swap
 // Read a buffer back (waits for the GPU). bytes must match its size.
 boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, size_t bytes);
-// The current state in id order into id-indexed arrays (any may be NULL).
-// BOIDS_ERR_GPU_LOST (arrays untouched) after a loss, _NOMEM without scratch memory.
+// The current state in id order into id-indexed arrays (any may be NULL:
+// that buffer is not read). The arrays are written only when every read
+// succeeded and boids_gpu_check passes after them: else its result
+// (BOIDS_ERR_GPU_LOST, _GL_ERRORS) or _NOMEM without scratch memory, the
+// arrays untouched.
 boids_result boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4], uint32_t *group);
 // The GPU state and outputs (neighbours, nearest, candidates, counts,
 // starts, stage times, step) into a CPU sim of the same params.

@@ -60,24 +60,11 @@ boids_result boids_engine_read(boids_engine *e, float (*pos)[4], float (*vel)[4]
     boids_result r = engine_healthy(e);
     if (r != BOIDS_OK)
         return r;
-    size_t m = n ? n : 1;
-    float(*p)[4] = malloc(m * 16), (*v)[4] = malloc(m * 16);
-    uint32_t *gr = malloc(m * 4);
-    r = p && v && gr ? boids_gpu_read_state(e->gpu, p, v, gr) : BOIDS_ERR_NOMEM;
-    if (r == BOIDS_OK)
-        r = engine_healthy(e); // trusted only if the check after it passes
-    if (r == BOIDS_OK) {
-        if (pos)
-            memcpy(pos, p, (size_t)n * 16);
-        if (vel)
-            memcpy(vel, v, (size_t)n * 16);
-        if (group)
-            memcpy(group, gr, (size_t)n * 4);
-    }
-    free(p);
-    free(v);
-    free(gr);
-    return r;
+    // The caller's arrays are written only if the check after the reads
+    // passes (boids_gpu_read_state checks); a fault is kept here too.
+    r = boids_gpu_read_state(e->gpu, pos, vel, group);
+    boids_result h = engine_healthy(e);
+    return r != BOIDS_OK ? r : h;
 }
 
 // See boids/engine.h.

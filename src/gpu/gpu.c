@@ -690,18 +690,22 @@ boids_result boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4]
     if (gpu_lost(g))
         return BOIDS_ERR_GPU_LOST;
     size_t n = g->n ? g->n : 1;
-    float(*p)[4] = malloc(n * 16), (*v)[4] = malloc(n * 16);
-    uint32_t *id = malloc(n * 4), *gr = malloc(n * 4);
-    boids_result r = p && v && id && gr ? BOIDS_OK : BOIDS_ERR_NOMEM;
-    // Every read, or none of the destination (a loss between two reads).
-    if (r == BOIDS_OK)
+    // Only the buffers asked for (and the ids that put them in id order).
+    float(*p)[4] = pos ? malloc(n * 16) : NULL, (*v)[4] = vel ? malloc(n * 16) : NULL;
+    uint32_t *id = malloc(n * 4), *gr = group ? malloc(n * 4) : NULL;
+    boids_result r = (p || !pos) && (v || !vel) && id && (gr || !group) ? BOIDS_OK : BOIDS_ERR_NOMEM;
+    // Every read, or none of the destination: a loss between two reads, or
+    // an error the debug output reported during them, writes nothing.
+    if (r == BOIDS_OK && pos)
         r = boids_gpu_read(g, BOIDS_GPU_POS, p, (size_t)g->n * 16);
-    if (r == BOIDS_OK)
+    if (r == BOIDS_OK && vel)
         r = boids_gpu_read(g, BOIDS_GPU_VEL, v, (size_t)g->n * 16);
     if (r == BOIDS_OK)
         r = boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)g->n * 4);
-    if (r == BOIDS_OK)
+    if (r == BOIDS_OK && group)
         r = boids_gpu_read(g, BOIDS_GPU_GROUP, gr, (size_t)g->n * 4);
+    if (r == BOIDS_OK)
+        r = boids_gpu_check(g, NULL, 0);
     if (r == BOIDS_OK) {
         for (uint32_t i = 0; i < g->n; i++) {
             uint32_t k = id[i] < g->n ? id[i] : 0;
