@@ -18,9 +18,9 @@ install(FILES
   include/boids/quadtree.h
   ${BOIDS_SHARED_INCLUDE}/boids/shared.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/boids)
-# The shipped scenarios, for BOIDS_SCENARIOS (the library's compiled-in
-# directory is the source tree's).
-install(DIRECTORY scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/boids/scenarios FILES_MATCHING PATTERN "*.ini")
+# The shipped scenarios (and the flow-field image one reads), which the
+# installed library finds beside itself (boids_scenario_dir).
+install(DIRECTORY scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/boids/scenarios FILES_MATCHING PATTERN "*.ini" PATTERN "*.png")
 
 # What a static link needs besides libboids.a: the same for pkg-config's
 # Libs.private and the CMake package's boids::boids_static.

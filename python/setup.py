@@ -1,4 +1,5 @@
-"""Copies libboids.so into the package at build time (see README.md).
+"""Copies libboids.so and the shipped scenarios into the package at build
+time (see README.md): the library finds a scenarios/ folder beside itself.
 
 The library is $BOIDS_LIBRARY if set, else ../build/lib/libboids.so.0 (the
 source tree's tools/build.sh output); neither: the package is built without
@@ -26,6 +27,14 @@ class BuildWithLibrary(build_py):
             target = os.path.join(self.build_lib, "boids", "libboids.so")
             shutil.copyfile(os.path.realpath(lib), target)
             print(f"boids: bundled {os.path.realpath(lib)}")
+            scenarios = os.path.join(HERE, "..", "scenarios")
+            if os.path.isdir(scenarios):
+                target = os.path.join(self.build_lib, "boids", "scenarios")
+                os.makedirs(target, exist_ok=True)
+                names = [n for n in os.listdir(scenarios) if n.endswith((".ini", ".png"))]  # a flow-field image too
+                for name in names:
+                    shutil.copyfile(os.path.join(scenarios, name), os.path.join(target, name))
+                print(f"boids: bundled {len(names)} scenarios")
         else:
             print("boids: no libboids.so bundled (set BOIDS_LIBRARY at import)")
 

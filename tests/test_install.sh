@@ -104,4 +104,21 @@ for backend in cpu gpu; do
   check_stats $backend "$work/cmake/engine_stats_static"
 done
 "$work/cmake/steering" 20 >/dev/null
-echo "PASS: installed, built with pkg-config and find_package, hashes equal boids-run's"
+step "the installed library finds the installed scenarios (moved prefix, no BOIDS_SCENARIOS)"
+# A name only the installed folder has: the source tree's cannot answer it.
+cp "$src/scenarios/predators-prey.ini" "$prefix/share/boids/scenarios/installed-only.ini"
+[[ -e "$prefix/share/boids/scenarios/flowfield-rings.png" ]] || fail "flowfield-image's picture is not installed"
+want=$("$build/bin/boids-run" --scenario "$src/scenarios/predators-prey.ini" --steps 20 --quiet | sed -n 's/^state-hash: //p')
+mkdir -p "$prefix/bin" && cp "$work/pkg-config/engine_stats_static" "$prefix/bin/" # libboids.a: the bindir rule
+for program in "env -u BOIDS_SCENARIOS LD_LIBRARY_PATH=$prefix/lib $work/pkg-config/engine_stats" \
+  "env -u BOIDS_SCENARIOS $prefix/bin/engine_stats_static"; do
+  echo "\$ $program --scenario installed-only --steps 20"
+  # shellcheck disable=SC2086 # the program's words are meant to split
+  out=$($program --scenario installed-only --steps 20) || fail "$program --scenario installed-only: exit $?"
+  [[ "${out##*state-hash: }" == "$want" ]] || fail "--scenario installed-only: state-hash ${out##*state-hash: }, boids-run's $want"
+  # shellcheck disable=SC2086
+  $program --scenario flowfield-image --steps 2 >/dev/null || fail "$program --scenario flowfield-image (its picture)"
+done
+echo "installed-only: state-hash $want, as boids-run --scenario predators-prey.ini"
+
+echo "PASS: installed, built with pkg-config and find_package, hashes equal boids-run's, scenarios found"

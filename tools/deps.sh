@@ -13,6 +13,7 @@ packages=(
   xvfb xauth                                 # a display for viewer tests and screenshots
   python3-matplotlib python3-numpy           # tools/plot_profile.py (run with /usr/bin/python3)
   python3-cffi python3-pytest                # the Python package (python/boids) and its tests
+  python3-venv python3-pip python3-setuptools python3-wheel  # README.md's offline pip install (tests/test_python_install.sh)
   libinih-dev                                # scenario files (INI)
   zlib1g-dev                                 # CRC-32 of .boids snapshots (crc32)
   libzstd-dev                                # zstd-compressed frames of recordings (--record)

@@ -1,11 +1,14 @@
 /* engine_stats: make an engine, step it, print its statistics and its
  * state hash. A first program against the installed library (docs/API.md):
  *
- *   engine_stats [--count N] [--steps S] [--backend cpu|gpu]
+ *   engine_stats [--count N] [--steps S] [--backend cpu|gpu] [--scenario NAME|FILE]
  *
  * The engine takes the defaults of boids_params_default(count, 2), as
- * boids-run does without other flags, so with --backend cpu the last line
- * equals `boids-run --count N --steps S --quiet`'s. Exit 0, 2 on a bad
+ * boids-run does without other flags, so the last line equals
+ * `boids-run --count N --steps S --backend B --quiet`'s; with --scenario
+ * (a shipped scenario's name, found by the installed library, or an .ini
+ * file) the scenario's count, groups and seed instead, as
+ * `boids-run --scenario NAME --steps S`. Exit 0, 2 on a bad
  * argument, 3 when the engine cannot run (no OpenGL 4.5 context, a GPU
  * fault) with the engine's line on stderr. */
 #include <stdio.h>
@@ -25,6 +28,7 @@ static bool parse_count(const char *arg, unsigned long long *out) {
 
 int main(int argc, char **argv) {
     unsigned long long count = 1000, steps = 100;
+    const char *scenario = NULL;
     boids_engine_desc desc = {0}; // zero = the defaults: 2D, the chapter's flocking, CPU
     for (int i = 1; i < argc; i++) {
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -36,17 +40,22 @@ int main(int argc, char **argv) {
             desc.backend = BOIDS_BACKEND_CPU, i++;
         else if (strcmp(argv[i], "--backend") == 0 && value && strcmp(value, "gpu") == 0)
             desc.backend = BOIDS_BACKEND_GPU, i++;
+        else if (strcmp(argv[i], "--scenario") == 0 && value)
+            scenario = value, i++;
         else {
-            fprintf(stderr, "usage: engine_stats [--count N] [--steps S] [--backend cpu|gpu] (at '%s')\n", argv[i]);
+            fprintf(stderr,
+                    "usage: engine_stats [--count N] [--steps S] [--backend cpu|gpu] [--scenario NAME|FILE] (at '%s')\n",
+                    argv[i]);
             return 2;
         }
     }
-    desc.count = (uint32_t)count;
-    desc.quiet = true; // no GL debug messages on stderr
+    desc.count = (uint32_t)count; // a scenario has its own count
+    desc.quiet = true;                           // no GL debug messages on stderr
 
     char err[512];
     boids_engine *e;
-    boids_result r = boids_engine_create(&e, &desc, err, sizeof err);
+    boids_result r = scenario ? boids_engine_create_scenario(&e, scenario, &desc, err, sizeof err)
+                              : boids_engine_create(&e, &desc, err, sizeof err);
     if (r != BOIDS_OK) {
         fprintf(stderr, "engine_stats: %s\n", err);
         return r == BOIDS_ERR_ARGUMENT || r == BOIDS_ERR_PARAM ? 2 : 3;

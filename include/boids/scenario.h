@@ -79,8 +79,12 @@ bool boids_scenario_is_dynamic(const boids_scenario *sc);
 // as the groups' fov_cos / view_cos hold it; --fov uses it too.
 float boids_fov_cos(float degrees);
 
-// The shipped scenarios' directory: $BOIDS_SCENARIOS, else the source
-// tree's scenarios/ (compiled in), if it exists; NULL otherwise.
+// The shipped scenarios' directory, the first that exists of:
+// $BOIDS_SCENARIOS; the installed PREFIX/share/boids/scenarios, found from
+// the folder of the installed libboids.so (or of a program in PREFIX/bin
+// linked with libboids.a), so a moved prefix still finds it, or a folder
+// scenarios/ beside the library (the Python package's bundle); the source
+// tree's scenarios/ (compiled in). NULL if none.
 const char *boids_scenario_dir(void);
 // `arg` as a file: itself if it names a file (contains '/' or ends in .ini),
 // else DIR/arg.ini of boids_scenario_dir. Writes into out; false if none.

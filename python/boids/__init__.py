@@ -77,6 +77,9 @@ int boids_behavior_index(const char *name);
 const char *boids_behavior_name(uint32_t index);
 const char *boids_scenario_dir(void);
 
+boids_result boids_engine_headless_open(boids_engine_headless **out, char *err, size_t err_size);
+void boids_engine_headless_close(boids_engine_headless *h);
+
 boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *desc,
                                  char *err, size_t err_size);
 boids_result boids_engine_load(boids_engine **out, const char *path,
@@ -93,6 +96,7 @@ boids_result boids_engine_read(boids_engine *e, float (*pos)[4], float (*vel)[4]
 boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4],
                                      const float (*vel)[4], const uint32_t *group);
 boids_result boids_engine_stats(boids_engine *e, boids_stats *out);
+boids_result boids_engine_read_buffer(boids_engine *e, int which, void *dst, size_t bytes);
 uint64_t boids_engine_hash(boids_engine *e);
 boids_result boids_engine_check(boids_engine *e, char *err, size_t err_size);
 boids_result boids_engine_save(boids_engine *e, const char *path, char *err, size_t err_size);
@@ -128,6 +132,8 @@ _FILE = {_IO, _FORMAT}
 _MAX_GROUPS = 64  # more than BOIDS_MAX_GROUPS: the loops stop at the engine's count
 _ERR_SIZE = 1024
 _BACKENDS = {"cpu": 0, "gpu": 1}
+# boids/engine.h's boids_engine_buffer values used here.
+_BUF_ID, _BUF_NEIGHBORS, _BUF_NEAREST = 2, 8, 9
 
 ffi = cffi.FFI()
 ffi.cdef(_CDEF)
@@ -207,8 +213,9 @@ def behaviors():
 
 
 def scenarios():
-    """The names of the shipped scenarios (``$BOIDS_SCENARIOS`` or the source
-    tree's scenarios/), sorted; [] when there is no such directory."""
+    """The names of the shipped scenarios, sorted: ``$BOIDS_SCENARIOS``, else
+    the ones bundled with the package (or installed beside the library),
+    else the source tree's; [] when there is no such directory."""
     directory = _text(_lib.boids_scenario_dir())
     if not directory:
         return []
@@ -294,6 +301,48 @@ def _agents(count, name, array, dtype, width):
     return out
 
 
+class _SharedContext:
+    """The one headless GL context of the library that every GPU Simulation
+    of the process shares (the engine allows one open at a time, current on
+    the thread that opened it): opened by the first GPU Simulation, closed
+    after the last one is destroyed, on one thread."""
+
+    def __init__(self):
+        """No context yet."""
+        self._lock = threading.Lock()
+        self._handle = None
+        self._thread = None
+        self._users = 0
+
+    def acquire(self):
+        """The context for one more GPU Simulation on this thread (opened on
+        the first); RuntimeError if it lives on another thread or cannot open."""
+        with self._lock:
+            if self._handle is not None and self._thread != threading.get_ident():
+                raise RuntimeError("gpu: the GPU Simulations of this process live on another thread "
+                                   "(their GL context is current there); make this one on that thread")
+            if self._handle is None:
+                out = ffi.new("boids_engine_headless **")
+                err = ffi.new("char[]", _ERR_SIZE)
+                _check(_lib.boids_engine_headless_open(out, err, _ERR_SIZE), err)
+                self._handle, self._thread = out[0], threading.get_ident()
+            self._users += 1
+            return self._handle
+
+    def release(self):
+        """One GPU Simulation fewer (its engine destroyed); closes the context
+        after the last."""
+        with self._lock:
+            self._users -= 1
+            if self._users == 0 and self._handle is not None:
+                _lib.boids_engine_headless_close(self._handle)
+                self._handle = None
+                self._thread = None
+
+
+_context = _SharedContext()
+
+
 class Simulation(_Closable):
     """One simulation behind one engine handle (CPU reference or GPU backend).
 
@@ -306,7 +355,8 @@ class Simulation(_Closable):
     count and dim may not be given with it.  ``init=(pos, vel, group)`` starts
     from arrays of the caller's instead ((N, dim) floats and (N,) integers, by
     agent id).  ``backend="gpu"`` runs the OpenGL 4.5 compute shaders on a
-    headless EGL context of the engine's own.
+    headless EGL context that every GPU Simulation of the process shares
+    (opened by the first, closed after the last).
 
     Not thread-safe in the engine; here every call takes a lock, and a GPU
     simulation may only be used from the thread that made it (its GL context
@@ -319,9 +369,9 @@ class Simulation(_Closable):
         self._engine = None
         self._lock = threading.RLock()
         self._thread = threading.get_ident()
+        self._gpu = False
         if _engine is not None:
-            self._engine = _engine
-            self._gpu = _lib.boids_engine_backend(_engine) == 1
+            self._engine, self._gpu = _engine
             return
         backend_id = _backend(backend)
         if scenario is not None:
@@ -359,16 +409,13 @@ class Simulation(_Closable):
             desc.pos = ffi.cast("float (*)[4]", ffi.from_buffer(pos))
             desc.vel = ffi.cast("float (*)[4]", ffi.from_buffer(vel))
             desc.group = ffi.cast("uint32_t *", ffi.from_buffer(group))
-        out = ffi.new("boids_engine **")
-        err = ffi.new("char[]", _ERR_SIZE)
         if scenario is not None:
-            code = _lib.boids_engine_create_scenario(out, os.fsencode(scenario), desc, err, _ERR_SIZE)
+            self._engine, self._gpu = _make(desc, lambda out, err: _lib.boids_engine_create_scenario(
+                out, os.fsencode(scenario), desc, err, _ERR_SIZE))
         else:
-            code = _lib.boids_engine_create(out, desc, err, _ERR_SIZE)
+            self._engine, self._gpu = _make(desc, lambda out, err: _lib.boids_engine_create(
+                out, desc, err, _ERR_SIZE))
         del keep
-        _check(code, err)
-        self._engine = out[0]
-        self._gpu = backend_id == 1
 
     @classmethod
     def load(cls, path, backend="cpu", threads=0):
@@ -378,10 +425,8 @@ class Simulation(_Closable):
         desc.backend = _backend(backend)
         desc.threads = int(threads)
         desc.quiet = True
-        out = ffi.new("boids_engine **")
-        err = ffi.new("char[]", _ERR_SIZE)
-        _check(_lib.boids_engine_load(out, os.fsencode(path), desc, err, _ERR_SIZE), err)
-        return cls(_engine=out[0])
+        return cls(_engine=_make(desc, lambda out, err: _lib.boids_engine_load(
+            out, os.fsencode(path), desc, err, _ERR_SIZE)))
 
     # -- lifetime -------------------------------------------------------------
 
@@ -391,6 +436,8 @@ class Simulation(_Closable):
         """Frees the engine (on its own thread only, for a GPU one)."""
         self._owner()
         _lib.boids_engine_destroy(engine)
+        if self._gpu:
+            _context.release()
 
     def _finalize_here(self):
         """A finalizer frees the engine only on the thread that made it."""
@@ -593,6 +640,38 @@ class Simulation(_Closable):
             self._read(e, None, None, group)
             return group
 
+    def _by_id(self, which, dtype):
+        """A per-slot buffer of the last step (boids_engine_read_buffer)
+        rearranged into id order with the slots' ids, in one numpy scatter."""
+        with self._lock:
+            e = self._owner()
+            n = int(_lib.boids_engine_count(e))
+            ids = np.empty(n, dtype=np.uint32)
+            vals = np.empty(n, dtype=dtype)
+            for buf, arr in ((_BUF_ID, ids), (which, vals)):
+                code = _lib.boids_engine_read_buffer(e, buf, ffi.from_buffer(arr, require_writable=True),
+                                                     arr.nbytes)
+                if code != _OK:
+                    err = ffi.new("char[]", _ERR_SIZE)
+                    _lib.boids_engine_check(e, err, _ERR_SIZE)
+                    _raise(code, _text(err) or _text(_lib.boids_result_str(code)))
+            out = np.zeros(n, dtype=dtype)
+            out[ids] = vals
+            return out
+
+    @property
+    def neighbors(self):
+        """(N,) uint32 count of each agent's neighbours (the agents within the
+        radius and view the steer stage saw) at the last step, by id: a copy;
+        zeros before the first step. Their mean is stats()["neighbors"]."""
+        return self._by_id(_BUF_NEIGHBORS, np.uint32)
+
+    @property
+    def nearest(self):
+        """(N,) float32 distance from each agent to its nearest neighbour at
+        the last step, by id (0 for an agent without one): a copy."""
+        return self._by_id(_BUF_NEAREST, np.float32)
+
     @property
     def ids(self):
         """(N,) uint32 agent ids, 0..N-1: the row order of every array here."""
@@ -645,6 +724,24 @@ class Simulation(_Closable):
         with self._lock:
             err = ffi.new("char[]", _ERR_SIZE)
             _check(_lib.boids_engine_save(self._owner(), os.fsencode(path), err, _ERR_SIZE), err)
+
+
+def _make(desc, create):
+    """(engine, is_gpu) from create(out, err) (boids_engine_create or a
+    sibling) for desc, a GPU one on the shared context; raises the engine's
+    error."""
+    gpu = desc.backend == 1
+    if gpu:
+        desc.headless = _context.acquire()
+    out = ffi.new("boids_engine **")
+    err = ffi.new("char[]", _ERR_SIZE)
+    try:
+        _check(create(out, err), err)
+    except BaseException:
+        if gpu:
+            _context.release()
+        raise
+    return out[0], gpu
 
 
 def _backend(name):

@@ -76,6 +76,27 @@ def test_arrays_shape_dtype_copy():
         assert np.array_equal(full_pos[:, :3], sim.positions)
 
 
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_neighbors_match_boids_run_csv(tmp_path, backend):
+    """neighbors by id equal boids-run --export-csv's column after the same
+    steps; their mean is the stats' mean and nearest is 0 exactly where
+    there are none."""
+    csv = tmp_path / "state.csv"
+    subprocess.run([os.path.join(BIN_DIR, "boids-run"), "--count", "600", "--steps", "12", "--seed", "4",
+                    "--backend", backend, "--export-csv", str(csv), "--quiet"], check=True, capture_output=True)
+    rows = np.loadtxt(csv, delimiter=",", skiprows=1)
+    expected = rows[np.argsort(rows[:, 0]), -1].astype(np.uint32)
+    with boids.Simulation(count=600, seed=4, backend=backend) as sim:
+        assert not sim.neighbors.any()  # no step yet
+        sim.step(12)
+        nb, near = sim.neighbors, sim.nearest
+        assert nb.shape == (600,) and nb.dtype == np.uint32 and near.dtype == np.float32
+        assert np.array_equal(nb, expected)
+        assert np.array_equal(near == 0, nb == 0)
+        assert sim.stats().mean_neighbors == pytest.approx(nb.mean(), rel=1e-6)
+        assert near.max() > 0
+
+
 def test_init_round_trip():
     """init= arrays come back as given, and the hash is boids-run's for them."""
     with boids.Simulation(count=200, seed=3) as src:
@@ -170,6 +191,43 @@ def test_gpu_from_another_thread():
         assert caught
         sim.step(1)
         assert sim.steps == 1
+
+
+def test_gpu_simulations_share_one_context():
+    """Several GPU simulations at once, stepped in turn, each give boids-run's
+    hash; one made on another thread meanwhile is a RuntimeError, and once
+    all are closed another thread may make its own."""
+    expected = {n: run_hash("--count", str(n), "--steps", "6", "--seed", "9", "--backend", "gpu")
+                for n in (300, 450)}
+    a = boids.Simulation(count=300, backend="gpu", seed=9)
+    b = boids.Simulation(count=450, backend="gpu", seed=9)
+    c = boids.Simulation(count=300, backend="gpu", seed=9)
+    for _ in range(3):
+        for sim in (a, b, c):
+            sim.step(2)
+    caught = []
+
+    def make(out):
+        try:
+            with boids.Simulation(count=50, backend="gpu") as other:
+                other.step(1)
+                out.append(other.steps)
+        except RuntimeError as exc:
+            out.append(exc)
+    t = threading.Thread(target=make, args=(caught,))
+    t.start()
+    t.join()
+    assert len(caught) == 1 and isinstance(caught[0], RuntimeError) and "another thread" in str(caught[0])
+    assert [a.state_hash, b.state_hash, c.state_hash] == [expected[300], expected[450], expected[300]]
+    a.close()
+    b.step(1)  # the context outlives a closed simulation
+    b.close()
+    c.close()
+    later = []
+    t = threading.Thread(target=make, args=(later,))
+    t.start()
+    t.join()
+    assert later == [1]
 
 
 def test_set_changes_the_flock():

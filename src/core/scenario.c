@@ -4,9 +4,10 @@
 // only when the whole file is good. Line numbers and repeated sections are
 // followed through the line reader handed to inih (Debian builds it
 // without INI_HANDLER_LINENO and without new-section calls).
-#define _XOPEN_SOURCE 700 // realpath
+#define _GNU_SOURCE // realpath, dladdr
 #include <ctype.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -22,6 +23,14 @@
 
 #ifndef BOIDS_SCENARIO_DIR
 #define BOIDS_SCENARIO_DIR "scenarios"
+#endif
+// The installed scenarios relative to the folder of the installed library
+// (libdir) and of a program linked with it statically (bindir).
+#ifndef BOIDS_SCENARIO_FROM_LIB
+#define BOIDS_SCENARIO_FROM_LIB "../share/boids/scenarios"
+#endif
+#ifndef BOIDS_SCENARIO_FROM_BIN
+#define BOIDS_SCENARIO_FROM_BIN "../share/boids/scenarios"
 #endif
 
 #define MAX_RELATIONS 64
@@ -1113,12 +1122,44 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
 
 // ---- the shipped directory ---------------------------------------------------------------
 
+static bool is_dir(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// The installed scenarios beside the file this code was loaded from, found
+// wherever the prefix was moved: FOLDER/BOIDS_SCENARIO_FROM_LIB or _FROM_BIN,
+// or FOLDER/scenarios (a bundle beside the library: the Python package's), where FOLDER is
+// that of libboids.so (dladdr) or of the program (/proc/self/exe: a program
+// with libboids.a in it, which dladdr names only by its argv[0]). NULL if
+// none exists (the build tree).
+static const char *installed_dir(void) {
+    static char dir[4096]; // its address names the file too (dladdr)
+    Dl_info info;
+    const char *objects[] = {dladdr(dir, &info) && info.dli_fname ? info.dli_fname : NULL, "/proc/self/exe"};
+    const char *rel[] = {BOIDS_SCENARIO_FROM_LIB, BOIDS_SCENARIO_FROM_BIN, "scenarios"};
+    for (int o = 0; o < 2; o++) {
+        char folder[4096];
+        if (!objects[o] || !strchr(objects[o], '/') || !realpath(objects[o], folder))
+            continue;
+        *strrchr(folder, '/') = '\0';
+        for (int i = 0; i < (o == 0 ? 3 : 2); i++) { // a bundle beside the library only
+            int n = snprintf(dir, sizeof dir, "%s/%s", folder, rel[i]);
+            if (n > 0 && (size_t)n < sizeof dir && is_dir(dir))
+                return dir;
+        }
+    }
+    return NULL;
+}
+
 const char *boids_scenario_dir(void) {
     const char *env = getenv("BOIDS_SCENARIOS");
-    struct stat st;
-    if (env && env[0] && stat(env, &st) == 0 && S_ISDIR(st.st_mode))
+    if (env && env[0] && is_dir(env))
         return env;
-    if (stat(BOIDS_SCENARIO_DIR, &st) == 0 && S_ISDIR(st.st_mode))
+    const char *installed = installed_dir();
+    if (installed)
+        return installed;
+    if (is_dir(BOIDS_SCENARIO_DIR))
         return BOIDS_SCENARIO_DIR;
     return NULL;
 }

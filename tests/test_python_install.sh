@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# tests/test_python_install.sh BUILD_DIR SOURCE_DIR (ctest: test_python_install,
+# label python): README.md's one command for a user -- a virtual
+# environment that sees Debian's packages, `pip install --no-build-isolation`
+# of python/ (offline) -- into a scratch folder, from a copy of python/ and
+# scenarios/ (the source tree stays clean). Then, from another folder with
+# no PYTHONPATH, BOIDS_LIBRARY or BOIDS_SCENARIOS: the package imported is
+# the installed one with its bundled libboids.so and scenarios, and its
+# hashes equal boids-run's on the CPU and the GPU (llvmpipe through headless
+# EGL in CI: no OpenGL 4.5 context is a failure, never a skip).
+set -euo pipefail
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+work="$build/tests/tmp/python-install"
+rm -rf "$work"
+mkdir -p "$work/tree" "$work/elsewhere"
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+cp -r "$src/python" "$src/scenarios" "$work/tree/"
+rm -rf "$work/tree/python/build" "$work/tree/python"/*.egg-info
+echo "== /usr/bin/python3 -m venv --system-site-packages; pip install --no-build-isolation"
+/usr/bin/python3 -m venv --system-site-packages "$work/venv"
+BOIDS_LIBRARY="$build/lib/libboids.so.0" "$work/venv/bin/pip" install --no-build-isolation --no-index \
+  "$work/tree/python" >"$work/pip.log" 2>&1 || { cat "$work/pip.log"; fail "pip install"; }
+
+hash_of() { "$build/bin/boids-run" "$@" --quiet | sed -n 's/^state-hash: //p'; }
+want_scenario=$(hash_of --scenario predators-prey --steps 25)
+want_cpu=$(hash_of --count 800 --steps 30 --seed 7 --backend cpu)
+want_gpu=$(hash_of --count 800 --steps 30 --seed 7 --backend gpu)
+shipped=$(find "$src/scenarios" -maxdepth 1 -name '*.ini' | wc -l)
+
+cd "$work/elsewhere"
+env -u PYTHONPATH -u BOIDS_LIBRARY -u BOIDS_SCENARIOS "$work/venv/bin/python" - "$work/venv" "$shipped" \
+  "$want_scenario" "$want_cpu" "$want_gpu" <<'PY' || fail "the installed package"
+import os
+import sys
+
+import boids
+
+venv, shipped, want_scenario, want_cpu, want_gpu = sys.argv[1:]
+here = os.path.dirname(boids.__file__)
+assert here.startswith(venv), f"imported {boids.__file__}, not the installed package"
+assert os.path.exists(os.path.join(here, "libboids.so")), "no bundled libboids.so"
+names = boids.scenarios()
+assert len(names) == int(shipped) and "predators-prey" in names, f"scenarios: {names}"
+with boids.Simulation(scenario="predators-prey") as sim:
+    sim.step(25)
+    assert f"{sim.state_hash:016x}" == want_scenario, "scenario hash"
+with boids.Simulation(scenario="flowfield-image") as sim:  # its picture is bundled too
+    sim.step(2)
+for backend, want in (("cpu", want_cpu), ("gpu", want_gpu)):
+    with boids.Simulation(count=800, seed=7, backend=backend) as sim:
+        sim.step(30)
+        assert f"{sim.state_hash:016x}" == want, f"{backend} hash"
+print(f"installed at {here}: {len(names)} scenarios; hashes equal boids-run's (cpu {want_cpu}, gpu {want_gpu})")
+PY
+echo "PASS: pip-installed package works from another folder"
