@@ -43,14 +43,15 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--scenario") == 0 && value)
             scenario = value, i++;
         else {
-            fprintf(stderr,
-                    "usage: engine_stats [--count N] [--steps S] [--backend cpu|gpu] [--scenario NAME|FILE] (at '%s')\n",
-                    argv[i]);
+            fprintf(
+                stderr,
+                "usage: engine_stats [--count N] [--steps S] [--backend cpu|gpu] [--scenario NAME|FILE] (at '%s')\n",
+                argv[i]);
             return 2;
         }
     }
     desc.count = (uint32_t)count; // a scenario has its own count
-    desc.quiet = true;                           // no GL debug messages on stderr
+    desc.quiet = true;            // no GL debug messages on stderr
 
     char err[512];
     boids_engine *e;
