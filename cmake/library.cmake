@@ -46,5 +46,16 @@ endif()
 add_library(boids_static STATIC ${BOIDS_LIBRARY_OBJECTS})
 target_link_libraries(boids_static PRIVATE ${BOIDS_LIBRARY_DEPS})
 set_target_properties(boids_static PROPERTIES OUTPUT_NAME boids ARCHIVE_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
+# The archive's counterpart of the version script: its objects partially
+# linked into one (ld -r) whose only global definitions are boids_*, so
+# glad's gl*/egl* pointers and loaders, and every helper the components
+# share, cannot clash with a program's own (its glad, its helpers).
+set(BOIDS_STATIC_OBJECT ${CMAKE_BINARY_DIR}/CMakeFiles/boids_static.dir/libboids-all.o)
+add_custom_command(TARGET boids_static POST_BUILD
+  COMMAND ${CMAKE_LINKER} -r --whole-archive $<TARGET_FILE:boids_static> -o ${BOIDS_STATIC_OBJECT}
+  COMMAND ${CMAKE_OBJCOPY} --wildcard --keep-global-symbol=boids_* ${BOIDS_STATIC_OBJECT}
+  COMMAND ${CMAKE_COMMAND} -E rm -f $<TARGET_FILE:boids_static>
+  COMMAND ${CMAKE_AR} rcs $<TARGET_FILE:boids_static> ${BOIDS_STATIC_OBJECT}
+  VERBATIM)
 
 include(cmake/install.cmake)

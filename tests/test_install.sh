@@ -37,9 +37,11 @@ soname=$(readelf -d "$prefix/lib/libboids.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]
 [[ "$soname" == libboids.so.0 ]] || fail "soname '$soname', expected libboids.so.0"
 ! grep -rq "$build" "$prefix/lib/pkgconfig" "$prefix/lib/cmake" || fail "the package files name the build tree"
 
-step "the shared library exports boids_* only"
+step "the shared library exports boids_* only, and the archive defines boids_* only"
 leaked=$(nm -D --defined-only "$prefix/lib/libboids.so" | awk '{print $3}' | grep -v '^boids_' || true)
 [[ -z "$leaked" ]] || fail "exported beside boids_*: $(echo "$leaked" | head -5 | tr '\n' ' ')"
+leaked=$(nm --defined-only -g "$prefix/lib/libboids.a" | awk 'NF == 3 {print $3}' | grep -v '^boids_' || true)
+[[ -z "$leaked" ]] || fail "libboids.a defines beside boids_*: $(echo "$leaked" | head -5 | tr '\n' ' ')"
 
 step "each installed header compiles on its own"
 for h in "$prefix"/include/boids/*.h; do
