@@ -134,10 +134,11 @@ START_TEST(test_validate_load_save) {
 }
 END_TEST
 
-// SIGTERM during boids-validate's S steps: they stop, --save holds the CPU
-// reference at the step reached, the report says INTERRUPTED, exit 143.
+// SIGTERM during boids-validate's S steps (a while after their title shows
+// on stdout): they stop, --save holds the CPU reference at the step the
+// line on stderr names, the report says INTERRUPTED, exit 143.
 START_TEST(test_validate_interrupted) {
-    boids_test_signal when = {.needle = "step 50/", .in_stderr = true, .sig = SIGTERM};
+    boids_test_signal when = {.needle = "3. 1000000 steps", .delay_s = 0.5, .sig = SIGTERM};
     run_result r = boids_test_run_signal(VALIDATE_BIN,
                                          ARGV("boids-validate", "--count", "3000", "--steps", "1000000", "--save",
                                               TMP "/val_sig.boids"),
@@ -145,10 +146,14 @@ START_TEST(test_validate_interrupted) {
     ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 143, "status %d, stderr: %s", r.status, r.err);
     ck_assert_msg(strstr(r.out, "boids-validate: INTERRUPTED") && strstr(r.err, "interrupted at step "),
                   "stdout: %s; stderr: %s", r.out, r.err);
+    unsigned long long reached = 0;
+    const char *at = strstr(r.err, "interrupted at step ");
+    ck_assert_msg(at && sscanf(at, "interrupted at step %llu of 1000000", &reached) == 1, "stderr: %s", r.err);
     boids_test_run_free(&r);
     boids_sim *s = load_ok(TMP "/val_sig.boids");
-    ck_assert_uint_ge(s->step, 3 + 50); // the warm-up steps and at least 50 of the S
-    ck_assert_uint_lt(s->step, 1000000);
+    ck_assert_uint_eq(s->step, 3 + reached); // the warm-up steps and those of the S reached
+    ck_assert_uint_gt(reached, 0);
+    ck_assert_uint_lt(reached, 1000000);
     boids_sim_destroy(s);
 }
 END_TEST

@@ -116,7 +116,7 @@ static bool start_progress(const boids_options *o, uint32_t which, uint32_t n, c
 
 // Run count `which` of o's counts, n agents: warm-up, then `steps` timed
 // steps; medians per stage. Progress: on a terminal one updating line
-// (progress.h), else (unless --quiet) a line per count and "\r" step lines.
+// (progress.h), else (unless --quiet) a line per count as it starts.
 static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *r) {
     boids_engine *e = NULL;
     int rc = make_engine(o, n, &e);
@@ -183,13 +183,9 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
             cand += reps * (double)st.candidate_pairs;
             neigh += reps * (double)st.neighbor_pairs;
         }
-        if (plain)
-            fprintf(stderr, "\rboids-bench: N=%u: step %zu/%zu (%.1f ms)   ", n, k + 1, steps, total);
         boids_progress_update(done);
     }
     boids_progress_finish();
-    if (plain)
-        fprintf(stderr, "\n");
     char fault[1024];
     if (boids_engine_check(e, fault, sizeof fault) != BOIDS_OK) { // lost, or errors (also of the read-back)
         fprintf(stderr, "boids-bench: --backend gpu: N=%u: %s\n", n, fault);

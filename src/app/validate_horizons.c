@@ -392,25 +392,20 @@ static uint32_t broken_invariants(boids_engine *e) {
 int validate_many_steps(boids_engine *s, boids_engine *g, uint64_t steps, const validate_saving *sv, bool quiet) {
     printf("3. %llu steps: statistics and invariants%s\n", (unsigned long long)steps,
            boids_scenario_is_dynamic(boids_engine_scenario(s)) ? " (with the scenario's schedule, as boids-run)" : "");
+    fflush(stdout); // a log shows which horizon the long part is in
     boids_engine_copy_state(g, s);
-    // Progress: on a terminal one updating line (progress.h), else (unless
-    // --quiet) "\r" lines every 50 steps.
-    bool plain = !quiet && !boids_progress_start(PROG, steps);
+    // Progress: on a terminal one updating line (progress.h); nothing else.
+    if (!quiet)
+        boids_progress_start(PROG, steps);
     for (uint64_t k = 0; k < steps && !boids_cli_interrupted(); k++) {
         boids_engine_step(s, 1, NULL);
         boids_engine_step(g, 1, NULL);
         validate_exit_on_fault(g);
         boids_progress_update(k + 1);
-        if (plain && ((k + 1) % 50 == 0 || k + 1 == steps)) {
-            fprintf(stderr, "\r%s: step %llu/%llu", PROG, (unsigned long long)(k + 1), (unsigned long long)steps);
-            fflush(stderr);
-        }
         if (sv->path && sv->every && (k + 1) % sv->every == 0 && k + 1 != steps && validate_save_reference(s, sv->path))
             return 3;
     }
     boids_progress_finish();
-    if (plain)
-        fprintf(stderr, "\n");
     boids_stats c, q;
     boids_engine_stats(g, &q);
     validate_exit_on_fault(g);
