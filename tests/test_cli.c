@@ -442,6 +442,31 @@ START_TEST(csv_count_mismatch_rejected) {
 }
 END_TEST
 
+// The count of an init file is the file's: a scenario without a count key
+// takes it (it used to fail blaming --count '1000', a flag never given);
+// one with a count names itself and both counts; --count overrides it.
+START_TEST(csv_count_with_scenario) {
+    char csv[512], bare[512], counted[512];
+    write_tmp("two-sc.csv", "id,group,px,py,vx,vy\n0,0,1,2,0.5,0\n1,0,3,4,0,1\n", csv, sizeof csv);
+    write_tmp("bare.ini", "[world]\nsize = 640x240\n", bare, sizeof bare);
+    write_tmp("counted.ini", "[world]\ncount = 7\nsize = 640x240\n", counted, sizeof counted);
+    run_result r = run_boids(ARGV("--scenario", bare, "--init", csv, "--steps", "3", "--quiet"));
+    assert_exit(&r, 0);
+    ck_assert_msg(r.err[0] == '\0', "stderr: %s", r.err);
+    last_hash(&r);
+    run_free(&r);
+    char said[600];
+    snprintf(said, sizeof said, "--scenario '%s' says count = 7", counted);
+    expect_error(ARGV("--scenario", counted, "--init", csv),
+                 ARGV("--init: '" TMP "/two-sc.csv' holds 2 agents", said, "a CSV of 7 agents, or --count 2"));
+    r = run_boids(ARGV("--scenario", counted, "--init", csv, "--count", "2", "--steps", "3", "--quiet"));
+    assert_exit(&r, 0);
+    run_free(&r);
+    expect_error(ARGV("--scenario", counted, "--init", csv, "--count", "7"),
+                 ARGV("--count: '7' does not match the 2 agents", "--count 2"));
+}
+END_TEST
+
 // ---- CSV output ----
 START_TEST(export_to_missing_directory_fails_at_start) {
     const char *path = TMP "/no-such-dir/out.csv";
@@ -734,6 +759,7 @@ int main(void) {
         CASE(csv_bad_group_rejected),
         CASE(csv_2d_file_in_3d_run_rejected),
         CASE(csv_count_mismatch_rejected),
+        CASE(csv_count_with_scenario),
         CASE(export_to_missing_directory_fails_at_start),
         CASE(export_to_directory_rejected),
         CASE(odd_arguments_never_crash),

@@ -163,11 +163,22 @@ static int load_init(const boids_options *o, uint32_t *count, float (**pos)[4], 
         boids_cli_error(PROG, "--init", o->init_csv, NULL, "cannot be read: %s (%s)", boids_result_str(r), msg);
         return EXIT_ENVIRONMENT;
     }
-    if (o->count_set && o->count != *count) {
+    // The count of an init file is the file's; a conflict names where the
+    // other count came from: --count, or the scenario file's count key (a
+    // scenario without one has no count of its own).
+    if ((o->flags_given & BOIDS_CLI_COUNT) && o->count != *count) {
         char expected[64], given[16];
         snprintf(expected, sizeof expected, "--count %u or no --count", *count);
         snprintf(given, sizeof given, "%u", o->count);
         boids_cli_error(PROG, "--count", given, expected, "does not match the %u agents in '%s'", *count, o->init_csv);
+        return EXIT_INPUT;
+    }
+    if (!(o->flags_given & BOIDS_CLI_COUNT) && o->scenario && o->scenario->count_set && o->count != *count) {
+        char expected[96];
+        snprintf(expected, sizeof expected, "a CSV of %u agents, or --count %u to override the scenario", o->count,
+                 *count);
+        boids_cli_error(PROG, "--init", o->init_csv, expected, "holds %u agents but --scenario '%s' says count = %u",
+                        *count, o->scenario_arg, o->count);
         return EXIT_INPUT;
     }
     return 0;
