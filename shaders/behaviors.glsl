@@ -335,7 +335,9 @@ vec3 wander(vec3 vel, inout vec2 angles, float rnd_theta, float rnd_phi, float w
 // Nature of Code 5, exercise 5.3 / Reynolds' "containment": desired starts
 // as the velocity; only an axis within wall_offset of a wall sets its
 // component to +-maxspeed (away from the wall); then setMag(maxspeed) and
-// steer. Far from the walls: no force (returns false, dest = 0).
+// steer. BOIDS_WALL_CORNER_BOOK: each near axis starts again from the
+// velocity (the last one decides). Far from the walls: no force (returns
+// false, dest = 0).
 bool walls(vec3 pos, vec3 vel, float maxspeed, float maxforce, out vec3 dest) {
     vec3 desired = vel;
     bool near_wall = false; // C: near
@@ -344,10 +346,14 @@ bool walls(vec3 pos, vec3 vel, float maxspeed, float maxforce, out vec3 dest) {
             continue;
         precise float lo = world.min[a] + world.wall_offset;
         precise float hi = world.min[a] + world.size[a] - world.wall_offset;
-        if (pos[a] < lo) {
+        bool below = pos[a] < lo; // C: lo, hi
+        bool above = !below && pos[a] > hi;
+        if ((below || above) && world.wall_corner == BOIDS_WALL_CORNER_BOOK)
+            desired = vel;
+        if (below) {
             desired[a] = maxspeed;
             near_wall = true;
-        } else if (pos[a] > hi) {
+        } else if (above) {
             desired[a] = -maxspeed;
             near_wall = true;
         }

@@ -88,6 +88,13 @@
 #define BOIDS_COMBINE_SUM 0u
 #define BOIDS_COMBINE_PRIORITY 1u
 
+/* Stay within walls near a corner (world.wall_corner): BOTH steers away
+ * from every wall within wall_offset (default); BOOK is the chapter's code,
+ * where each axis's test replaces the desired velocity, so the last axis
+ * near a wall decides (in a 2D corner only the y wall counts). */
+#define BOIDS_WALL_CORNER_BOTH 0u
+#define BOIDS_WALL_CORNER_BOOK 1u
+
 /* ---- flow field kinds (the field itself is built on the CPU) -------------- */
 #define BOIDS_FLOW_NOISE 0u
 #define BOIDS_FLOW_SWIRL 1u
@@ -229,7 +236,7 @@ BOIDS_STRUCT(boids_group_params) {
     float body_radius;     /* agent size for obstacle clearance */
 };
 
-/* ---- parameters of the whole world; 192 bytes ----------------------------------- */
+/* ---- parameters of the whole world; 208 bytes ----------------------------------- */
 BOIDS_STRUCT(boids_world_params) {
     BOIDS_VEC4(min);        /* xyz lower corner (any sign) */
     BOIDS_VEC4(size);       /* xyz extent; z = 0 in 2D */
@@ -255,6 +262,11 @@ BOIDS_STRUCT(boids_world_params) {
     float wall_offset;      /* stay-within-walls distance d */
     float max_speed_all;    /* largest maxspeed of any group: alignment fixed-point scale */
     float max_radius;       /* largest interaction radius: the grid's minimum cell */
+
+    BOIDS_UINT wall_corner; /* BOIDS_WALL_CORNER_* */
+    BOIDS_UINT reserved0;   /* 0: room for world options to come */
+    BOIDS_UINT reserved1;
+    BOIDS_UINT reserved2;
 };
 
 /* ---- the scene: path and obstacles ---------------------------------------- */

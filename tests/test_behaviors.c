@@ -408,6 +408,40 @@ START_TEST(walls_by_hand) {
 }
 END_TEST
 
+// wall_corner = book, the chapter's stay-within-walls: the x test sets
+// desired = (+-maxspeed, vy), then the y test REPLACES it with (vx,
+// +-maxspeed), so in a corner only the y wall counts; one wall alone is as
+// the default rule.
+START_TEST(walls_book_corner_by_hand) {
+    boids_world_params w;
+    walls_world(&w, 2);
+    w.wall_corner = BOIDS_WALL_CORNER_BOOK;
+    float f[3];
+    // Corner (5, 5), v (2, -1): the book's desired (vx 2, 3), setMag 3.
+    const double k = 3.0 / sqrt(13.0);
+    EXPECT(boids_walls((float[3]){5, 5, 0}, (float[3]){2, -1, 0}, &w, 3.0f, 100.0f, f), "book corner: near");
+    expect_vec3("book corner", f, 2 * k - 2, 3 * k + 1, 0, 16 * FEPS, "desired (vx 2, 3): the y test replaced x's");
+    // Top-right corner (95, 95), v (1, 2): desired (vx 1, -3).
+    const double k2 = 3.0 / sqrt(10.0);
+    EXPECT(boids_walls((float[3]){95, 95, 0}, (float[3]){1, 2, 0}, &w, 3.0f, 100.0f, f), "book corner 2: near");
+    expect_vec3("book top-right", f, k2 - 1, -3 * k2 - 2, 0, 16 * FEPS, "desired (vx 1, -3), minus v (1,2)");
+    // The default rule at the same corner steers off both: (3, -3) / sqrt2 * ... -> (3/sqrt2 - 1, ...).
+    w.wall_corner = BOIDS_WALL_CORNER_BOTH;
+    EXPECT(boids_walls((float[3]){95, 95, 0}, (float[3]){1, 2, 0}, &w, 3.0f, 100.0f, f), "both corner: near");
+    expect_vec3("both top-right", f, -3 / sqrt(2.0) - 1, -3 / sqrt(2.0) - 2, 0, 16 * FEPS, "desired (-3,-3) setMag 3");
+    // One wall alone: the book's rule equals the default.
+    w.wall_corner = BOIDS_WALL_CORNER_BOOK;
+    EXPECT(boids_walls((float[3]){5, 50, 0}, (float[3]){-1, 2, 0}, &w, 3.0f, 100.0f, f), "book left wall: near");
+    expect_vec3("book left wall", f, 3 * k + 1, 2 * k - 2, 0, 16 * FEPS, "desired (3, vy 2) as the default");
+    // 3D corner of x, y and z: z, the last axis, decides: desired (vx, vy, 3).
+    walls_world(&w, 3);
+    w.wall_corner = BOIDS_WALL_CORNER_BOOK;
+    const double k3 = 3.0 / sqrt(11.0);
+    EXPECT(boids_walls((float[3]){5, 5, 5}, (float[3]){1, 1, -3}, &w, 3.0f, 100.0f, f), "book 3D corner: near");
+    expect_vec3("book 3D corner", f, k3 - 1, k3 - 1, 3 * k3 + 3, 16 * FEPS, "desired (1, 1, 3) setMag 3");
+}
+END_TEST
+
 START_TEST(walls_in_sim) {
     // The walls boundary mode turns the behaviour on by itself: an agent in
     // the middle keeps its velocity (accel exactly 0), one heading into the
@@ -1557,7 +1591,7 @@ static Suite *behaviors_suite(void) {
         {"pursue", {pursue_by_hand}},
         {"evade", {evade_by_hand}},
         {"wander", {wander_by_hand, wander_in_sim}},
-        {"walls", {walls_by_hand, walls_in_sim}},
+        {"walls", {walls_by_hand, walls_in_sim, walls_book_corner_by_hand}},
         {"flow", {flow_by_hand, flow_in_sim}},
         {"path", {path_by_hand, path_across_seam}},
         {"obstacles", {obstacles_by_hand}},

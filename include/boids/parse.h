@@ -13,7 +13,7 @@
  *   boids_parse_edit_distance, boids_parse_nearest   "did you mean"
  *   boids_parse_behaviors      LIST|all|none (names and 'flocking') to bits
  *   boids_parse_shown          a value as messages show it (escaped, cut)
- *   boids_parse_boundary_names, boids_parse_distribution_names
+ *   boids_parse_boundary_names, boids_parse_distribution_names, boids_parse_wall_corner_names
  */
 #ifndef BOIDS_PARSE_H
 #define BOIDS_PARSE_H
@@ -61,8 +61,9 @@ bool boids_parse_behaviors(const char *s, unsigned flags, uint32_t *bits, char *
 // BOIDS_PARSE_SHOWN_MAX characters ("..."), so a message stays one line.
 const char *boids_parse_shown(const char *value, char *buf, size_t size);
 
-// BOIDS_BOUNDARY_* and BOIDS_DIST_* by name, NULL-terminated.
+// BOIDS_BOUNDARY_*, BOIDS_DIST_* and BOIDS_WALL_CORNER_* by name, NULL-terminated.
 extern const char *const boids_parse_boundary_names[];
 extern const char *const boids_parse_distribution_names[];
+extern const char *const boids_parse_wall_corner_names[];
 
 #endif

@@ -45,6 +45,8 @@ static const char usage[] =
     "  --world WxH[xD]       world extents (default: sized for ~20 neighbours)\n"
     "  --origin X,Y[,Z]      lower corner of the world (default 0,0[,0])\n"
     "  --boundary MODE       wrap, walls or bounce (default wrap)\n"
+    "  --wall-corner RULE    stay within walls at a corner: both (default: away from\n"
+    "                        every near wall) or book (the chapter's: the last near axis)\n"
     "  --behaviors LIST      comma list of behaviours, 'flocking', 'all' or 'none'\n"
     "                        (default flocking = separation,alignment,cohesion)\n"
     "  --weights NAME=W,...  weight of each named behaviour (default 1; separation 1.5)\n"
@@ -57,7 +59,8 @@ static const char usage[] =
     "  --bodies STYLE        a procedural body trailing every agent: none (default), chain,\n"
     "                        snake or fish (distance and angle constraints, after integrate)\n"
     "  --joints J            joints per body, 2..32 (default 12)\n"
-    "  --body-length L       a body's length head to tail (default 1.2 x the separation)\n"
+    "  --body-length L       a body's length head to tail (default 1.2 x the separation)\n";
+static const char usage_more[] = // (C99 promises string literals of 4095 bytes only)
     "  --backend cpu|gpu     the C reference, or the OpenGL 4.5 compute shaders (headless EGL)\n"
     "  --shader-dir DIR      load the GPU shaders from DIR instead of the built-in copies\n"
     "  --init FILE.csv       start from a snapshot: id,group,px,py,pz,vx,vy,vz\n"
@@ -87,8 +90,7 @@ static const char usage[] =
     "Behaviours: obstacles, walls, escape, separation, flee, evade, hunt, pursue,\n"
     "seek, arrive, path, flow, view, alignment, cohesion, wander.\n"
     "SIGINT / SIGTERM (exit 130 / 143), GPU faults (exit 3): --export-csv, --save, --record and\n"
-    "--profile are written (after a fault from the last good state).\n";
-static const char usage_more[] = // (C99 promises string literals of 4095 bytes only)
+    "--profile are written (after a fault from the last good state).\n"
     "On a terminal, stderr shows one updating progress line (step, steps/s, time left) from 2 s on.\n"
     "Exit status: 0 done, 2 bad arguments or input file, 3 out of memory, a write or GPU failure.\n";
 

@@ -37,6 +37,8 @@ static const char usage[] =
     "  --seed X              random seed (default 1)\n"
     "  --backend gpu|cpu     compute shaders (default), or the C reference uploaded each frame\n"
     "  --boundary MODE       wrap, walls or bounce (default wrap)\n"
+    "  --wall-corner RULE    stay within walls at a corner: both (default: away from\n"
+    "                        every near wall) or book (the chapter's: the last near axis)\n"
     "  --behaviors LIST      comma list of behaviours, 'flocking', 'all' or 'none' (default flocking)\n"
     "  --world, --origin, --weights, --radius, --separation, --fov, --maxspeed,\n"
     "  --maxforce, --dt      as for boids-run\n"

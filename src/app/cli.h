@@ -71,12 +71,13 @@
 #define BOIDS_CLI_REPLAY (1ull << 44)         // --replay FILE (viewer: play a recording)
 #define BOIDS_CLI_EXPORT_FRAMES (1ull << 45)  // --export-frames DIR (viewer: every frame as PNG)
 #define BOIDS_CLI_FRAME (1ull << 46)          // --frame N (viewer: the replayed frame to start at)
+#define BOIDS_CLI_WALL_CORNER (1ull << 47)    // --wall-corner both|book
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
      BOIDS_CLI_WEIGHTS | BOIDS_CLI_RADIUS | BOIDS_CLI_SEPARATION | BOIDS_CLI_FOV | BOIDS_CLI_MAXSPEED |                \
      BOIDS_CLI_MAXFORCE | BOIDS_CLI_DT | BOIDS_CLI_BODIES | BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH |             \
-     BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS)
+     BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS | BOIDS_CLI_WALL_CORNER)
 
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
@@ -114,6 +115,8 @@ typedef struct boids_options {
     const char *origin_arg; // --origin as given, for messages
     uint32_t boundary;      // BOIDS_BOUNDARY_* (default wrap)
     bool boundary_set;
+    uint32_t wall_corner; // BOIDS_WALL_CORNER_* (default both)
+    bool wall_corner_set;
     uint32_t behaviors; // BOIDS_BIT(index) of each enabled behaviour
     bool behaviors_set;
     float weights[BOIDS_BEHAVIOR_COUNT];

@@ -183,6 +183,8 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
     }
     if (o->boundary_set)
         p->world.boundary = o->boundary;
+    if (o->wall_corner_set)
+        p->world.wall_corner = o->wall_corner;
     if (o->dt_set)
         p->world.dt = o->dt;
     for (uint32_t gi = 0; gi < BOIDS_MAX_GROUPS; gi++) {

@@ -22,7 +22,8 @@ _Static_assert(offsetof(boids_world_params, flow_dims) == 128, "world.flow_dims"
 _Static_assert(offsetof(boids_world_params, count) == 144, "world.count");
 _Static_assert(offsetof(boids_world_params, group_count) == 160, "world.group_count");
 _Static_assert(offsetof(boids_world_params, dt) == 176, "world.dt");
-_Static_assert(sizeof(boids_world_params) == 192, "world params: 12 vec4");
+_Static_assert(offsetof(boids_world_params, wall_corner) == 192, "world.wall_corner");
+_Static_assert(sizeof(boids_world_params) == 208, "world params: 13 vec4");
 
 _Static_assert(offsetof(boids_scene, obstacle) == 16 * BOIDS_MAX_PATH_POINTS, "scene.obstacle");
 _Static_assert(offsetof(boids_scene, path_count) == 16 * (BOIDS_MAX_PATH_POINTS + BOIDS_MAX_OBSTACLES),

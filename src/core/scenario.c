@@ -216,8 +216,9 @@ static const char *const group_keys[] = {"share",
                                          "color",
                                          NULL};
 
-static const char *const world_keys[] = {"dim",  "count",   "size",        "origin",       "boundary", "dt",
-                                         "seed", "combine", "wall_offset", "distribution", NULL};
+static const char *const world_keys[] = {"dim",         "count",        "size",        "origin", "boundary", "dt",
+                                         "seed",        "combine",      "wall_offset", "wall_corner",
+                                         "distribution", NULL};
 
 static int world_key(parse_ctx *c, const char *key, const char *value) {
     boids_world_params *w = &c->sc.params.world;
@@ -287,6 +288,15 @@ static int world_key(parse_ctx *c, const char *key, const char *value) {
         w->combine = (uint32_t)k;
     } else if (strcmp(key, "wall_offset") == 0) {
         return float_key(c, sec, key, value, 0.0f, false, 3.4e38f, &w->wall_offset);
+    } else if (strcmp(key, "wall_corner") == 0) {
+        int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_wall_corner_names);
+        if (k < 0) {
+            fail(c, c->line, sec, key, value,
+                 "both (steer away from every near wall) or book (the chapter's: the last near axis decides)",
+                 "is not a wall-corner rule");
+            return 0;
+        }
+        w->wall_corner = (uint32_t)k;
     } else if (strcmp(key, "distribution") == 0) {
         int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_distribution_names);
         if (k < 0) {
@@ -1048,6 +1058,7 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
             w->boundary < 3 ? boids_parse_boundary_names[w->boundary] : "wrap", (double)w->dt,
             (unsigned long long)w->seed_lo | ((unsigned long long)w->seed_hi << 32),
             w->combine == BOIDS_COMBINE_PRIORITY ? "priority" : "sum", (double)w->wall_offset);
+    fprintf(f, "wall_corner = %s\n", boids_parse_wall_corner_names[w->wall_corner == BOIDS_WALL_CORNER_BOOK]);
     fprintf(f, "distribution = %s\n", sc->distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform");
     for (uint32_t gi = 0; gi < w->group_count; gi++) {
         const boids_group_params *g = &p->group[gi];

@@ -6,7 +6,10 @@
 
 // desired starts as "none": only an axis within `offset` of a wall sets its
 // component to +-maxspeed (away from the wall), keeping the other components
-// of the velocity; then setMag(maxspeed) and steer.
+// of the velocity; then setMag(maxspeed) and steer. With
+// BOIDS_WALL_CORNER_BOOK each near axis starts again from the velocity, as
+// the chapter's `desired = createVector(...)` per test does: the last axis
+// near a wall decides alone.
 bool boids_walls(const float pos[3], const float vel[3], const boids_world_params *w, float maxspeed, float maxforce,
                  float dest[3]) {
     float desired[3] = {vel[0], vel[1], vel[2]};
@@ -14,10 +17,14 @@ bool boids_walls(const float pos[3], const float vel[3], const boids_world_param
     for (int a = 0; a < 3; a++) {
         if (!(w->size[a] > 0.0f))
             continue;
-        if (pos[a] < w->min[a] + w->wall_offset) {
+        bool lo = pos[a] < w->min[a] + w->wall_offset;
+        bool hi = !lo && pos[a] > w->min[a] + w->size[a] - w->wall_offset;
+        if ((lo || hi) && w->wall_corner == BOIDS_WALL_CORNER_BOOK)
+            glm_vec3_copy((float *)vel, desired);
+        if (lo) {
             desired[a] = maxspeed;
             near = true;
-        } else if (pos[a] > w->min[a] + w->size[a] - w->wall_offset) {
+        } else if (hi) {
             desired[a] = -maxspeed;
             near = true;
         }
