@@ -355,7 +355,7 @@ START_TEST(test_scenario_chunk) {
         uint32_t value;
         const char *needle;
     } bad[] = {
-        {0, 3, "target mode"},
+        {0, 4, "target mode"}, // 3 is line
         {20, 0, "period 1..1e9"},
         {20, 0x3f000000u, "period 1..1e9"}, // 0.5 steps
         {16, 0xff800000u, "radius 0..1e7"},

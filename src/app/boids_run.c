@@ -53,6 +53,9 @@ static const char usage[] =
     "  --fov DEGREES         field of view, 0 < fov <= 360 (default 360)\n"
     "  --maxspeed V          maximum speed (default 3)\n"
     "  --maxforce F          maximum steering force (default 0.05)\n"
+    "  --maxspeed-range LO,HI  each agent's own maxspeed, uniform in LO..HI (seeded by\n"
+    "                        the agent's id; replaces --maxspeed; 0 < LO <= HI)\n"
+    "  --maxforce-range LO,HI  the same for maxforce\n"
     "  --dt T                time step (default 1)\n"
     "  --bodies STYLE        a procedural body trailing every agent: none (default), chain,\n"
     "                        snake or fish (distance and angle constraints, after integrate)\n"
@@ -72,7 +75,9 @@ static const char usage[] =
     "  --record FILE         a recording for boids --replay (--record-every K: every K steps)\n"
     "  --profile FILE        per-step profile: FILE.csv (one row per step) or FILE.json\n"
     "                        (Chrome trace: Perfetto, chrome://tracing); stage times are the\n"
-    "                        GPU's timer queries with --backend gpu (waits after each step)\n"
+    "                        GPU's timer queries with --backend gpu (waits after each step)\n";
+
+static const char usage_more[] = // (C99 promises string literals of 4095 bytes only)
     "  --stats-every K       a statistics line every K steps (default steps/10)\n"
     "  --threads N           OpenMP threads, 0 = default (results do not depend on it)\n"
     "  --scenario FILE|NAME  a scenario file (docs/SCENARIOS.md) or a shipped one by name; the\n"
@@ -87,8 +92,7 @@ static const char usage[] =
     "Behaviours: obstacles, walls, escape, separation, flee, evade, hunt, pursue,\n"
     "seek, arrive, path, flow, view, alignment, cohesion, wander.\n"
     "SIGINT / SIGTERM (exit 130 / 143), GPU faults (exit 3): --export-csv, --save, --record and\n"
-    "--profile are written (after a fault from the last good state).\n";
-static const char usage_more[] = // (C99 promises string literals of 4095 bytes only)
+    "--profile are written (after a fault from the last good state).\n"
     "On a terminal, stderr shows one updating progress line (step, steps/s, time left) from 2 s on.\n"
     "Exit status: 0 done, 2 bad arguments or input file, 3 out of memory, a write or GPU failure.\n";
 
