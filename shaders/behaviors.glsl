@@ -227,6 +227,27 @@ float rng_signed(uint bits) {
     return r;
 }
 
+// C twin: src/core/rng.c boids_agent_range().
+// An agent's own value of a per-agent range: lo + (hi - lo) u, u from
+// (seed, id, 0, stream); lo <= 0 (no range): value, the group's.
+float agent_range(uint seed_lo, uint seed_hi, uint id, float lo, float hi, float value, uint stream) {
+    if (!(lo > 0.0))
+        return value;
+    float u = rng_unit(rng_u32(seed_lo, seed_hi, id, 0u, stream));
+    precise float r = lo + (hi - lo) * u;
+    return r;
+}
+
+// C twin: src/core/rng.c boids_agent_maxspeed().
+float agent_maxspeed(boids_group_params g, uint id) {
+    return agent_range(world.seed_lo, world.seed_hi, id, g.maxspeed_lo, g.maxspeed_hi, g.maxspeed, BOIDS_RNG_MAXSPEED);
+}
+
+// C twin: src/core/rng.c boids_agent_maxforce().
+float agent_maxforce(boids_group_params g, uint id) {
+    return agent_range(world.seed_lo, world.seed_hi, id, g.maxforce_lo, g.maxforce_hi, g.maxforce, BOIDS_RNG_MAXFORCE);
+}
+
 // ---- fixed point for order-independent sums (shared.h BOIDS_FIX_*) ------------
 
 // C twin: include/boids/behaviors.h boids_fix() (inline).

@@ -12,8 +12,11 @@ void main() {
     if (i >= u_count)
         return;
     uint g = cur_group[i];
+    // The agent's own maxspeed (its range's draw) or the group's.
+    boids_group_params gp = group[g];
+    gp.maxspeed = agent_maxspeed(gp, cur_id[i]);
     vec3 p, v;
-    integrate(group[g], cur_pos[i].xyz, cur_vel[i].xyz, accel[i].xyz, p, v);
+    integrate(gp, cur_pos[i].xyz, cur_vel[i].xyz, accel[i].xyz, p, v);
     next_pos[i].xyz = p;
     next_vel[i].xyz = v;
     next_id[i] = cur_id[i];

@@ -136,6 +136,10 @@
 #define BOIDS_RNG_WANDER 2u
 #define BOIDS_RNG_WANDER2 3u
 #define BOIDS_RNG_CLUSTER 4u
+/* Per-agent parameter ranges (boids_group_params maxspeed_lo..maxforce_hi):
+ * drawn once per agent id (counter 0), so no per-agent buffer holds them. */
+#define BOIDS_RNG_MAXSPEED 5u
+#define BOIDS_RNG_MAXFORCE 6u
 /* lowbias32 (C. Wellons' integer hash prospector): well-mixed, two multiplies. */
 #define BOIDS_HASH_M1 0x7feb352du
 #define BOIDS_HASH_M2 0x846ca68bu
@@ -206,7 +210,7 @@
 #define BOIDS_COLOR_BY_NEIGHBORS 3u /* ramp of the neighbour count / 40 */
 #define BOIDS_COLOR_BY_COUNT 4u
 
-/* ---- parameters of one group (species); 144 bytes --------------------------- */
+/* ---- parameters of one group (species); 160 bytes --------------------------- */
 BOIDS_STRUCT(boids_group_params) {
     float maxspeed;        /* chapter: 3 */
     float maxforce;        /* chapter: 0.05 */
@@ -234,6 +238,15 @@ BOIDS_STRUCT(boids_group_params) {
     BOIDS_UINT relations;  /* 2 bits per group g at bit 2g: BOIDS_REL_* toward g */
     float max_turn;        /* radians per time unit; 0 = no turn-rate limit */
     float body_radius;     /* agent size for obstacle clearance */
+
+    /* Per-agent ranges (Nature of Code 5, flow-field example: random(2, 5)):
+     * lo > 0 gives each agent lo + (hi - lo) u, u in [0, 1) drawn from
+     * (seed, agent id, 0, BOIDS_RNG_MAXSPEED / _MAXFORCE), in place of the
+     * group's value; 0, 0: every agent has the group's value. */
+    float maxspeed_lo;
+    float maxspeed_hi;
+    float maxforce_lo;
+    float maxforce_hi;
 };
 
 /* ---- parameters of the whole world; 208 bytes ----------------------------------- */

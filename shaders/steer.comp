@@ -190,7 +190,9 @@ void combine_one(boids_group_params g, uint b, vec3 force, inout vec3 acc, inout
 vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
     boids_group_params g = group[cur_group[i]];
     vec3 pos = cur_pos[i].xyz, vel = cur_vel[i].xyz;
-    float ms = g.maxspeed, mf = g.maxforce;
+    // The agent's own maxspeed / maxforce (its ranges' draws) or the group's.
+    uint id = cur_id[i];
+    float ms = agent_maxspeed(g, id), mf = agent_maxforce(g, id);
     vec3 to_target = world_delta(pos, world.target_pos.xyz);
     vec3 t, f;
     vec3 sum = vec3(0.0); // C: combine()'s acc
@@ -270,7 +272,7 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
         combine_one(g, BOIDS_BI_COHESION, f, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_WANDER)) != 0u) {
-        uint id = cur_id[i], counter = world.step; // C: step
+        uint counter = world.step; // C: step
         float r1 = rng_signed(rng_u32(world.seed_lo, world.seed_hi, id, counter, BOIDS_RNG_WANDER));
         float r2 = rng_signed(rng_u32(world.seed_lo, world.seed_hi, id, counter, BOIDS_RNG_WANDER2));
         f = wander(vel, angles, r1, r2, g.wander_distance, g.wander_radius, g.wander_change, world.dim, ms, mf);

@@ -425,7 +425,8 @@ END_TEST
 
 // ---- one step: each behaviour alone and all together, several groups -------------
 
-// Three groups: 0 and 1 prey (flock together, flee 2), 2 predators (pursue 0, 1).
+// Three groups: 0 and 1 prey (flock together, flee 2), 2 predators (pursue 0,
+// 1); 0 and 1 with per-agent ranges, 2 without.
 static void three_groups(boids_params *p, uint32_t behaviors) {
     p->world.group_count = 3;
     for (uint32_t k = 0; k < 3; k++)
@@ -435,6 +436,14 @@ static void three_groups(boids_params *p, uint32_t behaviors) {
     p->group[2].maxspeed = 3.6f;
     p->group[0].max_turn = 0.3f;
     p->group[1].fov_cos = -0.5f;
+    // Per-agent ranges (each agent's own draw, by id) in groups 0 and 1; the
+    // fastest agent stays at 3.6, the tolerances' scale.
+    p->group[0].maxforce_lo = 0.02f;
+    p->group[0].maxforce_hi = 0.12f;
+    p->group[1].maxspeed_lo = 2.0f;
+    p->group[1].maxspeed_hi = 3.5f;
+    p->group[1].maxforce_lo = 0.03f;
+    p->group[1].maxforce_hi = 0.08f;
 }
 
 typedef struct step_case {
@@ -782,6 +791,11 @@ START_TEST(executables_on_gpu) {
     rc = run_cmd(BOIDS_BIN_DIR "/boids-validate --count 3000 --steps 10 --dim 3 --boundary bounce 2>/dev/null", last,
                  sizeof(last));
     ck_assert_msg(rc == 0 && strstr(last, "all checks passed"), "boids-validate 3D bounce: exit %d, '%s'", rc, last);
+    // The flow-field example's per-agent ranges, every horizon.
+    rc = run_cmd(BOIDS_BIN_DIR "/boids-validate --count 3000 --steps 10 --behaviors all --maxspeed-range 2,5 "
+                               "--maxforce-range 0.1,0.5 2>/dev/null",
+                 last, sizeof(last));
+    ck_assert_msg(rc == 0 && strstr(last, "all checks passed"), "boids-validate with ranges: exit %d, '%s'", rc, last);
 }
 END_TEST
 

@@ -355,7 +355,7 @@ START_TEST(test_scenario_chunk) {
         uint32_t value;
         const char *needle;
     } bad[] = {
-        {0, 3, "target mode"},
+        {0, 4, "target mode"}, // 3 is line
         {20, 0, "period 1..1e9"},
         {20, 0x3f000000u, "period 1..1e9"}, // 0.5 steps
         {16, 0xff800000u, "radius 0..1e7"},
@@ -393,6 +393,60 @@ START_TEST(test_scenario_chunk) {
     free(want);
     free(got);
     free(f.b);
+}
+END_TEST
+
+// Whether f holds a chunk `tag` (chunk_at without failing).
+static bool has_chunk(const bytes *f, const char *tag) {
+    for (size_t off = 12; off + 12 <= f->n;) {
+        uint64_t len = 0;
+        for (int i = 7; i >= 0; i--)
+            len = len << 8 | f->b[off + 4 + (size_t)i];
+        if (memcmp(f->b + off, tag, 4) == 0)
+            return true;
+        off += 16 + (size_t)len;
+    }
+    return false;
+}
+
+// The world's options (wall_corner): no WOPT chunk at their defaults (the
+// file is version 2's chunks), WOPT with the book's corner rule, which
+// loads back and continues bit for bit; a WOPT with an unknown rule, a
+// reserved word set or no option is refused.
+START_TEST(test_world_options) {
+    char err[512] = "";
+    boids_sim *s = rich_sim(60, 2, 2);
+    ck_assert_int_eq(boids_snapshot_save(s, NULL, TMP "/snap_wopt0.boids", err, sizeof err), BOIDS_OK);
+    bytes f;
+    f.b = (unsigned char *)boids_test_slurp_len(TMP "/snap_wopt0.boids", &f.n);
+    ck_assert(!has_chunk(&f, "WOPT"));
+    free(f.b);
+    s->p.world.wall_corner = BOIDS_WALL_CORNER_BOOK;
+    ck_assert_int_eq(boids_snapshot_save(s, NULL, TMP "/snap_wopt.boids", err, sizeof err), BOIDS_OK);
+    f.b = (unsigned char *)boids_test_slurp_len(TMP "/snap_wopt.boids", &f.n);
+    ck_assert(has_chunk(&f, "WOPT"));
+    boids_sim *t = NULL;
+    ck_assert_msg(boids_snapshot_load(TMP "/snap_wopt.boids", &t, NULL, err, sizeof err) == BOIDS_OK, "load: %s", err);
+    ck_assert_uint_eq(t->p.world.wall_corner, BOIDS_WALL_CORNER_BOOK);
+    boids_sim_step(s);
+    boids_sim_step(t);
+    ck_assert_uint_eq(boids_sim_hash(t), boids_sim_hash(s));
+    boids_sim_destroy(t);
+    size_t at = chunk_at(&f, "WOPT") + 12;
+    static const struct {
+        size_t off;
+        uint32_t value;
+        const char *needle;
+    } bad[] = {{0, 2, "wall-corner rule"}, {4, 1, "reserved words"}, {0, 0, "no option"}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        le32(f.b + at + bad[k].off, bad[k].value);
+        fix_crc(&f, at - 12);
+        expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, bad[k].needle);
+        le32(f.b + at, BOIDS_WALL_CORNER_BOOK);
+        le32(f.b + at + 4, 0);
+    }
+    free(f.b);
+    boids_sim_destroy(s);
 }
 END_TEST
 
@@ -788,6 +842,7 @@ int main(void) {
         {"version", test_version},
         {"scenario_chunk", test_scenario_chunk},
         {"sizes", test_sizes},
+        {"world_options", test_world_options},
         {"values", test_values},
         {"not_a_file", test_not_a_file},
         {"save_failure", test_save_failure_keeps_old_file},

@@ -11,6 +11,7 @@
  *   vector helpers     boids_limit, boids_set_mag, boids_steer_from_desired
  *   geometry           boids_world_delta, boids_world_wrap, boids_angle_wrap, boids_angle_diff
  *   RNG                boids_hash, boids_rng_u32, boids_rng_signed, boids_rng_unit
+ *   per-agent ranges   boids_agent_range, boids_agent_maxspeed, boids_agent_maxforce
  *   fixed point        boids_fix, boids_unfix
  *   single agent       seek, flee, arrive, pursue, evade, wander, walls, flow, path, obstacles
  *   neighbourhood      separation, alignment, cohesion, view, escape (+ per-pair terms)
@@ -76,6 +77,14 @@ uint32_t boids_rng_u32(uint32_t seed_lo, uint32_t seed_hi, uint32_t id, uint32_t
 // [0, 1) with 24 bits; [-1, 1).
 float boids_rng_unit(uint32_t bits);
 float boids_rng_signed(uint32_t bits);
+// A per-agent range's value for agent `id`: lo + (hi - lo) * boids_rng_unit of
+// boids_rng_u32(seed, id, 0, stream); `value` (the group's) when lo <= 0.
+float boids_agent_range(uint32_t seed_lo, uint32_t seed_hi, uint32_t id, float lo, float hi, float value,
+                        uint32_t stream);
+// Agent id's maxspeed / maxforce in group g: the group's maxspeed_lo..hi /
+// maxforce_lo..hi range when set (shared.h), else the group's value.
+float boids_agent_maxspeed(const boids_world_params *w, const boids_group_params *g, uint32_t id);
+float boids_agent_maxforce(const boids_world_params *w, const boids_group_params *g, uint32_t id);
 
 // ---- fixed point for order-independent sums (shared.h BOIDS_FIX_*) ----
 // value * scale truncated toward zero into a 64-bit integer, saturated at

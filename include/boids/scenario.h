@@ -23,12 +23,21 @@
 // Ranges of the time-dependent parts, checked by the parser and by a
 // snapshot's SCEN chunk alike: the circling target's radius, the periods (in
 // steps) of the circle and of varying weights (whose MIN and MAX are weights,
-// |w| <= BOIDS_MAX_WEIGHT).
+// |w| <= BOIDS_MAX_WEIGHT), and the line target's speed per axis (units per step).
 #define BOIDS_SCENARIO_MAX_RADIUS 1e7f
 #define BOIDS_SCENARIO_MIN_PERIOD 1.0f
 #define BOIDS_SCENARIO_MAX_PERIOD 1e9f
+#define BOIDS_SCENARIO_MAX_TARGET_SPEED 1e7f
 
-typedef enum boids_target_mode { BOIDS_TARGET_FIXED, BOIDS_TARGET_MOUSE, BOIDS_TARGET_CIRCLE } boids_target_mode;
+// The target's motion: fixed at its position, following the viewer's mouse,
+// circling (center, radius, period) or crossing the world in a line
+// (position + step * velocity, reflected off the world's edges).
+typedef enum boids_target_mode {
+    BOIDS_TARGET_FIXED,
+    BOIDS_TARGET_MOUSE,
+    BOIDS_TARGET_CIRCLE,
+    BOIDS_TARGET_LINE
+} boids_target_mode;
 
 // A weight that follows a sine between lo and hi over `period` steps.
 typedef struct boids_vary {
@@ -47,6 +56,7 @@ typedef struct boids_scenario {
     float body_length[BOIDS_MAX_GROUPS]; // the length each group's body was made with (written back)
     boids_target_mode target_mode;
     float target_center[3], target_radius, target_period; // circle
+    float target_start[3], target_velocity[3];            // line: position at step 0, units per step
     boids_vary vary[BOIDS_SCENARIO_MAX_VARY];
     uint32_t vary_count;
     // Which keys the file gave (flags override them; the rest is automatic).
@@ -69,11 +79,20 @@ boids_result boids_scenario_load_string(const char *text, const char *name, boid
 // Writes every value of sc (params as they are) as a scenario file that
 // loads back to the same params. Returns false on a write error.
 bool boids_scenario_write(const boids_scenario *sc, FILE *f);
-// The time-dependent parts at `step`: the circling target (position and
-// velocity) and the varying weights, into p (same groups as sc).
+// The time-dependent parts at `step`: the circling or line target (position
+// and velocity) and the varying weights, into p (same groups as sc). The line
+// target is computed from the step (in double), not advanced: the same at any
+// step for every host, after a reload too.
 void boids_scenario_at_step(const boids_scenario *sc, uint64_t step, boids_params *p);
 // Whether anything changes with the step (hosts then call at_step each step).
 bool boids_scenario_is_dynamic(const boids_scenario *sc);
+// Whether the schedule moves the target (circle, line): the viewer's mouse does not.
+bool boids_scenario_target_scheduled(const boids_scenario *sc);
+// The line target on one axis [lo, lo + size] at `step`: start + step *
+// velocity, mirrored back inside at each edge with the velocity negated (as
+// a per-step bounce would give); size <= 0: start, velocity 0.
+void boids_target_line_axis(double lo, double size, double start, double velocity, uint64_t step, double *pos,
+                            double *vel);
 
 // cos(half the field of view) of degrees in (0, 360] (360: -1, all around),
 // as the groups' fov_cos / view_cos hold it; --fov uses it too.

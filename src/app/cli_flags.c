@@ -25,6 +25,8 @@ static int parse_origin(const parse_ctx *c, boids_options *o, uint32_t *origin_n
 static int parse_counts(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
 // --profile FILE.csv|FILE.json.
 static int parse_profile(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
+// --maxspeed-range LO,HI and --maxforce-range LO,HI.
+static int parse_range(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
 
 static const char *const dims[] = {"2", "3", NULL};
 static const char *const backends[] = {"cpu", "gpu", NULL};
@@ -82,6 +84,8 @@ const cli_flag cli_flags[] = {
           GIVEN(maxspeed_set)),
     FLOAT("maxforce", BOIDS_CLI_MAXFORCE, "F", BOIDS_PARSE_POSITIVE, maxforce, "a maximum steering force > 0",
           GIVEN(maxforce_set)),
+    CUSTOM("maxspeed-range", BOIDS_CLI_MAXSPEED_RANGE, "LO,HI", parse_range, GIVEN(maxspeed_range_set)),
+    CUSTOM("maxforce-range", BOIDS_CLI_MAXFORCE_RANGE, "LO,HI", parse_range, GIVEN(maxforce_range_set)),
     FLOAT("dt", BOIDS_CLI_DT, "T", BOIDS_PARSE_POSITIVE, dt, "a time step > 0", GIVEN(dt_set)),
     CHOICE("backend", BOIDS_CLI_BACKEND, "cpu|gpu", CLI_NAME, backends, backend, "cpu or gpu", "is not a backend",
            NO_GIVEN),
@@ -334,6 +338,34 @@ static int parse_origin(const parse_ctx *c, boids_options *o, uint32_t *origin_n
     o->origin_set = true;
     o->origin_arg = c->value;
     *origin_n = n;
+    return 0;
+}
+
+// Each agent's own value is drawn from LO..HI (boids_agent_range).
+static int parse_range(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
+    (void)origin_n;
+    bool speed = strcmp(c->flag, "--maxspeed-range") == 0;
+    const char *expected = "LO,HI with 0 < LO <= HI (finite numbers)";
+    char store[256];
+    char *pieces[3];
+    if (strlen(c->value) >= sizeof store)
+        return cli_bad(c, expected, "is too long");
+    uint32_t n = boids_parse_split(c->value, ",", store, pieces, 3);
+    if (n != 2)
+        return cli_bad(c, expected, "has %s", n < 2 ? "one number" : "more than two numbers");
+    float v[2];
+    for (uint32_t i = 0; i < 2; i++) {
+        const char *problem = boids_parse_float(pieces[i], BOIDS_PARSE_POSITIVE, &v[i]);
+        char text[TEXT_MAX];
+        if (problem)
+            return cli_bad(c, expected, "has a %s '%s' that is %s", i ? "HI" : "LO",
+                           boids_parse_shown(pieces[i], text, sizeof text), problem);
+    }
+    if (!(v[0] <= v[1]))
+        return cli_bad(c, expected, "has a LO above its HI");
+    float *dst = speed ? o->maxspeed_range : o->maxforce_range;
+    dst[0] = v[0];
+    dst[1] = v[1];
     return 0;
 }
 

@@ -199,6 +199,14 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
             g->maxspeed = o->maxspeed;
         if (o->maxforce_set)
             g->maxforce = o->maxforce;
+        if (o->maxspeed_range_set) {
+            g->maxspeed_lo = o->maxspeed_range[0];
+            g->maxspeed_hi = o->maxspeed_range[1];
+        }
+        if (o->maxforce_range_set) {
+            g->maxforce_lo = o->maxforce_range[0];
+            g->maxforce_hi = o->maxforce_range[1];
+        }
         if (o->behaviors_set)
             g->behaviors = o->behaviors;
         for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
@@ -269,9 +277,13 @@ void boids_options_scenario(const boids_options *o, const boids_params *p, boids
                 out->fov_deg[g] = 0.0f; // from the cosine
     // A circle the file did not place follows the (possibly resized) world.
     const boids_world_params *w = &p->world;
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < 3; a++) {
         if (!out->target_center_set)
             out->target_center[a] = a < (int)w->dim ? w->min[a] + 0.5f * w->size[a] : 0.0f;
+        // So does the start of a line target.
+        if (!out->target_position_set)
+            out->target_start[a] = a < (int)w->dim ? w->min[a] + 0.5f * w->size[a] : 0.0f;
+    }
     if (!out->target_radius_set)
         out->target_radius = 0.25f * (w->size[0] < w->size[1] ? w->size[0] : w->size[1]);
 }

@@ -126,12 +126,17 @@ void validate_exact(boids_engine *s, boids_engine *g) {
 #define TRIG BOIDS_TOL_TRIG
 #define RTOL BOIDS_TOL_REL
 
+// The largest maxspeed of a group's agents: its range's top when it has one.
+static float group_top_speed(const boids_group_params *g) {
+    return g->maxspeed_lo > 0.0f ? g->maxspeed_hi : g->maxspeed;
+}
+
 static float force_atol(const boids_group_params *g, uint32_t behaviors) {
-    float atol = 0.0f;
+    float atol = 0.0f, ms = group_top_speed(g);
     for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++)
         if (behaviors & BOIDS_BIT(b))
-            atol += fabsf(g->weight[b >> 2][b & 3]) * (b == BOIDS_BI_WANDER ? TRIG : ARITH) * g->maxspeed;
-    return atol > 0.0f ? atol : ARITH * g->maxspeed;
+            atol += fabsf(g->weight[b >> 2][b & 3]) * (b == BOIDS_BI_WANDER ? TRIG : ARITH) * ms;
+    return atol > 0.0f ? atol : ARITH * ms;
 }
 
 // Worst |gpu - cpu| / (atol + rtol |cpu|) over xyz of id-indexed arrays,
@@ -291,7 +296,7 @@ bool validate_one_step(boids_engine *s, boids_engine *g, const boids_params *all
     boids_engine_read(s, cpu_p, cpu_v, NULL);
     for (uint32_t i = 0; i < n; i++) {
         const boids_group_params *gp = &p.group[grp[i] < p.world.group_count ? grp[i] : 0];
-        atol[i] = atol[i] * p.world.dt + (gp->max_turn > 0 ? TRIG * gp->maxspeed : 0.0f);
+        atol[i] = atol[i] * p.world.dt + (gp->max_turn > 0 ? TRIG * group_top_speed(gp) : 0.0f);
     }
     compare v = compare_by_id((const float(*)[4])cpu_v, (const float(*)[4])gpu_v, atol, n);
     double worst_p = 0, worst_w = 0;
@@ -338,7 +343,7 @@ void validate_bodies(boids_engine *s, boids_engine *g, boids_engine *initial, ui
            steps, boids_params_joint_rows(boids_engine_params(s)), (double)boids_engine_trig_error(g));
     boids_scenario still = *boids_engine_scenario(s);
     still.params = *boids_engine_params(s);
-    still.target_mode = still.target_mode == BOIDS_TARGET_CIRCLE ? BOIDS_TARGET_FIXED : still.target_mode;
+    still.target_mode = boids_scenario_target_scheduled(&still) ? BOIDS_TARGET_FIXED : still.target_mode;
     still.vary_count = 0;
     boids_engine_set_scenario(s, &still, NULL, 0);
     boids_engine_copy_state(s, initial);
@@ -359,7 +364,7 @@ void validate_bodies(boids_engine *s, boids_engine *g, boids_engine *initial, ui
     }
 }
 
-// Invariants of a state: finite, in bounds, speed <= maxspeed.
+// Invariants of a state: finite, in bounds, speed <= the agent's maxspeed.
 static uint32_t broken_invariants(boids_engine *e) {
     const boids_params *prm = boids_engine_params(e);
     const boids_world_params *w = &prm->world;
@@ -371,7 +376,7 @@ static uint32_t broken_invariants(boids_engine *e) {
     for (uint32_t i = 0; i < n && !bad; i++) {
         const float *p = pos[i], *v = vel[i];
         float speed2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-        float max = prm->group[group[i]].maxspeed * 1.0001f;
+        float max = boids_agent_maxspeed(w, &prm->group[group[i]], i) * 1.0001f; // i: the id
         bool ok = speed2 <= max * max;
         for (uint32_t a = 0; a < 3; a++) {
             ok = ok && isfinite(p[a]) && isfinite(v[a]);

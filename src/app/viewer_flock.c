@@ -326,7 +326,7 @@ static int flock_frame(viewer *v) {
         // itself (pushing them here too would upload the parameters twice
         // a frame).
         boids_scenario_at_step(sc, boids_engine_steps(f->e), &f->p);
-    if (sc->target_mode != BOIDS_TARGET_CIRCLE)
+    if (!boids_scenario_target_scheduled(sc))
         update_target(v);
     if (f->params_dirty) { // groups, scene, world; the grid and the flow field stay
         f->params_dirty = false;

@@ -278,7 +278,16 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
             if (!(fabsf(g->weight[i >> 2][i & 3]) <= BOIDS_MAX_WEIGHT))
                 FAIL(BOIDS_ERR_PARAM, "weight %g of %s in group %u (allowed: -1e6..1e6)",
                      (double)g->weight[i >> 2][i & 3], boids_behavior_name(i), gi);
-        vmax = fmaxf(vmax, g->maxspeed);
+        // Per-agent ranges: none (0, 0) or 0 < lo <= hi, finite.
+        const float *range[2] = {&g->maxspeed_lo, &g->maxforce_lo};
+        for (int k = 0; k < 2; k++) {
+            float lo = range[k][0], hi = range[k][1];
+            if (!(lo == 0.0f && hi == 0.0f) && !(finite_pos(lo) && isfinite(hi) && lo <= hi))
+                FAIL(BOIDS_ERR_PARAM, "%s range %g, %g of group %u (allowed: 0 < lo <= hi, finite)",
+                     k ? "maxforce" : "maxspeed", (double)lo, (double)hi, gi);
+        }
+        // The fastest any agent may go: the range's top when it has one.
+        vmax = fmaxf(vmax, g->maxspeed_lo > 0.0f ? g->maxspeed_hi : g->maxspeed);
     }
     float rmax = boids_params_reach(p);
     w->max_radius = rmax;

@@ -194,6 +194,8 @@ static const char *const group_keys[] = {"share",
                                          "vary.BEHAVIOUR",
                                          "maxspeed",
                                          "maxforce",
+                                         "maxspeed_range",
+                                         "maxforce_range",
                                          "radius",
                                          "separation",
                                          "fov",
@@ -380,6 +382,23 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
                 x->length_set = true;
             return float_key(c, sec, key, value, 0.0f, plain[k].strict, plain[k].hi, plain[k].field);
         }
+    if (strcmp(key, "maxspeed_range") == 0 || strcmp(key, "maxforce_range") == 0) {
+        float v[3];
+        uint32_t n = 0;
+        const char *p = parse_vector(value, 2, 2, v, &n);
+        if (!p && !(v[0] > 0.0f))
+            p = "has a LO that is not > 0";
+        else if (!p && !(v[0] <= v[1]))
+            p = "has a LO above its HI";
+        if (p) {
+            fail(c, c->line, sec, key, value, "LO, HI with 0 < LO <= HI (finite numbers)", "%s", p);
+            return 0;
+        }
+        float *dst = strcmp(key, "maxspeed_range") == 0 ? &g->maxspeed_lo : &g->maxforce_lo;
+        dst[0] = v[0];
+        dst[1] = v[1];
+        return 1;
+    }
     if (strcmp(key, "fov") == 0 || strcmp(key, "view_fov") == 0) {
         float deg;
         const char *p = boids_parse_float(value, BOIDS_PARSE_TRIM, &deg);
@@ -644,10 +663,10 @@ static int flow_key(parse_ctx *c, const char *key, const char *value) {
 static int target_key(parse_ctx *c, const char *key, const char *value) {
     boids_scenario *sc = &c->sc;
     if (strcmp(key, "mode") == 0) {
-        static const char *const names[] = {"fixed", "mouse", "circle", NULL};
+        static const char *const names[] = {"fixed", "mouse", "circle", "line", NULL};
         int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, names);
         if (k < 0) {
-            fail(c, c->line, "target", key, value, "fixed, mouse or circle", "is not a target mode");
+            fail(c, c->line, "target", key, value, "fixed, mouse, circle or line", "is not a target mode");
             return 0;
         }
         sc->target_mode = (boids_target_mode)k;
@@ -668,7 +687,20 @@ static int target_key(parse_ctx *c, const char *key, const char *value) {
     if (strcmp(key, "period") == 0)
         return float_key(c, "target", key, value, BOIDS_SCENARIO_MIN_PERIOD, false, BOIDS_SCENARIO_MAX_PERIOD,
                          &sc->target_period);
-    static const char *const keys[] = {"mode", "position", "center", "radius", "period", NULL};
+    if (strcmp(key, "velocity") == 0) {
+        float v[3] = {0, 0, 0};
+        if (!vector_key(c, "target", key, value, v, NULL))
+            return 0;
+        for (int a = 0; a < 3; a++)
+            if (!(fabsf(v[a]) <= BOIDS_SCENARIO_MAX_TARGET_SPEED)) {
+                fail(c, c->line, "target", key, value, "VX, VY[, VZ] in units per step, each -1e7..1e7",
+                     "is out of range");
+                return 0;
+            }
+        memcpy(sc->target_velocity, v, sizeof v);
+        return 1;
+    }
+    static const char *const keys[] = {"mode", "position", "center", "radius", "period", "velocity", NULL};
     char e[200];
     expected_names(keys, key, e, sizeof e);
     fail(c, c->line, "target", key, NULL, e, "is not a key of [target]");
@@ -888,11 +920,24 @@ static void finish(parse_ctx *c) {
     if (!c->sc.target_radius_set)
         sc->target_radius = 0.25f * fminf(p->world.size[0], p->world.size[1]);
     if (p->world.dim == 2) {
-        p->world.target_pos[2] = sc->target_center[2] = 0.0f;
+        p->world.target_pos[2] = sc->target_center[2] = sc->target_velocity[2] = 0.0f;
         for (uint32_t k = 0; k < p->scene.obstacle_count; k++)
             p->scene.obstacle[k][2] = 0.0f;
         for (uint32_t k = 0; k < p->scene.path_count; k++)
             p->scene.path[k][2] = 0.0f;
+    }
+    // The line target starts at the position, inside the world.
+    memcpy(sc->target_start, p->world.target_pos, sizeof sc->target_start);
+    for (uint32_t a = 0; sc->target_mode == BOIDS_TARGET_LINE && a < p->world.dim; a++) {
+        float lo = p->world.min[a], hi = p->world.min[a] + p->world.size[a], at = sc->target_start[a];
+        if (!(at >= lo && at <= hi)) {
+            char expected[120];
+            snprintf(expected, sizeof expected, "a position inside the world (%c in %g..%g) for mode = line", "xyz"[a],
+                     (double)lo, (double)hi);
+            fail(c, 0, "target", "position", NULL, expected, "is outside the world on axis %c (%g)", "xyz"[a],
+                 (double)at);
+            return;
+        }
     }
     boids_scenario_at_step(sc, 0, p);
     // Everything the library checks (radius against the world, bodies, ...).
@@ -988,7 +1033,39 @@ boids_result boids_scenario_load_string(const char *text, const char *name, boid
 // ---- time -------------------------------------------------------------------------
 
 bool boids_scenario_is_dynamic(const boids_scenario *sc) {
-    return sc->target_mode == BOIDS_TARGET_CIRCLE || sc->vary_count > 0;
+    return boids_scenario_target_scheduled(sc) || sc->vary_count > 0;
+}
+
+bool boids_scenario_target_scheduled(const boids_scenario *sc) {
+    return sc->target_mode == BOIDS_TARGET_CIRCLE || sc->target_mode == BOIDS_TARGET_LINE;
+}
+
+// See boids/scenario.h. The unfolded coordinate x = start - lo + step * v
+// folds onto [0, size] with period 2 size (a reflection at each edge); the
+// velocity is the fold's slope times v, and at an edge itself the slope of
+// the side it arrived from (a per-step bounce mirrors only once past the edge).
+void boids_target_line_axis(double lo, double size, double start, double velocity, uint64_t step, double *pos,
+                            double *vel) {
+    if (!(size > 0.0)) {
+        *pos = start;
+        *vel = 0.0;
+        return;
+    }
+    double period = 2.0 * size, x = (start - lo) + (double)step * velocity;
+    double t = fmod(x, period);
+    if (t < 0.0)
+        t += period;
+    double sign;
+    if (step == 0)
+        sign = 1.0; // the velocity as given
+    else if (t == 0.0)
+        sign = velocity > 0.0 ? -1.0 : 1.0;
+    else if (t == size)
+        sign = velocity > 0.0 ? 1.0 : -1.0;
+    else
+        sign = t < size ? 1.0 : -1.0;
+    *pos = lo + (t <= size ? t : period - t);
+    *vel = sign * velocity;
 }
 
 // The circling target and the varying weights at `step`.
@@ -1003,6 +1080,15 @@ void boids_scenario_at_step(const boids_scenario *sc, uint64_t step, boids_param
         p->world.target_vel[0] = (float)(-r * w * sin(a) / dt);
         p->world.target_vel[1] = (float)(r * w * cos(a) / dt);
         p->world.target_vel[2] = 0.0f;
+    } else if (sc->target_mode == BOIDS_TARGET_LINE) {
+        const boids_world_params *w = &p->world;
+        for (uint32_t a = 0; a < 3; a++) {
+            double pos, vel;
+            boids_target_line_axis(w->min[a], a < w->dim ? w->size[a] : 0.0, sc->target_start[a],
+                                   a < w->dim ? sc->target_velocity[a] : 0.0, step, &pos, &vel);
+            p->world.target_pos[a] = (float)pos;
+            p->world.target_vel[a] = (float)(vel / w->dt); // per time unit, as the circle's
+        }
     }
     for (uint32_t k = 0; k < sc->vary_count; k++) {
         const boids_vary *v = &sc->vary[k];
@@ -1044,7 +1130,7 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
     const boids_world_params *w = &p->world;
     char v[200];
     static const char *const flows[] = {"noise", "swirl", "uniform", "image"};
-    static const char *const targets[] = {"fixed", "mouse", "circle"};
+    static const char *const targets[] = {"fixed", "mouse", "circle", "line"};
     fprintf(f, "# The effective scenario (boids-run --dump-scenario): every value written out.\n");
     fputs("[scenario]\n", f);
     put_text(f, "title", sc->title[0] ? sc->title : "(untitled)");
@@ -1086,6 +1172,10 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
                 (double)g->wander_distance, (double)g->wander_radius, (double)g->wander_change, (double)g->path_predict,
                 (double)g->path_ahead, (double)g->avoid_distance, (double)g->priority_threshold, (double)g->max_turn,
                 (double)g->body_radius);
+        if (g->maxspeed_lo > 0.0f)
+            fprintf(f, "maxspeed_range = %.9g, %.9g\n", (double)g->maxspeed_lo, (double)g->maxspeed_hi);
+        if (g->maxforce_lo > 0.0f)
+            fprintf(f, "maxforce_range = %.9g, %.9g\n", (double)g->maxforce_lo, (double)g->maxforce_hi);
         if (p->body[gi].style != BOIDS_BODY_NONE)
             fprintf(f, "body = %s\njoints = %u\nbody_length = %.9g\n", boids_body_style_name(p->body[gi].style),
                     p->body[gi].joints, (double)sc->body_length[gi]);
@@ -1124,10 +1214,13 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
         put_text(f, "image", p->flow.image);
     fprintf(f, "resolution = %.9g\nnoise_scale = %.9g\nseed = %u\ndirection = %s\n", (double)p->flow.resolution,
             (double)p->flow.noise_scale, p->flow.noise_seed, v);
-    vec_text(w->target_pos, w->dim, v, sizeof v);
+    // A line target's position is where it starts (the schedule moves it).
+    vec_text(sc->target_mode == BOIDS_TARGET_LINE ? sc->target_start : w->target_pos, w->dim, v, sizeof v);
     fprintf(f, "\n[target]\nmode = %s\nposition = %s\n", targets[sc->target_mode], v);
     vec_text(sc->target_center, w->dim, v, sizeof v);
     fprintf(f, "center = %s\nradius = %.9g\nperiod = %.9g\n", v, (double)sc->target_radius, (double)sc->target_period);
+    vec_text(sc->target_velocity, w->dim, v, sizeof v);
+    fprintf(f, "velocity = %s\n", v);
     return fflush(f) == 0 && !ferror(f);
 }
 

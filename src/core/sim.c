@@ -56,7 +56,8 @@ static uint32_t group_of(const boids_params *p, uint32_t id, uint32_t n) {
 }
 
 // Initial agents: positions uniform in the world, or around clusters (one per
-// 5000 agents, spread 3 radii); random directions at 50-100% of maxspeed;
+// 5000 agents, spread 3 radii); random directions at 50-100% of the agent's
+// maxspeed (boids_agent_maxspeed);
 // groups by group_of.
 static void init_agents(boids_sim *s, boids_distribution dist) {
     const boids_world_params *w = &s->p.world;
@@ -78,7 +79,7 @@ static void init_agents(boids_sim *s, boids_distribution dist) {
             for (uint32_t a = 0; a < 3; a++)
                 p[a] = a < w->dim ? w->min[a] + draw(w, id, a, BOIDS_RNG_POSITION) * w->size[a] : w->min[a];
         }
-        float speed = s->p.group[g].maxspeed * (0.5f + 0.5f * draw(w, id, 3, BOIDS_RNG_VELOCITY));
+        float speed = boids_agent_maxspeed(w, &s->p.group[g], id) * (0.5f + 0.5f * draw(w, id, 3, BOIDS_RNG_VELOCITY));
         float theta = BOIDS_TWO_PI * draw(w, id, 0, BOIDS_RNG_VELOCITY);
         if (w->dim == 2) {
             v[0] = speed * cosf(theta);
@@ -173,7 +174,8 @@ void boids_sim_destroy(boids_sim *s) {
 }
 
 // Replace the agents; positions outside the world are wrapped or clamped in,
-// speeds above the group's maxspeed are limited to it (as every step does).
+// speeds above the agent's maxspeed (boids_agent_maxspeed: its range's draw
+// or the group's) are limited to it (as every step does).
 boids_result boids_sim_set_agents(boids_sim *s, const float (*pos)[4], const float (*vel)[4], const uint32_t *group) {
     const boids_world_params *w = &s->p.world;
     for (uint32_t id = 0; id < s->n; id++) {
@@ -190,7 +192,7 @@ boids_result boids_sim_set_agents(boids_sim *s, const float (*pos)[4], const flo
             s->cur.pos[id][3] = 0.0f;
         if (!isfinite(s->cur.vel[id][3]))
             s->cur.vel[id][3] = 0.0f;
-        boids_limit(s->cur.vel[id], s->p.group[group[id]].maxspeed);
+        boids_limit(s->cur.vel[id], boids_agent_maxspeed(w, &s->p.group[group[id]], id));
         boids_boundary(w, s->cur.pos[id], s->cur.vel[id]);
         s->cur.id[id] = id;
         s->cur.group[id] = group[id];
@@ -251,8 +253,14 @@ void boids_sim_integrate(boids_sim *s) {
     int n = (int)s->n;
 #pragma omp parallel for schedule(static) num_threads(thread_count(s))
     for (int i = 0; i < n; i++) {
-        boids_integrate(w, &s->p.group[s->cur.group[i]], s->cur.pos[i], s->cur.vel[i], s->accel[i], s->next.pos[i],
-                        s->next.vel[i]);
+        const boids_group_params *g = &s->p.group[s->cur.group[i]];
+        boids_group_params own; // the agent's own maxspeed (its range's draw)
+        if (g->maxspeed_lo > 0.0f) {
+            own = *g;
+            own.maxspeed = boids_agent_maxspeed(w, g, s->cur.id[i]);
+            g = &own;
+        }
+        boids_integrate(w, g, s->cur.pos[i], s->cur.vel[i], s->accel[i], s->next.pos[i], s->next.vel[i]);
         s->next.id[i] = s->cur.id[i];
         s->next.group[i] = s->cur.group[i];
     }

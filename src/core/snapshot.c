@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +20,25 @@
 
 #include "bytes.h"
 #include "boids/atomic.h"
+#include "boids/behaviors.h"
 #include "boids/snapshot.h"
 
 // The shared.h structs hold only 4-byte words (floats and uint32) with no
 // padding, so word-by-word encoding covers every byte.
-_Static_assert(sizeof(boids_world_params) == 192, "boids_world_params: 48 words");
-_Static_assert(sizeof(boids_group_params) == 144, "boids_group_params: 36 words");
+_Static_assert(sizeof(boids_world_params) == 208, "boids_world_params: 52 words");
+// The world's first 48 words are PARM's; the options row after them
+// (wall_corner, ...) goes into the WOPT chunk, written only when one is not
+// its default 0, so a snapshot without options is byte for byte version 2's.
+#define WORLD_PARM_BYTES 192u
+#define WOPT_BYTES 16u
+_Static_assert(offsetof(boids_world_params, wall_corner) == WORLD_PARM_BYTES, "the options follow the PARM words");
+_Static_assert(sizeof(boids_world_params) == WORLD_PARM_BYTES + WOPT_BYTES, "WOPT: the rest of the world");
+_Static_assert(sizeof(boids_group_params) == 160, "boids_group_params: 40 words");
+// PARM holds each group's first 36 words; the per-agent ranges (the last 4)
+// go into the RANG chunk, written only when a group has one, so a snapshot
+// of a run without ranges is what version 2 wrote (the pinned hashes).
+#define GROUP_PARM_BYTES 144u
+_Static_assert(offsetof(boids_group_params, maxspeed_lo) == GROUP_PARM_BYTES, "the ranges follow the PARM words");
 _Static_assert(sizeof(boids_scene) == 1040, "boids_scene: 260 words");
 _Static_assert(sizeof(boids_body_params) == 272, "boids_body_params: 68 words");
 _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
@@ -32,8 +46,10 @@ _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
 #define FLOW_WORDS 12u // kind, resolution, noise_scale, noise_seed, direction[4], dims[4]
 #define FLOW_IMAGE_BYTES sizeof(((boids_flowfield *)0)->image)
 #define PARM_BYTES                                                                                                     \
-    (sizeof(boids_world_params) + BOIDS_MAX_GROUPS * sizeof(boids_group_params) + sizeof(boids_scene) +                \
-     FLOW_WORDS * 4u + FLOW_IMAGE_BYTES + BOIDS_MAX_GROUPS * sizeof(boids_body_params) + BOIDS_MAX_GROUPS * 4u)
+    (WORLD_PARM_BYTES + BOIDS_MAX_GROUPS * GROUP_PARM_BYTES + sizeof(boids_scene) + FLOW_WORDS * 4u +                 \
+     FLOW_IMAGE_BYTES + BOIDS_MAX_GROUPS * sizeof(boids_body_params) + BOIDS_MAX_GROUPS * 4u)
+#define RANG_BYTES (BOIDS_MAX_GROUPS * 16u) // per group: maxspeed_lo, _hi, maxforce_lo, _hi (f32)
+#define LINE_BYTES 24u                      // the line target's start (3 f32) and velocity per step (3 f32)
 #define HEAD_BYTES 24u     // count, dim, group_count, joint_rows (u32), step (u64)
 #define AGENT_BYTES 36u    // pos (4 f32), vel (4 f32), group (u32)
 #define ORDER_BYTES 4u     // id of a slot (u32)
@@ -90,7 +106,7 @@ static const char *params_nonfinite(const boids_params *p) {
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
         const boids_group_params *q = &p->group[g];
         if (!all_finite(&q->maxspeed, 16) || !all_finite(&q->weight[0][0], 16) || !isfinite(q->max_turn) ||
-            !isfinite(q->body_radius))
+            !isfinite(q->body_radius) || !all_finite(&q->maxspeed_lo, 4))
             return "group";
         const boids_body_params *b = &p->body[g];
         if (!all_finite(&b->segment[0][0], 32) || !all_finite(&b->width[0][0], 32) || !isfinite(b->angle_limit))
@@ -109,9 +125,9 @@ static const char *params_nonfinite(const boids_params *p) {
 // The PARM payload of p (PARM_BYTES).
 static void encode_params(const boids_params *p, unsigned char *b) {
     size_t off = 0;
-    put_words(b, &off, &p->world, sizeof p->world);
+    put_words(b, &off, &p->world, WORLD_PARM_BYTES);
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        put_words(b, &off, &p->group[g], sizeof p->group[g]);
+        put_words(b, &off, &p->group[g], GROUP_PARM_BYTES);
     put_words(b, &off, &p->scene, sizeof p->scene);
     put_u32(b + off, p->flow.kind);
     put_f32(b + off + 4, p->flow.resolution);
@@ -132,9 +148,9 @@ static void encode_params(const boids_params *p, unsigned char *b) {
 static void decode_params(const unsigned char *b, boids_params *p) {
     memset(p, 0, sizeof *p);
     size_t off = 0;
-    get_words(b, &off, &p->world, sizeof p->world);
+    get_words(b, &off, &p->world, WORLD_PARM_BYTES);
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        get_words(b, &off, &p->group[g], sizeof p->group[g]);
+        get_words(b, &off, &p->group[g], GROUP_PARM_BYTES);
     get_words(b, &off, &p->scene, sizeof p->scene);
     p->flow.kind = get_u32(b + off);
     p->flow.resolution = get_f32(b + off + 4);
@@ -149,6 +165,75 @@ static void decode_params(const unsigned char *b, boids_params *p) {
         get_words(b, &off, &p->body[g], sizeof p->body[g]);
     get_words(b, &off, p->group_share, sizeof p->group_share);
     p->flow.vec = NULL;
+}
+
+// Whether any of the world's options is not its default (then the WOPT
+// chunk is written); its payload, and back (a problem, or NULL).
+static bool has_world_options(const boids_params *p) {
+    const boids_world_params *w = &p->world;
+    return w->wall_corner || w->reserved0 || w->reserved1 || w->reserved2;
+}
+
+static void encode_world_options(const boids_params *p, unsigned char *b) {
+    size_t off = 0;
+    put_words(b, &off, &p->world.wall_corner, WOPT_BYTES);
+}
+
+static const char *decode_world_options(const unsigned char *b, boids_params *p) {
+    size_t off = 0;
+    get_words(b, &off, &p->world.wall_corner, WOPT_BYTES);
+    if (p->world.wall_corner > BOIDS_WALL_CORNER_BOOK)
+        return "a wall-corner rule that is not both (0) or book (1)";
+    if (p->world.reserved0 || p->world.reserved1 || p->world.reserved2)
+        return "reserved words that are not 0";
+    if (!has_world_options(p))
+        return "no option (it is written only for one)";
+    return NULL;
+}
+
+// Whether any group has a per-agent range (then the RANG chunk is written).
+static bool has_ranges(const boids_params *p) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        const boids_group_params *q = &p->group[g];
+        if (q->maxspeed_lo != 0.0f || q->maxspeed_hi != 0.0f || q->maxforce_lo != 0.0f || q->maxforce_hi != 0.0f)
+            return true;
+    }
+    return false;
+}
+
+// The RANG payload (RANG_BYTES) of p, and back into p's groups.
+static void encode_ranges(const boids_params *p, unsigned char *b) {
+    size_t off = 0;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        put_words(b, &off, &p->group[g].maxspeed_lo, 16);
+}
+
+static void decode_ranges(const unsigned char *b, boids_params *p) {
+    size_t off = 0;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        get_words(b, &off, &p->group[g].maxspeed_lo, 16);
+}
+
+// The LINE payload (LINE_BYTES) of a line target, and back into sc; a
+// problem (NULL when in range: finite, the parser's speeds).
+static void encode_line(const boids_scenario *sc, unsigned char *b) {
+    for (int a = 0; a < 3; a++) {
+        put_f32(b + 4 * a, sc->target_start[a]);
+        put_f32(b + 12 + 4 * a, sc->target_velocity[a]);
+    }
+}
+
+static const char *decode_line(const unsigned char *b, boids_scenario *sc) {
+    for (int a = 0; a < 3; a++) {
+        sc->target_start[a] = get_f32(b + 4 * a);
+        sc->target_velocity[a] = get_f32(b + 12 + 4 * a);
+    }
+    for (int a = 0; a < 3; a++)
+        if (!(fabsf(sc->target_start[a]) <= 2.0f * BOIDS_MAX_EXTENT) ||
+            !(fabsf(sc->target_velocity[a]) <= BOIDS_SCENARIO_MAX_TARGET_SPEED))
+            return "the line target's start (|x| <= 2e9) or velocity (-1e7..1e7 per step) is not finite or out of "
+                   "range";
+    return NULL;
 }
 
 // The SCEN payload (SCEN_BYTES) of sc: what a host needs besides the params
@@ -183,12 +268,13 @@ static void encode_scenario(const boids_scenario *sc, unsigned char *b) {
     }
 }
 
-// sc (the defaults, then the SCEN payload b) for `groups` groups; a problem
-// into why (NULL when every value is in range).
-static const char *decode_scenario(const unsigned char *b, uint32_t groups, boids_scenario *sc) {
+// sc (the defaults, then the SCEN payload b of a file of `version`) for
+// `groups` groups; a problem into why (NULL when every value is in range).
+static const char *decode_scenario(const unsigned char *b, uint32_t version, uint32_t groups, boids_scenario *sc) {
     uint32_t mode = get_u32(b);
-    if (mode > BOIDS_TARGET_CIRCLE)
-        return "the target mode is not fixed, mouse or circle";
+    if (mode > (version < 3u ? BOIDS_TARGET_CIRCLE : BOIDS_TARGET_LINE))
+        return version < 3u ? "the target mode is not fixed, mouse or circle"
+                            : "the target mode is not fixed, mouse, circle or line";
     sc->target_mode = (boids_target_mode)mode;
     for (int a = 0; a < 3; a++)
         sc->target_center[a] = get_f32(b + 4 + 4 * a);
@@ -294,8 +380,10 @@ static bool joint_used(const boids_sim *s, const uint32_t *slot_of_id, size_t i)
 }
 
 // Writes the snapshot body of s (magic to END) to w; slot_of_id: the slot of
-// each id; scen: the encoded SCEN payload (SCEN_BYTES), or NULL for none.
-static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *scen, const uint32_t *slot_of_id) {
+// each id; scen: the encoded SCEN payload (SCEN_BYTES), or NULL for none;
+// line: the LINE payload (LINE_BYTES) of a line target, or NULL.
+static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *scen, const unsigned char *line,
+                           const uint32_t *slot_of_id) {
     unsigned char head[HEAD_BYTES], version[4];
     w_raw(w, BOIDS_SNAPSHOT_MAGIC, BOIDS_SNAPSHOT_MAGIC_SIZE);
     put_u32(version, BOIDS_SNAPSHOT_VERSION);
@@ -311,6 +399,16 @@ static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *s
     static unsigned char parm[PARM_BYTES];
     encode_params(&s->p, parm);
     w_chunk(w, "PARM", parm, sizeof parm);
+    if (has_world_options(&s->p)) {
+        unsigned char wopt[WOPT_BYTES];
+        encode_world_options(&s->p, wopt);
+        w_chunk(w, "WOPT", wopt, sizeof wopt);
+    }
+    if (has_ranges(&s->p)) {
+        unsigned char rang[RANG_BYTES];
+        encode_ranges(&s->p, rang);
+        w_chunk(w, "RANG", rang, sizeof rang);
+    }
 
     // Agents in id order, in blocks (the payload is streamed, never held whole).
     enum { BLOCK = 1024 };
@@ -357,6 +455,8 @@ static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *s
     }
     if (scen)
         w_chunk(w, "SCEN", scen, SCEN_BYTES);
+    if (scen && line)
+        w_chunk(w, "LINE", line, LINE_BYTES);
     w_chunk(w, "END ", NULL, 0);
 }
 
@@ -383,7 +483,7 @@ static boids_result check_saveable(const boids_sim *s, const uint32_t *slot_of_i
 // What write_snapshot needs, for boids_atomic_write.
 typedef struct snapshot_job {
     const boids_sim *s;
-    const unsigned char *scen;
+    const unsigned char *scen, *line;
     const uint32_t *slot_of_id;
 } snapshot_job;
 
@@ -391,7 +491,7 @@ typedef struct snapshot_job {
 static bool fill_snapshot(FILE *f, void *ctx) {
     const snapshot_job *job = ctx;
     writer w = {.f = f};
-    write_snapshot(&w, job->s, job->scen, job->slot_of_id);
+    write_snapshot(&w, job->s, job->scen, job->line, job->slot_of_id);
     return !w.failed;
 }
 
@@ -422,6 +522,8 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
     if (r == BOIDS_OK)
         r = check_saveable(s, slot_of_id, path, err, err_size);
     static unsigned char scen[SCEN_BYTES]; // encoded once: checked as the loader will, then written
+    unsigned char line[LINE_BYTES];
+    bool has_line = sc && sc->target_mode == BOIDS_TARGET_LINE;
     if (r == BOIDS_OK && sc) {
         boids_scenario *back = malloc(sizeof *back);
         bool allocated = back != NULL;
@@ -429,7 +531,11 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
         if (allocated) {
             encode_scenario(sc, scen);
             boids_scenario_default(back);
-            why = decode_scenario(scen, s->p.world.group_count, back);
+            why = decode_scenario(scen, BOIDS_SNAPSHOT_VERSION, s->p.world.group_count, back);
+            if (!why && has_line) {
+                encode_line(sc, line);
+                why = decode_line(line, back);
+            }
             free(back);
         }
         if (why)
@@ -437,7 +543,7 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
                      why);
     }
     if (r == BOIDS_OK) {
-        snapshot_job job = {s, sc ? scen : NULL, slot_of_id};
+        snapshot_job job = {s, sc ? scen : NULL, has_line ? line : NULL, slot_of_id};
         r = boids_atomic_write(path, fill_snapshot, &job);
         if (r == BOIDS_ERR_NOMEM)
             r = fail(err, err_size, path, r, "out of memory");
@@ -606,6 +712,22 @@ static boids_result read_chunks(reader *rd, loaded *l) {
         return r;
     decode_params(b, &l->p);
     free(b);
+    if (rd->version >= 3 && r_next_is(rd, "WOPT")) { // the world's options (none before version 3)
+        if ((r = r_chunk(rd, "WOPT", WOPT_BYTES, "4 words: the world's options", &b)) != BOIDS_OK)
+            return r;
+        const char *why = decode_world_options(b, &l->p);
+        free(b);
+        if (why)
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "the WOPT chunk holds %s", why);
+    }
+    if (rd->version >= 3 && r_next_is(rd, "RANG")) { // the per-agent ranges (none before version 3)
+        if ((r = r_chunk(rd, "RANG", RANG_BYTES, "4 floats per group: the per-agent ranges", &b)) != BOIDS_OK)
+            return r;
+        decode_ranges(b, &l->p);
+        free(b);
+        if (!has_ranges(&l->p))
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "the RANG chunk holds no range (it is written only for one)");
+    }
     const char *bad = params_nonfinite(&l->p);
     if (bad)
         return fail(err, es, path, BOIDS_ERR_FORMAT, "the %s parameters hold a NaN or infinity", bad);
@@ -660,15 +782,17 @@ static boids_result read_chunks(reader *rd, loaded *l) {
                             (double)l->pos[id][ax], (double)lo, (double)hi);
             }
         }
-        // Every step limits speeds to the group's maxspeed (the fixed-point
-        // alignment sums rely on it); a little rounding above it is fine.
+        // Every step limits speeds to the agent's maxspeed (its range's draw
+        // or the group's; the fixed-point alignment sums rely on it); a
+        // little rounding above it is fine.
         const float *v = l->vel[id];
         double speed2 = (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2];
-        double limit = 1.001 * (double)l->p.group[l->group[id]].maxspeed;
+        double own = boids_agent_maxspeed(&l->p.world, &l->p.group[l->group[id]], (uint32_t)id);
+        double limit = 1.001 * own;
         if (!(speed2 <= limit * limit)) {
             free(b);
-            return fail(err, es, path, BOIDS_ERR_FORMAT, "agent %zu is faster (%g) than its group's maxspeed (%g)", id,
-                        sqrt(speed2), (double)l->p.group[l->group[id]].maxspeed);
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "agent %zu is faster (%g) than its maxspeed (%g)", id,
+                        sqrt(speed2), own);
         }
     }
     free(b);
@@ -720,11 +844,19 @@ static boids_result read_chunks(reader *rd, loaded *l) {
         if ((r = r_chunk(rd, "SCEN", SCEN_BYTES, "the scenario's target, varying weights, names and colours", &b)) !=
             BOIDS_OK)
             return r;
-        const char *why = decode_scenario(b, l->groups, &l->sc);
+        const char *why = decode_scenario(b, rd->version, l->groups, &l->sc);
         free(b);
         if (why)
             return fail(err, es, path, BOIDS_ERR_FORMAT, "the SCEN chunk is out of range: %s", why);
         l->has_scen = true;
+        if (l->sc.target_mode == BOIDS_TARGET_LINE) { // a line target's start and velocity follow
+            if ((r = r_chunk(rd, "LINE", LINE_BYTES, "the line target's start and velocity", &b)) != BOIDS_OK)
+                return r;
+            why = decode_line(b, &l->sc);
+            free(b);
+            if (why)
+                return fail(err, es, path, BOIDS_ERR_FORMAT, "the LINE chunk is out of range: %s", why);
+        }
     }
     if ((r = r_chunk(rd, "END ", 0, "an empty end chunk", &b)) != BOIDS_OK)
         return r;

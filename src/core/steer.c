@@ -318,7 +318,9 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
     const boids_world_params *w = &s->p.world;
     const boids_group_params *g = &s->p.group[s->cur.group[i]];
     const float *pos = s->cur.pos[i], *vel = s->cur.vel[i];
-    float ms = g->maxspeed, mf = g->maxforce, to_target[3], t[3];
+    // The agent's own maxspeed / maxforce (its ranges' draws) or the group's.
+    uint32_t id = s->cur.id[i];
+    float ms = boids_agent_maxspeed(w, g, id), mf = boids_agent_maxforce(w, g, id), to_target[3], t[3];
     boids_world_delta(w, pos, w->target_pos, to_target);
 
     if (beh & BOIDS_BIT(BOIDS_BI_OBSTACLES))
@@ -373,7 +375,7 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
         boids_cohesion(t, acc->flock_n, vel, ms, mf, force[BOIDS_BI_COHESION]);
     }
     if (beh & BOIDS_BIT(BOIDS_BI_WANDER)) {
-        uint32_t id = s->cur.id[i], step = w->step;
+        uint32_t step = w->step;
         float r1 = boids_rng_signed(boids_rng_u32(w->seed_lo, w->seed_hi, id, step, BOIDS_RNG_WANDER));
         float r2 = boids_rng_signed(boids_rng_u32(w->seed_lo, w->seed_hi, id, step, BOIDS_RNG_WANDER2));
         boids_wander(vel, angles, r1, r2, g->wander_distance, g->wander_radius, g->wander_change, w->dim, ms, mf,
