@@ -81,7 +81,7 @@ START_TEST(every_section_applied) {
     ck_assert_float_eq(p->scene.obstacle[1][0], -30.0f);
     ck_assert_float_eq(p->scene.obstacle[1][3], 6.0f);
     ck_assert_uint_eq(p->scene.path_count, 3);
-    ck_assert_uint_eq(p->scene.path_closed, 1);
+    ck_assert_uint_eq(p->scene.path_flags, BOIDS_PATH_CLOSED);
     ck_assert_float_eq(p->scene.path_radius, 15.0f);
     ck_assert_uint_eq(p->flow.kind, BOIDS_FLOW_SWIRL);
     ck_assert_uint_eq(p->flow.noise_seed, 9);

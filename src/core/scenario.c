@@ -558,7 +558,7 @@ static int path_key(parse_ctx *c, const char *key, const char *value) {
             fail(c, c->line, "path", key, value, "true or false", "is not a boolean");
             return 0;
         }
-        s->path_closed = b == 1;
+        s->path_flags = b == 1 ? s->path_flags | BOIDS_PATH_CLOSED : s->path_flags & ~BOIDS_PATH_CLOSED;
         return 1;
     }
     static const char *const keys[] = {"point", "radius", "closed", NULL};
@@ -1105,7 +1105,7 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
             fprintf(f, "point = %s\n", v);
         }
         fprintf(f, "radius = %.9g\nclosed = %s\n", (double)p->scene.path_radius,
-                p->scene.path_closed ? "true" : "false");
+                (p->scene.path_flags & BOIDS_PATH_CLOSED) ? "true" : "false");
     }
     vec_text(p->flow.direction, w->dim, v, sizeof v);
     fprintf(f, "\n[flowfield]\nkind = %s\n", p->flow.kind <= BOIDS_FLOW_IMAGE ? flows[p->flow.kind] : "noise");
