@@ -993,6 +993,33 @@ START_TEST(no_gl45_exits_3) {
 }
 END_TEST
 
+START_TEST(validate_paths) {
+    // boids-validate's one-step horizon compares path following alone and
+    // all together: the shipped path scenarios (segments longer than half
+    // the world in x and in y) with each rule of the options.
+    static const char *const runs[] = {
+        "--scenario path-simple",
+        "--scenario path-simple --path-line infinite",
+        "--scenario path-segments",
+        "--scenario path-segments --path-outside end",
+        "--scenario path-following --path-outside end --path-line segment",
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char cmd[512], out[4096];
+        snprintf(cmd, sizeof cmd,
+                 BOIDS_BIN_DIR "/boids-validate %s --count 2000 --steps 10 2>/dev/null | grep -c 'PASS  path '",
+                 runs[i]);
+        int rc = run_cmd(cmd, out, sizeof out);
+        ck_assert_msg(rc == 0 && atoi(out) == 2,
+                      "boids-validate %s: %s path checks passed (expected 2: force and step)", runs[i], out);
+        snprintf(cmd, sizeof cmd, BOIDS_BIN_DIR "/boids-validate %s --count 2000 --steps 10 2>/dev/null", runs[i]);
+        rc = run_cmd(cmd, out, sizeof out);
+        ck_assert_msg(rc == 0 && strstr(out, "all checks passed"), "boids-validate %s: exit %d, '%s'", runs[i], rc,
+                      out);
+    }
+}
+END_TEST
+
 START_TEST(count_over_gpu_limit_exits_2) {
     open_context();
     gladLoadGL((GLADloadfunc)boids_gl_loader(ctx));
@@ -1061,6 +1088,7 @@ Suite *gpu_suite(void) {
     TCase *apps = tcase_create("executables");
     tcase_set_timeout(apps, 900);
     tcase_add_test(apps, executables_on_gpu);
+    tcase_add_test(apps, validate_paths);
     tcase_add_test(apps, count_over_gpu_limit_exits_2);
     tcase_add_test(apps, no_gl45_exits_3);
     suite_add_tcase(s, apps);
