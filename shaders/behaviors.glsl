@@ -421,56 +421,93 @@ vec3 flow(vec3 field, vec3 vel, float maxspeed, float maxforce) {
 }
 
 // C twin: src/core/path.c boids_normal_point().
-// The closest point to p on segment a-b: scalar projection of p onto a-b,
-// clamped to the segment (the chapter uses the end point when the normal
-// falls outside it).
-vec3 normal_point(vec3 p, vec3 a, vec3 b) {
+// The point of segment a-b that path following takes for p: the scalar
+// projection t of p onto the line, then by flags (BOIDS_PATH_*): default the
+// closest point of the segment, t <= 0 giving a and t >= 1 giving b
+// themselves (a vertex shared by two segments: the same bits from both);
+// OUTSIDE_END: outside (t < 0 or t >= 1) the end point b (Example 5.8);
+// LINE_INFINITE: unclamped (Examples 5.5, 5.6), overriding OUTSIDE_END.
+vec3 normal_point(vec3 p, vec3 a, vec3 b, uint flags) {
     precise vec3 ap = p - a;
     precise vec3 ab = b - a;
     float len2 = norm2(ab);
     float t = len2 > 0.0 ? dot3(ap, ab) / len2 : 0.0;
-    if (t < 0.0)
-        t = 0.0;
-    if (t > 1.0)
-        t = 1.0;
+    if ((flags & BOIDS_PATH_LINE_INFINITE) != 0u) {
+        // no clamp
+    } else if ((flags & BOIDS_PATH_OUTSIDE_END) != 0u) {
+        if (t < 0.0 || t >= 1.0)
+            return b;
+    } else if (t <= 0.0) {
+        return a;
+    } else if (t >= 1.0) {
+        return b;
+    }
     precise vec3 dest = a + ab * t;
     return dest;
 }
 
+// C twin: src/core/path.c boids_path_shifts() (k[2] returned as an ivec2).
+// The shifts k (in worlds) along `axis` of the images of a segment
+// (coordinates a, b relative to the agent) that can hold the normal point
+// nearest to f: min(a, b) + k size - size / 2 <= f <= max(a, b) + k size +
+// size / 2 (an image farther out is strictly farther than the one a world
+// closer). An axis that does not wrap: 0 only. At most BOIDS_PATH_MAX_SHIFT.
+ivec2 path_shifts(uint axis, float f, float a, float b) {
+    ivec2 k = ivec2(0);
+    float size = world.size[axis];
+    if (world.boundary != BOIDS_BOUNDARY_WRAP || !(size > 0.0))
+        return k;
+    float lo = min(a, b), hi = max(a, b);
+    precise float from = ceil((f - hi) / size - 0.5), to = floor((f - lo) / size + 0.5);
+    const float most = float(BOIDS_PATH_MAX_SHIFT);
+    k.x = int(min(max(from, -most), most));
+    k.y = int(min(max(to, -most), most));
+    return k;
+}
+
 // C twin: src/core/path.c boids_path_follow().
 // Nature of Code 5, "Path Following" (Reynolds): predict `predict` ahead; of
-// the normal points on all segments keep the closest; if that is farther
+// the normal points on every image of every segment keep the closest (ties:
+// the earlier segment, strict <, as the book's 5.8 loop); if that is farther
 // than the path radius, seek a target `ahead` along its segment. Otherwise
-// no force. Torus-correct: each segment is taken at its image nearest the
-// future position (its start point by minimum image, its direction as is).
+// no force. Relative to the agent: a path point is (point - pos) + k size,
+// the same expression in both segments that share it.
 vec3 path_follow(vec3 pos, vec3 vel, float predict, float ahead, float maxspeed, float maxforce) {
     vec3 dest = vec3(0.0);
     uint n = scene.path_count;
     if (n < 2u)
         return dest;
-    // Everything relative to the agent's position.
     vec3 future = set_mag(vel, predict);
-    uint segments = scene.path_closed != 0u ? n : n - 1u;
+    uint flags = scene.path_flags;
+    uint segments = (flags & BOIDS_PATH_CLOSED) != 0u ? n : n - 1u;
     float best = BOIDS_INFINITY;
     vec3 to_target = vec3(0.0);
     for (uint i = 0u; i < segments; i++) {
         vec3 pa = scene.path[i].xyz;
         vec3 pb = scene.path[(i + 1u) % n].xyz;
+        precise vec3 a0 = pa - pos;
+        precise vec3 b0 = pb - pos;
         precise vec3 ab = pb - pa;
-        // a relative to the agent, at the image nearest the future position.
-        vec3 rel = world_delta(pos, pa);
-        vec3 near_image = world_delta(future, rel); // C: near
-        precise vec3 a = future + near_image;
-        precise vec3 b = a + ab;
-        vec3 normal = normal_point(future, a, b);
-        // Squared distances, as the C: the same decisions on every GPU.
-        float d = norm2(future - normal);
-        if (d < best) {
-            best = d;
-            vec3 dir = set_mag(ab, ahead);
-            precise vec3 t = normal + dir;
-            to_target = t;
-        }
+        vec3 dir = set_mag(ab, ahead);
+        ivec2 kx = path_shifts(0u, future.x, a0.x, b0.x);
+        ivec2 ky = path_shifts(1u, future.y, a0.y, b0.y);
+        ivec2 kz = path_shifts(2u, future.z, a0.z, b0.z);
+        for (int x = kx.x; x <= kx.y; x++)
+            for (int y = ky.x; y <= ky.y; y++)
+                for (int z = kz.x; z <= kz.y; z++) {
+                    precise vec3 shift = vec3(float(x) * world.size.x, float(y) * world.size.y, float(z) * world.size.z);
+                    precise vec3 a = a0 + shift;
+                    precise vec3 b = b0 + shift;
+                    vec3 normal = normal_point(future, a, b, flags);
+                    // Squared distances, as the C: the same decisions on every GPU.
+                    precise vec3 off = future - normal;
+                    float d = norm2(off);
+                    if (d < best) {
+                        best = d;
+                        precise vec3 t = normal + dir;
+                        to_target = t;
+                    }
+                }
     }
     if (best > scene.path_radius * scene.path_radius)
         dest = seek(to_target, vel, maxspeed, maxforce);

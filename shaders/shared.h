@@ -94,6 +94,14 @@
  * near a wall decides (in a 2D corner only the y wall counts). */
 #define BOIDS_WALL_CORNER_BOTH 0u
 #define BOIDS_WALL_CORNER_BOOK 1u
+/* ---- path options: bits of boids_scene.path_flags (docs/SCENARIOS.md [path]) */
+#define BOIDS_PATH_CLOSED 1u        /* the last point joins the first */
+#define BOIDS_PATH_OUTSIDE_END 2u   /* outside a segment: its end point (Example 5.8), not the nearer end */
+#define BOIDS_PATH_LINE_INFINITE 4u /* the line through a segment's points, unclamped (Examples 5.5, 5.6) */
+#define BOIDS_PATH_FLAGS 7u         /* every bit above */
+/* On a torus the images of a segment are shifted by k worlds along each
+ * wrapped axis; at most this many either way (points far outside the world). */
+#define BOIDS_PATH_MAX_SHIFT 4
 
 /* ---- flow field kinds (the field itself is built on the CPU) -------------- */
 #define BOIDS_FLOW_NOISE 0u
@@ -287,7 +295,7 @@ BOIDS_STRUCT(boids_scene) {
     BOIDS_VEC4(path[BOIDS_MAX_PATH_POINTS]);     /* xyz points */
     BOIDS_VEC4(obstacle[BOIDS_MAX_OBSTACLES]);   /* xyz centre, w radius */
     BOIDS_UINT path_count;
-    BOIDS_UINT path_closed;
+    BOIDS_UINT path_flags;                       /* BOIDS_PATH_* */
     float path_radius;                           /* chapter: 20 */
     BOIDS_UINT obstacle_count;
 };

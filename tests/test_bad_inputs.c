@@ -47,6 +47,8 @@ static const char *const flag_cases[][4] = {
     {"--joints", "99", NULL},
     {"--body-length", "-1", NULL},
     {"--index", "tree", NULL},
+    {"--path-outside", "start", NULL},
+    {"--path-line", "ray", NULL},
     {"--scenario", "/nonexistent/x.ini", NULL},
     {"--scenario", TMP "/bad-inputs", NULL}, // a directory
     {"--scenario", TMP "/bad-inputs/garbage.ini", NULL},

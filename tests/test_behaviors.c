@@ -548,7 +548,7 @@ END_TEST
 static void path_scene(boids_scene *sc, uint32_t n, const float (*pts)[2], bool closed) {
     memset(sc, 0, sizeof(*sc));
     sc->path_count = n;
-    sc->path_closed = closed;
+    sc->path_flags = closed ? BOIDS_PATH_CLOSED : 0u;
     sc->path_radius = 20.0f;
     for (uint32_t i = 0; i < n; i++) {
         sc->path[i][0] = pts[i][0];
@@ -566,13 +566,13 @@ START_TEST(path_by_hand) {
     const float seg[2][2] = {{0, 0}, {100, 0}};
     path_scene(&sc, 2, seg, false);
     // Normal point: scalar projection, clamped to the segment.
-    boids_normal_point((float[3]){30, 40, 0}, sc.path[0], sc.path[1], q);
+    boids_normal_point((float[3]){30, 40, 0}, sc.path[0], sc.path[1], 0u, q);
     expect_vec3("normal point", q, 30, 0, 0, 100 * FEPS, "projection of (30,40) on (0,0)-(100,0)");
-    boids_normal_point((float[3]){150, 5, 0}, sc.path[0], sc.path[1], q);
+    boids_normal_point((float[3]){150, 5, 0}, sc.path[0], sc.path[1], 0u, q);
     expect_vec3("normal point past b", q, 100, 0, 0, 0, "clamped to the end point b");
-    boids_normal_point((float[3]){-20, 5, 0}, sc.path[0], sc.path[1], q);
+    boids_normal_point((float[3]){-20, 5, 0}, sc.path[0], sc.path[1], 0u, q);
     expect_vec3("normal point before a", q, 0, 0, 0, 0, "clamped to the start point a");
-    boids_normal_point((float[3]){7, 8, 9}, (float[3]){1, 1, 1}, (float[3]){1, 1, 1}, q);
+    boids_normal_point((float[3]){7, 8, 9}, (float[3]){1, 1, 1}, (float[3]){1, 1, 1}, 0u, q);
     expect_vec3("degenerate segment", q, 1, 1, 1, 0, "a == b: the point a");
 
     // Inside the radius: future (50,10)+(25,0) = (75,10), normal (75,0), 10 < 20: no force.
@@ -606,7 +606,7 @@ START_TEST(path_by_hand) {
     boids_path_follow((float[3]){-30, 50, 0}, (float[3]){0, -1, 0}, &sc, &plain_world, 25.0f, 10.0f, 3.0f, 100.0f, f);
     l = sqrt(30.0 * 30 + 35 * 35);
     expect_vec3("closed path", f, 3 * 30 / l, -3 * 35 / l + 1, 0, 16 * FEPS, "closing segment (0,100)-(0,0)");
-    sc.path_closed = false;
+    sc.path_flags &= ~BOIDS_PATH_CLOSED;
     boids_path_follow((float[3]){-30, 50, 0}, (float[3]){0, -1, 0}, &sc, &plain_world, 25.0f, 10.0f, 3.0f, 100.0f, f);
     l = sqrt(40.0 * 40 + 50 * 50);
     expect_vec3("open path", f, 3 * 40 / l, -3 * 50 / l + 1, 0, 16 * FEPS, "segment 1 end (0,0), target (10,0)");
@@ -654,6 +654,296 @@ START_TEST(path_across_seam) {
     expect_vec3("path across the seam, outside", accel_of(s, 1), h - 1, -h, 0, 16 * FEPS,
                 "seek (-470,0) through the seam: offset (40,-40), not back across the world");
     boids_sim_destroy(s);
+}
+END_TEST
+
+// A 640 x 240 torus from the origin: the book's canvas, wrapped (the world
+// of the shipped path-simple and path-segments scenarios).
+static void torus_640x240(boids_world_params *w) {
+    memset(w, 0, sizeof(*w));
+    w->boundary = BOIDS_BOUNDARY_WRAP;
+    w->size[0] = 640.0f;
+    w->size[1] = 240.0f;
+}
+
+// The path force of one agent with the chapter's look-ahead (predict 25,
+// ahead 10), maxspeed 3 and a maxforce that never limits (100): the force is
+// setMag(target - pos, 3) - v, easy to write down.
+static void path_force(const float pos[3], const float vel[3], const boids_scene *sc, const boids_world_params *w,
+                       float f[3]) {
+    boids_path_follow(pos, vel, sc, w, 25.0f, 10.0f, 3.0f, 100.0f, f);
+}
+
+// setMag((tx, ty), 3) - (vx, vy): the expected seek force by hand.
+static void expect_seek(const char *what, const float f[3], double tx, double ty, double vx, double vy,
+                        const char *why) {
+    double l = sqrt(tx * tx + ty * ty);
+    expect_vec3(what, f, 3 * tx / l - vx, 3 * ty / l - vy, 0, 16 * FEPS, why);
+}
+
+START_TEST(path_normal_point_rules) {
+    float q[3];
+    const float a[3] = {0, 0, 0}, b[3] = {100, 0, 0};
+    const uint32_t end = BOIDS_PATH_OUTSIDE_END, line = BOIDS_PATH_LINE_INFINITE;
+    // Inside the segment every rule gives the projection.
+    const uint32_t rules[4] = {0u, end, line, end | line};
+    for (int r = 0; r < 4; r++) {
+        boids_normal_point((float[3]){30, 40, 0}, a, b, rules[r], q);
+        expect_vec3("normal point inside", q, 30, 0, 0, 100 * FEPS, "projection of (30,40) on (0,0)-(100,0)");
+    }
+    // Before the start (t = -0.2): clamp -> a; end -> b (Example 5.8); the
+    // infinite line -> (-20, 0) (Examples 5.5/5.6), also with end set.
+    boids_normal_point((float[3]){-20, 5, 0}, a, b, 0u, q);
+    expect_vec3("before the start, clamp", q, 0, 0, 0, 0, "the start point a");
+    boids_normal_point((float[3]){-20, 5, 0}, a, b, end, q);
+    expect_vec3("before the start, end", q, 100, 0, 0, 0, "the book's 5.8: outside the segment, its end b");
+    boids_normal_point((float[3]){-20, 5, 0}, a, b, line, q);
+    expect_vec3("before the start, infinite", q, -20, 0, 0, 0, "the line through a and b, t = -0.2");
+    boids_normal_point((float[3]){-20, 5, 0}, a, b, end | line, q);
+    expect_vec3("before the start, infinite and end", q, -20, 0, 0, 0, "the infinite line has no outside");
+    // Past the end (t = 1.5): clamp and end -> b; infinite -> (150, 0).
+    boids_normal_point((float[3]){150, 5, 0}, a, b, 0u, q);
+    expect_vec3("past the end, clamp", q, 100, 0, 0, 0, "the end point b");
+    boids_normal_point((float[3]){150, 5, 0}, a, b, end, q);
+    expect_vec3("past the end, end", q, 100, 0, 0, 0, "the end point b");
+    boids_normal_point((float[3]){150, 5, 0}, a, b, line, q);
+    expect_vec3("past the end, infinite", q, 150, 0, 0, 0, "t = 1.5 on the line");
+    // A clamped normal point is the vertex itself, bit for bit: with
+    // a = 100.7f, b = 5.1f, a + (b - a) * 1 rounds to 5.09999847f, not b.
+    const float ra[3] = {100.7f, 0.3f, 0}, rb[3] = {5.1f, 0.7f, 0};
+    boids_normal_point((float[3]){-20, 3, 0}, ra, rb, 0u, q);
+    EXPECT(memcmp(q, rb, sizeof q) == 0, "past the end: (%.9g, %.9g), expected b = (%.9g, %.9g) bit for bit",
+           (double)q[0], (double)q[1], (double)rb[0], (double)rb[1]);
+    boids_normal_point((float[3]){130, 0, 0}, ra, rb, 0u, q);
+    EXPECT(memcmp(q, ra, sizeof q) == 0, "before the start: (%.9g, %.9g), expected a = (%.9g, %.9g) bit for bit",
+           (double)q[0], (double)q[1], (double)ra[0], (double)ra[1]);
+    boids_normal_point((float[3]){130, 0, 0}, ra, rb, end, q);
+    EXPECT(memcmp(q, rb, sizeof q) == 0, "end rule before the start: expected b bit for bit, got (%.9g, %.9g)",
+           (double)q[0], (double)q[1]);
+}
+END_TEST
+
+START_TEST(path_shifts_by_hand) {
+    boids_world_params w;
+    torus_640x240(&w);
+    int32_t k[2];
+    // path-simple's segment (0,80)-(640,160) from an agent at (600,100),
+    // future 25 ahead in x: relative a = -600, b = 40, f = 25. x: k from
+    // ceil((25 - 40) / 640 - 0.5) = 0 to floor((25 + 600) / 640 + 0.5) = 1.
+    boids_path_shifts(&w, 0, 25.0f, -600.0f, 40.0f, k);
+    EXPECT(k[0] == 0 && k[1] == 1, "x shifts %d..%d, expected 0..1", k[0], k[1]);
+    // y: a = -20, b = 60, f = 0: ceil(-60/240 - 0.5) = 0 .. floor(20/240 + 0.5) = 0.
+    boids_path_shifts(&w, 1, 0.0f, -20.0f, 60.0f, k);
+    EXPECT(k[0] == 0 && k[1] == 0, "y shifts %d..%d, expected 0..0", k[0], k[1]);
+    // The segment across the seam (400..900) from x = 100: a = 300, b = 800,
+    // f = 25: ceil(-775/640 - 0.5) = -1 .. floor(-275/640 + 0.5) = 0.
+    boids_path_shifts(&w, 0, 25.0f, 300.0f, 800.0f, k);
+    EXPECT(k[0] == -1 && k[1] == 0, "seam shifts %d..%d, expected -1..0", k[0], k[1]);
+    // Exactly half a world beyond the end (f = b + 320): both images count.
+    boids_path_shifts(&w, 0, 330.0f, 0.0f, 10.0f, k);
+    EXPECT(k[0] == 0 && k[1] == 1, "half a world beyond: %d..%d, expected 0..1 (a tie, both tried)", k[0], k[1]);
+    // No extent (z in 2D), no wrap: 0 only.
+    boids_path_shifts(&w, 2, 5.0f, -900.0f, 900.0f, k);
+    EXPECT(k[0] == 0 && k[1] == 0, "z in 2D: %d..%d, expected 0..0", k[0], k[1]);
+    w.boundary = BOIDS_BOUNDARY_WALLS;
+    boids_path_shifts(&w, 0, 25.0f, -600.0f, 40.0f, k);
+    EXPECT(k[0] == 0 && k[1] == 0, "walls: %d..%d, expected 0..0", k[0], k[1]);
+    // A point far outside the world: at most BOIDS_PATH_MAX_SHIFT worlds.
+    w.boundary = BOIDS_BOUNDARY_WRAP;
+    boids_path_shifts(&w, 0, 0.0f, -1e9f, -1e9f + 10.0f, k);
+    EXPECT(k[0] == BOIDS_PATH_MAX_SHIFT && k[1] == BOIDS_PATH_MAX_SHIFT, "far away: %d..%d, expected %d..%d", k[0],
+           k[1], BOIDS_PATH_MAX_SHIFT, BOIDS_PATH_MAX_SHIFT);
+}
+END_TEST
+
+START_TEST(path_long_segments) {
+    // Segments longer than half the world: the image of a segment is the
+    // one whose normal point is nearest, not the one of its start point.
+    boids_world_params w;
+    torus_640x240(&w);
+    boids_scene sc;
+    float f[3];
+    // Along x: (0,80)-(600,80); agent (500,120) heading +x: future
+    // (525,120), normal (525,80) at 40 > 20, target (535,80): to (35,-40).
+    // (The start's nearest image, (640,80), would give (650,80) instead.)
+    const float x_seg[2][2] = {{0, 80}, {600, 80}};
+    path_scene(&sc, 2, x_seg, false);
+    path_force((float[3]){500, 120, 0}, (float[3]){1, 0, 0}, &sc, &w, f);
+    expect_seek("long along x", f, 35, -40, 1, 0, "seek (535,80) on the segment itself");
+    // Along y (world 240): (100,0)-(100,200); agent (140,150) heading +y:
+    // future (140,175), normal (100,175) at 40, target (100,185): to (-40,35).
+    const float y_seg[2][2] = {{100, 0}, {100, 200}};
+    path_scene(&sc, 2, y_seg, false);
+    path_force((float[3]){140, 150, 0}, (float[3]){0, 1, 0}, &sc, &w, f);
+    expect_seek("long along y", f, -40, 35, 0, 1, "seek (100,185), not the start's image (100,240)");
+    // Across the seam: (400,80)-(900,80) runs through x = 640; agent (100,120)
+    // heading +x: future (125,120) lies on the image shifted by -640
+    // (-240..260): normal (125,80), target (135,80): to (35,-40).
+    const float seam_seg[2][2] = {{400, 80}, {900, 80}};
+    path_scene(&sc, 2, seam_seg, false);
+    path_force((float[3]){100, 120, 0}, (float[3]){1, 0, 0}, &sc, &w, f);
+    expect_seek("across the seam", f, 35, -40, 1, 0, "the image (-240,80)-(260,80), normal (125,80)");
+    // path-simple: (0,80)-(640,160); agent (600,150) heading +x: future
+    // (625,150), t = 405600 / 416000 = 0.975, normal (624,158) at sqrt(65)
+    // = 8.06 < 20: on the path, no force (the start's image (640,80) put it
+    // 71.6 away and pulled it there).
+    const float simple[2][2] = {{0, 80}, {640, 160}};
+    path_scene(&sc, 2, simple, false);
+    path_force((float[3]){600, 150, 0}, (float[3]){1, 0, 0}, &sc, &w, f);
+    expect_zero("path-simple near the right edge", f, "future (625,150) is 8.06 from (624,158) on the segment");
+}
+END_TEST
+
+// The nearest point to f over the images k = -3..3 of every segment, in
+// double, clamped: the rule of boids_path_follow by brute force. Returns the
+// squared distance; *seg the segment (the first of equals within 1e-9).
+static double nearest_by_brute_force(const double f[2], const boids_scene *sc, const boids_world_params *w,
+                                     uint32_t *seg) {
+    double best = INFINITY;
+    uint32_t n = sc->path_count, segments = (sc->path_flags & BOIDS_PATH_CLOSED) ? n : n - 1;
+    for (uint32_t i = 0; i < segments; i++)
+        for (int kx = -3; kx <= 3; kx++)
+            for (int ky = -3; ky <= 3; ky++) {
+                const float *pa = sc->path[i], *pb = sc->path[(i + 1) % n];
+                double a[2] = {pa[0] + kx * (double)w->size[0], pa[1] + ky * (double)w->size[1]};
+                double ab[2] = {(double)pb[0] - pa[0], (double)pb[1] - pa[1]};
+                double t = ((f[0] - a[0]) * ab[0] + (f[1] - a[1]) * ab[1]) / (ab[0] * ab[0] + ab[1] * ab[1]);
+                t = t < 0 ? 0 : t > 1 ? 1 : t;
+                double dx = f[0] - (a[0] + ab[0] * t), dy = f[1] - (a[1] + ab[1] * t), d = dx * dx + dy * dy;
+                if (d < best - 1e-9) {
+                    best = d;
+                    *seg = i;
+                }
+            }
+    return best;
+}
+
+START_TEST(path_images_brute_force) {
+    // Agents on a grid over the whole 640 x 240 torus, 8 headings each,
+    // on path-simple's segment and on path-segments' five (one of them,
+    // (140,40)-(280,190), longer than half the world in y): whether the
+    // force is zero (inside the radius) agrees with the brute-force nearest
+    // image everywhere but within 1e-3 of the radius.
+    boids_world_params w;
+    torus_640x240(&w);
+    const float simple[2][2] = {{0, 80}, {640, 160}};
+    const float five[6][2] = {{0, 120}, {140, 40}, {280, 190}, {420, 60}, {540, 180}, {640, 120}};
+    boids_scene sc[2];
+    path_scene(&sc[0], 2, simple, false);
+    path_scene(&sc[1], 6, five, false);
+    uint32_t compared = 0, off_path = 0;
+    for (int s = 0; s < 2; s++)
+        for (int gx = 0; gx < 64; gx++)
+            for (int gy = 0; gy < 24; gy++)
+                for (int h = 0; h < 8; h++) {
+                    float pos[3] = {5.0f + 10.0f * (float)gx, 5.0f + 10.0f * (float)gy, 0};
+                    float vel[3] = {2.0f * cosf((float)h * 0.785398163f), 2.0f * sinf((float)h * 0.785398163f), 0};
+                    float f[3];
+                    path_force(pos, vel, &sc[s], &w, f);
+                    double fut[2] = {pos[0] + 12.5 * vel[0], pos[1] + 12.5 * vel[1]};
+                    uint32_t seg = 0;
+                    double d = sqrt(nearest_by_brute_force(fut, &sc[s], &w, &seg));
+                    if (fabs(d - 20.0) < 1e-3)
+                        continue;
+                    compared++;
+                    bool pulled = f[0] != 0.0f || f[1] != 0.0f;
+                    off_path += pulled;
+                    EXPECT(pulled == (d > 20.0),
+                           "path %d, agent (%g,%g) heading %d: force (%g,%g), but the nearest image is %.4g away "
+                           "(radius 20)",
+                           s, (double)pos[0], (double)pos[1], h, (double)f[0], (double)f[1], d);
+                }
+    EXPECT(compared > 20000 && off_path > 5000 && off_path < compared - 2000,
+           "%u agents compared, %u off the path: expected both on and off the path", compared, off_path);
+}
+END_TEST
+
+START_TEST(path_corner_tie) {
+    // A future position past one segment's end and before the next one's
+    // start: both give the corner, at bit-equal distances; the earlier
+    // segment wins (the book's 5.8 loop: strict <) and sets the direction.
+    boids_world_params plain;
+    memset(&plain, 0, sizeof(plain));
+    plain.boundary = BOIDS_BOUNDARY_BOUNCE;
+    boids_scene sc;
+    float f[3], qa[3], qb[3];
+    // Awkward coordinates, so that a + (b - a) would round off the corner.
+    const float bend[3][2] = {{100.7f, 0.3f}, {5.1f, 0.7f}, {5.1f, 100.7f}};
+    path_scene(&sc, 3, bend, false);
+    // Agent (-30.9, -29.3) heading -x: future (-55.9, -29.3): past the end
+    // of segment 0 (which runs -x) and before the start of segment 1 (+y).
+    const float pos[3] = {-30.9f, -29.3f, 0}, vel[3] = {-1, 0, 0};
+    float future[3], a0[3], b0[3], c0[3];
+    boids_set_mag(vel, 25.0f, future);
+    for (int i = 0; i < 3; i++) {
+        a0[i] = sc.path[0][i] - pos[i];
+        b0[i] = sc.path[1][i] - pos[i];
+        c0[i] = sc.path[2][i] - pos[i];
+    }
+    boids_normal_point(future, a0, b0, 0u, qa);
+    boids_normal_point(future, b0, c0, 0u, qb);
+    EXPECT(memcmp(qa, qb, sizeof qa) == 0 && memcmp(qa, b0, sizeof qa) == 0,
+           "both segments give the corner bit for bit: (%.9g, %.9g) and (%.9g, %.9g)", (double)qa[0], (double)qa[1],
+           (double)qb[0], (double)qb[1]);
+    // Segment 0's direction (-95.6, 0.4) / |.| * 10 from the corner (5.1, 0.7):
+    // target = corner + that, to target from pos. Segment 1's would be (5.1, 10.7).
+    double l0 = sqrt(95.6 * 95.6 + 0.4 * 0.4);
+    double tx = 5.1 - 95.6 * 10 / l0 - (-30.9), ty = 0.7 + 0.4 * 10 / l0 - (-29.3);
+    path_force(pos, vel, &sc, &plain, f);
+    expect_seek("corner tie", f, tx, ty, -1, 0, "segment 0 keeps the corner: target 10 along (-95.6, 0.4)");
+    // The same corner across the seam of the 640 x 240 torus: path
+    // (500,100)-(620,100)-(620,200), agent (5,60) heading +x: future (30,60) =
+    // (670,60), past the end of segment 0 and before segment 1, both at the
+    // corner's image (620 - 640, 100) = (-20,100), i.e. (-25,40) from the
+    // agent. Segment 0 wins: target (-15,40) from it (segment 1: (-25,50)).
+    boids_world_params w;
+    torus_640x240(&w);
+    const float seam_bend[3][2] = {{500, 100}, {620, 100}, {620, 200}};
+    path_scene(&sc, 3, seam_bend, false);
+    path_force((float[3]){5, 60, 0}, (float[3]){1, 0, 0}, &sc, &w, f);
+    expect_seek("corner tie across the seam", f, -15, 40, 1, 0, "segment 0 keeps the corner's image (-20,100)");
+    // A closed square: its first and last segments meet at point 0; the
+    // first is earlier. Square (0,0),(100,0),(100,100),(0,100); agent
+    // (-30,-5) heading -y: future (-30,-30), past the closing segment's end
+    // (0,100)->(0,0) and before segment 0's start: segment 0 wins, target
+    // (10,0), to target (40,5). (The closing one's: (0,-10), to (30,-5).)
+    const float sq[4][2] = {{0, 0}, {100, 0}, {100, 100}, {0, 100}};
+    path_scene(&sc, 4, sq, true);
+    path_force((float[3]){-30, -5, 0}, (float[3]){0, -1, 0}, &sc, &plain, f);
+    expect_seek("closed corner tie", f, 40, 5, 0, -1, "segment 0 is earlier than the closing segment");
+}
+END_TEST
+
+START_TEST(path_options_by_hand) {
+    boids_world_params plain;
+    memset(&plain, 0, sizeof(plain));
+    plain.boundary = BOIDS_BOUNDARY_BOUNCE;
+    boids_scene sc;
+    float f[3];
+    const float seg[2][2] = {{0, 0}, {100, 0}};
+    path_scene(&sc, 2, seg, false);
+    // Before the start: agent (-30,30) heading +x, future (-5,30).
+    // clamp: normal (0,0) at 30.4, target (10,0), to target (40,-30).
+    path_force((float[3]){-30, 30, 0}, (float[3]){1, 0, 0}, &sc, &plain, f);
+    expect_seek("outside = clamp", f, 40, -30, 1, 0, "the nearer end (0,0), target (10,0)");
+    // end (Example 5.8): normal = the end (100,0) at 109.2, target (110,0),
+    // to target (140,-30).
+    sc.path_flags = BOIDS_PATH_OUTSIDE_END;
+    path_force((float[3]){-30, 30, 0}, (float[3]){1, 0, 0}, &sc, &plain, f);
+    expect_seek("outside = end", f, 140, -30, 1, 0, "the segment's end (100,0), target (110,0)");
+    // line = infinite (Examples 5.5/5.6): normal (-5,0) at 30, target (5,0),
+    // to target (35,-30).
+    sc.path_flags = BOIDS_PATH_LINE_INFINITE;
+    path_force((float[3]){-30, 30, 0}, (float[3]){1, 0, 0}, &sc, &plain, f);
+    expect_seek("line = infinite, before", f, 35, -30, 1, 0, "(-5,0) on the line, target (5,0)");
+    // Past the end, 10 from the line: inside the radius on the infinite
+    // line (no force); clamped, (100,0) is 75.7 away: target (110,0), to
+    // target (-40,-10) from (150,10).
+    path_force((float[3]){150, 10, 0}, (float[3]){1, 0, 0}, &sc, &plain, f);
+    expect_zero("line = infinite, past the end", f, "future (175,10) is 10 from the line");
+    sc.path_flags = 0u;
+    path_force((float[3]){150, 10, 0}, (float[3]){1, 0, 0}, &sc, &plain, f);
+    expect_seek("line = segment, past the end", f, -40, -10, 1, 0, "the end (100,0), target (110,0)");
 }
 END_TEST
 
@@ -1583,7 +1873,7 @@ static Suite *behaviors_suite(void) {
     Suite *s = suite_create("behaviors");
     struct {
         const char *name;
-        const TTest *tests[3];
+        const TTest *tests[8];
     } cases[] = {
         {"seek", {seek_by_hand, seek_in_sim}},
         {"flee", {flee_by_hand}},
@@ -1593,7 +1883,9 @@ static Suite *behaviors_suite(void) {
         {"wander", {wander_by_hand, wander_in_sim}},
         {"walls", {walls_by_hand, walls_in_sim, walls_book_corner_by_hand}},
         {"flow", {flow_by_hand, flow_in_sim}},
-        {"path", {path_by_hand, path_across_seam}},
+        {"path",
+         {path_by_hand, path_across_seam, path_normal_point_rules, path_shifts_by_hand, path_long_segments,
+          path_images_brute_force, path_corner_tie, path_options_by_hand}},
         {"obstacles", {obstacles_by_hand}},
         {"separation", {separation_by_hand, separation_in_sim}},
         {"alignment", {alignment_by_hand}},
@@ -1613,7 +1905,7 @@ static Suite *behaviors_suite(void) {
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         TCase *tc = tcase_create(cases[c].name);
         tcase_set_timeout(tc, 120);
-        for (int t = 0; t < 3 && cases[c].tests[t]; t++)
+        for (int t = 0; t < 8 && cases[c].tests[t]; t++)
             tcase_add_test(tc, cases[c].tests[t]);
         suite_add_tcase(s, tc);
     }

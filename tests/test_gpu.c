@@ -76,7 +76,8 @@ static const char probe_src[] =
     "void main() { o[0] = world.dt + world.min.x + float(world.cells.w + world.count + world.seed_hi) + "
     "world.max_radius + group[1].maxspeed + group[1].weight[3].w + float(group[1].behaviors) + "
     "group[1].body_radius + scene.path[1].x + scene.obstacle[1].w + float(scene.obstacle_count) + "
-    "scene.path_radius + world.target_vel.x + world.flow_inv_cell.x + float(world.flow_dims.w) + body[1].segment[7].w "
+    "scene.path_radius + float(scene.path_flags) + world.target_vel.x + world.flow_inv_cell.x + "
+    "float(world.flow_dims.w) + body[1].segment[7].w "
     "+ "
     "body[1].width[7].w + float(body[1].style + body[1].joints + body[1].min_only) + body[1].angle_limit; }\n";
 
@@ -126,6 +127,7 @@ START_TEST(layout_matches_driver) {
         {"scene.obstacle[0]", offsetof(boids_scene, obstacle)},
         {"scene.obstacle_count", offsetof(boids_scene, obstacle_count)},
         {"scene.path_radius", offsetof(boids_scene, path_radius)},
+        {"scene.path_flags", offsetof(boids_scene, path_flags)},
     };
     for (size_t i = 0; i < sizeof(world) / sizeof(world[0]); i++) {
         GLint off = offset_of(prog, world[i].name);
@@ -553,6 +555,196 @@ START_TEST(steer_each_behavior) {
 }
 END_TEST
 
+// ---- path following: the twins on hand-placed agents and on crowds --------------
+
+// One group that only follows the path (weight 1, maxspeed 3, a maxforce
+// that never limits, predict 25, ahead 10) in the book's 640 x 240 canvas.
+static void path_params(boids_params *p, uint32_t n, uint32_t boundary, const float (*pts)[2], uint32_t npts,
+                        uint32_t flags) {
+    boids_params_default(p, n, 2);
+    p->world.boundary = boundary;
+    p->world.size[0] = 640.0f;
+    p->world.size[1] = 240.0f;
+    p->world.min[0] = p->world.min[1] = 0.0f;
+    boids_group_params *g = &p->group[0];
+    g->behaviors = BOIDS_BIT(BOIDS_BI_PATH);
+    g->weight[BOIDS_BI_PATH >> 2][BOIDS_BI_PATH & 3] = 1.0f;
+    g->maxspeed = 3.0f;
+    g->maxforce = 100.0f;
+    g->path_predict = 25.0f;
+    g->path_ahead = 10.0f;
+    p->scene.path_count = npts;
+    p->scene.path_flags = flags;
+    p->scene.path_radius = 20.0f;
+    for (uint32_t i = 0; i < npts; i++) {
+        p->scene.path[i][0] = pts[i][0];
+        p->scene.path[i][1] = pts[i][1];
+        p->scene.path[i][2] = 0.0f;
+    }
+}
+
+// The steer output (by id) of the CPU and the GPU for the agents of s.
+static void path_steer_both(boids_sim *s, float (*cpu)[4], float (*gpu)[4]) {
+    boids_gpu *g = gpu_for(&s->p, NULL);
+    boids_gpu_upload(g, s);
+    boids_sim_build_grid(s);
+    boids_sim_steer(s);
+    boids_gpu_build_grid(g);
+    boids_gpu_steer(g);
+    uint32_t n = s->n;
+    float(*acc)[4] = malloc((size_t)n * 16);
+    uint32_t *id = malloc((size_t)n * 4);
+    boids_gpu_read(g, BOIDS_GPU_ACCEL, acc, (size_t)n * 16);
+    boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)n * 4);
+    for (uint32_t i = 0; i < n; i++) {
+        memcpy(gpu[id[i]], acc[i], 16);
+        memcpy(cpu[s->cur.id[i]], s->accel[i], 16);
+    }
+    EXPECT(boids_gpu_debug_errors(g) == 0, "path: %u GL errors", boids_gpu_debug_errors(g));
+    free(acc);
+    free(id);
+    boids_gpu_destroy(g);
+}
+
+START_TEST(path_twins_by_hand) {
+    // The cases of tests/test_behaviors.c (path): segments longer than half
+    // the world along x, along y and across the seam, the corner ties (the
+    // earlier segment keeps the corner), and each option, one agent each.
+    // Expected: seek toward `to` (setMag(to, 3) - v), or no force.
+    open_context();
+    gladLoadGL((GLADloadfunc)boids_gl_loader(ctx));
+    const char *renderer = (const char *)glGetString(GL_RENDERER);
+    bool llvmpipe = renderer && strstr(renderer, "llvmpipe");
+    double l0 = sqrt(95.6 * 95.6 + 0.4 * 0.4); // segment 0 of the bend: (300.7,100.3) -> (205.1,100.7)
+    static const struct {
+        const char *name;
+        uint32_t boundary, npts, flags;
+        float pts[3][2];
+        float agent[4]; // x, y, vx, vy
+        bool force;
+        double to[2];
+    } cases[] = {
+        {"long along x", BOIDS_BOUNDARY_WRAP, 2, 0, {{0, 80}, {600, 80}}, {500, 120, 1, 0}, true, {35, -40}},
+        {"long along y", BOIDS_BOUNDARY_WRAP, 2, 0, {{100, 0}, {100, 200}}, {140, 150, 0, 1}, true, {-40, 35}},
+        {"across the seam", BOIDS_BOUNDARY_WRAP, 2, 0, {{400, 80}, {900, 80}}, {100, 120, 1, 0}, true, {35, -40}},
+        {"path-simple", BOIDS_BOUNDARY_WRAP, 2, 0, {{0, 80}, {640, 160}}, {600, 150, 1, 0}, false, {0, 0}},
+        {"corner tie across the seam",
+         BOIDS_BOUNDARY_WRAP,
+         3,
+         0,
+         {{500, 100}, {620, 100}, {620, 200}},
+         {5, 60, 1, 0},
+         true,
+         {-15, 40}},
+        {"corner tie",
+         BOIDS_BOUNDARY_BOUNCE,
+         3,
+         0,
+         {{300.7f, 100.3f}, {205.1f, 100.7f}, {205.1f, 200.7f}},
+         {169.1f, 70.7f, -1, 0},
+         true,
+         {0, 0}}, // `to` filled in below
+        {"outside = clamp", BOIDS_BOUNDARY_BOUNCE, 2, 0, {{100, 100}, {200, 100}}, {70, 130, 1, 0}, true, {40, -30}},
+        {"outside = end",
+         BOIDS_BOUNDARY_BOUNCE,
+         2,
+         BOIDS_PATH_OUTSIDE_END,
+         {{100, 100}, {200, 100}},
+         {70, 130, 1, 0},
+         true,
+         {140, -30}},
+        {"line = infinite",
+         BOIDS_BOUNDARY_BOUNCE,
+         2,
+         BOIDS_PATH_LINE_INFINITE,
+         {{100, 100}, {200, 100}},
+         {70, 130, 1, 0},
+         true,
+         {35, -30}},
+        {"line = infinite, past the end",
+         BOIDS_BOUNDARY_BOUNCE,
+         2,
+         BOIDS_PATH_LINE_INFINITE,
+         {{100, 100}, {200, 100}},
+         {250, 110, 1, 0},
+         false,
+         {0, 0}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        boids_params p;
+        path_params(&p, 1, cases[c].boundary, cases[c].pts, cases[c].npts, cases[c].flags);
+        ck_assert_int_eq(boids_params_finalize(&p, NULL, 0), BOIDS_OK);
+        boids_sim *s;
+        ck_assert_int_eq(boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM), BOIDS_OK);
+        s->threads = 1;
+        float pos[1][4] = {{cases[c].agent[0], cases[c].agent[1], 0, 0}};
+        float vel[1][4] = {{cases[c].agent[2], cases[c].agent[3], 0, 0}};
+        uint32_t group[1] = {0};
+        ck_assert_int_eq(boids_sim_set_agents(s, (const float(*)[4])pos, (const float(*)[4])vel, group), BOIDS_OK);
+        float cpu[1][4], gpu[1][4];
+        path_steer_both(s, cpu, gpu);
+        double to[2] = {cases[c].to[0], cases[c].to[1]};
+        if (c == 5) { // the corner (205.1,100.7) plus 10 along segment 0, from the agent
+            to[0] = 205.1 - 95.6 * 10 / l0 - 169.1;
+            to[1] = 100.7 + 0.4 * 10 / l0 - 70.7;
+        }
+        double l = sqrt(to[0] * to[0] + to[1] * to[1]);
+        double ex = cases[c].force ? 3 * to[0] / l - cases[c].agent[2] : 0;
+        double ey = cases[c].force ? 3 * to[1] / l - cases[c].agent[3] : 0;
+        for (int a = 0; a < 2; a++) {
+            double e = a ? ey : ex;
+            EXPECT(fabs(gpu[0][a] - e) <= 1e-4 && fabs(cpu[0][a] - e) <= 1e-4,
+                   "%s: %c: gpu %.9g cpu %.9g, expected %.9g (by hand)", cases[c].name, "xy"[a], (double)gpu[0][a],
+                   (double)cpu[0][a], e);
+            EXPECT(fabsf(gpu[0][a] - cpu[0][a]) <= ATOL_ARITH + RTOL * fabsf(cpu[0][a]),
+                   "%s: %c: gpu %.9g cpu %.9g beyond the tolerance", cases[c].name, "xy"[a], (double)gpu[0][a],
+                   (double)cpu[0][a]);
+            // llvmpipe rounds as the C reference: the same bits (the tie included).
+            EXPECT(!llvmpipe || memcmp(&gpu[0][a], &cpu[0][a], 4) == 0, "%s: %c: gpu %a cpu %a on llvmpipe",
+                   cases[c].name, "xy"[a], (double)gpu[0][a], (double)cpu[0][a]);
+        }
+        boids_sim_destroy(s);
+    }
+    close_context();
+}
+END_TEST
+
+START_TEST(path_twins_crowd) {
+    // 3000 agents on path-simple's segment and on path-segments' five, each
+    // rule: the GPU within the one-step tolerance of the CPU, and both on and
+    // off the path (something is compared).
+    open_context();
+    static const float simple[2][2] = {{0, 80}, {640, 160}};
+    static const float five[6][2] = {{0, 120}, {140, 40}, {280, 190}, {420, 60}, {540, 180}, {640, 120}};
+    const uint32_t rules[3] = {0u, BOIDS_PATH_OUTSIDE_END, BOIDS_PATH_LINE_INFINITE};
+    uint32_t n = 3000;
+    float(*cpu)[4] = malloc((size_t)n * 16), (*gpu)[4] = malloc((size_t)n * 16);
+    for (int shape = 0; shape < 2; shape++)
+        for (int r = 0; r < 3; r++) {
+            boids_params p;
+            path_params(&p, n, BOIDS_BOUNDARY_WRAP, shape ? five : simple, shape ? 6 : 2, rules[r]);
+            ck_assert_int_eq(boids_params_finalize(&p, NULL, 0), BOIDS_OK);
+            boids_sim *s;
+            ck_assert_int_eq(boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM), BOIDS_OK);
+            s->threads = 1;
+            path_steer_both(s, cpu, gpu);
+            uint32_t worst = 0, pulled = 0;
+            double ratio = worst_ratio((const float(*)[4])cpu, (const float(*)[4])gpu, n, ATOL_ARITH, RTOL, &worst);
+            for (uint32_t i = 0; i < n; i++)
+                pulled += cpu[i][0] != 0.0f || cpu[i][1] != 0.0f;
+            EXPECT(ratio <= 1.0, "path %d, rule %u: agent %u: cpu (%g, %g) gpu (%g, %g), %.2f of the tolerance", shape,
+                   rules[r], worst, (double)cpu[worst][0], (double)cpu[worst][1], (double)gpu[worst][0],
+                   (double)gpu[worst][1], ratio);
+            EXPECT(pulled > 100 && pulled < n - 100, "path %d, rule %u: %u of %u agents pulled (expected some of each)",
+                   shape, rules[r], pulled, n);
+            boids_sim_destroy(s);
+        }
+    free(cpu);
+    free(gpu);
+    close_context();
+}
+END_TEST
+
 // ---- whole steps: parity after one, determinism after many ---------------------------
 
 START_TEST(step_parity_and_determinism) {
@@ -815,6 +1007,33 @@ START_TEST(no_gl45_exits_3) {
 }
 END_TEST
 
+START_TEST(validate_paths) {
+    // boids-validate's one-step horizon compares path following alone and
+    // all together: the shipped path scenarios (segments longer than half
+    // the world in x and in y) with each rule of the options.
+    static const char *const runs[] = {
+        "--scenario path-simple",
+        "--scenario path-simple --path-line infinite",
+        "--scenario path-segments",
+        "--scenario path-segments --path-outside end",
+        "--scenario path-following --path-outside end --path-line segment",
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char cmd[512], out[4096];
+        snprintf(cmd, sizeof cmd,
+                 BOIDS_BIN_DIR "/boids-validate %s --count 2000 --steps 10 2>/dev/null | grep -c 'PASS  path '",
+                 runs[i]);
+        int rc = run_cmd(cmd, out, sizeof out);
+        ck_assert_msg(rc == 0 && atoi(out) == 2,
+                      "boids-validate %s: %s path checks passed (expected 2: force and step)", runs[i], out);
+        snprintf(cmd, sizeof cmd, BOIDS_BIN_DIR "/boids-validate %s --count 2000 --steps 10 2>/dev/null", runs[i]);
+        rc = run_cmd(cmd, out, sizeof out);
+        ck_assert_msg(rc == 0 && strstr(out, "all checks passed"), "boids-validate %s: exit %d, '%s'", runs[i], rc,
+                      out);
+    }
+}
+END_TEST
+
 START_TEST(count_over_gpu_limit_exits_2) {
     open_context();
     gladLoadGL((GLADloadfunc)boids_gl_loader(ctx));
@@ -872,6 +1091,8 @@ Suite *gpu_suite(void) {
     tcase_set_timeout(steer, 900);
     tcase_add_loop_test(steer, steer_each_behavior, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
     tcase_add_loop_test(steer, step_parity_and_determinism, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
+    tcase_add_test(steer, path_twins_by_hand);
+    tcase_add_test(steer, path_twins_crowd);
     suite_add_tcase(s, steer);
     TCase *bodies = tcase_create("bodies");
     tcase_set_timeout(bodies, 600);
@@ -881,6 +1102,7 @@ Suite *gpu_suite(void) {
     TCase *apps = tcase_create("executables");
     tcase_set_timeout(apps, 900);
     tcase_add_test(apps, executables_on_gpu);
+    tcase_add_test(apps, validate_paths);
     tcase_add_test(apps, count_over_gpu_limit_exits_2);
     tcase_add_test(apps, no_gl45_exits_3);
     suite_add_tcase(s, apps);

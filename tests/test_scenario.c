@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <check.h>
 
@@ -81,7 +82,7 @@ START_TEST(every_section_applied) {
     ck_assert_float_eq(p->scene.obstacle[1][0], -30.0f);
     ck_assert_float_eq(p->scene.obstacle[1][3], 6.0f);
     ck_assert_uint_eq(p->scene.path_count, 3);
-    ck_assert_uint_eq(p->scene.path_closed, 1);
+    ck_assert_uint_eq(p->scene.path_flags, BOIDS_PATH_CLOSED);
     ck_assert_float_eq(p->scene.path_radius, 15.0f);
     ck_assert_uint_eq(p->flow.kind, BOIDS_FLOW_SWIRL);
     ck_assert_uint_eq(p->flow.noise_seed, 9);
@@ -242,6 +243,70 @@ START_TEST(run_dump_roundtrip) {
 }
 END_TEST
 
+START_TEST(path_options) {
+    // [path] outside = clamp | end and line = segment | infinite: bits of
+    // scene.path_flags beside closed; the defaults leave them clear.
+    load_ok("[path]\npoint = 0, 0\npoint = 100, 0\n");
+    ck_assert_uint_eq(sc.params.scene.path_flags, 0u);
+    load_ok("[path]\npoint = 0, 0\npoint = 100, 0\noutside = end\nclosed = true\n");
+    ck_assert_uint_eq(sc.params.scene.path_flags, BOIDS_PATH_OUTSIDE_END | BOIDS_PATH_CLOSED);
+    load_ok("[path]\npoint = 0, 0\npoint = 100, 0\nline = infinite\noutside = end\noutside = clamp\n");
+    ck_assert_uint_eq(sc.params.scene.path_flags, BOIDS_PATH_LINE_INFINITE);
+    load_ok("[path]\npoint = 0, 0\npoint = 100, 0\nline = infinite\nline = segment\nclosed = true\n");
+    ck_assert_uint_eq(sc.params.scene.path_flags, BOIDS_PATH_CLOSED);
+    load_bad("[path]\npoint = 0, 0\npoint = 100, 0\noutside = start\n",
+             ARGV("t.ini:4:", "[path] outside: 'start'", "clamp or end"));
+    load_bad("[path]\nline = ray\n", ARGV("t.ini:2:", "[path] line: 'ray'", "segment or infinite"));
+    load_bad("[path]\noutsid = end\n", ARGV("t.ini:2:", "did you mean 'outside'"));
+    // The flags set them over the file; --dump-scenario writes them and
+    // loads back to the same run.
+    mkdir(TMP, 0755);
+    const char *dump = TMP "/path-dump.ini";
+    run_result r = boids_test_run(RUN_BIN,
+                                  ARGV("boids-run", "--scenario", "path-segments", "--dump-scenario", "--path-outside",
+                                       "end", "--path-line", "infinite"),
+                                  TMP, "dump");
+    ck_assert_msg(r.spawned && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "dump failed: %s", r.err);
+    ck_assert_msg(strstr(r.out, "\noutside = end\n") && strstr(r.out, "\nline = infinite\n"),
+                  "expected 'outside = end' and 'line = infinite' in the dump: %s", r.out);
+    boids_test_write(dump, r.out, strlen(r.out));
+    boids_test_run_free(&r);
+    unsigned long long a = run_hash(ARGV("boids-run", "--scenario", "path-segments", "--count", "300", "--steps", "20",
+                                         "--quiet", "--path-outside", "end", "--path-line", "infinite"));
+    unsigned long long b =
+        run_hash(ARGV("boids-run", "--scenario", dump, "--count", "300", "--steps", "20", "--quiet"));
+    ck_assert_msg(a == b, "the dump with the path options runs differently: %016llx vs %016llx", a, b);
+    // Each option changes the run of path-segments (agents outside its
+    // segments and off its lines exist); the defaults dump as clamp, segment.
+    unsigned long long base =
+        run_hash(ARGV("boids-run", "--scenario", "path-segments", "--count", "300", "--steps", "20", "--quiet"));
+    unsigned long long end = run_hash(ARGV("boids-run", "--scenario", "path-segments", "--count", "300", "--steps",
+                                           "20", "--quiet", "--path-outside", "end"));
+    unsigned long long line = run_hash(ARGV("boids-run", "--scenario", "path-segments", "--count", "300", "--steps",
+                                            "20", "--quiet", "--path-line", "infinite"));
+    unsigned long long same = run_hash(ARGV("boids-run", "--scenario", "path-segments", "--count", "300", "--steps",
+                                            "20", "--quiet", "--path-outside", "clamp", "--path-line", "segment"));
+    ck_assert_msg(end != base && line != base && end != line && same == base,
+                  "state hashes: default %016llx, end %016llx, infinite %016llx, clamp+segment %016llx (expected the "
+                  "last equal to the default, the others different)",
+                  base, end, line, same);
+    // A snapshot keeps them: 10 steps, saved, 10 more from the file equal 20
+    // with the flags.
+    const char *snap = TMP "/path-options.boids";
+    unlink(snap);
+    run_hash(ARGV("boids-run", "--scenario", "path-segments", "--count", "300", "--steps", "10", "--quiet",
+                  "--path-outside", "end", "--path-line", "infinite", "--save", snap));
+    unsigned long long loaded = run_hash(ARGV("boids-run", "--load", snap, "--steps", "10", "--quiet"));
+    ck_assert_msg(loaded == a, "10 + 10 steps through a snapshot: %016llx, 20 steps with the flags: %016llx", loaded,
+                  a);
+    unlink(snap);
+    r = boids_test_run(RUN_BIN, ARGV("boids-run", "--scenario", "path-segments", "--dump-scenario"), TMP, "dump");
+    ck_assert_msg(strstr(r.out, "\noutside = clamp\n") && strstr(r.out, "\nline = segment\n"),
+                  "expected the defaults 'outside = clamp' and 'line = segment' in the dump: %s", r.out);
+    boids_test_run_free(&r);
+}
+END_TEST
+
 START_TEST(run_bad_file_exits_2) {
     mkdir(TMP, 0755);
     const char *path = TMP "/bad.ini";
@@ -320,6 +385,7 @@ static Suite *scenario_suite(void) {
     tcase_set_timeout(run, 300);
     tcase_add_test(run, run_dump_roundtrip);
     tcase_add_test(run, run_bad_file_exits_2);
+    tcase_add_test(run, path_options);
     suite_add_tcase(s, run);
     return s;
 }

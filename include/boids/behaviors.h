@@ -129,14 +129,22 @@ bool boids_walls(const float pos[3], const float vel[3], const boids_world_param
 // Flow field: desired = lookup(position) * maxspeed.
 const float *boids_flowfield_lookup(const boids_flowfield *f, const boids_world_params *w, const float pos[3]);
 void boids_flow(const float field[3], const float vel[3], float maxspeed, float maxforce, float dest[3]);
-// Path following (Reynolds): predict, normal point on every segment (clamped),
-// keep the closest; outside the radius seek a point `ahead` along the path.
-// Each segment is taken at its minimum image near the future position.
+// Path following (Reynolds): predict, normal point on every segment (by
+// scene->path_flags: clamped, the book's end point, or the infinite line),
+// keep the closest (ties: the earlier segment); outside the radius seek a
+// point `ahead` along the path. On a torus every image of a segment (shifted
+// by whole worlds) that can be the nearest is tried (boids_path_shifts).
 void boids_path_follow(const float pos[3], const float vel[3], const boids_scene *scene,
                        const boids_world_params *w, float predict, float ahead, float maxspeed, float maxforce,
                        float dest[3]);
-// The closest point to p on segment a-b (scalar projection, clamped).
-void boids_normal_point(const float p[3], const float a[3], const float b[3], float dest[3]);
+// The point of segment a-b that path following takes for p (scalar
+// projection; BOIDS_PATH_* flags: clamped to a or b themselves, b when
+// outside, or unclamped).
+void boids_normal_point(const float p[3], const float a[3], const float b[3], uint32_t flags, float dest[3]);
+// The range k[0]..k[1] of world shifts along `axis` of the images of a
+// segment (a, b: its coordinates on that axis) that can hold the normal
+// point nearest to f (0..0 where the axis does not wrap).
+void boids_path_shifts(const boids_world_params *w, uint32_t axis, float f, float a, float b, int32_t k[2]);
 // Obstacle avoidance: of the circles/spheres that the forward corridor
 // (length `lookahead`, half-width obstacle radius + body radius) hits, take
 // the nearest and steer laterally away from its centre.

@@ -13,7 +13,8 @@
  *   boids_parse_edit_distance, boids_parse_nearest   "did you mean"
  *   boids_parse_behaviors      LIST|all|none (names and 'flocking') to bits
  *   boids_parse_shown          a value as messages show it (escaped, cut)
- *   boids_parse_boundary_names, boids_parse_distribution_names, boids_parse_wall_corner_names
+ *   boids_parse_boundary_names, boids_parse_distribution_names, boids_parse_wall_corner_names,
+ *   boids_parse_path_outside_names, boids_parse_path_line_names
  */
 #ifndef BOIDS_PARSE_H
 #define BOIDS_PARSE_H
@@ -65,5 +66,9 @@ const char *boids_parse_shown(const char *value, char *buf, size_t size);
 extern const char *const boids_parse_boundary_names[];
 extern const char *const boids_parse_distribution_names[];
 extern const char *const boids_parse_wall_corner_names[];
+// [path] outside / --path-outside: "clamp" (0), "end" (1, BOIDS_PATH_OUTSIDE_END);
+// [path] line / --path-line: "segment" (0), "infinite" (1, BOIDS_PATH_LINE_INFINITE).
+extern const char *const boids_parse_path_outside_names[];
+extern const char *const boids_parse_path_line_names[];
 
 #endif

@@ -94,6 +94,11 @@ static const char usage_more[] = // (C99 promises string literals of 4095 bytes 
     "seek, arrive, path, flow, view, alignment, cohesion, wander.\n"
     "SIGINT / SIGTERM (exit 130 / 143), GPU faults (exit 3): --export-csv, --save, --record and\n"
     "--profile are written (after a fault from the last good state).\n"
+    "Path following (behaviour path, the scenario's [path]):\n"
+    "  --path-outside RULE   a normal point outside a segment: clamp (default: the nearer end)\n"
+    "                        or end (the segment's end point, as the book's Example 5.8)\n"
+    "  --path-line KIND      segment (default) or infinite: the line through a segment's two\n"
+    "                        points, unclamped (the book's 5.5 / 5.6; meant for one segment)\n"
     "On a terminal, stderr shows one updating progress line (step, steps/s, time left) from 2 s on.\n"
     "Exit status: 0 done, 2 bad arguments or input file, 3 out of memory, a write or GPU failure.\n";
 

@@ -74,12 +74,15 @@
 #define BOIDS_CLI_MAXSPEED_RANGE (1ull << 47) // --maxspeed-range LO,HI (per-agent maxspeed)
 #define BOIDS_CLI_MAXFORCE_RANGE (1ull << 48) // --maxforce-range LO,HI (per-agent maxforce)
 #define BOIDS_CLI_WALL_CORNER (1ull << 49)    // --wall-corner both|book
+#define BOIDS_CLI_PATH_OUTSIDE (1ull << 50)   // --path-outside clamp|end
+#define BOIDS_CLI_PATH_LINE (1ull << 51)      // --path-line segment|infinite
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
      BOIDS_CLI_WEIGHTS | BOIDS_CLI_RADIUS | BOIDS_CLI_SEPARATION | BOIDS_CLI_FOV | BOIDS_CLI_MAXSPEED |                \
      BOIDS_CLI_MAXFORCE | BOIDS_CLI_MAXSPEED_RANGE | BOIDS_CLI_MAXFORCE_RANGE | BOIDS_CLI_DT | BOIDS_CLI_BODIES |      \
-     BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH | BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS | BOIDS_CLI_WALL_CORNER)
+     BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH | BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS | BOIDS_CLI_WALL_CORNER | \
+     BOIDS_CLI_PATH_OUTSIDE | BOIDS_CLI_PATH_LINE)
 
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
@@ -151,6 +154,10 @@ typedef struct boids_options {
     bool body_length_set;
     const char *demo;       // --demo: "chain" or "snake" (the notebook's demos), NULL if not given
     uint32_t index;         // --index: BOIDS_INDEX_* (default grid)
+    uint32_t path_outside;  // --path-outside: 0 clamp, 1 end (BOIDS_PATH_OUTSIDE_END)
+    bool path_outside_set;
+    uint32_t path_line; // --path-line: 0 segment, 1 infinite (BOIDS_PATH_LINE_INFINITE)
+    bool path_line_set;
     const char *scenario_arg; // --scenario as given
     boids_scenario *scenario; // --scenario, loaded by boids_cli_parse (count, dim, distribution taken from it
                               // unless given); freed by boids_options_free

@@ -119,6 +119,10 @@ const cli_flag cli_flags[] = {
     CHOICE("demo", BOIDS_CLI_DEMO, "chain|snake", CLI_NAME, demos, demo, "chain or snake", "is not a demo", NO_GIVEN),
     CHOICE("index", BOIDS_CLI_INDEX, "grid|quadtree|brute", CLI_CHOICE, indexes, index, "grid, quadtree or brute",
            "is not a neighbour index", NO_GIVEN),
+    CHOICE("path-outside", BOIDS_CLI_PATH_OUTSIDE, "clamp|end", CLI_CHOICE, boids_parse_path_outside_names,
+           path_outside, "clamp or end", "is not a rule outside a path segment", GIVEN(path_outside_set)),
+    CHOICE("path-line", BOIDS_CLI_PATH_LINE, "segment|infinite", CLI_CHOICE, boids_parse_path_line_names, path_line,
+           "segment or infinite", "is not a kind of path line", GIVEN(path_line_set)),
     PATH("scenario", BOIDS_CLI_SCENARIO, "FILE.ini|NAME", scenario_arg,
          "a scenario file (.ini) or a name of --list-scenarios", "is empty"),
     SWITCH("list-scenarios", BOIDS_CLI_LIST_SCENARIOS, NO_GIVEN), // acted on after parsing

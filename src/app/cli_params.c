@@ -187,6 +187,12 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
         p->world.wall_corner = o->wall_corner;
     if (o->dt_set)
         p->world.dt = o->dt;
+    if (o->path_outside_set)
+        p->scene.path_flags = o->path_outside ? p->scene.path_flags | BOIDS_PATH_OUTSIDE_END
+                                              : p->scene.path_flags & ~BOIDS_PATH_OUTSIDE_END;
+    if (o->path_line_set)
+        p->scene.path_flags = o->path_line ? p->scene.path_flags | BOIDS_PATH_LINE_INFINITE
+                                           : p->scene.path_flags & ~BOIDS_PATH_LINE_INFINITE;
     for (uint32_t gi = 0; gi < BOIDS_MAX_GROUPS; gi++) {
         boids_group_params *g = &p->group[gi];
         if (o->radius_set)

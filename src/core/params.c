@@ -347,6 +347,8 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
     if (p->scene.path_count > BOIDS_MAX_PATH_POINTS || p->scene.path_count == 1 ||
         !(p->scene.path_radius > 0.0f) || !isfinite(p->scene.path_radius))
         FAIL(BOIDS_ERR_PATH, "%u path points, radius %g", p->scene.path_count, (double)p->scene.path_radius);
+    if (p->scene.path_flags & ~BOIDS_PATH_FLAGS)
+        FAIL(BOIDS_ERR_PATH, "path flags 0x%x (allowed: the bits of 0x%x)", p->scene.path_flags, BOIDS_PATH_FLAGS);
     if (p->scene.obstacle_count > BOIDS_MAX_OBSTACLES)
         FAIL(BOIDS_ERR_PARAM, "%u obstacles (allowed: 0..%u)", p->scene.obstacle_count, BOIDS_MAX_OBSTACLES);
     default_scene(p);

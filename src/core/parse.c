@@ -16,6 +16,8 @@
 const char *const boids_parse_boundary_names[] = {"wrap", "walls", "bounce", NULL};
 const char *const boids_parse_distribution_names[] = {"uniform", "clustered", NULL};
 const char *const boids_parse_wall_corner_names[] = {"both", "book", NULL};
+const char *const boids_parse_path_outside_names[] = {"clamp", "end", NULL};
+const char *const boids_parse_path_line_names[] = {"segment", "infinite", NULL};
 
 // The span of s without blanks at either end when TRIM is set; *n its length.
 static const char *span(const char *s, unsigned flags, size_t *n) {

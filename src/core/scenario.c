@@ -587,10 +587,28 @@ static int path_key(parse_ctx *c, const char *key, const char *value) {
             fail(c, c->line, "path", key, value, "true or false", "is not a boolean");
             return 0;
         }
-        s->path_closed = b == 1;
+        s->path_flags = b == 1 ? s->path_flags | BOIDS_PATH_CLOSED : s->path_flags & ~BOIDS_PATH_CLOSED;
         return 1;
     }
-    static const char *const keys[] = {"point", "radius", "closed", NULL};
+    if (strcmp(key, "outside") == 0) {
+        int o = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_path_outside_names);
+        if (o < 0) {
+            fail(c, c->line, "path", key, value, "clamp or end", "is not a rule outside a segment");
+            return 0;
+        }
+        s->path_flags = o == 1 ? s->path_flags | BOIDS_PATH_OUTSIDE_END : s->path_flags & ~BOIDS_PATH_OUTSIDE_END;
+        return 1;
+    }
+    if (strcmp(key, "line") == 0) {
+        int l = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_path_line_names);
+        if (l < 0) {
+            fail(c, c->line, "path", key, value, "segment or infinite", "is not a kind of line");
+            return 0;
+        }
+        s->path_flags = l == 1 ? s->path_flags | BOIDS_PATH_LINE_INFINITE : s->path_flags & ~BOIDS_PATH_LINE_INFINITE;
+        return 1;
+    }
+    static const char *const keys[] = {"point", "radius", "closed", "outside", "line", NULL};
     char e[200];
     expected_names(keys, key, e, sizeof e);
     fail(c, c->line, "path", key, NULL, e, "is not a key of [path]");
@@ -1205,8 +1223,11 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
             vec_text(p->scene.path[k], w->dim, v, sizeof v);
             fprintf(f, "point = %s\n", v);
         }
-        fprintf(f, "radius = %.9g\nclosed = %s\n", (double)p->scene.path_radius,
-                p->scene.path_closed ? "true" : "false");
+        uint32_t pf = p->scene.path_flags;
+        fprintf(f, "radius = %.9g\nclosed = %s\noutside = %s\nline = %s\n", (double)p->scene.path_radius,
+                (pf & BOIDS_PATH_CLOSED) ? "true" : "false",
+                boids_parse_path_outside_names[(pf & BOIDS_PATH_OUTSIDE_END) ? 1 : 0],
+                boids_parse_path_line_names[(pf & BOIDS_PATH_LINE_INFINITE) ? 1 : 0]);
     }
     vec_text(p->flow.direction, w->dim, v, sizeof v);
     fprintf(f, "\n[flowfield]\nkind = %s\n", p->flow.kind <= BOIDS_FLOW_IMAGE ? flows[p->flow.kind] : "noise");

@@ -69,7 +69,7 @@ size_t boids_lines_scene(const boids_params *p, bool path, boids_line_vertex *v,
     n = box(w, v, n, cap, box_col);
     if ((beh & BOIDS_BIT(BOIDS_BI_PATH)) || path) {
         uint32_t m = sc->path_count;
-        for (uint32_t k = 0; k + 1 < m + (sc->path_closed ? 1u : 0u); k++)
+        for (uint32_t k = 0; k + 1 < m + ((sc->path_flags & BOIDS_PATH_CLOSED) ? 1u : 0u); k++)
             n = boids_lines_segment(v, n, cap, sc->path[k], sc->path[(k + 1) % m], path_col);
     }
     if (beh & BOIDS_BIT(BOIDS_BI_OBSTACLES))
