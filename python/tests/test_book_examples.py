@@ -105,7 +105,10 @@ BOOK = {
         #   3; this.maxforce = 0.15.
         "example": 'Example 5.3 "Stay Within Walls"',
         "size": "640x240", "count": 1,
-        "world": {"boundary": "walls", "wall_offset": 25},
+        # the book's corner rule: "if (this.position.y < offset) desired =
+        #   createVector(this.velocity.x, this.maxspeed)" replaces the x
+        #   test's desired.
+        "world": {"boundary": "walls", "wall_offset": 25, "wall_corner": "book"},
         "groups": [{"behaviors": "walls", "maxspeed": 3, "maxforce": 0.15}],
     },
     "flowfield-noise.ini": {
@@ -123,11 +126,7 @@ BOOK = {
         "example": 'Example 5.4 "Flow-Field Following"',
         "size": "640x360", "count": 120,
         "flowfield": {"kind": "noise", "resolution": 20, "noise_scale": 0.005},
-        # departure: three groups for random(2, 5) / random(0.1, 0.5): the
-        # ends and the middle of the ranges.
-        "groups": [{"behaviors": "flow", "maxspeed": 2, "maxforce": 0.1},
-                   {"behaviors": "flow", "maxspeed": 3.5, "maxforce": 0.3},
-                   {"behaviors": "flow", "maxspeed": 5, "maxforce": 0.5}],
+        "groups": [{"behaviors": "flow", "maxspeed_range": "2, 5", "maxforce_range": "0.1, 0.5"}],
     },
     "path-simple.ini": {
         # text (Example 5.5): "this.radius = 20; ... this.start =
@@ -144,7 +143,8 @@ BOOK = {
         "size": "640x240", "count": 2,
         "groups": [{"behaviors": "path", "maxspeed": 2, "maxforce": 0.02, "path_predict": 25, "path_ahead": 25},
                    {"behaviors": "path", "maxspeed": 3, "maxforce": 0.05, "path_predict": 25, "path_ahead": 25}],
-        "path": {"point": ["0, 80", "640, 160"], "radius": 20, "closed": "false"},
+        # getNormalPoint projects onto the infinite line: line = infinite.
+        "path": {"point": ["0, 80", "640, 160"], "radius": 20, "closed": "false", "line": "infinite"},
     },
     "path-segments.ini": {
         # text (Path Following with Multiple Segments): "if (normalPoint.x <
@@ -161,7 +161,9 @@ BOOK = {
         "size": "640x240", "count": 2,
         "groups": [{"behaviors": "path", "maxspeed": 2, "maxforce": 0.04, "path_predict": 50, "path_ahead": 10},
                    {"behaviors": "path", "maxspeed": 3, "maxforce": 0.1, "path_predict": 50, "path_ahead": 10}],
-        "path": {"point": ["-20, 120", "100, 50", "400, 200", "660, 120"], "radius": 20, "closed": "false"},
+        # "normalPoint = b.copy()" outside the segment: outside = end.
+        "path": {"point": ["-20, 120", "100, 50", "400, 200", "660, 120"], "radius": 20, "closed": "false",
+                 "outside": "end"},
     },
     "path-following.ini": {
         # text (Combining Behaviors): "each behaviour returns its force";
@@ -178,11 +180,11 @@ BOOK = {
         #   "dir.mult(25)", "f.mult(3); s.mult(1)".
         "example": "Exercise 5.13",
         "size": "640x240", "count": 120,
-        # departure: maxspeed 3 (the middle of random(2, 4)) for all.
         "groups": [{"behaviors": "separation, path", "weight.path": 3, "weight.separation": 1,
-                    "separation": 24, "maxspeed": 3, "maxforce": 0.3, "path_predict": 25, "path_ahead": 25}],
+                    "separation": 24, "maxspeed_range": "2, 4", "maxforce": 0.3, "path_predict": 25,
+                    "path_ahead": 25}],
         "path": {"point": ["30, 30", "610, 30", "610, 210", "320, 150", "30, 210"], "radius": 20,
-                 "closed": "true"},
+                 "closed": "true", "outside": "end"},
     },
     "separation.ini": {
         # text (Group Behaviors): "createCanvas(640, 240)" (mangled), "for
@@ -257,6 +259,8 @@ BOOK = {
         "size": "640x240", "count": 2,
         "groups": [{"behaviors": "pursue", "predict": 10, "maxspeed": 8, "maxforce": 0.25},
                    {"behaviors": "evade", "predict": 10, "maxspeed": 8, "maxforce": 0.25}],
+        # a target moving in a line at speed 5 ("this.vel.mult(5)").
+        "target": {"mode": "line", "velocity": "4, 3"},
     },
 }
 
@@ -574,7 +578,11 @@ def values(d):
     keys = ["maxspeed", "maxforce", "separation", "radius", "path_predict", "path_ahead", "predict",
             "arrive_radius", "wander_distance", "wander_radius", "wander_change"] + \
         [k for k in groups[0] if k.startswith("weight.")]
-    return {k: [float(g[k]) for g in groups] for k in keys}
+    out = {k: [float(g[k]) for g in groups] for k in keys if all(k in g for g in groups)}
+    for k in ("maxspeed", "maxforce"):  # a range: its upper end bounds the tolerance
+        if k not in out:
+            out[k] = [float((g.get(k) or g[k + "_range"]).split(",")[-1]) for g in groups]
+    return out
 
 
 def points_of(d):
@@ -651,8 +659,11 @@ def book_step(name, d, pos, vel, group, state, rule):
 
 
 TRANSCRIBED = ["seek.ini", "arrive.ini", "stay-within-walls.ini", "flowfield-noise.ini", "path-simple.ini",
-               "path-segments.ini", "separation.ini", "seek-separate.ini", "flocking.ini",
-               "bin-lattice-2000.ini", "wander.ini"]
+               "path-segments.ini", "path-following.ini", "separation.ini", "seek-separate.ini",
+               "flocking.ini", "bin-lattice-2000.ini", "wander.ini", "pursue-evade.ini"]
+# The files that select the book's rule (wall_corner = book, [path] line =
+# infinite, outside = end): every agent is compared with the book's rule.
+BOOK_RULE = {"stay-within-walls.ini", "path-simple.ini", "path-segments.ini", "path-following.ini"}
 # The rule of each file where the program's default differs from the book's
 # (None: the same rule): (the book's, the program's).
 RULES = {"stay-within-walls.ini": ("book", "both"), "path-simple.ini": ("book", "clamp"),
@@ -692,6 +703,35 @@ def probe_field(path, d):
             for a, (i, j) in enumerate(chunk):
                 field[i, j] = v[a]
     return field
+
+
+def probe_ranges(path, d):
+    """Each agent's own maxspeed and maxforce of a file with
+    maxspeed_range / maxforce_range (drawn from the program's generator by
+    agent id): every behaviour off and a velocity of 100, one step: the
+    speed is limited to the agent's maxspeed; with the file's behaviours on
+    and the agent at rest, one step gives a velocity of the agent's
+    maxforce (every force here is limited to maxforce, and maxforce <
+    maxspeed).  The book draws its own random values; comparing from the
+    program's values is the fair comparison of the rules."""
+    with boids.Simulation(scenario=path, backend="cpu") as sim:
+        pos, _, group = sim.read()
+        beh = sim.behaviors(0)
+        for b in beh:
+            sim.disable(b)
+        v = np.zeros_like(pos)
+        v[:, 0] = 100.0
+        sim.set_agents(pos, v, group)
+        sim.step(1)
+        ms = np.linalg.norm(sim.read()[1][:, :2].astype(np.float64), axis=1)[:, None]
+        for b in beh:
+            sim.enable(b)
+        if "separation" in beh:
+            sim.disable("separation")
+        sim.set_agents(pos, np.zeros_like(pos), group)
+        sim.step(1)
+        mf = np.linalg.norm(sim.read()[1][:, :2].astype(np.float64), axis=1)[:, None]
+    return ms, mf
 
 
 def run_book(name, d, pos, vel, group, state, steps, rule):
@@ -744,6 +784,17 @@ def compare(name, backend, states=None, options_pending=False):
     base = {"step": 0}
     if name.startswith("flowfield"):
         base["field"] = probe_field(path, d)
+    grp = [d[s] for s in d if s.startswith("group.")]
+    if any("maxspeed_range" in s or "maxforce_range" in s for s in grp):
+        base["ms"], base["mf"] = probe_ranges(path, d)
+        if not any("maxforce_range" in s for s in grp):
+            base["mf"] = rows_of(values(d)["maxforce"], np.zeros(len(base["ms"]), int))
+    if name == "pursue-evade.ini":
+        tp0 = np.array([float(x) for x in d["target"]["position"].split(",")][:2])
+        tv = np.array([float(x) for x in d["target"]["velocity"].split(",")][:2])
+        # the book's draw(): pursue the target, then target.update() (no
+        # edge within these ten steps).
+        base["target"] = lambda k: (tp0 + tv * k, tv)
     worst = {1: 0.0, 10: 0.0}
     compared = 0
     with boids.Simulation(scenario=path, backend=backend) as sim:
@@ -768,7 +819,7 @@ def compare(name, backend, states=None, options_pending=False):
                 # left out.
                 for pa, _ in ref:
                     mask &= ((pa >= 0) & (pa <= np.array(size))).all(axis=1)
-            if book_rule is not None and not options_pending:
+            if book_rule is not None and not options_pending and name not in BOOK_RULE:
                 # Only the agents the two rules move alike (to 1e-9).
                 alt = run_book(name, d, pos, vel, gi, st, 10, prog_rule)
                 for (pa, _), (pb, _) in zip(ref, alt):
