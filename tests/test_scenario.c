@@ -277,19 +277,20 @@ START_TEST(path_options) {
         run_hash(ARGV("boids-run", "--scenario", dump, "--count", "300", "--steps", "20", "--quiet"));
     ck_assert_msg(a == b, "the dump with the path options runs differently: %016llx vs %016llx", a, b);
     // Each option changes the run of path-segments (agents outside its
-    // segments and off its lines exist); the defaults dump as clamp, segment.
+    // segments and off its lines exist); the file says outside = end (the
+    // book's 5.8), and its line is the default segment.
     unsigned long long base =
         run_hash(ARGV("boids-run", "--scenario", "path-segments", "--count", "300", "--steps", "20", "--quiet"));
-    unsigned long long end = run_hash(ARGV("boids-run", "--scenario", "path-segments", "--count", "300", "--steps",
-                                           "20", "--quiet", "--path-outside", "end"));
+    unsigned long long clamp = run_hash(ARGV("boids-run", "--scenario", "path-segments", "--count", "300", "--steps",
+                                             "20", "--quiet", "--path-outside", "clamp"));
     unsigned long long line = run_hash(ARGV("boids-run", "--scenario", "path-segments", "--count", "300", "--steps",
                                             "20", "--quiet", "--path-line", "infinite"));
     unsigned long long same = run_hash(ARGV("boids-run", "--scenario", "path-segments", "--count", "300", "--steps",
-                                            "20", "--quiet", "--path-outside", "clamp", "--path-line", "segment"));
-    ck_assert_msg(end != base && line != base && end != line && same == base,
-                  "state hashes: default %016llx, end %016llx, infinite %016llx, clamp+segment %016llx (expected the "
-                  "last equal to the default, the others different)",
-                  base, end, line, same);
+                                            "20", "--quiet", "--path-outside", "end", "--path-line", "segment"));
+    ck_assert_msg(clamp != base && line != base && clamp != line && same == base,
+                  "state hashes: the file's %016llx, clamp %016llx, infinite %016llx, end+segment %016llx (expected "
+                  "the last equal to the file's, the others different)",
+                  base, clamp, line, same);
     // A snapshot keeps them: 10 steps, saved, 10 more from the file equal 20
     // with the flags.
     const char *snap = TMP "/path-options.boids";
@@ -300,7 +301,8 @@ START_TEST(path_options) {
     ck_assert_msg(loaded == a, "10 + 10 steps through a snapshot: %016llx, 20 steps with the flags: %016llx", loaded,
                   a);
     unlink(snap);
-    r = boids_test_run(RUN_BIN, ARGV("boids-run", "--scenario", "path-segments", "--dump-scenario"), TMP, "dump");
+    r = boids_test_run(RUN_BIN, ARGV("boids-run", "--scenario", "path-simple", "--path-line", "segment",
+                                     "--dump-scenario"), TMP, "dump");
     ck_assert_msg(strstr(r.out, "\noutside = clamp\n") && strstr(r.out, "\nline = segment\n"),
                   "expected the defaults 'outside = clamp' and 'line = segment' in the dump: %s", r.out);
     boids_test_run_free(&r);

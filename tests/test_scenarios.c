@@ -17,6 +17,7 @@
 
 #include "check_run.h"
 #include "gl_context.h"
+#include "boids/behaviors.h"
 #include "boids/core.h"
 #include "boids/gpu.h"
 #include "boids/platform.h"
@@ -98,7 +99,7 @@ static void expect_invariants(const boids_sim *s, const char *name, const char *
                    name, who, id, "xyz"[a], (double)x, lo, hi);
             speed2 += (double)v * v;
         }
-        double maxspeed = s->p.group[g].maxspeed;
+        double maxspeed = boids_agent_maxspeed(w, &s->p.group[g], id); // the group's, or the agent's own in a range
         EXPECT(sqrt(speed2) <= maxspeed * (1.0 + 1e-4), "%s (%s): agent %u (group %u) speed %.9g > maxspeed %g", name,
                who, id, g, sqrt(speed2), maxspeed);
         const boids_body_params *b = &s->p.body[g];

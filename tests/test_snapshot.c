@@ -739,7 +739,7 @@ END_TEST
 // 40 steps == 20 + --save, --load + 20, because the snapshot carries the
 // schedule (SCEN); the loaded scenario holds the file's title and weights.
 START_TEST(test_run_resume_scenario) {
-    static const char *const names[] = {"flocking-varying", "pursue-evade"};
+    static const char *const names[] = {"flocking-varying", "pursue-circle"};
     for (int k = 0; k < 2; k++) {
         char h1[17], h2[17];
         run_result a = run_ok(ARGV("boids-run", "--scenario", names[k], "--steps", "40", "--quiet"), 0);
