@@ -88,6 +88,17 @@
 #define BOIDS_COMBINE_SUM 0u
 #define BOIDS_COMBINE_PRIORITY 1u
 
+/* ---- rule sets of a group (boids_group_params.rules) ----------------------
+ * CHAPTER: The Nature of Code's steering forces (the default). TUTORIAL: the
+ * flocking tutorial's normalised resultants added to the velocity, which is
+ * then rescaled to maxspeed (seeds/flocking-tutorial.txt). HEADING: the
+ * angle-bug post's boids, which turn their heading by a fixed angle per rule
+ * at a constant speed (seeds/boids-angle-bug.txt; 2D only). */
+#define BOIDS_RULES_CHAPTER 0u
+#define BOIDS_RULES_TUTORIAL 1u
+#define BOIDS_RULES_HEADING 2u
+#define BOIDS_RULES_COUNT 3u
+
 /* ---- flow field kinds (the field itself is built on the CPU) -------------- */
 #define BOIDS_FLOW_NOISE 0u
 #define BOIDS_FLOW_SWIRL 1u
@@ -165,6 +176,9 @@
  * joint j of agent id at [j * N + id]; xyz position, w = facing angle (2D). */
 #define BOIDS_SSBO_JOINTS 19
 #define BOIDS_SSBO_SLOT_OF 20    /* uint[N]: slot of each id in cur (written by scatter) */
+/* uint[4]: the heading rules' global survey (survey.comp): the densest
+ * block's centre cell, the agents in that block, 2 spare. */
+#define BOIDS_SSBO_SURVEY 21
 /* Each scan work group handles 2 * BOIDS_WORKGROUP_SIZE elements. */
 #define BOIDS_SCAN_BLOCK (2u * BOIDS_WORKGROUP_SIZE)
 
@@ -199,7 +213,7 @@
 #define BOIDS_COLOR_BY_NEIGHBORS 3u /* ramp of the neighbour count / 40 */
 #define BOIDS_COLOR_BY_COUNT 4u
 
-/* ---- parameters of one group (species); 144 bytes --------------------------- */
+/* ---- parameters of one group (species); 160 bytes --------------------------- */
 BOIDS_STRUCT(boids_group_params) {
     float maxspeed;        /* chapter: 3 */
     float maxforce;        /* chapter: 0.05 */
@@ -227,6 +241,11 @@ BOIDS_STRUCT(boids_group_params) {
     BOIDS_UINT relations;  /* 2 bits per group g at bit 2g: BOIDS_REL_* toward g */
     float max_turn;        /* radians per time unit; 0 = no turn-rate limit */
     float body_radius;     /* agent size for obstacle clearance */
+
+    BOIDS_UINT rules;        /* BOIDS_RULES_*: which rule set the group follows */
+    float turn;              /* BOIDS_RULES_HEADING: radians each rule turns the heading per time unit */
+    BOIDS_UINT rules_spare0; /* 0 */
+    BOIDS_UINT rules_spare1; /* 0 */
 };
 
 /* ---- parameters of the whole world; 192 bytes ----------------------------------- */

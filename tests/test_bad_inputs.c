@@ -252,7 +252,7 @@ START_TEST(files_and_outputs) {
             memcpy(copy + len, "junk", 4), n = len + 4;
             break;
         case 7:
-            copy[8] = 3; // format version 3
+            copy[8] = 4; // format version 4 (this program reads up to 3)
             break;
         default:
             n = 0;

@@ -684,6 +684,36 @@ END_TEST
 // boids-run with a dynamic scenario (varying weights; a circling target):
 // 40 steps == 20 + --save, --load + 20, because the snapshot carries the
 // schedule (SCEN); the loaded scenario holds the file's title and weights.
+// The seeds' rule sets (rules, turn: version 3's PARM rows) survive a save:
+// 20 + 20 steps = 40; the loaded groups keep their rule set and turn.
+START_TEST(test_run_resume_rules) {
+    static const char *const names[] = {"angle-bug", "flocking-tutorial"};
+    static const uint32_t rules[] = {BOIDS_RULES_HEADING, BOIDS_RULES_TUTORIAL};
+    for (int k = 0; k < 2; k++) {
+        char h1[17], h2[17];
+        run_result a = run_ok(ARGV("boids-run", "--scenario", names[k], "--steps", "40", "--quiet"), 0);
+        state_hash(a.out, h1);
+        boids_test_run_free(&a);
+        run_result b = run_ok(
+            ARGV("boids-run", "--scenario", names[k], "--steps", "20", "--quiet", "--save", TMP "/snap_rules.boids"),
+            0);
+        boids_test_run_free(&b);
+        run_result c = run_ok(ARGV("boids-run", "--load", TMP "/snap_rules.boids", "--steps", "20", "--quiet"), 0);
+        state_hash(c.out, h2);
+        boids_test_run_free(&c);
+        ck_assert_msg(strcmp(h1, h2) == 0, "%s: resumed %s, uninterrupted %s", names[k], h2, h1);
+        boids_sim *s = NULL;
+        char err[512];
+        ck_assert_msg(boids_snapshot_load(TMP "/snap_rules.boids", &s, NULL, err, sizeof err) == BOIDS_OK, "%s", err);
+        ck_assert_msg(s->p.group[0].rules == rules[k], "%s: rules %u after loading, expected %u", names[k],
+                      s->p.group[0].rules, rules[k]);
+        ck_assert_msg(s->p.group[0].turn == 0.05f, "%s: turn %g after loading, expected 0.05", names[k],
+                      (double)s->p.group[0].turn);
+        boids_sim_destroy(s);
+    }
+}
+END_TEST
+
 START_TEST(test_run_resume_scenario) {
     static const char *const names[] = {"flocking-varying", "pursue-evade"};
     for (int k = 0; k < 2; k++) {
@@ -794,6 +824,7 @@ int main(void) {
         {"atomic_write", test_atomic_write},
         {"run_resume", test_run_resume},
         {"run_resume_scenario", test_run_resume_scenario},
+        {"run_resume_rules", test_run_resume_rules},
         {"run_bad_load", test_run_bad_load},
         {"run_signals", test_run_signals},
     };

@@ -13,7 +13,7 @@
  *   boids_parse_edit_distance, boids_parse_nearest   "did you mean"
  *   boids_parse_behaviors      LIST|all|none (names and 'flocking') to bits
  *   boids_parse_shown          a value as messages show it (escaped, cut)
- *   boids_parse_boundary_names, boids_parse_distribution_names
+ *   boids_parse_boundary_names, boids_parse_distribution_names, boids_parse_rules_names
  */
 #ifndef BOIDS_PARSE_H
 #define BOIDS_PARSE_H
@@ -64,5 +64,7 @@ const char *boids_parse_shown(const char *value, char *buf, size_t size);
 // BOIDS_BOUNDARY_* and BOIDS_DIST_* by name, NULL-terminated.
 extern const char *const boids_parse_boundary_names[];
 extern const char *const boids_parse_distribution_names[];
+// "chapter", "tutorial", "heading" (index = BOIDS_RULES_*), NULL-terminated.
+extern const char *const boids_parse_rules_names[];
 
 #endif

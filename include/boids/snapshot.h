@@ -10,7 +10,8 @@
  *            crc32 of tag + payload); in this order: HEAD PARM AGNT ORDR
  *            [JNTS] [SCEN] END. SCEN (version 2) holds what a host keeps of
  *            a scenario besides the params: the target's motion, the varying
- *            weights, the title, group names and colours.
+ *            weights, the title, group names and colours. Version 3's PARM
+ *            ends with each group's rule set and heading turn.
  * Every integer and float is little-endian (IEEE 754 binary32 floats).
  *
  * Offers:
@@ -32,7 +33,8 @@
 
 #define BOIDS_SNAPSHOT_MAGIC "\211BDS\r\n\032\n" // 89 42 44 53 0D 0A 1A 0A
 #define BOIDS_SNAPSHOT_MAGIC_SIZE 8u
-#define BOIDS_SNAPSHOT_VERSION 2u // reads 1 (no SCEN) and 2
+#define BOIDS_SNAPSHOT_VERSION                                                                                         \
+    3u // reads 1 (no SCEN), 2 and 3 (PARM with the groups' rules); writes 2 unless a group needs 3
 
 // Writes the state of s (agents, slot order, bodies, params, seed, step) and,
 // when sc is not NULL, the host parts of its scenario (SCEN: target motion,

@@ -89,6 +89,9 @@ static const char usage[] =
     "SIGINT / SIGTERM (exit 130 / 143), GPU faults (exit 3): --export-csv, --save, --record and\n"
     "--profile are written (after a fault from the last good state).\n";
 static const char usage_more[] = // (C99 promises string literals of 4095 bytes only)
+    "Rule sets: --rules NAME (every group; a scenario's `rules` key per group): chapter (The\n"
+    "Nature of Code's forces, default), tutorial (the flocking tutorial's normalised resultants,\n"
+    "constant speed) or heading (the angle-bug post's boids turning a fixed angle per rule, 2D).\n"
     "On a terminal, stderr shows one updating progress line (step, steps/s, time left) from 2 s on.\n"
     "Exit status: 0 done, 2 bad arguments or input file, 3 out of memory, a write or GPU failure.\n";
 

@@ -71,12 +71,13 @@
 #define BOIDS_CLI_REPLAY (1ull << 44)         // --replay FILE (viewer: play a recording)
 #define BOIDS_CLI_EXPORT_FRAMES (1ull << 45)  // --export-frames DIR (viewer: every frame as PNG)
 #define BOIDS_CLI_FRAME (1ull << 46)          // --frame N (viewer: the replayed frame to start at)
+#define BOIDS_CLI_RULES (1ull << 47)          // --rules chapter|tutorial|heading (every group)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
      BOIDS_CLI_WEIGHTS | BOIDS_CLI_RADIUS | BOIDS_CLI_SEPARATION | BOIDS_CLI_FOV | BOIDS_CLI_MAXSPEED |                \
-     BOIDS_CLI_MAXFORCE | BOIDS_CLI_DT | BOIDS_CLI_BODIES | BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH |             \
-     BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS)
+     BOIDS_CLI_MAXFORCE | BOIDS_CLI_DT | BOIDS_CLI_BODIES | BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH |                 \
+     BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS | BOIDS_CLI_RULES)
 
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
@@ -120,6 +121,8 @@ typedef struct boids_options {
     bool weight_set[BOIDS_BEHAVIOR_COUNT];
     float radius, separation, fov_deg, maxspeed, maxforce, dt;
     bool radius_set, separation_set, fov_set, maxspeed_set, maxforce_set, dt_set;
+    uint32_t rules; // --rules: BOIDS_RULES_* of every group
+    bool rules_set;
     const char *backend;    // "cpu" (default) or "gpu"
     const char *shader_dir; // --shader-dir: load shaders from DIR; NULL = built in
     const char *init_csv;   // --init, NULL if not given

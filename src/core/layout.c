@@ -14,7 +14,9 @@ _Static_assert(offsetof(boids_group_params, path_predict) == 48, "group.path_pre
 _Static_assert(offsetof(boids_group_params, weight) == 64, "group.weight is vec4[4] at 64");
 _Static_assert(offsetof(boids_group_params, behaviors) == 128, "group.behaviors");
 _Static_assert(offsetof(boids_group_params, body_radius) == 140, "group.body_radius");
-_Static_assert(sizeof(boids_group_params) == 144, "group params: 9 vec4");
+_Static_assert(offsetof(boids_group_params, rules) == 144, "group.rules");
+_Static_assert(offsetof(boids_group_params, turn) == 148, "group.turn");
+_Static_assert(sizeof(boids_group_params) == 160, "group params: 10 vec4");
 
 _Static_assert(offsetof(boids_world_params, min) == 0, "world.min");
 _Static_assert(offsetof(boids_world_params, cells) == 64, "world.cells");

@@ -15,6 +15,7 @@
 
 const char *const boids_parse_boundary_names[] = {"wrap", "walls", "bounce", NULL};
 const char *const boids_parse_distribution_names[] = {"uniform", "clustered", NULL};
+const char *const boids_parse_rules_names[BOIDS_RULES_COUNT + 1] = {"chapter", "tutorial", "heading", NULL};
 
 // The span of s without blanks at either end when TRIM is set; *n its length.
 static const char *span(const char *s, unsigned flags, size_t *n) {

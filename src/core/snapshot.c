@@ -24,16 +24,23 @@
 // The shared.h structs hold only 4-byte words (floats and uint32) with no
 // padding, so word-by-word encoding covers every byte.
 _Static_assert(sizeof(boids_world_params) == 192, "boids_world_params: 48 words");
-_Static_assert(sizeof(boids_group_params) == 144, "boids_group_params: 36 words");
+_Static_assert(sizeof(boids_group_params) == 160, "boids_group_params: 40 words");
+// Versions 1 and 2 hold a group's first 36 words (up to body_radius) in
+// place; version 3 appends every group's last 4 (rules, turn, 2 spare).
+#define GROUP_WORDS_V2 36u
+#define GROUP_TAIL_BYTES (sizeof(boids_group_params) - 4u * GROUP_WORDS_V2)
+_Static_assert(offsetof(boids_group_params, rules) == 4u * GROUP_WORDS_V2, "the rules row follows word 36");
 _Static_assert(sizeof(boids_scene) == 1040, "boids_scene: 260 words");
 _Static_assert(sizeof(boids_body_params) == 272, "boids_body_params: 68 words");
 _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
 
 #define FLOW_WORDS 12u // kind, resolution, noise_scale, noise_seed, direction[4], dims[4]
 #define FLOW_IMAGE_BYTES sizeof(((boids_flowfield *)0)->image)
-#define PARM_BYTES                                                                                                     \
-    (sizeof(boids_world_params) + BOIDS_MAX_GROUPS * sizeof(boids_group_params) + sizeof(boids_scene) +                \
-     FLOW_WORDS * 4u + FLOW_IMAGE_BYTES + BOIDS_MAX_GROUPS * sizeof(boids_body_params) + BOIDS_MAX_GROUPS * 4u)
+#define PARM_BYTES_V2                                                                                                  \
+    (sizeof(boids_world_params) + BOIDS_MAX_GROUPS * 4u * GROUP_WORDS_V2 + sizeof(boids_scene) + FLOW_WORDS * 4u +     \
+     FLOW_IMAGE_BYTES + BOIDS_MAX_GROUPS * sizeof(boids_body_params) + BOIDS_MAX_GROUPS * 4u)
+#define PARM_BYTES (PARM_BYTES_V2 + BOIDS_MAX_GROUPS * GROUP_TAIL_BYTES)
+_Static_assert(PARM_BYTES_V2 == 5152 && PARM_BYTES == 5280, "PARM: 5152 / 5280 bytes as docs/ARCHITECTURE.md says");
 #define HEAD_BYTES 24u     // count, dim, group_count, joint_rows (u32), step (u64)
 #define AGENT_BYTES 36u    // pos (4 f32), vel (4 f32), group (u32)
 #define ORDER_BYTES 4u     // id of a slot (u32)
@@ -90,7 +97,7 @@ static const char *params_nonfinite(const boids_params *p) {
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
         const boids_group_params *q = &p->group[g];
         if (!all_finite(&q->maxspeed, 16) || !all_finite(&q->weight[0][0], 16) || !isfinite(q->max_turn) ||
-            !isfinite(q->body_radius))
+            !isfinite(q->body_radius) || !isfinite(q->turn))
             return "group";
         const boids_body_params *b = &p->body[g];
         if (!all_finite(&b->segment[0][0], 32) || !all_finite(&b->width[0][0], 32) || !isfinite(b->angle_limit))
@@ -106,12 +113,23 @@ static const char *params_nonfinite(const boids_params *p) {
     return NULL;
 }
 
-// The PARM payload of p (PARM_BYTES).
-static void encode_params(const boids_params *p, unsigned char *b) {
+// Does p need version 3 (a group with another rule set or turn than the
+// defaults)? Without, the file is written as version 2, byte for byte what
+// this program wrote before rule sets existed (and older readers read it).
+static bool needs_rules_rows(const boids_params *p) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        if (p->group[g].rules != BOIDS_RULES_CHAPTER || p->group[g].turn != BOIDS_TURN_DEFAULT ||
+            p->group[g].rules_spare0 || p->group[g].rules_spare1)
+            return true;
+    return false;
+}
+
+// The PARM payload of p: PARM_BYTES with the rules rows (`tail`), else PARM_BYTES_V2.
+static void encode_params(const boids_params *p, bool tail, unsigned char *b) {
     size_t off = 0;
     put_words(b, &off, &p->world, sizeof p->world);
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        put_words(b, &off, &p->group[g], sizeof p->group[g]);
+        put_words(b, &off, &p->group[g], 4u * GROUP_WORDS_V2);
     put_words(b, &off, &p->scene, sizeof p->scene);
     put_u32(b + off, p->flow.kind);
     put_f32(b + off + 4, p->flow.resolution);
@@ -126,15 +144,18 @@ static void encode_params(const boids_params *p, unsigned char *b) {
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
         put_words(b, &off, &p->body[g], sizeof p->body[g]);
     put_words(b, &off, p->group_share, sizeof p->group_share);
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS && tail; g++)
+        put_words(b, &off, &p->group[g].rules, GROUP_TAIL_BYTES);
 }
 
-// p from a PARM payload (the flow field's vec is NULL).
-static void decode_params(const unsigned char *b, boids_params *p) {
+// p from a PARM payload (the flow field's vec is NULL); `tail`: version 3's
+// rules rows follow (before: every group has the chapter's rules).
+static void decode_params(const unsigned char *b, bool tail, boids_params *p) {
     memset(p, 0, sizeof *p);
     size_t off = 0;
     get_words(b, &off, &p->world, sizeof p->world);
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        get_words(b, &off, &p->group[g], sizeof p->group[g]);
+        get_words(b, &off, &p->group[g], 4u * GROUP_WORDS_V2);
     get_words(b, &off, &p->scene, sizeof p->scene);
     p->flow.kind = get_u32(b + off);
     p->flow.resolution = get_f32(b + off + 4);
@@ -148,6 +169,12 @@ static void decode_params(const unsigned char *b, boids_params *p) {
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
         get_words(b, &off, &p->body[g], sizeof p->body[g]);
     get_words(b, &off, p->group_share, sizeof p->group_share);
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        if (tail)
+            get_words(b, &off, &p->group[g].rules, GROUP_TAIL_BYTES);
+        else
+            p->group[g].turn = BOIDS_TURN_DEFAULT; // rules: the chapter's (0)
+    }
     p->flow.vec = NULL;
 }
 
@@ -297,8 +324,9 @@ static bool joint_used(const boids_sim *s, const uint32_t *slot_of_id, size_t i)
 // each id; scen: the encoded SCEN payload (SCEN_BYTES), or NULL for none.
 static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *scen, const uint32_t *slot_of_id) {
     unsigned char head[HEAD_BYTES], version[4];
+    bool tail = needs_rules_rows(&s->p);
     w_raw(w, BOIDS_SNAPSHOT_MAGIC, BOIDS_SNAPSHOT_MAGIC_SIZE);
-    put_u32(version, BOIDS_SNAPSHOT_VERSION);
+    put_u32(version, tail ? BOIDS_SNAPSHOT_VERSION : 2u);
     w_raw(w, version, 4);
 
     put_u32(head, s->n);
@@ -309,8 +337,8 @@ static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *s
     w_chunk(w, "HEAD", head, sizeof head);
 
     static unsigned char parm[PARM_BYTES];
-    encode_params(&s->p, parm);
-    w_chunk(w, "PARM", parm, sizeof parm);
+    encode_params(&s->p, tail, parm);
+    w_chunk(w, "PARM", parm, tail ? PARM_BYTES : PARM_BYTES_V2);
 
     // Agents in id order, in blocks (the payload is streamed, never held whole).
     enum { BLOCK = 1024 };
@@ -602,9 +630,11 @@ static boids_result read_chunks(reader *rd, loaded *l) {
         return fail(err, es, path, BOIDS_ERR_FORMAT, "%u joint rows per agent is out of range (0..%u)", l->rows,
                     BOIDS_MAX_JOINTS);
 
-    if ((r = r_chunk(rd, "PARM", PARM_BYTES, "the parameters of version 1", &b)) != BOIDS_OK)
+    bool tail = rd->version >= 3;
+    if ((r = r_chunk(rd, "PARM", tail ? PARM_BYTES : PARM_BYTES_V2,
+                     tail ? "the parameters of version 3" : "the parameters of versions 1 and 2", &b)) != BOIDS_OK)
         return r;
-    decode_params(b, &l->p);
+    decode_params(b, tail, &l->p);
     free(b);
     const char *bad = params_nonfinite(&l->p);
     if (bad)
