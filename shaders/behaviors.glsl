@@ -668,6 +668,101 @@ vec3 escape(vec3 sum, uint count, vec3 vel, float maxspeed, float maxforce) {
     return separation(sum, count, vel, maxspeed, maxforce);
 }
 
+// ---- the seeds' own rule sets (boids_group_params.rules) ------------------------
+// C twins: src/core/rules.c (the sources of each rule are cited there).
+
+// C twin: src/core/rules.c boids_tutorial_alignment().
+// computeAlignment: the neighbours' velocities / count, normalised.
+vec3 tutorial_alignment(vec3 mean_vel, uint count) {
+    if (count == 0u)
+        return vec3(0.0);
+    return set_mag(mean_vel, 1.0);
+}
+
+// C twin: src/core/rules.c boids_tutorial_cohesion().
+// computeCohesion: their positions / count - the agent's position, normalised.
+vec3 tutorial_cohesion(vec3 mean_offset, uint count) {
+    if (count == 0u)
+        return vec3(0.0);
+    return set_mag(mean_offset, 1.0);
+}
+
+// C twin: src/core/rules.c boids_tutorial_separation().
+// computeSeparation: the distance vectors to them / count, negated, normalised.
+vec3 tutorial_separation(vec3 mean_offset, uint count) {
+    if (count == 0u)
+        return vec3(0.0);
+    vec3 neg = vec3(-mean_offset.x, -mean_offset.y, -mean_offset.z);
+    return set_mag(neg, 1.0);
+}
+
+// C twin: src/core/rules.c boids_tutorial_velocity().
+// velocity += resultants (acc dt); normalised, times the speed. A sum of
+// zero keeps the old direction.
+vec3 tutorial_velocity(vec3 vel, vec3 acc, float dt, float speed) {
+    precise vec3 v = vel + acc * dt;
+    if (norm2(v) == 0.0)
+        v = vel;
+    return set_mag(v, speed);
+}
+
+// C twin: src/core/rules.c boids_heading_angle().
+// The heading of a velocity: atan2(y, x), 0 (east) when still (GLSL's
+// atan(0, 0) is undefined).
+float heading_angle(vec3 vel) {
+    if (vel.x == 0.0 && vel.y == 0.0)
+        return 0.0;
+    return atan(vel.y, vel.x); // C: atan2f
+}
+
+// C twin: src/core/rules.c boids_heading_turn().
+// One rule's turn: +turn / -turn by the sign of the wrapped difference in
+// (-pi, pi] (boids-angle-bug.txt), 0 for a zero target or the heading itself.
+float heading_turn(float heading, vec3 target, float turn) {
+    if (target.x == 0.0 && target.y == 0.0)
+        return 0.0;
+    float diff = angle_diff(atan(target.y, target.x), heading);
+    return diff > 0.0 ? turn : (diff < 0.0 ? -turn : 0.0);
+}
+
+// C twin: src/core/rules.c boids_heading_rules().
+// The enabled rules' turns added, all against the step's first heading:
+// toward `align`, away from `separate` (toward its opposite), toward `to_dense`.
+float heading_rules(float heading, uint behaviors, vec3 align, vec3 separate, vec3 to_dense, float turn) {
+    precise float t = 0.0;
+    if ((behaviors & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) != 0u)
+        t += heading_turn(heading, align, turn);
+    if ((behaviors & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u) {
+        vec3 away = vec3(-separate.x, -separate.y, -separate.z);
+        t += heading_turn(heading, away, turn);
+    }
+    if ((behaviors & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u)
+        t += heading_turn(heading, to_dense, turn);
+    return t;
+}
+
+// C twin: src/core/rules.c boids_heading_velocity().
+// The heading turned by `turn`, at a constant `speed`.
+vec3 heading_velocity(vec3 vel, float turn, float speed) {
+    precise float a = heading_angle(vel) + turn;
+    float h = angle_wrap(a);
+    return vec3(speed * cos(h), speed * sin(h), 0.0);
+}
+
+// C twin: src/core/rules.c boids_survey_target().
+// The centre of a grid cell (the heading rules' most populated area).
+vec3 survey_target(uint cell) {
+    uvec3 c = uvec3(cell % world.cells.x, (cell / world.cells.x) % world.cells.y, cell / (world.cells.x * world.cells.y));
+    vec3 dest;
+    for (int a = 0; a < 3; a++) {
+        precise float d = world.min[a] + (float(c[a]) + 0.5) * world.cell[a];
+        dest[a] = d;
+    }
+    if (world.dim == 2u)
+        dest.z = world.min.z;
+    return dest;
+}
+
 // ---- locomotion --------------------------------------------------------------------
 
 // C twin: src/core/integrate.c boids_turn_limit() (vel in place there;
@@ -758,10 +853,20 @@ void boundary(inout vec3 pos, inout vec3 vel) {
 // Nature of Code 5, "Vehicles and Steering", semi-implicit Euler with fixed
 // dt: v += a dt; v.limit(maxspeed); turn limit; p += v dt; boundary. With
 // dt = 1 this is the chapter's update() exactly.
+// The seeds' rule sets: tutorial: v = (v + a dt) normalised x maxspeed, then
+// the turn limit; heading: acc.x is the step's turn, at the speed maxspeed.
 void integrate(boids_group_params g, vec3 pos, vec3 vel, vec3 acc, out vec3 pos_out, out vec3 vel_out) {
-    precise vec3 v = vel + acc * world.dt;
-    v = limit(v, g.maxspeed);
-    v = turn_limit(vel, g.max_turn * world.dt, world.dim, v);
+    vec3 v;
+    if (g.rules == BOIDS_RULES_HEADING) {
+        v = heading_velocity(vel, acc.x, g.maxspeed);
+    } else if (g.rules == BOIDS_RULES_TUTORIAL) {
+        v = tutorial_velocity(vel, acc, world.dt, g.maxspeed);
+        v = turn_limit(vel, g.max_turn * world.dt, world.dim, v);
+    } else {
+        precise vec3 vs = vel + acc * world.dt;
+        v = limit(vs, g.maxspeed);
+        v = turn_limit(vel, g.max_turn * world.dt, world.dim, v);
+    }
     precise vec3 p = pos + v * world.dt;
     boundary(p, v);
     pos_out = p;

@@ -30,8 +30,12 @@ layout(std430, binding = BOIDS_SSBO_NEXT_GROUP) restrict buffer NextGroup { uint
 layout(std430, binding = BOIDS_SSBO_KEY) restrict buffer Key { uint cell_key[]; };
 layout(std430, binding = BOIDS_SSBO_COUNT) restrict buffer Count { uint cell_count[]; };
 #endif
-#if defined(BOIDS_STAGE_SCATTER) || defined(BOIDS_STAGE_STEER)
+#if defined(BOIDS_STAGE_SCATTER) || defined(BOIDS_STAGE_STEER) || defined(BOIDS_STAGE_SURVEY)
 layout(std430, binding = BOIDS_SSBO_START) restrict buffer Start { uint cell_start[]; };
+#endif
+#if defined(BOIDS_STAGE_STEER) || defined(BOIDS_STAGE_SURVEY)
+// The heading rules' survey: [0] the densest block's cell, [1] its agents.
+layout(std430, binding = BOIDS_SSBO_SURVEY) restrict buffer Survey { uint survey[]; };
 #endif
 #if defined(BOIDS_STAGE_STEER) || defined(BOIDS_STAGE_INTEGRATE)
 layout(std430, binding = BOIDS_SSBO_ACCEL) restrict buffer Accel { vec4 accel[]; };

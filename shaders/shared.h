@@ -102,6 +102,16 @@
 /* On a torus the images of a segment are shifted by k worlds along each
  * wrapped axis; at most this many either way (points far outside the world). */
 #define BOIDS_PATH_MAX_SHIFT 4
+/* ---- rule sets of a group (boids_group_params.rules) ----------------------
+ * CHAPTER: The Nature of Code's steering forces (the default). TUTORIAL: the
+ * flocking tutorial's normalised resultants added to the velocity, which is
+ * then rescaled to maxspeed (seeds/flocking-tutorial.txt). HEADING: the
+ * angle-bug post's boids, which turn their heading by a fixed angle per rule
+ * at a constant speed (seeds/boids-angle-bug.txt; 2D only). */
+#define BOIDS_RULES_CHAPTER 0u
+#define BOIDS_RULES_TUTORIAL 1u
+#define BOIDS_RULES_HEADING 2u
+#define BOIDS_RULES_COUNT 3u
 
 /* ---- flow field kinds (the field itself is built on the CPU) -------------- */
 #define BOIDS_FLOW_NOISE 0u
@@ -184,6 +194,9 @@
  * joint j of agent id at [j * N + id]; xyz position, w = facing angle (2D). */
 #define BOIDS_SSBO_JOINTS 19
 #define BOIDS_SSBO_SLOT_OF 20    /* uint[N]: slot of each id in cur (written by scatter) */
+/* uint[4]: the heading rules' global survey (survey.comp): the densest
+ * block's centre cell, the agents in that block, 2 spare. */
+#define BOIDS_SSBO_SURVEY 21
 /* Each scan work group handles 2 * BOIDS_WORKGROUP_SIZE elements. */
 #define BOIDS_SCAN_BLOCK (2u * BOIDS_WORKGROUP_SIZE)
 
@@ -255,6 +268,10 @@ BOIDS_STRUCT(boids_group_params) {
     float maxspeed_hi;
     float maxforce_lo;
     float maxforce_hi;
+    BOIDS_UINT rules;        /* BOIDS_RULES_*: which rule set the group follows */
+    float turn;              /* BOIDS_RULES_HEADING: radians each rule turns the heading per time unit */
+    BOIDS_UINT rules_spare0; /* 0 */
+    BOIDS_UINT rules_spare1; /* 0 */
 };
 
 /* ---- parameters of the whole world; 208 bytes ----------------------------------- */

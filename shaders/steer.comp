@@ -89,18 +89,35 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
         // Field of view: the other lies within the cone around the heading.
         bool visible = g.fov_cos <= -1.0 || !has_heading || in_cone(dot3(off, heading), g.fov_cos, d2);
         if (visible) {
+            // The sums by rule set: the chapter's 1/d separation terms; the
+            // tutorial's plain offsets (/ the separation radius); the
+            // heading boids' unit headings (mean directions, never angles).
             if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u && d2 < g.separation * g.separation) {
-                t = separation_term(off, sqrt(d2), g.separation);
-                fix3(acc.sep, t, BOIDS_FIX_SEP);
+                if (g.rules == BOIDS_RULES_CHAPTER) {
+                    t = separation_term(off, sqrt(d2), g.separation);
+                    fix3(acc.sep, t, BOIDS_FIX_SEP);
+                } else if (g.rules == BOIDS_RULES_TUTORIAL) {
+                    float is = 1.0 / g.separation;
+                    vec3 os = vec3(off.x * is, off.y * is, off.z * is);
+                    fix3_unit(acc.sep, os, acc.dim);
+                } else {
+                    t = set_mag(vj, 1.0);
+                    fix3_unit(acc.sep, t, acc.dim);
+                }
                 acc.sep_n++;
             }
             if ((beh & (BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))) != 0u &&
                 d2 < g.radius * g.radius) {
-                float iv = acc.inv_speed, ir = acc.inv_radius;
-                vec3 vs = vec3(vj.x * iv, vj.y * iv, vj.z * iv);
-                vec3 os = vec3(off.x * ir, off.y * ir, off.z * ir);
-                fix3_unit(acc.ali, vs, acc.dim);
-                fix3_unit(acc.coh, os, acc.dim);
+                if (g.rules == BOIDS_RULES_HEADING) {
+                    t = set_mag(vj, 1.0);
+                    fix3_unit(acc.ali, t, acc.dim);
+                } else {
+                    float iv = acc.inv_speed, ir = acc.inv_radius;
+                    vec3 vs = vec3(vj.x * iv, vj.y * iv, vj.z * iv);
+                    vec3 os = vec3(off.x * ir, off.y * ir, off.z * ir);
+                    fix3_unit(acc.ali, vs, acc.dim);
+                    fix3_unit(acc.coh, os, acc.dim);
+                }
                 acc.flock_n++;
             }
         }
@@ -211,9 +228,17 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
         f = escape(t, acc.esc_n, vel, ms, mf);
         combine_one(g, BOIDS_BI_ESCAPE, f, sum, chosen);
     }
+    bool tutorial = g.rules == BOIDS_RULES_TUTORIAL;
     if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u) {
-        t = unfix3(acc.sep, BOIDS_FIX_SEP, 1.0);
-        f = separation(t, acc.sep_n, vel, ms, mf);
+        if (tutorial) {
+            // Mean offset to the neighbours = sum * separation / count.
+            float k = acc.sep_n != 0u ? g.separation / float(acc.sep_n) : 0.0;
+            t = unfix3(acc.sep, BOIDS_FIX_UNIT, k);
+            f = tutorial_separation(t, acc.sep_n);
+        } else {
+            t = unfix3(acc.sep, BOIDS_FIX_SEP, 1.0);
+            f = separation(t, acc.sep_n, vel, ms, mf);
+        }
         combine_one(g, BOIDS_BI_SEPARATION, f, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_FLEE)) != 0u) {
@@ -261,14 +286,14 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
         // Average velocity = sum * max_speed_all / count.
         float k = acc.flock_n != 0u ? world.max_speed_all / float(acc.flock_n) : 0.0;
         t = unfix3(acc.ali, BOIDS_FIX_UNIT, k);
-        f = alignment(t, acc.flock_n, vel, ms, mf);
+        f = tutorial ? tutorial_alignment(t, acc.flock_n) : alignment(t, acc.flock_n, vel, ms, mf);
         combine_one(g, BOIDS_BI_ALIGNMENT, f, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u) {
         // Centroid - position = mean offset = sum * radius / count.
         float k = acc.flock_n != 0u ? g.radius / float(acc.flock_n) : 0.0;
         t = unfix3(acc.coh, BOIDS_FIX_UNIT, k);
-        f = cohesion(t, acc.flock_n, vel, ms, mf);
+        f = tutorial ? tutorial_cohesion(t, acc.flock_n) : cohesion(t, acc.flock_n, vel, ms, mf);
         combine_one(g, BOIDS_BI_COHESION, f, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_WANDER)) != 0u) {
@@ -279,6 +304,22 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
         combine_one(g, BOIDS_BI_WANDER, f, sum, chosen);
     }
     return sum;
+}
+
+// C twin: src/core/steer.c heading_agent().
+// The heading rules of agent i (boids-angle-bug.txt): the step's turn in
+// radians (accel.x; integrate adds it to the heading). Mean directions =
+// the unit-heading sums / count; the most populated area is the centre of
+// the densest block of this step's survey (survey.comp; none when empty).
+vec3 heading_agent(uint i, gather acc) {
+    boids_group_params g = group[cur_group[i]];
+    vec3 align = unfix3(acc.ali, BOIDS_FIX_UNIT, acc.flock_n != 0u ? 1.0 / float(acc.flock_n) : 0.0);
+    vec3 separate = unfix3(acc.sep, BOIDS_FIX_UNIT, acc.sep_n != 0u ? 1.0 / float(acc.sep_n) : 0.0);
+    vec3 to_dense = vec3(0.0);
+    if ((g.behaviors & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u && survey[1] > 0u)
+        to_dense = world_delta(cur_pos[i].xyz, survey_target(survey[0]));
+    float heading = heading_angle(cur_vel[i].xyz);
+    return vec3(heading_rules(heading, g.behaviors, align, separate, to_dense, g.turn * world.dt), 0.0, 0.0);
 }
 
 // C twin: src/core/steer.c steer_agent().
@@ -313,10 +354,15 @@ void main() {
     acc.dim = world.dim;
     gather_neighbors(i, g, heading, has_heading, acc);
 
-    // The walls boundary mode is the stay-within-walls behaviour.
-    uint beh = g.behaviors | (world.boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
     vec2 angles = vec2(cur_pos[i].w, cur_vel[i].w);
-    vec3 a = behaviors_of(i, beh, acc, angles);
+    vec3 a;
+    if (g.rules == BOIDS_RULES_HEADING) {
+        a = heading_agent(i, acc);
+    } else {
+        // The walls boundary mode is the stay-within-walls behaviour.
+        uint beh = g.behaviors | (world.boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
+        a = behaviors_of(i, beh, acc, angles);
+    }
     accel[i] = vec4(a, 0.0);
     next_pos[i].w = angles.x;
     next_vel[i].w = angles.y;

@@ -1869,6 +1869,228 @@ START_TEST(chapter_flocking) {
 }
 END_TEST
 
+// ---- the seeds' own rule sets (src/core/rules.c) ------------------------------------
+
+// The tutorial's steps for agent 0 of `ag`, in double, from its text
+// (flocking-tutorial.txt): each rule over the agents within the radius (not
+// self) - separation within `sep` - divided by the count and normalised;
+// separation's vector negated; velocity + a + c + s, normalised, x speed.
+static void tutorial_expected(const agent *ag, int n, double radius, double sep, double speed, double out[2]) {
+    double a[2] = {0, 0}, c[2] = {0, 0}, s[2] = {0, 0};
+    int na = 0, ns = 0;
+    for (int j = 1; j < n; j++) {
+        double dx = ag[j].x - ag[0].x, dy = ag[j].y - ag[0].y, d = sqrt(dx * dx + dy * dy);
+        if (d < radius) {
+            a[0] += ag[j].vx, a[1] += ag[j].vy, c[0] += ag[j].x, c[1] += ag[j].y, na++;
+        }
+        if (d < sep)
+            s[0] += dx, s[1] += dy, ns++;
+    }
+    double r[2] = {0, 0};
+    if (na) {
+        double la = hypot(a[0] / na, a[1] / na), cx = c[0] / na - ag[0].x, cy = c[1] / na - ag[0].y;
+        double lc = hypot(cx, cy);
+        r[0] += a[0] / na / la + cx / lc;
+        r[1] += a[1] / na / la + cy / lc;
+    }
+    if (ns) {
+        double sx = -s[0] / ns, sy = -s[1] / ns, ls = hypot(sx, sy);
+        r[0] += sx / ls;
+        r[1] += sy / ls;
+    }
+    double vx = ag[0].vx + r[0], vy = ag[0].vy + r[1], l = hypot(vx, vy);
+    out[0] = vx / l * speed;
+    out[1] = vy / l * speed;
+}
+
+START_TEST(tutorial_by_hand) {
+    float f[3];
+    // Each resultant is a unit vector; the count only scales before the
+    // normalisation; no neighbours: the zero vector.
+    boids_tutorial_alignment((float[3]){3, 4, 0}, 2, f);
+    expect_vec3("tutorial alignment", f, 0.6, 0.8, 0, 2 * FEPS, "normalise((3,4)) = (0.6, 0.8)");
+    boids_tutorial_cohesion((float[3]){0, -5, 0}, 1, f);
+    expect_vec3("tutorial cohesion", f, 0, -1, 0, 2 * FEPS, "normalise(centroid - position (0,-5))");
+    boids_tutorial_separation((float[3]){6, 8, 0}, 3, f);
+    expect_vec3("tutorial separation", f, -0.6, -0.8, 0, 2 * FEPS, "normalise(-(6,8)): negated, no 1/d");
+    boids_tutorial_alignment((float[3]){3, 4, 0}, 0, f);
+    expect_zero("tutorial alignment, no neighbours", f, "the tutorial's zero vector");
+    boids_tutorial_separation((float[3]){3, 4, 0}, 0, f);
+    expect_zero("tutorial separation, no neighbours", f, "the tutorial's zero vector");
+    // velocity (3,0) + resultants (0,3) = (3,3), normalised x 3 = (2.1213, 2.1213).
+    boids_tutorial_velocity((float[3]){3, 0, 0}, (float[3]){0, 3, 0}, 1.0f, 3.0f, f);
+    expect_vec3("tutorial velocity", f, 3 / sqrt(2.0), 3 / sqrt(2.0), 0, 4 * FEPS, "normalise((3,3)) x 3");
+    // Slow or fast before, the speed after is the agent's speed.
+    boids_tutorial_velocity((float[3]){0.5f, 0, 0}, (float[3]){0, 0, 0}, 1.0f, 3.0f, f);
+    expect_vec3("tutorial velocity, constant speed", f, 3, 0, 0, 4 * FEPS, "(0.5,0) rescaled to speed 3");
+    // v + a = 0 keeps the old direction.
+    boids_tutorial_velocity((float[3]){0, 2, 0}, (float[3]){0, -2, 0}, 1.0f, 3.0f, f);
+    expect_vec3("tutorial velocity, zero sum", f, 0, 3, 0, 4 * FEPS, "(0,0): the old heading (0,1) x 3");
+
+    // A step in a simulation: agent 0 at the origin moving (3,0); B (10,0)
+    // and C (0,20) within separation 25, D (-40,0) only within radius 50.
+    // By hand: alignment mean ((0,3)+(0,3)+(0,-3))/3 -> (0,1); cohesion
+    // centroid - p = (-10, 6.67) -> (-0.832, 0.555); separation -(5,10) ->
+    // (-0.447, -0.894); v = (3,0) + sum = (1.721, 0.660) -> x 3/|v| =
+    // (2.8009, 1.0747). The chapter's 1/d separation would give -(0.894,
+    // 0.447) instead: (2.48, 1.83).
+    boids_params p;
+    small_world(&p, 2, BOIDS_B_FLOCKING);
+    p.group[0].rules = BOIDS_RULES_TUTORIAL;
+    p.group[0].radius = 50.0f;
+    p.group[0].separation = 25.0f;
+    for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++)
+        p.group[0].weight[b >> 2][b & 3] = 1.0f;
+    agent ag[] = {{0, 0, 0, 3, 0, 0, 0}, {10, 0, 0, 0, 3, 0, 0}, {0, 20, 0, 0, 3, 0, 0}, {-40, 0, 0, 0, -3, 0, 0}};
+    boids_sim *sm = sim_with(&p, ag, 4);
+    boids_sim_step(sm);
+    double ex[2];
+    tutorial_expected(ag, 4, 50, 25, 3, ex);
+    EXPECT(fabs(ex[0] - 2.8009) < 1e-3 && fabs(ex[1] - 1.0747) < 1e-3, "the transcription gives (%g, %g)", ex[0],
+           ex[1]);
+    expect_vec3("tutorial step: velocity of agent 0", vel_of(sm, 0), ex[0], ex[1], 0, 1e-5,
+                "flocking-tutorial.txt's three rules added to (3,0), rescaled to 3");
+    expect_vec3("tutorial step: position of agent 0", pos_of(sm, 0), ex[0], ex[1], 0, 1e-5, "p + v dt, dt 1");
+    EXPECT(fabs(norm3(vel_of(sm, 3)) - 3.0) < 1e-5, "tutorial: constant speed 3, agent 3 has %g", norm3(vel_of(sm, 3)));
+    boids_sim_destroy(sm);
+    // Separation = radius (the tutorial's one neighbourhood): separation is
+    // exactly minus cohesion, so only alignment turns agent 0: (3,0) + (0,1)
+    // -> (3,1) x 3 / sqrt(10).
+    p.group[0].separation = 50.0f;
+    sm = sim_with(&p, ag, 4);
+    boids_sim_step(sm);
+    expect_vec3("tutorial, separation = radius", vel_of(sm, 0), 9 / sqrt(10.0), 3 / sqrt(10.0), 0, 1e-5,
+                "cohesion and separation cancel: (3,1) rescaled to 3");
+    boids_sim_destroy(sm);
+}
+END_TEST
+
+START_TEST(heading_by_hand) {
+    const float t = 0.1f;
+    // The post's bug: from +3.0 toward -3.0 the short way is through pi:
+    // increase (+turn), not decrease (its raw comparison +3 > -3 gave -turn).
+    float target[3] = {cosf(-3.0f), sinf(-3.0f), 0};
+    EXPECT(boids_heading_turn(3.0f, target, t) == t, "heading 3.0 toward -3.0: turn %g, expected +%g (through pi)",
+           (double)boids_heading_turn(3.0f, target, t), (double)t);
+    float west_back[3] = {cosf(3.0f), sinf(3.0f), 0};
+    EXPECT(boids_heading_turn(-3.0f, west_back, t) == -t, "heading -3.0 toward +3.0: expected -%g", (double)t);
+    EXPECT(boids_heading_turn(0.0f, (float[3]){0, 1, 0}, t) == t, "east toward south (+pi/2): +turn");
+    EXPECT(boids_heading_turn(0.0f, (float[3]){0, -1, 0}, t) == -t, "east toward north (-pi/2): -turn");
+    EXPECT(boids_heading_turn(0.0f, (float[3]){0, 0, 0}, t) == 0.0f, "no direction: no turn");
+    EXPECT(boids_heading_turn(0.0f, (float[3]){5, 0, 0}, t) == 0.0f, "already on the heading: no turn");
+    EXPECT(boids_heading_turn(0.0f, (float[3]){-1, 0, 0}, t) == t, "straight behind: diff pi, in (-pi, pi]: +turn");
+    // Averaged as unit vectors, +3 and -3 point west (pi), not east (0):
+    // from heading 2.5 that is a turn toward +pi (+turn).
+    float avg[3] = {(cosf(3.0f) + cosf(-3.0f)) / 2, (sinf(3.0f) + sinf(-3.0f)) / 2, 0};
+    EXPECT(avg[0] < -0.98f && fabsf(avg[1]) < 1e-6f, "mean of headings +3, -3 = (%g, %g), expected ~(-0.99, 0)",
+           (double)avg[0], (double)avg[1]);
+    EXPECT(boids_heading_turn(2.5f, avg, t) == t, "heading 2.5 toward the mean of +3 and -3 (pi): +turn");
+    // The three rules: alignment toward (0,1), separation away from (0,1),
+    // cohesion toward (0,-1); heading 0 (east).
+    uint32_t all = BOIDS_B_FLOCKING;
+    float up[3] = {0, 1, 0}, down[3] = {0, -1, 0};
+    EXPECT(boids_heading_rules(0, BOIDS_BIT(BOIDS_BI_ALIGNMENT), up, up, down, t) == t, "alignment alone: +t");
+    EXPECT(boids_heading_rules(0, BOIDS_BIT(BOIDS_BI_SEPARATION), up, up, down, t) == -t,
+           "separation alone: away from (0,1) = toward (0,-1): -t");
+    EXPECT(boids_heading_rules(0, BOIDS_BIT(BOIDS_BI_COHESION), up, up, down, t) == -t, "cohesion alone: -t");
+    EXPECT(boids_heading_rules(0, all, up, up, down, t) == -t, "all three: +t - t - t = -t");
+    EXPECT(boids_heading_rules(0, 0, up, up, down, t) == 0, "no rule on: no turn");
+    // Velocity: heading 0 turned by 0.1 at speed 2.
+    float v[3];
+    boids_heading_velocity((float[3]){1, 0, 0}, 0.1f, 2.0f, v);
+    expect_vec3("heading velocity", v, 2 * cos(0.1), 2 * sin(0.1), 0, 4 * FEPS, "speed 2 at heading 0.1");
+    // Across the seam of the angle: heading 3.1 + 0.1 wraps to 3.2 - 2pi.
+    boids_heading_velocity((float[3]){cosf(3.1f), sinf(3.1f), 0}, 0.1f, 1.0f, v);
+    expect_vec3("heading velocity through pi", v, cos(3.2), sin(3.2), 0, 8 * FEPS, "heading 3.2 = -3.083");
+}
+END_TEST
+
+// The survey: a 6 x 6 grid of cells with agents in cells (1,1) and (5,5),
+// 3 each, and (2,2), (4,4), 3 each.
+START_TEST(survey_by_hand) {
+    boids_params p;
+    small_world(&p, 2, BOIDS_B_FLOCKING);
+    p.group[0].radius = 160.0f; // 1000 / 160 -> 6 cells of 166.7 a side
+    p.group[0].separation = 30.0f;
+    boids_result r = boids_params_finalize(&p, NULL, 0);
+    EXPECT(r == BOIDS_OK && p.world.cells[0] == 6 && p.world.cells[1] == 6, "a 6 x 6 grid (got %u x %u)",
+           p.world.cells[0], p.world.cells[1]);
+    uint32_t counts[36] = {0}, start[37];
+    counts[1 * 6 + 1] = 3;
+    counts[5 * 6 + 5] = 3;
+    start[0] = 0;
+    for (int c = 0; c < 36; c++)
+        start[c + 1] = start[c] + counts[c];
+    uint32_t n = 0;
+    // On the torus only cell (0,0)'s block holds both (1,1) and (5,5): 6.
+    uint32_t cell = boids_survey(&p.world, start, &n);
+    EXPECT(cell == 0 && n == 6, "torus: densest block at cell %u with %u, expected cell 0 with 6", cell, n);
+    counts[2 * 6 + 2] = 3;
+    counts[4 * 6 + 4] = 3;
+    for (int c = 0; c < 36; c++)
+        start[c + 1] = start[c] + counts[c];
+    cell = boids_survey(&p.world, start, &n);
+    EXPECT(cell == 0 && n == 6,
+           "torus, a tie of cells 0, 7, 14, 21, 28 (6 each): cell %u with %u, expected the lowest, 0", cell, n);
+    // Walls: no wrap, so cell (0,0)'s block holds only (1,1): 3; the first
+    // block of 6 is (1,1)'s ((1,1) and (2,2)): cell 7.
+    p.world.boundary = BOIDS_BOUNDARY_WALLS;
+    cell = boids_survey(&p.world, start, &n);
+    EXPECT(cell == 7 && n == 6, "walls: cell %u with %u, expected cell 7 (1,1) with 6", cell, n);
+    float c0[3];
+    boids_survey_target(&p.world, 21, c0);
+    expect_vec3("the centre of cell (3,3)", c0, -500 + 3.5 * 1000 / 6.0, -500 + 3.5 * 1000 / 6.0, 0, 1e-4,
+                "min + (3 + 0.5) x cell");
+}
+END_TEST
+
+// Heading boids in a simulation: A at the origin heading east (speed 2),
+// B at (20, 0) heading south (+pi/2 on the canvas), C at (60, 0) heading
+// south; radius 100, separation 30, turn 0.05, a 1000 x 1000 torus from
+// -500: 10 x 10 cells of 100, all three in cell (5,5), so every block
+// around it holds 3 and the lowest, cell (4,4) = 44, centred at (-50,-50),
+// wins. For A: alignment toward (0,1): +0.05; separation (B only) away from
+// (0,1): -0.05; cohesion toward (-50,-50) (-3pi/4): -0.05.
+static void heading_sim(uint32_t behaviors, float heading_a, float heading_b, double expected, const char *why) {
+    boids_params p;
+    small_world(&p, 2, behaviors);
+    p.group[0].rules = BOIDS_RULES_HEADING;
+    p.group[0].radius = 100.0f;
+    p.group[0].separation = 30.0f;
+    p.group[0].maxspeed = 2.0f;
+    p.group[0].turn = 0.05f;
+    agent ag[] = {{0, 0, 0, 2 * cosf(heading_a), 2 * sinf(heading_a), 0, 0},
+                  {20, 0, 0, 2 * cosf(heading_b), 2 * sinf(heading_b), 0, 0},
+                  {60, 0, 0, 2 * cosf(heading_b), 2 * sinf(heading_b), 0, 0}};
+    boids_sim *sm = sim_with(&p, ag, 3);
+    boids_sim_step(sm);
+    if (behaviors & BOIDS_BIT(BOIDS_BI_COHESION))
+        EXPECT(sm->survey[0] == 44 && sm->survey[1] == 3, "survey: cell %u with %u, expected 44 with 3", sm->survey[0],
+               sm->survey[1]);
+    const float *v = vel_of(sm, 0);
+    double h = atan2(v[1], v[0]);
+    double d = remainder(h - expected, 2 * PI);
+    EXPECT(fabs(d) < 1e-5, "heading of A after one step %.7g, expected %.7g: %s", h, expected, why);
+    EXPECT(fabs(norm3(v) - 2.0) < 1e-5, "constant speed 2, got %g", norm3(v));
+    const float *q = pos_of(sm, 0);
+    EXPECT(fabs(q[0] - 2 * cos(expected)) < 1e-5 && fabs(q[1] - 2 * sin(expected)) < 1e-5,
+           "A moved to (%g, %g), expected 2 (cos, sin) of its new heading", (double)q[0], (double)q[1]);
+    boids_sim_destroy(sm);
+}
+
+START_TEST(heading_in_sim) {
+    double h = PI / 2;
+    heading_sim(BOIDS_BIT(BOIDS_BI_ALIGNMENT), 0, (float)h, 0.05, "rule 1 alone: toward south, +0.05");
+    heading_sim(BOIDS_BIT(BOIDS_BI_SEPARATION), 0, (float)h, -0.05, "rule 2 alone: away from south, -0.05");
+    heading_sim(BOIDS_BIT(BOIDS_BI_COHESION), 0, (float)h, -0.05, "rule 3 alone: toward (-50,-50), -0.05");
+    heading_sim(BOIDS_B_FLOCKING, 0, (float)h, -0.05, "all three: +0.05 - 0.05 - 0.05");
+    heading_sim(0, 0, (float)h, 0, "no rule: straight on");
+    // The post's bug: A heading +3.0, its neighbours -3.0: alignment turns it
+    // toward pi (+0.05, to 3.05), not back through 0.
+    heading_sim(BOIDS_BIT(BOIDS_BI_ALIGNMENT), 3.0f, -3.0f, 3.05, "heading +3.0 aligning with -3.0 goes through pi");
+}
+END_TEST
+
 static Suite *behaviors_suite(void) {
     Suite *s = suite_create("behaviors");
     struct {
@@ -1895,6 +2117,8 @@ static Suite *behaviors_suite(void) {
         {"hunt", {hunt_in_sim}},
         {"angle", {angle_by_hand}},
         {"turn_limit", {turn_limit_by_hand}},
+        {"tutorial", {tutorial_by_hand}},
+        {"heading", {heading_by_hand, survey_by_hand, heading_in_sim}},
         {"integrate", {integrate_by_hand}},
         {"boundary", {boundary_by_hand}},
         {"rng", {rng_by_hand}},

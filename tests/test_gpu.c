@@ -15,6 +15,7 @@
 #include "check_run.h"
 #include "gl_context.h"
 #include "boids/behaviors.h"
+#include "boids/parse.h"
 #include "boids/core.h"
 #include "boids/gpu.h"
 #include "boids/platform.h"
@@ -75,7 +76,8 @@ static const char probe_src[] =
     "layout(std430, binding = 0) buffer Out { float o[]; };\n"
     "void main() { o[0] = world.dt + world.min.x + float(world.cells.w + world.count + world.seed_hi) + "
     "world.max_radius + group[1].maxspeed + group[1].weight[3].w + float(group[1].behaviors) + "
-    "group[1].body_radius + scene.path[1].x + scene.obstacle[1].w + float(scene.obstacle_count) + "
+    "group[1].body_radius + float(group[1].rules) + group[1].turn + float(group[1].rules_spare1) + "
+    "scene.path[1].x + scene.obstacle[1].w + float(scene.obstacle_count) + "
     "scene.path_radius + float(scene.path_flags) + world.target_vel.x + world.flow_inv_cell.x + "
     "float(world.flow_dims.w) + body[1].segment[7].w "
     "+ "
@@ -146,6 +148,14 @@ START_TEST(layout_matches_driver) {
                   offsetof(boids_group_params, behaviors));
     ck_assert_msg(br == (GLint)offsetof(boids_group_params, body_radius), "group.body_radius at %d, C %zu", br,
                   offsetof(boids_group_params, body_radius));
+    GLint ru = offset_of(prog, "group[1].rules") - g1, tu = offset_of(prog, "group[1].turn") - g1,
+          sp = offset_of(prog, "group[1].rules_spare1") - g1;
+    ck_assert_msg(ru == (GLint)offsetof(boids_group_params, rules), "group.rules at %d, C %zu", ru,
+                  offsetof(boids_group_params, rules));
+    ck_assert_msg(tu == (GLint)offsetof(boids_group_params, turn), "group.turn at %d, C %zu", tu,
+                  offsetof(boids_group_params, turn));
+    ck_assert_msg(sp == (GLint)offsetof(boids_group_params, rules_spare1), "group.rules_spare1 at %d, C %zu", sp,
+                  offsetof(boids_group_params, rules_spare1));
     // Body params: stride and members (segment and width are vec4[8]: C float[8][4]).
     GLint b0 = offset_of(prog, "body[0].segment[0]"), b1 = offset_of(prog, "body[1].segment[0]");
     ck_assert_msg(b1 - b0 == (GLint)sizeof(boids_body_params), "body[] stride %d in GL, sizeof(boids_body_params) %zu",
@@ -817,6 +827,93 @@ START_TEST(step_parity_and_determinism) {
 }
 END_TEST
 
+// ---- the seeds' rule sets: one step on both, every case ------------------------------
+
+// Three flocking groups under one rule set (tutorial; heading in 2D, with its
+// global survey): the steer output (the tutorial's summed resultants; the
+// heading boids' turn, a multiple of `turn`), then the velocities and
+// positions after integrate, by id.
+START_TEST(rules_step_parity) {
+    open_context();
+    const step_case *c = &step_cases[_i];
+    for (uint32_t rules = BOIDS_RULES_TUTORIAL; rules < BOIDS_RULES_COUNT; rules++) {
+        if (rules == BOIDS_RULES_HEADING && c->dim != 2)
+            continue;
+        boids_params p;
+        boids_params_default(&p, c->n, c->dim);
+        p.world.boundary = c->boundary;
+        for (uint32_t a = 0; a < c->dim; a++) {
+            p.world.min[a] = c->min;
+            p.world.size[a] = c->size;
+        }
+        three_groups(&p, BOIDS_B_FLOCKING);
+        for (uint32_t g = 0; g < 3; g++)
+            p.group[g].rules = rules;
+        p.group[1].separation = 12.0f; // the tutorial's separation and cohesion apart
+        char what[256];
+        ck_assert_msg(boids_params_finalize(&p, what, sizeof(what)) == BOIDS_OK, "%s: %s", c->name, what);
+        boids_sim *s;
+        ck_assert_int_eq(boids_sim_create(&s, &p, BOIDS_DIST_CLUSTERED), BOIDS_OK);
+        s->threads = 1;
+        for (int k = 0; k < 2; k++)
+            boids_sim_step(s);
+        boids_gpu *g = gpu_for(&s->p, NULL);
+        boids_gpu_upload(g, s);
+        s->p.world.step = (uint32_t)s->step;
+        boids_sim_build_grid(s);
+        boids_sim_steer(s);
+        boids_gpu_build_grid(g);
+        boids_gpu_steer(g);
+        uint32_t n = s->n;
+        float(*acc)[4] = malloc((size_t)(n + 1) * 16), (*ca)[4] = malloc((size_t)(n + 1) * 16);
+        float(*ga)[4] = malloc((size_t)(n + 1) * 16);
+        uint32_t *id = malloc((size_t)(n + 1) * 4);
+        boids_gpu_read(g, BOIDS_GPU_ACCEL, acc, (size_t)n * 16);
+        boids_gpu_read(g, BOIDS_GPU_ID, id, (size_t)n * 4);
+        double largest = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            memcpy(ga[id[i]], acc[i], 16);
+            memcpy(ca[s->cur.id[i]], s->accel[i], 16);
+            largest = fmax(largest, fabs(s->accel[i][0]));
+        }
+        const char *name = boids_parse_rules_names[rules];
+        uint32_t worst_id = 0;
+        double r = worst_ratio((const float(*)[4])ca, (const float(*)[4])ga, n, ATOL_ARITH, RTOL, &worst_id);
+        EXPECT(n < 3000 || largest > 0, "%s, rules %s: no agent turns or steers (nothing compared)", c->name, name);
+        EXPECT(r <= 1.0, "%s, rules %s: steer of agent %u: cpu (%g, %g, %g) gpu (%g, %g, %g), %.2f of the tolerance",
+               c->name, name, worst_id, (double)ca[worst_id][0], (double)ca[worst_id][1], (double)ca[worst_id][2],
+               (double)ga[worst_id][0], (double)ga[worst_id][1], (double)ga[worst_id][2], r);
+        boids_sim_integrate(s);
+        boids_gpu_integrate(g);
+        float(*gp)[4] = malloc((size_t)(n + 1) * 16), (*gv)[4] = malloc((size_t)(n + 1) * 16);
+        float(*cp)[4] = malloc((size_t)(n + 1) * 16), (*cv)[4] = malloc((size_t)(n + 1) * 16);
+        boids_gpu_read_state(g, gp, gv, id);
+        for (uint32_t i = 0; i < n; i++) {
+            memcpy(cp[s->cur.id[i]], s->cur.pos[i], 16);
+            memcpy(cv[s->cur.id[i]], s->cur.vel[i], 16);
+        }
+        double rv = worst_ratio((const float(*)[4])cv, (const float(*)[4])gv, n, ATOL_TRIG, RTOL, &worst_id);
+        EXPECT(rv <= 1.0, "%s, rules %s: velocity of agent %u after one step: %.2f of the tolerance", c->name, name,
+               worst_id, rv);
+        float patol = ATOL_TRIG * p.world.dt + c->size * 2.4e-7f;
+        for (uint32_t i = 0; i < n; i++) {
+            float d[3];
+            boids_world_delta(&s->p.world, cp[i], gp[i], d);
+            for (int k = 0; k < 3; k++)
+                EXPECT(fabsf(d[k]) <= patol, "%s, rules %s: position of agent %u differs by %g (tolerance %g)", c->name,
+                       name, i, (double)d[k], (double)patol);
+        }
+        EXPECT(boids_gpu_debug_errors(g) == 0, "%s, rules %s: GL errors", c->name, name);
+        void *arrays[] = {acc, ca, ga, id, gp, gv, cp, cv};
+        for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+            free(arrays[k]);
+        boids_gpu_destroy(g);
+        boids_sim_destroy(s);
+    }
+    close_context();
+}
+END_TEST
+
 // ---- bodies: the bodies stage against the reference ---------------------------------
 
 // Three groups with a snake, a min-only chain and a fish, flocking and
@@ -1093,6 +1190,7 @@ Suite *gpu_suite(void) {
     tcase_add_loop_test(steer, step_parity_and_determinism, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
     tcase_add_test(steer, path_twins_by_hand);
     tcase_add_test(steer, path_twins_crowd);
+    tcase_add_loop_test(steer, rules_step_parity, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
     suite_add_tcase(s, steer);
     TCase *bodies = tcase_create("bodies");
     tcase_set_timeout(bodies, 600);

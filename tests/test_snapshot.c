@@ -450,6 +450,44 @@ START_TEST(test_world_options) {
 }
 END_TEST
 
+// The groups' rules: no RULE chunk with the chapter's rules and the
+// default turn; RULE with the tutorial's in group 1, which loads back (the
+// other groups at the default) and continues bit for bit; a RULE with a
+// spare word set or only defaults is refused.
+START_TEST(test_rules_chunk) {
+    char err[512] = "";
+    boids_sim *s = rich_sim(60, 2, 2);
+    ck_assert_int_eq(boids_snapshot_save(s, NULL, TMP "/snap_rule0.boids", err, sizeof err), BOIDS_OK);
+    bytes f;
+    f.b = (unsigned char *)boids_test_slurp_len(TMP "/snap_rule0.boids", &f.n);
+    ck_assert(!has_chunk(&f, "RULE"));
+    free(f.b);
+    s->p.group[1].rules = BOIDS_RULES_TUTORIAL;
+    ck_assert_int_eq(boids_snapshot_save(s, NULL, TMP "/snap_rule.boids", err, sizeof err), BOIDS_OK);
+    f.b = (unsigned char *)boids_test_slurp_len(TMP "/snap_rule.boids", &f.n);
+    ck_assert(has_chunk(&f, "RULE"));
+    boids_sim *t = NULL;
+    ck_assert_msg(boids_snapshot_load(TMP "/snap_rule.boids", &t, NULL, err, sizeof err) == BOIDS_OK, "load: %s", err);
+    ck_assert_uint_eq(t->p.group[1].rules, BOIDS_RULES_TUTORIAL);
+    ck_assert_uint_eq(t->p.group[0].rules, BOIDS_RULES_CHAPTER);
+    ck_assert_float_eq(t->p.group[0].turn, BOIDS_TURN_DEFAULT);
+    boids_sim_step(s);
+    boids_sim_step(t);
+    ck_assert_uint_eq(boids_sim_hash(t), boids_sim_hash(s));
+    boids_sim_destroy(t);
+    size_t at = chunk_at(&f, "RULE") + 12;
+    le32(f.b + at + 16 + 8, 1); // group 1's first spare word
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "spare words");
+    le32(f.b + at + 16 + 8, 0);
+    le32(f.b + at + 16, BOIDS_RULES_CHAPTER);
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "only the default rules");
+    free(f.b);
+    boids_sim_destroy(s);
+}
+END_TEST
+
 // Sizes: a count above the maximum, zero, counts that disagree between
 // chunks, lengths that do not match or would overflow, too many joint rows.
 START_TEST(test_sizes) {
@@ -738,6 +776,36 @@ END_TEST
 // boids-run with a dynamic scenario (varying weights; a circling target):
 // 40 steps == 20 + --save, --load + 20, because the snapshot carries the
 // schedule (SCEN); the loaded scenario holds the file's title and weights.
+// The seeds' rule sets (rules, turn: version 3's PARM rows) survive a save:
+// 20 + 20 steps = 40; the loaded groups keep their rule set and turn.
+START_TEST(test_run_resume_rules) {
+    static const char *const names[] = {"angle-bug", "flocking-tutorial"};
+    static const uint32_t rules[] = {BOIDS_RULES_HEADING, BOIDS_RULES_TUTORIAL};
+    for (int k = 0; k < 2; k++) {
+        char h1[17], h2[17];
+        run_result a = run_ok(ARGV("boids-run", "--scenario", names[k], "--steps", "40", "--quiet"), 0);
+        state_hash(a.out, h1);
+        boids_test_run_free(&a);
+        run_result b = run_ok(
+            ARGV("boids-run", "--scenario", names[k], "--steps", "20", "--quiet", "--save", TMP "/snap_rules.boids"),
+            0);
+        boids_test_run_free(&b);
+        run_result c = run_ok(ARGV("boids-run", "--load", TMP "/snap_rules.boids", "--steps", "20", "--quiet"), 0);
+        state_hash(c.out, h2);
+        boids_test_run_free(&c);
+        ck_assert_msg(strcmp(h1, h2) == 0, "%s: resumed %s, uninterrupted %s", names[k], h2, h1);
+        boids_sim *s = NULL;
+        char err[512];
+        ck_assert_msg(boids_snapshot_load(TMP "/snap_rules.boids", &s, NULL, err, sizeof err) == BOIDS_OK, "%s", err);
+        ck_assert_msg(s->p.group[0].rules == rules[k], "%s: rules %u after loading, expected %u", names[k],
+                      s->p.group[0].rules, rules[k]);
+        ck_assert_msg(s->p.group[0].turn == 0.05f, "%s: turn %g after loading, expected 0.05", names[k],
+                      (double)s->p.group[0].turn);
+        boids_sim_destroy(s);
+    }
+}
+END_TEST
+
 START_TEST(test_run_resume_scenario) {
     static const char *const names[] = {"flocking-varying", "pursue-circle"};
     for (int k = 0; k < 2; k++) {
@@ -843,12 +911,14 @@ int main(void) {
         {"scenario_chunk", test_scenario_chunk},
         {"sizes", test_sizes},
         {"world_options", test_world_options},
+        {"rules_chunk", test_rules_chunk},
         {"values", test_values},
         {"not_a_file", test_not_a_file},
         {"save_failure", test_save_failure_keeps_old_file},
         {"atomic_write", test_atomic_write},
         {"run_resume", test_run_resume},
         {"run_resume_scenario", test_run_resume_scenario},
+        {"run_resume_rules", test_run_resume_rules},
         {"run_bad_load", test_run_bad_load},
         {"run_signals", test_run_signals},
     };

@@ -209,7 +209,8 @@ START_TEST(every_key_runs) {
     // Every key of the help (as --help lists it: the table the viewer's
     // dispatch is made of), overlays on, in 2D and 3D and on both backends:
     // exit 0, zero GL errors, each change reported. Esc comes last.
-    const char *keys = "2:1,2,3,4,5,6,7,8,9,0,o,b,b,b,c,c,c,c,g,n,v,f,p,h,f1,],],=,-,[,space,.,space,r,s,k,w,t,t,esc";
+    const char *keys =
+        "2:1,2,3,4,5,6,7,8,9,0,o,b,b,b,u,u,c,c,c,c,g,n,v,f,p,h,f1,],],=,-,[,space,.,space,r,s,k,w,t,t,esc";
     char names[64][16];
     int n = help_keys(names, 64);
     for (int i = 0; i < n; i++)
@@ -230,6 +231,7 @@ START_TEST(every_key_runs) {
                                   "boundary: walls",
                                   "boundary: bounce",
                                   "boundary: wrap",
+                                  "rules: tutorial",
                                   "color: neighbours",
                                   "overlay: grid on",
                                   "overlay: vectors on",
@@ -242,7 +244,7 @@ START_TEST(every_key_runs) {
                                   "saved: boids-0000.boids",
                                   "profile: recording to boids-profile.csv",
                                   "steps recorded",
-                                  "frames: 41,"};
+                                  "frames: 43,"}; // one frame per key after frame 2, Esc last
         for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
             ck_assert_msg(strstr(r.out, expected[i]), "expected '%s' on stdout (%s): %s", expected[i], name, r.out);
         run_free(&r);

@@ -174,6 +174,36 @@ void boids_escape_term(const float offset[3], const float other_vel[3], float pr
 void boids_escape(const float sum[3], uint32_t count, const float vel[3], float maxspeed, float maxforce,
                   float dest[3]);
 
+// ---- the seeds' own rule sets (src/core/rules.c; boids_group_params.rules) ----
+// Tutorial (flocking-tutorial.txt): the resultants, unit vectors (0 without
+// neighbours): alignment = normalise(mean neighbour velocity), cohesion =
+// normalise(centroid - position), separation = normalise(-(mean offset to
+// the neighbours)), no 1/d weighting.
+void boids_tutorial_alignment(const float mean_vel[3], uint32_t count, float dest[3]);
+void boids_tutorial_cohesion(const float mean_offset[3], uint32_t count, float dest[3]);
+void boids_tutorial_separation(const float mean_offset[3], uint32_t count, float dest[3]);
+// velocity + acc dt (the weighted resultants), normalised and scaled to
+// speed; a zero sum keeps the old direction.
+void boids_tutorial_velocity(const float vel[3], const float acc[3], float dt, float speed, float dest[3]);
+// Heading boids (boids-angle-bug.txt). The heading of a velocity, atan2(y,
+// x) (0 when still).
+float boids_heading_angle(const float vel[3]);
+// One rule's fixed turn toward `target` (a direction): +turn, -turn by the
+// sign of the wrapped difference in (-pi, pi], 0 for a zero target or none.
+float boids_heading_turn(float heading, const float target[3], float turn);
+// The enabled rules' turns added: toward the mean unit heading `align`,
+// away from the mean unit heading `separate`, toward `to_dense`.
+float boids_heading_rules(float heading, uint32_t behaviors, const float align[3], const float separate[3],
+                          const float to_dense[3], float turn);
+// The heading turned by `turn`, at a constant `speed`.
+void boids_heading_velocity(const float vel[3], float turn, float speed, float dest[3]);
+// The most populated area (heading cohesion): the cell of the grid (cell
+// starts `start`) whose 3x3(x3) block holds the most agents, ties: lowest
+// index; *count its agents. GLSL twin: shaders/survey.comp.
+uint32_t boids_survey(const boids_world_params *w, const uint32_t *start, uint32_t *count);
+// The centre of a grid cell (the survey's target).
+void boids_survey_target(const boids_world_params *w, uint32_t cell, float dest[3]);
+
 // ---- locomotion ----
 // Turn-rate limit: new velocity rotated back toward the old heading so the
 // heading turns by at most max_angle, along the shortest signed angle.

@@ -96,6 +96,7 @@ typedef struct boids_sim {
     float *nearest;         // per slot of cur: nearest neighbour distance (0 if none)
     uint32_t *candidates;   // per slot: pairs examined
     uint32_t *slot_of_id;   // scratch for id-order output
+    uint32_t survey[2];     // heading rules: the densest block's cell and its agents (boids_survey), this step
     float (*joints)[4];     // bodies: joint j of agent id at [j * n + id] (shared.h BOIDS_SSBO_JOINTS); NULL: none
     uint32_t joint_rows;    // joints allocated per agent (the most of any group with a body)
     uint64_t step;
@@ -104,6 +105,9 @@ typedef struct boids_sim {
     struct boids_quadtree *quadtree; // the quadtree index (boids/quadtree.h); NULL until a steer needs it
     boids_stage_ms ms;      // last step's stage times
 } boids_sim;
+
+// The default heading-rules turn (boids_group_params.turn), radians per time unit.
+#define BOIDS_TURN_DEFAULT 0.05f
 
 // Defaults: the chapter's flocking (maxspeed 3, maxforce 0.05, radius 50,
 // separation 25, weights 1.5/1/1), one group, wrap, 2D, dt 1, a world sized
@@ -127,6 +131,9 @@ float boids_group_reach(const boids_group_params *g);
 // NULL for any other name. What the viewer's - = keys and
 // boids_engine_set_group_value change.
 float *boids_group_value(boids_group_params *g, const char *name);
+// Does any group of p need the heading rules' global survey (rules heading
+// with cohesion on)?
+bool boids_params_survey(const boids_params *p);
 // The largest boids_group_reach of the world's groups (group_count of them).
 float boids_params_reach(const boids_params *p);
 // The cell rule of finalize: the largest interaction radius (reach) that fits

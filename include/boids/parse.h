@@ -14,7 +14,7 @@
  *   boids_parse_behaviors      LIST|all|none (names and 'flocking') to bits
  *   boids_parse_shown          a value as messages show it (escaped, cut)
  *   boids_parse_boundary_names, boids_parse_distribution_names, boids_parse_wall_corner_names,
- *   boids_parse_path_outside_names, boids_parse_path_line_names
+ *   boids_parse_path_outside_names, boids_parse_path_line_names, boids_parse_rules_names
  */
 #ifndef BOIDS_PARSE_H
 #define BOIDS_PARSE_H
@@ -70,5 +70,7 @@ extern const char *const boids_parse_wall_corner_names[];
 // [path] line / --path-line: "segment" (0), "infinite" (1, BOIDS_PATH_LINE_INFINITE).
 extern const char *const boids_parse_path_outside_names[];
 extern const char *const boids_parse_path_line_names[];
+// "chapter", "tutorial", "heading" (index = BOIDS_RULES_*), NULL-terminated.
+extern const char *const boids_parse_rules_names[];
 
 #endif

@@ -8,14 +8,16 @@
  *   version  u32      BOIDS_SNAPSHOT_VERSION (a newer one is rejected)
  *   chunks   tag (4 ASCII bytes), length (u64), payload, CRC-32 (u32, zlib's
  *            crc32 of tag + payload); in this order: HEAD PARM [WOPT]
- *            [RANG] AGNT ORDR [JNTS] [SCEN [LINE]] END. SCEN (version 2)
- *            holds what a host keeps of a scenario besides the params: the
- *            target's motion, the varying weights, the title, group names
- *            and colours. Version 3: WOPT, the world's options row
- *            (wall_corner; only when one is not 0), RANG, the groups'
- *            per-agent ranges (only when a group has one), and LINE, the
- *            line target's start and velocity (only with that target), so
- *            a run that uses none of them writes the chunks version 2 wrote.
+ *            [RANG] [RULE] AGNT ORDR [JNTS] [SCEN [LINE]] END. SCEN
+ *            (version 2) holds what a host keeps of a scenario besides the
+ *            params: the target's motion, the varying weights, the title,
+ *            group names and colours. Version 3: WOPT, the world's options
+ *            row (wall_corner; only when one is not 0), RANG, the groups'
+ *            per-agent ranges (only when a group has one), RULE, the groups'
+ *            rule sets and heading turns (only when a group has other than
+ *            the chapter's rules and the default turn), and LINE, the line
+ *            target's start and velocity (only with that target), so a run
+ *            that uses none of them writes the chunks version 2 wrote.
  * Every integer and float is little-endian (IEEE 754 binary32 floats).
  *
  * Offers:
@@ -37,7 +39,7 @@
 
 #define BOIDS_SNAPSHOT_MAGIC "\211BDS\r\n\032\n" // 89 42 44 53 0D 0A 1A 0A
 #define BOIDS_SNAPSHOT_MAGIC_SIZE 8u
-#define BOIDS_SNAPSHOT_VERSION 3u // reads 1 (no SCEN), 2 (no options, ranges, line target) and 3
+#define BOIDS_SNAPSHOT_VERSION 3u // reads 1 (no SCEN), 2 (no options, ranges, rules, line target) and 3
 
 // Writes the state of s (agents, slot order, bodies, params, seed, step) and,
 // when sc is not NULL, the host parts of its scenario (SCEN: target motion,

@@ -99,6 +99,9 @@ static const char usage_more[] = // (C99 promises string literals of 4095 bytes 
     "                        or end (the segment's end point, as the book's Example 5.8)\n"
     "  --path-line KIND      segment (default) or infinite: the line through a segment's two\n"
     "                        points, unclamped (the book's 5.5 / 5.6; meant for one segment)\n"
+    "Rule sets: --rules NAME (every group; a scenario's `rules` key per group): chapter (The\n"
+    "Nature of Code's forces, default), tutorial (the flocking tutorial's normalised resultants,\n"
+    "constant speed) or heading (the angle-bug post's boids turning a fixed angle per rule, 2D).\n"
     "On a terminal, stderr shows one updating progress line (step, steps/s, time left) from 2 s on.\n"
     "Exit status: 0 done, 2 bad arguments or input file, 3 out of memory, a write or GPU failure.\n";
 

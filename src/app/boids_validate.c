@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "boids/behaviors.h"
+#include "boids/parse.h"
 #include "progress.h"
 #include "validate.h"
 
@@ -212,10 +213,31 @@ static int run(const boids_options *opt) {
     uint32_t compared = 0, vacuous = 0;
     for (uint32_t b = 0; b <= BOIDS_BEHAVIOR_COUNT; b++)
         if (b == BOIDS_BEHAVIOR_COUNT || (p.group[0].behaviors & BOIDS_BIT(b))) {
-            bool any = validate_one_step(s, g, &p, initial, b);
+            bool any = validate_one_step(s, g, &p, initial, b, NULL);
             compared += any;
             vacuous += !any;
         }
+    // The seeds' rule sets, every group under each (their flocking
+    // behaviours; all three where a group has none of them).
+    for (uint32_t r = BOIDS_RULES_TUTORIAL; r < BOIDS_RULES_COUNT; r++) {
+        char label[32], what[256];
+        snprintf(label, sizeof label, "rules %s", boids_parse_rules_names[r]);
+        boids_params q = p;
+        for (uint32_t k = 0; k < q.world.group_count; k++) {
+            q.group[k].rules = r;
+            q.group[k].behaviors &= BOIDS_B_FLOCKING;
+            if (!q.group[k].behaviors)
+                q.group[k].behaviors = BOIDS_B_FLOCKING;
+        }
+        boids_params f = q;
+        if (boids_params_finalize(&f, what, sizeof what) != BOIDS_OK) {
+            printf("  n/a   %-12s not in this set-up: %s\n", label, what);
+            continue;
+        }
+        bool any = validate_one_step(s, g, &q, initial, BOIDS_BEHAVIOR_COUNT, label);
+        compared += any;
+        vacuous += !any;
+    }
     printf("  (%u compared, %u with no force anywhere)\n", compared, vacuous);
     // Back to every enabled behaviour, from the same state, for the long run.
     validate_set_both(s, g, &p);

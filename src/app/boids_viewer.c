@@ -42,7 +42,7 @@ static const char usage[] =
     "  --behaviors LIST      comma list of behaviours, 'flocking', 'all' or 'none' (default flocking)\n"
     "  --world, --origin, --weights, --radius, --separation, --fov, --maxspeed,\n"
     "  --maxforce, --maxspeed-range, --maxforce-range, --dt, --path-outside,\n"
-    "  --path-line           as for boids-run\n"
+    "  --path-line, --rules  as for boids-run\n"
     "  --scenario FILE|NAME  a scenario file or a shipped one (--list-scenarios lists them);\n"
     "                        its colours, target (mouse or circling) and varying weights apply\n"
     "  --bodies STYLE        bodies trailing the agents: none (default), chain, snake, fish\n"

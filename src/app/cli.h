@@ -76,13 +76,14 @@
 #define BOIDS_CLI_WALL_CORNER (1ull << 49)    // --wall-corner both|book
 #define BOIDS_CLI_PATH_OUTSIDE (1ull << 50)   // --path-outside clamp|end
 #define BOIDS_CLI_PATH_LINE (1ull << 51)      // --path-line segment|infinite
+#define BOIDS_CLI_RULES (1ull << 52)          // --rules chapter|tutorial|heading (every group)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
      BOIDS_CLI_WEIGHTS | BOIDS_CLI_RADIUS | BOIDS_CLI_SEPARATION | BOIDS_CLI_FOV | BOIDS_CLI_MAXSPEED |                \
      BOIDS_CLI_MAXFORCE | BOIDS_CLI_MAXSPEED_RANGE | BOIDS_CLI_MAXFORCE_RANGE | BOIDS_CLI_DT | BOIDS_CLI_BODIES |      \
      BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH | BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS | BOIDS_CLI_WALL_CORNER | \
-     BOIDS_CLI_PATH_OUTSIDE | BOIDS_CLI_PATH_LINE)
+     BOIDS_CLI_PATH_OUTSIDE | BOIDS_CLI_PATH_LINE | BOIDS_CLI_RULES)
 
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
@@ -130,6 +131,8 @@ typedef struct boids_options {
     bool radius_set, separation_set, fov_set, maxspeed_set, maxforce_set, dt_set;
     float maxspeed_range[2], maxforce_range[2]; // --maxspeed-range / --maxforce-range LO,HI
     bool maxspeed_range_set, maxforce_range_set;
+    uint32_t rules; // --rules: BOIDS_RULES_* of every group
+    bool rules_set;
     const char *backend;    // "cpu" (default) or "gpu"
     const char *shader_dir; // --shader-dir: load shaders from DIR; NULL = built in
     const char *init_csv;   // --init, NULL if not given

@@ -86,6 +86,8 @@ const cli_flag cli_flags[] = {
           GIVEN(maxforce_set)),
     CUSTOM("maxspeed-range", BOIDS_CLI_MAXSPEED_RANGE, "LO,HI", parse_range, GIVEN(maxspeed_range_set)),
     CUSTOM("maxforce-range", BOIDS_CLI_MAXFORCE_RANGE, "LO,HI", parse_range, GIVEN(maxforce_range_set)),
+    CHOICE("rules", BOIDS_CLI_RULES, "chapter|tutorial|heading", CLI_CHOICE, boids_parse_rules_names, rules,
+           "chapter, tutorial or heading", "is not a rule set", GIVEN(rules_set)),
     FLOAT("dt", BOIDS_CLI_DT, "T", BOIDS_PARSE_POSITIVE, dt, "a time step > 0", GIVEN(dt_set)),
     CHOICE("backend", BOIDS_CLI_BACKEND, "cpu|gpu", CLI_NAME, backends, backend, "cpu or gpu", "is not a backend",
            NO_GIVEN),

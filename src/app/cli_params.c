@@ -215,6 +215,8 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
         }
         if (o->behaviors_set)
             g->behaviors = o->behaviors;
+        if (o->rules_set)
+            g->rules = o->rules;
         for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
             if (o->weight_set[i])
                 g->weight[i >> 2][i & 3] = o->weights[i];

@@ -41,7 +41,9 @@ void validate_set_both(boids_engine *s, boids_engine *g, const boids_params *p);
 void validate_exact(boids_engine *s, boids_engine *g);
 // Horizon 2: one step of behaviour b (BOIDS_BEHAVIOR_COUNT: all of them)
 // from `initial` on both; false when b gives no force anywhere.
-bool validate_one_step(boids_engine *s, boids_engine *g, const boids_params *all, boids_engine *initial, uint32_t b);
+// `label` names the check (NULL: the behaviour's name, or "all together").
+bool validate_one_step(boids_engine *s, boids_engine *g, const boids_params *all, boids_engine *initial, uint32_t b,
+                       const char *label);
 // Horizon 3: `steps` steps on both from s's state, statistics and
 // invariants compared; 0, or 3 when a --save-every write failed. Progress
 // on stderr unless quiet (progress.h on a terminal).

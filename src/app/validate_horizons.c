@@ -237,7 +237,8 @@ void validate_set_both(boids_engine *s, boids_engine *g, const boids_params *p) 
 // steer on both (forces by id), then integrate (velocities, positions and
 // the wander angles of the w lanes by id). Returns false when the behaviour
 // gives no force anywhere in this set-up (nothing to compare).
-bool validate_one_step(boids_engine *s, boids_engine *g, const boids_params *all, boids_engine *initial, uint32_t b) {
+bool validate_one_step(boids_engine *s, boids_engine *g, const boids_params *all, boids_engine *initial, uint32_t b,
+                       const char *label) {
     boids_params p = *all;
     for (uint32_t k = 0; k < p.world.group_count; k++)
         if (b < BOIDS_BEHAVIOR_COUNT)
@@ -269,7 +270,7 @@ bool validate_one_step(boids_engine *s, boids_engine *g, const boids_params *all
         atol[k] = force_atol(gp, gp->behaviors | walls);
     }
     compare f = compare_by_id((const float(*)[4])cpu, (const float(*)[4])gpu, atol, n);
-    const char *name = b < BOIDS_BEHAVIOR_COUNT ? boids_behavior_name(b) : "all together";
+    const char *name = label ? label : b < BOIDS_BEHAVIOR_COUNT ? boids_behavior_name(b) : "all together";
     bool vacuous = f.largest == 0;
     if (vacuous && b < BOIDS_BEHAVIOR_COUNT) {
         printf("  n/a   %-12s gives no force to any agent in this set-up: nothing to compare\n", name);
@@ -296,7 +297,9 @@ bool validate_one_step(boids_engine *s, boids_engine *g, const boids_params *all
     boids_engine_read(s, cpu_p, cpu_v, NULL);
     for (uint32_t i = 0; i < n; i++) {
         const boids_group_params *gp = &p.group[grp[i] < p.world.group_count ? grp[i] : 0];
-        atol[i] = atol[i] * p.world.dt + (gp->max_turn > 0 ? TRIG * group_top_speed(gp) : 0.0f);
+        // (The heading rules turn through atan2, cos and sin every step.)
+        bool trig = gp->max_turn > 0 || gp->rules == BOIDS_RULES_HEADING;
+        atol[i] = atol[i] * p.world.dt + (trig ? TRIG * group_top_speed(gp) : 0.0f);
     }
     compare v = compare_by_id((const float(*)[4])cpu_v, (const float(*)[4])gpu_v, atol, n);
     double worst_p = 0, worst_w = 0;

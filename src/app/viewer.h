@@ -130,6 +130,9 @@ extern const size_t viewer_key_count;
 // [ ]; - =; the overlay arg (G N V F P); K; T; W.
 void viewer_flock_behavior(viewer *v, int key, int arg);
 void viewer_flock_boundary(viewer *v, int key, int arg);
+// U: every group's rule set, chapter -> tutorial -> heading (a set the
+// groups cannot take, e.g. heading in 3D, is rejected and skipped).
+void viewer_flock_rules(viewer *v, int key, int arg);
 void viewer_flock_pause(viewer *v, int key, int arg);
 void viewer_flock_step(viewer *v, int key, int arg);
 void viewer_flock_reset(viewer *v, int key, int arg);

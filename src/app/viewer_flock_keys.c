@@ -8,6 +8,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "boids/parse.h"
 #include "viewer_flock.h"
 
 // Parameters the [ ] - = keys change (all groups alike).
@@ -92,6 +93,21 @@ void viewer_flock_boundary(viewer *v, int key, int arg) {
     f->p.world.boundary = (f->p.world.boundary + 1) % 3;
     if (refinalize(f, &before)) {
         printf("boundary: %s\n", names[f->p.world.boundary]);
+        fflush(stdout);
+    }
+}
+
+// See viewer.h.
+void viewer_flock_rules(viewer *v, int key, int arg) {
+    (void)key;
+    (void)arg;
+    viewer_flock *f = v->flock;
+    boids_params before = f->p;
+    uint32_t r = (f->p.group[0].rules + 1) % BOIDS_RULES_COUNT;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        f->p.group[g].rules = r;
+    if (refinalize(f, &before)) {
+        printf("rules: %s\n", boids_parse_rules_names[r]);
         fflush(stdout);
     }
 }

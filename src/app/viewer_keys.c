@@ -60,6 +60,7 @@ const viewer_key viewer_keys[] = {
     {{GLFW_KEY_0}, "toggle path following", viewer_flock_behavior, BIT(BOIDS_BI_PATH), F, false},
     {{GLFW_KEY_O}, "toggle obstacles", viewer_flock_behavior, BIT(BOIDS_BI_OBSTACLES), F, false},
     {{GLFW_KEY_B}, "boundary: wrap, walls, bounce", viewer_flock_boundary, 0, F, false},
+    {{GLFW_KEY_U}, "rules: chapter, tutorial, heading", viewer_flock_rules, 0, F, false},
     {{GLFW_KEY_SPACE}, "pause", viewer_flock_pause, 0, F, false},
     {{GLFW_KEY_PERIOD}, "single step", viewer_flock_step, 0, F, true},
     {{GLFW_KEY_R}, "reset (same seed, or --load's file)", viewer_flock_reset, 0, F, false},

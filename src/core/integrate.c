@@ -89,13 +89,23 @@ void boids_boundary(const boids_world_params *w, float pos[3], float vel[3]) {
 
 // Semi-implicit Euler with fixed dt: v += a dt; v.limit(maxspeed); turn limit;
 // p += v dt; boundary. With dt = 1 this is the chapter's update() exactly.
+// The seeds' rule sets move otherwise (src/core/rules.c): tutorial: v = (v +
+// a dt) normalised x maxspeed, then the turn limit; heading: acc[0] is the
+// step's turn, the heading turns by it at the constant speed maxspeed.
 void boids_integrate(const boids_world_params *w, const boids_group_params *g, const float pos[3],
                      const float vel[3], const float acc[3], float pos_out[3], float vel_out[3]) {
     float v[3], p[3];
-    for (int a = 0; a < 3; a++)
-        v[a] = vel[a] + acc[a] * w->dt;
-    boids_limit(v, g->maxspeed);
-    boids_turn_limit(vel, g->max_turn * w->dt, w->dim, v);
+    if (g->rules == BOIDS_RULES_HEADING) {
+        boids_heading_velocity(vel, acc[0], g->maxspeed, v);
+    } else if (g->rules == BOIDS_RULES_TUTORIAL) {
+        boids_tutorial_velocity(vel, acc, w->dt, g->maxspeed, v);
+        boids_turn_limit(vel, g->max_turn * w->dt, w->dim, v);
+    } else {
+        for (int a = 0; a < 3; a++)
+            v[a] = vel[a] + acc[a] * w->dt;
+        boids_limit(v, g->maxspeed);
+        boids_turn_limit(vel, g->max_turn * w->dt, w->dim, v);
+    }
     for (int a = 0; a < 3; a++)
         p[a] = pos[a] + v[a] * w->dt;
     boids_boundary(w, p, v);

@@ -16,7 +16,9 @@ _Static_assert(offsetof(boids_group_params, behaviors) == 128, "group.behaviors"
 _Static_assert(offsetof(boids_group_params, body_radius) == 140, "group.body_radius");
 _Static_assert(offsetof(boids_group_params, maxspeed_lo) == 144, "group.maxspeed_lo");
 _Static_assert(offsetof(boids_group_params, maxforce_hi) == 156, "group.maxforce_hi");
-_Static_assert(sizeof(boids_group_params) == 160, "group params: 10 vec4");
+_Static_assert(offsetof(boids_group_params, rules) == 160, "group.rules");
+_Static_assert(offsetof(boids_group_params, turn) == 164, "group.turn");
+_Static_assert(sizeof(boids_group_params) == 176, "group params: 11 vec4");
 
 _Static_assert(offsetof(boids_world_params, min) == 0, "world.min");
 _Static_assert(offsetof(boids_world_params, cells) == 64, "world.cells");

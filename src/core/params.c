@@ -74,6 +74,8 @@ static void group_default(boids_group_params *g) {
     g->relations = 0; // BOIDS_REL_FLOCK with every group
     g->max_turn = 0.0f;
     g->body_radius = 3.0f; // the chapter's boid size r
+    g->rules = BOIDS_RULES_CHAPTER;
+    g->turn = BOIDS_TURN_DEFAULT; // heading rules: about 3 degrees per rule and step
 }
 
 // Defaults for `count` agents in `dim` dimensions; world auto-sized.
@@ -142,7 +144,8 @@ float *boids_group_value(boids_group_params *g, const char *name) {
     } plain[] = {{"maxspeed", offsetof(boids_group_params, maxspeed)},
                  {"maxforce", offsetof(boids_group_params, maxforce)},
                  {"radius", offsetof(boids_group_params, radius)},
-                 {"separation", offsetof(boids_group_params, separation)}};
+                 {"separation", offsetof(boids_group_params, separation)},
+                 {"turn", offsetof(boids_group_params, turn)}};
     for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
         if (strcmp(name, plain[k].name) == 0)
             return (float *)((char *)g + plain[k].offset);
@@ -164,6 +167,14 @@ float boids_params_max_radius(const boids_params *p) {
     for (uint32_t a = 0; a < p->world.dim && a < 3; a++)
         r = fminf(r, axis_max_radius(&p->world, a));
     return r;
+}
+
+// See core.h.
+bool boids_params_survey(const boids_params *p) {
+    for (uint32_t g = 0; g < p->world.group_count && g < BOIDS_MAX_GROUPS; g++)
+        if (p->group[g].rules == BOIDS_RULES_HEADING && (p->group[g].behaviors & BOIDS_BIT(BOIDS_BI_COHESION)))
+            return true;
+    return false;
 }
 
 // The largest reach of the groups in use (see core.h).
@@ -274,6 +285,23 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
                 FAIL(BOIDS_ERR_PARAM, "weight of %s in group %u is not finite", boids_behavior_name(i), gi);
         if (g->behaviors >> BOIDS_BEHAVIOR_COUNT)
             FAIL(BOIDS_ERR_PARAM, "behaviour bits 0x%x of group %u", g->behaviors, gi);
+        if (g->rules >= BOIDS_RULES_COUNT)
+            FAIL(BOIDS_ERR_PARAM, "rules %u of group %u (allowed: chapter, tutorial or heading)", g->rules, gi);
+        if (!isfinite(g->turn) || g->turn < 0.0f || g->turn > BOIDS_PI)
+            FAIL(BOIDS_ERR_PARAM, "turn %g of group %u (allowed: 0..pi radians)", (double)g->turn, gi);
+        // The heading boids of the angle-bug post live on a plane and know
+        // only its three rules (a heading is an angle; other forces have no
+        // turn to become).
+        if (g->rules == BOIDS_RULES_HEADING && w->dim != 2)
+            FAIL(BOIDS_ERR_PARAM, "rules heading of group %u in a %uD world (allowed: 2D only)", gi, w->dim);
+        if (g->rules == BOIDS_RULES_HEADING && (g->behaviors & ~BOIDS_B_FLOCKING)) {
+            char names[256];
+            boids_behaviors_text(g->behaviors & ~BOIDS_B_FLOCKING, ", ", names, sizeof names);
+            FAIL(BOIDS_ERR_PARAM, "rules heading of group %u with %s (allowed: separation, alignment, cohesion)", gi,
+                 names);
+        }
+        g->rules_spare0 = 0;
+        g->rules_spare1 = 0;
         for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
             if (!(fabsf(g->weight[i >> 2][i & 3]) <= BOIDS_MAX_WEIGHT))
                 FAIL(BOIDS_ERR_PARAM, "weight %g of %s in group %u (allowed: -1e6..1e6)",

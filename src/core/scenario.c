@@ -212,6 +212,8 @@ static const char *const group_keys[] = {"share",
                                          "priority_threshold",
                                          "max_turn",
                                          "body_radius",
+                                         "rules",
+                                         "turn",
                                          "body",
                                          "joints",
                                          "body_length",
@@ -373,6 +375,7 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         {"priority_threshold", &g->priority_threshold, false, 3.4e38f},
         {"max_turn", &g->max_turn, false, 3.4e38f},
         {"body_radius", &g->body_radius, false, 3.4e38f},
+        {"turn", &g->turn, false, BOIDS_PI},
         {"share", &c->sc.params.group_share[gi], true, 1e9f},
         {"body_length", &x->length, true, 3.4e38f},
     };
@@ -410,6 +413,15 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         }
         (key[0] == 'f' ? c->sc.fov_deg : c->sc.view_fov_deg)[gi] = deg;
         *(key[0] == 'f' ? &g->fov_cos : &g->view_cos) = boids_fov_cos(deg);
+        return 1;
+    }
+    if (strcmp(key, "rules") == 0) {
+        int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_rules_names);
+        if (k < 0) {
+            fail(c, c->line, sec, key, value, "chapter, tutorial or heading", "is not a rule set");
+            return 0;
+        }
+        g->rules = (uint32_t)k;
         return 1;
     }
     if (strcmp(key, "behaviors") == 0) {
@@ -1194,6 +1206,9 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
             fprintf(f, "maxspeed_range = %.9g, %.9g\n", (double)g->maxspeed_lo, (double)g->maxspeed_hi);
         if (g->maxforce_lo > 0.0f)
             fprintf(f, "maxforce_range = %.9g, %.9g\n", (double)g->maxforce_lo, (double)g->maxforce_hi);
+        if (g->rules != BOIDS_RULES_CHAPTER || g->turn != BOIDS_TURN_DEFAULT)
+            fprintf(f, "rules = %s\nturn = %.9g\n",
+                    g->rules < BOIDS_RULES_COUNT ? boids_parse_rules_names[g->rules] : "chapter", (double)g->turn);
         if (p->body[gi].style != BOIDS_BODY_NONE)
             fprintf(f, "body = %s\njoints = %u\nbody_length = %.9g\n", boids_body_style_name(p->body[gi].style),
                     p->body[gi].joints, (double)sc->body_length[gi]);

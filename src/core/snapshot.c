@@ -33,12 +33,17 @@ _Static_assert(sizeof(boids_world_params) == 208, "boids_world_params: 52 words"
 #define WOPT_BYTES 16u
 _Static_assert(offsetof(boids_world_params, wall_corner) == WORLD_PARM_BYTES, "the options follow the PARM words");
 _Static_assert(sizeof(boids_world_params) == WORLD_PARM_BYTES + WOPT_BYTES, "WOPT: the rest of the world");
-_Static_assert(sizeof(boids_group_params) == 160, "boids_group_params: 40 words");
+_Static_assert(sizeof(boids_group_params) == 176, "boids_group_params: 44 words");
 // PARM holds each group's first 36 words; the per-agent ranges (the last 4)
 // go into the RANG chunk, written only when a group has one, so a snapshot
 // of a run without ranges is what version 2 wrote (the pinned hashes).
 #define GROUP_PARM_BYTES 144u
 _Static_assert(offsetof(boids_group_params, maxspeed_lo) == GROUP_PARM_BYTES, "the ranges follow the PARM words");
+// The rules row (rules, turn, 2 spare) after the ranges goes into the RULE
+// chunk, written only when a group has other than the chapter's rules and
+// the default turn; without it every group reads as that default.
+_Static_assert(offsetof(boids_group_params, rules) == GROUP_PARM_BYTES + 16u, "the rules row follows the ranges");
+#define RULE_BYTES (BOIDS_MAX_GROUPS * 16u)
 _Static_assert(sizeof(boids_scene) == 1040, "boids_scene: 260 words");
 _Static_assert(sizeof(boids_body_params) == 272, "boids_body_params: 68 words");
 _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
@@ -106,7 +111,7 @@ static const char *params_nonfinite(const boids_params *p) {
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
         const boids_group_params *q = &p->group[g];
         if (!all_finite(&q->maxspeed, 16) || !all_finite(&q->weight[0][0], 16) || !isfinite(q->max_turn) ||
-            !isfinite(q->body_radius) || !all_finite(&q->maxspeed_lo, 4))
+            !isfinite(q->body_radius) || !all_finite(&q->maxspeed_lo, 4) || !isfinite(q->turn))
             return "group";
         const boids_body_params *b = &p->body[g];
         if (!all_finite(&b->segment[0][0], 32) || !all_finite(&b->width[0][0], 32) || !isfinite(b->angle_limit))
@@ -189,6 +194,44 @@ static const char *decode_world_options(const unsigned char *b, boids_params *p)
     if (!has_world_options(p))
         return "no option (it is written only for one)";
     return NULL;
+}
+
+// Whether any group has other than the chapter's rules and the default turn
+// (then the RULE chunk is written); its payload, and back into p's groups
+// (a problem, or NULL; rule and turn ranges are checked with the params).
+static bool has_rules(const boids_params *p) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        const boids_group_params *q = &p->group[g];
+        if (q->rules != BOIDS_RULES_CHAPTER || q->turn != BOIDS_TURN_DEFAULT || q->rules_spare0 || q->rules_spare1)
+            return true;
+    }
+    return false;
+}
+
+static void encode_rules(const boids_params *p, unsigned char *b) {
+    size_t off = 0;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        put_words(b, &off, &p->group[g].rules, 16);
+}
+
+static const char *decode_rules(const unsigned char *b, boids_params *p) {
+    size_t off = 0;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        get_words(b, &off, &p->group[g].rules, 16);
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        if (p->group[g].rules_spare0 || p->group[g].rules_spare1)
+            return "spare words that are not 0";
+    if (!has_rules(p))
+        return "only the default rules (it is written only for others)";
+    return NULL;
+}
+
+// The default rules row of every group (a file without RULE).
+static void default_rules(boids_params *p) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        p->group[g].rules = BOIDS_RULES_CHAPTER;
+        p->group[g].turn = BOIDS_TURN_DEFAULT;
+    }
 }
 
 // Whether any group has a per-agent range (then the RANG chunk is written).
@@ -408,6 +451,11 @@ static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *s
         unsigned char rang[RANG_BYTES];
         encode_ranges(&s->p, rang);
         w_chunk(w, "RANG", rang, sizeof rang);
+    }
+    if (has_rules(&s->p)) {
+        unsigned char rule[RULE_BYTES];
+        encode_rules(&s->p, rule);
+        w_chunk(w, "RULE", rule, sizeof rule);
     }
 
     // Agents in id order, in blocks (the payload is streamed, never held whole).
@@ -727,6 +775,15 @@ static boids_result read_chunks(reader *rd, loaded *l) {
         free(b);
         if (!has_ranges(&l->p))
             return fail(err, es, path, BOIDS_ERR_FORMAT, "the RANG chunk holds no range (it is written only for one)");
+    }
+    default_rules(&l->p);
+    if (rd->version >= 3 && r_next_is(rd, "RULE")) { // the groups' rules (none before version 3)
+        if ((r = r_chunk(rd, "RULE", RULE_BYTES, "4 words per group: rules, turn, 2 spare", &b)) != BOIDS_OK)
+            return r;
+        const char *why = decode_rules(b, &l->p);
+        free(b);
+        if (why)
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "the RULE chunk holds %s", why);
     }
     const char *bad = params_nonfinite(&l->p);
     if (bad)

@@ -71,17 +71,34 @@ static inline void gather_pair(const boids_sim *s, const boids_group_params *res
         bool visible = g->fov_cos <= -1.0f || !has_heading ||
                        boids_in_cone(glm_vec3_dot((float *)off, (float *)heading), g->fov_cos, d2);
         if (visible) {
+            // The sums by rule set: the chapter's 1/d separation terms; the
+            // tutorial's plain offsets (/ the separation radius); the
+            // heading boids' unit headings (mean directions, never angles).
             if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) && d2 < g->separation * g->separation) {
-                boids_separation_term(off, sqrtf(d2), g->separation, t);
-                fix3(acc->sep, t, BOIDS_FIX_SEP);
+                if (g->rules == BOIDS_RULES_CHAPTER) {
+                    boids_separation_term(off, sqrtf(d2), g->separation, t);
+                    fix3(acc->sep, t, BOIDS_FIX_SEP);
+                } else if (g->rules == BOIDS_RULES_TUTORIAL) {
+                    float is = 1.0f / g->separation;
+                    float os[3] = {off[0] * is, off[1] * is, off[2] * is};
+                    fix3_unit(acc->sep, os, acc->dim);
+                } else {
+                    boids_set_mag(vj, 1.0f, t);
+                    fix3_unit(acc->sep, t, acc->dim);
+                }
                 acc->sep_n++;
             }
             if ((beh & (BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))) && d2 < g->radius * g->radius) {
-                float iv = acc->inv_speed, ir = acc->inv_radius;
-                float vs[3] = {vj[0] * iv, vj[1] * iv, vj[2] * iv};
-                float os[3] = {off[0] * ir, off[1] * ir, off[2] * ir};
-                fix3_unit(acc->ali, vs, acc->dim);
-                fix3_unit(acc->coh, os, acc->dim);
+                if (g->rules == BOIDS_RULES_HEADING) {
+                    boids_set_mag(vj, 1.0f, t);
+                    fix3_unit(acc->ali, t, acc->dim);
+                } else {
+                    float iv = acc->inv_speed, ir = acc->inv_radius;
+                    float vs[3] = {vj[0] * iv, vj[1] * iv, vj[2] * iv};
+                    float os[3] = {off[0] * ir, off[1] * ir, off[2] * ir};
+                    fix3_unit(acc->ali, vs, acc->dim);
+                    fix3_unit(acc->coh, os, acc->dim);
+                }
                 acc->flock_n++;
             }
         }
@@ -332,9 +349,17 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
         unfix3(acc->esc, BOIDS_FIX_SEP, 1.0f, t);
         boids_escape(t, acc->esc_n, vel, ms, mf, force[BOIDS_BI_ESCAPE]);
     }
+    bool tutorial = g->rules == BOIDS_RULES_TUTORIAL;
     if (beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) {
-        unfix3(acc->sep, BOIDS_FIX_SEP, 1.0f, t);
-        boids_separation(t, acc->sep_n, vel, ms, mf, force[BOIDS_BI_SEPARATION]);
+        if (tutorial) {
+            // Mean offset to the neighbours = sum * separation / count.
+            float k = acc->sep_n ? g->separation / (float)acc->sep_n : 0.0f;
+            unfix3(acc->sep, BOIDS_FIX_UNIT, k, t);
+            boids_tutorial_separation(t, acc->sep_n, force[BOIDS_BI_SEPARATION]);
+        } else {
+            unfix3(acc->sep, BOIDS_FIX_SEP, 1.0f, t);
+            boids_separation(t, acc->sep_n, vel, ms, mf, force[BOIDS_BI_SEPARATION]);
+        }
     }
     if (beh & BOIDS_BIT(BOIDS_BI_FLEE))
         boids_flee(to_target, vel, ms, mf, force[BOIDS_BI_FLEE]);
@@ -366,13 +391,19 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
         // Average velocity = sum * max_speed_all / count.
         float k = acc->flock_n ? w->max_speed_all / (float)acc->flock_n : 0.0f;
         unfix3(acc->ali, BOIDS_FIX_UNIT, k, t);
-        boids_alignment(t, acc->flock_n, vel, ms, mf, force[BOIDS_BI_ALIGNMENT]);
+        if (tutorial)
+            boids_tutorial_alignment(t, acc->flock_n, force[BOIDS_BI_ALIGNMENT]);
+        else
+            boids_alignment(t, acc->flock_n, vel, ms, mf, force[BOIDS_BI_ALIGNMENT]);
     }
     if (beh & BOIDS_BIT(BOIDS_BI_COHESION)) {
         // Centroid - position = mean offset = sum * radius / count.
         float k = acc->flock_n ? g->radius / (float)acc->flock_n : 0.0f;
         unfix3(acc->coh, BOIDS_FIX_UNIT, k, t);
-        boids_cohesion(t, acc->flock_n, vel, ms, mf, force[BOIDS_BI_COHESION]);
+        if (tutorial)
+            boids_tutorial_cohesion(t, acc->flock_n, force[BOIDS_BI_COHESION]);
+        else
+            boids_cohesion(t, acc->flock_n, vel, ms, mf, force[BOIDS_BI_COHESION]);
     }
     if (beh & BOIDS_BIT(BOIDS_BI_WANDER)) {
         uint32_t step = w->step;
@@ -402,6 +433,28 @@ static void combine(const boids_world_params *w, const boids_group_params *g, ui
     }
 }
 
+// The heading rules of agent i (boids-angle-bug.txt): the step's turn in
+// radians into out[0] (y, z 0), which integrate adds to the heading. Mean
+// directions = the unit-heading sums / count; the most populated area is
+// the centre of the densest block of the step's survey (none when it found
+// no agent).
+static void heading_agent(const boids_sim *s, uint32_t i, const gather *acc, float out[4]) {
+    const boids_world_params *w = &s->p.world;
+    const boids_group_params *g = &s->p.group[s->cur.group[i]];
+    float align[3], separate[3], to_dense[3] = {0.0f, 0.0f, 0.0f};
+    unfix3(acc->ali, BOIDS_FIX_UNIT, acc->flock_n ? 1.0f / (float)acc->flock_n : 0.0f, align);
+    unfix3(acc->sep, BOIDS_FIX_UNIT, acc->sep_n ? 1.0f / (float)acc->sep_n : 0.0f, separate);
+    if ((g->behaviors & BOIDS_BIT(BOIDS_BI_COHESION)) && s->survey[1] > 0) {
+        float target[3];
+        boids_survey_target(w, s->survey[0], target);
+        boids_world_delta(w, s->cur.pos[i], target, to_dense);
+    }
+    float heading = boids_heading_angle(s->cur.vel[i]);
+    out[0] = boids_heading_rules(heading, g->behaviors, align, separate, to_dense, g->turn * w->dt);
+    out[1] = 0.0f;
+    out[2] = 0.0f;
+}
+
 // Steer one agent (slot i of cur): acceleration into accel[i], the updated
 // wander angles into next (pos.w, vel.w), neighbour statistics. The
 // neighbourhood comes through `index` (quadtree: lr, the ranges of the
@@ -427,12 +480,16 @@ static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_
     else
         gather_neighbors(s, i, g, heading, has_heading, &acc);
 
-    // The walls boundary mode is the stay-within-walls behaviour.
-    uint32_t beh = g->behaviors | (w->boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
-    float force[BOIDS_BEHAVIOR_COUNT][3];
     float angles[2] = {s->cur.pos[i][3], s->cur.vel[i][3]};
-    behaviors_of(s, i, beh, &acc, force, angles);
-    combine(w, g, beh, force, s->accel[i]);
+    if (g->rules == BOIDS_RULES_HEADING) {
+        heading_agent(s, i, &acc, s->accel[i]);
+    } else {
+        // The walls boundary mode is the stay-within-walls behaviour.
+        uint32_t beh = g->behaviors | (w->boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
+        float force[BOIDS_BEHAVIOR_COUNT][3];
+        behaviors_of(s, i, beh, &acc, force, angles);
+        combine(w, g, beh, force, s->accel[i]);
+    }
     s->accel[i][3] = 0.0f;
     s->next.pos[i][3] = angles[0];
     s->next.vel[i][3] = angles[1];
@@ -478,6 +535,11 @@ void boids_sim_steer(boids_sim *s) {
     int n = (int)s->n;
     int threads = s->threads > 0 ? s->threads : omp_get_max_threads();
     boids_index index = s->index;
+    // The heading rules' global survey, over the grid of cur (every index
+    // builds it), before any agent reads it.
+    s->survey[0] = s->survey[1] = 0;
+    if (boids_params_survey(&s->p))
+        s->survey[0] = boids_survey(&s->p.world, s->grid.start, &s->survey[1]);
     if (index == BOIDS_INDEX_QUADTREE && !boids_sim_build_quadtree(s))
         index = BOIDS_INDEX_GRID;
     if (index == BOIDS_INDEX_QUADTREE) {

@@ -38,12 +38,13 @@ struct boids_gpu {
     state_buffers state[2];
     int cur; // index of the state bound as cur
     GLuint key, count, start, accel, neighbors, nearest, candidates, flow, slot_of;
+    GLuint survey; // uint[4]: the heading rules' survey (survey.comp)
     GLuint scan_sums[MAX_SCAN_LEVELS];
     uint32_t scan_levels, scan_n[MAX_SCAN_LEVELS + 1];
     GLuint ubo_world, ubo_groups, ubo_scene, ubo_bodies;
     GLuint joints; // vec4[joint_rows * n] (0: no bodies)
     uint32_t joint_rows;
-    GLuint prog[STAGE_N], prog_scan_add;
+    GLuint prog[STAGE_N], prog_scan_add, prog_survey;
     GLuint timers[TIMER_RING][STAGE_N + 1];
     uint64_t step, timed_steps;
     boids_stage_ms last_ms;
@@ -180,6 +181,7 @@ static void bind_all(boids_gpu *g) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CANDIDATES, g->candidates);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_FLOW, g->flow);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SLOT_OF, g->slot_of);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SURVEY, g->survey);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_WORLD, g->ubo_world);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_GROUPS, g->ubo_groups);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_SCENE, g->ubo_scene);
@@ -319,6 +321,8 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
         }
     }
     boids_result r = boids_program_compute(d->shader_dir, "scan_add.comp", &g->prog_scan_add, err, err_size);
+    if (r == BOIDS_OK)
+        r = boids_program_compute(d->shader_dir, "survey.comp", &g->prog_survey, err, err_size);
     if (r != BOIDS_OK) {
         boids_gpu_destroy(g);
         return r;
@@ -356,6 +360,9 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     g->nearest = buffer((size_t)n * 4, "nearest");
     g->candidates = buffer((size_t)n * 4, "candidates");
     g->slot_of = buffer((size_t)n * 4, "slot of id");
+    g->survey = buffer(16, "survey");
+    const GLuint zero = 0;
+    glClearNamedBufferData(g->survey, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
 
     // Scan levels: cells + 1 elements (the extra 0 makes start[cells] = N),
     // then one sum per block, until a single block remains.
@@ -430,13 +437,15 @@ void boids_gpu_destroy(boids_gpu *g) {
         GLuint b[] = {g->state[s].pos, g->state[s].vel, g->state[s].id, g->state[s].group};
         glDeleteBuffers(4, b);
     }
-    GLuint b[] = {g->key,  g->count,     g->start,      g->accel,     g->neighbors,  g->nearest, g->candidates,
-                  g->flow, g->ubo_world, g->ubo_groups, g->ubo_scene, g->ubo_bodies, g->joints,  g->slot_of};
+    GLuint b[] = {g->key,       g->count,      g->start,  g->accel,     g->neighbors,
+                  g->nearest,   g->candidates, g->flow,   g->ubo_world, g->ubo_groups,
+                  g->ubo_scene, g->ubo_bodies, g->joints, g->slot_of,   g->survey};
     glDeleteBuffers((GLsizei)(sizeof(b) / sizeof(b[0])), b);
     glDeleteBuffers(MAX_SCAN_LEVELS, g->scan_sums);
     for (size_t s = 0; s < STAGE_N; s++)
         glDeleteProgram(g->prog[s]);
     glDeleteProgram(g->prog_scan_add);
+    glDeleteProgram(g->prog_survey);
     if (g->timers[0][0])
         glDeleteQueries(TIMER_RING * (STAGE_N + 1), &g->timers[0][0]);
     if (g->alive && --backends_alive == 0)
@@ -572,6 +581,14 @@ void boids_gpu_steer(boids_gpu *g) {
         return;
     bind_all(g);
     timestamp(g, 4);
+    // The heading rules' global survey of the grid's counts, one work group
+    // (part of the steer stage's time, as in C).
+    if (boids_params_survey(&g->p)) {
+        glUseProgram(g->prog_survey);
+        glUniform1ui(BOIDS_LOC_COUNT, g->cells);
+        glDispatchCompute(1, 1, 1);
+        barrier();
+    }
     dispatch(g->prog[STAGE_STEER], g->n, BOIDS_WORKGROUP_SIZE);
     barrier();
 }

@@ -1,0 +1,62 @@
+// shaders/survey.comp: the heading rules' global survey (the angle-bug
+// post's third rule: "survey all the boids on the canvas, figure out where
+// the highest population of boids is"). C twin: src/core/rules.c
+// boids_survey().
+// One work group: each invocation walks the cells i, i + 256, ... and keeps
+// the one whose block (the cell and its neighbours, as the steer stage's
+// 3x3(x3), wrapped on a torus, cut at walls, each cell once) holds the most
+// agents (counts from the scan: cell_start[c + 1] - cell_start[c]); then a
+// reduction in shared memory. Most agents first, ties to the lowest cell
+// index: a total order, so the answer is the C loop's whatever the order.
+// Writes survey[0] = that cell, survey[1] = its block's agents.
+layout(local_size_x = BOIDS_WORKGROUP_SIZE) in;
+
+shared uint best_cell[BOIDS_WORKGROUP_SIZE];
+shared uint best_n[BOIDS_WORKGROUP_SIZE];
+
+// The agents of the block around cell c.
+uint block_count(uint cell) {
+    uvec3 c = uvec3(cell % world.cells.x, (cell / world.cells.x) % world.cells.y, cell / (world.cells.x * world.cells.y));
+    bool wrap = world.boundary == BOIDS_BOUNDARY_WRAP;
+    uint xs[3], ys[3], zs[3];
+    uint nx = grid_axis_cells(c.x, world.cells.x, wrap, xs);
+    uint ny = grid_axis_cells(c.y, world.cells.y, wrap, ys);
+    uint nz = grid_axis_cells(c.z, world.cells.z, wrap, zs);
+    uint n = 0u;
+    for (uint k = 0u; k < nz; k++)
+        for (uint j = 0u; j < ny; j++)
+            for (uint i = 0u; i < nx; i++) {
+                uint q = (zs[k] * world.cells.y + ys[j]) * world.cells.x + xs[i];
+                n += cell_start[q + 1u] - cell_start[q];
+            }
+    return n;
+}
+
+void main() {
+    uint lid = gl_LocalInvocationID.x;
+    uint bc = 0u, bn = 0u;
+    for (uint cell = lid; cell < world.cells.w; cell += BOIDS_WORKGROUP_SIZE) {
+        uint n = block_count(cell);
+        if (n > bn) { // cells ascend per invocation: a tie keeps the lower
+            bn = n;
+            bc = cell;
+        }
+    }
+    best_cell[lid] = bc;
+    best_n[lid] = bn;
+    barrier();
+    for (uint half_size = BOIDS_WORKGROUP_SIZE / 2u; half_size > 0u; half_size /= 2u) {
+        if (lid < half_size) {
+            uint oc = best_cell[lid + half_size], on = best_n[lid + half_size];
+            if (on > best_n[lid] || (on == best_n[lid] && oc < best_cell[lid])) {
+                best_n[lid] = on;
+                best_cell[lid] = oc;
+            }
+        }
+        barrier();
+    }
+    if (lid == 0u) {
+        survey[0] = best_cell[0];
+        survey[1] = best_n[0];
+    }
+}

@@ -1,0 +1,142 @@
+// src/core/rules.c: the two small seeds' own rule sets (boids_group_params
+// .rules), beside the chapter's forces. GLSL twins: shaders/behaviors.glsl
+// tutorial_alignment(), tutorial_cohesion(), tutorial_separation(),
+// tutorial_velocity(), heading_angle(), heading_turn(), heading_rules(),
+// heading_velocity(), survey_target(); shaders/survey.comp (boids_survey).
+//
+// Tutorial (seeds/flocking-tutorial.txt): each rule takes the neighbours
+// within the neighbour radius (not the agent itself), accumulates, divides by
+// the neighbour count and normalises; the zero vector without neighbours.
+// The resultants are added to the velocity, which is then normalised and
+// scaled to the agent's speed.
+//
+// Heading (seeds/boids-angle-bug.txt): a boid has a heading and a constant
+// speed; each enabled rule turns the heading by a fixed small angle toward
+// (alignment), away from (separation) the mean direction of the neighbours,
+// or toward the most populated area of the world (cohesion), always by the
+// sign of the wrapped difference in (-pi, pi] (the post's fix), directions
+// averaged as unit vectors, never as raw angles.
+#include <math.h>
+
+#include <cglm/vec3.h>
+
+#include "boids/behaviors.h"
+#include "grid_internal.h"
+
+// ---- tutorial ----
+
+// computeAlignment: the neighbours' velocities / count, normalised.
+void boids_tutorial_alignment(const float mean_vel[3], uint32_t count, float dest[3]) {
+    glm_vec3_zero(dest);
+    if (count == 0)
+        return;
+    boids_set_mag(mean_vel, 1.0f, dest);
+}
+
+// computeCohesion: their positions / count - the agent's position, normalised.
+void boids_tutorial_cohesion(const float mean_offset[3], uint32_t count, float dest[3]) {
+    glm_vec3_zero(dest);
+    if (count == 0)
+        return;
+    boids_set_mag(mean_offset, 1.0f, dest);
+}
+
+// computeSeparation: the distance vectors to them / count, negated, normalised.
+void boids_tutorial_separation(const float mean_offset[3], uint32_t count, float dest[3]) {
+    glm_vec3_zero(dest);
+    if (count == 0)
+        return;
+    float neg[3] = {-mean_offset[0], -mean_offset[1], -mean_offset[2]};
+    boids_set_mag(neg, 1.0f, dest);
+}
+
+// velocity += resultants (acc, per time unit: times dt); normalised, times
+// the speed. A sum of zero keeps the old direction.
+void boids_tutorial_velocity(const float vel[3], const float acc[3], float dt, float speed, float dest[3]) {
+    float v[3];
+    for (int a = 0; a < 3; a++)
+        v[a] = vel[a] + acc[a] * dt;
+    if (glm_vec3_norm2(v) == 0.0f)
+        glm_vec3_copy((float *)vel, v);
+    boids_set_mag(v, speed, dest);
+}
+
+// ---- heading ----
+
+// The heading of a velocity in (-pi, pi]: atan2(y, x), 0 (east) when still.
+float boids_heading_angle(const float vel[3]) {
+    if (vel[0] == 0.0f && vel[1] == 0.0f)
+        return 0.0f;
+    return atan2f(vel[1], vel[0]);
+}
+
+// One rule's turn: +turn if `target` lies counter-clockwise of the heading
+// (the wrapped difference > 0), -turn if clockwise, 0 when the target has no
+// direction (zero) or is the heading itself. A target straight behind (a
+// difference of exactly pi) turns +turn: pi is in (-pi, pi].
+float boids_heading_turn(float heading, const float target[3], float turn) {
+    if (target[0] == 0.0f && target[1] == 0.0f)
+        return 0.0f;
+    float diff = boids_angle_diff(atan2f(target[1], target[0]), heading);
+    return diff > 0.0f ? turn : (diff < 0.0f ? -turn : 0.0f);
+}
+
+// The step's turn: the sum of each enabled rule's, all against the heading
+// at the start of the step: rule 1 (alignment) toward the mean direction of
+// the neighbours within the radius; rule 2 (separation) away from that of
+// those within the separation radius, i.e. toward its opposite; rule 3
+// (cohesion) toward the most populated area (to_dense, an offset).
+float boids_heading_rules(float heading, uint32_t behaviors, const float align[3], const float separate[3],
+                          const float to_dense[3], float turn) {
+    float t = 0.0f;
+    if (behaviors & BOIDS_BIT(BOIDS_BI_ALIGNMENT))
+        t += boids_heading_turn(heading, align, turn);
+    if (behaviors & BOIDS_BIT(BOIDS_BI_SEPARATION)) {
+        float away[3] = {-separate[0], -separate[1], -separate[2]};
+        t += boids_heading_turn(heading, away, turn);
+    }
+    if (behaviors & BOIDS_BIT(BOIDS_BI_COHESION))
+        t += boids_heading_turn(heading, to_dense, turn);
+    return t;
+}
+
+// The new velocity: the heading turned by `turn`, at `speed`.
+void boids_heading_velocity(const float vel[3], float turn, float speed, float dest[3]) {
+    float h = boids_angle_wrap(boids_heading_angle(vel) + turn);
+    dest[0] = speed * cosf(h);
+    dest[1] = speed * sinf(h);
+    dest[2] = 0.0f;
+}
+
+// ---- the global survey of the heading rules' cohesion ----
+
+// The densest block of the grid: the cell whose block (the cell and its
+// neighbours, the steer stage's 3x3(x3), wrapped on a torus and cut at
+// walls, each cell once) holds the most agents; ties go to the lowest cell
+// index. *count: the agents in that block. Any order of the cells gives the
+// same answer (a total order), so a reduction on the GPU agrees.
+uint32_t boids_survey(const boids_world_params *w, const uint32_t *start, uint32_t *count) {
+    uint32_t best = 0, best_n = 0;
+    for (uint32_t cell = 0; cell < w->cells[3]; cell++) {
+        uint32_t c[3] = {cell % w->cells[0], (cell / w->cells[0]) % w->cells[1], cell / (w->cells[0] * w->cells[1])};
+        uint32_t ranges[BOIDS_GRID_MAX_RANGES][2];
+        uint32_t nr = boids_grid_ranges(w, start, c, ranges), n = 0;
+        for (uint32_t r = 0; r < nr; r++)
+            n += ranges[r][1] - ranges[r][0];
+        if (n > best_n) {
+            best_n = n;
+            best = cell;
+        }
+    }
+    *count = best_n;
+    return best;
+}
+
+// The centre of a cell of the grid.
+void boids_survey_target(const boids_world_params *w, uint32_t cell, float dest[3]) {
+    uint32_t c[3] = {cell % w->cells[0], (cell / w->cells[0]) % w->cells[1], cell / (w->cells[0] * w->cells[1])};
+    for (int a = 0; a < 3; a++)
+        dest[a] = w->min[a] + ((float)c[a] + 0.5f) * w->cell[a];
+    if (w->dim == 2)
+        dest[2] = w->min[2];
+}
