@@ -284,6 +284,39 @@ START_TEST(cpu_backend_and_3d) {
 }
 END_TEST
 
+// The seeds' own rule sets in the window on both backends: heading boids
+// (whose rules allow no flow field, which the viewer used to add to every
+// engine it made) and the tutorial's rules; their agents are drawn.
+START_TEST(rule_set_scenarios) {
+    static const char *const scenarios[] = {"angle-bug", "flocking-tutorial"};
+    static const char *const backends[] = {"gpu", "cpu"};
+    for (int k = 0; k < 4; k++) {
+        char shot[256];
+        snprintf(shot, sizeof shot, TMP "/rules-%d.png", k);
+        run_result r = run_viewer("rules", ARGV("--backend", backends[k & 1], "--scenario", scenarios[k >> 1],
+                                                "--frames", "20", "--width", "640", "--height", "480", "--vsync",
+                                                "off", "--screenshot", shot),
+                                  true);
+        expect_ok(&r);
+        // Coloured pixels below the HUD (the scenarios' own group colours;
+        // the world's grey frame and the dark background do not count).
+        image im = load(shot);
+        long coloured = 0;
+        for (int y = 100; y < im.h; y++)
+            for (int x = 0; x < im.w; x++) {
+                const unsigned char *p = im.px + ((size_t)y * (size_t)im.w + (size_t)x) * 3;
+                int hi = p[0] > p[1] ? (p[0] > p[2] ? p[0] : p[2]) : (p[1] > p[2] ? p[1] : p[2]);
+                int lo = p[0] < p[1] ? (p[0] < p[2] ? p[0] : p[2]) : (p[1] < p[2] ? p[1] : p[2]);
+                coloured += hi > 120 && hi - lo > 60;
+            }
+        ck_assert_msg(coloured > 30, "%s on %s: expected agents drawn, got %ld coloured pixels", scenarios[k >> 1],
+                      backends[k & 1], coloured);
+        stbi_image_free(im.px);
+        run_free(&r);
+    }
+}
+END_TEST
+
 START_TEST(no_display_exit_3) {
     run_result r = run_viewer("nodisplay", ARGV("--frames", "1"), false);
     ck_assert_msg(WEXITSTATUS(r.status) == 3, "expected exit 3 without a display, got %d", WEXITSTATUS(r.status));
@@ -885,6 +918,7 @@ int main(void) {
     tcase_add_test(tc, every_key_runs);
     tcase_add_test(tc, resize_to_zero_and_back);
     tcase_add_test(tc, cpu_backend_and_3d);
+    tcase_add_test(tc, rule_set_scenarios);
     tcase_add_test(tc, no_display_exit_3);
     tcase_add_test(tc, old_gl_exit_3);
     tcase_add_test(tc, bad_input_exit_2);
