@@ -15,6 +15,7 @@
 
 #include "check_run.h"
 #include "layouts.h"
+#include "ref_rng.h"
 #include "boids/behaviors.h"
 #include "boids/core.h"
 
@@ -1454,15 +1455,6 @@ END_TEST
 
 // ---- random numbers and fixed point ---------------------------------------------
 
-// lowbias32, transcribed from the constants in shaders/shared.h.
-static uint32_t ref_hash(uint32_t x) {
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
 
 START_TEST(rng_by_hand) {
     // lowbias32 values worked out from the formula (x ^= x>>16; x *= 0x7feb352d;
@@ -1479,8 +1471,7 @@ START_TEST(rng_by_hand) {
            boids_rng_u32(1, 0, 7, 3, 2));
     for (uint32_t i = 0; i < 1000; i++) {
         uint32_t lo = i * 2654435761u, hi = i >> 3, id = i * 7u, st = i % 13u, sm = i % 5u;
-        uint32_t h =
-            ref_hash(ref_hash(ref_hash(ref_hash(ref_hash(lo ^ 0x9e3779b9u) ^ hi) ^ id) ^ st) ^ (sm * 0x9e3779b9u));
+        uint32_t h = ref_rng_u32(lo, hi, id, st, sm);
         EXPECT(boids_rng_u32(lo, hi, id, st, sm) == h, "rng_u32 differs from the nested lowbias32 at %u", i);
     }
     // [0,1) from the top 24 bits; [-1,1).

@@ -14,6 +14,7 @@
 
 #include <check.h>
 
+#include "ref_rng.h"
 #include "boids/behaviors.h"
 #include "boids/core.h"
 #include "boids/scenario.h"
@@ -24,24 +25,9 @@ static char err[1024];
 
 // ---- the draw, by hand ----------------------------------------------------------
 
-// lowbias32 (shared.h BOIDS_HASH_M1 / M2 are 0x7feb352d, 0x846ca68b), written
-// out here from its definition rather than calling the library's.
-static uint32_t lowbias32(uint32_t x) {
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 // hash(seed, id, step = 0, stream): the fold of docs/ARCHITECTURE.md (RNG).
 static uint32_t draw_bits(uint32_t seed_lo, uint32_t seed_hi, uint32_t id, uint32_t stream) {
-    uint32_t h = lowbias32(seed_lo ^ 0x9e3779b9u);
-    h = lowbias32(h ^ seed_hi);
-    h = lowbias32(h ^ id);
-    h = lowbias32(h ^ 0u);
-    return lowbias32(h ^ (stream * 0x9e3779b9u));
+    return ref_rng_u32(seed_lo, seed_hi, id, 0u, stream);
 }
 
 START_TEST(value_by_hand) {

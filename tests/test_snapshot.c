@@ -409,28 +409,44 @@ static bool has_chunk(const bytes *f, const char *tag) {
     return false;
 }
 
+// s saved to path, the file's bytes; `tag` must be in it exactly when
+// `present` (the optional chunks of version 3).
+static bytes saved_with(boids_sim *s, const char *path, const char *tag, bool present) {
+    char err[512] = "";
+    ck_assert_msg(boids_snapshot_save(s, NULL, path, err, sizeof err) == BOIDS_OK, "save: %s", err);
+    bytes f;
+    f.b = (unsigned char *)boids_test_slurp_len(path, &f.n);
+    ck_assert_ptr_nonnull(f.b);
+    ck_assert_msg(has_chunk(&f, tag) == present, "%s: expected %s chunk %s", path, present ? "a" : "no", tag);
+    return f;
+}
+
+// The snapshot at path loads, and its next step equals s's (which it steps).
+static boids_sim *loads_and_continues(const char *path, boids_sim *s) {
+    char err[512] = "";
+    boids_sim *t = NULL;
+    ck_assert_msg(boids_snapshot_load(path, &t, NULL, err, sizeof err) == BOIDS_OK, "load: %s", err);
+    boids_sim *copy = NULL;
+    ck_assert_int_eq(boids_snapshot_load(path, &copy, NULL, err, sizeof err), BOIDS_OK);
+    boids_sim_step(s);
+    boids_sim_step(copy);
+    ck_assert_uint_eq(boids_sim_hash(copy), boids_sim_hash(s));
+    boids_sim_destroy(copy);
+    return t;
+}
+
 // The world's options (wall_corner): no WOPT chunk at their defaults (the
 // file is version 2's chunks), WOPT with the book's corner rule, which
 // loads back and continues bit for bit; a WOPT with an unknown rule, a
 // reserved word set or no option is refused.
 START_TEST(test_world_options) {
-    char err[512] = "";
     boids_sim *s = rich_sim(60, 2, 2);
-    ck_assert_int_eq(boids_snapshot_save(s, NULL, TMP "/snap_wopt0.boids", err, sizeof err), BOIDS_OK);
-    bytes f;
-    f.b = (unsigned char *)boids_test_slurp_len(TMP "/snap_wopt0.boids", &f.n);
-    ck_assert(!has_chunk(&f, "WOPT"));
+    bytes f = saved_with(s, TMP "/snap_wopt0.boids", "WOPT", false);
     free(f.b);
     s->p.world.wall_corner = BOIDS_WALL_CORNER_BOOK;
-    ck_assert_int_eq(boids_snapshot_save(s, NULL, TMP "/snap_wopt.boids", err, sizeof err), BOIDS_OK);
-    f.b = (unsigned char *)boids_test_slurp_len(TMP "/snap_wopt.boids", &f.n);
-    ck_assert(has_chunk(&f, "WOPT"));
-    boids_sim *t = NULL;
-    ck_assert_msg(boids_snapshot_load(TMP "/snap_wopt.boids", &t, NULL, err, sizeof err) == BOIDS_OK, "load: %s", err);
+    f = saved_with(s, TMP "/snap_wopt.boids", "WOPT", true);
+    boids_sim *t = loads_and_continues(TMP "/snap_wopt.boids", s);
     ck_assert_uint_eq(t->p.world.wall_corner, BOIDS_WALL_CORNER_BOOK);
-    boids_sim_step(s);
-    boids_sim_step(t);
-    ck_assert_uint_eq(boids_sim_hash(t), boids_sim_hash(s));
     boids_sim_destroy(t);
     size_t at = chunk_at(&f, "WOPT") + 12;
     static const struct {
@@ -455,25 +471,15 @@ END_TEST
 // other groups at the default) and continues bit for bit; a RULE with a
 // spare word set or only defaults is refused.
 START_TEST(test_rules_chunk) {
-    char err[512] = "";
     boids_sim *s = rich_sim(60, 2, 2);
-    ck_assert_int_eq(boids_snapshot_save(s, NULL, TMP "/snap_rule0.boids", err, sizeof err), BOIDS_OK);
-    bytes f;
-    f.b = (unsigned char *)boids_test_slurp_len(TMP "/snap_rule0.boids", &f.n);
-    ck_assert(!has_chunk(&f, "RULE"));
+    bytes f = saved_with(s, TMP "/snap_rule0.boids", "RULE", false);
     free(f.b);
     s->p.group[1].rules = BOIDS_RULES_TUTORIAL;
-    ck_assert_int_eq(boids_snapshot_save(s, NULL, TMP "/snap_rule.boids", err, sizeof err), BOIDS_OK);
-    f.b = (unsigned char *)boids_test_slurp_len(TMP "/snap_rule.boids", &f.n);
-    ck_assert(has_chunk(&f, "RULE"));
-    boids_sim *t = NULL;
-    ck_assert_msg(boids_snapshot_load(TMP "/snap_rule.boids", &t, NULL, err, sizeof err) == BOIDS_OK, "load: %s", err);
+    f = saved_with(s, TMP "/snap_rule.boids", "RULE", true);
+    boids_sim *t = loads_and_continues(TMP "/snap_rule.boids", s);
     ck_assert_uint_eq(t->p.group[1].rules, BOIDS_RULES_TUTORIAL);
     ck_assert_uint_eq(t->p.group[0].rules, BOIDS_RULES_CHAPTER);
     ck_assert_float_eq(t->p.group[0].turn, BOIDS_TURN_DEFAULT);
-    boids_sim_step(s);
-    boids_sim_step(t);
-    ck_assert_uint_eq(boids_sim_hash(t), boids_sim_hash(s));
     boids_sim_destroy(t);
     size_t at = chunk_at(&f, "RULE") + 12;
     le32(f.b + at + 16 + 8, 1); // group 1's first spare word
