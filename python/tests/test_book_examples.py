@@ -70,6 +70,13 @@ BACKENDS = ["cpu", "gpu"]
 # departures (the torus, groups standing for per-vehicle random values)
 # are listed with the comment "departure".
 
+# Example 5.11's boid (sketch example_5_9_flocking, boid.js: "sep.mult(1.5);
+# ali.mult(1.0); coh.mult(1.0)"; desiredSeparation 25; neighborDistance 50;
+# maxspeed 3; maxforce 0.05), also the bin-lattice example's.
+FLOCK_5_11 = {"behaviors": "separation, alignment, cohesion", "weight.separation": 1.5,
+              "weight.alignment": 1, "weight.cohesion": 1, "radius": 50, "separation": 25,
+              "maxspeed": 3, "maxforce": 0.05}
+
 BOOK = {
     "seek.ini": {
         # text: "Example 5.1" is the seek() of "The Steering Force":
@@ -222,9 +229,7 @@ BOOK = {
         #   this.maxforce = 0.05.
         "example": 'Example 5.11 "Flocking"',
         "size": "640x240", "count": 120,
-        "groups": [{"behaviors": "separation, alignment, cohesion", "weight.separation": 1.5,
-                    "weight.alignment": 1, "weight.cohesion": 1, "radius": 50, "separation": 25,
-                    "maxspeed": 3, "maxforce": 0.05}],
+        "groups": [FLOCK_5_11],
     },
     "bin-lattice-2000.ini": {
         # text (Spatial Subdivisions): "let's say you have 2,000 boids";
@@ -233,9 +238,7 @@ BOOK = {
         #   with 800 boids); cells as wide as the radius, not 40.
         "example": 'Example 5.12 "Bin-Lattice Spatial Subdivision"',
         "size": "1280x720", "count": 2000,
-        "groups": [{"behaviors": "separation, alignment, cohesion", "weight.separation": 1.5,
-                    "weight.alignment": 1, "weight.cohesion": 1, "radius": 50, "separation": 25,
-                    "maxspeed": 3, "maxforce": 0.05}],
+        "groups": [FLOCK_5_11],
     },
     "wander.ini": {
         # text: "Exercise 5.4 Write the code for Reynolds's wandering
