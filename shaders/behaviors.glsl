@@ -427,15 +427,19 @@ vec3 flow(vec3 field, vec3 vel, float maxspeed, float maxforce) {
 // themselves (a vertex shared by two segments: the same bits from both);
 // OUTSIDE_END: outside (t < 0 or t >= 1) the end point b (Example 5.8);
 // LINE_INFINITE: unclamped (Examples 5.5, 5.6), overriding OUTSIDE_END.
-vec3 normal_point(vec3 p, vec3 a, vec3 b, uint flags) {
+// `outside`: whether OUTSIDE_END took b for a projection outside the segment
+// (the default's clamp to b is not "outside").
+vec3 normal_point(vec3 p, vec3 a, vec3 b, uint flags, out bool outside) {
     precise vec3 ap = p - a;
     precise vec3 ab = b - a;
     float len2 = norm2(ab);
     float t = len2 > 0.0 ? dot3(ap, ab) / len2 : 0.0;
+    outside = false;
     if ((flags & BOIDS_PATH_LINE_INFINITE) != 0u) {
         // no clamp
     } else if ((flags & BOIDS_PATH_OUTSIDE_END) != 0u) {
-        if (t < 0.0 || t >= 1.0)
+        outside = t < 0.0 || t >= 1.0;
+        if (outside)
             return b;
     } else if (t <= 0.0) {
         return a;
@@ -469,8 +473,10 @@ ivec2 path_shifts(uint axis, float f, float a, float b) {
 // Nature of Code 5, "Path Following" (Reynolds): predict `predict` ahead; of
 // the normal points on every image of every segment keep the closest (ties:
 // the earlier segment, strict <, as the book's 5.8 loop); if that is farther
-// than the path radius, seek a target `ahead` along its segment. Otherwise
-// no force. Relative to the agent: a path point is (point - pos) + k size,
+// than the path radius, seek a target `ahead` along its segment (OUTSIDE_END
+// on a closed path: an end point taken for a projection outside its segment
+// looks ahead along the next segment, as the book's Exercise 5.13; on an
+// open path along its own, 5.8). Otherwise no force. Relative to the agent: a path point is (point - pos) + k size,
 // the same expression in both segments that share it.
 vec3 path_follow(vec3 pos, vec3 vel, float predict, float ahead, float maxspeed, float maxforce) {
     vec3 dest = vec3(0.0);
@@ -489,6 +495,11 @@ vec3 path_follow(vec3 pos, vec3 vel, float predict, float ahead, float maxspeed,
         precise vec3 b0 = pb - pos;
         precise vec3 ab = pb - pa;
         vec3 dir = set_mag(ab, ahead);
+        vec3 next_dir = dir;
+        if ((flags & BOIDS_PATH_CLOSED) != 0u && (flags & BOIDS_PATH_OUTSIDE_END) != 0u) {
+            precise vec3 bc = scene.path[(i + 2u) % n].xyz - pb;
+            next_dir = set_mag(bc, ahead);
+        }
         ivec2 kx = path_shifts(0u, future.x, a0.x, b0.x);
         ivec2 ky = path_shifts(1u, future.y, a0.y, b0.y);
         ivec2 kz = path_shifts(2u, future.z, a0.z, b0.z);
@@ -498,13 +509,14 @@ vec3 path_follow(vec3 pos, vec3 vel, float predict, float ahead, float maxspeed,
                     precise vec3 shift = vec3(float(x) * world.size.x, float(y) * world.size.y, float(z) * world.size.z);
                     precise vec3 a = a0 + shift;
                     precise vec3 b = b0 + shift;
-                    vec3 normal = normal_point(future, a, b, flags);
+                    bool outside;
+                    vec3 normal = normal_point(future, a, b, flags, outside);
                     // Squared distances, as the C: the same decisions on every GPU.
                     precise vec3 off = future - normal;
                     float d = norm2(off);
                     if (d < best) {
                         best = d;
-                        precise vec3 t = normal + dir;
+                        precise vec3 t = normal + (outside ? next_dir : dir);
                         to_target = t;
                     }
                 }

@@ -948,6 +948,46 @@ START_TEST(path_options_by_hand) {
 }
 END_TEST
 
+// outside = end on a closed path (the book's Exercise 5.13): an end point
+// taken for a projection outside its segment looks ahead along the next
+// segment ("If we're at the end we really want the next line segment for
+// looking ahead"); on an open path (5.8) and under clamp along its own.
+START_TEST(path_end_closed_next_segment) {
+    boids_world_params plain;
+    memset(&plain, 0, sizeof(plain));
+    plain.boundary = BOIDS_BOUNDARY_BOUNCE;
+    boids_scene sc;
+    float f[3];
+    const float square[4][2] = {{0, 0}, {100, 0}, {100, 100}, {0, 100}};
+    // Agent (110,-40) heading +x: future (135,-40); every segment's
+    // projection is outside it (t = 1.35, -0.4, -0.35, 1.4), the nearest end
+    // is segment 0's (100,0) at 53.2 > 20.
+    path_scene(&sc, 4, square, true);
+    sc.path_flags |= BOIDS_PATH_OUTSIDE_END;
+    path_force((float[3]){110, -40, 0}, (float[3]){1, 0, 0}, &sc, &plain, f);
+    expect_seek("closed, outside = end", f, -10, 50, 1, 0, "the end (100,0) + 10 along the next segment: (100,10)");
+    sc.path_flags = BOIDS_PATH_OUTSIDE_END;
+    path_force((float[3]){110, -40, 0}, (float[3]){1, 0, 0}, &sc, &plain, f);
+    expect_seek("open, outside = end", f, 0, 40, 1, 0, "the end (100,0) + 10 along its own segment: (110,0)");
+    sc.path_flags = BOIDS_PATH_CLOSED;
+    path_force((float[3]){110, -40, 0}, (float[3]){1, 0, 0}, &sc, &plain, f);
+    expect_seek("closed, clamp", f, 0, 40, 1, 0, "(100,0) from segments 0 and 1, the tie keeps segment 0: (110,0)");
+    // The crowd path of path-following.ini on the 640 x 240 torus, at its
+    // corner (30,30) seen across the seam: agent (20,20) heading -x, future
+    // (-5,20); the nearest is segment 0's image (-610,30)-(-30,30), outside
+    // (t > 1), its end (-30,30) at 26.9 > 20; the next segment (610,30)-
+    // (610,210) points +y: target (-30,40), to target (-50,20) (its own
+    // direction, +x, gave (-20,30)).
+    boids_world_params w;
+    torus_640x240(&w);
+    const float crowd[5][2] = {{30, 30}, {610, 30}, {610, 210}, {320, 150}, {30, 210}};
+    path_scene(&sc, 5, crowd, true);
+    sc.path_flags |= BOIDS_PATH_OUTSIDE_END;
+    path_force((float[3]){20, 20, 0}, (float[3]){-1, 0, 0}, &sc, &w, f);
+    expect_seek("crowd path across the seam", f, -50, 20, -1, 0, "the end (-30,30) + 10 along (610,30)-(610,210)");
+}
+END_TEST
+
 // ---- obstacles --------------------------------------------------------------
 
 static void obstacle_scene(boids_scene *sc, uint32_t n, const float (*ob)[4]) {
@@ -2099,6 +2139,7 @@ static Suite *behaviors_suite(void) {
         {"path",
          {path_by_hand, path_across_seam, path_normal_point_rules, path_shifts_by_hand, path_long_segments,
           path_images_brute_force, path_corner_tie, path_options_by_hand}},
+        {"path closed end", {path_end_closed_next_segment}},
         {"obstacles", {obstacles_by_hand}},
         {"separation", {separation_by_hand, separation_in_sim}},
         {"alignment", {alignment_by_hand}},

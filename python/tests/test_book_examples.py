@@ -260,8 +260,12 @@ BOOK = {
         #   pursuit.mult(-1)"; the Target: "this.vel.mult(5)".
         "example": "Exercise 5.2",
         "size": "640x240", "count": 2,
-        "groups": [{"behaviors": "pursue", "predict": 10, "maxspeed": 8, "maxforce": 0.25},
-                   {"behaviors": "evade", "predict": 10, "maxspeed": 8, "maxforce": 0.25}],
+        # evade() is the pursuit force x -1: the evaders pursue with weight
+        #   -1 (this program's evade behaviour flees the predicted position,
+        #   Reynolds's rule, which differs unless the vehicle is at rest).
+        "groups": [{"behaviors": "pursue", "predict": 10, "maxspeed": 8, "maxforce": 0.25, "weight.pursue": 1},
+                   {"behaviors": "pursue", "predict": 10, "maxspeed": 8, "maxforce": 0.25,
+                    "weight.pursue": -1}],
         # a target moving in a line at speed 5 ("this.vel.mult(5)").
         "target": {"mode": "line", "velocity": "4, 3"},
     },
@@ -656,8 +660,10 @@ def book_step(name, d, pos, vel, group, state, rule):
                                      rows_of(g["wander_change"], group)[:, 0], int(d["world"]["seed"], 0), w)
     elif name == "pursue-evade.ini":
         tp, tv = state["target"](state["step"])
+        # pursue(target): seek(target.pos + target.vel x 10); evade(target):
+        # pursue(target).mult(-1), the evaders' weight.pursue = -1.
         pursue = seek(pos, vel, tp + tv * rows_of(g["predict"], group), ms, mf, w)
-        acc = np.where(group[:, None] == 0, pursue * wt["pursue"], -pursue * wt["evade"])
+        acc = pursue * wt["pursue"]
     else:
         raise AssertionError(name)
     state["step"] += 1

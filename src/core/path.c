@@ -2,6 +2,7 @@
 // Reynolds): a polyline with a radius. GLSL twins: normal_point(),
 // path_shifts(), path_follow().
 #include <math.h>
+#include <stdbool.h>
 
 #include <cglm/vec3.h>
 
@@ -18,23 +19,32 @@
 //     left to right, where that is the same test);
 //   BOIDS_PATH_LINE_INFINITE: the point on the infinite line, unclamped
 //     (Examples 5.5 and 5.6); it overrides OUTSIDE_END.
-void boids_normal_point(const float p[3], const float a[3], const float b[3], uint32_t flags, float dest[3]) {
+// Returns whether OUTSIDE_END took b for a projection outside the segment
+// (the default's clamp to b is not "outside").
+static bool normal_point_outside(const float p[3], const float a[3], const float b[3], uint32_t flags, float dest[3]) {
     float ap[3], ab[3];
     glm_vec3_sub((float *)p, (float *)a, ap);
     glm_vec3_sub((float *)b, (float *)a, ab);
     float len2 = glm_vec3_norm2(ab);
     float t = len2 > 0.0f ? glm_vec3_dot(ap, ab) / len2 : 0.0f;
     const float *end = NULL;
+    bool outside = false;
     if (flags & BOIDS_PATH_LINE_INFINITE)
         end = NULL;
-    else if (flags & BOIDS_PATH_OUTSIDE_END)
-        end = t < 0.0f || t >= 1.0f ? b : NULL;
-    else if (t <= 0.0f)
+    else if (flags & BOIDS_PATH_OUTSIDE_END) {
+        outside = t < 0.0f || t >= 1.0f;
+        end = outside ? b : NULL;
+    } else if (t <= 0.0f)
         end = a;
     else if (t >= 1.0f)
         end = b;
     for (int i = 0; i < 3; i++)
         dest[i] = end ? end[i] : a[i] + ab[i] * t;
+    return outside;
+}
+
+void boids_normal_point(const float p[3], const float a[3], const float b[3], uint32_t flags, float dest[3]) {
+    normal_point_outside(p, a, b, flags, dest);
 }
 
 // The shifts k (in worlds) along axis `axis` of the images of a segment
@@ -60,7 +70,12 @@ void boids_path_shifts(const boids_world_params *w, uint32_t axis, float f, floa
 // Predict `predict` ahead; of the normal points on every image of every
 // segment keep the closest (ties: the earlier segment, strict <, as the
 // book's 5.8 loop); if that is farther than the path radius, seek a target
-// `ahead` along its segment. Otherwise no force. Everything is relative to
+// `ahead` along its segment (BOIDS_PATH_OUTSIDE_END on a closed path: a
+// normal point outside its segment, the end point b, looks ahead along the
+// next segment, b to the point after it, as the book's Exercise 5.13 "If
+// we're at the end we really want the next line segment for looking ahead";
+// on an open path along its own, as the book's 5.8, whose last segment has
+// no next). Otherwise no force. Everything is relative to
 // the agent: the future position, and a path point as (point - pos) +
 // k size, its image k worlds away, the same expression in both segments
 // that share the point: a corner's two distances are equal bits.
@@ -84,6 +99,13 @@ void boids_path_follow(const float pos[3], const float vel[3], const boids_scene
         glm_vec3_sub((float *)pb, (float *)pos, b0);
         glm_vec3_sub((float *)pb, (float *)pa, ab);
         boids_set_mag(ab, ahead, dir);
+        float next_dir[3];
+        glm_vec3_copy(dir, next_dir);
+        if ((flags & BOIDS_PATH_CLOSED) && (flags & BOIDS_PATH_OUTSIDE_END)) {
+            float bc[3];
+            glm_vec3_sub((float *)scene->path[(i + 2) % n], (float *)pb, bc);
+            boids_set_mag(bc, ahead, next_dir);
+        }
         int32_t k[3][2];
         for (uint32_t ax = 0; ax < 3; ax++)
             boids_path_shifts(w, ax, future[ax], a0[ax], b0[ax], k[ax]);
@@ -94,12 +116,12 @@ void boids_path_follow(const float pos[3], const float vel[3], const boids_scene
                     float a[3], b[3], normal[3];
                     glm_vec3_add(a0, shift, a);
                     glm_vec3_add(b0, shift, b);
-                    boids_normal_point(future, a, b, flags, normal);
+                    bool outside = normal_point_outside(future, a, b, flags, normal);
                     // Squared distances: the same decisions on every GPU (no sqrt).
                     float d = glm_vec3_distance2(future, normal);
                     if (d < best) {
                         best = d;
-                        glm_vec3_add(normal, dir, to_target);
+                        glm_vec3_add(normal, outside ? next_dir : dir, to_target);
                     }
                 }
     }
