@@ -36,6 +36,10 @@ shot fish-3d --dim 3 --count 800 --bodies fish --frames 200
 shot grid-neighbours --count 3000 --world 1600x1000 --frames 120 --keys "1:g,2:mouse=800,500,3:n"
 # The frame-time profile (T) and its graph of the last frames.
 shot profile-graph --count 8000 --frames 200 --keys "1:t"
+# The crowd path (Exercise 5.13): 120 vehicles in lanes around a closed path (P shows it).
+shot crowd-path --scenario path-following --frames 400
+# The angle-bug post's heading boids, their own rules, gathering into one flock.
+shot heading-boids --scenario angle-bug --frames 500
 
 # ms/step against N, CPU reference (2 threads) and the GPU backend.
 echo "gallery: bench.png: boids-bench --counts 1000..300000 on the CPU and the GPU"
