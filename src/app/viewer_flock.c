@@ -425,7 +425,7 @@ static void flock_hud(viewer *v, int fb_w, int fb_h) {
 
 // One frame's picture: the heat map, the agents and their bodies (from the
 // GPU's buffers, or the render's own the CPU's state went to), the scene,
-// the line overlays, the HUD, the help and the profile graph.
+// the line overlays, the HUD, the behaviour menu, the help and the profile graph.
 static void flock_draw(viewer *v, int fb_w, int fb_h) {
     viewer_flock *f = v->flock;
     float vp[16];
@@ -439,6 +439,7 @@ static void flock_draw(viewer *v, int fb_w, int fb_h) {
     viewer_draw_agents(v, fb_h, vp, &f->p, &b, f->show[OVERLAY_PATH]);
     draw_overlays(v, vp, false);
     flock_hud(v, fb_w, fb_h);
+    viewer_menu_draw(v, fb_w, fb_h);
     viewer_help(v, fb_w, fb_h);
     viewer_profile_graph(v, fb_w, fb_h);
 }
