@@ -8,8 +8,8 @@
 #include "boids/engine.h"
 #include "boids/scenario.h"
 
-// The overlays G N V F P (the arg of their keys).
-enum { OVERLAY_GRID, OVERLAY_NEIGHBORS, OVERLAY_VECTORS, OVERLAY_FLOW, OVERLAY_PATH, OVERLAYS };
+// The overlays G N V F P L (the arg of their keys).
+enum { OVERLAY_GRID, OVERLAY_NEIGHBORS, OVERLAY_VECTORS, OVERLAY_FLOW, OVERLAY_PATH, OVERLAY_FOLLOWS, OVERLAYS };
 
 typedef struct viewer_flock {
     boids_params p;        // the parameters now (keys change them)

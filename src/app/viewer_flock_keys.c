@@ -172,7 +172,7 @@ void viewer_flock_change(viewer *v, int key, int arg) {
 // See viewer.h: the overlay arg (OVERLAY_*) on or off.
 void viewer_flock_overlay(viewer *v, int key, int arg) {
     (void)key;
-    static const char *const names[OVERLAYS] = {"grid", "neighbors", "vectors", "flow", "path"};
+    static const char *const names[OVERLAYS] = {"grid", "neighbors", "vectors", "flow", "path", "follows"};
     bool *flag = &v->flock->show[arg];
     *flag = !*flag;
     printf("overlay: %s %s\n", names[arg], *flag ? "on" : "off");
