@@ -157,6 +157,154 @@ START_TEST(keys_toggle_behaviors) {
 }
 END_TEST
 
+static boids_sim *load_snapshot(const char *path);
+
+// The behaviour menu (M) on both backends: seek (row 8 of the index order)
+// switched on with Enter and its weight raised 0.1 three times, separation
+// (row 3, five up) weighted 0.2 less, all at frame 1 (before the first
+// step), gives the run that --behaviors and --weights give: each change is
+// printed, the HUD's behaviours line follows, and the two --save snapshots
+// hold the same group 0 and the same agents bit for bit.
+START_TEST(menu_toggles_and_weights) {
+    const char *keys = "1:m,1:down,1:down,1:down,1:down,1:down,1:down,1:down,1:down,1:enter,1:right,1:right,1:right,"
+                       "1:up,1:up,1:up,1:up,1:up,1:left,1:left,1:tab,1:m";
+    const char *backends[2] = {"cpu", "gpu"};
+    for (int b = 0; b < 2; b++) {
+        char by_keys[256], by_flags[256];
+        snprintf(by_keys, sizeof by_keys, TMP "/menu-keys-%s.boids", backends[b]);
+        snprintf(by_flags, sizeof by_flags, TMP "/menu-flags-%s.boids", backends[b]);
+        run_result r = run_viewer("menu_keys",
+                                  ARGV("--backend", backends[b], "--count", "400", "--frames", "10", "--vsync", "off",
+                                       "--keys", keys, "--save", by_keys),
+                                  true);
+        expect_ok(&r);
+        const char *lines[] = {"menu: on\n",
+                               "menu: group 0 seek on\n",
+                               "behaviors: separation,seek,alignment,cohesion\n",
+                               "menu: group 0 seek weight 1.1\n",
+                               "menu: group 0 seek weight 1.3\n",
+                               "menu: group 0 separation weight 1.4\n",
+                               "menu: group 0 separation weight 1.3\n",
+                               "menu: group 0 (default)\n", // Tab: one group, so group 0 again
+                               "menu: off\n"};
+        const char *at = r.out;
+        for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+            const char *f = strstr(at, lines[i]);
+            ck_assert_msg(f, "%s: expected '%.*s' (in this order) on stdout: %s", backends[b],
+                          (int)strlen(lines[i]) - 1, lines[i], r.out);
+            at = f + strlen(lines[i]);
+        }
+        ck_assert_msg(strstr(r.out, "frames: 10, steps 10,"), "expected 10 steps; stdout: %s", r.out);
+        run_free(&r);
+        run_result q = run_viewer("menu_flags",
+                                  ARGV("--backend", backends[b], "--count", "400", "--frames", "10", "--vsync", "off",
+                                       "--behaviors", "separation,alignment,cohesion,seek", "--weights",
+                                       "seek=1.3,separation=1.3", "--save", by_flags),
+                                  true);
+        expect_ok(&q);
+        run_free(&q);
+        boids_sim *a = load_snapshot(by_keys), *c = load_snapshot(by_flags);
+        uint32_t n = a->p.world.count;
+        ck_assert_msg(a->step == 10 && c->step == 10 && n == 400 && c->p.world.count == n &&
+                          a->p.world.group_count == 1,
+                      "%s: expected two snapshots of step 10, 400 agents, one group", backends[b]);
+        // The flags set every group's slot; the menu the one group there is.
+        ck_assert_msg(memcmp(&a->p.group[0], &c->p.group[0], sizeof a->p.group[0]) == 0,
+                      "%s: expected the menu's group 0 to equal the flags' (behaviours %#x and %#x)", backends[b],
+                      a->p.group[0].behaviors, c->p.group[0].behaviors);
+        // By id: the GPU's slot order within a cell is not deterministic.
+        float(*pa)[4] = calloc(n, 16), (*pc)[4] = calloc(n, 16);
+        ck_assert(pa && pc);
+        for (uint32_t i = 0; i < n; i++) {
+            ck_assert(a->cur.id[i] < n && c->cur.id[i] < n);
+            memcpy(pa[a->cur.id[i]], a->cur.pos[i], 16);
+            memcpy(pc[c->cur.id[i]], c->cur.pos[i], 16);
+        }
+        ck_assert_msg(memcmp(pa, pc, (size_t)n * 16) == 0,
+                      "%s: expected the menu's run to equal the flags' bit for bit after 10 steps", backends[b]);
+        free(pa);
+        free(pc);
+        boids_sim_destroy(a);
+        boids_sim_destroy(c);
+    }
+}
+END_TEST
+
+// The menu's panel (dark blue, at the right under the HUD) and its
+// selected row's gold band, blended over the dark background: thousands of
+// pixels in the right half with M, none without.
+static bool menu_panel_pixel(const unsigned char *p) {
+    // 0.85 x (0.10, 0.16, 0.30) + 0.15 x the background (0.05, 0.06, 0.08): about (24, 37, 68).
+    return p[0] < 45 && p[2] >= 50 && p[2] <= 95 && p[2] > p[0] + 25 && p[2] > p[1] + 15;
+}
+static bool menu_band_pixel(const unsigned char *p) {
+    // 0.35 x gold (0.95, 0.85, 0.35) over the panel: about (100, 100, 75).
+    return p[0] >= 85 && p[0] <= 120 && p[1] >= 85 && p[1] <= 120 && p[2] >= 58 && p[2] <= 92;
+}
+
+START_TEST(menu_drawn) {
+    long panel[2] = {0}, band[2] = {0};
+    for (int k = 0; k < 2; k++) {
+        char shot[256];
+        snprintf(shot, sizeof shot, TMP "/menu-%d.png", k);
+        run_result r =
+            run_viewer("menu_shot",
+                       ARGV("--backend", "cpu", "--count", "300", "--frames", "6", "--width", "640", "--height", "480",
+                            "--vsync", "off", "--keys", k ? "2:m,3:down,4:down" : "2:b", "--screenshot", shot),
+                       true);
+        expect_ok(&r);
+        image im = load(shot);
+        for (int y = 0; y < im.h; y++)
+            for (int x = im.w / 2; x < im.w; x++) {
+                const unsigned char *p = im.px + ((size_t)y * (size_t)im.w + (size_t)x) * 3;
+                panel[k] += menu_panel_pixel(p);
+                band[k] += menu_band_pixel(p);
+            }
+        stbi_image_free(im.px);
+        run_free(&r);
+    }
+    // The panel is about 250 x 250 pixels at this size; its band 245 x 12.
+    ck_assert_msg(panel[1] > 20000 && panel[0] < 200,
+                  "expected > 20000 panel pixels with the menu and < 200 without, got %ld and %ld", panel[1], panel[0]);
+    ck_assert_msg(band[1] > 1000 && band[0] < 100,
+                  "expected > 1000 pixels of the selected row's band with the menu and < 100 without, got %ld and %ld",
+                  band[1], band[0]);
+}
+END_TEST
+
+// L in predators-prey (predators hunt the two prey species) on both
+// backends: magenta lines from hunters to their prey, none without L.
+static bool follows_pixel(const unsigned char *p) {
+    return p[0] > 180 && p[2] > 160 && p[1] < 150 && p[0] > p[1] + 60; // (1, 0.4, 0.95): no group's colour
+}
+
+START_TEST(follows_drawn) {
+    const char *backends[2] = {"gpu", "cpu"};
+    for (int k = 0; k < 4; k++) {
+        char shot[256];
+        snprintf(shot, sizeof shot, TMP "/follows-%d.png", k);
+        run_result r = run_viewer("follows",
+                                  ARGV("--backend", backends[k >> 1], "--scenario", "predators-prey", "--frames", "30",
+                                       "--width", "640", "--height", "480", "--vsync", "off", "--keys",
+                                       k & 1 ? "2:l" : "2:b", "--screenshot", shot),
+                                  true);
+        expect_ok(&r);
+        image im = load(shot);
+        long lines = 0;
+        for (size_t i = 0; i < (size_t)im.w * (size_t)im.h; i++)
+            lines += follows_pixel(im.px + i * 3);
+        stbi_image_free(im.px);
+        // Dozens of predators, most with a prey within their radius, each line some pixels long.
+        if (k & 1)
+            ck_assert_msg(lines > 150, "%s: expected > 150 pixels of hunter -> prey lines with L, got %ld",
+                          backends[k >> 1], lines);
+        else
+            ck_assert_msg(lines < 20, "%s: expected no line pixels without L, got %ld", backends[k >> 1], lines);
+        run_free(&r);
+    }
+}
+END_TEST
+
 // Is the key `name` (a --keys name) pressed by the script `keys`?
 static bool script_presses(const char *keys, const char *name) {
     char buf[512];
@@ -210,7 +358,8 @@ START_TEST(every_key_runs) {
     // dispatch is made of), overlays on, in 2D and 3D and on both backends:
     // exit 0, zero GL errors, each change reported. Esc comes last.
     const char *keys =
-        "2:1,2,3,4,5,6,7,8,9,0,o,b,b,b,u,u,c,c,c,c,g,n,v,f,p,h,f1,],],=,-,[,space,.,space,r,s,k,w,t,t,esc";
+        "2:1,2,3,4,5,6,7,8,9,0,o,m,up,down,down,enter,right,left,tab,m,b,b,b,u,u,c,c,c,c,g,n,v,f,p,l,h,f1,],],=,-,[,"
+        "space,.,space,r,s,k,w,t,t,esc";
     char names[64][16];
     int n = help_keys(names, 64);
     for (int i = 0; i < n; i++)
@@ -236,6 +385,7 @@ START_TEST(every_key_runs) {
                                   "overlay: grid on",
                                   "overlay: vectors on",
                                   "overlay: path on",
+                                  "overlay: follows on",
                                   "param: separation distance = ",
                                   "paused",
                                   "reset: seed 1",
@@ -244,7 +394,12 @@ START_TEST(every_key_runs) {
                                   "saved: boids-0000.boids",
                                   "profile: recording to boids-profile.csv",
                                   "steps recorded",
-                                  "frames: 43,"}; // one frame per key after frame 2, Esc last
+                                  "menu: on",
+                                  "menu: group 0 walls ",
+                                  "menu: group 0 walls weight 1.1",
+                                  "menu: group 0 walls weight 1",
+                                  "menu: off",
+                                  "frames: 53,"}; // one frame per key after frame 2, Esc last
         for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
             ck_assert_msg(strstr(r.out, expected[i]), "expected '%s' on stdout (%s): %s", expected[i], name, r.out);
         run_free(&r);
@@ -916,6 +1071,9 @@ int main(void) {
     tcase_add_test(tc, frames_apart_differ);
     tcase_add_test(tc, keys_toggle_behaviors);
     tcase_add_test(tc, every_key_runs);
+    tcase_add_test(tc, menu_toggles_and_weights);
+    tcase_add_test(tc, menu_drawn);
+    tcase_add_test(tc, follows_drawn);
     tcase_add_test(tc, resize_to_zero_and_back);
     tcase_add_test(tc, cpu_backend_and_3d);
     tcase_add_test(tc, rule_set_scenarios);

@@ -10,7 +10,7 @@
  * boids_render_agents, boids_render_bodies (and boids_render_own_body_buffers,
  * boids_body_fill_triangles), boids_render_lines,
  * boids_render_triangles, boids_render_rect, boids_render_text,
- * boids_render_text_size, boids_overlay_flow / _grid / _agent and
+ * boids_render_text_size, boids_overlay_flow / _grid / _agent / _follows and
  * boids_lines_segment / _ring / _scene (vertex lists),
  * boids_render_screenshot; boids_camera and boids_camera_fit / _matrix /
  * _zoom / _pan / _orbit / _unproject / _eye.
@@ -129,6 +129,15 @@ size_t boids_overlay_grid(const uint32_t *counts, const boids_world_params *w, b
 size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*pos)[4], const float (*vel)[4],
                            const float point[3], bool neighbors, bool vectors, boids_line_vertex *v, size_t n,
                            size_t cap, uint32_t *picked);
+// L: who follows whom. Today the one relation the simulation has: a line
+// from each agent whose group hunts (BOIDS_BI_HUNT with a BOIDS_REL_PURSUE
+// group) to the prey it chases, the nearest within its radius (pos and group
+// of count agents in any slot order). It tests every agent against every
+// other, so it stops once `budget` pair tests are spent (hunters are few).
+// The hook for leaders and formations, once the simulation has them:
+// their member -> leader lines belong here.
+size_t boids_overlay_follows(const boids_params *p, uint32_t count, const float (*pos)[4], const uint32_t *group,
+                             uint64_t budget, boids_line_vertex *v, size_t n, size_t cap);
 
 // Line lists (src/render/lines.c, no GL): each appends GL_LINES to
 // v[n..cap) and returns the new count (what does not fit is left out).

@@ -8,7 +8,7 @@
 //
 // Offers: viewer, viewer_mode, viewer_key and viewer_keys[]; the keys
 // (viewer_keys_usage / _press / _on_glfw / _script_parse / _script_run), the
-// HUD (viewer_hud / viewer_help / viewer_profile_start / _stop / _frame /
+// HUD (viewer_hud / _hud_scale / viewer_help / viewer_profile_start / _stop / _frame /
 // _graph), and the shared helpers (viewer_render_create, viewer_free_name,
 // viewer_screenshot_key, viewer_gl_errors, viewer_now).
 #ifndef BOIDS_VIEWER_H
@@ -142,6 +142,14 @@ void viewer_flock_overlay(viewer *v, int key, int arg);
 void viewer_flock_bodies(viewer *v, int key, int arg);
 void viewer_flock_profile(viewer *v, int key, int arg);
 void viewer_flock_save(viewer *v, int key, int arg);
+// viewer_menu.c: the behaviour menu: M opens or closes it; while it is
+// open Up Down select a behaviour, Enter switches it, Left Right change its
+// weight, Tab the group (closed, they do nothing).
+void viewer_menu_open(viewer *v, int key, int arg);
+void viewer_menu_move(viewer *v, int key, int arg);
+void viewer_menu_toggle(viewer *v, int key, int arg);
+void viewer_menu_weight(viewer *v, int key, int arg);
+void viewer_menu_group(viewer *v, int key, int arg);
 // viewer_replay.c: Space; arg frames and pause (Right Left); arg frames (Up
 // Down Home End); E.
 void viewer_replay_play(viewer *v, int key, int arg);
@@ -164,7 +172,9 @@ int viewer_keys_script_parse(viewer *v, const char *script);
 // Applies the script's events of this frame.
 void viewer_keys_script_run(viewer *v);
 
-// viewer_hud.c. Text in a panel at the top left (scaled for the window).
+// viewer_hud.c. The scale of text in a framebuffer fb_h pixels high.
+float viewer_hud_scale(int fb_h);
+// Text in a panel at the top left (scaled for the window).
 void viewer_hud(viewer *v, int fb_w, int fb_h, const char *text);
 // The help overlay (while v->help): the mode's keys from the table and its help_more.
 void viewer_help(viewer *v, int fb_w, int fb_h);

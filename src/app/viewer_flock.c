@@ -354,13 +354,17 @@ static int flock_frame(viewer *v) {
     return rc;
 }
 
-// The G, F, N and V overlays, from the state read through the engine
+// Pair tests the L overlay may spend a frame (hunters x agents).
+#define FOLLOWS_BUDGET 20000000u
+
+// The G, F, N, V and L overlays, from the state read through the engine
 // (debug views, off by default: the GPU's normal frame has no read-back).
 // `under`: the heat map, drawn before the agents; else the line overlays.
 static void draw_overlays(viewer *v, const float view_proj[16], bool under) {
     viewer_flock *f = v->flock;
     bool *show = f->show;
-    if (under ? !show[OVERLAY_GRID] : !(show[OVERLAY_FLOW] || show[OVERLAY_NEIGHBORS] || show[OVERLAY_VECTORS]))
+    if (under ? !show[OVERLAY_GRID]
+              : !(show[OVERLAY_FLOW] || show[OVERLAY_NEIGHBORS] || show[OVERLAY_VECTORS] || show[OVERLAY_FOLLOWS]))
         return;
     const boids_world_params *w = &f->p.world;
     uint32_t n = w->count, cells = w->cells[3];
@@ -371,6 +375,7 @@ static void draw_overlays(viewer *v, const float view_proj[16], bool under) {
         if (!f->overlay || !f->read_count) {
             fprintf(stderr, "%s: out of memory for the overlays\n", PROG);
             memset(show, 0, sizeof f->show[0] * OVERLAY_PATH);
+            show[OVERLAY_FOLLOWS] = false;
             free(f->overlay);
             f->overlay = NULL;
             return;
@@ -396,6 +401,12 @@ static void draw_overlays(viewer *v, const float view_proj[16], bool under) {
         m = boids_overlay_agent(&q, n, (const float(*)[4])f->read_pos, (const float(*)[4])f->read_vel, point,
                                 show[OVERLAY_NEIGHBORS], show[OVERLAY_VECTORS], f->overlay, m, f->overlay_cap, &picked);
     }
+    // Who follows whom: the hunters' prey (leaders and formations go here too).
+    if (show[OVERLAY_FOLLOWS] &&
+        boids_engine_read_buffer(f->e, BOIDS_ENGINE_POS, f->read_pos, (size_t)n * 16) == BOIDS_OK &&
+        boids_engine_read_buffer(f->e, BOIDS_ENGINE_GROUP, f->read_group, (size_t)n * 4) == BOIDS_OK)
+        m = boids_overlay_follows(&f->p, n, (const float(*)[4])f->read_pos, f->read_group, FOLLOWS_BUDGET, f->overlay,
+                                  m, f->overlay_cap);
     boids_render_lines(v->render, view_proj, f->overlay, m);
 }
 
@@ -425,7 +436,7 @@ static void flock_hud(viewer *v, int fb_w, int fb_h) {
 
 // One frame's picture: the heat map, the agents and their bodies (from the
 // GPU's buffers, or the render's own the CPU's state went to), the scene,
-// the line overlays, the HUD, the help and the profile graph.
+// the line overlays, the HUD, the behaviour menu, the help and the profile graph.
 static void flock_draw(viewer *v, int fb_w, int fb_h) {
     viewer_flock *f = v->flock;
     float vp[16];
@@ -439,6 +450,7 @@ static void flock_draw(viewer *v, int fb_w, int fb_h) {
     viewer_draw_agents(v, fb_h, vp, &f->p, &b, f->show[OVERLAY_PATH]);
     draw_overlays(v, vp, false);
     flock_hud(v, fb_w, fb_h);
+    viewer_menu_draw(v, fb_w, fb_h);
     viewer_help(v, fb_w, fb_h);
     viewer_profile_graph(v, fb_w, fb_h);
 }

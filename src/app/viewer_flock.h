@@ -8,8 +8,8 @@
 #include "boids/engine.h"
 #include "boids/scenario.h"
 
-// The overlays G N V F P (the arg of their keys).
-enum { OVERLAY_GRID, OVERLAY_NEIGHBORS, OVERLAY_VECTORS, OVERLAY_FLOW, OVERLAY_PATH, OVERLAYS };
+// The overlays G N V F P L (the arg of their keys).
+enum { OVERLAY_GRID, OVERLAY_NEIGHBORS, OVERLAY_VECTORS, OVERLAY_FLOW, OVERLAY_PATH, OVERLAY_FOLLOWS, OVERLAYS };
 
 typedef struct viewer_flock {
     boids_params p;        // the parameters now (keys change them)
@@ -34,6 +34,9 @@ typedef struct viewer_flock {
     uint32_t *read_group, *read_neighbors, *read_id, *read_count;
     size_t joints_cap; // bytes of read_joints
     int selected;      // the parameter of [ ] - =
+    bool menu;         // the behaviour menu is open (M)
+    uint32_t menu_row; // its selected behaviour (an index BOIDS_BI_*)
+    uint32_t menu_group; // the group it shows and changes
     float last_target[3], cursor_world[3];
     uint32_t body_style;  // BOIDS_BODY_* of every group (the K key)
     char body_error[512]; // the last rejected K, shown on the HUD
@@ -47,6 +50,12 @@ boids_result viewer_flock_new_sim(viewer *v);
 int viewer_flock_save_state(viewer *v, const char *path);
 // viewer_flock_keys.c: the enabled set on stdout (tests and scripts read it).
 void viewer_flock_print_behaviors(const viewer *v);
+// Re-derives f->p after a change (marked dirty for the engine); keeps
+// `before` and says why on stdout if the change is refused (a bad value, or
+// one that needs another grid). Returns whether the change stands.
+bool viewer_flock_refinalize(viewer_flock *f, const boids_params *before);
+// viewer_menu.c: the behaviour menu (M) over the picture, while open.
+void viewer_menu_draw(viewer *v, int fb_w, int fb_h);
 // The name and the value (group 0's) of the parameter [ ] selected.
 float viewer_flock_tunable(const viewer *v, const char **name);
 

@@ -53,9 +53,8 @@ void viewer_flock_print_behaviors(const viewer *v) {
     fflush(stdout);
 }
 
-// Re-derives the parameters after a change; keeps the old ones (and says
-// why) if the change would need another grid.
-static bool refinalize(viewer_flock *f, const boids_params *before) {
+// See viewer_flock.h.
+bool viewer_flock_refinalize(viewer_flock *f, const boids_params *before) {
     char what[256] = "";
     boids_params q = f->p;
     boids_result r = boids_params_finalize(&q, what, sizeof what);
@@ -91,7 +90,7 @@ void viewer_flock_boundary(viewer *v, int key, int arg) {
     viewer_flock *f = v->flock;
     boids_params before = f->p;
     f->p.world.boundary = (f->p.world.boundary + 1) % 3;
-    if (refinalize(f, &before)) {
+    if (viewer_flock_refinalize(f, &before)) {
         printf("boundary: %s\n", names[f->p.world.boundary]);
         fflush(stdout);
     }
@@ -106,7 +105,7 @@ void viewer_flock_rules(viewer *v, int key, int arg) {
     uint32_t r = (f->p.group[0].rules + 1) % BOIDS_RULES_COUNT;
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
         f->p.group[g].rules = r;
-    if (refinalize(f, &before)) {
+    if (viewer_flock_refinalize(f, &before)) {
         printf("rules: %s\n", boids_parse_rules_names[r]);
         fflush(stdout);
     }
@@ -164,7 +163,7 @@ void viewer_flock_change(viewer *v, int key, int arg) {
         float *x = tunable_of(t, &f->p.group[g]);
         *x = *x == 0.0f && k > 1.0f ? 0.1f : *x * k;
     }
-    if (refinalize(f, &before)) {
+    if (viewer_flock_refinalize(f, &before)) {
         printf("param: %s = %g\n", t->name, (double)*tunable_of(t, &f->p.group[0]));
         fflush(stdout);
     }
@@ -173,7 +172,7 @@ void viewer_flock_change(viewer *v, int key, int arg) {
 // See viewer.h: the overlay arg (OVERLAY_*) on or off.
 void viewer_flock_overlay(viewer *v, int key, int arg) {
     (void)key;
-    static const char *const names[OVERLAYS] = {"grid", "neighbors", "vectors", "flow", "path"};
+    static const char *const names[OVERLAYS] = {"grid", "neighbors", "vectors", "flow", "path", "follows"};
     bool *flag = &v->flock->show[arg];
     *flag = !*flag;
     printf("overlay: %s %s\n", names[arg], *flag ? "on" : "off");

@@ -10,14 +10,14 @@
 static const float panel[4] = {0.0f, 0.0f, 0.0f, 0.55f}, white[4] = {0.92f, 0.94f, 0.96f, 1.0f};
 static const float gold[4] = {0.95f, 0.85f, 0.35f, 1.0f};
 
-// Text twice as large on a window of 700 pixels or more.
-static float scale_of(int fb_h) {
+// See viewer.h: text twice as large on a window of 700 pixels or more.
+float viewer_hud_scale(int fb_h) {
     return fb_h >= 700 ? 2.0f : 1.0f;
 }
 
 // See viewer.h.
 void viewer_hud(viewer *v, int fb_w, int fb_h, const char *text) {
-    float scale = scale_of(fb_h), w, h;
+    float scale = viewer_hud_scale(fb_h), w, h;
     boids_render_text_size(text, scale, &w, &h);
     boids_render_rect(v->render, fb_w, fb_h, 0.0f, 0.0f, w + 16.0f * scale, h + 10.0f * scale, panel);
     v->hud_bottom = h + 10.0f * scale;
@@ -32,7 +32,7 @@ void viewer_help(viewer *v, int fb_w, int fb_h) {
     const viewer_key *keys[64];
     char labels[64][32];
     size_t n = 0;
-    float scale = scale_of(fb_h), label_w = 0.0f, text_w = 0.0f, w, h, line_h, more_w = 0.0f, more_h = 0.0f;
+    float scale = viewer_hud_scale(fb_h), label_w = 0.0f, text_w = 0.0f, w, h, line_h, more_w = 0.0f, more_h = 0.0f;
     for (size_t i = 0; i < viewer_key_count && n < 64; i++)
         if (viewer_keys[i].modes & v->mode->bit) {
             keys[n] = &viewer_keys[i];
@@ -117,7 +117,7 @@ void viewer_profile_graph(viewer *v, int fb_w, int fb_h) {
     static const float colors[6][4] = {{0.35f, 0.55f, 0.85f, 0.9f}, {0.95f, 0.6f, 0.2f, 0.9f},
                                        {0.85f, 0.3f, 0.3f, 0.9f},   {0.45f, 0.75f, 0.75f, 0.9f},
                                        {0.35f, 0.7f, 0.35f, 0.9f},  {0.95f, 0.8f, 0.3f, 0.9f}};
-    float scale = scale_of(fb_h), bar = scale, height = 60.0f * scale;
+    float scale = viewer_hud_scale(fb_h), bar = scale, height = 60.0f * scale;
     float x0 = 8.0f * scale, y0 = (float)fb_h - 8.0f * scale; // bottom of the bars
     float tallest = 0.0f;
     for (uint32_t i = 0; i < v->graph_n; i++) {

@@ -59,6 +59,11 @@ const viewer_key viewer_keys[] = {
     {{GLFW_KEY_9}, "toggle flow field", viewer_flock_behavior, BIT(BOIDS_BI_FLOW), F, false},
     {{GLFW_KEY_0}, "toggle path following", viewer_flock_behavior, BIT(BOIDS_BI_PATH), F, false},
     {{GLFW_KEY_O}, "toggle obstacles", viewer_flock_behavior, BIT(BOIDS_BI_OBSTACLES), F, false},
+    {{GLFW_KEY_M}, "behaviour menu: every behaviour, on/off, weight", viewer_menu_open, 0, F, false},
+    {{GLFW_KEY_UP, GLFW_KEY_DOWN}, "menu: the previous / next behaviour", viewer_menu_move, 0, F, true},
+    {{GLFW_KEY_ENTER}, "menu: the behaviour on / off", viewer_menu_toggle, 0, F, false},
+    {{GLFW_KEY_LEFT, GLFW_KEY_RIGHT}, "menu: its weight -0.1 / +0.1", viewer_menu_weight, 0, F, true},
+    {{GLFW_KEY_TAB}, "menu: the next group", viewer_menu_group, 0, F, false},
     {{GLFW_KEY_B}, "boundary: wrap, walls, bounce", viewer_flock_boundary, 0, F, false},
     {{GLFW_KEY_U}, "rules: chapter, tutorial, heading", viewer_flock_rules, 0, F, false},
     {{GLFW_KEY_SPACE}, "pause", viewer_flock_pause, 0, F, false},
@@ -81,6 +86,7 @@ const viewer_key viewer_keys[] = {
     {{GLFW_KEY_V}, "its steering vector per behaviour", viewer_flock_overlay, 2, F, false},
     {{GLFW_KEY_F}, "flow-field arrows", viewer_flock_overlay, 3, F, false},
     {{GLFW_KEY_P}, "path", viewer_flock_overlay, 4, F, false},
+    {{GLFW_KEY_L}, "who follows whom (hunter -> prey lines)", viewer_flock_overlay, 5, F, false},
     {{GLFW_KEY_K}, "body style (none, chain, snake, fish)", viewer_flock_bodies, 0, F, false},
     {{GLFW_KEY_S}, "screenshot (boids-NNNN.png)", viewer_screenshot_key, 0, F | R | D, false},
     {{GLFW_KEY_T}, "start / stop a profile recording", viewer_flock_profile, 0, F, false},
@@ -106,7 +112,8 @@ static const struct {
     {GLFW_KEY_UP, "up", "Up"},          {GLFW_KEY_DOWN, "down", "Down"},   {GLFW_KEY_HOME, "home", "Home"},
     {GLFW_KEY_END, "end", "End"},       {GLFW_KEY_LEFT_BRACKET, "[", "["}, {GLFW_KEY_RIGHT_BRACKET, "]", "]"},
     {GLFW_KEY_MINUS, "-", "-"},         {GLFW_KEY_EQUAL, "=", "="},        {GLFW_KEY_PERIOD, ".", NULL},
-    {GLFW_KEY_COMMA, ",", NULL},        {GLFW_KEY_SPACE, " ", NULL},
+    {GLFW_KEY_COMMA, ",", NULL},        {GLFW_KEY_SPACE, " ", NULL},       {GLFW_KEY_ENTER, "enter", "Enter"},
+    {GLFW_KEY_TAB, "tab", "Tab"},       {GLFW_KEY_ENTER, "return", NULL},
 };
 #define NAMED (sizeof named / sizeof named[0])
 
@@ -165,7 +172,7 @@ void viewer_keys_usage(char *out, size_t size, const char *tail) {
                 continue;
             char label[32];
             viewer_keys_label(&viewer_keys[i], label, sizeof label);
-            n += (size_t)snprintf(out + n, n < size ? size - n : 0, "  %-8s  %s\n", label, viewer_keys[i].text);
+            n += (size_t)snprintf(out + n, n < size ? size - n : 0, "  %-10s  %s\n", label, viewer_keys[i].text);
         }
     }
     snprintf(out + n, n < size ? size - n : 0, "%s", tail);
@@ -201,7 +208,7 @@ void viewer_keys_on_glfw(GLFWwindow *w, int key, int scancode, int action, int m
 // See viewer.h.
 int viewer_keys_script_parse(viewer *v, const char *script) {
     const char *expected = "a comma list of [FRAME:]KEY (KEY: 0-9, a-z, space, '.', comma, esc, f1, [, ], -, =, "
-                           "left, right, up, down, home, end, WxH, mouse=X,Y, press or release)";
+                           "left, right, up, down, home, end, enter, tab, WxH, mouse=X,Y, press or release)";
     size_t n = 0;
     uint64_t frame = 0;
     const char *p = script;

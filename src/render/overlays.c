@@ -2,7 +2,8 @@
 // flow-field arrows (F), the grid occupancy heat map (G), and the agent
 // under the cursor (N: neighbour lines and perception radius; V: its
 // steering force per behaviour, from the core's pure behaviour functions,
-// summed in float rather than the simulation's fixed point: for the eye).
+// summed in float rather than the simulation's fixed point: for the eye),
+// and who follows whom (L: each hunter's line to the prey it hunts).
 // Segments and rings come from lines.c.
 #include <math.h>
 #include <string.h>
@@ -177,6 +178,49 @@ size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*
             col[a] = fmaxf(col[a], 0.25f);
         float tip[3] = {pi[0] + force[b][0] * k, pi[1] + force[b][1] * k, pi[2] + force[b][2] * k};
         n = boids_lines_segment(v, n, cap, pi, tip, col);
+    }
+    return n;
+}
+
+// See boids/render.h: the hunt's choice as src/core/steer.c makes it (the
+// nearest agent of a prey group within the hunter's radius, minimum image)
+// over every agent, so hunters x count pair tests; ties go to the lower
+// slot, not the lower id (for the eye: a tie is rare and both are as near).
+size_t boids_overlay_follows(const boids_params *p, uint32_t count, const float (*pos)[4], const uint32_t *group,
+                             uint64_t budget, boids_line_vertex *v, size_t n, size_t cap) {
+    static const float col[4] = {1.0f, 0.4f, 0.95f, 1.0f}; // magenta: unlike any palette colour
+    const boids_world_params *w = &p->world;
+    uint64_t pairs = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t gi = group[i];
+        if (gi >= BOIDS_MAX_GROUPS)
+            continue;
+        const boids_group_params *g = &p->group[gi];
+        if (!(g->behaviors & BOIDS_BIT(BOIDS_BI_HUNT)) || !g->relations)
+            continue;
+        if ((pairs += count) > budget)
+            break;
+        float best_d2 = g->radius * g->radius;
+        uint32_t best = UINT32_MAX;
+        for (uint32_t j = 0; j < count; j++) {
+            uint32_t gj = group[j];
+            if (j == i || gj >= BOIDS_MAX_GROUPS ||
+                ((g->relations >> (BOIDS_REL_BITS * gj)) & BOIDS_REL_MASK) != BOIDS_REL_PURSUE)
+                continue;
+            float d[3];
+            boids_world_delta(w, pos[i], pos[j], d);
+            float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+            if (d2 < best_d2) {
+                best_d2 = d2;
+                best = j;
+            }
+        }
+        if (best == UINT32_MAX)
+            continue;
+        float d[3];
+        boids_world_delta(w, pos[i], pos[best], d);
+        float b[3] = {pos[i][0] + d[0], pos[i][1] + d[1], pos[i][2] + d[2]};
+        n = boids_lines_segment(v, n, cap, pos[i], b, col);
     }
     return n;
 }
