@@ -588,6 +588,27 @@ vec3 obstacles(vec3 pos, vec3 vel, float lookahead, float body_radius, float max
 
 // ---- neighbourhood behaviours: per-pair terms, then the force from the sums ----
 
+// C twin: src/core/combine.c boids_accumulate_force().
+// One step of Buckland's prioritised truncated running sum (AccumulateForce):
+// remaining = maxforce - |total|; none left: false. A force shorter than
+// remaining is added whole (true: go on); a longer one is added normalised *
+// remaining, and false: the budget is spent.
+bool accumulate_force(inout vec3 total, vec3 force, float maxforce) {
+    precise float remaining = maxforce - norm3(total);
+    if (!(remaining > 0.0))
+        return false;
+    float mag = norm3(force);
+    if (mag < remaining) {
+        precise vec3 s = total + force;
+        total = s;
+        return true;
+    }
+    float k = remaining / mag;
+    precise vec3 s = total + force * k;
+    total = s;
+    return false;
+}
+
 // C twin: src/core/separation.c boids_separation_term().
 // Nature of Code 5, Example 5.9: (position - other), normalised and divided
 // by d (closer = stronger); made dimensionless by the separation radius for

@@ -87,6 +87,11 @@
 #define BOIDS_BOUNDARY_BOUNCE 2u
 #define BOIDS_COMBINE_SUM 0u
 #define BOIDS_COMBINE_PRIORITY 1u
+/* Buckland's prioritised truncated running sum ("Programming Game AI by
+ * Example", AccumulateForce): the weighted forces in index order, while the
+ * magnitudes added stay within maxforce; the one that does not fit is
+ * truncated to what is left, and the rest add nothing. */
+#define BOIDS_COMBINE_TRUNCATED 2u
 
 /* Stay within walls near a corner (world.wall_corner): BOTH steers away
  * from every wall within wall_offset (default); BOOK is the chapter's code,
@@ -231,7 +236,16 @@
 #define BOIDS_COLOR_BY_NEIGHBORS 3u /* ramp of the neighbour count / 40 */
 #define BOIDS_COLOR_BY_COUNT 4u
 
-/* ---- parameters of one group (species); 160 bytes --------------------------- */
+/* ---- per-rule view cones: bits of boids_group_params.own_cones ------------
+ * A set bit: the rule sees through its own cone (separation_fov_cos, ...);
+ * a clear one: through the group's fov_cos (so 0, every bit clear, is the
+ * single field of view of before). */
+#define BOIDS_CONE_SEPARATION 1u
+#define BOIDS_CONE_ALIGNMENT 2u
+#define BOIDS_CONE_COHESION 4u
+#define BOIDS_CONES 7u /* every bit above */
+
+/* ---- parameters of one group (species); 208 bytes --------------------------- */
 BOIDS_STRUCT(boids_group_params) {
     float maxspeed;        /* chapter: 3 */
     float maxforce;        /* chapter: 0.05 */
@@ -272,6 +286,21 @@ BOIDS_STRUCT(boids_group_params) {
     float turn;              /* BOIDS_RULES_HEADING: radians each rule turns the heading per time unit */
     BOIDS_UINT rules_spare0; /* 0 */
     BOIDS_UINT rules_spare1; /* 0 */
+
+    /* Per-rule neighbourhoods (OpenSteer's boids: separation, alignment and
+     * cohesion with radii 5 / 7.5 / 9 and three cones). Separation's radius
+     * is `separation`. A radius of 0 is the perception `radius`; a cone is
+     * the group's fov_cos unless its BOIDS_CONE_* bit is set in own_cones.
+     * All 0 (the default): one radius and one field of view, as before. */
+    float alignment_radius;   /* 0 = radius */
+    float cohesion_radius;    /* 0 = radius */
+    float separation_fov_cos; /* with BOIDS_CONE_SEPARATION; else 0 */
+    float alignment_fov_cos;  /* with BOIDS_CONE_ALIGNMENT; else 0 */
+
+    float cohesion_fov_cos;  /* with BOIDS_CONE_COHESION; else 0 */
+    BOIDS_UINT own_cones;    /* BOIDS_CONE_* */
+    BOIDS_UINT cones_spare0; /* 0 */
+    BOIDS_UINT cones_spare1; /* 0 */
 };
 
 /* ---- parameters of the whole world; 208 bytes ----------------------------------- */

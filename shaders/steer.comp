@@ -16,30 +16,59 @@
 // world_delta, which is used for every pair here.
 layout(local_size_x = BOIDS_WORKGROUP_SIZE) in;
 
+// C twin: src/core/params.c boids_alignment_radius(), boids_cohesion_radius().
+// A rule's own radius, or (0) the perception radius.
+float alignment_radius(boids_group_params g) { return g.alignment_radius > 0.0 ? g.alignment_radius : g.radius; }
+float cohesion_radius(boids_group_params g) { return g.cohesion_radius > 0.0 ? g.cohesion_radius : g.radius; }
+
+// C twin: src/core/params.c boids_rule_cone().
+// A rule's cone (BOIDS_CONE_*): its own cosine, or the group's fov_cos.
+float rule_cone(boids_group_params g, uint cone) {
+    if ((g.own_cones & cone) == 0u)
+        return g.fov_cos;
+    return cone == BOIDS_CONE_SEPARATION ? g.separation_fov_cos
+         : cone == BOIDS_CONE_ALIGNMENT  ? g.alignment_fov_cos
+                                         : g.cohesion_fov_cos;
+}
+
 // C twin: src/core/params.c boids_group_reach() (by group index here).
 // The largest radius the group's rules look at: the perception radius
-// (alignment, cohesion, escape, hunt and the neighbour statistics), and the
-// separation and view radii when those behaviours are on.
-float group_reach(uint g) {
-    float r = group[g].radius;
-    if ((group[g].behaviors & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u)
-        r = max(r, group[g].separation);
-    if ((group[g].behaviors & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u)
-        r = max(r, group[g].view_radius);
+// (escape, hunt and the neighbour statistics), and the separation, view,
+// alignment and cohesion radii when those behaviours are on.
+float group_reach(uint gi) {
+    boids_group_params g = group[gi];
+    float r = g.radius;
+    if ((g.behaviors & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u)
+        r = max(r, g.separation);
+    if ((g.behaviors & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u)
+        r = max(r, g.view_radius);
+    if ((g.behaviors & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) != 0u)
+        r = max(r, alignment_radius(g));
+    if ((g.behaviors & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u)
+        r = max(r, cohesion_radius(g));
     return r;
+}
+
+// C twin: src/core/steer.c sees().
+// Does the agent see the other (offset . heading = dot, d2 = |off|^2)
+// through the cone `c`? -1 or no heading: all around.
+bool sees(float c, bool has_heading, float dot, float d2) {
+    return c <= -1.0 || !has_heading || in_cone(dot, c, d2);
 }
 
 // C twin: src/core/steer.c struct gather.
 // Order-independent neighbourhood sums of one agent.
 struct gather {
     i64vec3 sep, ali, coh, view, esc;
-    uint sep_n, flock_n, view_n, esc_n;
+    uint sep_n, ali_n, coh_n, view_n, esc_n;
     uint neighbors, candidates;
     float nearest2;      // smallest d^2 among neighbours, infinity if none
     uint prey_slot;      // nearest prey (ties: smaller id), BOIDS_NONE if none
     float prey_d2;
     uint prey_id;
-    float inv_speed, inv_radius; // scales of the alignment / cohesion terms
+    float inv_speed, inv_radius; // scales of the alignment / cohesion terms (inv_radius: 1 / cohesion's radius)
+    float ali_r2, coh_r2;        // squared radii of alignment and cohesion
+    float sep_cos, ali_cos, coh_cos; // the cones of separation, alignment, cohesion
     uint dim;
 };
 
@@ -86,40 +115,45 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
     vec3 vj = cur_vel[j].xyz;
     vec3 t;
     if (rel == BOIDS_REL_FLOCK) {
-        // Field of view: the other lies within the cone around the heading.
-        bool visible = g.fov_cos <= -1.0 || !has_heading || in_cone(dot3(off, heading), g.fov_cos, d2);
-        if (visible) {
-            // The sums by rule set: the chapter's 1/d separation terms; the
-            // tutorial's plain offsets (/ the separation radius); the
-            // heading boids' unit headings (mean directions, never angles).
-            if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u && d2 < g.separation * g.separation) {
-                if (g.rules == BOIDS_RULES_CHAPTER) {
-                    t = separation_term(off, sqrt(d2), g.separation);
-                    fix3(acc.sep, t, BOIDS_FIX_SEP);
-                } else if (g.rules == BOIDS_RULES_TUTORIAL) {
-                    float is = 1.0 / g.separation;
-                    vec3 os = vec3(off.x * is, off.y * is, off.z * is);
-                    fix3_unit(acc.sep, os, acc.dim);
-                } else {
-                    t = set_mag(vj, 1.0);
-                    fix3_unit(acc.sep, t, acc.dim);
-                }
-                acc.sep_n++;
+        // Each rule's neighbourhood: within its radius and its cone (field
+        // of view) around the heading; by default one radius and one cone.
+        float dot = dot3(off, heading);
+        // The sums by rule set: the chapter's 1/d separation terms; the
+        // tutorial's plain offsets (/ the separation radius); the heading
+        // boids' unit headings (mean directions, never angles).
+        if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u && d2 < g.separation * g.separation &&
+            sees(acc.sep_cos, has_heading, dot, d2)) {
+            if (g.rules == BOIDS_RULES_CHAPTER) {
+                t = separation_term(off, sqrt(d2), g.separation);
+                fix3(acc.sep, t, BOIDS_FIX_SEP);
+            } else if (g.rules == BOIDS_RULES_TUTORIAL) {
+                float is = 1.0 / g.separation;
+                vec3 os = vec3(off.x * is, off.y * is, off.z * is);
+                fix3_unit(acc.sep, os, acc.dim);
+            } else {
+                t = set_mag(vj, 1.0);
+                fix3_unit(acc.sep, t, acc.dim);
             }
-            if ((beh & (BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))) != 0u &&
-                d2 < g.radius * g.radius) {
-                if (g.rules == BOIDS_RULES_HEADING) {
-                    t = set_mag(vj, 1.0);
-                    fix3_unit(acc.ali, t, acc.dim);
-                } else {
-                    float iv = acc.inv_speed, ir = acc.inv_radius;
-                    vec3 vs = vec3(vj.x * iv, vj.y * iv, vj.z * iv);
-                    vec3 os = vec3(off.x * ir, off.y * ir, off.z * ir);
-                    fix3_unit(acc.ali, vs, acc.dim);
-                    fix3_unit(acc.coh, os, acc.dim);
-                }
-                acc.flock_n++;
+            acc.sep_n++;
+        }
+        if ((beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) != 0u && d2 < acc.ali_r2 && sees(acc.ali_cos, has_heading, dot, d2)) {
+            if (g.rules == BOIDS_RULES_HEADING) {
+                t = set_mag(vj, 1.0);
+            } else {
+                float iv = acc.inv_speed;
+                t = vec3(vj.x * iv, vj.y * iv, vj.z * iv);
             }
+            fix3_unit(acc.ali, t, acc.dim);
+            acc.ali_n++;
+        }
+        // The heading rules' cohesion steers to the survey's densest block,
+        // not to the neighbours.
+        if ((beh & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u && g.rules != BOIDS_RULES_HEADING && d2 < acc.coh_r2 &&
+            sees(acc.coh_cos, has_heading, dot, d2)) {
+            float ir = acc.inv_radius;
+            vec3 os = vec3(off.x * ir, off.y * ir, off.z * ir);
+            fix3_unit(acc.coh, os, acc.dim);
+            acc.coh_n++;
         }
         if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u && has_heading && d2 < g.view_radius * g.view_radius &&
             in_cone(dot3(off, heading), g.view_cos, d2)) {
@@ -185,15 +219,20 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
 // in index order, which is the order of combine()'s loop, so `acc` ends the
 // same; the 16 forces then need no dynamically indexed array. Weighted sum,
 // or in priority mode the first weighted force (in index order) longer than
-// the threshold (`chosen`: later behaviours add nothing); if none is, the
-// weighted sum.
-void combine_one(boids_group_params g, uint b, vec3 force, inout vec3 acc, inout bool chosen) {
+// the threshold (`chosen`: later behaviours add nothing; if none is, the
+// weighted sum), or in truncated mode Buckland's running sum within the
+// budget maxforce (`chosen` once it is spent).
+void combine_one(boids_group_params g, uint b, vec3 force, float maxforce, inout vec3 acc, inout bool chosen) {
     if (chosen)
         return;
     vec3 f = force * g.weight[b >> 2u][b & 3u];
     if (world.combine == BOIDS_COMBINE_PRIORITY && norm3(f) > g.priority_threshold) {
         acc = f;
         chosen = true;
+        return;
+    }
+    if (world.combine == BOIDS_COMBINE_TRUNCATED) {
+        chosen = !accumulate_force(acc, f, maxforce);
         return;
     }
     precise vec3 s = acc + f;
@@ -217,16 +256,16 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
 
     if ((beh & BOIDS_BIT(BOIDS_BI_OBSTACLES)) != 0u) {
         f = obstacles(pos, vel, g.avoid_distance, g.body_radius, ms, mf);
-        combine_one(g, BOIDS_BI_OBSTACLES, f, sum, chosen);
+        combine_one(g, BOIDS_BI_OBSTACLES, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_WALLS)) != 0u) {
         walls(pos, vel, ms, mf, f);
-        combine_one(g, BOIDS_BI_WALLS, f, sum, chosen);
+        combine_one(g, BOIDS_BI_WALLS, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_ESCAPE)) != 0u) {
         t = unfix3(acc.esc, BOIDS_FIX_SEP, 1.0);
         f = escape(t, acc.esc_n, vel, ms, mf);
-        combine_one(g, BOIDS_BI_ESCAPE, f, sum, chosen);
+        combine_one(g, BOIDS_BI_ESCAPE, f, mf, sum, chosen);
     }
     bool tutorial = g.rules == BOIDS_RULES_TUTORIAL;
     if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u) {
@@ -239,15 +278,15 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
             t = unfix3(acc.sep, BOIDS_FIX_SEP, 1.0);
             f = separation(t, acc.sep_n, vel, ms, mf);
         }
-        combine_one(g, BOIDS_BI_SEPARATION, f, sum, chosen);
+        combine_one(g, BOIDS_BI_SEPARATION, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_FLEE)) != 0u) {
         f = flee(to_target, vel, ms, mf);
-        combine_one(g, BOIDS_BI_FLEE, f, sum, chosen);
+        combine_one(g, BOIDS_BI_FLEE, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_EVADE)) != 0u) {
         f = evade(to_target, world.target_vel.xyz, vel, g.predict, ms, mf);
-        combine_one(g, BOIDS_BI_EVADE, f, sum, chosen);
+        combine_one(g, BOIDS_BI_EVADE, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_HUNT)) != 0u) {
         f = vec3(0.0);
@@ -255,53 +294,53 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
             vec3 off = world_delta(pos, cur_pos[acc.prey_slot].xyz);
             f = pursue(off, cur_vel[acc.prey_slot].xyz, vel, g.predict, ms, mf);
         }
-        combine_one(g, BOIDS_BI_HUNT, f, sum, chosen);
+        combine_one(g, BOIDS_BI_HUNT, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_PURSUE)) != 0u) {
         f = pursue(to_target, world.target_vel.xyz, vel, g.predict, ms, mf);
-        combine_one(g, BOIDS_BI_PURSUE, f, sum, chosen);
+        combine_one(g, BOIDS_BI_PURSUE, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_SEEK)) != 0u) {
         f = seek(to_target, vel, ms, mf);
-        combine_one(g, BOIDS_BI_SEEK, f, sum, chosen);
+        combine_one(g, BOIDS_BI_SEEK, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_ARRIVE)) != 0u) {
         f = arrive(to_target, vel, g.arrive_radius, ms, mf);
-        combine_one(g, BOIDS_BI_ARRIVE, f, sum, chosen);
+        combine_one(g, BOIDS_BI_ARRIVE, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_PATH)) != 0u) {
         f = path_follow(pos, vel, g.path_predict, g.path_ahead, ms, mf);
-        combine_one(g, BOIDS_BI_PATH, f, sum, chosen);
+        combine_one(g, BOIDS_BI_PATH, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_FLOW)) != 0u) {
         f = flow(flow_lookup(pos), vel, ms, mf);
-        combine_one(g, BOIDS_BI_FLOW, f, sum, chosen);
+        combine_one(g, BOIDS_BI_FLOW, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u) {
         t = unfix3(acc.view, BOIDS_FIX_UNIT, 1.0);
         f = view(t, acc.view_n, vel, ms, mf);
-        combine_one(g, BOIDS_BI_VIEW, f, sum, chosen);
+        combine_one(g, BOIDS_BI_VIEW, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) != 0u) {
         // Average velocity = sum * max_speed_all / count.
-        float k = acc.flock_n != 0u ? world.max_speed_all / float(acc.flock_n) : 0.0;
+        float k = acc.ali_n != 0u ? world.max_speed_all / float(acc.ali_n) : 0.0;
         t = unfix3(acc.ali, BOIDS_FIX_UNIT, k);
-        f = tutorial ? tutorial_alignment(t, acc.flock_n) : alignment(t, acc.flock_n, vel, ms, mf);
-        combine_one(g, BOIDS_BI_ALIGNMENT, f, sum, chosen);
+        f = tutorial ? tutorial_alignment(t, acc.ali_n) : alignment(t, acc.ali_n, vel, ms, mf);
+        combine_one(g, BOIDS_BI_ALIGNMENT, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u) {
-        // Centroid - position = mean offset = sum * radius / count.
-        float k = acc.flock_n != 0u ? g.radius / float(acc.flock_n) : 0.0;
+        // Centroid - position = mean offset = sum * cohesion's radius / count.
+        float k = acc.coh_n != 0u ? cohesion_radius(g) / float(acc.coh_n) : 0.0;
         t = unfix3(acc.coh, BOIDS_FIX_UNIT, k);
-        f = tutorial ? tutorial_cohesion(t, acc.flock_n) : cohesion(t, acc.flock_n, vel, ms, mf);
-        combine_one(g, BOIDS_BI_COHESION, f, sum, chosen);
+        f = tutorial ? tutorial_cohesion(t, acc.coh_n) : cohesion(t, acc.coh_n, vel, ms, mf);
+        combine_one(g, BOIDS_BI_COHESION, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_WANDER)) != 0u) {
         uint counter = world.step; // C: step
         float r1 = rng_signed(rng_u32(world.seed_lo, world.seed_hi, id, counter, BOIDS_RNG_WANDER));
         float r2 = rng_signed(rng_u32(world.seed_lo, world.seed_hi, id, counter, BOIDS_RNG_WANDER2));
         f = wander(vel, angles, r1, r2, g.wander_distance, g.wander_radius, g.wander_change, world.dim, ms, mf);
-        combine_one(g, BOIDS_BI_WANDER, f, sum, chosen);
+        combine_one(g, BOIDS_BI_WANDER, f, mf, sum, chosen);
     }
     return sum;
 }
@@ -313,7 +352,7 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
 // the densest block of this step's survey (survey.comp; none when empty).
 vec3 heading_agent(uint i, gather acc) {
     boids_group_params g = group[cur_group[i]];
-    vec3 align = unfix3(acc.ali, BOIDS_FIX_UNIT, acc.flock_n != 0u ? 1.0 / float(acc.flock_n) : 0.0);
+    vec3 align = unfix3(acc.ali, BOIDS_FIX_UNIT, acc.ali_n != 0u ? 1.0 / float(acc.ali_n) : 0.0);
     vec3 separate = unfix3(acc.sep, BOIDS_FIX_UNIT, acc.sep_n != 0u ? 1.0 / float(acc.sep_n) : 0.0);
     vec3 to_dense = vec3(0.0);
     if ((g.behaviors & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u && survey[1] > 0u)
@@ -340,7 +379,8 @@ void main() {
     acc.view = i64vec3(0);
     acc.esc = i64vec3(0);
     acc.sep_n = 0u;
-    acc.flock_n = 0u;
+    acc.ali_n = 0u;
+    acc.coh_n = 0u;
     acc.view_n = 0u;
     acc.esc_n = 0u;
     acc.neighbors = 0u;
@@ -350,7 +390,13 @@ void main() {
     acc.prey_d2 = BOIDS_INFINITY;
     acc.prey_id = BOIDS_NONE;
     acc.inv_speed = 1.0 / world.max_speed_all;
-    acc.inv_radius = 1.0 / g.radius;
+    acc.inv_radius = 1.0 / cohesion_radius(g);
+    float ar = alignment_radius(g), cr = cohesion_radius(g);
+    acc.ali_r2 = ar * ar;
+    acc.coh_r2 = cr * cr;
+    acc.sep_cos = rule_cone(g, BOIDS_CONE_SEPARATION);
+    acc.ali_cos = rule_cone(g, BOIDS_CONE_ALIGNMENT);
+    acc.coh_cos = rule_cone(g, BOIDS_CONE_COHESION);
     acc.dim = world.dim;
     gather_neighbors(i, g, heading, has_heading, acc);
 

@@ -49,6 +49,15 @@ static const char *const flag_cases[][4] = {
     {"--index", "tree", NULL},
     {"--path-outside", "start", NULL},
     {"--path-line", "ray", NULL},
+    {"--combine", "greedy", NULL},
+    {"--alignment-radius", "0", NULL},
+    {"--cohesion-radius", "nan", NULL},
+    {"--separation-fov", "400", NULL},
+    {"--alignment-fov", "-10", NULL},
+    {"--cohesion-fov", "0", NULL},
+    {"--scenario", TMP "/bad-inputs/nbhd-fov.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/nbhd-radius.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/combine.ini", NULL},
     {"--scenario", "/nonexistent/x.ini", NULL},
     {"--scenario", TMP "/bad-inputs", NULL}, // a directory
     {"--scenario", TMP "/bad-inputs/garbage.ini", NULL},
@@ -73,6 +82,9 @@ static void make_inputs(void) {
         {"unknown.ini", "[world]\ncount = 10\n[grup.a]\n"},
         {"range.ini", "[group.a]\nmaxspeed = -1\n"},
         {"relation.ini", "[group.a]\n[relation]\na.b = flee\n"},
+        {"nbhd-fov.ini", "[group.a]\nalignment_fov = 361\n"},
+        {"nbhd-radius.ini", "[group.a]\ncohesion_radius = 0\n"},
+        {"combine.ini", "[world]\ncombine = greedy\n"},
         {"empty.csv", ""},
         {"header.csv", "id,group,x,y\n0,0,1,2\n"},
         {"number.csv", "id,group,px,py,vx,vy\n0,0,1,abc,0,0\n"},
@@ -172,6 +184,45 @@ START_TEST(flags_on_every_executable) {
         }
     expect_untouched();
     printf("bad inputs: %u invocations refused properly\n", tried);
+}
+END_TEST
+
+// The per-rule neighbourhood and combination inputs: the one line names
+// the flag or key, the value and what is allowed.
+START_TEST(neighborhood_and_combine_messages) {
+    make_inputs();
+    static const struct {
+        const char *words[5];
+        const char *named, *value, *allowed;
+    } cases[] = {
+        {{"--combine", "greedy"}, "--combine", "greedy", "sum, priority or truncated"},
+        {{"--alignment-radius", "0"}, "--alignment-radius", "'0'", "> 0"},
+        {{"--cohesion-radius", "-2"}, "--cohesion-radius", "-2", "> 0"},
+        {{"--world", "200x200", "--cohesion-radius", "150"}, "--cohesion-radius", "150", "<= 100"},
+        {{"--separation-fov", "400"}, "--separation-fov", "400", "0 < fov <= 360"},
+        {{"--alignment-fov", "x"}, "--alignment-fov", "'x'", "0 < fov <= 360"},
+        {{"--cohesion-fov", "0"}, "--cohesion-fov", "'0'", "0 < fov <= 360"},
+        {{"--scenario", TMP "/bad-inputs/nbhd-fov.ini"}, "alignment_fov", "361", "0 < fov <= 360"},
+        {{"--scenario", TMP "/bad-inputs/nbhd-radius.ini"}, "cohesion_radius", "0", "> 0"},
+        {{"--scenario", TMP "/bad-inputs/combine.ini"}, "combine", "greedy", "sum, priority or truncated"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *argv[12] = {"boids-run", "--count", "50", "--steps", "1"};
+        for (size_t k = 0; k < 4 && cases[i].words[k]; k++)
+            argv[5 + k] = cases[i].words[k];
+        run_result r = boids_test_run(BOIDS_BIN_DIR "/boids-run", argv, TMP, "bad-inputs");
+        ck_assert_msg(r.spawned, "could not start boids-run");
+        int code = WIFEXITED(r.status) ? WEXITSTATUS(r.status) : -1;
+        ck_assert_msg(code == 2, "%s %s: exit %d (expected 2, bad input); stderr: %s", cases[i].words[0],
+                      cases[i].words[1], code, r.err);
+        size_t len = strlen(r.err);
+        ck_assert_msg(len > 1 && strchr(r.err, '\n') == r.err + len - 1, "%s %s: expected one line, got '%s'",
+                      cases[i].words[0], cases[i].words[1], r.err);
+        ck_assert_msg(strstr(r.err, cases[i].named) && strstr(r.err, cases[i].value) && strstr(r.err, cases[i].allowed),
+                      "%s %s: the line '%s' should name %s, the value %s and what is allowed (%s)", cases[i].words[0],
+                      cases[i].words[1], r.err, cases[i].named, cases[i].value, cases[i].allowed);
+        boids_test_run_free(&r);
+    }
 }
 END_TEST
 
@@ -339,6 +390,7 @@ static Suite *bad_inputs_suite(void) {
     tcase_set_timeout(c, 600);
     tcase_add_test(c, flags_on_every_executable);
     tcase_add_test(c, files_and_outputs);
+    tcase_add_test(c, neighborhood_and_combine_messages);
     suite_add_tcase(s, c);
     return s;
 }

@@ -18,6 +18,7 @@
 #include "ref_rng.h"
 #include "boids/behaviors.h"
 #include "boids/core.h"
+#include "boids/scenario.h"
 
 // ck_assert_msg records the location of every check that passes (in fork
 // mode a write to the runner), which costs more than the simulation inside
@@ -1642,6 +1643,197 @@ START_TEST(combine_weighted_and_priority) {
 }
 END_TEST
 
+// Buckland's AccumulateForce, step by step (boids_accumulate_force).
+START_TEST(accumulate_by_hand) {
+    float t[3] = {0, 0, 0};
+    // Budget 1: (0.5, 0, 0) fits whole (0.5 < 1), room is left.
+    EXPECT(boids_accumulate_force(t, (float[3]){0.5f, 0, 0}, 1.0f), "0.5 < remaining 1: added, go on");
+    expect_vec3("whole", t, 0.5, 0, 0, 0, "|f| 0.5 < remaining 1: total += f");
+    // (0, 0.75, 0) does not fit the 0.5 left: truncated to 0.5, the budget is spent.
+    EXPECT(!boids_accumulate_force(t, (float[3]){0, 0.75f, 0}, 1.0f), "0.75 >= remaining 0.5: the last one");
+    expect_vec3("truncated", t, 0.5, 0.5, 0, 0, "f / |f| * (1 - |(0.5,0,0)|) = (0, 0.5)");
+    // Nothing left: remaining = 1 - |(0.5,0.5)| = 0.29 > 0 in Buckland's
+    // terms, but a truncated force is the last; a full total stops at once.
+    float full[3] = {3, 4, 0};
+    EXPECT(!boids_accumulate_force(full, (float[3]){1, 0, 0}, 5.0f), "|total| 5 = maxforce: remaining 0, stop");
+    expect_vec3("spent", full, 3, 4, 0, 0, "remaining <= 0 adds nothing");
+    // Exactly the budget: |(3,4)| = 5 = remaining is not < remaining, so it is
+    // scaled by 5/5 = 1: the same vector, and the budget is spent exactly.
+    float e[3] = {0, 0, 0};
+    EXPECT(!boids_accumulate_force(e, (float[3]){3, 4, 0}, 5.0f), "|f| = remaining: spends the budget");
+    expect_vec3("exact", e, 3, 4, 0, 0, "(3,4) * 5/5");
+    EXPECT(norm3(e) == 5.0, "|total| = %.9g, expected the budget 5 exactly", norm3(e));
+    // Zero forces: added (nothing), the running sum goes on; a zero budget stops.
+    float z[3] = {0, 0, 0};
+    EXPECT(boids_accumulate_force(z, (float[3]){0, 0, 0}, 0.05f), "|0| < 0.05: go on");
+    expect_zero("zero force", z, "0 + 0");
+    EXPECT(!boids_accumulate_force(z, (float[3]){1, 0, 0}, 0.0f), "maxforce 0: remaining 0, stop");
+    expect_zero("zero budget", z, "remaining 0 adds nothing");
+    // 3D: a long force along (1,2,2)/3 truncated to 0.3 on top of (0,0,0.1).
+    float d[3] = {0, 0, 0.1f};
+    EXPECT(!boids_accumulate_force(d, (float[3]){3, 6, 6}, 0.4f), "|(3,6,6)| = 9 > remaining 0.3");
+    expect_vec3("3D truncated", d, 0.1, 0.2, 0.3, 4 * FEPS, "(0,0,0.1) + (1,2,2)/3 * 0.3");
+}
+END_TEST
+
+// BOIDS_COMBINE_TRUNCATED in the sim: separation (index 3) before seek (8).
+START_TEST(combine_truncated) {
+    // A at rest at the origin, B 10 to the right: separation is (-0.05, 0)
+    // (maxforce), seek of (0, 100) is (0, 0.05); budget maxforce 0.05.
+    boids_params p;
+    small_world(&p, 2, BOIDS_BIT(BOIDS_BI_SEEK) | BOIDS_BIT(BOIDS_BI_SEPARATION));
+    p.world.target_pos[1] = 100.0f;
+    p.world.combine = BOIDS_COMBINE_TRUNCATED;
+    agent a[2] = {{0, 0, 0, 0, 0, 0, 0}, {10, 0, 0, 0, 0, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 2);
+    boids_sim_steer(s);
+    // Separation * 1.5 = 0.075 >= 0.05: truncated to the whole budget, seek adds nothing.
+    expect_vec3("truncated: separation spends it", accel_of(s, 0), -0.05, 0, 0, 2 * 0.05 * FEPS,
+                "(-0.075,0) / 0.075 * 0.05; seek after it gets nothing");
+    boids_sim_destroy(s);
+    // Separation * 0.6 = 0.03 fits; seek * 1 = 0.05 does not fit the 0.02 left.
+    p.group[0].weight[BOIDS_BI_SEPARATION >> 2][BOIDS_BI_SEPARATION & 3] = 0.6f;
+    s = sim_with(&p, a, 2);
+    boids_sim_steer(s);
+    expect_vec3("truncated: seek truncated", accel_of(s, 0), -0.03, 0.02, 0, 4 * 0.05 * FEPS,
+                "(-0.03,0) whole + (0,0.05) scaled to 0.05 - 0.03 = 0.02");
+    boids_sim_destroy(s);
+    // Nobody near: separation is zero (added, nothing spent), seek * 0.5 fits whole.
+    p.group[0].weight[BOIDS_BI_SEEK >> 2][BOIDS_BI_SEEK & 3] = 0.5f;
+    agent b[2] = {{0, 0, 0, 0, 0, 0, 0}, {200, 0, 0, 0, 0, 0, 0}};
+    s = sim_with(&p, b, 2);
+    boids_sim_steer(s);
+    expect_vec3("truncated: zero separation", accel_of(s, 0), 0, 0.025, 0, 2 * 0.025 * FEPS,
+                "0 + (0,0.025): 0.025 < remaining 0.05");
+    boids_sim_destroy(s);
+    // Every force zero (at the target, nobody near): zero.
+    p.world.target_pos[1] = 0.0f;
+    p.world.target_pos[0] = 0.0f;
+    s = sim_with(&p, b, 2);
+    boids_sim_steer(s);
+    expect_zero("truncated: all zero", accel_of(s, 0), "seek of the own position and no neighbour: 0");
+    boids_sim_destroy(s);
+    // The budget is the agent's own maxforce (a per-agent range): |accel| = it.
+    p.world.target_pos[1] = 100.0f;
+    p.group[0].weight[BOIDS_BI_SEEK >> 2][BOIDS_BI_SEEK & 3] = 4.0f;
+    p.group[0].maxforce_lo = 0.02f;
+    p.group[0].maxforce_hi = 0.08f;
+    s = sim_with(&p, b, 2);
+    boids_sim_steer(s);
+    float mf = boids_agent_maxforce(&s->p.world, &s->p.group[0], 0);
+    expect_vec3("truncated: the agent's budget", accel_of(s, 0), 0, mf, 0, 2 * mf * FEPS,
+                "seek * 4 = 4 maxforce, truncated to the agent's own maxforce");
+    boids_sim_destroy(s);
+}
+END_TEST
+
+// Per-rule radii (OpenSteer's boids: separation 5, alignment 7.5, cohesion 9).
+START_TEST(rule_radius_by_hand) {
+    boids_params p;
+    small_world(&p, 2, BOIDS_B_FLOCKING);
+    boids_group_params *g = &p.group[0];
+    g->maxforce = 100.0f;
+    g->separation = 5.0f;
+    g->alignment_radius = 7.5f;
+    g->cohesion_radius = 9.0f;
+    for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++)
+        g->weight[b >> 2][b & 3] = 1.0f;
+    // A at the origin moving +x at 1; B at 8 moving +y at 2: inside cohesion's
+    // 9, outside alignment's 7.5 and separation's 5. Cohesion alone:
+    // setMag((8,0), 3) - (1,0) = (2,0). (With B aligned: + (0,3) - (1,0).)
+    agent a[2] = {{0, 0, 0, 1, 0, 0, 0}, {8, 0, 0, 0, 2, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 2);
+    boids_sim_steer(s);
+    expect_vec3("inside cohesion's radius only", accel_of(s, 0), 2, 0, 0, 16 * FEPS,
+                "cohesion (2,0); alignment and separation see nobody");
+    EXPECT(s->neighbors[boids_sim_slots_by_id(s)[0]] == 1, "B is within the perception radius 50: 1 neighbour");
+    boids_sim_destroy(s);
+    // B at 7: inside alignment's radius too: + setMag((0,2), 3) - (1,0).
+    a[1].x = 7.0f;
+    s = sim_with(&p, a, 2);
+    boids_sim_steer(s);
+    expect_vec3("inside alignment's and cohesion's", accel_of(s, 0), 1, 3, 0, 16 * FEPS,
+                "cohesion (3,0)-(1,0) + alignment (0,3)-(1,0)");
+    boids_sim_destroy(s);
+    // 0 = the perception radius (the default): B at 8 is aligned with.
+    p.group[0].alignment_radius = 0.0f;
+    a[1].x = 8.0f;
+    s = sim_with(&p, a, 2);
+    boids_sim_steer(s);
+    expect_vec3("alignment radius 0 = radius 50", accel_of(s, 0), 1, 3, 0, 16 * FEPS,
+                "B at 8 < 50 is aligned with again");
+    boids_sim_destroy(s);
+    // A cohesion radius beyond the perception radius widens the grid's reach:
+    // B at 55 (outside radius 50) still pulls A.
+    p.group[0].behaviors = BOIDS_BIT(BOIDS_BI_COHESION);
+    p.group[0].cohesion_radius = 60.0f;
+    EXPECT(boids_group_reach(&p.group[0]) == 60.0f, "reach %g, expected cohesion's 60",
+           (double)boids_group_reach(&p.group[0]));
+    a[1].x = 55.0f;
+    s = sim_with(&p, a, 2);
+    EXPECT(s->p.world.cell[0] >= 60.0f, "cell %g, expected >= the largest rule radius 60", (double)s->p.world.cell[0]);
+    boids_sim_steer(s);
+    expect_vec3("cohesion beyond the perception radius", accel_of(s, 0), 2, 0, 0, 16 * FEPS,
+                "B at 55 < cohesion's 60: setMag((55,0),3) - (1,0)");
+    EXPECT(s->neighbors[boids_sim_slots_by_id(s)[0]] == 0, "B is beyond the perception radius 50: 0 neighbours");
+    boids_sim_destroy(s);
+}
+END_TEST
+
+// Per-rule cones: one neighbour behind-left, seen by one rule and not another.
+START_TEST(rule_cone_by_hand) {
+    boids_params p;
+    small_world(&p, 2, BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION));
+    boids_group_params *g = &p.group[0];
+    g->maxforce = 100.0f;
+    // A at the origin heading +x at 1; B at (-6, 6), 135 degrees off the
+    // heading, moving +y at 2. Alignment all around (360), cohesion 180
+    // (the half in front): only alignment sees B.
+    g->own_cones = BOIDS_CONE_ALIGNMENT | BOIDS_CONE_COHESION;
+    g->alignment_fov_cos = boids_fov_cos(360.0f);
+    g->cohesion_fov_cos = boids_fov_cos(180.0f);
+    agent a[2] = {{0, 0, 0, 1, 0, 0, 0}, {-6, 6, 0, 0, 2, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 2);
+    boids_sim_steer(s);
+    expect_vec3("alignment's cone only", accel_of(s, 0), -1, 3, 0, 16 * FEPS,
+                "alignment (0,3) - (1,0); B is behind cohesion's 180-degree cone");
+    boids_sim_destroy(s);
+    // Cohesion 300 degrees (half-angle 150 > 135): B seen by both.
+    p.group[0].cohesion_fov_cos = boids_fov_cos(300.0f);
+    s = sim_with(&p, a, 2);
+    boids_sim_steer(s);
+    const double h = 3 / sqrt(2.0);
+    expect_vec3("both cones", accel_of(s, 0), -1 - h - 1, 3 + h, 0, 16 * FEPS,
+                "alignment (-1,3) + cohesion setMag((-6,6),3) - (1,0)");
+    boids_sim_destroy(s);
+    // No cone of their own: the group's fov for both (180: neither sees B).
+    p.group[0].own_cones = 0;
+    p.group[0].alignment_fov_cos = p.group[0].cohesion_fov_cos = 0.0f;
+    p.group[0].fov_cos = boids_fov_cos(180.0f);
+    s = sim_with(&p, a, 2);
+    boids_sim_steer(s);
+    expect_zero("the group's fov", accel_of(s, 0), "fov 180 hides B from both rules");
+    boids_sim_destroy(s);
+    // Separation's own cone: B at (-3, 0), straight behind, inside the
+    // separation 25. fov 360 for all, separation 90: B unseen, no push.
+    p.group[0].fov_cos = -1.0f;
+    p.group[0].behaviors = BOIDS_BIT(BOIDS_BI_SEPARATION);
+    p.group[0].own_cones = BOIDS_CONE_SEPARATION;
+    p.group[0].separation_fov_cos = boids_fov_cos(90.0f);
+    agent b[2] = {{0, 0, 0, 1, 0, 0, 0}, {-3, 0, 0, 0, 0, 0, 0}};
+    s = sim_with(&p, b, 2);
+    boids_sim_steer(s);
+    expect_zero("behind separation's cone", accel_of(s, 0), "B straight behind a 90-degree cone");
+    boids_sim_destroy(s);
+    // B ahead at (3, 0): pushed back (-x), the same as with no cone.
+    b[1].x = 3.0f;
+    s = sim_with(&p, b, 2);
+    boids_sim_steer(s);
+    EXPECT(accel_of(s, 0)[0] < 0.0f, "separation ahead: x = %g, expected < 0 (away from B)", (double)accel_of(s, 0)[0]);
+    boids_sim_destroy(s);
+}
+END_TEST
+
 // ---- the chapter's flocking example, to the letter ---------------------------------
 //
 // A plain transcription of the Nature of Code Boid (Example "Flocking"),
@@ -2155,7 +2347,8 @@ static Suite *behaviors_suite(void) {
         {"boundary", {boundary_by_hand}},
         {"rng", {rng_by_hand}},
         {"fixed_point", {fixed_point_by_hand}},
-        {"combine", {combine_weighted_and_priority}},
+        {"combine", {combine_weighted_and_priority, accumulate_by_hand, combine_truncated}},
+        {"rule_neighborhoods", {rule_radius_by_hand, rule_cone_by_hand}},
         {"flocking", {chapter_flocking}},
     };
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {

@@ -19,6 +19,7 @@
 #include "boids/core.h"
 #include "boids/gpu.h"
 #include "boids/platform.h"
+#include "boids/scenario.h"
 
 // Check only when a condition fails (a passing ck_assert costs a write).
 #define EXPECT(cond, ...)                                                                                              \
@@ -77,6 +78,8 @@ static const char probe_src[] =
     "void main() { o[0] = world.dt + world.min.x + float(world.cells.w + world.count + world.seed_hi) + "
     "world.max_radius + group[1].maxspeed + group[1].weight[3].w + float(group[1].behaviors) + "
     "group[1].body_radius + float(group[1].rules) + group[1].turn + float(group[1].rules_spare1) + "
+    "group[1].alignment_radius + group[1].alignment_fov_cos + group[1].cohesion_fov_cos + "
+    "float(group[1].own_cones + group[1].cones_spare1) + "
     "scene.path[1].x + scene.obstacle[1].w + float(scene.obstacle_count) + "
     "scene.path_radius + float(scene.path_flags) + world.target_vel.x + world.flow_inv_cell.x + "
     "float(world.flow_dims.w) + body[1].segment[7].w "
@@ -156,6 +159,22 @@ START_TEST(layout_matches_driver) {
                   offsetof(boids_group_params, turn));
     ck_assert_msg(sp == (GLint)offsetof(boids_group_params, rules_spare1), "group.rules_spare1 at %d, C %zu", sp,
                   offsetof(boids_group_params, rules_spare1));
+    // The per-rule neighbourhood rows at the end.
+    struct {
+        const char *name;
+        size_t c_offset;
+    } nbhd[] = {
+        {"group[1].alignment_radius", offsetof(boids_group_params, alignment_radius)},
+        {"group[1].alignment_fov_cos", offsetof(boids_group_params, alignment_fov_cos)},
+        {"group[1].cohesion_fov_cos", offsetof(boids_group_params, cohesion_fov_cos)},
+        {"group[1].own_cones", offsetof(boids_group_params, own_cones)},
+        {"group[1].cones_spare1", offsetof(boids_group_params, cones_spare1)},
+    };
+    for (size_t i = 0; i < sizeof(nbhd) / sizeof(nbhd[0]); i++) {
+        GLint off = offset_of(prog, nbhd[i].name) - g1;
+        ck_assert_msg(off == (GLint)nbhd[i].c_offset, "%s: GL_OFFSET %d, C offsetof %zu (expected equal)", nbhd[i].name,
+                      off, nbhd[i].c_offset);
+    }
     // Body params: stride and members (segment and width are vec4[8]: C float[8][4]).
     GLint b0 = offset_of(prog, "body[0].segment[0]"), b1 = offset_of(prog, "body[1].segment[0]");
     ck_assert_msg(b1 - b0 == (GLint)sizeof(boids_body_params), "body[] stride %d in GL, sizeof(boids_body_params) %zu",
@@ -488,8 +507,16 @@ static double worst_ratio(const float (*cpu)[4], const float (*gpu)[4], uint32_t
     return worst;
 }
 
-// The steer output of both backends by id, for one behaviour set.
+// The steer output of both backends by id, for one behaviour set; tweak
+// (or NULL) changes the params after three_groups.
+static void steer_both_with(const step_case *c, uint32_t behaviors, void (*tweak)(boids_params *), float (*cpu)[4],
+                            float (*gpu)[4]);
 static void steer_both(const step_case *c, uint32_t behaviors, float (*cpu)[4], float (*gpu)[4]) {
+    steer_both_with(c, behaviors, NULL, cpu, gpu);
+}
+
+static void steer_both_with(const step_case *c, uint32_t behaviors, void (*tweak)(boids_params *), float (*cpu)[4],
+                            float (*gpu)[4]) {
     boids_params p;
     boids_params_default(&p, c->n, c->dim);
     p.world.boundary = c->boundary;
@@ -498,6 +525,8 @@ static void steer_both(const step_case *c, uint32_t behaviors, float (*cpu)[4], 
         p.world.size[a] = c->size;
     }
     three_groups(&p, behaviors);
+    if (tweak)
+        tweak(&p);
     char what[256];
     ck_assert_msg(boids_params_finalize(&p, what, sizeof(what)) == BOIDS_OK, "%s: %s", c->name, what);
     boids_sim *s;
@@ -562,6 +591,81 @@ START_TEST(steer_each_behavior) {
     free(cpu);
     free(gpu);
     close_context();
+}
+END_TEST
+
+// ---- combination modes and per-rule neighbourhoods: one step, both backends -------
+
+// Buckland's truncated running sum.
+static void truncated(boids_params *p) {
+    p->world.combine = BOIDS_COMBINE_TRUNCATED;
+}
+
+// Per-rule radii and cones, different in each group (group 2 inherits).
+static void neighborhoods(boids_params *p) {
+    boids_group_params *g = p->group;
+    g[0].separation = 20.0f;
+    g[0].alignment_radius = 35.0f;
+    g[0].cohesion_radius = 60.0f; // beyond the radius 50: a wider grid
+    g[0].own_cones = BOIDS_CONE_ALIGNMENT | BOIDS_CONE_COHESION;
+    g[0].alignment_fov_cos = boids_fov_cos(270.0f);
+    g[0].cohesion_fov_cos = boids_fov_cos(200.0f);
+    g[1].alignment_radius = 40.0f;
+    g[1].own_cones = BOIDS_CONES;
+    g[1].separation_fov_cos = boids_fov_cos(300.0f);
+    g[1].alignment_fov_cos = boids_fov_cos(180.0f);
+    g[1].cohesion_fov_cos = boids_fov_cos(90.0f);
+}
+
+START_TEST(combine_and_neighborhood_parity) {
+    open_context();
+    const step_case *c = &step_cases[_i];
+    uint32_t n = c->n;
+    float(*cpu)[4] = malloc((size_t)(n + 1) * 16), (*gpu)[4] = malloc((size_t)(n + 1) * 16);
+    const uint32_t no_wander = ((1u << BOIDS_BEHAVIOR_COUNT) - 1u) & ~BOIDS_BIT(BOIDS_BI_WANDER);
+    const struct {
+        const char *name;
+        uint32_t behaviors;
+        void (*tweak)(boids_params *);
+    } runs[] = {
+        {"truncated, flocking", BOIDS_B_FLOCKING, truncated},
+        {"truncated, all but wander", no_wander, truncated},
+        {"per-rule radii and cones, flocking", BOIDS_B_FLOCKING, neighborhoods},
+    };
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        steer_both_with(c, runs[k].behaviors, runs[k].tweak, cpu, gpu);
+        uint32_t worst_id = 0;
+        double r = worst_ratio((const float(*)[4])cpu, (const float(*)[4])gpu, n, ATOL_ARITH, RTOL, &worst_id);
+        double largest = 0;
+        for (uint32_t i = 0; i < n; i++)
+            for (int a = 0; a < 3; a++)
+                largest = fmax(largest, fabs(cpu[i][a]));
+        EXPECT(n < 3000 || largest > 0, "%s, %s: every force is zero (nothing compared)", c->name, runs[k].name);
+        EXPECT(r <= 1.0, "%s, %s: agent %u: cpu (%g, %g, %g) gpu (%g, %g, %g), %.2f of the tolerance", c->name,
+               runs[k].name, worst_id, (double)cpu[worst_id][0], (double)cpu[worst_id][1], (double)cpu[worst_id][2],
+               (double)gpu[worst_id][0], (double)gpu[worst_id][1], (double)gpu[worst_id][2], r);
+    }
+    free(cpu);
+    free(gpu);
+    close_context();
+}
+END_TEST
+
+START_TEST(validate_combine_and_neighborhoods) {
+    // boids-validate's horizons with the truncated running sum and with
+    // OpenSteer's per-rule neighbourhoods (the shipped scenario).
+    static const char *const runs[] = {
+        "--combine truncated",
+        "--scenario opensteer-boids",
+        "--scenario opensteer-boids --combine truncated",
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char cmd[512], out[4096];
+        snprintf(cmd, sizeof cmd, BOIDS_BIN_DIR "/boids-validate %s --count 2000 --steps 10 2>/dev/null", runs[i]);
+        int rc = run_cmd(cmd, out, sizeof out);
+        ck_assert_msg(rc == 0 && strstr(out, "all checks passed"), "boids-validate %s: exit %d, '%s'", runs[i], rc,
+                      out);
+    }
 }
 END_TEST
 
@@ -1191,6 +1295,7 @@ Suite *gpu_suite(void) {
     tcase_add_test(steer, path_twins_by_hand);
     tcase_add_test(steer, path_twins_crowd);
     tcase_add_loop_test(steer, rules_step_parity, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
+    tcase_add_loop_test(steer, combine_and_neighborhood_parity, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
     suite_add_tcase(s, steer);
     TCase *bodies = tcase_create("bodies");
     tcase_set_timeout(bodies, 600);
@@ -1201,6 +1306,7 @@ Suite *gpu_suite(void) {
     tcase_set_timeout(apps, 900);
     tcase_add_test(apps, executables_on_gpu);
     tcase_add_test(apps, validate_paths);
+    tcase_add_test(apps, validate_combine_and_neighborhoods);
     tcase_add_test(apps, count_over_gpu_limit_exits_2);
     tcase_add_test(apps, no_gl45_exits_3);
     suite_add_tcase(s, apps);

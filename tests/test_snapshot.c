@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "boids/atomic.h"
+#include "boids/scenario.h"
 #include "boids/snapshot.h"
 #include "spawn.h"
 
@@ -494,6 +495,66 @@ START_TEST(test_rules_chunk) {
 }
 END_TEST
 
+// The float's bits, for le32.
+static uint32_t f32_bits(float x) {
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    return u;
+}
+
+// The per-rule neighbourhoods: no NBHD chunk with one radius and one field
+// of view (the pinned snapshots' bytes); NBHD with group 1's own alignment
+// radius and cone, which loads back (the other groups at 0) and continues
+// bit for bit; an NBHD with a bad radius, cone, bit, spare word or only
+// defaults is refused.
+START_TEST(test_neighborhood_chunk) {
+    boids_sim *s = rich_sim(60, 2, 2);
+    bytes f = saved_with(s, TMP "/snap_nbhd0.boids", "NBHD", false);
+    free(f.b);
+    s->p.group[1].alignment_radius = 30.0f;
+    s->p.group[1].own_cones = BOIDS_CONE_ALIGNMENT;
+    s->p.group[1].alignment_fov_cos = boids_fov_cos(200.0f);
+    f = saved_with(s, TMP "/snap_nbhd.boids", "NBHD", true);
+    boids_sim *t = loads_and_continues(TMP "/snap_nbhd.boids", s);
+    ck_assert_float_eq(t->p.group[1].alignment_radius, 30.0f);
+    ck_assert_uint_eq(t->p.group[1].own_cones, BOIDS_CONE_ALIGNMENT);
+    ck_assert_float_eq(t->p.group[1].alignment_fov_cos, boids_fov_cos(200.0f));
+    ck_assert_float_eq(t->p.group[0].alignment_radius, 0.0f);
+    ck_assert_uint_eq(t->p.group[0].own_cones, 0u);
+    boids_sim_destroy(t);
+    size_t at = chunk_at(&f, "NBHD") + 12 + 32; // group 1's row
+    static const struct {
+        size_t word;
+        uint32_t value;
+        const char *needle;
+    } bad[] = {
+        {0, 0xbf800000u, "a radius"},      // alignment radius -1
+        {1, 0x7fc00000u, "a radius"},      // cohesion radius NaN
+        {3, 0x40000000u, "a cone cosine"}, // alignment cos 2
+        {2, 0x3f000000u, "a cone cosine"}, // separation cos 0.5 without its bit
+        {5, 8u, "own-cone bits"},          // a bit past cohesion
+        {7, 1u, "spare words"},
+    };
+    uint32_t good[8];
+    for (size_t w = 0; w < 8; w++)
+        good[w] = (uint32_t)f.b[at + 4 * w] | (uint32_t)f.b[at + 4 * w + 1] << 8 | (uint32_t)f.b[at + 4 * w + 2] << 16 |
+                  (uint32_t)f.b[at + 4 * w + 3] << 24;
+    ck_assert_uint_eq(good[0], f32_bits(30.0f));
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        le32(f.b + at + 4 * bad[k].word, bad[k].value);
+        fix_crc(&f, at - 12 - 32);
+        expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, bad[k].needle);
+        le32(f.b + at + 4 * bad[k].word, good[bad[k].word]);
+    }
+    for (size_t w = 0; w < 8; w++)
+        le32(f.b + at + 4 * w, 0);
+    fix_crc(&f, at - 12 - 32);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "only the default neighbourhoods");
+    free(f.b);
+    boids_sim_destroy(s);
+}
+END_TEST
+
 // Sizes: a count above the maximum, zero, counts that disagree between
 // chunks, lengths that do not match or would overflow, too many joint rows.
 START_TEST(test_sizes) {
@@ -918,6 +979,7 @@ int main(void) {
         {"sizes", test_sizes},
         {"world_options", test_world_options},
         {"rules_chunk", test_rules_chunk},
+        {"neighborhood_chunk", test_neighborhood_chunk},
         {"values", test_values},
         {"not_a_file", test_not_a_file},
         {"save_failure", test_save_failure_keeps_old_file},

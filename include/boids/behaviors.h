@@ -15,6 +15,7 @@
  *   fixed point        boids_fix, boids_unfix
  *   single agent       seek, flee, arrive, pursue, evade, wander, walls, flow, path, obstacles
  *   neighbourhood      separation, alignment, cohesion, view, escape (+ per-pair terms)
+ *   combination        boids_accumulate_force (Buckland's truncated running sum)
  *   locomotion         boids_turn_limit, boids_boundary, boids_integrate
  *   bodies             boids_distance_constraint, boids_chain_resolve, boids_mod_angle,
  *                      boids_constrain_angle, boids_snake_angles, boids_snake_resolve,
@@ -85,6 +86,14 @@ float boids_agent_range(uint32_t seed_lo, uint32_t seed_hi, uint32_t id, float l
 // maxforce_lo..hi range when set (shared.h), else the group's value.
 float boids_agent_maxspeed(const boids_world_params *w, const boids_group_params *g, uint32_t id);
 float boids_agent_maxforce(const boids_world_params *w, const boids_group_params *g, uint32_t id);
+
+// ---- combination ----
+// One step of Buckland's prioritised truncated running sum (AccumulateForce,
+// BOIDS_COMBINE_TRUNCATED): remaining = maxforce - |total|; none left
+// (<= 0): false, total unchanged. |force| < remaining: total += force, true
+// (room for the next). Else total += force / |force| * remaining, false:
+// the budget is spent. GLSL twin: accumulate_force().
+bool boids_accumulate_force(float total[3], const float force[3], float maxforce);
 
 // ---- fixed point for order-independent sums (shared.h BOIDS_FIX_*) ----
 // value * scale truncated toward zero into a 64-bit integer, saturated at

@@ -123,9 +123,15 @@ void boids_params_auto_world(boids_params *p, double neighbors);
 // (if non-NULL) receives a short description of the offending value.
 boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size);
 
-// The largest interaction radius of a group (radius; separation and view
-// radii when those behaviours are enabled): the grid's cells are at least this.
+// The largest interaction radius of a group (radius; separation, view,
+// alignment and cohesion radii when those behaviours are enabled): the
+// grid's cells are at least this.
 float boids_group_reach(const boids_group_params *g);
+// The radius alignment / cohesion look at: its own, or (0) the perception
+// radius. The cone of a rule (BOIDS_CONE_*): its own cosine, or fov_cos.
+float boids_alignment_radius(const boids_group_params *g);
+float boids_cohesion_radius(const boids_group_params *g);
+float boids_rule_cone(const boids_group_params *g, uint32_t cone);
 // The float of g that `name` names: "maxspeed", "maxforce", "radius",
 // "separation" or "weight.BEHAVIOUR" (a name of boids_behavior_index);
 // NULL for any other name. What the viewer's - = keys and

@@ -14,7 +14,8 @@
  *   boids_parse_behaviors      LIST|all|none (names and 'flocking') to bits
  *   boids_parse_shown          a value as messages show it (escaped, cut)
  *   boids_parse_boundary_names, boids_parse_distribution_names, boids_parse_wall_corner_names,
- *   boids_parse_path_outside_names, boids_parse_path_line_names, boids_parse_rules_names
+ *   boids_parse_path_outside_names, boids_parse_path_line_names, boids_parse_rules_names,
+ *   boids_parse_combine_names
  */
 #ifndef BOIDS_PARSE_H
 #define BOIDS_PARSE_H
@@ -72,5 +73,7 @@ extern const char *const boids_parse_path_outside_names[];
 extern const char *const boids_parse_path_line_names[];
 // "chapter", "tutorial", "heading" (index = BOIDS_RULES_*), NULL-terminated.
 extern const char *const boids_parse_rules_names[];
+// "sum", "priority", "truncated": index = BOIDS_COMBINE_*.
+extern const char *const boids_parse_combine_names[];
 
 #endif

@@ -77,13 +77,21 @@
 #define BOIDS_CLI_PATH_OUTSIDE (1ull << 50)   // --path-outside clamp|end
 #define BOIDS_CLI_PATH_LINE (1ull << 51)      // --path-line segment|infinite
 #define BOIDS_CLI_RULES (1ull << 52)          // --rules chapter|tutorial|heading (every group)
+#define BOIDS_CLI_COMBINE (1ull << 53)        // --combine sum|priority|truncated
+#define BOIDS_CLI_ALIGNMENT_RADIUS (1ull << 54) // --alignment-radius R
+#define BOIDS_CLI_COHESION_RADIUS (1ull << 55)  // --cohesion-radius R
+#define BOIDS_CLI_SEPARATION_FOV (1ull << 56)   // --separation-fov DEGREES
+#define BOIDS_CLI_ALIGNMENT_FOV (1ull << 57)    // --alignment-fov DEGREES
+#define BOIDS_CLI_COHESION_FOV (1ull << 58)     // --cohesion-fov DEGREES
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
      BOIDS_CLI_WEIGHTS | BOIDS_CLI_RADIUS | BOIDS_CLI_SEPARATION | BOIDS_CLI_FOV | BOIDS_CLI_MAXSPEED |                \
      BOIDS_CLI_MAXFORCE | BOIDS_CLI_MAXSPEED_RANGE | BOIDS_CLI_MAXFORCE_RANGE | BOIDS_CLI_DT | BOIDS_CLI_BODIES |      \
-     BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH | BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS | BOIDS_CLI_WALL_CORNER | \
-     BOIDS_CLI_PATH_OUTSIDE | BOIDS_CLI_PATH_LINE | BOIDS_CLI_RULES)
+     BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH | BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS |                        \
+     BOIDS_CLI_WALL_CORNER | BOIDS_CLI_PATH_OUTSIDE | BOIDS_CLI_PATH_LINE | BOIDS_CLI_RULES | BOIDS_CLI_COMBINE |      \
+     BOIDS_CLI_ALIGNMENT_RADIUS | BOIDS_CLI_COHESION_RADIUS | BOIDS_CLI_SEPARATION_FOV | BOIDS_CLI_ALIGNMENT_FOV |     \
+     BOIDS_CLI_COHESION_FOV)
 
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
@@ -133,6 +141,12 @@ typedef struct boids_options {
     bool maxspeed_range_set, maxforce_range_set;
     uint32_t rules; // --rules: BOIDS_RULES_* of every group
     bool rules_set;
+    uint32_t combine; // --combine: BOIDS_COMBINE_*
+    bool combine_set;
+    // --alignment-radius, --cohesion-radius; --separation-fov, --alignment-fov,
+    // --cohesion-fov (degrees): every group's per-rule neighbourhoods.
+    float alignment_radius, cohesion_radius, separation_fov_deg, alignment_fov_deg, cohesion_fov_deg;
+    bool alignment_radius_set, cohesion_radius_set, separation_fov_set, alignment_fov_set, cohesion_fov_set;
     const char *backend;    // "cpu" (default) or "gpu"
     const char *shader_dir; // --shader-dir: load shaders from DIR; NULL = built in
     const char *init_csv;   // --init, NULL if not given

@@ -10,7 +10,7 @@
 
 #include "boids/parse.h"
 
-enum radius_flag { FLAG_RADIUS, FLAG_SEPARATION, FLAG_NONE };
+enum radius_flag { FLAG_RADIUS, FLAG_SEPARATION, FLAG_ALIGNMENT, FLAG_COHESION, FLAG_NONE };
 
 // Does the interaction radius of base fit its world by the library's rule
 // (boids_params_max_radius) once the radius or separation of every group is
@@ -24,6 +24,10 @@ static bool fits(const boids_params *base, enum radius_flag which, float value, 
             q.group[g].radius = value;
         else if (which == FLAG_SEPARATION)
             q.group[g].separation = value;
+        else if (which == FLAG_ALIGNMENT)
+            q.group[g].alignment_radius = value;
+        else if (which == FLAG_COHESION)
+            q.group[g].cohesion_radius = value;
     }
     for (uint32_t a = 0; size && a < q.world.dim; a++)
         if (!(size[a] <= BOIDS_MAX_EXTENT))
@@ -98,11 +102,18 @@ static void explain_cell(const boids_options *o, const boids_params *base, char 
     const char *mode = base->world.boundary < 3 ? boids_parse_boundary_names[base->world.boundary] : "?";
     enum radius_flag largest = FLAG_NONE; // the view radius, which has no flag
     float rmax = g->view_radius;
+    float ar = boids_alignment_radius(g), cr = boids_cohesion_radius(g);
     if (g->radius >= g->separation && g->radius >= g->view_radius)
         largest = FLAG_RADIUS, rmax = g->radius;
     else if (g->separation >= g->view_radius)
         largest = FLAG_SEPARATION, rmax = g->separation;
-    const char *name = largest == FLAG_RADIUS ? "radius" : largest == FLAG_SEPARATION ? "separation" : "view radius";
+    // A per-rule radius of its own, larger than the others.
+    if ((g->behaviors & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) && g->alignment_radius > 0.0f && ar > rmax)
+        largest = FLAG_ALIGNMENT, rmax = ar;
+    if ((g->behaviors & BOIDS_BIT(BOIDS_BI_COHESION)) && g->cohesion_radius > 0.0f && cr > rmax)
+        largest = FLAG_COHESION, rmax = cr;
+    static const char *const names[] = {"radius", "separation", "alignment-radius", "cohesion-radius", "view radius"};
+    const char *name = names[largest];
     char world[96], min_world[96] = "", bound[32] = "", value[32], expected[300], problem[300];
     extents_text(base->world.dim, base->world.size, world, sizeof world);
     bool have_world = smallest_world(base, min_world, sizeof min_world);
@@ -116,17 +127,22 @@ static void explain_cell(const boids_options *o, const boids_params *base, char 
     snprintf(expected, sizeof expected, "%s%s", for_bound, for_world);
     if (!expected[0])
         snprintf(expected, sizeof expected, "a smaller radius or a larger --world");
-    bool flag_given = largest == FLAG_RADIUS ? o->radius_set : largest == FLAG_SEPARATION && o->separation_set;
+    bool flag_given = largest == FLAG_RADIUS       ? o->radius_set
+                      : largest == FLAG_SEPARATION ? o->separation_set
+                      : largest == FLAG_ALIGNMENT  ? o->alignment_radius_set
+                                                   : largest == FLAG_COHESION && o->cohesion_radius_set;
     if (largest != FLAG_NONE && (flag_given || !o->world_set)) {
-        char flag[16];
+        char flag[24];
         snprintf(flag, sizeof flag, "--%s", name);
         boids_cli_format(err, err_size, o->prog, flag, value, expected, "does not fit the %sworld %s (%s)",
                          o->world_set ? "" : "automatic ", world, mode);
         return;
     }
     snprintf(problem, sizeof problem,
-             "the interaction radius %g (the largest of radius %g, separation %g, view radius %g; %s)", (double)rmax,
-             (double)g->radius, (double)g->separation, (double)g->view_radius, mode);
+             "the interaction radius %g (the largest of radius %g, separation %g, view radius %g, alignment %g, "
+             "cohesion %g; %s)",
+             (double)rmax, (double)g->radius, (double)g->separation, (double)g->view_radius, (double)ar, (double)cr,
+             mode);
     if (o->world_set)
         boids_cli_format(err, err_size, o->prog, "--world", o->world_arg, expected, "is too small for %s", problem);
     else
@@ -187,6 +203,8 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
         p->world.wall_corner = o->wall_corner;
     if (o->dt_set)
         p->world.dt = o->dt;
+    if (o->combine_set)
+        p->world.combine = o->combine;
     if (o->path_outside_set)
         p->scene.path_flags = o->path_outside ? p->scene.path_flags | BOIDS_PATH_OUTSIDE_END
                                               : p->scene.path_flags & ~BOIDS_PATH_OUTSIDE_END;
@@ -201,6 +219,22 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
             g->separation = o->separation;
         if (o->fov_set)
             g->fov_cos = boids_fov_cos(o->fov_deg);
+        if (o->alignment_radius_set)
+            g->alignment_radius = o->alignment_radius;
+        if (o->cohesion_radius_set)
+            g->cohesion_radius = o->cohesion_radius;
+        if (o->separation_fov_set) {
+            g->separation_fov_cos = boids_fov_cos(o->separation_fov_deg);
+            g->own_cones |= BOIDS_CONE_SEPARATION;
+        }
+        if (o->alignment_fov_set) {
+            g->alignment_fov_cos = boids_fov_cos(o->alignment_fov_deg);
+            g->own_cones |= BOIDS_CONE_ALIGNMENT;
+        }
+        if (o->cohesion_fov_set) {
+            g->cohesion_fov_cos = boids_fov_cos(o->cohesion_fov_deg);
+            g->own_cones |= BOIDS_CONE_COHESION;
+        }
         if (o->maxspeed_set)
             g->maxspeed = o->maxspeed;
         if (o->maxforce_set)

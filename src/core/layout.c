@@ -18,7 +18,11 @@ _Static_assert(offsetof(boids_group_params, maxspeed_lo) == 144, "group.maxspeed
 _Static_assert(offsetof(boids_group_params, maxforce_hi) == 156, "group.maxforce_hi");
 _Static_assert(offsetof(boids_group_params, rules) == 160, "group.rules");
 _Static_assert(offsetof(boids_group_params, turn) == 164, "group.turn");
-_Static_assert(sizeof(boids_group_params) == 176, "group params: 11 vec4");
+_Static_assert(offsetof(boids_group_params, alignment_radius) == 176, "group.alignment_radius");
+_Static_assert(offsetof(boids_group_params, alignment_fov_cos) == 188, "group.alignment_fov_cos");
+_Static_assert(offsetof(boids_group_params, cohesion_fov_cos) == 192, "group.cohesion_fov_cos");
+_Static_assert(offsetof(boids_group_params, own_cones) == 196, "group.own_cones");
+_Static_assert(sizeof(boids_group_params) == 208, "group params: 13 vec4");
 
 _Static_assert(offsetof(boids_world_params, min) == 0, "world.min");
 _Static_assert(offsetof(boids_world_params, cells) == 64, "world.cells");

@@ -121,15 +121,37 @@ void boids_params_auto_world(boids_params *p, double neighbors) {
 }
 
 // The largest radius the group's rules look at: the perception radius
-// (alignment, cohesion, escape, hunt and the neighbour statistics), and the
-// separation and view radii when those behaviours are on.
+// (escape, hunt and the neighbour statistics), and the separation, view,
+// alignment and cohesion radii when those behaviours are on (the last two
+// are the perception radius unless the group gives its own).
 float boids_group_reach(const boids_group_params *g) {
     float r = g->radius;
     if (g->behaviors & BOIDS_BIT(BOIDS_BI_SEPARATION))
         r = fmaxf(r, g->separation);
     if (g->behaviors & BOIDS_BIT(BOIDS_BI_VIEW))
         r = fmaxf(r, g->view_radius);
+    if (g->behaviors & BOIDS_BIT(BOIDS_BI_ALIGNMENT))
+        r = fmaxf(r, boids_alignment_radius(g));
+    if (g->behaviors & BOIDS_BIT(BOIDS_BI_COHESION))
+        r = fmaxf(r, boids_cohesion_radius(g));
     return r;
+}
+
+// See core.h (GLSL twins: shaders/steer.comp alignment_radius() ...).
+float boids_alignment_radius(const boids_group_params *g) {
+    return g->alignment_radius > 0.0f ? g->alignment_radius : g->radius;
+}
+
+float boids_cohesion_radius(const boids_group_params *g) {
+    return g->cohesion_radius > 0.0f ? g->cohesion_radius : g->radius;
+}
+
+float boids_rule_cone(const boids_group_params *g, uint32_t cone) {
+    if (!(g->own_cones & cone))
+        return g->fov_cos;
+    return cone == BOIDS_CONE_SEPARATION  ? g->separation_fov_cos
+           : cone == BOIDS_CONE_ALIGNMENT ? g->alignment_fov_cos
+                                          : g->cohesion_fov_cos;
 }
 
 // See boids/core.h.
@@ -234,7 +256,7 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
             FAIL(BOIDS_ERR_PARAM, "share %g of group %u (allowed: 0..1e9)", (double)p->group_share[g], g);
     if (p->flow.kind > BOIDS_FLOW_IMAGE)
         FAIL(BOIDS_ERR_PARAM, "flow-field kind %u (allowed: noise, swirl, uniform, image)", p->flow.kind);
-    if (w->boundary > BOIDS_BOUNDARY_BOUNCE || w->combine > BOIDS_COMBINE_PRIORITY)
+    if (w->boundary > BOIDS_BOUNDARY_BOUNCE || w->combine > BOIDS_COMBINE_TRUNCATED)
         FAIL(BOIDS_ERR_PARAM, "boundary %u / combine %u out of range", w->boundary, w->combine);
     if (w->dim == 2) {
         w->size[2] = 0.0f;
@@ -268,6 +290,24 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         if (!(g->fov_cos >= -1.0f && g->fov_cos <= 1.0f) || !(g->view_cos >= -1.0f && g->view_cos <= 1.0f))
             FAIL(BOIDS_ERR_PARAM, "field of view cosine %g / %g of group %u (allowed: -1..1)", (double)g->fov_cos,
                  (double)g->view_cos, gi);
+        // Per-rule neighbourhoods: a radius 0 (the perception radius) or > 0;
+        // a cone -1..1 where its bit is set, else 0 (nothing hidden).
+        const float rule_r[2] = {g->alignment_radius, g->cohesion_radius};
+        for (int k = 0; k < 2; k++)
+            if (!(rule_r[k] == 0.0f || finite_pos(rule_r[k])))
+                FAIL(BOIDS_ERR_RADIUS, "%s radius %g of group %u (allowed: > 0, or 0 for the radius)",
+                     k ? "cohesion" : "alignment", (double)rule_r[k], gi);
+        if (g->own_cones & ~BOIDS_CONES || g->cones_spare0 || g->cones_spare1)
+            FAIL(BOIDS_ERR_PARAM, "own-cone bits 0x%x / spare words of group %u (allowed: the bits of 0x%x, 0)",
+                 g->own_cones, gi, BOIDS_CONES);
+        const float rule_cos[3] = {g->separation_fov_cos, g->alignment_fov_cos, g->cohesion_fov_cos};
+        static const char *const rule_name[3] = {"separation", "alignment", "cohesion"};
+        for (uint32_t k = 0; k < 3; k++) {
+            bool own = g->own_cones & (1u << k);
+            if (own ? !(rule_cos[k] >= -1.0f && rule_cos[k] <= 1.0f) : rule_cos[k] != 0.0f)
+                FAIL(BOIDS_ERR_PARAM, "%s field of view cosine %g of group %u (allowed: %s)", rule_name[k],
+                     (double)rule_cos[k], gi, own ? "-1..1" : "0 without its own cone");
+        }
         const float *pos_params[] = {&g->predict, &g->arrive_radius, &g->wander_distance, &g->wander_radius,
                                      &g->wander_change, &g->path_predict, &g->path_ahead, &g->avoid_distance,
                                      &g->priority_threshold, &g->max_turn, &g->body_radius};

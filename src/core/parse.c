@@ -19,6 +19,7 @@ const char *const boids_parse_wall_corner_names[] = {"both", "book", NULL};
 const char *const boids_parse_path_outside_names[] = {"clamp", "end", NULL};
 const char *const boids_parse_path_line_names[] = {"segment", "infinite", NULL};
 const char *const boids_parse_rules_names[BOIDS_RULES_COUNT + 1] = {"chapter", "tutorial", "heading", NULL};
+const char *const boids_parse_combine_names[] = {"sum", "priority", "truncated", NULL};
 
 // The span of s without blanks at either end when TRIM is set; *n its length.
 static const char *span(const char *s, unsigned flags, size_t *n) {

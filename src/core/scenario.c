@@ -199,6 +199,11 @@ static const char *const group_keys[] = {"share",
                                          "radius",
                                          "separation",
                                          "fov",
+                                         "alignment_radius",
+                                         "cohesion_radius",
+                                         "separation_fov",
+                                         "alignment_fov",
+                                         "cohesion_fov",
                                          "view_radius",
                                          "view_fov",
                                          "predict",
@@ -283,10 +288,9 @@ static int world_key(parse_ctx *c, const char *key, const char *value) {
         w->seed_lo = (uint32_t)(u & 0xffffffffu);
         w->seed_hi = (uint32_t)(u >> 32);
     } else if (strcmp(key, "combine") == 0) {
-        static const char *const names[] = {"sum", "priority", NULL};
-        int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, names);
+        int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_combine_names);
         if (k < 0) {
-            fail(c, c->line, sec, key, value, "sum or priority", "is not a combination mode");
+            fail(c, c->line, sec, key, value, "sum, priority or truncated", "is not a combination mode");
             return 0;
         }
         w->combine = (uint32_t)k;
@@ -364,6 +368,8 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         {"radius", &g->radius, true, 3.4e38f},
         {"separation", &g->separation, true, 3.4e38f},
         {"view_radius", &g->view_radius, true, 3.4e38f},
+        {"alignment_radius", &g->alignment_radius, true, 3.4e38f},
+        {"cohesion_radius", &g->cohesion_radius, true, 3.4e38f},
         {"predict", &g->predict, false, 3.4e38f},
         {"arrive_radius", &g->arrive_radius, false, 3.4e38f},
         {"wander_distance", &g->wander_distance, false, 3.4e38f},
@@ -413,6 +419,31 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         }
         (key[0] == 'f' ? c->sc.fov_deg : c->sc.view_fov_deg)[gi] = deg;
         *(key[0] == 'f' ? &g->fov_cos : &g->view_cos) = boids_fov_cos(deg);
+        return 1;
+    }
+    // A rule's own cone: separation_fov, alignment_fov, cohesion_fov.
+    static const struct {
+        const char *name;
+        uint32_t bit;
+    } cones[] = {{"separation_fov", BOIDS_CONE_SEPARATION},
+                 {"alignment_fov", BOIDS_CONE_ALIGNMENT},
+                 {"cohesion_fov", BOIDS_CONE_COHESION}};
+    for (size_t k = 0; k < sizeof cones / sizeof cones[0]; k++) {
+        if (strcmp(key, cones[k].name) != 0)
+            continue;
+        float deg;
+        const char *p = boids_parse_float(value, BOIDS_PARSE_TRIM, &deg);
+        if (!p && !(deg > 0.0f && deg <= 360.0f))
+            p = "out of range";
+        if (p) {
+            fail(c, c->line, sec, key, value, "degrees, 0 < fov <= 360", "is %s", p);
+            return 0;
+        }
+        float *dst = cones[k].bit == BOIDS_CONE_SEPARATION  ? &g->separation_fov_cos
+                     : cones[k].bit == BOIDS_CONE_ALIGNMENT ? &g->alignment_fov_cos
+                                                            : &g->cohesion_fov_cos;
+        *dst = boids_fov_cos(deg);
+        g->own_cones |= cones[k].bit;
         return 1;
     }
     if (strcmp(key, "rules") == 0) {
@@ -1173,7 +1204,8 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
     fprintf(f, "origin = %s\nboundary = %s\ndt = %.9g\nseed = %llu\ncombine = %s\nwall_offset = %.9g\n", v,
             w->boundary < 3 ? boids_parse_boundary_names[w->boundary] : "wrap", (double)w->dt,
             (unsigned long long)w->seed_lo | ((unsigned long long)w->seed_hi << 32),
-            w->combine == BOIDS_COMBINE_PRIORITY ? "priority" : "sum", (double)w->wall_offset);
+            w->combine <= BOIDS_COMBINE_TRUNCATED ? boids_parse_combine_names[w->combine] : "sum",
+            (double)w->wall_offset);
     fprintf(f, "wall_corner = %s\n", boids_parse_wall_corner_names[w->wall_corner == BOIDS_WALL_CORNER_BOOK]);
     fprintf(f, "distribution = %s\n", sc->distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform");
     for (uint32_t gi = 0; gi < w->group_count; gi++) {
@@ -1206,6 +1238,16 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
             fprintf(f, "maxspeed_range = %.9g, %.9g\n", (double)g->maxspeed_lo, (double)g->maxspeed_hi);
         if (g->maxforce_lo > 0.0f)
             fprintf(f, "maxforce_range = %.9g, %.9g\n", (double)g->maxforce_lo, (double)g->maxforce_hi);
+        if (g->alignment_radius > 0.0f)
+            fprintf(f, "alignment_radius = %.9g\n", (double)g->alignment_radius);
+        if (g->cohesion_radius > 0.0f)
+            fprintf(f, "cohesion_radius = %.9g\n", (double)g->cohesion_radius);
+        if (g->own_cones & BOIDS_CONE_SEPARATION)
+            fprintf(f, "separation_fov = %.9g\n", fov_degrees(g->separation_fov_cos));
+        if (g->own_cones & BOIDS_CONE_ALIGNMENT)
+            fprintf(f, "alignment_fov = %.9g\n", fov_degrees(g->alignment_fov_cos));
+        if (g->own_cones & BOIDS_CONE_COHESION)
+            fprintf(f, "cohesion_fov = %.9g\n", fov_degrees(g->cohesion_fov_cos));
         if (g->rules != BOIDS_RULES_CHAPTER || g->turn != BOIDS_TURN_DEFAULT)
             fprintf(f, "rules = %s\nturn = %.9g\n",
                     g->rules < BOIDS_RULES_COUNT ? boids_parse_rules_names[g->rules] : "chapter", (double)g->turn);

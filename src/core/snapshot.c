@@ -33,7 +33,7 @@ _Static_assert(sizeof(boids_world_params) == 208, "boids_world_params: 52 words"
 #define WOPT_BYTES 16u
 _Static_assert(offsetof(boids_world_params, wall_corner) == WORLD_PARM_BYTES, "the options follow the PARM words");
 _Static_assert(sizeof(boids_world_params) == WORLD_PARM_BYTES + WOPT_BYTES, "WOPT: the rest of the world");
-_Static_assert(sizeof(boids_group_params) == 176, "boids_group_params: 44 words");
+_Static_assert(sizeof(boids_group_params) == 208, "boids_group_params: 52 words");
 // PARM holds each group's first 36 words; the per-agent ranges (the last 4)
 // go into the RANG chunk, written only when a group has one, so a snapshot
 // of a run without ranges is what version 2 wrote (the pinned hashes).
@@ -44,6 +44,13 @@ _Static_assert(offsetof(boids_group_params, maxspeed_lo) == GROUP_PARM_BYTES, "t
 // the default turn; without it every group reads as that default.
 _Static_assert(offsetof(boids_group_params, rules) == GROUP_PARM_BYTES + 16u, "the rules row follows the ranges");
 #define RULE_BYTES (BOIDS_MAX_GROUPS * 16u)
+// The two per-rule neighbourhood rows (alignment and cohesion radii, the
+// three cones, own_cones, 2 spare) after the rules row go into the NBHD
+// chunk, written only when a group has one of its own; without it every
+// group has the one radius and field of view of before (all 0).
+_Static_assert(offsetof(boids_group_params, alignment_radius) == GROUP_PARM_BYTES + 32u, "NBHD follows the rules row");
+_Static_assert(sizeof(boids_group_params) == GROUP_PARM_BYTES + 64u, "NBHD: the rest of a group");
+#define NBHD_BYTES (BOIDS_MAX_GROUPS * 32u)
 _Static_assert(sizeof(boids_scene) == 1040, "boids_scene: 260 words");
 _Static_assert(sizeof(boids_body_params) == 272, "boids_body_params: 68 words");
 _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
@@ -232,6 +239,47 @@ static void default_rules(boids_params *p) {
         p->group[g].rules = BOIDS_RULES_CHAPTER;
         p->group[g].turn = BOIDS_TURN_DEFAULT;
     }
+}
+
+// Whether any group has a per-rule radius or cone (then the NBHD chunk is
+// written); its payload, and back into p's groups (a problem, or NULL).
+static bool has_neighborhoods(const boids_params *p) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        const boids_group_params *q = &p->group[g];
+        unsigned char zero[32] = {0};
+        if (memcmp(&q->alignment_radius, zero, sizeof zero) != 0)
+            return true;
+    }
+    return false;
+}
+
+static void encode_neighborhoods(const boids_params *p, unsigned char *b) {
+    size_t off = 0;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        put_words(b, &off, &p->group[g].alignment_radius, 32);
+}
+
+static const char *decode_neighborhoods(const unsigned char *b, boids_params *p) {
+    size_t off = 0;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        get_words(b, &off, &p->group[g].alignment_radius, 32);
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        const boids_group_params *q = &p->group[g];
+        if (!(q->alignment_radius == 0.0f || (isfinite(q->alignment_radius) && q->alignment_radius > 0.0f)) ||
+            !(q->cohesion_radius == 0.0f || (isfinite(q->cohesion_radius) && q->cohesion_radius > 0.0f)))
+            return "a radius that is not 0 or positive and finite";
+        if (q->own_cones & ~BOIDS_CONES)
+            return "own-cone bits other than separation (1), alignment (2), cohesion (4)";
+        const float cone[3] = {q->separation_fov_cos, q->alignment_fov_cos, q->cohesion_fov_cos};
+        for (uint32_t k = 0; k < 3; k++)
+            if ((q->own_cones & (1u << k)) ? !(cone[k] >= -1.0f && cone[k] <= 1.0f) : cone[k] != 0.0f)
+                return "a cone cosine outside -1..1, or not 0 without its bit";
+        if (q->cones_spare0 || q->cones_spare1)
+            return "spare words that are not 0";
+    }
+    if (!has_neighborhoods(p))
+        return "only the default neighbourhoods (it is written only for others)";
+    return NULL;
 }
 
 // Whether any group has a per-agent range (then the RANG chunk is written).
@@ -456,6 +504,11 @@ static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *s
         unsigned char rule[RULE_BYTES];
         encode_rules(&s->p, rule);
         w_chunk(w, "RULE", rule, sizeof rule);
+    }
+    if (has_neighborhoods(&s->p)) {
+        unsigned char nbhd[NBHD_BYTES];
+        encode_neighborhoods(&s->p, nbhd);
+        w_chunk(w, "NBHD", nbhd, sizeof nbhd);
     }
 
     // Agents in id order, in blocks (the payload is streamed, never held whole).
@@ -784,6 +837,14 @@ static boids_result read_chunks(reader *rd, loaded *l) {
         free(b);
         if (why)
             return fail(err, es, path, BOIDS_ERR_FORMAT, "the RULE chunk holds %s", why);
+    }
+    if (rd->version >= 3 && r_next_is(rd, "NBHD")) { // per-rule radii and cones (none before version 3)
+        if ((r = r_chunk(rd, "NBHD", NBHD_BYTES, "8 words per group: the per-rule radii and cones", &b)) != BOIDS_OK)
+            return r;
+        const char *why = decode_neighborhoods(b, &l->p);
+        free(b);
+        if (why)
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "the NBHD chunk holds %s", why);
     }
     const char *bad = params_nonfinite(&l->p);
     if (bad)

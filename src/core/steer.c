@@ -17,15 +17,23 @@
 // Order-independent neighbourhood sums of one agent.
 typedef struct gather {
     int64_t sep[3], ali[3], coh[3], view[3], esc[3];
-    uint32_t sep_n, flock_n, view_n, esc_n;
+    uint32_t sep_n, ali_n, coh_n, view_n, esc_n;
     uint32_t neighbors, candidates;
     float nearest2;            // smallest d^2 among neighbours, INFINITY if none
     uint32_t prey_slot;        // nearest prey (ties: smaller id), UINT32_MAX if none
     float prey_d2;
     uint32_t prey_id;
-    float inv_speed, inv_radius; // scales of the alignment / cohesion terms
+    float inv_speed, inv_radius;     // scales of the alignment / cohesion terms (inv_radius: 1 / cohesion's radius)
+    float ali_r2, coh_r2;            // squared radii of alignment and cohesion
+    float sep_cos, ali_cos, coh_cos; // the cones of separation, alignment, cohesion
     uint32_t dim;
 } gather;
+
+// Does the agent see the other (offset dot heading `dot`, d2 = |off|^2)
+// through the cone `cos`? -1 or no heading: all around.
+static inline bool sees(float cos, bool has_heading, float dot, float d2) {
+    return cos <= -1.0f || !has_heading || boids_in_cone(dot, cos, d2);
+}
 
 static void fix3(int64_t acc[3], const float v[3], float scale) {
     for (int a = 0; a < 3; a++)
@@ -67,40 +75,45 @@ static inline void gather_pair(const boids_sim *s, const boids_group_params *res
     const float *vj = s->cur.vel[j];
     float t[3];
     if (rel == BOIDS_REL_FLOCK) {
-        // Field of view: the other lies within the cone around the heading.
-        bool visible = g->fov_cos <= -1.0f || !has_heading ||
-                       boids_in_cone(glm_vec3_dot((float *)off, (float *)heading), g->fov_cos, d2);
-        if (visible) {
-            // The sums by rule set: the chapter's 1/d separation terms; the
-            // tutorial's plain offsets (/ the separation radius); the
-            // heading boids' unit headings (mean directions, never angles).
-            if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) && d2 < g->separation * g->separation) {
-                if (g->rules == BOIDS_RULES_CHAPTER) {
-                    boids_separation_term(off, sqrtf(d2), g->separation, t);
-                    fix3(acc->sep, t, BOIDS_FIX_SEP);
-                } else if (g->rules == BOIDS_RULES_TUTORIAL) {
-                    float is = 1.0f / g->separation;
-                    float os[3] = {off[0] * is, off[1] * is, off[2] * is};
-                    fix3_unit(acc->sep, os, acc->dim);
-                } else {
-                    boids_set_mag(vj, 1.0f, t);
-                    fix3_unit(acc->sep, t, acc->dim);
-                }
-                acc->sep_n++;
+        // Each rule's neighbourhood: within its radius and its cone (field
+        // of view) around the heading; by default one radius and one cone.
+        float dot = glm_vec3_dot((float *)off, (float *)heading);
+        // The sums by rule set: the chapter's 1/d separation terms; the
+        // tutorial's plain offsets (/ the separation radius); the heading
+        // boids' unit headings (mean directions, never angles).
+        if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) && d2 < g->separation * g->separation &&
+            sees(acc->sep_cos, has_heading, dot, d2)) {
+            if (g->rules == BOIDS_RULES_CHAPTER) {
+                boids_separation_term(off, sqrtf(d2), g->separation, t);
+                fix3(acc->sep, t, BOIDS_FIX_SEP);
+            } else if (g->rules == BOIDS_RULES_TUTORIAL) {
+                float is = 1.0f / g->separation;
+                float os[3] = {off[0] * is, off[1] * is, off[2] * is};
+                fix3_unit(acc->sep, os, acc->dim);
+            } else {
+                boids_set_mag(vj, 1.0f, t);
+                fix3_unit(acc->sep, t, acc->dim);
             }
-            if ((beh & (BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))) && d2 < g->radius * g->radius) {
-                if (g->rules == BOIDS_RULES_HEADING) {
-                    boids_set_mag(vj, 1.0f, t);
-                    fix3_unit(acc->ali, t, acc->dim);
-                } else {
-                    float iv = acc->inv_speed, ir = acc->inv_radius;
-                    float vs[3] = {vj[0] * iv, vj[1] * iv, vj[2] * iv};
-                    float os[3] = {off[0] * ir, off[1] * ir, off[2] * ir};
-                    fix3_unit(acc->ali, vs, acc->dim);
-                    fix3_unit(acc->coh, os, acc->dim);
-                }
-                acc->flock_n++;
+            acc->sep_n++;
+        }
+        if ((beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) && d2 < acc->ali_r2 && sees(acc->ali_cos, has_heading, dot, d2)) {
+            if (g->rules == BOIDS_RULES_HEADING) {
+                boids_set_mag(vj, 1.0f, t);
+            } else {
+                float iv = acc->inv_speed;
+                t[0] = vj[0] * iv, t[1] = vj[1] * iv, t[2] = vj[2] * iv;
             }
+            fix3_unit(acc->ali, t, acc->dim);
+            acc->ali_n++;
+        }
+        // The heading rules' cohesion steers to the survey's densest block,
+        // not to the neighbours.
+        if ((beh & BOIDS_BIT(BOIDS_BI_COHESION)) && g->rules != BOIDS_RULES_HEADING && d2 < acc->coh_r2 &&
+            sees(acc->coh_cos, has_heading, dot, d2)) {
+            float ir = acc->inv_radius;
+            float os[3] = {off[0] * ir, off[1] * ir, off[2] * ir};
+            fix3_unit(acc->coh, os, acc->dim);
+            acc->coh_n++;
         }
         if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) && has_heading && d2 < g->view_radius * g->view_radius &&
             boids_in_cone(glm_vec3_dot((float *)off, (float *)heading), g->view_cos, d2)) {
@@ -389,21 +402,21 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
     }
     if (beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) {
         // Average velocity = sum * max_speed_all / count.
-        float k = acc->flock_n ? w->max_speed_all / (float)acc->flock_n : 0.0f;
+        float k = acc->ali_n ? w->max_speed_all / (float)acc->ali_n : 0.0f;
         unfix3(acc->ali, BOIDS_FIX_UNIT, k, t);
         if (tutorial)
-            boids_tutorial_alignment(t, acc->flock_n, force[BOIDS_BI_ALIGNMENT]);
+            boids_tutorial_alignment(t, acc->ali_n, force[BOIDS_BI_ALIGNMENT]);
         else
-            boids_alignment(t, acc->flock_n, vel, ms, mf, force[BOIDS_BI_ALIGNMENT]);
+            boids_alignment(t, acc->ali_n, vel, ms, mf, force[BOIDS_BI_ALIGNMENT]);
     }
     if (beh & BOIDS_BIT(BOIDS_BI_COHESION)) {
-        // Centroid - position = mean offset = sum * radius / count.
-        float k = acc->flock_n ? g->radius / (float)acc->flock_n : 0.0f;
+        // Centroid - position = mean offset = sum * cohesion's radius / count.
+        float k = acc->coh_n ? boids_cohesion_radius(g) / (float)acc->coh_n : 0.0f;
         unfix3(acc->coh, BOIDS_FIX_UNIT, k, t);
         if (tutorial)
-            boids_tutorial_cohesion(t, acc->flock_n, force[BOIDS_BI_COHESION]);
+            boids_tutorial_cohesion(t, acc->coh_n, force[BOIDS_BI_COHESION]);
         else
-            boids_cohesion(t, acc->flock_n, vel, ms, mf, force[BOIDS_BI_COHESION]);
+            boids_cohesion(t, acc->coh_n, vel, ms, mf, force[BOIDS_BI_COHESION]);
     }
     if (beh & BOIDS_BIT(BOIDS_BI_WANDER)) {
         uint32_t step = w->step;
@@ -415,9 +428,15 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
 }
 
 // Weighted sum of the enabled forces, or, in priority mode, the first
-// weighted force (in index order) longer than the threshold; if none is,
-// the weighted sum.
-static void combine(const boids_world_params *w, const boids_group_params *g, uint32_t beh,
+// weighted force (in index order) longer than the threshold (if none is,
+// the weighted sum), or, in truncated mode, Buckland's prioritised truncated
+// running sum ("Programming Game AI by Example", AccumulateForce) within
+// the budget `maxforce` (the agent's own): in index order, remaining =
+// maxforce - |sum|; stop when remaining <= 0; a force shorter than
+// remaining is added whole, a longer one scaled to remaining, and it is the
+// last (Buckland's next call would find remaining ~ 0; stopping at once
+// does not depend on how |sum| rounds).
+static void combine(const boids_world_params *w, const boids_group_params *g, uint32_t beh, float maxforce,
                     float force[BOIDS_BEHAVIOR_COUNT][3], float acc[3]) {
     glm_vec3_zero(acc);
     for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++) {
@@ -428,6 +447,11 @@ static void combine(const boids_world_params *w, const boids_group_params *g, ui
         if (w->combine == BOIDS_COMBINE_PRIORITY && glm_vec3_norm(f) > g->priority_threshold) {
             glm_vec3_copy(f, acc);
             return;
+        }
+        if (w->combine == BOIDS_COMBINE_TRUNCATED) {
+            if (!boids_accumulate_force(acc, f, maxforce))
+                return;
+            continue;
         }
         glm_vec3_add(acc, f, acc);
     }
@@ -442,7 +466,7 @@ static void heading_agent(const boids_sim *s, uint32_t i, const gather *acc, flo
     const boids_world_params *w = &s->p.world;
     const boids_group_params *g = &s->p.group[s->cur.group[i]];
     float align[3], separate[3], to_dense[3] = {0.0f, 0.0f, 0.0f};
-    unfix3(acc->ali, BOIDS_FIX_UNIT, acc->flock_n ? 1.0f / (float)acc->flock_n : 0.0f, align);
+    unfix3(acc->ali, BOIDS_FIX_UNIT, acc->ali_n ? 1.0f / (float)acc->ali_n : 0.0f, align);
     unfix3(acc->sep, BOIDS_FIX_UNIT, acc->sep_n ? 1.0f / (float)acc->sep_n : 0.0f, separate);
     if ((g->behaviors & BOIDS_BIT(BOIDS_BI_COHESION)) && s->survey[1] > 0) {
         float target[3];
@@ -471,8 +495,14 @@ static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_
                   .prey_d2 = INFINITY,
                   .prey_id = UINT32_MAX,
                   .inv_speed = 1.0f / w->max_speed_all,
-                  .inv_radius = 1.0f / g->radius,
+                  .inv_radius = 1.0f / boids_cohesion_radius(g),
+                  .sep_cos = boids_rule_cone(g, BOIDS_CONE_SEPARATION),
+                  .ali_cos = boids_rule_cone(g, BOIDS_CONE_ALIGNMENT),
+                  .coh_cos = boids_rule_cone(g, BOIDS_CONE_COHESION),
                   .dim = w->dim};
+    float ar = boids_alignment_radius(g), cr = boids_cohesion_radius(g);
+    acc.ali_r2 = ar * ar;
+    acc.coh_r2 = cr * cr;
     if (index == BOIDS_INDEX_QUADTREE)
         gather_quadtree(s, i, g, heading, has_heading, lr, &acc);
     else if (index == BOIDS_INDEX_BRUTE)
@@ -488,7 +518,8 @@ static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_
         uint32_t beh = g->behaviors | (w->boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
         float force[BOIDS_BEHAVIOR_COUNT][3];
         behaviors_of(s, i, beh, &acc, force, angles);
-        combine(w, g, beh, force, s->accel[i]);
+        float mf = w->combine == BOIDS_COMBINE_TRUNCATED ? boids_agent_maxforce(w, g, s->cur.id[i]) : 0.0f;
+        combine(w, g, beh, mf, force, s->accel[i]);
     }
     s->accel[i][3] = 0.0f;
     s->next.pos[i][3] = angles[0];
