@@ -453,13 +453,18 @@ START_TEST(test_world_options) {
         size_t off;
         uint32_t value;
         const char *needle;
-    } bad[] = {{0, 2, "wall-corner rule"}, {4, 1, "reserved words"}, {0, 0, "no option"}};
+    } bad[] = {{0, 2, "wall-corner rule"},
+               {4, 0xbf800000u, "margin"}, // -1.0f
+               {4, 0x7fc00000u, "margin"}, // NaN
+               {8, 1, "reserved words"},
+               {0, 0, "no option"}};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         le32(f.b + at + bad[k].off, bad[k].value);
         fix_crc(&f, at - 12);
         expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, bad[k].needle);
         le32(f.b + at, BOIDS_WALL_CORNER_BOOK);
         le32(f.b + at + 4, 0);
+        le32(f.b + at + 8, 0);
     }
     free(f.b);
     boids_sim_destroy(s);

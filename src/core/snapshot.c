@@ -176,7 +176,7 @@ static void decode_params(const unsigned char *b, boids_params *p) {
 // chunk is written); its payload, and back (a problem, or NULL).
 static bool has_world_options(const boids_params *p) {
     const boids_world_params *w = &p->world;
-    return w->wall_corner || w->reserved0 || w->reserved1 || w->reserved2;
+    return w->wall_corner || w->margin != 0.0f || w->reserved1 || w->reserved2;
 }
 
 static void encode_world_options(const boids_params *p, unsigned char *b) {
@@ -189,7 +189,10 @@ static const char *decode_world_options(const unsigned char *b, boids_params *p)
     get_words(b, &off, &p->world.wall_corner, WOPT_BYTES);
     if (p->world.wall_corner > BOIDS_WALL_CORNER_BOOK)
         return "a wall-corner rule that is not both (0) or book (1)";
-    if (p->world.reserved0 || p->world.reserved1 || p->world.reserved2)
+    // The margin's word: 0 (the default, 3) or a margin finalize accepts.
+    if (!(p->world.margin == 0.0f || (p->world.margin > 0.0f && p->world.margin <= BOIDS_MAX_EXTENT)))
+        return "a margin that is not 0 (the default) or in (0, 1e9]";
+    if (p->world.reserved1 || p->world.reserved2)
         return "reserved words that are not 0";
     if (!has_world_options(p))
         return "no option (it is written only for one)";
