@@ -54,6 +54,14 @@ static inline void boids_world_delta(const boids_world_params *w, const float fr
         dest[a] = d;
     }
 }
+// How far beyond the world's edges positions may lie: margin's r (the
+// sketch's borders() keeps a boid until it is more than r out), 0 in every
+// other mode. Positions stay within [min - r, min + size + r].
+static inline float boids_world_overhang(const boids_world_params *w) {
+    if (w->boundary != BOIDS_BOUNDARY_MARGIN)
+        return 0.0f;
+    return w->margin > 0.0f ? w->margin : BOIDS_MARGIN_DEFAULT;
+}
 // Position wrapped into [min, min + size) on every axis (torus).
 void boids_world_wrap(const boids_world_params *w, float pos[3]);
 // Within a cone of half-angle acos(cos_half) around a unit heading: the

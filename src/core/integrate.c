@@ -88,7 +88,7 @@ void boids_boundary(const boids_world_params *w, float pos[3], float vel[3]) {
     if (w->boundary == BOIDS_BOUNDARY_WRAP) {
         boids_world_wrap(w, pos);
     } else if (w->boundary == BOIDS_BOUNDARY_MARGIN) {
-        float r = w->margin > 0.0f ? w->margin : BOIDS_MARGIN_DEFAULT;
+        float r = boids_world_overhang(w);
         for (int a = 0; a < 3; a++)
             if (w->size[a] > 0.0f)
                 margin_axis(w->min[a], w->min[a] + w->size[a], r, &pos[a]);

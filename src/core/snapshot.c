@@ -829,10 +829,15 @@ static boids_result read_chunks(reader *rd, loaded *l) {
                         l->group[id], l->groups);
         }
         // Every step leaves agents inside the world (a wrapped coordinate may
-        // round onto its upper edge), z at the floor in 2D.
+        // round onto its upper edge; margin's band beyond it), z at the floor in 2D.
         const boids_world_params *wp = &l->p.world;
+        float r = boids_world_overhang(wp);
         for (uint32_t ax = 0; ax < 3; ax++) {
             float lo = wp->min[ax], hi = wp->min[ax] + wp->size[ax];
+            if (ax < wp->dim) {
+                lo -= r;
+                hi += r;
+            }
             bool inside = ax < wp->dim ? (l->pos[id][ax] >= lo && l->pos[id][ax] <= hi)
                                        : (l->pos[id][ax] == lo && l->vel[id][ax] == 0.0f);
             if (!inside) {
