@@ -111,7 +111,8 @@ vec3 steer_from_desired(vec3 desired, vec3 vel, float maxforce) {
 // ---- geometry ---------------------------------------------------------------
 
 // C twin: include/boids/behaviors.h boids_world_delta() (inline).
-// to - from, with the minimum-image convention on a wrapped world.
+// to - from, with the minimum-image convention on a wrapped world (plain in
+// every other mode: margin's distances are the sketch's, not wrapped).
 vec3 world_delta(vec3 from, vec3 to) {
     vec3 dest;
     for (int a = 0; a < 3; a++) {
@@ -863,12 +864,32 @@ void bounce_axis(float lo, float hi, inout float p, inout float v) {
         p = hi;
 }
 
+// C twin: src/core/integrate.c margin_axis().
+// The sketch's borders() on one axis (Nature of Code 5, Example 5.11): more
+// than r beyond an edge, the boid reappears r beyond the opposite edge; the
+// overshoot is lost and the velocity kept.
+void margin_axis(float lo, float hi, float r, inout float p) {
+    precise float below = lo - r, above = hi + r;
+    if (p < below)
+        p = above;
+    else if (p > above)
+        p = below;
+}
+
 // C twin: src/core/integrate.c boids_boundary().
 // Boundary mode after the move. walls: the stay-within-walls force does the
 // steering (steer stage); leaving the box anyway bounces, as a hard stop.
+// margin: the sketch's borders() with r = world.margin (0: the sketch's 3).
 void boundary(inout vec3 pos, inout vec3 vel) {
     if (world.boundary == BOIDS_BOUNDARY_WRAP) {
         pos = world_wrap(pos);
+    } else if (world.boundary == BOIDS_BOUNDARY_MARGIN) {
+        float r = world.margin > 0.0 ? world.margin : BOIDS_MARGIN_DEFAULT;
+        for (int a = 0; a < 3; a++)
+            if (world.size[a] > 0.0) {
+                precise float hi = world.min[a] + world.size[a];
+                margin_axis(world.min[a], hi, r, pos[a]);
+            }
     } else {
         for (int a = 0; a < 3; a++)
             if (world.size[a] > 0.0) {

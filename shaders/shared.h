@@ -85,6 +85,13 @@
 #define BOIDS_BOUNDARY_WRAP 0u
 #define BOIDS_BOUNDARY_WALLS 1u
 #define BOIDS_BOUNDARY_BOUNCE 2u
+/* The chapter's flocking sketch (Example 5.11, borders()): a boid more than
+ * world.margin beyond an edge reappears at the opposite margin, keeping its
+ * velocity and losing its overshoot; distances are plain (no minimum image). */
+#define BOIDS_BOUNDARY_MARGIN 3u
+/* The margin of BOIDS_BOUNDARY_MARGIN when world.margin is 0: the sketch's
+ * boid size r = 3. */
+#define BOIDS_MARGIN_DEFAULT 3.0f
 #define BOIDS_COMBINE_SUM 0u
 #define BOIDS_COMBINE_PRIORITY 1u
 /* Buckland's prioritised truncated running sum ("Programming Game AI by
@@ -331,8 +338,8 @@ BOIDS_STRUCT(boids_world_params) {
     float max_radius;       /* largest interaction radius: the grid's minimum cell */
 
     BOIDS_UINT wall_corner; /* BOIDS_WALL_CORNER_* */
-    BOIDS_UINT reserved0;   /* 0: room for world options to come */
-    BOIDS_UINT reserved1;
+    float margin;           /* BOIDS_BOUNDARY_MARGIN's margin; 0 = BOIDS_MARGIN_DEFAULT */
+    BOIDS_UINT reserved1;   /* 0: room for world options to come */
     BOIDS_UINT reserved2;
 };
 

@@ -18,7 +18,7 @@
 
 // Wrong flags and values; each is tried on every executable (a flag a
 // program does not take is wrong there too).
-static const char *const flag_cases[][4] = {
+static const char *const flag_cases[][6] = {
     {"--no-such-flag", NULL},
     {"--count", NULL},
     {"--count", "0", NULL},
@@ -47,6 +47,12 @@ static const char *const flag_cases[][4] = {
     {"--joints", "99", NULL},
     {"--body-length", "-1", NULL},
     {"--index", "tree", NULL},
+    {"--boundary", "margin", "--margin", "0", NULL},
+    {"--margin", "-3", NULL},
+    {"--margin", "1e30", NULL}, // above the largest finalize accepts (1e9)
+    {"--update", "random", NULL},
+    {"--update", "sequential", "--backend", "gpu", NULL},
+    {"--scenario", TMP "/bad-inputs/margin.ini", NULL},
     {"--path-outside", "start", NULL},
     {"--path-line", "ray", NULL},
     {"--combine", "greedy", NULL},
@@ -85,6 +91,7 @@ static void make_inputs(void) {
         {"nbhd-fov.ini", "[group.a]\nalignment_fov = 361\n"},
         {"nbhd-radius.ini", "[group.a]\ncohesion_radius = 0\n"},
         {"combine.ini", "[world]\ncombine = greedy\n"},
+        {"margin.ini", "[world]\nboundary = margin\nmargin = 0\n"},
         {"empty.csv", ""},
         {"header.csv", "id,group,x,y\n0,0,1,2\n"},
         {"number.csv", "id,group,px,py,vx,vy\n0,0,1,abc,0,0\n"},

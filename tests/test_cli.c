@@ -259,7 +259,7 @@ END_TEST
 
 START_TEST(boundary_unknown_rejected) {
     expect_error(ARGV("--count", "10", "--boundary", "sideways"),
-                 ARGV("--boundary: 'sideways' is not a boundary mode", "wrap, walls or bounce"));
+                 ARGV("--boundary: 'sideways' is not a boundary mode", "wrap, walls, bounce or margin"));
 }
 END_TEST
 
@@ -629,8 +629,8 @@ START_TEST(flag_order_does_not_matter) {
 END_TEST
 
 START_TEST(every_boundary_and_dimension_runs) {
-    const char *const boundaries[] = {"wrap", "walls", "bounce"};
-    for (int b = 0; b < 3; b++) {
+    const char *const boundaries[] = {"wrap", "walls", "bounce", "margin"};
+    for (int b = 0; b < 4; b++) {
         hash_of(ARGV("--count", "300", "--steps", "10", "--boundary", boundaries[b]));
         hash_of(ARGV("--count", "300", "--steps", "10", "--boundary", boundaries[b], "--dim", "3"));
     }

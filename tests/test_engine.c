@@ -73,6 +73,37 @@ START_TEST(cpu_is_the_sim) {
 }
 END_TEST
 
+// The update order through the desc: sequential on the CPU is the sim's
+// sequential step (same hash); the GPU and an unknown order are refused
+// with a line naming the field (before any context is made).
+START_TEST(update_order) {
+    boids_params p = flocking();
+    boids_sim *s = NULL;
+    ck_assert(boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM) == BOIDS_OK);
+    s->update = BOIDS_UPDATE_SEQUENTIAL;
+    for (int i = 0; i < 3; i++)
+        boids_sim_step(s);
+    char err[4096] = "";
+    boids_engine *e = NULL;
+    boids_engine_desc d = {.params = &p, .update = BOIDS_UPDATE_SEQUENTIAL};
+    ck_assert_msg(boids_engine_create(&e, &d, err, sizeof err) == BOIDS_OK, "sequential on the CPU: %s", err);
+    ck_assert(boids_engine_step(e, 3, NULL) == BOIDS_OK);
+    ck_assert_msg(boids_engine_hash(e) == boids_sim_hash(s), "sequential: expected the sim's hash %016llx, got %016llx",
+                  (unsigned long long)boids_sim_hash(s), (unsigned long long)boids_engine_hash(e));
+    boids_engine_destroy(e);
+    boids_sim_destroy(s);
+    d.backend = BOIDS_BACKEND_GPU;
+    ck_assert_msg(boids_engine_create(&e, &d, err, sizeof err) == BOIDS_ERR_ARGUMENT && e == NULL &&
+                      strstr(err, "update: sequential is not available on the GPU"),
+                  "sequential on the GPU: expected BOIDS_ERR_ARGUMENT naming update, got: %s", err);
+    d.backend = BOIDS_BACKEND_CPU;
+    d.update = (boids_update)7;
+    ck_assert_msg(boids_engine_create(&e, &d, err, sizeof err) == BOIDS_ERR_ARGUMENT && e == NULL &&
+                      strstr(err, "update: 7 is not an update order"),
+                  "update 7: expected BOIDS_ERR_ARGUMENT naming update, got: %s", err);
+}
+END_TEST
+
 // GPU == CPU for flocking after 20 steps (same hash: llvmpipe is bit-exact
 // but for wander); read by id gives the same arrays on both.
 START_TEST(gpu_equals_cpu) {
@@ -597,6 +628,7 @@ END_TEST
 int main(void) {
     const boids_test_case cases[] = {
         {"cpu_is_the_sim", cpu_is_the_sim},
+        {"update_order", update_order},
         {"gpu_equals_cpu", gpu_equals_cpu},
         {"set_params_shape", set_params_shape},
         {"set_group_value", set_group_value},

@@ -306,11 +306,13 @@ START_TEST(seams_and_corners) {
     open_context();
     // World [-100, 200)^2 (and ^3), radius 50: 6 cells a side. Agents on
     // every cell boundary, a hair either side of it, and on the corners.
-    static const float coords[] = {-100.0f,  -99.9999f, -50.0f, -50.0001f, 0.0f,      -0.0001f, 0.0001f,
-                                   49.9999f, 50.0f,     100.0f, 150.0f,    199.9999f, 199.99f};
+    static const float coords[] = {-100.0f, -99.9999f, -50.0f, -50.0001f, 0.0f, -0.0001f, 0.0001f, 49.9999f, 50.0f,
+                                   100.0f, 150.0f, 199.9999f, 199.99f,
+                                   // Outside, within margin's band (3): kept there, in the edge cells.
+                                   -102.5f, 201.0f};
     const uint32_t nc = sizeof(coords) / sizeof(coords[0]);
     for (uint32_t dim = 2; dim <= 3; dim++)
-        for (uint32_t boundary = 0; boundary < 3; boundary++) {
+        for (uint32_t boundary = 0; boundary <= BOIDS_BOUNDARY_MARGIN; boundary++) {
             uint32_t n = dim == 2 ? nc * nc : nc * nc * 4;
             boids_params p;
             boids_params_default(&p, n, dim);
@@ -490,6 +492,9 @@ static const step_case step_cases[] = {
     {"N=3000 2D wrap, 3 cells a side (seam)", 3000, 2, BOIDS_BOUNDARY_WRAP, -200, 330},
     {"N=4000 3D wrap", 4000, 3, BOIDS_BOUNDARY_WRAP, 0, 420},
     {"N=65536 2D wrap", 65536, 2, BOIDS_BOUNDARY_WRAP, -3000, 5700},
+    // The chapter's sketch's edges: plain distances, clamped cells.
+    {"N=300 2D margin", 300, 2, BOIDS_BOUNDARY_MARGIN, 0, 360},
+    {"N=3000 3D margin", 3000, 3, BOIDS_BOUNDARY_MARGIN, -150, 330},
 };
 
 // Max over agents of |gpu - cpu| / (atol + rtol |cpu|), componentwise, by id.

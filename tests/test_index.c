@@ -31,7 +31,7 @@
     } while (0)
 
 static const float ORIGIN[3] = {0.0f, 0.0f, 0.0f};
-static const char *const BOUNDARY_NAME[3] = {"wrap", "walls", "bounce"};
+static const char *const BOUNDARY_NAME[4] = {"wrap", "walls", "bounce", "margin"};
 static const char *const INDEX_NAME[BOIDS_INDEX_KINDS] = {"grid", "quadtree", "brute"};
 
 // ---- checks ----------------------------------------------------------------------
@@ -311,7 +311,7 @@ START_TEST(uniform_2d_3d) {
     // every boundary mode, 2D and 3D; the steps run through the index.
     boids_index kind = (boids_index)_i;
     for (uint32_t dim = 2; dim <= 3; dim++)
-        for (uint32_t b = 0; b < 3; b++) {
+        for (uint32_t b = 0; b <= BOIDS_BOUNDARY_MARGIN; b++) {
             boids_params p;
             boids_params_default(&p, 1000, dim);
             p.world.boundary = b;

@@ -138,7 +138,7 @@ START_TEST(bad_files) {
     load_bad("[relation]\nab = flee\n", ARGV("is not GROUP.OTHER"));
     load_bad("[group.a]\n[relation]\na.a = love\n", ARGV("'love' is not a relation", "flock, ignore, flee or pursue"));
     load_bad("[obstacle]\ncenter = 1, 2\n", ARGV("[obstacle] has no radius"));
-    load_bad("[world]\nboundary = torus\n", ARGV("'torus' is not a boundary mode", "wrap, walls or bounce"));
+    load_bad("[world]\nboundary = torus\n", ARGV("'torus' is not a boundary mode", "wrap, walls, bounce or margin"));
     load_bad("just words\n", ARGV("t.ini:1:", "not a section, a key = value or a comment"));
     load_bad("[group.a b]\nshare = 1\n", ARGV("is not a group section"));
     load_bad("[group.a]\nbody = eel\n", ARGV("'eel' is not a body style"));

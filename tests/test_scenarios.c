@@ -91,7 +91,9 @@ static void expect_invariants(const boids_sim *s, const char *name, const char *
         double speed2 = 0.0;
         for (uint32_t a = 0; a < w->dim; a++) {
             float x = s->cur.pos[i][a], v = s->cur.vel[i][a];
-            double lo = w->min[a], hi = (double)w->min[a] + w->size[a];
+            // margin's band beyond the edges (boids_world_overhang) is in the world
+            double lo = (double)w->min[a] - boids_world_overhang(w),
+                   hi = (double)w->min[a] + w->size[a] + boids_world_overhang(w);
             double slack = 1e-5 * (fabs(lo) + w->size[a]);
             EXPECT(isfinite(x) && isfinite(v), "%s (%s): agent %u axis %c: position %g velocity %g", name, who, id,
                    "xyz"[a], (double)x, (double)v);

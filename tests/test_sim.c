@@ -719,8 +719,20 @@ START_TEST(params_validation) {
     p.group[0].behaviors = 1u << BOIDS_BEHAVIOR_COUNT;
     expect_reject(&p, BOIDS_ERR_PARAM, "unknown behaviour bit");
     boids_params_default(&p, 100, 2);
-    p.world.boundary = 3;
-    expect_reject(&p, BOIDS_ERR_PARAM, "boundary mode 3");
+    p.world.boundary = BOIDS_BOUNDARY_MARGIN + 1;
+    expect_reject(&p, BOIDS_ERR_PARAM, "boundary mode 4");
+    // The margin of boundary margin: 0 (the default, the sketch's 3) or > 0.
+    boids_params_default(&p, 100, 2);
+    p.world.boundary = BOIDS_BOUNDARY_MARGIN;
+    expect_accept(&p, "margin 0 (the default)");
+    p.world.margin = 5.0f;
+    expect_accept(&p, "margin 5");
+    p.world.margin = -1.0f;
+    expect_reject(&p, BOIDS_ERR_PARAM, "margin -1");
+    p.world.margin = NAN;
+    expect_reject(&p, BOIDS_ERR_PARAM, "margin NaN");
+    p.world.margin = INFINITY;
+    expect_reject(&p, BOIDS_ERR_PARAM, "margin infinite");
     boids_params_default(&p, 100, 2);
     p.scene.path_count = 1;
     expect_reject(&p, BOIDS_ERR_PATH, "a one-point path");

@@ -454,16 +454,58 @@ START_TEST(test_world_options) {
         size_t off;
         uint32_t value;
         const char *needle;
-    } bad[] = {{0, 2, "wall-corner rule"}, {4, 1, "reserved words"}, {0, 0, "no option"}};
+    } bad[] = {{0, 2, "wall-corner rule"},
+               {4, 0xbf800000u, "margin"}, // -1.0f
+               {4, 0x7fc00000u, "margin"}, // NaN
+               {8, 1, "reserved words"},
+               {0, 0, "no option"}};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         le32(f.b + at + bad[k].off, bad[k].value);
         fix_crc(&f, at - 12);
         expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, bad[k].needle);
         le32(f.b + at, BOIDS_WALL_CORNER_BOOK);
         le32(f.b + at + 4, 0);
+        le32(f.b + at + 8, 0);
     }
     free(f.b);
     boids_sim_destroy(s);
+}
+END_TEST
+
+// The margin boundary: agents in the band beyond the edges (which the
+// sketch's borders() keeps) load back, with the default margin (no WOPT
+// chunk: the word is 0) and with one of its own (in WOPT), and continue bit
+// for bit; a position beyond the band is refused.
+START_TEST(test_margin_band) {
+    for (int own = 0; own < 2; own++) {
+        boids_params p;
+        boids_params_default(&p, 40, 2);
+        p.world.boundary = BOIDS_BOUNDARY_MARGIN;
+        p.world.margin = own ? 6.0f : 0.0f;
+        p.world.min[0] = p.world.min[1] = 0.0f;
+        p.world.size[0] = 640.0f;
+        p.world.size[1] = 360.0f;
+        boids_sim *s = NULL;
+        ck_assert_int_eq(boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM), BOIDS_OK);
+        float band = own ? 5.5f : 2.5f;
+        uint32_t i0 = boids_sim_slots_by_id(s)[0], i1 = boids_sim_slots_by_id(s)[1];
+        s->cur.pos[i0][0] = -band; // within the band left of the canvas
+        s->cur.pos[i1][1] = 360.0f + band;
+        const char *path = own ? TMP "/snap_margin6.boids" : TMP "/snap_margin.boids";
+        bytes f = saved_with(s, path, "WOPT", own == 1);
+        free(f.b);
+        boids_sim *t = loads_and_continues(path, s);
+        ck_assert_float_eq(t->p.world.margin, p.world.margin);
+        ck_assert_uint_eq(t->p.world.boundary, BOIDS_BOUNDARY_MARGIN);
+        boids_sim_destroy(t);
+        s->cur.pos[boids_sim_slots_by_id(s)[0]][0] = own ? -6.5f : -3.5f; // beyond the band
+        char err[512] = "";
+        ck_assert_int_eq(boids_snapshot_save(s, NULL, path, err, sizeof err), BOIDS_OK);
+        boids_sim *u = NULL;
+        ck_assert_int_eq(boids_snapshot_load(path, &u, NULL, err, sizeof err), BOIDS_ERR_FORMAT);
+        ck_assert_msg(strstr(err, "outside the world"), "expected 'outside the world' in: %s", err);
+        boids_sim_destroy(s);
+    }
 }
 END_TEST
 
@@ -978,6 +1020,7 @@ int main(void) {
         {"scenario_chunk", test_scenario_chunk},
         {"sizes", test_sizes},
         {"world_options", test_world_options},
+        {"margin_band", test_margin_band},
         {"rules_chunk", test_rules_chunk},
         {"neighborhood_chunk", test_neighborhood_chunk},
         {"values", test_values},

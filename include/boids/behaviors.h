@@ -38,7 +38,8 @@ void boids_set_mag(const float v[3], float m, float dest[3]);
 void boids_steer_from_desired(const float desired[3], const float vel[3], float maxforce, float dest[3]);
 
 // ---- geometry ----
-// to - from, with the minimum-image convention on a wrapped world. Inline:
+// to - from, with the minimum-image convention on a wrapped world (plain in
+// every other mode: margin's distances are the sketch's, not wrapped). Inline:
 // it runs for every candidate pair.
 static inline void boids_world_delta(const boids_world_params *w, const float from[3], const float to[3],
                                      float dest[3]) {
@@ -53,6 +54,14 @@ static inline void boids_world_delta(const boids_world_params *w, const float fr
         }
         dest[a] = d;
     }
+}
+// How far beyond the world's edges positions may lie: margin's r (the
+// sketch's borders() keeps a boid until it is more than r out), 0 in every
+// other mode. Positions stay within [min - r, min + size + r].
+static inline float boids_world_overhang(const boids_world_params *w) {
+    if (w->boundary != BOIDS_BOUNDARY_MARGIN)
+        return 0.0f;
+    return w->margin > 0.0f ? w->margin : BOIDS_MARGIN_DEFAULT;
 }
 // Position wrapped into [min, min + size) on every axis (torus).
 void boids_world_wrap(const boids_world_params *w, float pos[3]);
@@ -217,7 +226,8 @@ void boids_survey_target(const boids_world_params *w, uint32_t cell, float dest[
 // Turn-rate limit: new velocity rotated back toward the old heading so the
 // heading turns by at most max_angle, along the shortest signed angle.
 void boids_turn_limit(const float old_vel[3], float max_angle, uint32_t dim, float vel[3]);
-// Boundary mode after the move: wrap, or bounce (walls too, as a hard stop).
+// Boundary mode after the move: wrap, bounce (walls too, as a hard stop), or
+// margin (the sketch's borders(): beyond world.margin, to the opposite margin).
 void boids_boundary(const boids_world_params *w, float pos[3], float vel[3]);
 // Semi-implicit Euler: v += a dt; limit maxspeed; turn limit; p += v dt; boundary.
 void boids_integrate(const boids_world_params *w, const boids_group_params *g, const float pos[3],

@@ -85,6 +85,14 @@ typedef struct boids_stats {
 // and, as the sums are order-independent, the same bits.
 typedef enum boids_index { BOIDS_INDEX_GRID, BOIDS_INDEX_QUADTREE, BOIDS_INDEX_BRUTE, BOIDS_INDEX_KINDS } boids_index;
 
+// The update order of a CPU step. PARALLEL (default): every agent steers
+// from the same state (double buffered, what the GPU computes). SEQUENTIAL:
+// the chapter's sketch (Example 5.11's run() loop): in id order each agent
+// steers from the current state of all others and moves at once, in place,
+// before the next one looks; its neighbours are found over every pair
+// (O(N^2), as in the sketch), whatever the index.
+typedef enum boids_update { BOIDS_UPDATE_PARALLEL, BOIDS_UPDATE_SEQUENTIAL, BOIDS_UPDATE_KINDS } boids_update;
+
 typedef struct boids_sim {
     boids_params p;
     uint32_t n;
@@ -102,6 +110,7 @@ typedef struct boids_sim {
     uint64_t step;
     int threads;            // OpenMP threads (<= 0: runtime default)
     boids_index index;      // neighbour search of the steer stage (default: the grid)
+    boids_update update;    // update order of boids_sim_step (default: parallel)
     struct boids_quadtree *quadtree; // the quadtree index (boids/quadtree.h); NULL until a steer needs it
     boids_stage_ms ms;      // last step's stage times
 } boids_sim;
@@ -192,11 +201,19 @@ boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_dist
 void boids_sim_destroy(boids_sim *s);
 // Replace the agents (id order: pos[i], vel[i], group[i] for id i).
 boids_result boids_sim_set_agents(boids_sim *s, const float (*pos)[4], const float (*vel)[4], const uint32_t *group);
-// One step: key, count, scan, scatter, steer, integrate, bodies.
+// One step: key, count, scan, scatter, steer, integrate, bodies (with
+// s->update SEQUENTIAL: key .. scatter, then each agent in id order steers
+// and moves in place, then bodies).
 void boids_sim_step(boids_sim *s);
 // The pipeline's stages, for benches and tests (boids_sim_step calls them in order).
 void boids_sim_build_grid(boids_sim *s);    // key, count, scan, scatter: cur -> next, swap
 void boids_sim_steer(boids_sim *s);         // cur -> accel, next.w lanes
+// Steer one agent (slot of cur) over every pair of cur as it is now: accel,
+// next.w lanes and its neighbour statistics, as boids_sim_steer writes them
+// (the survey of the heading rules must be current: boids_sim_survey).
+void boids_sim_steer_agent(boids_sim *s, uint32_t slot);
+// The heading rules' global survey over the grid of cur (a no-op unless a group needs it).
+void boids_sim_survey(boids_sim *s);
 void boids_sim_integrate(boids_sim *s);     // cur + accel -> next, swap
 void boids_sim_bodies(boids_sim *s);        // every body follows its agent's head (no-op without bodies)
 // New body types (checked; the joints allocated anew when more are needed):

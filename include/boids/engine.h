@@ -119,10 +119,14 @@ typedef struct boids_engine_desc {
     // --seed does. Ignored by boids_engine_load (the file's seed). The last
     // field, so a desc of an older program (zero here) means what it did.
     uint64_t seed;
+    // CPU: the update order (BOIDS_UPDATE_PARALLEL, the default, or
+    // _SEQUENTIAL: the chapter's sketch, boids/core.h); the GPU has only
+    // parallel (BOIDS_ERR_ARGUMENT). After seed, for the same reason.
+    boids_update update;
 } boids_engine_desc;
 
 // Makes an engine. Errors: BOIDS_ERR_ARGUMENT (a bad parameter, a bad
-// BOIDS_FAULT, an index the backend lacks: err names it), BOIDS_ERR_NOMEM,
+// BOIDS_FAULT, an index or update order the backend lacks: err names it), BOIDS_ERR_NOMEM,
 // BOIDS_ERR_GL (no GL 4.5 context could be made: err says why),
 // BOIDS_ERR_GPU_LIMIT / _SHADER (the GPU cannot hold the count or build a
 // program: err names the limit and the largest count that fits, or the

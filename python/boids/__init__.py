@@ -33,6 +33,7 @@ typedef int boids_result;
 typedef int boids_backend;
 typedef int boids_distribution;
 typedef int boids_index;
+typedef int boids_update;
 typedef void *boids_gl_loadfn;
 typedef struct boids_engine boids_engine;
 typedef struct boids_engine_headless boids_engine_headless;
@@ -70,6 +71,7 @@ typedef struct boids_engine_desc {
     bool timing;
     bool silent_errors;
     uint64_t seed;
+    boids_update update;
 } boids_engine_desc;
 
 const char *boids_result_str(boids_result r);

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boids/parse.h"
 #include "progress.h"
 #include "run_outputs.h"
 
@@ -44,7 +45,9 @@ static const char usage[] =
     "  --dim 2|3             dimensions (default 2)\n"
     "  --world WxH[xD]       world extents (default: sized for ~20 neighbours)\n"
     "  --origin X,Y[,Z]      lower corner of the world (default 0,0[,0])\n"
-    "  --boundary MODE       wrap, walls or bounce (default wrap)\n"
+    "  --boundary MODE       wrap, walls, bounce or margin (default wrap; margin: the chapter's\n"
+    "                        sketch, borders() with plain distances)\n"
+    "  --margin R            boundary margin's margin, the sketch's boid size r (default 3)\n"
     "  --wall-corner RULE    stay within walls at a corner: both (default: away from\n"
     "                        every near wall) or book (the chapter's: the last near axis)\n"
     "  --behaviors LIST      comma list of behaviours, 'flocking', 'all' or 'none'\n"
@@ -87,6 +90,9 @@ static const char usage_more[] = // (C99 promises string literals of 4095 bytes 
     "  --dump-scenario       print the effective scenario (file + flags) as a file and exit\n"
     "  --index KIND          neighbour search of the CPU backend: grid (default, the bin\n"
     "                        lattice), quadtree (octree in 3D) or brute (every pair)\n"
+    "  --update ORDER        parallel (default: every agent from the same state) or sequential\n"
+    "                        (the chapter's sketch: in id order each agent moves before the next\n"
+    "                        looks; CPU backend only, every pair)\n"
     "  --quiet               print only the state-hash line (and no progress line)\n"
     "  --help, --version\n"
     "\n"
@@ -239,7 +245,8 @@ static int create_engine(const boids_options *o, uint32_t count, float (*pos)[4]
     boids_engine_desc d = {.params = &params,
                            .distribution = (boids_distribution)o->distribution,
                            .threads = o->threads,
-                           .index = (boids_index)o->index};
+                           .index = (boids_index)o->index,
+                           .update = (boids_update)o->update};
     boids_result r = boids_engine_create(out, &d, err, sizeof err);
     if (r != BOIDS_OK) {
         boids_cli_error(PROG, NULL, NULL, NULL, "cannot create a simulation of %u agents: %s", count,
@@ -271,7 +278,7 @@ static int create_engine(const boids_options *o, uint32_t count, float (*pos)[4]
 // (one line printed naming the file: 2 for a missing or bad file, 3 out of memory).
 static int load_snapshot(const boids_options *o, boids_engine **e) {
     char err[1200];
-    boids_engine_desc d = {.threads = o->threads, .index = (boids_index)o->index};
+    boids_engine_desc d = {.threads = o->threads, .index = (boids_index)o->index, .update = (boids_update)o->update};
     boids_result r = boids_engine_load(e, o->load, &d, err, sizeof err);
     if (r != BOIDS_OK) {
         fprintf(stderr, "%s: --load: %s\n", PROG, err);
@@ -372,12 +379,18 @@ static int run(const boids_options *o) {
         rc = EXIT_INPUT;
         goto done;
     }
+    if (gpu && o->update != BOIDS_UPDATE_PARALLEL) {
+        boids_cli_error(PROG, "--update", "sequential",
+                        "parallel with --backend gpu (sequential is the CPU reference's, as the chapter's sketch)",
+                        "is not available on the GPU");
+        rc = EXIT_INPUT;
+        goto done;
+    }
     if (gpu && (rc = open_gpu(o, &e)))
         goto done;
 
     const boids_params *p = boids_engine_params(e);
     const boids_world_params *w = &p->world;
-    static const char *const modes[3] = {"wrap", "walls", "bounce"};
     if (!o->quiet) {
         char behaviors[400], world[96], origin[96], threads[32];
         boids_behaviors_text(p->group[0].behaviors, ",", behaviors, sizeof behaviors);
@@ -395,7 +408,8 @@ static int run(const boids_options *o) {
         const char *from = o->load ? o->load : o->init_csv;
         printf("boids-run %s: %u agents, %uD, world %s at %s, boundary %s, behaviors %s, seed %llu, steps %llu, "
                "threads %s, backend %s%s%s\n",
-               BOIDS_VERSION, count, w->dim, world, origin, w->boundary < 3 ? modes[w->boundary] : "?", behaviors,
+               BOIDS_VERSION, count, w->dim, world, origin,
+               w->boundary <= BOIDS_BOUNDARY_MARGIN ? boids_parse_boundary_names[w->boundary] : "?", behaviors,
                (unsigned long long)((uint64_t)w->seed_hi << 32 | w->seed_lo), (unsigned long long)o->steps, threads,
                o->backend, from ? ", from " : "", from ? from : "");
         fflush(stdout);
@@ -549,8 +563,8 @@ int main(int argc, char **argv) {
         .usage_more = usage_more,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR |
                  BOIDS_CLI_INIT | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET |
-                 BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_DUMP_SCENARIO | BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY |
-                 BOIDS_CLI_LOAD | BOIDS_CLI_RECORD | BOIDS_CLI_RECORD_EVERY,
+                 BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_UPDATE | BOIDS_CLI_DUMP_SCENARIO | BOIDS_CLI_SAVE |
+                 BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_LOAD | BOIDS_CLI_RECORD | BOIDS_CLI_RECORD_EVERY,
     };
     return boids_cli_main(argc, argv, &spec, run);
 }

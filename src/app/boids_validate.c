@@ -23,7 +23,7 @@
 
 static const char usage[] =
     "usage: boids-validate [--count N] [--steps S] [--dim 2|3] [--behaviors LIST|all] [--seed X]\n"
-    "                      [--boundary wrap|walls|bounce] [--shader-dir DIR] [--quiet]\n"
+    "                      [--boundary wrap|walls|bounce|margin] [--margin R] [--shader-dir DIR] [--quiet]\n"
     "                      [simulation flags of boids-run]\n"
     "\n"
     "Runs the same initial state on the CPU reference and on the GPU compute shaders\n"

@@ -30,7 +30,7 @@
 #define BOIDS_CLI_DIM (1ull << 3)           // --dim 2|3
 #define BOIDS_CLI_WORLD (1ull << 4)         // --world WxH[xD]
 #define BOIDS_CLI_ORIGIN (1ull << 5)        // --origin X,Y[,Z]
-#define BOIDS_CLI_BOUNDARY (1ull << 6)      // --boundary wrap|walls|bounce
+#define BOIDS_CLI_BOUNDARY (1ull << 6)      // --boundary wrap|walls|bounce|margin
 #define BOIDS_CLI_BEHAVIORS (1ull << 7)     // --behaviors LIST|all|none
 #define BOIDS_CLI_WEIGHTS (1ull << 8)       // --weights name=value,...
 #define BOIDS_CLI_RADIUS (1ull << 9)        // --radius R
@@ -83,6 +83,8 @@
 #define BOIDS_CLI_SEPARATION_FOV (1ull << 56)   // --separation-fov DEGREES
 #define BOIDS_CLI_ALIGNMENT_FOV (1ull << 57)    // --alignment-fov DEGREES
 #define BOIDS_CLI_COHESION_FOV (1ull << 58)     // --cohesion-fov DEGREES
+#define BOIDS_CLI_MARGIN (1ull << 59)         // --margin R (boundary margin: the sketch's boid size)
+#define BOIDS_CLI_UPDATE (1ull << 60)         // --update parallel|sequential (boids-run, CPU backend)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -91,7 +93,7 @@
      BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH | BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS |                        \
      BOIDS_CLI_WALL_CORNER | BOIDS_CLI_PATH_OUTSIDE | BOIDS_CLI_PATH_LINE | BOIDS_CLI_RULES | BOIDS_CLI_COMBINE |      \
      BOIDS_CLI_ALIGNMENT_RADIUS | BOIDS_CLI_COHESION_RADIUS | BOIDS_CLI_SEPARATION_FOV | BOIDS_CLI_ALIGNMENT_FOV |     \
-     BOIDS_CLI_COHESION_FOV)
+     BOIDS_CLI_COHESION_FOV | BOIDS_CLI_MARGIN)
 
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
@@ -129,6 +131,8 @@ typedef struct boids_options {
     const char *origin_arg; // --origin as given, for messages
     uint32_t boundary;      // BOIDS_BOUNDARY_* (default wrap)
     bool boundary_set;
+    float margin; // --margin: world.margin of boundary margin (default: the sketch's 3)
+    bool margin_set;
     uint32_t wall_corner; // BOIDS_WALL_CORNER_* (default both)
     bool wall_corner_set;
     uint32_t behaviors; // BOIDS_BIT(index) of each enabled behaviour
@@ -171,6 +175,7 @@ typedef struct boids_options {
     bool body_length_set;
     const char *demo;       // --demo: "chain" or "snake" (the notebook's demos), NULL if not given
     uint32_t index;         // --index: BOIDS_INDEX_* (default grid)
+    uint32_t update;        // --update: BOIDS_UPDATE_* (default parallel)
     uint32_t path_outside;  // --path-outside: 0 clamp, 1 end (BOIDS_PATH_OUTSIDE_END)
     bool path_outside_set;
     uint32_t path_line; // --path-line: 0 segment, 1 infinite (BOIDS_PATH_LINE_INFINITE)

@@ -33,6 +33,7 @@ static const char *const backends[] = {"cpu", "gpu", NULL};
 static const char *const vsyncs[] = {"off", "on", NULL};
 static const char *const demos[] = {"chain", "snake", NULL};
 static const char *const indexes[BOIDS_INDEX_KINDS + 1] = {"grid", "quadtree", "brute", NULL};
+static const char *const updates[BOIDS_UPDATE_KINDS + 1] = {"parallel", "sequential", NULL};
 
 // Where a value goes: its field's offset and size in boids_options.
 #define FIELD(m) .field = offsetof(boids_options, m), .size = sizeof(((boids_options *)0)->m)
@@ -68,8 +69,10 @@ const cli_flag cli_flags[] = {
     CHOICE("dim", BOIDS_CLI_DIM, "2|3", CLI_CHOICE, dims, dim, "2 or 3", "is not a dimension", .lo = 2, GIVEN(dim_set)),
     CUSTOM("world", BOIDS_CLI_WORLD, "WxH[xD]", parse_world, NO_GIVEN),
     CUSTOM("origin", BOIDS_CLI_ORIGIN, "X,Y[,Z]", parse_origin, NO_GIVEN),
-    CHOICE("boundary", BOIDS_CLI_BOUNDARY, "wrap|walls|bounce", CLI_CHOICE, boids_parse_boundary_names, boundary,
-           "wrap, walls or bounce", "is not a boundary mode", GIVEN(boundary_set)),
+    CHOICE("boundary", BOIDS_CLI_BOUNDARY, "wrap|walls|bounce|margin", CLI_CHOICE, boids_parse_boundary_names, boundary,
+           "wrap, walls, bounce or margin", "is not a boundary mode", GIVEN(boundary_set)),
+    FLOAT("margin", BOIDS_CLI_MARGIN, "R", BOIDS_PARSE_POSITIVE, margin,
+          "a margin > 0 (boundary margin: the boid size r of the chapter's sketch, default 3)", GIVEN(margin_set)),
     CHOICE("wall-corner", BOIDS_CLI_WALL_CORNER, "both|book", CLI_CHOICE, boids_parse_wall_corner_names, wall_corner,
            "both or book (the chapter's rule: the last near axis decides)", "is not a wall-corner rule",
            GIVEN(wall_corner_set)),
@@ -133,6 +136,9 @@ const cli_flag cli_flags[] = {
     CHOICE("demo", BOIDS_CLI_DEMO, "chain|snake", CLI_NAME, demos, demo, "chain or snake", "is not a demo", NO_GIVEN),
     CHOICE("index", BOIDS_CLI_INDEX, "grid|quadtree|brute", CLI_CHOICE, indexes, index, "grid, quadtree or brute",
            "is not a neighbour index", NO_GIVEN),
+    CHOICE("update", BOIDS_CLI_UPDATE, "parallel|sequential", CLI_CHOICE, updates, update,
+           "parallel or sequential (the chapter's sketch: each boid moves before the next looks)",
+           "is not an update order", NO_GIVEN),
     CHOICE("path-outside", BOIDS_CLI_PATH_OUTSIDE, "clamp|end", CLI_CHOICE, boids_parse_path_outside_names,
            path_outside, "clamp or end", "is not a rule outside a path segment", GIVEN(path_outside_set)),
     CHOICE("path-line", BOIDS_CLI_PATH_LINE, "segment|infinite", CLI_CHOICE, boids_parse_path_line_names, path_line,

@@ -99,7 +99,8 @@ static bool smallest_world(const boids_params *base, char *buf, size_t size) {
 // boids_params_max_radius).
 static void explain_cell(const boids_options *o, const boids_params *base, char *err, size_t err_size) {
     const boids_group_params *g = &base->group[0];
-    const char *mode = base->world.boundary < 3 ? boids_parse_boundary_names[base->world.boundary] : "?";
+    const char *mode =
+        base->world.boundary <= BOIDS_BOUNDARY_MARGIN ? boids_parse_boundary_names[base->world.boundary] : "?";
     enum radius_flag largest = FLAG_NONE; // the view radius, which has no flag
     float rmax = g->view_radius;
     float ar = boids_alignment_radius(g), cr = boids_cohesion_radius(g);
@@ -201,6 +202,8 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
         p->world.boundary = o->boundary;
     if (o->wall_corner_set)
         p->world.wall_corner = o->wall_corner;
+    if (o->margin_set)
+        p->world.margin = o->margin;
     if (o->dt_set)
         p->world.dt = o->dt;
     if (o->combine_set)

@@ -384,7 +384,8 @@ static uint32_t broken_invariants(boids_engine *e) {
         for (uint32_t a = 0; a < 3; a++) {
             ok = ok && isfinite(p[a]) && isfinite(v[a]);
             if (a < w->dim)
-                ok = ok && p[a] >= w->min[a] && p[a] <= w->min[a] + w->size[a];
+                ok = ok && p[a] >= w->min[a] - boids_world_overhang(w) &&
+                     p[a] <= w->min[a] + w->size[a] + boids_world_overhang(w);
         }
         bad += !ok;
     }

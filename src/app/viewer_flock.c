@@ -14,14 +14,14 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "boids/parse.h"
 #include "viewer_flock.h"
 
 #define COUNT_HARDWARE 200000u
 #define COUNT_SOFTWARE 20000u
 
 static const char *boundary_name(uint32_t b) {
-    static const char *const names[3] = {"wrap", "walls", "bounce"};
-    return b < 3 ? names[b] : "?";
+    return b <= BOIDS_BOUNDARY_MARGIN ? boids_parse_boundary_names[b] : "?";
 }
 
 // See viewer_flock.h: a CPU engine made from p_create (or loaded from the

@@ -71,11 +71,27 @@ static void bounce_axis(float lo, float hi, float *p, float *v) {
         *p = hi;
 }
 
+// The sketch's borders() on one axis (Nature of Code 5, Example 5.11): more
+// than r beyond an edge, the boid reappears r beyond the opposite edge; the
+// overshoot is lost and the velocity kept.
+static void margin_axis(float lo, float hi, float r, float *p) {
+    if (*p < lo - r)
+        *p = hi + r;
+    else if (*p > hi + r)
+        *p = lo - r;
+}
+
 // Boundary mode after the move. walls: the stay-within-walls force does the
 // steering (steer stage); leaving the box anyway bounces, as a hard stop.
+// margin: the sketch's borders() with r = world.margin (0: the sketch's 3).
 void boids_boundary(const boids_world_params *w, float pos[3], float vel[3]) {
     if (w->boundary == BOIDS_BOUNDARY_WRAP) {
         boids_world_wrap(w, pos);
+    } else if (w->boundary == BOIDS_BOUNDARY_MARGIN) {
+        float r = boids_world_overhang(w);
+        for (int a = 0; a < 3; a++)
+            if (w->size[a] > 0.0f)
+                margin_axis(w->min[a], w->min[a] + w->size[a], r, &pos[a]);
     } else {
         for (int a = 0; a < 3; a++)
             if (w->size[a] > 0.0f)

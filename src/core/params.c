@@ -256,8 +256,12 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
             FAIL(BOIDS_ERR_PARAM, "share %g of group %u (allowed: 0..1e9)", (double)p->group_share[g], g);
     if (p->flow.kind > BOIDS_FLOW_IMAGE)
         FAIL(BOIDS_ERR_PARAM, "flow-field kind %u (allowed: noise, swirl, uniform, image)", p->flow.kind);
-    if (w->boundary > BOIDS_BOUNDARY_BOUNCE || w->combine > BOIDS_COMBINE_TRUNCATED)
+    if (w->boundary > BOIDS_BOUNDARY_MARGIN || w->combine > BOIDS_COMBINE_TRUNCATED)
         FAIL(BOIDS_ERR_PARAM, "boundary %u / combine %u out of range", w->boundary, w->combine);
+    // 0 is the default (BOIDS_MARGIN_DEFAULT), so every older run keeps its bits.
+    if (!(w->margin == 0.0f || (w->margin > 0.0f && w->margin <= BOIDS_MAX_EXTENT)))
+        FAIL(BOIDS_ERR_PARAM, "margin %g (allowed: > 0 and <= 1e9, or 0 for the default %g)", (double)w->margin,
+             (double)BOIDS_MARGIN_DEFAULT);
     if (w->dim == 2) {
         w->size[2] = 0.0f;
         w->min[2] = isfinite(w->min[2]) ? w->min[2] : 0.0f;

@@ -13,7 +13,7 @@
 
 #include "boids/core.h"
 
-const char *const boids_parse_boundary_names[] = {"wrap", "walls", "bounce", NULL};
+const char *const boids_parse_boundary_names[] = {"wrap", "walls", "bounce", "margin", NULL};
 const char *const boids_parse_distribution_names[] = {"uniform", "clustered", NULL};
 const char *const boids_parse_wall_corner_names[] = {"both", "book", NULL};
 const char *const boids_parse_path_outside_names[] = {"clamp", "end", NULL};

@@ -225,9 +225,9 @@ static const char *const group_keys[] = {"share",
                                          "color",
                                          NULL};
 
-static const char *const world_keys[] = {"dim",         "count",        "size",        "origin", "boundary", "dt",
-                                         "seed",        "combine",      "wall_offset", "wall_corner",
-                                         "distribution", NULL};
+static const char *const world_keys[] = {"dim",          "count",  "size",    "origin",      "boundary",
+                                         "dt",           "seed",   "combine", "wall_offset", "wall_corner",
+                                         "distribution", "margin", NULL};
 
 static int world_key(parse_ctx *c, const char *key, const char *value) {
     boids_world_params *w = &c->sc.params.world;
@@ -274,12 +274,15 @@ static int world_key(parse_ctx *c, const char *key, const char *value) {
     } else if (strcmp(key, "boundary") == 0) {
         int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_boundary_names);
         if (k < 0) {
-            fail(c, c->line, sec, key, value, "wrap, walls or bounce", "is not a boundary mode");
+            fail(c, c->line, sec, key, value, "wrap, walls, bounce or margin", "is not a boundary mode");
             return 0;
         }
         w->boundary = (uint32_t)k;
     } else if (strcmp(key, "dt") == 0) {
         return float_key(c, sec, key, value, 0.0f, true, 1000.0f, &w->dt);
+    } else if (strcmp(key, "margin") == 0) {
+        // boundary = margin's r (the sketch's boid size); unset: 3.
+        return float_key(c, sec, key, value, 0.0f, true, BOIDS_MAX_EXTENT, &w->margin);
     } else if (strcmp(key, "seed") == 0) {
         if ((p = boids_parse_uint(value, BOIDS_PARSE_TRIM | BOIDS_PARSE_HEX, 0, UINT64_MAX, &u))) {
             fail(c, c->line, sec, key, value, "an integer 0..18446744073709551615, decimal or 0x hex", "is %s", p);
@@ -1202,11 +1205,13 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
             (double)w->size[2]);
     vec_text(w->min, w->dim, v, sizeof v);
     fprintf(f, "origin = %s\nboundary = %s\ndt = %.9g\nseed = %llu\ncombine = %s\nwall_offset = %.9g\n", v,
-            w->boundary < 3 ? boids_parse_boundary_names[w->boundary] : "wrap", (double)w->dt,
+            w->boundary <= BOIDS_BOUNDARY_MARGIN ? boids_parse_boundary_names[w->boundary] : "wrap", (double)w->dt,
             (unsigned long long)w->seed_lo | ((unsigned long long)w->seed_hi << 32),
             w->combine <= BOIDS_COMBINE_TRUNCATED ? boids_parse_combine_names[w->combine] : "sum",
             (double)w->wall_offset);
     fprintf(f, "wall_corner = %s\n", boids_parse_wall_corner_names[w->wall_corner == BOIDS_WALL_CORNER_BOOK]);
+    if (w->margin != 0.0f) // unset: the default 3, written as before
+        fprintf(f, "margin = %.9g\n", (double)w->margin);
     fprintf(f, "distribution = %s\n", sc->distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform");
     for (uint32_t gi = 0; gi < w->group_count; gi++) {
         const boids_group_params *g = &p->group[gi];

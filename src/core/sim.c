@@ -247,20 +247,25 @@ void boids_sim_build_grid(boids_sim *s) {
     s->ms.scatter = (t4 - t3) * 1e3;
 }
 
+// Slot i of cur + accel -> pos_out, vel_out (xyz; they may be cur's own).
+static void integrate_agent(const boids_sim *s, uint32_t i, float pos_out[4], float vel_out[4]) {
+    const boids_world_params *w = &s->p.world;
+    const boids_group_params *g = &s->p.group[s->cur.group[i]];
+    boids_group_params own; // the agent's own maxspeed (its range's draw)
+    if (g->maxspeed_lo > 0.0f) {
+        own = *g;
+        own.maxspeed = boids_agent_maxspeed(w, g, s->cur.id[i]);
+        g = &own;
+    }
+    boids_integrate(w, g, s->cur.pos[i], s->cur.vel[i], s->accel[i], pos_out, vel_out);
+}
+
 // cur + accel -> next (kinematic lanes; steer wrote the wander lanes), swap.
 void boids_sim_integrate(boids_sim *s) {
-    const boids_world_params *w = &s->p.world;
     int n = (int)s->n;
 #pragma omp parallel for schedule(static) num_threads(thread_count(s))
     for (int i = 0; i < n; i++) {
-        const boids_group_params *g = &s->p.group[s->cur.group[i]];
-        boids_group_params own; // the agent's own maxspeed (its range's draw)
-        if (g->maxspeed_lo > 0.0f) {
-            own = *g;
-            own.maxspeed = boids_agent_maxspeed(w, g, s->cur.id[i]);
-            g = &own;
-        }
-        boids_integrate(w, g, s->cur.pos[i], s->cur.vel[i], s->accel[i], s->next.pos[i], s->next.vel[i]);
+        integrate_agent(s, (uint32_t)i, s->next.pos[i], s->next.vel[i]);
         s->next.id[i] = s->cur.id[i];
         s->next.group[i] = s->cur.group[i];
     }
@@ -340,6 +345,24 @@ boids_result boids_sim_set_bodies(boids_sim *s, const boids_body_params body[BOI
     return BOIDS_OK;
 }
 
+// The chapter's sketch, Example 5.11: Flock.run() calls boid.run(boids) for
+// each boid in turn, and run() is flock(), update(), borders(): the boid
+// steers from the others as they are now (those before it have moved this
+// step) and moves at once. Here: in id order, steer one agent over every
+// pair of cur, integrate it in place (its wander angles too), next agent.
+// Serial by nature; the grid built before is only the survey's.
+static void step_sequential(boids_sim *s) {
+    const uint32_t *slot = boids_sim_slots_by_id(s);
+    boids_sim_survey(s);
+    for (uint32_t id = 0; id < s->n; id++) {
+        uint32_t i = slot[id];
+        boids_sim_steer_agent(s, i);
+        integrate_agent(s, i, s->cur.pos[i], s->cur.vel[i]);
+        s->cur.pos[i][3] = s->next.pos[i][3];
+        s->cur.vel[i][3] = s->next.vel[i][3];
+    }
+}
+
 // One step of the pipeline. The step counter feeds the RNG (wander).
 void boids_sim_step(boids_sim *s) {
     s->p.world.step = (uint32_t)s->step;
@@ -354,11 +377,16 @@ void boids_sim_step(boids_sim *s) {
                 break;
             }
     boids_sim_build_grid(s);
-    double t0 = omp_get_wtime();
-    boids_sim_steer(s);
-    double t1 = omp_get_wtime();
-    boids_sim_integrate(s);
-    double t2 = omp_get_wtime();
+    double t0 = omp_get_wtime(), t1, t2;
+    if (s->update == BOIDS_UPDATE_SEQUENTIAL) {
+        step_sequential(s);
+        t1 = t2 = omp_get_wtime(); // steer and integrate are one stage here
+    } else {
+        boids_sim_steer(s);
+        t1 = omp_get_wtime();
+        boids_sim_integrate(s);
+        t2 = omp_get_wtime();
+    }
     boids_sim_bodies(s);
     double t3 = omp_get_wtime();
     s->ms.steer = (t1 - t0) * 1e3;

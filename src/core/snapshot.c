@@ -183,7 +183,7 @@ static void decode_params(const unsigned char *b, boids_params *p) {
 // chunk is written); its payload, and back (a problem, or NULL).
 static bool has_world_options(const boids_params *p) {
     const boids_world_params *w = &p->world;
-    return w->wall_corner || w->reserved0 || w->reserved1 || w->reserved2;
+    return w->wall_corner || w->margin != 0.0f || w->reserved1 || w->reserved2;
 }
 
 static void encode_world_options(const boids_params *p, unsigned char *b) {
@@ -196,7 +196,10 @@ static const char *decode_world_options(const unsigned char *b, boids_params *p)
     get_words(b, &off, &p->world.wall_corner, WOPT_BYTES);
     if (p->world.wall_corner > BOIDS_WALL_CORNER_BOOK)
         return "a wall-corner rule that is not both (0) or book (1)";
-    if (p->world.reserved0 || p->world.reserved1 || p->world.reserved2)
+    // The margin's word: 0 (the default, 3) or a margin finalize accepts.
+    if (!(p->world.margin == 0.0f || (p->world.margin > 0.0f && p->world.margin <= BOIDS_MAX_EXTENT)))
+        return "a margin that is not 0 (the default) or in (0, 1e9]";
+    if (p->world.reserved1 || p->world.reserved2)
         return "reserved words that are not 0";
     if (!has_world_options(p))
         return "no option (it is written only for one)";
@@ -887,10 +890,15 @@ static boids_result read_chunks(reader *rd, loaded *l) {
                         l->group[id], l->groups);
         }
         // Every step leaves agents inside the world (a wrapped coordinate may
-        // round onto its upper edge), z at the floor in 2D.
+        // round onto its upper edge; margin's band beyond it), z at the floor in 2D.
         const boids_world_params *wp = &l->p.world;
+        float r = boids_world_overhang(wp);
         for (uint32_t ax = 0; ax < 3; ax++) {
             float lo = wp->min[ax], hi = wp->min[ax] + wp->size[ax];
+            if (ax < wp->dim) {
+                lo -= r;
+                hi += r;
+            }
             bool inside = ax < wp->dim ? (l->pos[id][ax] >= lo && l->pos[id][ax] <= hi)
                                        : (l->pos[id][ax] == lo && l->vel[id][ax] == 0.0f);
             if (!inside) {

@@ -557,6 +557,18 @@ static void steer_leaf(boids_sim *s, uint32_t leaf, float reach) {
         steer_agent(s, t->item[k].slot, BOIDS_INDEX_QUADTREE, full ? NULL : &lr);
 }
 
+// The heading rules' global survey, over the grid of cur (see core.h).
+void boids_sim_survey(boids_sim *s) {
+    s->survey[0] = s->survey[1] = 0;
+    if (boids_params_survey(&s->p))
+        s->survey[0] = boids_survey(&s->p.world, s->grid.start, &s->survey[1]);
+}
+
+// One agent over every pair (the sequential update's steer; see core.h).
+void boids_sim_steer_agent(boids_sim *s, uint32_t slot) {
+    steer_agent(s, slot, BOIDS_INDEX_BRUTE, NULL);
+}
+
 // The steer stage over all agents, in parallel: each agent's result depends
 // only on cur, so any schedule gives the same bits. With the quadtree index
 // the tree is first rebuilt over cur (serially; its time is part of the
@@ -566,11 +578,8 @@ void boids_sim_steer(boids_sim *s) {
     int n = (int)s->n;
     int threads = s->threads > 0 ? s->threads : omp_get_max_threads();
     boids_index index = s->index;
-    // The heading rules' global survey, over the grid of cur (every index
-    // builds it), before any agent reads it.
-    s->survey[0] = s->survey[1] = 0;
-    if (boids_params_survey(&s->p))
-        s->survey[0] = boids_survey(&s->p.world, s->grid.start, &s->survey[1]);
+    // Every index builds the survey before any agent reads it.
+    boids_sim_survey(s);
     if (index == BOIDS_INDEX_QUADTREE && !boids_sim_build_quadtree(s))
         index = BOIDS_INDEX_GRID;
     if (index == BOIDS_INDEX_QUADTREE) {

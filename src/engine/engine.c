@@ -149,11 +149,23 @@ static boids_result finish(boids_engine *e, const boids_engine_desc *d, char *er
     e->backend = d->backend;
     e->sim->threads = d->threads;
     e->sim->index = d->index;
+    e->sim->update = d->update;
     e->trusted = true;
     e->dynamic = boids_scenario_is_dynamic(e->scen);
     if (d->backend == BOIDS_BACKEND_GPU && d->index != BOIDS_INDEX_GRID) {
         engine_say(err, err_size, "index: %s is not available on the GPU; expected grid",
                    d->index == BOIDS_INDEX_QUADTREE ? "quadtree" : "brute");
+        return BOIDS_ERR_ARGUMENT;
+    }
+    if (d->update != BOIDS_UPDATE_PARALLEL && d->update != BOIDS_UPDATE_SEQUENTIAL) {
+        engine_say(err, err_size, "update: %d is not an update order; expected parallel (0) or sequential (1)",
+                   (int)d->update);
+        return BOIDS_ERR_ARGUMENT;
+    }
+    if (d->backend == BOIDS_BACKEND_GPU && d->update != BOIDS_UPDATE_PARALLEL) {
+        engine_say(err, err_size,
+                   "update: sequential is not available on the GPU (every agent steers from the same state); "
+                   "expected parallel");
         return BOIDS_ERR_ARGUMENT;
     }
     if (d->backend == BOIDS_BACKEND_GPU)
