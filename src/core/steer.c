@@ -26,6 +26,7 @@ typedef struct gather {
     float inv_speed, inv_radius;     // scales of the alignment / cohesion terms (inv_radius: 1 / cohesion's radius)
     float ali_r2, coh_r2;            // squared radii of alignment and cohesion
     float sep_cos, ali_cos, coh_cos; // the cones of separation, alignment, cohesion
+    bool cones;                      // any of them narrower than all around
     uint32_t dim;
 } gather;
 
@@ -77,7 +78,8 @@ static inline void gather_pair(const boids_sim *s, const boids_group_params *res
     if (rel == BOIDS_REL_FLOCK) {
         // Each rule's neighbourhood: within its radius and its cone (field
         // of view) around the heading; by default one radius and one cone.
-        float dot = glm_vec3_dot((float *)off, (float *)heading);
+        // (The offset's dot with the heading only matters through a cone.)
+        float dot = acc->cones ? glm_vec3_dot((float *)off, (float *)heading) : 0.0f;
         // The sums by rule set: the chapter's 1/d separation terms; the
         // tutorial's plain offsets (/ the separation radius); the heading
         // boids' unit headings (mean directions, never angles).
@@ -500,6 +502,7 @@ static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_
                   .ali_cos = boids_rule_cone(g, BOIDS_CONE_ALIGNMENT),
                   .coh_cos = boids_rule_cone(g, BOIDS_CONE_COHESION),
                   .dim = w->dim};
+    acc.cones = acc.sep_cos > -1.0f || acc.ali_cos > -1.0f || acc.coh_cos > -1.0f;
     float ar = boids_alignment_radius(g), cr = boids_cohesion_radius(g);
     acc.ali_r2 = ar * ar;
     acc.coh_r2 = cr * cr;
