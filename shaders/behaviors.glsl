@@ -279,6 +279,23 @@ vec3 seek(vec3 to_target, vec3 vel, float maxspeed, float maxforce) {
     return steer_from_desired(desired, vel, maxforce);
 }
 
+// C twin: src/core/speed.c boids_target_speed().
+// OpenSteer's steerForTargetSpeed: along the heading, clamp(target - |v|,
+// -maxforce, maxforce); no force without a heading.
+vec3 target_speed(vec3 vel, float target, float maxforce) {
+    float speed = norm3(vel);
+    if (!(speed > 0.0))
+        return vec3(0.0);
+    float push = min(max(target - speed, -maxforce), maxforce);
+    return vel * (push / speed);
+}
+
+// C twin: include/boids/core.h boids_weight().
+// The weight of behaviour b: weight[] of the first 16, weight_more[] after.
+float weight_of(boids_group_params g, uint b) {
+    return b < 16u ? g.weight[b >> 2u][b & 3u] : g.weight_more[(b - 16u) >> 2u][(b - 16u) & 3u];
+}
+
 // C twin: src/core/seek.c boids_flee().
 // The opposite desired velocity: away from the target at maxspeed.
 vec3 flee(vec3 to_target, vec3 vel, float maxspeed, float maxforce) {

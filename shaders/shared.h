@@ -50,7 +50,9 @@
 /* ---- behaviours ---------------------------------------------------------
  * Index order is the priority order of BOIDS_COMBINE_PRIORITY (first = most
  * urgent, as in Reynolds 1999 / OpenSteer: avoid collisions before steering
- * for goals). The weight of behaviour i is weight[i >> 2][i & 3]. */
+ * for goals). The weight of behaviour i is weight[i >> 2][i & 3] for
+ * i < 16 and weight_more[(i - 16) >> 2][(i - 16) & 3] after (C:
+ * boids_weight / boids_weight_ref, GLSL: weight_of). */
 #define BOIDS_BI_OBSTACLES 0u
 #define BOIDS_BI_WALLS 1u
 #define BOIDS_BI_ESCAPE 2u     /* evade agents of groups this group flees from */
@@ -67,7 +69,9 @@
 #define BOIDS_BI_ALIGNMENT 13u
 #define BOIDS_BI_COHESION 14u
 #define BOIDS_BI_WANDER 15u
-#define BOIDS_BEHAVIOR_COUNT 16u
+#define BOIDS_BI_SPEED 16u     /* target speed: accelerate or brake toward target_speed (OpenSteer) */
+#define BOIDS_BEHAVIOR_COUNT 17u
+#define BOIDS_BEHAVIOR_MAX 32u /* the bits of a behaviours mask; weight (16) + weight_more (16) */
 #define BOIDS_BIT(index) (1u << (index))
 #define BOIDS_B_FLOCKING (BOIDS_BIT(BOIDS_BI_SEPARATION) | BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))
 /* Behaviours that need the neighbour gather. */
@@ -252,7 +256,7 @@
 #define BOIDS_CONE_COHESION 4u
 #define BOIDS_CONES 7u /* every bit above */
 
-/* ---- parameters of one group (species); 208 bytes --------------------------- */
+/* ---- parameters of one group (species); 288 bytes --------------------------- */
 BOIDS_STRUCT(boids_group_params) {
     float maxspeed;        /* chapter: 3 */
     float maxforce;        /* chapter: 0.05 */
@@ -308,6 +312,14 @@ BOIDS_STRUCT(boids_group_params) {
     BOIDS_UINT own_cones;    /* BOIDS_CONE_* */
     BOIDS_UINT cones_spare0; /* 0 */
     BOIDS_UINT cones_spare1; /* 0 */
+
+    /* The behaviours after the first 16 (issue 15's steering library):
+     * their weights, then their parameters. */
+    BOIDS_VEC4(weight_more[4]); /* behaviour 16 + i: weight_more[i >> 2][i & 3] */
+    float target_speed;         /* BOIDS_BI_SPEED: the wanted speed (default 1.5) */
+    float more_spare0;          /* 0 */
+    float more_spare1;          /* 0 */
+    float more_spare2;          /* 0 */
 };
 
 /* ---- parameters of the whole world; 208 bytes ----------------------------------- */

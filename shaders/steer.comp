@@ -225,7 +225,7 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
 void combine_one(boids_group_params g, uint b, vec3 force, float maxforce, inout vec3 acc, inout bool chosen) {
     if (chosen)
         return;
-    vec3 f = force * g.weight[b >> 2u][b & 3u];
+    vec3 f = force * weight_of(g, b);
     if (world.combine == BOIDS_COMBINE_PRIORITY && norm3(f) > g.priority_threshold) {
         acc = f;
         chosen = true;
@@ -341,6 +341,10 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
         float r2 = rng_signed(rng_u32(world.seed_lo, world.seed_hi, id, counter, BOIDS_RNG_WANDER2));
         f = wander(vel, angles, r1, r2, g.wander_distance, g.wander_radius, g.wander_change, world.dim, ms, mf);
         combine_one(g, BOIDS_BI_WANDER, f, mf, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_SPEED)) != 0u) {
+        f = target_speed(vel, g.target_speed, mf);
+        combine_one(g, BOIDS_BI_SPEED, f, mf, sum, chosen);
     }
     return sum;
 }

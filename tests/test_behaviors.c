@@ -106,7 +106,7 @@ static const float *vel_of(boids_sim *s, uint32_t id) {
 }
 
 static float weight_of(const boids_group_params *g, uint32_t b) {
-    return g->weight[b >> 2][b & 3];
+    return boids_weight(g, b);
 }
 
 // ---- seek / flee -------------------------------------------------------------
@@ -460,6 +460,56 @@ START_TEST(walls_in_sim) {
                 "desired (3,0) - (-1,0) = (4,0) limited to 0.05");
     boids_sim_step(s);
     expect_vec3("sim walls middle after a step", vel_of(s, 0), 1, 1, 0, 0, "velocity unchanged by the walls");
+    boids_sim_destroy(s);
+}
+END_TEST
+
+// ---- target speed ----------------------------------------------------------------
+
+// OpenSteer's steerForTargetSpeed: forward * clamp(target - |v|, -mf, mf).
+START_TEST(speed_by_hand) {
+    float f[3];
+    // |v| = 5 above 1.5: brake by maxforce 0.05 along -v: (3,4)/5 * -0.05.
+    boids_target_speed((float[3]){3, 4, 0}, 1.5f, 0.05f, f);
+    expect_vec3("speed brake", f, -0.03, -0.04, 0, 0.05 * FEPS, "error -3.5 clamped to -0.05, along (0.6, 0.8)");
+    // |v| = 1 below 1.5, budget 1: the whole error 0.5 along v.
+    boids_target_speed((float[3]){0.6f, 0.8f, 0}, 1.5f, 1.0f, f);
+    expect_vec3("speed accelerate", f, 0.3, 0.4, 0, 4 * FEPS, "error +0.5 within maxforce 1, along (0.6, 0.8)");
+    // At the target speed: no force; at rest: no heading, no force.
+    boids_target_speed((float[3]){1.5f, 0, 0}, 1.5f, 0.05f, f);
+    expect_zero("speed at target", f, "error 0");
+    boids_target_speed((float[3]){0, 0, 0}, 1.5f, 0.05f, f);
+    expect_zero("speed at rest", f, "no heading to speed up along");
+    // A target of 0 brakes; 3D.
+    boids_target_speed((float[3]){0, 0, 2}, 0.0f, 0.1f, f);
+    expect_vec3("speed 3D brake", f, 0, 0, -0.1, 0.1 * FEPS, "error -2 clamped to -0.1 along +z");
+    // Never turns: the force is parallel to the velocity.
+    boids_target_speed((float[3]){-2, 1, 0.5f}, 4.0f, 0.3f, f);
+    double cross = (double)f[0] * 1 - (double)f[1] * -2;
+    EXPECT(fabs(cross) < 1e-7 && f[0] < 0 && f[1] > 0, "speed: along v (-2, 1, .5), got (%g, %g, %g)", (double)f[0],
+           (double)f[1], (double)f[2]);
+}
+END_TEST
+
+// In a simulation alone: every agent's speed goes to the target at
+// maxforce per step and stays there; headings do not change.
+START_TEST(speed_in_sim) {
+    boids_params p;
+    small_world(&p, 2, BOIDS_BIT(BOIDS_BI_SPEED));
+    p.group[0].target_speed = 2.0f;
+    agent a[3] = {{0, 0, 0, 3, 0, 0, 0}, {100, 0, 0, 0, -0.5f, 0, 0}, {-200, 50, 0, 0.6f, 0.8f, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 3);
+    const float start[3][2] = {{1, 0}, {0, -1}, {0.6f, 0.8f}};
+    for (int k = 0; k < 60; k++)
+        boids_sim_step(s);
+    for (uint32_t id = 0; id < 3; id++) {
+        const float *v = vel_of(s, id);
+        double speed = sqrt((double)v[0] * v[0] + (double)v[1] * v[1]);
+        EXPECT(fabs(speed - 2.0) < 1e-5, "agent %u: speed %.9g after 60 steps, expected the target 2", id, speed);
+        EXPECT(fabs(v[0] / speed - start[id][0]) < 1e-5 && fabs(v[1] / speed - start[id][1]) < 1e-5,
+               "agent %u: heading (%g, %g) changed from (%g, %g)", id, v[0] / speed, v[1] / speed, start[id][0],
+               start[id][1]);
+    }
     boids_sim_destroy(s);
 }
 END_TEST
@@ -1737,7 +1787,7 @@ START_TEST(rule_radius_by_hand) {
     g->alignment_radius = 7.5f;
     g->cohesion_radius = 9.0f;
     for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++)
-        g->weight[b >> 2][b & 3] = 1.0f;
+        *boids_weight_ref(g, b) = 1.0f;
     // A at the origin moving +x at 1; B at 8 moving +y at 2: inside cohesion's
     // 9, outside alignment's 7.5 and separation's 5. Cohesion alone:
     // setMag((8,0), 3) - (1,0) = (2,0). (With B aligned: + (0,3) - (1,0).)
@@ -2163,7 +2213,7 @@ START_TEST(tutorial_by_hand) {
     p.group[0].radius = 50.0f;
     p.group[0].separation = 25.0f;
     for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++)
-        p.group[0].weight[b >> 2][b & 3] = 1.0f;
+        *boids_weight_ref(&p.group[0], b) = 1.0f;
     agent ag[] = {{0, 0, 0, 3, 0, 0, 0}, {10, 0, 0, 0, 3, 0, 0}, {0, 20, 0, 0, 3, 0, 0}, {-40, 0, 0, 0, -3, 0, 0}};
     boids_sim *sm = sim_with(&p, ag, 4);
     boids_sim_step(sm);
@@ -2327,6 +2377,7 @@ static Suite *behaviors_suite(void) {
         {"evade", {evade_by_hand}},
         {"wander", {wander_by_hand, wander_in_sim}},
         {"walls", {walls_by_hand, walls_in_sim, walls_book_corner_by_hand}},
+        {"speed", {speed_by_hand, speed_in_sim}},
         {"flow", {flow_by_hand, flow_in_sim}},
         {"path",
          {path_by_hand, path_across_seam, path_normal_point_rules, path_shifts_by_hand, path_long_segments,

@@ -597,6 +597,40 @@ START_TEST(test_neighborhood_chunk) {
 }
 END_TEST
 
+// The later behaviours' rows (weight.speed, target_speed): no MORE chunk at
+// the defaults; MORE with a target speed and a weight of their own, which
+// load back and continue bit for bit; a MORE with only defaults, a spare
+// word set or a NaN is refused.
+START_TEST(test_more_chunk) {
+    boids_sim *s = rich_sim(60, 2, 2);
+    bytes f = saved_with(s, TMP "/snap_more0.boids", "MORE", false);
+    free(f.b);
+    s->p.group[1].behaviors |= BOIDS_BIT(BOIDS_BI_SPEED);
+    s->p.group[1].target_speed = 2.5f;
+    *boids_weight_ref(&s->p.group[1], BOIDS_BI_SPEED) = 0.75f;
+    f = saved_with(s, TMP "/snap_more.boids", "MORE", true);
+    boids_sim *t = loads_and_continues(TMP "/snap_more.boids", s);
+    ck_assert_float_eq(t->p.group[1].target_speed, 2.5f);
+    ck_assert_float_eq(boids_weight(&t->p.group[1], BOIDS_BI_SPEED), 0.75f);
+    ck_assert_float_eq(t->p.group[0].target_speed, BOIDS_TARGET_SPEED_DEFAULT);
+    boids_sim_destroy(t);
+    size_t at = chunk_at(&f, "MORE") + 12, g1 = 80; // group 1's 20 words
+    le32(f.b + at + g1 + 68, 0x3f800000u);          // its first spare word: 1.0
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "spare words");
+    le32(f.b + at + g1 + 68, 0);
+    le32(f.b + at + g1, 0x7fc00000u); // weight.speed: NaN
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "not finite");
+    le32(f.b + at + g1, 0x3f800000u);      // weight 1 (the default)
+    le32(f.b + at + g1 + 64, 0x3fc00000u); // target speed 1.5 (the default)
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "only the defaults");
+    free(f.b);
+    boids_sim_destroy(s);
+}
+END_TEST
+
 // Sizes: a count above the maximum, zero, counts that disagree between
 // chunks, lengths that do not match or would overflow, too many joint rows.
 START_TEST(test_sizes) {
@@ -1022,6 +1056,7 @@ int main(void) {
         {"world_options", test_world_options},
         {"margin_band", test_margin_band},
         {"rules_chunk", test_rules_chunk},
+        {"more_chunk", test_more_chunk},
         {"neighborhood_chunk", test_neighborhood_chunk},
         {"values", test_values},
         {"not_a_file", test_not_a_file},

@@ -139,6 +139,9 @@ void boids_evade(const float to_target[3], const float target_vel[3], const floa
 // `distance` ahead. angles = {theta, phi} in, updated in place.
 void boids_wander(const float vel[3], float angles[2], float rnd_theta, float rnd_phi, float distance, float radius,
                   float change, uint32_t dim, float maxspeed, float maxforce, float dest[3]);
+// Target speed (OpenSteer): along the heading, clamp(target - |vel|,
+// -maxforce, maxforce); zero without a heading. src/core/speed.c.
+void boids_target_speed(const float vel[3], float target, float maxforce, float dest[3]);
 // Stay within walls: within `offset` of a wall, desire maxspeed away from it
 // on that axis, keeping the other components. Far from the walls: no force
 // (returns false, dest = 0), never a brake.

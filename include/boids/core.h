@@ -117,6 +117,7 @@ typedef struct boids_sim {
 
 // The default heading-rules turn (boids_group_params.turn), radians per time unit.
 #define BOIDS_TURN_DEFAULT 0.05f
+#define BOIDS_TARGET_SPEED_DEFAULT 1.5f // behaviour speed: half the chapter's maxspeed
 
 // Defaults: the chapter's flocking (maxspeed 3, maxforce 0.05, radius 50,
 // separation 25, weights 1.5/1/1), one group, wrap, 2D, dt 1, a world sized
@@ -175,6 +176,15 @@ boids_result boids_body_check(const boids_body_params *b, char *what, size_t wha
 // Segment i's length and joint i's width.
 static inline float boids_body_length(const boids_body_params *b, uint32_t i) { return b->segment[i >> 2][i & 3]; }
 static inline float boids_body_width(const boids_body_params *b, uint32_t i) { return b->width[i >> 2][i & 3]; }
+// The weight of behaviour b (< BOIDS_BEHAVIOR_MAX) of a group: weight[] of
+// the first 16, weight_more[] of the rest (shared.h); the one place that
+// knows the split.
+static inline float *boids_weight_ref(boids_group_params *g, uint32_t b) {
+    return b < 16u ? &g->weight[b >> 2][b & 3] : &g->weight_more[(b - 16u) >> 2][(b - 16u) & 3];
+}
+static inline float boids_weight(const boids_group_params *g, uint32_t b) {
+    return *boids_weight_ref((boids_group_params *)g, b);
+}
 // "none", "chain", "snake", "fish" <-> BOIDS_BODY_*; -1 if unknown.
 int boids_body_style_index(const char *name);
 const char *boids_body_style_name(uint32_t style);

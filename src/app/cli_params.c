@@ -256,7 +256,7 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
             g->rules = o->rules;
         for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
             if (o->weight_set[i])
-                g->weight[i >> 2][i & 3] = o->weights[i];
+                *boids_weight_ref(g, i) = o->weights[i];
     }
     for (uint32_t gi = 0; gi < BOIDS_MAX_GROUPS && o->body_style_set; gi++) {
         float length = o->body_length_set ? o->body_length : 1.2f * p->group[gi].separation;

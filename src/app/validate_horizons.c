@@ -135,7 +135,7 @@ static float force_atol(const boids_group_params *g, uint32_t behaviors) {
     float atol = 0.0f, ms = group_top_speed(g);
     for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++)
         if (behaviors & BOIDS_BIT(b))
-            atol += fabsf(g->weight[b >> 2][b & 3]) * (b == BOIDS_BI_WANDER ? TRIG : ARITH) * ms;
+            atol += fabsf(boids_weight(g, b)) * (b == BOIDS_BI_WANDER ? TRIG : ARITH) * ms;
     return atol > 0.0f ? atol : ARITH * ms;
 }
 

@@ -20,10 +20,10 @@
 #define WEIGHT_STEP 0.1f
 
 static float *weight_of(boids_group_params *g, uint32_t b) {
-    return &g->weight[b >> 2][b & 3];
+    return boids_weight_ref(g, b);
 }
 static float weight_value(const boids_group_params *g, uint32_t b) {
-    return g->weight[b >> 2][b & 3];
+    return boids_weight(g, b);
 }
 
 // The menu's group and the name the scenario gives it ("" if none).

@@ -22,7 +22,9 @@ _Static_assert(offsetof(boids_group_params, alignment_radius) == 176, "group.ali
 _Static_assert(offsetof(boids_group_params, alignment_fov_cos) == 188, "group.alignment_fov_cos");
 _Static_assert(offsetof(boids_group_params, cohesion_fov_cos) == 192, "group.cohesion_fov_cos");
 _Static_assert(offsetof(boids_group_params, own_cones) == 196, "group.own_cones");
-_Static_assert(sizeof(boids_group_params) == 208, "group params: 13 vec4");
+_Static_assert(offsetof(boids_group_params, weight_more) == 208, "group.weight_more");
+_Static_assert(offsetof(boids_group_params, target_speed) == 272, "group.target_speed");
+_Static_assert(sizeof(boids_group_params) == 288, "group params: 18 vec4");
 
 _Static_assert(offsetof(boids_world_params, min) == 0, "world.min");
 _Static_assert(offsetof(boids_world_params, cells) == 64, "world.cells");

@@ -13,7 +13,7 @@ static const char *const behavior_names[BOIDS_BEHAVIOR_COUNT] = {
     [BOIDS_BI_HUNT] = "hunt",           [BOIDS_BI_PURSUE] = "pursue",      [BOIDS_BI_SEEK] = "seek",
     [BOIDS_BI_ARRIVE] = "arrive",       [BOIDS_BI_PATH] = "path",          [BOIDS_BI_FLOW] = "flow",
     [BOIDS_BI_VIEW] = "view",           [BOIDS_BI_ALIGNMENT] = "alignment", [BOIDS_BI_COHESION] = "cohesion",
-    [BOIDS_BI_WANDER] = "wander",
+    [BOIDS_BI_WANDER] = "wander",       [BOIDS_BI_SPEED] = "speed",
 };
 
 // Name -> behaviour index, or -1.
@@ -68,14 +68,15 @@ static void group_default(boids_group_params *g) {
     g->avoid_distance = 50.0f;
     g->priority_threshold = 0.005f;
     for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
-        g->weight[i >> 2][i & 3] = 1.0f;
-    g->weight[BOIDS_BI_SEPARATION >> 2][BOIDS_BI_SEPARATION & 3] = 1.5f;
+        *boids_weight_ref(g, i) = 1.0f;
+    *boids_weight_ref(g, BOIDS_BI_SEPARATION) = 1.5f;
     g->behaviors = BOIDS_B_FLOCKING;
     g->relations = 0; // BOIDS_REL_FLOCK with every group
     g->max_turn = 0.0f;
     g->body_radius = 3.0f; // the chapter's boid size r
     g->rules = BOIDS_RULES_CHAPTER;
     g->turn = BOIDS_TURN_DEFAULT; // heading rules: about 3 degrees per rule and step
+    g->target_speed = BOIDS_TARGET_SPEED_DEFAULT;
 }
 
 // Defaults for `count` agents in `dim` dimensions; world auto-sized.
@@ -158,7 +159,7 @@ float boids_rule_cone(const boids_group_params *g, uint32_t cone) {
 float *boids_group_value(boids_group_params *g, const char *name) {
     if (strncmp(name, "weight.", 7) == 0) {
         int b = boids_behavior_index(name + 7);
-        return b < 0 ? NULL : &g->weight[b >> 2][b & 3];
+        return b < 0 ? NULL : boids_weight_ref(g, (uint32_t)b);
     }
     static const struct {
         const char *name;
@@ -167,7 +168,8 @@ float *boids_group_value(boids_group_params *g, const char *name) {
                  {"maxforce", offsetof(boids_group_params, maxforce)},
                  {"radius", offsetof(boids_group_params, radius)},
                  {"separation", offsetof(boids_group_params, separation)},
-                 {"turn", offsetof(boids_group_params, turn)}};
+                 {"turn", offsetof(boids_group_params, turn)},
+                 {"target_speed", offsetof(boids_group_params, target_speed)}};
     for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
         if (strcmp(name, plain[k].name) == 0)
             return (float *)((char *)g + plain[k].offset);
@@ -325,7 +327,7 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         if (!(g->arrive_radius > 0.0f))
             g->arrive_radius = 1e-6f;
         for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
-            if (!isfinite(g->weight[i >> 2][i & 3]))
+            if (!isfinite(boids_weight(g, i)))
                 FAIL(BOIDS_ERR_PARAM, "weight of %s in group %u is not finite", boids_behavior_name(i), gi);
         if (g->behaviors >> BOIDS_BEHAVIOR_COUNT)
             FAIL(BOIDS_ERR_PARAM, "behaviour bits 0x%x of group %u", g->behaviors, gi);
@@ -333,6 +335,8 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
             FAIL(BOIDS_ERR_PARAM, "rules %u of group %u (allowed: chapter, tutorial or heading)", g->rules, gi);
         if (!isfinite(g->turn) || g->turn < 0.0f || g->turn > BOIDS_PI)
             FAIL(BOIDS_ERR_PARAM, "turn %g of group %u (allowed: 0..pi radians)", (double)g->turn, gi);
+        if (!isfinite(g->target_speed) || g->target_speed < 0.0f)
+            FAIL(BOIDS_ERR_PARAM, "target speed %g of group %u (allowed: >= 0, finite)", (double)g->target_speed, gi);
         // The heading boids of the angle-bug post live on a plane and know
         // only its three rules (a heading is an angle; other forces have no
         // turn to become).
@@ -347,9 +351,9 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         g->rules_spare0 = 0;
         g->rules_spare1 = 0;
         for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
-            if (!(fabsf(g->weight[i >> 2][i & 3]) <= BOIDS_MAX_WEIGHT))
+            if (!(fabsf(boids_weight(g, i)) <= BOIDS_MAX_WEIGHT))
                 FAIL(BOIDS_ERR_PARAM, "weight %g of %s in group %u (allowed: -1e6..1e6)",
-                     (double)g->weight[i >> 2][i & 3], boids_behavior_name(i), gi);
+                     (double)boids_weight(g, i), boids_behavior_name(i), gi);
         // Per-agent ranges: none (0, 0) or 0 < lo <= hi, finite.
         const float *range[2] = {&g->maxspeed_lo, &g->maxforce_lo};
         for (int k = 0; k < 2; k++) {

@@ -219,6 +219,7 @@ static const char *const group_keys[] = {"share",
                                          "body_radius",
                                          "rules",
                                          "turn",
+                                         "target_speed",
                                          "body",
                                          "joints",
                                          "body_length",
@@ -385,6 +386,7 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         {"max_turn", &g->max_turn, false, 3.4e38f},
         {"body_radius", &g->body_radius, false, 3.4e38f},
         {"turn", &g->turn, false, BOIDS_PI},
+        {"target_speed", &g->target_speed, false, 3.4e38f},
         {"share", &c->sc.params.group_share[gi], true, 1e9f},
         {"body_length", &x->length, true, 3.4e38f},
     };
@@ -483,7 +485,7 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
                 fail(c, c->line, sec, key, value, "a weight -1e6..1e6", "is %s", p);
                 return 0;
             }
-            g->weight[b >> 2][b & 3] = wgt;
+            *boids_weight_ref(g, b) = wgt;
             return 1;
         }
         float v[3];
@@ -1158,7 +1160,7 @@ void boids_scenario_at_step(const boids_scenario *sc, uint64_t step, boids_param
         const boids_vary *v = &sc->vary[k];
         double mid = 0.5 * ((double)v->lo + v->hi), amp = 0.5 * ((double)v->hi - v->lo);
         double a = 2.0 * 3.14159265358979323846 * fmod(t, v->period) / v->period;
-        p->group[v->group].weight[v->behavior >> 2][v->behavior & 3] = (float)(mid + amp * sin(a));
+        *boids_weight_ref(&p->group[v->group], v->behavior) = (float)(mid + amp * sin(a));
     }
 }
 
@@ -1222,7 +1224,7 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
             fprintf(f, "share = %.9g\n", (double)p->group_share[gi]);
         fprintf(f, "behaviors = %s\n", beh);
         for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++)
-            fprintf(f, "weight.%s = %.9g\n", boids_behavior_name(b), (double)g->weight[b >> 2][b & 3]);
+            fprintf(f, "weight.%s = %.9g\n", boids_behavior_name(b), (double)boids_weight(g, b));
         for (uint32_t k = 0; k < sc->vary_count; k++)
             if (sc->vary[k].group == gi)
                 fprintf(f, "vary.%s = %.9g, %.9g, %.9g\n", boids_behavior_name(sc->vary[k].behavior),
@@ -1253,6 +1255,8 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
             fprintf(f, "alignment_fov = %.9g\n", fov_degrees(g->alignment_fov_cos));
         if (g->own_cones & BOIDS_CONE_COHESION)
             fprintf(f, "cohesion_fov = %.9g\n", fov_degrees(g->cohesion_fov_cos));
+        if (g->target_speed != BOIDS_TARGET_SPEED_DEFAULT || (g->behaviors & BOIDS_BIT(BOIDS_BI_SPEED)))
+            fprintf(f, "target_speed = %.9g\n", (double)g->target_speed);
         if (g->rules != BOIDS_RULES_CHAPTER || g->turn != BOIDS_TURN_DEFAULT)
             fprintf(f, "rules = %s\nturn = %.9g\n",
                     g->rules < BOIDS_RULES_COUNT ? boids_parse_rules_names[g->rules] : "chapter", (double)g->turn);

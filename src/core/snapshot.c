@@ -33,7 +33,7 @@ _Static_assert(sizeof(boids_world_params) == 208, "boids_world_params: 52 words"
 #define WOPT_BYTES 16u
 _Static_assert(offsetof(boids_world_params, wall_corner) == WORLD_PARM_BYTES, "the options follow the PARM words");
 _Static_assert(sizeof(boids_world_params) == WORLD_PARM_BYTES + WOPT_BYTES, "WOPT: the rest of the world");
-_Static_assert(sizeof(boids_group_params) == 208, "boids_group_params: 52 words");
+_Static_assert(sizeof(boids_group_params) == 288, "boids_group_params: 72 words");
 // PARM holds each group's first 36 words; the per-agent ranges (the last 4)
 // go into the RANG chunk, written only when a group has one, so a snapshot
 // of a run without ranges is what version 2 wrote (the pinned hashes).
@@ -49,8 +49,15 @@ _Static_assert(offsetof(boids_group_params, rules) == GROUP_PARM_BYTES + 16u, "t
 // chunk, written only when a group has one of its own; without it every
 // group has the one radius and field of view of before (all 0).
 _Static_assert(offsetof(boids_group_params, alignment_radius) == GROUP_PARM_BYTES + 32u, "NBHD follows the rules row");
-_Static_assert(sizeof(boids_group_params) == GROUP_PARM_BYTES + 64u, "NBHD: the rest of a group");
 #define NBHD_BYTES (BOIDS_MAX_GROUPS * 32u)
+// The rows of the behaviours after the first 16 (their weights, then their
+// parameters: target_speed, 3 spare) go into the MORE chunk, written only
+// when a group's differ from the defaults (boids_params_default's); without
+// it every group has those defaults.
+#define MORE_OFFSET (GROUP_PARM_BYTES + 64u)
+_Static_assert(offsetof(boids_group_params, weight_more) == MORE_OFFSET, "MORE follows NBHD");
+#define MORE_GROUP_BYTES (sizeof(boids_group_params) - MORE_OFFSET)
+#define MORE_BYTES (BOIDS_MAX_GROUPS * MORE_GROUP_BYTES)
 _Static_assert(sizeof(boids_scene) == 1040, "boids_scene: 260 words");
 _Static_assert(sizeof(boids_body_params) == 272, "boids_body_params: 68 words");
 _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
@@ -118,7 +125,8 @@ static const char *params_nonfinite(const boids_params *p) {
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
         const boids_group_params *q = &p->group[g];
         if (!all_finite(&q->maxspeed, 16) || !all_finite(&q->weight[0][0], 16) || !isfinite(q->max_turn) ||
-            !isfinite(q->body_radius) || !all_finite(&q->maxspeed_lo, 4) || !isfinite(q->turn))
+            !isfinite(q->body_radius) || !all_finite(&q->maxspeed_lo, 4) || !isfinite(q->turn) ||
+            !all_finite(&q->weight_more[0][0], 16) || !isfinite(q->target_speed))
             return "group";
         const boids_body_params *b = &p->body[g];
         if (!all_finite(&b->segment[0][0], 32) || !all_finite(&b->width[0][0], 32) || !isfinite(b->angle_limit))
@@ -283,6 +291,56 @@ static const char *decode_neighborhoods(const unsigned char *b, boids_params *p)
     if (!has_neighborhoods(p))
         return "only the default neighbourhoods (it is written only for others)";
     return NULL;
+}
+
+// The default rows of the later behaviours (boids_params_default's groups
+// are all alike): MORE_GROUP_BYTES of its group 0 from weight_more on.
+static const unsigned char *default_more(void) {
+    static boids_params d;
+    static bool made;
+    if (!made) { // the same bytes every time: a race would write them twice
+        boids_params_default(&d, 1, 2);
+        made = true;
+    }
+    return (const unsigned char *)&d.group[0].weight_more;
+}
+
+// Whether any group's later-behaviour rows differ from the defaults (then
+// the MORE chunk is written); its payload, and back (a problem, or NULL;
+// the values' ranges are checked with the params).
+static bool has_more(const boids_params *p) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        if (memcmp(&p->group[g].weight_more, default_more(), MORE_GROUP_BYTES) != 0)
+            return true;
+    return false;
+}
+
+static void encode_more(const boids_params *p, unsigned char *b) {
+    size_t off = 0;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        put_words(b, &off, &p->group[g].weight_more, MORE_GROUP_BYTES);
+}
+
+static const char *decode_more(const unsigned char *b, boids_params *p) {
+    size_t off = 0;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        get_words(b, &off, &p->group[g].weight_more, MORE_GROUP_BYTES);
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        const boids_group_params *q = &p->group[g];
+        if (!all_finite(&q->weight_more[0][0], 16) || !isfinite(q->target_speed))
+            return "a weight or parameter that is not finite";
+        if (q->more_spare0 != 0.0f || q->more_spare1 != 0.0f || q->more_spare2 != 0.0f)
+            return "spare words that are not 0";
+    }
+    if (!has_more(p))
+        return "only the defaults (it is written only for others)";
+    return NULL;
+}
+
+// The defaults of the later behaviours' rows in every group (a file without MORE).
+static void default_more_rows(boids_params *p) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        memcpy(&p->group[g].weight_more, default_more(), MORE_GROUP_BYTES);
 }
 
 // Whether any group has a per-agent range (then the RANG chunk is written).
@@ -512,6 +570,11 @@ static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *s
         unsigned char nbhd[NBHD_BYTES];
         encode_neighborhoods(&s->p, nbhd);
         w_chunk(w, "NBHD", nbhd, sizeof nbhd);
+    }
+    if (has_more(&s->p)) {
+        static unsigned char more[MORE_BYTES];
+        encode_more(&s->p, more);
+        w_chunk(w, "MORE", more, sizeof more);
     }
 
     // Agents in id order, in blocks (the payload is streamed, never held whole).
@@ -848,6 +911,16 @@ static boids_result read_chunks(reader *rd, loaded *l) {
         free(b);
         if (why)
             return fail(err, es, path, BOIDS_ERR_FORMAT, "the NBHD chunk holds %s", why);
+    }
+    default_more_rows(&l->p);
+    if (rd->version >= 3 && r_next_is(rd, "MORE")) { // the later behaviours' rows (none before version 3)
+        if ((r = r_chunk(rd, "MORE", MORE_BYTES, "20 words per group: weights 16..31, target speed, 3 spare", &b)) !=
+            BOIDS_OK)
+            return r;
+        const char *why = decode_more(b, &l->p);
+        free(b);
+        if (why)
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "the MORE chunk holds %s", why);
     }
     const char *bad = params_nonfinite(&l->p);
     if (bad)

@@ -427,6 +427,8 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
         boids_wander(vel, angles, r1, r2, g->wander_distance, g->wander_radius, g->wander_change, w->dim, ms, mf,
                      force[BOIDS_BI_WANDER]);
     }
+    if (beh & BOIDS_BIT(BOIDS_BI_SPEED))
+        boids_target_speed(vel, g->target_speed, mf, force[BOIDS_BI_SPEED]);
 }
 
 // Weighted sum of the enabled forces, or, in priority mode, the first
@@ -445,7 +447,7 @@ static void combine(const boids_world_params *w, const boids_group_params *g, ui
         if (!(beh & BOIDS_BIT(b)))
             continue;
         float f[3];
-        glm_vec3_scale(force[b], g->weight[b >> 2][b & 3], f);
+        glm_vec3_scale(force[b], boids_weight(g, b), f);
         if (w->combine == BOIDS_COMBINE_PRIORITY && glm_vec3_norm(f) > g->priority_threshold) {
             glm_vec3_copy(f, acc);
             return;
