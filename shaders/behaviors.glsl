@@ -290,6 +290,73 @@ vec3 target_speed(vec3 vel, float target, float maxforce) {
     return vel * (push / speed);
 }
 
+// C twin: src/core/queue.c boids_queue_blocks().
+// Queueing (Reynolds 1999): does the neighbour at off (d2 = |off|^2)
+// moving at vj block the agent? Within distance, ahead (off . heading > 0)
+// within the cone BOIDS_QUEUE_COS, and slower; decided on squares.
+bool queue_blocks(vec3 off, float d2, vec3 heading, bool has_heading, vec3 vel, vec3 vj, float distance) {
+    if (!has_heading || !(d2 < distance * distance))
+        return false;
+    float along = dot3(off, heading);
+    if (!(along > 0.0) || !in_cone(along, BOIDS_QUEUE_COS, d2))
+        return false;
+    return norm2(vj) < norm2(vel);
+}
+
+// C twin: src/core/queue.c boids_queue().
+// The brake: -vel limited to maxforce when any neighbour blocks, else zero.
+vec3 queue(uint blocked, vec3 vel, float maxforce) {
+    if (blocked == 0u)
+        return vec3(0.0);
+    return limit(-vel, maxforce);
+}
+
+// C twin: src/core/avoid.c boids_avoid_threat().
+// OpenSteer's predictNearestApproachTime: dv = vj - vel, t = -off . dv /
+// |dv|^2; a threat when 0 < t < horizon (on products) and |off + dv t| <
+// danger (on squares). On a threat: t and the predicted offset at t.
+bool avoid_threat(vec3 off, vec3 vel, vec3 vj, float horizon, float danger, out float t, out vec3 predicted) {
+    t = 0.0;
+    predicted = vec3(0.0);
+    precise vec3 dv = vj - vel;
+    float den = norm2(dv);
+    if (!(den > 0.0))
+        return false;
+    float num = -dot3(off, dv);
+    precise float limit_t = horizon * den;
+    if (!(num > 0.0) || !(num < limit_t))
+        return false;
+    float tc = num / den;
+    precise vec3 q = vec3(off.x + dv.x * tc, off.y + dv.y * tc, off.z + dv.z * tc);
+    precise float danger2 = danger * danger;
+    if (!(norm2(q) < danger2))
+        return false;
+    t = tc;
+    predicted = q;
+    return true;
+}
+
+// C twin: src/core/avoid.c boids_avoid_sooner().
+// The soonest threat wins, ties to the smaller id (a strict order).
+bool avoid_sooner(float t, uint id, float best_t, uint best_id) {
+    return t < best_t || (t == best_t && id < best_id);
+}
+
+// C twin: src/core/avoid.c boids_avoid().
+// The side-step: -predicted perpendicular to the heading (all of it without
+// one), set to maxforce; zero without a threat.
+vec3 avoid(bool threat, vec3 predicted, vec3 heading, bool has_heading, float maxforce) {
+    if (!threat)
+        return vec3(0.0);
+    vec3 away = -predicted;
+    if (has_heading) {
+        float along = dot3(away, heading);
+        precise vec3 side = vec3(away.x - heading.x * along, away.y - heading.y * along, away.z - heading.z * along);
+        away = side;
+    }
+    return set_mag(away, maxforce);
+}
+
 // C twin: include/boids/core.h boids_weight().
 // The weight of behaviour b: weight[] of the first 16, weight_more[] after.
 float weight_of(boids_group_params g, uint b) {

@@ -70,12 +70,18 @@
 #define BOIDS_BI_COHESION 14u
 #define BOIDS_BI_WANDER 15u
 #define BOIDS_BI_SPEED 16u     /* target speed: accelerate or brake toward target_speed (OpenSteer) */
-#define BOIDS_BEHAVIOR_COUNT 17u
+#define BOIDS_BI_QUEUE 17u     /* queueing: brake behind a slower neighbour close ahead (Reynolds' doorway queue) */
+#define BOIDS_BI_AVOID 18u     /* unaligned collision avoidance (OpenSteer steerToAvoidNeighbors) */
+#define BOIDS_BEHAVIOR_COUNT 19u
 #define BOIDS_BEHAVIOR_MAX 32u /* the bits of a behaviours mask; weight (16) + weight_more (16) */
 #define BOIDS_BIT(index) (1u << (index))
 #define BOIDS_B_FLOCKING (BOIDS_BIT(BOIDS_BI_SEPARATION) | BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))
 /* Behaviours that need the neighbour gather. */
-#define BOIDS_B_NEIGHBOR_MASK (BOIDS_B_FLOCKING | BOIDS_BIT(BOIDS_BI_VIEW) | BOIDS_BIT(BOIDS_BI_ESCAPE) | BOIDS_BIT(BOIDS_BI_HUNT))
+#define BOIDS_B_NEIGHBOR_MASK                                                                                          \
+    (BOIDS_B_FLOCKING | BOIDS_BIT(BOIDS_BI_VIEW) | BOIDS_BIT(BOIDS_BI_ESCAPE) | BOIDS_BIT(BOIDS_BI_HUNT) |             \
+     BOIDS_BIT(BOIDS_BI_QUEUE) | BOIDS_BIT(BOIDS_BI_AVOID))
+/* Queueing's cone: a neighbour is "ahead" within acos(0.7) ~ 45.6 degrees of the heading. */
+#define BOIDS_QUEUE_COS 0.7f
 
 /* ---- group relations: 2 bits per other group in boids_group_params.relations */
 #define BOIDS_REL_FLOCK 0u   /* counts as a flockmate (separation, alignment, cohesion, view) */
@@ -317,8 +323,8 @@ BOIDS_STRUCT(boids_group_params) {
      * their weights, then their parameters. */
     BOIDS_VEC4(weight_more[4]); /* behaviour 16 + i: weight_more[i >> 2][i & 3] */
     float target_speed;         /* BOIDS_BI_SPEED: the wanted speed (default 1.5) */
-    float more_spare0;          /* 0 */
-    float more_spare1;          /* 0 */
+    float queue_distance;       /* BOIDS_BI_QUEUE: how close "close ahead" is (default 10) */
+    float avoid_horizon;        /* BOIDS_BI_AVOID: the time horizon of a threat (default 30) */
     float more_spare2;          /* 0 */
 };
 

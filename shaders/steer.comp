@@ -33,8 +33,9 @@ float rule_cone(boids_group_params g, uint cone) {
 
 // C twin: src/core/params.c boids_group_reach() (by group index here).
 // The largest radius the group's rules look at: the perception radius
-// (escape, hunt and the neighbour statistics), and the separation, view,
-// alignment and cohesion radii when those behaviours are on.
+// (escape, hunt, avoid and the neighbour statistics), and queue's distance
+// and the separation, view, alignment and cohesion radii when those
+// behaviours are on.
 float group_reach(uint gi) {
     boids_group_params g = group[gi];
     float r = g.radius;
@@ -46,6 +47,8 @@ float group_reach(uint gi) {
         r = max(r, alignment_radius(g));
     if ((g.behaviors & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u)
         r = max(r, cohesion_radius(g));
+    if ((g.behaviors & BOIDS_BIT(BOIDS_BI_QUEUE)) != 0u)
+        r = max(r, g.queue_distance);
     return r;
 }
 
@@ -70,6 +73,11 @@ struct gather {
     float ali_r2, coh_r2;        // squared radii of alignment and cohesion
     float sep_cos, ali_cos, coh_cos; // the cones of separation, alignment, cohesion
     uint dim;
+    uint queue_n;   // neighbours that block (queue): a count, the same in any order
+    float avoid_t;  // soonest threat's closest-approach time (avoid), infinity if none
+    uint avoid_id;  // its id (ties: the smaller), BOIDS_NONE if none
+    vec3 avoid_off; // its predicted offset at avoid_t
+    vec3 vel;       // the agent's own velocity (queue, avoid)
 };
 
 // C twin: src/core/steer.c fix3().
@@ -114,6 +122,23 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
         rel = (g.relations >> (BOIDS_REL_BITS * cur_group[j])) & BOIDS_REL_MASK;
     vec3 vj = cur_vel[j].xyz;
     vec3 t;
+    // Queueing and avoidance look at every agent the group sees (any
+    // relation but ignore): a crowd files behind, and dodges, anyone.
+    if (rel != BOIDS_REL_IGNORE) {
+        if ((beh & BOIDS_BIT(BOIDS_BI_QUEUE)) != 0u &&
+            queue_blocks(off, d2, heading, has_heading, acc.vel, vj, g.queue_distance))
+            acc.queue_n++;
+        float tc;
+        if ((beh & BOIDS_BIT(BOIDS_BI_AVOID)) != 0u && d2 < g.radius * g.radius &&
+            avoid_threat(off, acc.vel, vj, g.avoid_horizon, 2.0 * g.body_radius, tc, t)) {
+            uint id = cur_id[j];
+            if (avoid_sooner(tc, id, acc.avoid_t, acc.avoid_id)) {
+                acc.avoid_t = tc;
+                acc.avoid_id = id;
+                acc.avoid_off = t;
+            }
+        }
+    }
     if (rel == BOIDS_REL_FLOCK) {
         // Each rule's neighbourhood: within its radius and its cone (field
         // of view) around the heading; by default one radius and one cone.
@@ -243,7 +268,7 @@ void combine_one(boids_group_params g, uint b, vec3 force, float maxforce, inout
 // The force of every enabled behaviour of agent i (each already limited to
 // maxforce), combined; updates the wander angles. Every enabled behaviour
 // is evaluated, also after a priority winner, as in C (wander's angles).
-vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
+vec3 behaviors_of(uint i, uint beh, gather acc, vec3 heading, bool has_heading, inout vec2 angles) {
     boids_group_params g = group[cur_group[i]];
     vec3 pos = cur_pos[i].xyz, vel = cur_vel[i].xyz;
     // The agent's own maxspeed / maxforce (its ranges' draws) or the group's.
@@ -346,6 +371,14 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
         f = target_speed(vel, g.target_speed, mf);
         combine_one(g, BOIDS_BI_SPEED, f, mf, sum, chosen);
     }
+    if ((beh & BOIDS_BIT(BOIDS_BI_QUEUE)) != 0u) {
+        f = queue(acc.queue_n, vel, mf);
+        combine_one(g, BOIDS_BI_QUEUE, f, mf, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_AVOID)) != 0u) {
+        f = avoid(acc.avoid_id != BOIDS_NONE, acc.avoid_off, heading, has_heading, mf);
+        combine_one(g, BOIDS_BI_AVOID, f, mf, sum, chosen);
+    }
     return sum;
 }
 
@@ -402,6 +435,11 @@ void main() {
     acc.ali_cos = rule_cone(g, BOIDS_CONE_ALIGNMENT);
     acc.coh_cos = rule_cone(g, BOIDS_CONE_COHESION);
     acc.dim = world.dim;
+    acc.queue_n = 0u;
+    acc.avoid_t = BOIDS_INFINITY;
+    acc.avoid_id = BOIDS_NONE;
+    acc.avoid_off = vec3(0.0);
+    acc.vel = cur_vel[i].xyz;
     gather_neighbors(i, g, heading, has_heading, acc);
 
     vec2 angles = vec2(cur_pos[i].w, cur_vel[i].w);
@@ -411,7 +449,7 @@ void main() {
     } else {
         // The walls boundary mode is the stay-within-walls behaviour.
         uint beh = g.behaviors | (world.boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
-        a = behaviors_of(i, beh, acc, angles);
+        a = behaviors_of(i, beh, acc, heading, has_heading, angles);
     }
     accel[i] = vec4(a, 0.0);
     next_pos[i].w = angles.x;

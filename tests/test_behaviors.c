@@ -514,6 +514,142 @@ START_TEST(speed_in_sim) {
 }
 END_TEST
 
+// ---- queueing ------------------------------------------------------------------
+
+// Reynolds' queue: blocked by a neighbour within distance, ahead within the
+// cone cos 0.7 and slower; the brake is -v limited to maxforce.
+START_TEST(queue_by_hand) {
+    const float h[3] = {1, 0, 0}, v[3] = {2, 0, 0}, slow[3] = {1, 0, 0};
+    EXPECT(boids_queue_blocks((float[3]){5, 0, 0}, 25, h, true, v, slow, 10), "5 ahead, slower: blocks");
+    EXPECT(!boids_queue_blocks((float[3]){-5, 0, 0}, 25, h, true, v, slow, 10), "5 behind: dot(off, h) = -5 < 0");
+    EXPECT(!boids_queue_blocks((float[3]){3, 4, 0}, 25, h, true, v, slow, 10), "cos 3/5 = 0.6 < 0.7: outside");
+    EXPECT(boids_queue_blocks((float[3]){4, 3, 0}, 25, h, true, v, slow, 10), "cos 4/5 = 0.8 > 0.7: inside");
+    EXPECT(!boids_queue_blocks((float[3]){5, 0, 0}, 25, h, true, v, (float[3]){3, 0, 0}, 10), "faster: |3| > |2|");
+    EXPECT(!boids_queue_blocks((float[3]){5, 0, 0}, 25, h, true, v, (float[3]){0, 2, 0}, 10), "as fast: |2| = |2|");
+    EXPECT(!boids_queue_blocks((float[3]){10, 0, 0}, 100, h, true, v, slow, 10), "d 10 is not below distance 10");
+    EXPECT(!boids_queue_blocks((float[3]){5, 0, 0}, 25, (float[3]){0, 0, 0}, false, (float[3]){0, 0, 0}, slow, 10),
+           "no heading: nothing is ahead");
+    EXPECT(boids_queue_blocks((float[3]){0, 0, 5}, 25, (float[3]){0, 0, 1}, true, (float[3]){0, 0, 2}, slow, 10),
+           "3D: 5 ahead along +z, slower");
+    float f[3];
+    boids_queue(0, (float[3]){3, 4, 0}, 0.05f, f);
+    expect_zero("queue unblocked", f, "no neighbour blocks: the zero vector");
+    boids_queue(1, (float[3]){3, 4, 0}, 0.05f, f);
+    expect_vec3("queue brake", f, -0.03, -0.04, 0, 0.05 * FEPS, "-(3,4) limited to 0.05: -(0.6, 0.8) * 0.05");
+    boids_queue(2, (float[3]){0.01f, 0, 0}, 0.05f, f);
+    expect_vec3("queue slow brake", f, -0.01, 0, 0, FEPS * 0.01, "-(0.01, 0) is within maxforce: whole");
+}
+END_TEST
+
+// In a simulation: the follower of a slower agent brakes, the leader (the
+// follower behind it) does not; across the torus seam too; a coincident
+// agent (d = 0) is skipped as in every neighbour rule.
+START_TEST(queue_in_sim) {
+    boids_params p;
+    small_world(&p, 2, BOIDS_BIT(BOIDS_BI_QUEUE));
+    agent a[6] = {{0, 0, 0, 2, 0, 0, 0},      {5, 0, 0, 1, 0, 0, 0},    {497, 100, 0, 2, 0, 0, 0},
+                  {-498, 100, 0, 1, 0, 0, 0}, {0, -200, 0, 2, 0, 0, 0}, {0, -200, 0, 0.5f, 0, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 6);
+    boids_sim_steer(s);
+    float wgt = weight_of(&s->p.group[0], BOIDS_BI_QUEUE);
+    expect_vec3("sim queue follower", accel_of(s, 0), -0.05 * wgt, 0, 0, 0.05 * FEPS * 2,
+                "slower agent 5 ahead: -(2,0) limited to 0.05");
+    expect_zero("sim queue leader", accel_of(s, 1), "the other is behind (and faster)");
+    expect_vec3("sim queue seam", accel_of(s, 2), -0.05 * wgt, 0, 0, 0.05 * FEPS * 2,
+                "x 497 -> -498 is +5 across the wrap (world 1000)");
+    expect_zero("sim queue seam leader", accel_of(s, 3), "its follower is 5 behind across the wrap");
+    expect_zero("sim queue coincident", accel_of(s, 4), "d = 0: skipped");
+    expect_zero("sim queue coincident other", accel_of(s, 5), "d = 0: skipped");
+    boids_sim_destroy(s);
+}
+END_TEST
+
+// ---- unaligned collision avoidance ---------------------------------------------
+
+// OpenSteer's predictNearestApproachTime and the side-step, by hand.
+START_TEST(avoid_by_hand) {
+    const float v[3] = {1, 0, 0};
+    float t = -1, q[3] = {0, 0, 0};
+    // Self at 0 moving (1,0), other at (10,-8) moving (0,1): dv = (-1,1),
+    // |dv|^2 = 2, t = -((10)(-1) + (-8)(1)) / 2 = 9, q = (10-9, -8+9) = (1,1).
+    EXPECT(boids_avoid_threat((float[3]){10, -8, 0}, v, (float[3]){0, 1, 0}, 30, 6, &t, q), "crossing: a threat");
+    EXPECT(t == 9.0f, "t %g, expected 18 / 2 = 9", (double)t);
+    expect_vec3("avoid predicted", q, 1, 1, 0, 0, "(10,-8) + 9 (-1,1)");
+    EXPECT(!boids_avoid_threat((float[3]){10, -8, 0}, v, (float[3]){0, 1, 0}, 9, 6, &t, q),
+           "horizon 9: t = 9 is not below it");
+    EXPECT(boids_avoid_threat((float[3]){10, -8, 0}, v, (float[3]){0, 1, 0}, 9.5f, 6, &t, q), "horizon 9.5: t 9");
+    EXPECT(!boids_avoid_threat((float[3]){10, -8, 0}, v, (float[3]){0, 1, 0}, 30, 1, &t, q),
+           "|q|^2 = 2 is not below danger 1^2");
+    EXPECT(!boids_avoid_threat((float[3]){10, 0, 0}, v, (float[3]){2, 0, 0}, 30, 6, &t, q),
+           "moving apart: t = -10 / 1 < 0");
+    EXPECT(!boids_avoid_threat((float[3]){3, 0, 0}, v, v, 30, 6, &t, q), "same velocity: |dv| = 0, no approach");
+    // The order of threats: sooner t, then the smaller id.
+    EXPECT(boids_avoid_sooner(5, 3, 6, 1), "t 5 before t 6");
+    EXPECT(!boids_avoid_sooner(5, 3, 5, 2), "t tie: id 2 before 3");
+    EXPECT(boids_avoid_sooner(5, 2, 5, 3), "t tie: id 2 before 3");
+    EXPECT(boids_avoid_sooner(1e30f, 7, INFINITY, UINT32_MAX), "any threat before none");
+    // The side-step: -q without its part along the heading, set to maxforce.
+    float f[3];
+    boids_avoid(false, (float[3]){1, 1, 0}, (float[3]){1, 0, 0}, true, 0.05f, f);
+    expect_zero("avoid no threat", f, "no threat: the zero vector");
+    boids_avoid(true, (float[3]){1, 1, 0}, (float[3]){1, 0, 0}, true, 0.05f, f);
+    expect_vec3("avoid side-step", f, 0, -0.05, 0, 0.05 * FEPS, "-(1,1) less its x part: (0,-1) * 0.05");
+    boids_avoid(true, (float[3]){3, 4, 0}, (float[3]){0, 0, 0}, false, 0.05f, f);
+    expect_vec3("avoid at rest", f, -0.03, -0.04, 0, 0.05 * FEPS, "no heading: all of -(3,4), setMag 0.05");
+    boids_avoid(true, (float[3]){2, 0, 0}, (float[3]){1, 0, 0}, true, 0.05f, f);
+    expect_zero("avoid dead ahead", f, "-(2,0) is all along the heading: no side");
+    boids_avoid(true, (float[3]){0, 1, 2}, (float[3]){0, 0, 1}, true, 0.1f, f);
+    expect_vec3("avoid 3D", f, 0, -0.1, 0, 0.1 * FEPS, "-(0,1,2) less its z part: (0,-1,0) * 0.1");
+}
+END_TEST
+
+// Avoidance of agent 0 (at x0 moving (1,0)) with others (ids in order).
+static void avoid_sim(const agent *a, uint32_t n, double ex, double ey, const char *why) {
+    boids_params p;
+    small_world(&p, 2, BOIDS_BIT(BOIDS_BI_AVOID));
+    boids_sim *s = sim_with(&p, a, n);
+    boids_sim_steer(s);
+    float wgt = weight_of(&s->p.group[0], BOIDS_BI_AVOID);
+    expect_vec3(why, accel_of(s, 0), ex * wgt, ey * wgt, 0, 0.05 * FEPS * 2, why);
+    boids_sim_destroy(s);
+}
+
+// In a simulation (radius 50, body_radius 3: danger 6, horizon 30): the
+// soonest threat wins, ties to the smaller id; the torus seam; coincident
+// agents skipped.
+START_TEST(avoid_in_sim) {
+    // B (id 1) at (10,-8) moving (0,1): t 9, q (1,1): step to -y.
+    agent one[2] = {{0, 0, 0, 1, 0, 0, 0}, {10, -8, 0, 0, 1, 0, 0}};
+    avoid_sim(one, 2, 0, -0.05, "crossing from the right: side-step to -y");
+    // The other's view: off (-10,8), v (0,1), vj (1,0): t 9, q (-1,-1) -> +x.
+    boids_params p;
+    small_world(&p, 2, BOIDS_BIT(BOIDS_BI_AVOID));
+    boids_sim *s = sim_with(&p, one, 2);
+    boids_sim_steer(s);
+    expect_vec3("sim avoid other", accel_of(s, 1), 0.05, 0, 0, 0.05 * FEPS * 2, "-(-1,-1) less its y part: +x");
+    boids_sim_destroy(s);
+    // A later threat C at (20,-21) moving (0,1): t 20.5, q (-0.5,-0.5) (+y);
+    // the sooner B wins.
+    agent two[3] = {{0, 0, 0, 1, 0, 0, 0}, {20, -21, 0, 0, 1, 0, 0}, {10, -8, 0, 0, 1, 0, 0}};
+    avoid_sim(two, 3, 0, -0.05, "t 9 before t 20.5: B's side-step (-y)");
+    // A tie at t 9: B at (10,-8) moving (0,1) (q (1,1): -y) and C at (10,8)
+    // moving (0,-1) (q (1,-1): +y): the smaller id wins.
+    agent tie_b[3] = {{0, 0, 0, 1, 0, 0, 0}, {10, -8, 0, 0, 1, 0, 0}, {10, 8, 0, 0, -1, 0, 0}};
+    avoid_sim(tie_b, 3, 0, -0.05, "tie t 9: id 1 (B) wins, -y");
+    agent tie_c[3] = {{0, 0, 0, 1, 0, 0, 0}, {10, 8, 0, 0, -1, 0, 0}, {10, -8, 0, 0, 1, 0, 0}};
+    avoid_sim(tie_c, 3, 0, 0.05, "tie t 9: id 1 (C) wins, +y");
+    // Across the seam: x 495 -> -495 is +10 (world 1000).
+    agent seam[2] = {{495, 0, 0, 1, 0, 0, 0}, {-495, -8, 0, 0, 1, 0, 0}};
+    avoid_sim(seam, 2, 0, -0.05, "across the wrap: the same crossing");
+    // Coincident (d = 0): skipped; nothing else near.
+    agent same[2] = {{0, 0, 0, 1, 0, 0, 0}, {0, 0, 0, 0, 1, 0, 0}};
+    avoid_sim(same, 2, 0, 0, "d = 0: skipped, no threat");
+    // Beyond the perception radius 50: no threat (t 45, q (5,5)... not looked at).
+    agent far[2] = {{0, 0, 0, 1, 0, 0, 0}, {50, -40, 0, 0, 1, 0, 0}};
+    avoid_sim(far, 2, 0, 0, "d = 64 > radius 50: not a neighbour");
+}
+END_TEST
+
 // ---- flow field ---------------------------------------------------------------
 
 START_TEST(flow_by_hand) {
@@ -2378,6 +2514,8 @@ static Suite *behaviors_suite(void) {
         {"wander", {wander_by_hand, wander_in_sim}},
         {"walls", {walls_by_hand, walls_in_sim, walls_book_corner_by_hand}},
         {"speed", {speed_by_hand, speed_in_sim}},
+        {"queue", {queue_by_hand, queue_in_sim}},
+        {"avoid", {avoid_by_hand, avoid_in_sim}},
         {"flow", {flow_by_hand, flow_in_sim}},
         {"path",
          {path_by_hand, path_across_seam, path_normal_point_rules, path_shifts_by_hand, path_long_segments,

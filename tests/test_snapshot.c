@@ -614,11 +614,36 @@ START_TEST(test_more_chunk) {
     ck_assert_float_eq(boids_weight(&t->p.group[1], BOIDS_BI_SPEED), 0.75f);
     ck_assert_float_eq(t->p.group[0].target_speed, BOIDS_TARGET_SPEED_DEFAULT);
     boids_sim_destroy(t);
+    free(f.b);
+    // queue_distance and avoid_horizon (the words after target_speed) travel in MORE too.
+    s->p.group[2].behaviors |= BOIDS_BIT(BOIDS_BI_QUEUE) | BOIDS_BIT(BOIDS_BI_AVOID);
+    s->p.group[2].queue_distance = 7.5f;
+    s->p.group[2].avoid_horizon = 12.0f;
+    f = saved_with(s, TMP "/snap_more2.boids", "MORE", true);
+    t = loads_and_continues(TMP "/snap_more2.boids", s);
+    ck_assert_float_eq(t->p.group[2].queue_distance, 7.5f);
+    ck_assert_float_eq(t->p.group[2].avoid_horizon, 12.0f);
+    ck_assert_float_eq(t->p.group[0].queue_distance, BOIDS_QUEUE_DISTANCE_DEFAULT);
+    ck_assert_float_eq(t->p.group[0].avoid_horizon, BOIDS_AVOID_HORIZON_DEFAULT);
+    boids_sim_destroy(t);
+    s->p.group[2].behaviors &= ~(BOIDS_BIT(BOIDS_BI_QUEUE) | BOIDS_BIT(BOIDS_BI_AVOID));
+    s->p.group[2].queue_distance = BOIDS_QUEUE_DISTANCE_DEFAULT;
+    s->p.group[2].avoid_horizon = BOIDS_AVOID_HORIZON_DEFAULT;
+    free(f.b);
+    f = saved_with(s, TMP "/snap_more.boids", "MORE", true);
     size_t at = chunk_at(&f, "MORE") + 12, g1 = 80; // group 1's 20 words
-    le32(f.b + at + g1 + 68, 0x3f800000u);          // its first spare word: 1.0
+    le32(f.b + at + g1 + 76, 0x3f800000u);          // its spare word (after queue_distance, avoid_horizon): 1.0
     fix_crc(&f, at - 12);
-    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "spare words");
-    le32(f.b + at + g1 + 68, 0);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "a spare word");
+    le32(f.b + at + g1 + 76, 0);
+    le32(f.b + at + g1 + 68, 0xbf800000u); // queue_distance -1
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "below 0");
+    le32(f.b + at + g1 + 68, 0x41200000u); // queue_distance 10 (the default)
+    le32(f.b + at + g1 + 72, 0x7f800000u); // avoid_horizon +inf
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "not finite");
+    le32(f.b + at + g1 + 72, 0x41f00000u); // avoid_horizon 30 (the default)
     le32(f.b + at + g1, 0x7fc00000u); // weight.speed: NaN
     fix_crc(&f, at - 12);
     expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "not finite");

@@ -14,7 +14,7 @@
  *   per-agent ranges   boids_agent_range, boids_agent_maxspeed, boids_agent_maxforce
  *   fixed point        boids_fix, boids_unfix
  *   single agent       seek, flee, arrive, pursue, evade, wander, walls, flow, path, obstacles
- *   neighbourhood      separation, alignment, cohesion, view, escape (+ per-pair terms)
+ *   neighbourhood      separation, alignment, cohesion, view, escape, queue, avoid (+ per-pair terms)
  *   combination        boids_accumulate_force (Buckland's truncated running sum)
  *   locomotion         boids_turn_limit, boids_boundary, boids_integrate
  *   bodies             boids_distance_constraint, boids_chain_resolve, boids_mod_angle,
@@ -142,6 +142,25 @@ void boids_wander(const float vel[3], float angles[2], float rnd_theta, float rn
 // Target speed (OpenSteer): along the heading, clamp(target - |vel|,
 // -maxforce, maxforce); zero without a heading. src/core/speed.c.
 void boids_target_speed(const float vel[3], float target, float maxforce, float dest[3]);
+// Queueing (Reynolds 1999): does a neighbour at off (d2 = |off|^2) moving
+// at vj block the agent (unit heading, vel)? Within distance, ahead within
+// the cone BOIDS_QUEUE_COS and slower. src/core/queue.c.
+bool boids_queue_blocks(const float off[3], float d2, const float heading[3], bool has_heading, const float vel[3],
+                        const float vj[3], float distance);
+// The queueing brake: -vel limited to maxforce when blocked > 0, else zero.
+void boids_queue(uint32_t blocked, const float vel[3], float maxforce, float dest[3]);
+// Unaligned collision avoidance (OpenSteer steerToAvoidNeighbors): is the
+// neighbour at off moving at vj a threat (closest approach at 0 < t <
+// horizon, nearer than danger)? Then *t and the predicted offset at t.
+// src/core/avoid.c.
+bool boids_avoid_threat(const float off[3], const float vel[3], const float vj[3], float horizon, float danger,
+                        float *t, float predicted[3]);
+// The order of threats: sooner t, ties to the smaller id.
+bool boids_avoid_sooner(float t, uint32_t id, float best_t, uint32_t best_id);
+// The side-step from the soonest threat: -predicted perpendicular to the
+// heading, set to maxforce; zero without a threat.
+void boids_avoid(bool threat, const float predicted[3], const float heading[3], bool has_heading, float maxforce,
+                 float dest[3]);
 // Stay within walls: within `offset` of a wall, desire maxspeed away from it
 // on that axis, keeping the other components. Far from the walls: no force
 // (returns false, dest = 0), never a brake.

@@ -8,12 +8,16 @@
 #include "boids/core.h"
 
 static const char *const behavior_names[BOIDS_BEHAVIOR_COUNT] = {
-    [BOIDS_BI_OBSTACLES] = "obstacles", [BOIDS_BI_WALLS] = "walls",         [BOIDS_BI_ESCAPE] = "escape",
-    [BOIDS_BI_SEPARATION] = "separation", [BOIDS_BI_FLEE] = "flee",        [BOIDS_BI_EVADE] = "evade",
-    [BOIDS_BI_HUNT] = "hunt",           [BOIDS_BI_PURSUE] = "pursue",      [BOIDS_BI_SEEK] = "seek",
-    [BOIDS_BI_ARRIVE] = "arrive",       [BOIDS_BI_PATH] = "path",          [BOIDS_BI_FLOW] = "flow",
-    [BOIDS_BI_VIEW] = "view",           [BOIDS_BI_ALIGNMENT] = "alignment", [BOIDS_BI_COHESION] = "cohesion",
-    [BOIDS_BI_WANDER] = "wander",       [BOIDS_BI_SPEED] = "speed",
+    [BOIDS_BI_OBSTACLES] = "obstacles", [BOIDS_BI_WALLS] = "walls",
+    [BOIDS_BI_ESCAPE] = "escape",       [BOIDS_BI_SEPARATION] = "separation",
+    [BOIDS_BI_FLEE] = "flee",           [BOIDS_BI_EVADE] = "evade",
+    [BOIDS_BI_HUNT] = "hunt",           [BOIDS_BI_PURSUE] = "pursue",
+    [BOIDS_BI_SEEK] = "seek",           [BOIDS_BI_ARRIVE] = "arrive",
+    [BOIDS_BI_PATH] = "path",           [BOIDS_BI_FLOW] = "flow",
+    [BOIDS_BI_VIEW] = "view",           [BOIDS_BI_ALIGNMENT] = "alignment",
+    [BOIDS_BI_COHESION] = "cohesion",   [BOIDS_BI_WANDER] = "wander",
+    [BOIDS_BI_SPEED] = "speed",         [BOIDS_BI_QUEUE] = "queue",
+    [BOIDS_BI_AVOID] = "avoid",
 };
 
 // Name -> behaviour index, or -1.
@@ -77,6 +81,8 @@ static void group_default(boids_group_params *g) {
     g->rules = BOIDS_RULES_CHAPTER;
     g->turn = BOIDS_TURN_DEFAULT; // heading rules: about 3 degrees per rule and step
     g->target_speed = BOIDS_TARGET_SPEED_DEFAULT;
+    g->queue_distance = BOIDS_QUEUE_DISTANCE_DEFAULT;
+    g->avoid_horizon = BOIDS_AVOID_HORIZON_DEFAULT;
 }
 
 // Defaults for `count` agents in `dim` dimensions; world auto-sized.
@@ -122,7 +128,7 @@ void boids_params_auto_world(boids_params *p, double neighbors) {
 }
 
 // The largest radius the group's rules look at: the perception radius
-// (escape, hunt and the neighbour statistics), and the separation, view,
+// (escape, hunt, avoid and the neighbour statistics), queue's distance and the separation, view,
 // alignment and cohesion radii when those behaviours are on (the last two
 // are the perception radius unless the group gives its own).
 float boids_group_reach(const boids_group_params *g) {
@@ -135,6 +141,8 @@ float boids_group_reach(const boids_group_params *g) {
         r = fmaxf(r, boids_alignment_radius(g));
     if (g->behaviors & BOIDS_BIT(BOIDS_BI_COHESION))
         r = fmaxf(r, boids_cohesion_radius(g));
+    if (g->behaviors & BOIDS_BIT(BOIDS_BI_QUEUE))
+        r = fmaxf(r, g->queue_distance);
     return r;
 }
 
@@ -169,7 +177,9 @@ float *boids_group_value(boids_group_params *g, const char *name) {
                  {"radius", offsetof(boids_group_params, radius)},
                  {"separation", offsetof(boids_group_params, separation)},
                  {"turn", offsetof(boids_group_params, turn)},
-                 {"target_speed", offsetof(boids_group_params, target_speed)}};
+                 {"target_speed", offsetof(boids_group_params, target_speed)},
+                 {"queue_distance", offsetof(boids_group_params, queue_distance)},
+                 {"avoid_horizon", offsetof(boids_group_params, avoid_horizon)}};
     for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
         if (strcmp(name, plain[k].name) == 0)
             return (float *)((char *)g + plain[k].offset);
@@ -337,6 +347,11 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
             FAIL(BOIDS_ERR_PARAM, "turn %g of group %u (allowed: 0..pi radians)", (double)g->turn, gi);
         if (!isfinite(g->target_speed) || g->target_speed < 0.0f)
             FAIL(BOIDS_ERR_PARAM, "target speed %g of group %u (allowed: >= 0, finite)", (double)g->target_speed, gi);
+        if (!isfinite(g->queue_distance) || g->queue_distance < 0.0f)
+            FAIL(BOIDS_ERR_PARAM, "queue distance %g of group %u (allowed: >= 0, finite)", (double)g->queue_distance,
+                 gi);
+        if (!isfinite(g->avoid_horizon) || g->avoid_horizon < 0.0f)
+            FAIL(BOIDS_ERR_PARAM, "avoid horizon %g of group %u (allowed: >= 0, finite)", (double)g->avoid_horizon, gi);
         // The heading boids of the angle-bug post live on a plane and know
         // only its three rules (a heading is an angle; other forces have no
         // turn to become).

@@ -28,6 +28,11 @@ typedef struct gather {
     float sep_cos, ali_cos, coh_cos; // the cones of separation, alignment, cohesion
     bool cones;                      // any of them narrower than all around
     uint32_t dim;
+    uint32_t queue_n;   // neighbours that block (queue): a count, the same in any order
+    float avoid_t;      // soonest threat's closest-approach time (avoid), INFINITY if none
+    uint32_t avoid_id;  // its id (ties: the smaller), UINT32_MAX if none
+    float avoid_off[3]; // its predicted offset at avoid_t
+    float vel[3];       // the agent's own velocity (queue, avoid)
 } gather;
 
 // Does the agent see the other (offset dot heading `dot`, d2 = |off|^2)
@@ -75,6 +80,23 @@ static inline void gather_pair(const boids_sim *s, const boids_group_params *res
         rel = (g->relations >> (BOIDS_REL_BITS * s->cur.group[j])) & BOIDS_REL_MASK;
     const float *vj = s->cur.vel[j];
     float t[3];
+    // Queueing and avoidance look at every agent the group sees (any
+    // relation but ignore): a crowd files behind, and dodges, anyone.
+    if (rel != BOIDS_REL_IGNORE) {
+        if ((beh & BOIDS_BIT(BOIDS_BI_QUEUE)) &&
+            boids_queue_blocks(off, d2, heading, has_heading, acc->vel, vj, g->queue_distance))
+            acc->queue_n++;
+        float tc;
+        if ((beh & BOIDS_BIT(BOIDS_BI_AVOID)) && d2 < g->radius * g->radius &&
+            boids_avoid_threat(off, acc->vel, vj, g->avoid_horizon, 2.0f * g->body_radius, &tc, t)) {
+            uint32_t id = s->cur.id[j];
+            if (boids_avoid_sooner(tc, id, acc->avoid_t, acc->avoid_id)) {
+                acc->avoid_t = tc;
+                acc->avoid_id = id;
+                glm_vec3_copy(t, acc->avoid_off);
+            }
+        }
+    }
     if (rel == BOIDS_REL_FLOCK) {
         // Each rule's neighbourhood: within its radius and its cone (field
         // of view) around the heading; by default one radius and one cone.
@@ -345,8 +367,8 @@ __attribute__((noinline)) static void gather_brute(const boids_sim *s, uint32_t 
 
 // The force of every enabled behaviour of agent i (already limited to
 // maxforce each). Updates the wander angles.
-static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gather *acc,
-                         float force[BOIDS_BEHAVIOR_COUNT][3], float angles[2]) {
+static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gather *acc, const float heading[3],
+                         bool has_heading, float force[BOIDS_BEHAVIOR_COUNT][3], float angles[2]) {
     const boids_world_params *w = &s->p.world;
     const boids_group_params *g = &s->p.group[s->cur.group[i]];
     const float *pos = s->cur.pos[i], *vel = s->cur.vel[i];
@@ -429,6 +451,10 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
     }
     if (beh & BOIDS_BIT(BOIDS_BI_SPEED))
         boids_target_speed(vel, g->target_speed, mf, force[BOIDS_BI_SPEED]);
+    if (beh & BOIDS_BIT(BOIDS_BI_QUEUE))
+        boids_queue(acc->queue_n, vel, mf, force[BOIDS_BI_QUEUE]);
+    if (beh & BOIDS_BIT(BOIDS_BI_AVOID))
+        boids_avoid(acc->avoid_id != UINT32_MAX, acc->avoid_off, heading, has_heading, mf, force[BOIDS_BI_AVOID]);
 }
 
 // Weighted sum of the enabled forces, or, in priority mode, the first
@@ -503,7 +529,10 @@ static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_
                   .sep_cos = boids_rule_cone(g, BOIDS_CONE_SEPARATION),
                   .ali_cos = boids_rule_cone(g, BOIDS_CONE_ALIGNMENT),
                   .coh_cos = boids_rule_cone(g, BOIDS_CONE_COHESION),
-                  .dim = w->dim};
+                  .dim = w->dim,
+                  .avoid_t = INFINITY,
+                  .avoid_id = UINT32_MAX,
+                  .vel = {s->cur.vel[i][0], s->cur.vel[i][1], s->cur.vel[i][2]}};
     acc.cones = acc.sep_cos > -1.0f || acc.ali_cos > -1.0f || acc.coh_cos > -1.0f;
     float ar = boids_alignment_radius(g), cr = boids_cohesion_radius(g);
     acc.ali_r2 = ar * ar;
@@ -522,7 +551,7 @@ static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_
         // The walls boundary mode is the stay-within-walls behaviour.
         uint32_t beh = g->behaviors | (w->boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
         float force[BOIDS_BEHAVIOR_COUNT][3];
-        behaviors_of(s, i, beh, &acc, force, angles);
+        behaviors_of(s, i, beh, &acc, heading, has_heading, force, angles);
         float mf = w->combine == BOIDS_COMBINE_TRUNCATED ? boids_agent_maxforce(w, g, s->cur.id[i]) : 0.0f;
         combine(w, g, beh, mf, force, s->accel[i]);
     }
