@@ -70,7 +70,8 @@
 #define BOIDS_BI_COHESION 14u
 #define BOIDS_BI_WANDER 15u
 #define BOIDS_BI_SPEED 16u     /* target speed: accelerate or brake toward target_speed (OpenSteer) */
-#define BOIDS_BEHAVIOR_COUNT 17u
+#define BOIDS_BI_STAY 17u      /* stay on path / containment: seek the path only when outside its radius (OpenSteer) */
+#define BOIDS_BEHAVIOR_COUNT 18u
 #define BOIDS_BEHAVIOR_MAX 32u /* the bits of a behaviours mask; weight (16) + weight_more (16) */
 #define BOIDS_BIT(index) (1u << (index))
 #define BOIDS_B_FLOCKING (BOIDS_BIT(BOIDS_BI_SEPARATION) | BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))

@@ -346,6 +346,10 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
         f = target_speed(vel, g.target_speed, mf);
         combine_one(g, BOIDS_BI_SPEED, f, mf, sum, chosen);
     }
+    if ((beh & BOIDS_BIT(BOIDS_BI_STAY)) != 0u) {
+        f = stay_on_path(pos, vel, g.path_predict, ms, mf);
+        combine_one(g, BOIDS_BI_STAY, f, mf, sum, chosen);
+    }
     return sum;
 }
 

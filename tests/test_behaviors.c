@@ -514,6 +514,105 @@ START_TEST(speed_in_sim) {
 }
 END_TEST
 
+// ---- stay on path ----------------------------------------------------------------
+
+static void path_scene(boids_scene *sc, uint32_t n, const float (*pts)[2], bool closed);
+
+// OpenSteer's steerToStayOnPath: predict path_predict ahead; within the
+// path's radius of the nearest normal point no force, outside seek the
+// normal point itself (path following would seek a point 10 further on).
+START_TEST(stay_by_hand) {
+    boids_world_params plain_world;
+    memset(&plain_world, 0, sizeof(plain_world));
+    plain_world.boundary = BOIDS_BOUNDARY_BOUNCE;
+    boids_scene sc;
+    float f[3];
+    const float seg[2][2] = {{0, 0}, {100, 0}};
+    path_scene(&sc, 2, seg, false);
+    // Inside: future (50,10)+(25,0) = (75,10), normal (75,0) at 10 < 20.
+    boids_stay_on_path((float[3]){50, 10, 0}, (float[3]){1, 0, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    expect_zero("stay inside", f, "future point 10 from the path, radius 20");
+    // Exactly on the radius (20 = 20, not > 20): no force, as following's test.
+    boids_stay_on_path((float[3]){50, 20, 0}, (float[3]){1, 0, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    expect_zero("stay on the radius", f, "d^2 400 is not > r^2 400");
+    // Outside: future (75,30), normal (75,0) at 30 > 20: seek (75,0), to
+    // target (25,-30) from (50,30); following would seek (85,0) instead.
+    boids_stay_on_path((float[3]){50, 30, 0}, (float[3]){1, 0, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    double l = sqrt(25.0 * 25 + 30 * 30);
+    expect_vec3("stay outside", f, 3 * 25 / l - 1, -3 * 30 / l, 0, 16 * FEPS,
+                "seek the normal point (75,0): setMag((25,-30),3) - v (1,0)");
+    // Past the end: future (115,30) -> the end point (100,0) at 33.5; to
+    // target (10,-30) from (90,30).
+    boids_stay_on_path((float[3]){90, 30, 0}, (float[3]){1, 0, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    l = sqrt(10.0 * 10 + 30 * 30);
+    expect_vec3("stay past the end", f, 3 * 10 / l - 1, -3 * 30 / l, 0, 16 * FEPS, "normal point clamped to (100,0)");
+    // Two segments: future (130,65), segment 2 (100,0)-(100,100) gives
+    // (100,65) at 30 (segment 1: (100,0) at 71.6); to target (-30,25) from (130,40).
+    const float two[3][2] = {{0, 0}, {100, 0}, {100, 100}};
+    path_scene(&sc, 3, two, false);
+    boids_stay_on_path((float[3]){130, 40, 0}, (float[3]){0, 2, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    l = sqrt(30.0 * 30 + 25 * 25);
+    expect_vec3("stay two segments", f, -3 * 30 / l, 3 * 25 / l - 2, 0, 16 * FEPS, "seek (100,65) on segment 2");
+    // The tie rule: future (150,-50) is 70.7 from (100,0) on both segments;
+    // both give the shared corner (100,0) itself, so either wins the same.
+    boids_stay_on_path((float[3]){150, -75, 0}, (float[3]){0, 2, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    l = sqrt(50.0 * 50 + 75 * 75);
+    expect_vec3("stay at a corner", f, -3 * 50 / l, 3 * 75 / l - 2, 0, 16 * FEPS,
+                "the corner (100,0), the same bits from both segments");
+    // The zero vector: no heading, the future position is the agent's own.
+    boids_stay_on_path((float[3]){50, 30, 0}, (float[3]){0, 0, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    expect_vec3("stay at rest", f, 0, -3, 0, 16 * FEPS,
+                "no heading: future = the position (50,30); nearest (50,0) on segment 1 at 30 (segment 2: 50)");
+    // Fewer than two points: no path, no force.
+    sc.path_count = 1;
+    boids_stay_on_path((float[3]){50, 30, 0}, (float[3]){1, 0, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    expect_zero("stay one-point path", f, "a path needs a segment");
+}
+END_TEST
+
+// Across the seam of the [-500,500)^2 torus (path_across_seam's set-up),
+// in a simulation: the agent at (490,40) heading +x predicts (-485,40)
+// through the seam, 40.3 from the path's end (-480,0): it seeks (-480,0),
+// whose minimum-image offset is (30,-40); the one at (490,0) is 5 from the
+// end: no force.
+START_TEST(stay_across_seam) {
+    boids_params p;
+    small_world(&p, 2, BOIDS_BIT(BOIDS_BI_STAY));
+    const float line[2][2] = {{-480, 0}, {-400, 0}};
+    path_scene(&p.scene, 2, line, false);
+    p.group[0].maxforce = 100.0f;
+    agent a[2] = {{490, 0, 0, 1, 0, 0, 0}, {490, 40, 0, 1, 0, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 2);
+    boids_sim_steer(s);
+    expect_zero("stay across the seam, inside", accel_of(s, 0),
+                "future (-485,0) on the torus, 5 from the path end (-480,0) < radius 20");
+    expect_vec3("stay across the seam, outside", accel_of(s, 1), 3 * 0.6 - 1, -3 * 0.8, 0, 16 * FEPS,
+                "seek (-480,0) through the seam: offset (30,-40), setMag 3 - v (1,0)");
+    boids_sim_destroy(s);
+}
+END_TEST
+
+// In a simulation alone, with its weight 1 and the chapter's maxforce: an
+// agent released 60 outside a straight path comes within its radius and
+// stays there, wherever it then drifts along the path.
+START_TEST(stay_in_sim) {
+    boids_params p;
+    small_world(&p, 2, BOIDS_BIT(BOIDS_BI_STAY));
+    const float line[2][2] = {{-400, 0}, {400, 0}};
+    path_scene(&p.scene, 2, line, false);
+    agent a[2] = {{0, 60, 0, 0.5f, 0, 0, 0}, {-100, -70, 0, 0, -1, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 2);
+    for (int k = 0; k < 400; k++)
+        boids_sim_step(s);
+    for (uint32_t id = 0; id < 2; id++) {
+        const float *q = pos_of(s, id);
+        EXPECT(fabs(q[1]) < 20.0f + 3.0f * 25.0f, "agent %u: y %g after 400 steps, expected near the path (|y| < 95)",
+               id, (double)q[1]);
+    }
+    boids_sim_destroy(s);
+}
+END_TEST
+
 // ---- flow field ---------------------------------------------------------------
 
 START_TEST(flow_by_hand) {
@@ -2378,6 +2477,7 @@ static Suite *behaviors_suite(void) {
         {"wander", {wander_by_hand, wander_in_sim}},
         {"walls", {walls_by_hand, walls_in_sim, walls_book_corner_by_hand}},
         {"speed", {speed_by_hand, speed_in_sim}},
+        {"stay", {stay_by_hand, stay_across_seam, stay_in_sim}},
         {"flow", {flow_by_hand, flow_in_sim}},
         {"path",
          {path_by_hand, path_across_seam, path_normal_point_rules, path_shifts_by_hand, path_long_segments,

@@ -158,6 +158,11 @@ void boids_flow(const float field[3], const float vel[3], float maxspeed, float 
 void boids_path_follow(const float pos[3], const float vel[3], const boids_scene *scene,
                        const boids_world_params *w, float predict, float ahead, float maxspeed, float maxforce,
                        float dest[3]);
+// Stay on the path (OpenSteer's steerToStayOnPath): predict `predict`
+// ahead; within the path's radius of its nearest normal point (the same
+// search and tie rule as path following) no force, outside seek that point.
+void boids_stay_on_path(const float pos[3], const float vel[3], const boids_scene *scene, const boids_world_params *w,
+                        float predict, float maxspeed, float maxforce, float dest[3]);
 // The point of segment a-b that path following takes for p (scalar
 // projection; BOIDS_PATH_* flags: clamped to a or b themselves, b when
 // outside, or unclamped).

@@ -13,7 +13,7 @@ static const char *const behavior_names[BOIDS_BEHAVIOR_COUNT] = {
     [BOIDS_BI_HUNT] = "hunt",           [BOIDS_BI_PURSUE] = "pursue",      [BOIDS_BI_SEEK] = "seek",
     [BOIDS_BI_ARRIVE] = "arrive",       [BOIDS_BI_PATH] = "path",          [BOIDS_BI_FLOW] = "flow",
     [BOIDS_BI_VIEW] = "view",           [BOIDS_BI_ALIGNMENT] = "alignment", [BOIDS_BI_COHESION] = "cohesion",
-    [BOIDS_BI_WANDER] = "wander",       [BOIDS_BI_SPEED] = "speed",
+    [BOIDS_BI_WANDER] = "wander",       [BOIDS_BI_SPEED] = "speed",        [BOIDS_BI_STAY] = "stay",
 };
 
 // Name -> behaviour index, or -1.

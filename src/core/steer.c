@@ -429,6 +429,8 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
     }
     if (beh & BOIDS_BIT(BOIDS_BI_SPEED))
         boids_target_speed(vel, g->target_speed, mf, force[BOIDS_BI_SPEED]);
+    if (beh & BOIDS_BIT(BOIDS_BI_STAY))
+        boids_stay_on_path(pos, vel, &s->p.scene, w, g->path_predict, ms, mf, force[BOIDS_BI_STAY]);
 }
 
 // Weighted sum of the enabled forces, or, in priority mode, the first
