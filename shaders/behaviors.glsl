@@ -642,6 +642,47 @@ vec3 obstacles(vec3 pos, vec3 vel, float lookahead, float body_radius, float max
     return dest;
 }
 
+// C twin: src/core/hide.c boids_hiding_spot().
+// Buckland's GetHidingPosition, relative to the agent: centre +
+// normalise(centre - hunter) * (radius + margin); a hunter at the centre
+// gives the centre itself.
+vec3 hiding_spot(vec3 to_centre, float radius, vec3 to_hunter, float margin) {
+    precise vec3 away = to_centre - to_hunter;
+    precise float reach = radius + margin;
+    vec3 o = set_mag(away, reach);
+    precise vec3 spot = to_centre + o;
+    return spot;
+}
+
+// C twin: src/core/hide.c boids_hide() (C: scene, world by pointer).
+// Buckland's Hide: of the obstacles whose centre is within `radius` the
+// nearest (squared distance, minimum image; ties: the earlier, strict <):
+// arrive at its hiding spot from the hunter; none: evade the hunter; no
+// hunter: no force.
+vec3 hide(vec3 pos, vec3 vel, bool has_hunter, vec3 to_hunter, vec3 hunter_vel, float radius, float margin,
+          float predict, float arrive_radius, float maxspeed, float maxforce) {
+    if (!has_hunter)
+        return vec3(0.0);
+    float best = radius * radius, ob_radius = 0.0;
+    vec3 centre = vec3(0.0);
+    bool found = false;
+    for (uint i = 0u; i < scene.obstacle_count; i++) {
+        vec4 ob = scene.obstacle[i];
+        vec3 off = world_delta(pos, ob.xyz);
+        float d2 = norm2(off);
+        if (d2 < best) {
+            best = d2;
+            centre = off;
+            ob_radius = ob.w;
+            found = true;
+        }
+    }
+    if (!found)
+        return evade(to_hunter, hunter_vel, vel, predict, maxspeed, maxforce);
+    vec3 spot = hiding_spot(centre, ob_radius, to_hunter, margin);
+    return arrive(spot, vel, arrive_radius, maxspeed, maxforce);
+}
+
 // ---- neighbourhood behaviours: per-pair terms, then the force from the sums ----
 
 // C twin: src/core/combine.c boids_accumulate_force().

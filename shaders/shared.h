@@ -71,12 +71,13 @@
 #define BOIDS_BI_WANDER 15u
 #define BOIDS_BI_SPEED 16u     /* target speed: accelerate or brake toward target_speed (OpenSteer) */
 #define BOIDS_BI_STAY 17u      /* stay on path / containment: seek the path only when outside its radius (OpenSteer) */
-#define BOIDS_BEHAVIOR_COUNT 18u
+#define BOIDS_BI_HIDE 18u      /* hide behind the nearest obstacle from the nearest hunter (Buckland) */
+#define BOIDS_BEHAVIOR_COUNT 19u
 #define BOIDS_BEHAVIOR_MAX 32u /* the bits of a behaviours mask; weight (16) + weight_more (16) */
 #define BOIDS_BIT(index) (1u << (index))
 #define BOIDS_B_FLOCKING (BOIDS_BIT(BOIDS_BI_SEPARATION) | BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))
 /* Behaviours that need the neighbour gather. */
-#define BOIDS_B_NEIGHBOR_MASK (BOIDS_B_FLOCKING | BOIDS_BIT(BOIDS_BI_VIEW) | BOIDS_BIT(BOIDS_BI_ESCAPE) | BOIDS_BIT(BOIDS_BI_HUNT))
+#define BOIDS_B_NEIGHBOR_MASK (BOIDS_B_FLOCKING | BOIDS_BIT(BOIDS_BI_VIEW) | BOIDS_BIT(BOIDS_BI_ESCAPE) | BOIDS_BIT(BOIDS_BI_HUNT) | BOIDS_BIT(BOIDS_BI_HIDE))
 
 /* ---- group relations: 2 bits per other group in boids_group_params.relations */
 #define BOIDS_REL_FLOCK 0u   /* counts as a flockmate (separation, alignment, cohesion, view) */
@@ -320,7 +321,7 @@ BOIDS_STRUCT(boids_group_params) {
     float target_speed;         /* BOIDS_BI_SPEED: the wanted speed (default 1.5) */
     float more_spare0;          /* 0 */
     float more_spare1;          /* 0 */
-    float more_spare2;          /* 0 */
+    float hide_margin;          /* BOIDS_BI_HIDE: the hiding spot's distance behind an obstacle's edge (default 10) */
 };
 
 /* ---- parameters of the whole world; 208 bytes ----------------------------------- */

@@ -93,6 +93,7 @@ static void make_inputs(void) {
         {"combine.ini", "[world]\ncombine = greedy\n"},
         {"margin.ini", "[world]\nboundary = margin\nmargin = 0\n"},
         {"target-speed.ini", "[group.a]\nbehaviors = speed\ntarget_speed = -1\n"},
+        {"hide-margin.ini", "[group.a]\nbehaviors = hide\nhide_margin = -1\n"},
         {"empty.csv", ""},
         {"header.csv", "id,group,x,y\n0,0,1,2\n"},
         {"number.csv", "id,group,px,py,vx,vy\n0,0,1,abc,0,0\n"},

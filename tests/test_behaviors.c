@@ -613,6 +613,105 @@ START_TEST(stay_in_sim) {
 }
 END_TEST
 
+// ---- hide ------------------------------------------------------------------------
+
+// A scene of `n` circles {x, y, radius}.
+static void hide_scene(boids_scene *sc, uint32_t n, const float (*ob)[3]) {
+    memset(sc, 0, sizeof(*sc));
+    sc->path_radius = 20.0f; // no path; finalize wants a radius
+    sc->obstacle_count = n;
+    for (uint32_t i = 0; i < n; i++) {
+        sc->obstacle[i][0] = ob[i][0];
+        sc->obstacle[i][1] = ob[i][1];
+        sc->obstacle[i][3] = ob[i][2];
+    }
+}
+
+// Buckland's Hide: spot = centre + normalise(centre - hunter) * (radius +
+// margin); arrive there (slowing radius 1e-6: plain seek at maxspeed 3);
+// no obstacle within the radius 50: evade; no hunter: zero.
+START_TEST(hide_by_hand) {
+    boids_world_params plain_world;
+    memset(&plain_world, 0, sizeof(plain_world));
+    plain_world.boundary = BOIDS_BOUNDARY_BOUNCE;
+    float spot[3], f[3];
+    // Centre (30,0) radius 10, hunter (-20,0), margin 10: spot (30,0) + (1,0) * 20 = (50,0).
+    boids_hiding_spot((float[3]){30, 0, 0}, 10.0f, (float[3]){-20, 0, 0}, 10.0f, spot);
+    expect_vec3("hiding spot", spot, 50, 0, 0, 0, "centre (30,0) + (1,0) (10 + 10)");
+    // Diagonal: centre (0,40) radius 5, hunter (-30,0): away (30,40)/50, spot (0,40) + (0.6,0.8) * 15 = (9,52).
+    boids_hiding_spot((float[3]){0, 40, 0}, 5.0f, (float[3]){-30, 0, 0}, 10.0f, spot);
+    expect_vec3("hiding spot diagonal", spot, 9, 52, 0, 64 * FEPS, "(0,40) + (0.6,0.8) * 15");
+    // A hunter at the centre: no direction, the centre.
+    boids_hiding_spot((float[3]){0, 40, 0}, 5.0f, (float[3]){0, 40, 0}, 10.0f, spot);
+    expect_vec3("hiding spot, hunter at the centre", spot, 0, 40, 0, 0, "no direction away");
+
+    // Two obstacles: (30,0) r 10 at 30 and (0,-45) r 20 at 45, both within
+    // 50: the nearer (30,0); hunter (-20,0): spot (50,0); seek from rest: (3,0) - 0.
+    boids_scene sc;
+    const float two[2][3] = {{0, -45, 20}, {30, 0, 10}};
+    hide_scene(&sc, 2, two);
+    boids_hide((float[3]){0, 0, 0}, (float[3]){0, 0, 0}, true, (float[3]){-20, 0, 0}, (float[3]){0, 0, 0}, &sc,
+               &plain_world, 50.0f, 10.0f, 10.0f, 1e-6f, 3.0f, 100.0f, f);
+    expect_vec3("hide behind the nearest", f, 3, 0, 0, 16 * FEPS, "obstacle (30,0), spot (50,0), desired (3,0)");
+    // From an agent at (100,100) (offsets relative to it), the same world:
+    // the obstacles are at 130.0 and 145 beyond 50: evade the hunter at
+    // offset (-20,0) moving (1,0), predict 10: flee (-10,0): desired (3,0), minus v (0,1).
+    boids_hide((float[3]){100, 100, 0}, (float[3]){0, 1, 0}, true, (float[3]){-20, 0, 0}, (float[3]){1, 0, 0}, &sc,
+               &plain_world, 50.0f, 10.0f, 10.0f, 1e-6f, 3.0f, 100.0f, f);
+    expect_vec3("hide, no obstacle near: evade", f, 3, -1, 0, 16 * FEPS, "flee the predicted (-10,0)");
+    // Equal distances (both at 30): the earlier obstacle, (0,30); hunter
+    // (0,-10): spot (0,30) + (0,1) 20 = (0,50).
+    const float tie[2][3] = {{0, 30, 10}, {30, 0, 10}};
+    hide_scene(&sc, 2, tie);
+    boids_hide((float[3]){0, 0, 0}, (float[3]){0, 0, 0}, true, (float[3]){0, -10, 0}, (float[3]){0, 0, 0}, &sc,
+               &plain_world, 50.0f, 10.0f, 10.0f, 1e-6f, 3.0f, 100.0f, f);
+    expect_vec3("hide, a tie", f, 0, 3, 0, 16 * FEPS, "the earlier obstacle (0,30): spot (0,50)");
+    // No hunter: no force.
+    boids_hide((float[3]){0, 0, 0}, (float[3]){1, 0, 0}, false, (float[3]){0, 0, 0}, (float[3]){0, 0, 0}, &sc,
+               &plain_world, 50.0f, 10.0f, 10.0f, 1e-6f, 3.0f, 100.0f, f);
+    expect_zero("hide, no hunter", f, "nothing to hide from");
+}
+END_TEST
+
+// In simulations on the [-500,500)^2 torus: prey (group 0) flees group 1.
+// The hunter is found through the grid (nearest within the radius 50,
+// ties to the smaller id), across the seam, and the obstacle too.
+START_TEST(hide_in_sim) {
+    boids_params p;
+    small_world(&p, 2, 0);
+    p.world.group_count = 2;
+    p.group[0].behaviors = BOIDS_BIT(BOIDS_BI_HIDE);
+    p.group[0].relations = BOIDS_REL_FLEE << BOIDS_REL_BITS;
+    p.group[0].maxforce = 100.0f;
+    p.group[0].arrive_radius = 1e-6f; // arrive = seek at maxspeed 3
+    p.group[1].behaviors = 0;
+    // Prey 0 at (490,0) at rest; hunter 1 at (-490,0) (20 away through the
+    // seam), hunter 2 at (440,0) (50 away: outside the radius). Obstacle at
+    // (-470,0) r 10 (40 away through the seam): spot (-470,0) + (1,0) 20 =
+    // (-450,0), offset (60,0): desired (3,0).
+    const float ob[1][3] = {{-470, 0, 10}};
+    hide_scene(&p.scene, 1, ob);
+    agent a[4] = {{490, 0, 0, 0, 0, 0, 0}, {-490, 0, 0, 0, 0, 0, 1}, {440, 0, 0, 0, 0, 0, 1}, {0, 300, 0, 0, 0, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 4);
+    boids_sim_steer(s);
+    expect_vec3("hide across the seam", accel_of(s, 0), 3, 0, 0, 16 * FEPS,
+                "hunter (-490,0) and obstacle (-470,0) through the seam: spot (-450,0), offset (60,0)");
+    expect_zero("hide, no hunter in range", accel_of(s, 3), "no hunter within 50");
+    boids_sim_destroy(s);
+    // Two hunters at the same distance 20, (0,20) id 1 and (0,-20) id 2: the
+    // smaller id; obstacle (30,0) r 10: spot (30,0) + (30,-20)/|.| * 20.
+    const float ob2[1][3] = {{30, 0, 10}};
+    hide_scene(&p.scene, 1, ob2);
+    agent b[3] = {{0, 0, 0, 0, 0, 0, 0}, {0, 20, 0, 0, 0, 0, 1}, {0, -20, 0, 0, 0, 0, 1}};
+    s = sim_with(&p, b, 3);
+    boids_sim_steer(s);
+    double l = sqrt(30.0 * 30 + 20 * 20), sx = 30 + 30 / l * 20, sy = -20 / l * 20, m = sqrt(sx * sx + sy * sy);
+    expect_vec3("hide, hunters tied", accel_of(s, 0), 3 * sx / m, 3 * sy / m, 0, 64 * FEPS,
+                "the hunter of smaller id 1 at (0,20): the spot below-right of the obstacle");
+    boids_sim_destroy(s);
+}
+END_TEST
+
 // ---- flow field ---------------------------------------------------------------
 
 START_TEST(flow_by_hand) {
@@ -2478,6 +2577,7 @@ static Suite *behaviors_suite(void) {
         {"walls", {walls_by_hand, walls_in_sim, walls_book_corner_by_hand}},
         {"speed", {speed_by_hand, speed_in_sim}},
         {"stay", {stay_by_hand, stay_across_seam, stay_in_sim}},
+        {"hide", {hide_by_hand, hide_in_sim}},
         {"flow", {flow_by_hand, flow_in_sim}},
         {"path",
          {path_by_hand, path_across_seam, path_normal_point_rules, path_shifts_by_hand, path_long_segments,

@@ -619,6 +619,10 @@ START_TEST(test_more_chunk) {
     fix_crc(&f, at - 12);
     expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "spare words");
     le32(f.b + at + g1 + 68, 0);
+    le32(f.b + at + g1 + 76, 0xbf800000u); // hide margin -1
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "hide margin below 0");
+    le32(f.b + at + g1 + 76, 0x41200000u); // hide margin 10 (the default)
     le32(f.b + at + g1, 0x7fc00000u); // weight.speed: NaN
     fix_crc(&f, at - 12);
     expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "not finite");

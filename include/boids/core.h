@@ -118,6 +118,7 @@ typedef struct boids_sim {
 // The default heading-rules turn (boids_group_params.turn), radians per time unit.
 #define BOIDS_TURN_DEFAULT 0.05f
 #define BOIDS_TARGET_SPEED_DEFAULT 1.5f // behaviour speed: half the chapter's maxspeed
+#define BOIDS_HIDE_MARGIN_DEFAULT 10.0f // behaviour hide: the spot's distance behind an obstacle's edge
 
 // Defaults: the chapter's flocking (maxspeed 3, maxforce 0.05, radius 50,
 // separation 25, weights 1.5/1/1), one group, wrap, 2D, dt 1, a world sized

@@ -97,7 +97,7 @@ static const char usage_more[] = // (C99 promises string literals of 4095 bytes 
     "  --help, --version\n"
     "\n"
     "Behaviours: obstacles, walls, escape, separation, flee, evade, hunt, pursue,\n"
-    "seek, arrive, path, flow, view, alignment, cohesion, wander, speed, stay.\n"
+    "seek, arrive, path, flow, view, alignment, cohesion, wander, speed, stay, hide.\n"
     "SIGINT / SIGTERM (exit 130 / 143), GPU faults (exit 3): --export-csv, --save, --record and\n"
     "--profile are written (after a fault from the last good state).\n"
     "Path following (behaviour path, the scenario's [path]):\n"

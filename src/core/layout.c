@@ -24,6 +24,7 @@ _Static_assert(offsetof(boids_group_params, cohesion_fov_cos) == 192, "group.coh
 _Static_assert(offsetof(boids_group_params, own_cones) == 196, "group.own_cones");
 _Static_assert(offsetof(boids_group_params, weight_more) == 208, "group.weight_more");
 _Static_assert(offsetof(boids_group_params, target_speed) == 272, "group.target_speed");
+_Static_assert(offsetof(boids_group_params, hide_margin) == 284, "group.hide_margin");
 _Static_assert(sizeof(boids_group_params) == 288, "group params: 18 vec4");
 
 _Static_assert(offsetof(boids_world_params, min) == 0, "world.min");

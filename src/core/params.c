@@ -14,6 +14,7 @@ static const char *const behavior_names[BOIDS_BEHAVIOR_COUNT] = {
     [BOIDS_BI_ARRIVE] = "arrive",       [BOIDS_BI_PATH] = "path",          [BOIDS_BI_FLOW] = "flow",
     [BOIDS_BI_VIEW] = "view",           [BOIDS_BI_ALIGNMENT] = "alignment", [BOIDS_BI_COHESION] = "cohesion",
     [BOIDS_BI_WANDER] = "wander",       [BOIDS_BI_SPEED] = "speed",        [BOIDS_BI_STAY] = "stay",
+    [BOIDS_BI_HIDE] = "hide",
 };
 
 // Name -> behaviour index, or -1.
@@ -77,6 +78,7 @@ static void group_default(boids_group_params *g) {
     g->rules = BOIDS_RULES_CHAPTER;
     g->turn = BOIDS_TURN_DEFAULT; // heading rules: about 3 degrees per rule and step
     g->target_speed = BOIDS_TARGET_SPEED_DEFAULT;
+    g->hide_margin = BOIDS_HIDE_MARGIN_DEFAULT;
 }
 
 // Defaults for `count` agents in `dim` dimensions; world auto-sized.
@@ -169,7 +171,8 @@ float *boids_group_value(boids_group_params *g, const char *name) {
                  {"radius", offsetof(boids_group_params, radius)},
                  {"separation", offsetof(boids_group_params, separation)},
                  {"turn", offsetof(boids_group_params, turn)},
-                 {"target_speed", offsetof(boids_group_params, target_speed)}};
+                 {"target_speed", offsetof(boids_group_params, target_speed)},
+                 {"hide_margin", offsetof(boids_group_params, hide_margin)}};
     for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
         if (strcmp(name, plain[k].name) == 0)
             return (float *)((char *)g + plain[k].offset);
@@ -337,6 +340,8 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
             FAIL(BOIDS_ERR_PARAM, "turn %g of group %u (allowed: 0..pi radians)", (double)g->turn, gi);
         if (!isfinite(g->target_speed) || g->target_speed < 0.0f)
             FAIL(BOIDS_ERR_PARAM, "target speed %g of group %u (allowed: >= 0, finite)", (double)g->target_speed, gi);
+        if (!isfinite(g->hide_margin) || g->hide_margin < 0.0f)
+            FAIL(BOIDS_ERR_PARAM, "hide margin %g of group %u (allowed: >= 0, finite)", (double)g->hide_margin, gi);
         // The heading boids of the angle-bug post live on a plane and know
         // only its three rules (a heading is an angle; other forces have no
         // turn to become).

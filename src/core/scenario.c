@@ -220,6 +220,7 @@ static const char *const group_keys[] = {"share",
                                          "rules",
                                          "turn",
                                          "target_speed",
+                                         "hide_margin",
                                          "body",
                                          "joints",
                                          "body_length",
@@ -387,6 +388,7 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         {"body_radius", &g->body_radius, false, 3.4e38f},
         {"turn", &g->turn, false, BOIDS_PI},
         {"target_speed", &g->target_speed, false, 3.4e38f},
+        {"hide_margin", &g->hide_margin, false, 3.4e38f},
         {"share", &c->sc.params.group_share[gi], true, 1e9f},
         {"body_length", &x->length, true, 3.4e38f},
     };
@@ -1257,6 +1259,8 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
             fprintf(f, "cohesion_fov = %.9g\n", fov_degrees(g->cohesion_fov_cos));
         if (g->target_speed != BOIDS_TARGET_SPEED_DEFAULT || (g->behaviors & BOIDS_BIT(BOIDS_BI_SPEED)))
             fprintf(f, "target_speed = %.9g\n", (double)g->target_speed);
+        if (g->hide_margin != BOIDS_HIDE_MARGIN_DEFAULT || (g->behaviors & BOIDS_BIT(BOIDS_BI_HIDE)))
+            fprintf(f, "hide_margin = %.9g\n", (double)g->hide_margin);
         if (g->rules != BOIDS_RULES_CHAPTER || g->turn != BOIDS_TURN_DEFAULT)
             fprintf(f, "rules = %s\nturn = %.9g\n",
                     g->rules < BOIDS_RULES_COUNT ? boids_parse_rules_names[g->rules] : "chapter", (double)g->turn);
