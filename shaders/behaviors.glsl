@@ -554,37 +554,26 @@ ivec2 path_shifts(uint axis, float f, float a, float b) {
     return k;
 }
 
-// C twin: src/core/path.c boids_path_follow().
-// Nature of Code 5, "Path Following" (Reynolds): predict `predict` ahead; of
-// the normal points on every image of every segment keep the closest (ties:
-// the earlier segment, strict <, as the book's 5.8 loop); if that is farther
-// than the path radius, seek a target `ahead` along its segment (OUTSIDE_END
-// on a closed path: an end point taken for a projection outside its segment
-// looks ahead along the next segment, as the book's Exercise 5.13; on an
-// open path along its own, 5.8). Otherwise no force. Relative to the agent: a path point is (point - pos) + k size,
-// the same expression in both segments that share it.
-vec3 path_follow(vec3 pos, vec3 vel, float predict, float ahead, float maxspeed, float maxforce) {
-    vec3 dest = vec3(0.0);
+// C twin: src/core/path.c path_nearest().
+// Of the normal points of `future` (relative to the agent at pos) on every
+// image of every segment, the closest (ties: the earlier segment, strict <,
+// as the book's 5.8 loop): its squared distance, the point relative to the
+// agent, its segment and whether OUTSIDE_END took the end point. Relative
+// to the agent: a path point is (point - pos) + k size, the same expression
+// in both segments that share it.
+float path_nearest(vec3 pos, vec3 future, out vec3 normal_best, out uint segment, out bool outside_best) {
     uint n = scene.path_count;
-    if (n < 2u)
-        return dest;
-    vec3 future = set_mag(vel, predict);
     uint flags = scene.path_flags;
     uint segments = (flags & BOIDS_PATH_CLOSED) != 0u ? n : n - 1u;
     float best = BOIDS_INFINITY;
-    vec3 to_target = vec3(0.0);
+    normal_best = vec3(0.0);
+    segment = 0u;
+    outside_best = false;
     for (uint i = 0u; i < segments; i++) {
         vec3 pa = scene.path[i].xyz;
         vec3 pb = scene.path[(i + 1u) % n].xyz;
         precise vec3 a0 = pa - pos;
         precise vec3 b0 = pb - pos;
-        precise vec3 ab = pb - pa;
-        vec3 dir = set_mag(ab, ahead);
-        vec3 next_dir = dir;
-        if ((flags & BOIDS_PATH_CLOSED) != 0u && (flags & BOIDS_PATH_OUTSIDE_END) != 0u) {
-            precise vec3 bc = scene.path[(i + 2u) % n].xyz - pb;
-            next_dir = set_mag(bc, ahead);
-        }
         ivec2 kx = path_shifts(0u, future.x, a0.x, b0.x);
         ivec2 ky = path_shifts(1u, future.y, a0.y, b0.y);
         ivec2 kz = path_shifts(2u, future.z, a0.z, b0.z);
@@ -601,13 +590,62 @@ vec3 path_follow(vec3 pos, vec3 vel, float predict, float ahead, float maxspeed,
                     float d = norm2(off);
                     if (d < best) {
                         best = d;
-                        precise vec3 t = normal + (outside ? next_dir : dir);
-                        to_target = t;
+                        normal_best = normal;
+                        segment = i;
+                        outside_best = outside;
                     }
                 }
     }
+    return best;
+}
+
+// C twin: src/core/path.c boids_path_follow().
+// Nature of Code 5, "Path Following" (Reynolds): predict `predict` ahead;
+// take the nearest normal point (path_nearest); if that is farther than the
+// path radius, seek a target `ahead` along its segment (OUTSIDE_END on a
+// closed path: an end point taken for a projection outside its segment
+// looks ahead along the next segment, as the book's Exercise 5.13; on an
+// open path along its own, 5.8). Otherwise no force.
+vec3 path_follow(vec3 pos, vec3 vel, float predict, float ahead, float maxspeed, float maxforce) {
+    vec3 dest = vec3(0.0);
+    uint n = scene.path_count;
+    if (n < 2u)
+        return dest;
+    vec3 future = set_mag(vel, predict);
+    vec3 normal;
+    uint i;
+    bool outside;
+    float best = path_nearest(pos, future, normal, i, outside);
+    if (!(best > scene.path_radius * scene.path_radius))
+        return dest;
+    uint flags = scene.path_flags;
+    // The look-ahead of the nearest point's segment (or the next one's).
+    uint from = i, to = (i + 1u) % n;
+    if (outside && (flags & BOIDS_PATH_CLOSED) != 0u && (flags & BOIDS_PATH_OUTSIDE_END) != 0u) {
+        from = (i + 1u) % n;
+        to = (i + 2u) % n;
+    }
+    precise vec3 ab = scene.path[to].xyz - scene.path[from].xyz;
+    vec3 dir = set_mag(ab, ahead);
+    precise vec3 t = normal + dir;
+    return seek(t, vel, maxspeed, maxforce);
+}
+
+// C twin: src/core/path.c boids_stay_on_path().
+// OpenSteer's steerToStayOnPath: predict `predict` ahead (as path_follow);
+// within the path's radius of the nearest normal point (path_nearest) no
+// force; outside seek that point itself (not one further along).
+vec3 stay_on_path(vec3 pos, vec3 vel, float predict, float maxspeed, float maxforce) {
+    vec3 dest = vec3(0.0);
+    if (scene.path_count < 2u)
+        return dest;
+    vec3 future = set_mag(vel, predict);
+    vec3 normal;
+    uint i;
+    bool outside;
+    float best = path_nearest(pos, future, normal, i, outside);
     if (best > scene.path_radius * scene.path_radius)
-        dest = seek(to_target, vel, maxspeed, maxforce);
+        dest = seek(normal, vel, maxspeed, maxforce);
     return dest;
 }
 
@@ -669,6 +707,47 @@ vec3 obstacles(vec3 pos, vec3 vel, float lookahead, float body_radius, float max
     desired = set_mag(desired, maxspeed);
     dest = steer_from_desired(desired, vel, maxforce);
     return dest;
+}
+
+// C twin: src/core/hide.c boids_hiding_spot().
+// Buckland's GetHidingPosition, relative to the agent: centre +
+// normalise(centre - hunter) * (radius + margin); a hunter at the centre
+// gives the centre itself.
+vec3 hiding_spot(vec3 to_centre, float radius, vec3 to_hunter, float margin) {
+    precise vec3 away = to_centre - to_hunter;
+    precise float reach = radius + margin;
+    vec3 o = set_mag(away, reach);
+    precise vec3 spot = to_centre + o;
+    return spot;
+}
+
+// C twin: src/core/hide.c boids_hide() (C: scene, world by pointer).
+// Buckland's Hide: of the obstacles whose centre is within `radius` the
+// nearest (squared distance, minimum image; ties: the earlier, strict <):
+// arrive at its hiding spot from the hunter; none: evade the hunter; no
+// hunter: no force.
+vec3 hide(vec3 pos, vec3 vel, bool has_hunter, vec3 to_hunter, vec3 hunter_vel, float radius, float margin,
+          float predict, float arrive_radius, float maxspeed, float maxforce) {
+    if (!has_hunter)
+        return vec3(0.0);
+    float best = radius * radius, ob_radius = 0.0;
+    vec3 centre = vec3(0.0);
+    bool found = false;
+    for (uint i = 0u; i < scene.obstacle_count; i++) {
+        vec4 ob = scene.obstacle[i];
+        vec3 off = world_delta(pos, ob.xyz);
+        float d2 = norm2(off);
+        if (d2 < best) {
+            best = d2;
+            centre = off;
+            ob_radius = ob.w;
+            found = true;
+        }
+    }
+    if (!found)
+        return evade(to_hunter, hunter_vel, vel, predict, maxspeed, maxforce);
+    vec3 spot = hiding_spot(centre, ob_radius, to_hunter, margin);
+    return arrive(spot, vel, arrive_radius, maxspeed, maxforce);
 }
 
 // ---- neighbourhood behaviours: per-pair terms, then the force from the sums ----

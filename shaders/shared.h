@@ -72,14 +72,16 @@
 #define BOIDS_BI_SPEED 16u     /* target speed: accelerate or brake toward target_speed (OpenSteer) */
 #define BOIDS_BI_QUEUE 17u     /* queueing: brake behind a slower neighbour close ahead (Reynolds' doorway queue) */
 #define BOIDS_BI_AVOID 18u     /* unaligned collision avoidance (OpenSteer steerToAvoidNeighbors) */
-#define BOIDS_BEHAVIOR_COUNT 19u
+#define BOIDS_BI_STAY 19u      /* stay on path / containment: seek the path only when outside its radius (OpenSteer) */
+#define BOIDS_BI_HIDE 20u      /* hide behind the nearest obstacle from the nearest hunter (Buckland) */
+#define BOIDS_BEHAVIOR_COUNT 21u
 #define BOIDS_BEHAVIOR_MAX 32u /* the bits of a behaviours mask; weight (16) + weight_more (16) */
 #define BOIDS_BIT(index) (1u << (index))
 #define BOIDS_B_FLOCKING (BOIDS_BIT(BOIDS_BI_SEPARATION) | BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))
 /* Behaviours that need the neighbour gather. */
 #define BOIDS_B_NEIGHBOR_MASK                                                                                          \
     (BOIDS_B_FLOCKING | BOIDS_BIT(BOIDS_BI_VIEW) | BOIDS_BIT(BOIDS_BI_ESCAPE) | BOIDS_BIT(BOIDS_BI_HUNT) |             \
-     BOIDS_BIT(BOIDS_BI_QUEUE) | BOIDS_BIT(BOIDS_BI_AVOID))
+     BOIDS_BIT(BOIDS_BI_QUEUE) | BOIDS_BIT(BOIDS_BI_AVOID) | BOIDS_BIT(BOIDS_BI_HIDE))
 /* Queueing's cone: a neighbour is "ahead" within acos(0.7) ~ 45.6 degrees of the heading. */
 #define BOIDS_QUEUE_COS 0.7f
 
@@ -325,7 +327,7 @@ BOIDS_STRUCT(boids_group_params) {
     float target_speed;         /* BOIDS_BI_SPEED: the wanted speed (default 1.5) */
     float queue_distance;       /* BOIDS_BI_QUEUE: how close "close ahead" is (default 10) */
     float avoid_horizon;        /* BOIDS_BI_AVOID: the time horizon of a threat (default 30) */
-    float more_spare2;          /* 0 */
+    float hide_margin;          /* BOIDS_BI_HIDE: the hiding spot's distance behind an obstacle's edge (default 10) */
 };
 
 /* ---- parameters of the whole world; 208 bytes ----------------------------------- */

@@ -69,6 +69,9 @@ struct gather {
     uint prey_slot;      // nearest prey (ties: smaller id), BOIDS_NONE if none
     float prey_d2;
     uint prey_id;
+    uint hunter_slot;    // nearest hunter for hide (ties: smaller id), BOIDS_NONE if none
+    float hunter_d2;
+    uint hunter_id;
     float inv_speed, inv_radius; // scales of the alignment / cohesion terms (inv_radius: 1 / cohesion's radius)
     float ali_r2, coh_r2;        // squared radii of alignment and cohesion
     float sep_cos, ali_cos, coh_cos; // the cones of separation, alignment, cohesion
@@ -191,6 +194,13 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
             t = escape_term(off, vj, g.predict, g.radius);
             fix3(acc.esc, t, BOIDS_FIX_SEP);
             acc.esc_n++;
+        }
+        uint id = cur_id[j];
+        if ((beh & BOIDS_BIT(BOIDS_BI_HIDE)) != 0u && d2 < g.radius * g.radius &&
+            (d2 < acc.hunter_d2 || (d2 == acc.hunter_d2 && id < acc.hunter_id))) {
+            acc.hunter_d2 = d2;
+            acc.hunter_id = id;
+            acc.hunter_slot = j;
         }
     } else if (rel == BOIDS_REL_PURSUE) {
         uint id = cur_id[j];
@@ -379,6 +389,20 @@ vec3 behaviors_of(uint i, uint beh, gather acc, vec3 heading, bool has_heading, 
         f = avoid(acc.avoid_id != BOIDS_NONE, acc.avoid_off, heading, has_heading, mf);
         combine_one(g, BOIDS_BI_AVOID, f, mf, sum, chosen);
     }
+    if ((beh & BOIDS_BIT(BOIDS_BI_STAY)) != 0u) {
+        f = stay_on_path(pos, vel, g.path_predict, ms, mf);
+        combine_one(g, BOIDS_BI_STAY, f, mf, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_HIDE)) != 0u) {
+        bool has = acc.hunter_slot != BOIDS_NONE;
+        vec3 off = vec3(0.0), hv = vec3(0.0);
+        if (has) {
+            off = world_delta(pos, cur_pos[acc.hunter_slot].xyz);
+            hv = cur_vel[acc.hunter_slot].xyz;
+        }
+        f = hide(pos, vel, has, off, hv, g.radius, g.hide_margin, g.predict, g.arrive_radius, ms, mf);
+        combine_one(g, BOIDS_BI_HIDE, f, mf, sum, chosen);
+    }
     return sum;
 }
 
@@ -426,6 +450,9 @@ void main() {
     acc.prey_slot = BOIDS_NONE;
     acc.prey_d2 = BOIDS_INFINITY;
     acc.prey_id = BOIDS_NONE;
+    acc.hunter_slot = BOIDS_NONE;
+    acc.hunter_d2 = BOIDS_INFINITY;
+    acc.hunter_id = BOIDS_NONE;
     acc.inv_speed = 1.0 / world.max_speed_all;
     acc.inv_radius = 1.0 / cohesion_radius(g);
     float ar = alignment_radius(g), cr = cohesion_radius(g);

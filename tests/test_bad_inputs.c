@@ -95,6 +95,7 @@ static void make_inputs(void) {
         {"target-speed.ini", "[group.a]\nbehaviors = speed\ntarget_speed = -1\n"},
         {"queue.ini", "[group.a]\nbehaviors = queue\nqueue_distance = -1\n"},
         {"avoid.ini", "[group.a]\nbehaviors = avoid\navoid_horizon = nan\n"},
+        {"hide-margin.ini", "[group.a]\nbehaviors = hide\nhide_margin = -1\n"},
         {"empty.csv", ""},
         {"header.csv", "id,group,x,y\n0,0,1,2\n"},
         {"number.csv", "id,group,px,py,vx,vy\n0,0,1,abc,0,0\n"},

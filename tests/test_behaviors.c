@@ -650,6 +650,204 @@ START_TEST(avoid_in_sim) {
 }
 END_TEST
 
+// ---- stay on path ----------------------------------------------------------------
+
+static void path_scene(boids_scene *sc, uint32_t n, const float (*pts)[2], bool closed);
+
+// OpenSteer's steerToStayOnPath: predict path_predict ahead; within the
+// path's radius of the nearest normal point no force, outside seek the
+// normal point itself (path following would seek a point 10 further on).
+START_TEST(stay_by_hand) {
+    boids_world_params plain_world;
+    memset(&plain_world, 0, sizeof(plain_world));
+    plain_world.boundary = BOIDS_BOUNDARY_BOUNCE;
+    boids_scene sc;
+    float f[3];
+    const float seg[2][2] = {{0, 0}, {100, 0}};
+    path_scene(&sc, 2, seg, false);
+    // Inside: future (50,10)+(25,0) = (75,10), normal (75,0) at 10 < 20.
+    boids_stay_on_path((float[3]){50, 10, 0}, (float[3]){1, 0, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    expect_zero("stay inside", f, "future point 10 from the path, radius 20");
+    // Exactly on the radius (20 = 20, not > 20): no force, as following's test.
+    boids_stay_on_path((float[3]){50, 20, 0}, (float[3]){1, 0, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    expect_zero("stay on the radius", f, "d^2 400 is not > r^2 400");
+    // Outside: future (75,30), normal (75,0) at 30 > 20: seek (75,0), to
+    // target (25,-30) from (50,30); following would seek (85,0) instead.
+    boids_stay_on_path((float[3]){50, 30, 0}, (float[3]){1, 0, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    double l = sqrt(25.0 * 25 + 30 * 30);
+    expect_vec3("stay outside", f, 3 * 25 / l - 1, -3 * 30 / l, 0, 16 * FEPS,
+                "seek the normal point (75,0): setMag((25,-30),3) - v (1,0)");
+    // Past the end: future (115,30) -> the end point (100,0) at 33.5; to
+    // target (10,-30) from (90,30).
+    boids_stay_on_path((float[3]){90, 30, 0}, (float[3]){1, 0, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    l = sqrt(10.0 * 10 + 30 * 30);
+    expect_vec3("stay past the end", f, 3 * 10 / l - 1, -3 * 30 / l, 0, 16 * FEPS, "normal point clamped to (100,0)");
+    // Two segments: future (130,65), segment 2 (100,0)-(100,100) gives
+    // (100,65) at 30 (segment 1: (100,0) at 71.6); to target (-30,25) from (130,40).
+    const float two[3][2] = {{0, 0}, {100, 0}, {100, 100}};
+    path_scene(&sc, 3, two, false);
+    boids_stay_on_path((float[3]){130, 40, 0}, (float[3]){0, 2, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    l = sqrt(30.0 * 30 + 25 * 25);
+    expect_vec3("stay two segments", f, -3 * 30 / l, 3 * 25 / l - 2, 0, 16 * FEPS, "seek (100,65) on segment 2");
+    // The tie rule: future (150,-50) is 70.7 from (100,0) on both segments;
+    // both give the shared corner (100,0) itself, so either wins the same.
+    boids_stay_on_path((float[3]){150, -75, 0}, (float[3]){0, 2, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    l = sqrt(50.0 * 50 + 75 * 75);
+    expect_vec3("stay at a corner", f, -3 * 50 / l, 3 * 75 / l - 2, 0, 16 * FEPS,
+                "the corner (100,0), the same bits from both segments");
+    // The zero vector: no heading, the future position is the agent's own.
+    boids_stay_on_path((float[3]){50, 30, 0}, (float[3]){0, 0, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    expect_vec3("stay at rest", f, 0, -3, 0, 16 * FEPS,
+                "no heading: future = the position (50,30); nearest (50,0) on segment 1 at 30 (segment 2: 50)");
+    // Fewer than two points: no path, no force.
+    sc.path_count = 1;
+    boids_stay_on_path((float[3]){50, 30, 0}, (float[3]){1, 0, 0}, &sc, &plain_world, 25.0f, 3.0f, 100.0f, f);
+    expect_zero("stay one-point path", f, "a path needs a segment");
+}
+END_TEST
+
+// Across the seam of the [-500,500)^2 torus (path_across_seam's set-up),
+// in a simulation: the agent at (490,40) heading +x predicts (-485,40)
+// through the seam, 40.3 from the path's end (-480,0): it seeks (-480,0),
+// whose minimum-image offset is (30,-40); the one at (490,0) is 5 from the
+// end: no force.
+START_TEST(stay_across_seam) {
+    boids_params p;
+    small_world(&p, 2, BOIDS_BIT(BOIDS_BI_STAY));
+    const float line[2][2] = {{-480, 0}, {-400, 0}};
+    path_scene(&p.scene, 2, line, false);
+    p.group[0].maxforce = 100.0f;
+    agent a[2] = {{490, 0, 0, 1, 0, 0, 0}, {490, 40, 0, 1, 0, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 2);
+    boids_sim_steer(s);
+    expect_zero("stay across the seam, inside", accel_of(s, 0),
+                "future (-485,0) on the torus, 5 from the path end (-480,0) < radius 20");
+    expect_vec3("stay across the seam, outside", accel_of(s, 1), 3 * 0.6 - 1, -3 * 0.8, 0, 16 * FEPS,
+                "seek (-480,0) through the seam: offset (30,-40), setMag 3 - v (1,0)");
+    boids_sim_destroy(s);
+}
+END_TEST
+
+// In a simulation alone, with its weight 1 and the chapter's maxforce: an
+// agent released 60 outside a straight path comes within its radius and
+// stays there, wherever it then drifts along the path.
+START_TEST(stay_in_sim) {
+    boids_params p;
+    small_world(&p, 2, BOIDS_BIT(BOIDS_BI_STAY));
+    const float line[2][2] = {{-400, 0}, {400, 0}};
+    path_scene(&p.scene, 2, line, false);
+    agent a[2] = {{0, 60, 0, 0.5f, 0, 0, 0}, {-100, -70, 0, 0, -1, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 2);
+    for (int k = 0; k < 400; k++)
+        boids_sim_step(s);
+    for (uint32_t id = 0; id < 2; id++) {
+        const float *q = pos_of(s, id);
+        EXPECT(fabs(q[1]) < 20.0f + 3.0f * 25.0f, "agent %u: y %g after 400 steps, expected near the path (|y| < 95)",
+               id, (double)q[1]);
+    }
+    boids_sim_destroy(s);
+}
+END_TEST
+
+// ---- hide ------------------------------------------------------------------------
+
+// A scene of `n` circles {x, y, radius}.
+static void hide_scene(boids_scene *sc, uint32_t n, const float (*ob)[3]) {
+    memset(sc, 0, sizeof(*sc));
+    sc->path_radius = 20.0f; // no path; finalize wants a radius
+    sc->obstacle_count = n;
+    for (uint32_t i = 0; i < n; i++) {
+        sc->obstacle[i][0] = ob[i][0];
+        sc->obstacle[i][1] = ob[i][1];
+        sc->obstacle[i][3] = ob[i][2];
+    }
+}
+
+// Buckland's Hide: spot = centre + normalise(centre - hunter) * (radius +
+// margin); arrive there (slowing radius 1e-6: plain seek at maxspeed 3);
+// no obstacle within the radius 50: evade; no hunter: zero.
+START_TEST(hide_by_hand) {
+    boids_world_params plain_world;
+    memset(&plain_world, 0, sizeof(plain_world));
+    plain_world.boundary = BOIDS_BOUNDARY_BOUNCE;
+    float spot[3], f[3];
+    // Centre (30,0) radius 10, hunter (-20,0), margin 10: spot (30,0) + (1,0) * 20 = (50,0).
+    boids_hiding_spot((float[3]){30, 0, 0}, 10.0f, (float[3]){-20, 0, 0}, 10.0f, spot);
+    expect_vec3("hiding spot", spot, 50, 0, 0, 0, "centre (30,0) + (1,0) (10 + 10)");
+    // Diagonal: centre (0,40) radius 5, hunter (-30,0): away (30,40)/50, spot (0,40) + (0.6,0.8) * 15 = (9,52).
+    boids_hiding_spot((float[3]){0, 40, 0}, 5.0f, (float[3]){-30, 0, 0}, 10.0f, spot);
+    expect_vec3("hiding spot diagonal", spot, 9, 52, 0, 64 * FEPS, "(0,40) + (0.6,0.8) * 15");
+    // A hunter at the centre: no direction, the centre.
+    boids_hiding_spot((float[3]){0, 40, 0}, 5.0f, (float[3]){0, 40, 0}, 10.0f, spot);
+    expect_vec3("hiding spot, hunter at the centre", spot, 0, 40, 0, 0, "no direction away");
+
+    // Two obstacles: (30,0) r 10 at 30 and (0,-45) r 20 at 45, both within
+    // 50: the nearer (30,0); hunter (-20,0): spot (50,0); seek from rest: (3,0) - 0.
+    boids_scene sc;
+    const float two[2][3] = {{0, -45, 20}, {30, 0, 10}};
+    hide_scene(&sc, 2, two);
+    boids_hide((float[3]){0, 0, 0}, (float[3]){0, 0, 0}, true, (float[3]){-20, 0, 0}, (float[3]){0, 0, 0}, &sc,
+               &plain_world, 50.0f, 10.0f, 10.0f, 1e-6f, 3.0f, 100.0f, f);
+    expect_vec3("hide behind the nearest", f, 3, 0, 0, 16 * FEPS, "obstacle (30,0), spot (50,0), desired (3,0)");
+    // From an agent at (100,100) (offsets relative to it), the same world:
+    // the obstacles are at 130.0 and 145 beyond 50: evade the hunter at
+    // offset (-20,0) moving (1,0), predict 10: flee (-10,0): desired (3,0), minus v (0,1).
+    boids_hide((float[3]){100, 100, 0}, (float[3]){0, 1, 0}, true, (float[3]){-20, 0, 0}, (float[3]){1, 0, 0}, &sc,
+               &plain_world, 50.0f, 10.0f, 10.0f, 1e-6f, 3.0f, 100.0f, f);
+    expect_vec3("hide, no obstacle near: evade", f, 3, -1, 0, 16 * FEPS, "flee the predicted (-10,0)");
+    // Equal distances (both at 30): the earlier obstacle, (0,30); hunter
+    // (0,-10): spot (0,30) + (0,1) 20 = (0,50).
+    const float tie[2][3] = {{0, 30, 10}, {30, 0, 10}};
+    hide_scene(&sc, 2, tie);
+    boids_hide((float[3]){0, 0, 0}, (float[3]){0, 0, 0}, true, (float[3]){0, -10, 0}, (float[3]){0, 0, 0}, &sc,
+               &plain_world, 50.0f, 10.0f, 10.0f, 1e-6f, 3.0f, 100.0f, f);
+    expect_vec3("hide, a tie", f, 0, 3, 0, 16 * FEPS, "the earlier obstacle (0,30): spot (0,50)");
+    // No hunter: no force.
+    boids_hide((float[3]){0, 0, 0}, (float[3]){1, 0, 0}, false, (float[3]){0, 0, 0}, (float[3]){0, 0, 0}, &sc,
+               &plain_world, 50.0f, 10.0f, 10.0f, 1e-6f, 3.0f, 100.0f, f);
+    expect_zero("hide, no hunter", f, "nothing to hide from");
+}
+END_TEST
+
+// In simulations on the [-500,500)^2 torus: prey (group 0) flees group 1.
+// The hunter is found through the grid (nearest within the radius 50,
+// ties to the smaller id), across the seam, and the obstacle too.
+START_TEST(hide_in_sim) {
+    boids_params p;
+    small_world(&p, 2, 0);
+    p.world.group_count = 2;
+    p.group[0].behaviors = BOIDS_BIT(BOIDS_BI_HIDE);
+    p.group[0].relations = BOIDS_REL_FLEE << BOIDS_REL_BITS;
+    p.group[0].maxforce = 100.0f;
+    p.group[0].arrive_radius = 1e-6f; // arrive = seek at maxspeed 3
+    p.group[1].behaviors = 0;
+    // Prey 0 at (490,0) at rest; hunter 1 at (-490,0) (20 away through the
+    // seam), hunter 2 at (440,0) (50 away: outside the radius). Obstacle at
+    // (-470,0) r 10 (40 away through the seam): spot (-470,0) + (1,0) 20 =
+    // (-450,0), offset (60,0): desired (3,0).
+    const float ob[1][3] = {{-470, 0, 10}};
+    hide_scene(&p.scene, 1, ob);
+    agent a[4] = {{490, 0, 0, 0, 0, 0, 0}, {-490, 0, 0, 0, 0, 0, 1}, {440, 0, 0, 0, 0, 0, 1}, {0, 300, 0, 0, 0, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 4);
+    boids_sim_steer(s);
+    expect_vec3("hide across the seam", accel_of(s, 0), 3, 0, 0, 16 * FEPS,
+                "hunter (-490,0) and obstacle (-470,0) through the seam: spot (-450,0), offset (60,0)");
+    expect_zero("hide, no hunter in range", accel_of(s, 3), "no hunter within 50");
+    boids_sim_destroy(s);
+    // Two hunters at the same distance 20, (0,20) id 1 and (0,-20) id 2: the
+    // smaller id; obstacle (30,0) r 10: spot (30,0) + (30,-20)/|.| * 20.
+    const float ob2[1][3] = {{30, 0, 10}};
+    hide_scene(&p.scene, 1, ob2);
+    agent b[3] = {{0, 0, 0, 0, 0, 0, 0}, {0, 20, 0, 0, 0, 0, 1}, {0, -20, 0, 0, 0, 0, 1}};
+    s = sim_with(&p, b, 3);
+    boids_sim_steer(s);
+    double l = sqrt(30.0 * 30 + 20 * 20), sx = 30 + 30 / l * 20, sy = -20 / l * 20, m = sqrt(sx * sx + sy * sy);
+    expect_vec3("hide, hunters tied", accel_of(s, 0), 3 * sx / m, 3 * sy / m, 0, 64 * FEPS,
+                "the hunter of smaller id 1 at (0,20): the spot below-right of the obstacle");
+    boids_sim_destroy(s);
+}
+END_TEST
+
 // ---- flow field ---------------------------------------------------------------
 
 START_TEST(flow_by_hand) {
@@ -2516,6 +2714,8 @@ static Suite *behaviors_suite(void) {
         {"speed", {speed_by_hand, speed_in_sim}},
         {"queue", {queue_by_hand, queue_in_sim}},
         {"avoid", {avoid_by_hand, avoid_in_sim}},
+        {"stay", {stay_by_hand, stay_across_seam, stay_in_sim}},
+        {"hide", {hide_by_hand, hide_in_sim}},
         {"flow", {flow_by_hand, flow_in_sim}},
         {"path",
          {path_by_hand, path_across_seam, path_normal_point_rules, path_shifts_by_hand, path_long_segments,

@@ -632,10 +632,10 @@ START_TEST(test_more_chunk) {
     free(f.b);
     f = saved_with(s, TMP "/snap_more.boids", "MORE", true);
     size_t at = chunk_at(&f, "MORE") + 12, g1 = 80; // group 1's 20 words
-    le32(f.b + at + g1 + 76, 0x3f800000u);          // its spare word (after queue_distance, avoid_horizon): 1.0
+    le32(f.b + at + g1 + 76, 0xbf800000u);          // its hide_margin (the last word): -1
     fix_crc(&f, at - 12);
-    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "a spare word");
-    le32(f.b + at + g1 + 76, 0);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "below 0");
+    le32(f.b + at + g1 + 76, 0x41200000u); // hide_margin 10 (the default)
     le32(f.b + at + g1 + 68, 0xbf800000u); // queue_distance -1
     fix_crc(&f, at - 12);
     expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "below 0");

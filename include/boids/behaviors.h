@@ -177,6 +177,21 @@ void boids_flow(const float field[3], const float vel[3], float maxspeed, float 
 void boids_path_follow(const float pos[3], const float vel[3], const boids_scene *scene,
                        const boids_world_params *w, float predict, float ahead, float maxspeed, float maxforce,
                        float dest[3]);
+// Stay on the path (OpenSteer's steerToStayOnPath): predict `predict`
+// ahead; within the path's radius of its nearest normal point (the same
+// search and tie rule as path following) no force, outside seek that point.
+void boids_stay_on_path(const float pos[3], const float vel[3], const boids_scene *scene, const boids_world_params *w,
+                        float predict, float maxspeed, float maxforce, float dest[3]);
+// Hide (Buckland): the hiding spot behind an obstacle (centre and hunter
+// relative to the agent): centre + normalise(centre - hunter) * (radius +
+// margin). src/core/hide.c.
+void boids_hiding_spot(const float to_centre[3], float radius, const float to_hunter[3], float margin, float dest[3]);
+// Hide from the nearest hunter (has_hunter; its offset and velocity): arrive
+// at the hiding spot of the nearest obstacle whose centre is within
+// `radius`; none: evade the hunter; no hunter: no force.
+void boids_hide(const float pos[3], const float vel[3], bool has_hunter, const float to_hunter[3],
+                const float hunter_vel[3], const boids_scene *scene, const boids_world_params *w, float radius,
+                float margin, float predict, float arrive_radius, float maxspeed, float maxforce, float dest[3]);
 // The point of segment a-b that path following takes for p (scalar
 // projection; BOIDS_PATH_* flags: clamped to a or b themselves, b when
 // outside, or unclamped).

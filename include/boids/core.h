@@ -120,6 +120,7 @@ typedef struct boids_sim {
 #define BOIDS_TARGET_SPEED_DEFAULT 1.5f // behaviour speed: half the chapter's maxspeed
 #define BOIDS_QUEUE_DISTANCE_DEFAULT 10.0f // behaviour queue: "close ahead", a little over 3 body sizes r
 #define BOIDS_AVOID_HORIZON_DEFAULT 30.0f  // behaviour avoid: threats within 30 time units (steps at dt 1)
+#define BOIDS_HIDE_MARGIN_DEFAULT 10.0f // behaviour hide: the spot's distance behind an obstacle's edge
 
 // Defaults: the chapter's flocking (maxspeed 3, maxforce 0.05, radius 50,
 // separation 25, weights 1.5/1/1), one group, wrap, 2D, dt 1, a world sized

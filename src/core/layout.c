@@ -26,6 +26,7 @@ _Static_assert(offsetof(boids_group_params, weight_more) == 208, "group.weight_m
 _Static_assert(offsetof(boids_group_params, target_speed) == 272, "group.target_speed");
 _Static_assert(offsetof(boids_group_params, queue_distance) == 276, "group.queue_distance");
 _Static_assert(offsetof(boids_group_params, avoid_horizon) == 280, "group.avoid_horizon");
+_Static_assert(offsetof(boids_group_params, hide_margin) == 284, "group.hide_margin");
 _Static_assert(sizeof(boids_group_params) == 288, "group params: 18 vec4");
 
 _Static_assert(offsetof(boids_world_params, min) == 0, "world.min");

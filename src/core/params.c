@@ -17,7 +17,8 @@ static const char *const behavior_names[BOIDS_BEHAVIOR_COUNT] = {
     [BOIDS_BI_VIEW] = "view",           [BOIDS_BI_ALIGNMENT] = "alignment",
     [BOIDS_BI_COHESION] = "cohesion",   [BOIDS_BI_WANDER] = "wander",
     [BOIDS_BI_SPEED] = "speed",         [BOIDS_BI_QUEUE] = "queue",
-    [BOIDS_BI_AVOID] = "avoid",
+    [BOIDS_BI_AVOID] = "avoid",         [BOIDS_BI_STAY] = "stay",
+    [BOIDS_BI_HIDE] = "hide",
 };
 
 // Name -> behaviour index, or -1.
@@ -83,6 +84,7 @@ static void group_default(boids_group_params *g) {
     g->target_speed = BOIDS_TARGET_SPEED_DEFAULT;
     g->queue_distance = BOIDS_QUEUE_DISTANCE_DEFAULT;
     g->avoid_horizon = BOIDS_AVOID_HORIZON_DEFAULT;
+    g->hide_margin = BOIDS_HIDE_MARGIN_DEFAULT;
 }
 
 // Defaults for `count` agents in `dim` dimensions; world auto-sized.
@@ -179,7 +181,8 @@ float *boids_group_value(boids_group_params *g, const char *name) {
                  {"turn", offsetof(boids_group_params, turn)},
                  {"target_speed", offsetof(boids_group_params, target_speed)},
                  {"queue_distance", offsetof(boids_group_params, queue_distance)},
-                 {"avoid_horizon", offsetof(boids_group_params, avoid_horizon)}};
+                 {"avoid_horizon", offsetof(boids_group_params, avoid_horizon)},
+                 {"hide_margin", offsetof(boids_group_params, hide_margin)}};
     for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
         if (strcmp(name, plain[k].name) == 0)
             return (float *)((char *)g + plain[k].offset);
@@ -352,6 +355,8 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
                  gi);
         if (!isfinite(g->avoid_horizon) || g->avoid_horizon < 0.0f)
             FAIL(BOIDS_ERR_PARAM, "avoid horizon %g of group %u (allowed: >= 0, finite)", (double)g->avoid_horizon, gi);
+        if (!isfinite(g->hide_margin) || g->hide_margin < 0.0f)
+            FAIL(BOIDS_ERR_PARAM, "hide margin %g of group %u (allowed: >= 0, finite)", (double)g->hide_margin, gi);
         // The heading boids of the angle-bug post live on a plane and know
         // only its three rules (a heading is an angle; other forces have no
         // turn to become).

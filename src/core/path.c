@@ -1,6 +1,6 @@
 // src/core/path.c: path following (Nature of Code 5, "Path Following",
 // Reynolds): a polyline with a radius. GLSL twins: normal_point(),
-// path_shifts(), path_follow().
+// path_shifts(), path_nearest(), path_follow(), stay_on_path().
 #include <math.h>
 #include <stdbool.h>
 
@@ -67,45 +67,27 @@ void boids_path_shifts(const boids_world_params *w, uint32_t axis, float f, floa
     k[1] = (int32_t)fminf(fmaxf(to, -most), most);
 }
 
-// Predict `predict` ahead; of the normal points on every image of every
-// segment keep the closest (ties: the earlier segment, strict <, as the
-// book's 5.8 loop); if that is farther than the path radius, seek a target
-// `ahead` along its segment (BOIDS_PATH_OUTSIDE_END on a closed path: a
-// normal point outside its segment, the end point b, looks ahead along the
-// next segment, b to the point after it, as the book's Exercise 5.13 "If
-// we're at the end we really want the next line segment for looking ahead";
-// on an open path along its own, as the book's 5.8, whose last segment has
-// no next). Otherwise no force. Everything is relative to
-// the agent: the future position, and a path point as (point - pos) +
-// k size, its image k worlds away, the same expression in both segments
-// that share the point: a corner's two distances are equal bits.
-void boids_path_follow(const float pos[3], const float vel[3], const boids_scene *scene,
-                       const boids_world_params *w, float predict, float ahead, float maxspeed, float maxforce,
-                       float dest[3]) {
-    glm_vec3_zero(dest);
+// Of the normal points of `future` (relative to the agent at pos) on every
+// image of every segment, the closest (ties: the earlier segment, strict <,
+// as the book's 5.8 loop): its squared distance (INFINITY without a path),
+// the point relative to the agent into normal, its segment and whether
+// BOIDS_PATH_OUTSIDE_END took the segment's end point. Everything is
+// relative to the agent: a path point is (point - pos) + k size, its image
+// k worlds away, the same expression in both segments that share the
+// point: a corner's two distances are equal bits. Path following and
+// staying on the path share it.
+static float path_nearest(const float pos[3], const float future[3], const boids_scene *scene,
+                          const boids_world_params *w, float normal_best[3], uint32_t *segment, bool *outside_best) {
     uint32_t n = scene->path_count;
-    if (n < 2)
-        return;
-    float future[3];
-    boids_set_mag(vel, predict, future);
     uint32_t flags = scene->path_flags;
     uint32_t segments = (flags & BOIDS_PATH_CLOSED) ? n : n - 1;
-    float best = INFINITY, to_target[3] = {0, 0, 0};
+    float best = INFINITY;
     for (uint32_t i = 0; i < segments; i++) {
         const float *pa = scene->path[i];
         const float *pb = scene->path[(i + 1) % n];
-        float a0[3], b0[3], ab[3], dir[3];
+        float a0[3], b0[3];
         glm_vec3_sub((float *)pa, (float *)pos, a0);
         glm_vec3_sub((float *)pb, (float *)pos, b0);
-        glm_vec3_sub((float *)pb, (float *)pa, ab);
-        boids_set_mag(ab, ahead, dir);
-        float next_dir[3];
-        glm_vec3_copy(dir, next_dir);
-        if ((flags & BOIDS_PATH_CLOSED) && (flags & BOIDS_PATH_OUTSIDE_END)) {
-            float bc[3];
-            glm_vec3_sub((float *)scene->path[(i + 2) % n], (float *)pb, bc);
-            boids_set_mag(bc, ahead, next_dir);
-        }
         int32_t k[3][2];
         for (uint32_t ax = 0; ax < 3; ax++)
             boids_path_shifts(w, ax, future[ax], a0[ax], b0[ax], k[ax]);
@@ -118,13 +100,66 @@ void boids_path_follow(const float pos[3], const float vel[3], const boids_scene
                     glm_vec3_add(b0, shift, b);
                     bool outside = normal_point_outside(future, a, b, flags, normal);
                     // Squared distances: the same decisions on every GPU (no sqrt).
-                    float d = glm_vec3_distance2(future, normal);
+                    float d = glm_vec3_distance2((float *)future, normal);
                     if (d < best) {
                         best = d;
-                        glm_vec3_add(normal, outside ? next_dir : dir, to_target);
+                        glm_vec3_copy(normal, normal_best);
+                        *segment = i;
+                        *outside_best = outside;
                     }
                 }
     }
+    return best;
+}
+
+// Predict `predict` ahead; take the nearest normal point (path_nearest); if
+// that is farther than the path radius, seek a target `ahead` along its
+// segment (BOIDS_PATH_OUTSIDE_END on a closed path: a normal point outside
+// its segment, the end point b, looks ahead along the next segment, b to the
+// point after it, as the book's Exercise 5.13 "If we're at the end we really
+// want the next line segment for looking ahead"; on an open path along its
+// own, as the book's 5.8, whose last segment has no next). Otherwise no
+// force.
+void boids_path_follow(const float pos[3], const float vel[3], const boids_scene *scene, const boids_world_params *w,
+                       float predict, float ahead, float maxspeed, float maxforce, float dest[3]) {
+    glm_vec3_zero(dest);
+    uint32_t n = scene->path_count;
+    if (n < 2)
+        return;
+    float future[3], normal[3] = {0, 0, 0};
+    boids_set_mag(vel, predict, future);
+    uint32_t i = 0;
+    bool outside = false;
+    float best = path_nearest(pos, future, scene, w, normal, &i, &outside);
+    if (!(best > scene->path_radius * scene->path_radius))
+        return;
+    uint32_t flags = scene->path_flags;
+    // The look-ahead of the nearest point's segment (or the next one's).
+    uint32_t from = i, to = (i + 1) % n;
+    if (outside && (flags & BOIDS_PATH_CLOSED) && (flags & BOIDS_PATH_OUTSIDE_END))
+        from = (i + 1) % n, to = (i + 2) % n;
+    float ab[3], dir[3], to_target[3];
+    glm_vec3_sub((float *)scene->path[to], (float *)scene->path[from], ab);
+    boids_set_mag(ab, ahead, dir);
+    glm_vec3_add(normal, dir, to_target);
+    boids_seek(to_target, vel, maxspeed, maxforce, dest);
+}
+
+// Stay on the path (OpenSteer's steerToStayOnPath): predict `predict` ahead
+// (as path following); if the nearest normal point (path_nearest: the same
+// segments, images and tie rule) lies within the path's radius, no force;
+// otherwise seek that point itself, the path's centre line nearest to the
+// prediction (not a point further along it, as following does).
+void boids_stay_on_path(const float pos[3], const float vel[3], const boids_scene *scene, const boids_world_params *w,
+                        float predict, float maxspeed, float maxforce, float dest[3]) {
+    glm_vec3_zero(dest);
+    if (scene->path_count < 2)
+        return;
+    float future[3], normal[3] = {0, 0, 0};
+    boids_set_mag(vel, predict, future);
+    uint32_t i = 0;
+    bool outside = false;
+    float best = path_nearest(pos, future, scene, w, normal, &i, &outside);
     if (best > scene->path_radius * scene->path_radius)
-        boids_seek(to_target, vel, maxspeed, maxforce, dest);
+        boids_seek(normal, vel, maxspeed, maxforce, dest);
 }

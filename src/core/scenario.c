@@ -222,6 +222,7 @@ static const char *const group_keys[] = {"share",
                                          "target_speed",
                                          "queue_distance",
                                          "avoid_horizon",
+                                         "hide_margin",
                                          "body",
                                          "joints",
                                          "body_length",
@@ -391,6 +392,7 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         {"target_speed", &g->target_speed, false, 3.4e38f},
         {"queue_distance", &g->queue_distance, false, 3.4e38f},
         {"avoid_horizon", &g->avoid_horizon, false, 3.4e38f},
+        {"hide_margin", &g->hide_margin, false, 3.4e38f},
         {"share", &c->sc.params.group_share[gi], true, 1e9f},
         {"body_length", &x->length, true, 3.4e38f},
     };
@@ -1265,6 +1267,8 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
             fprintf(f, "queue_distance = %.9g\n", (double)g->queue_distance);
         if (g->avoid_horizon != BOIDS_AVOID_HORIZON_DEFAULT || (g->behaviors & BOIDS_BIT(BOIDS_BI_AVOID)))
             fprintf(f, "avoid_horizon = %.9g\n", (double)g->avoid_horizon);
+        if (g->hide_margin != BOIDS_HIDE_MARGIN_DEFAULT || (g->behaviors & BOIDS_BIT(BOIDS_BI_HIDE)))
+            fprintf(f, "hide_margin = %.9g\n", (double)g->hide_margin);
         if (g->rules != BOIDS_RULES_CHAPTER || g->turn != BOIDS_TURN_DEFAULT)
             fprintf(f, "rules = %s\nturn = %.9g\n",
                     g->rules < BOIDS_RULES_COUNT ? boids_parse_rules_names[g->rules] : "chapter", (double)g->turn);

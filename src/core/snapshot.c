@@ -51,7 +51,7 @@ _Static_assert(offsetof(boids_group_params, rules) == GROUP_PARM_BYTES + 16u, "t
 _Static_assert(offsetof(boids_group_params, alignment_radius) == GROUP_PARM_BYTES + 32u, "NBHD follows the rules row");
 #define NBHD_BYTES (BOIDS_MAX_GROUPS * 32u)
 // The rows of the behaviours after the first 16 (their weights, then their
-// parameters: target_speed, queue_distance, avoid_horizon, 1 spare) go into the MORE chunk, written only
+// parameters: target_speed, queue_distance, avoid_horizon, hide_margin) go into the MORE chunk, written only
 // when a group's differ from the defaults (boids_params_default's); without
 // it every group has those defaults.
 #define MORE_OFFSET (GROUP_PARM_BYTES + 64u)
@@ -127,7 +127,7 @@ static const char *params_nonfinite(const boids_params *p) {
         if (!all_finite(&q->maxspeed, 16) || !all_finite(&q->weight[0][0], 16) || !isfinite(q->max_turn) ||
             !isfinite(q->body_radius) || !all_finite(&q->maxspeed_lo, 4) || !isfinite(q->turn) ||
             !all_finite(&q->weight_more[0][0], 16) || !isfinite(q->target_speed) || !isfinite(q->queue_distance) ||
-            !isfinite(q->avoid_horizon))
+            !isfinite(q->avoid_horizon) || !isfinite(q->hide_margin))
             return "group";
         const boids_body_params *b = &p->body[g];
         if (!all_finite(&b->segment[0][0], 32) || !all_finite(&b->width[0][0], 32) || !isfinite(b->angle_limit))
@@ -329,12 +329,10 @@ static const char *decode_more(const unsigned char *b, boids_params *p) {
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
         const boids_group_params *q = &p->group[g];
         if (!all_finite(&q->weight_more[0][0], 16) || !isfinite(q->target_speed) || !isfinite(q->queue_distance) ||
-            !isfinite(q->avoid_horizon))
+            !isfinite(q->avoid_horizon) || !isfinite(q->hide_margin))
             return "a weight or parameter that is not finite";
-        if (q->queue_distance < 0.0f || q->avoid_horizon < 0.0f)
-            return "a queue distance or avoid horizon below 0";
-        if (q->more_spare2 != 0.0f)
-            return "a spare word that is not 0";
+        if (q->queue_distance < 0.0f || q->avoid_horizon < 0.0f || q->hide_margin < 0.0f)
+            return "a queue distance, avoid horizon or hide margin below 0";
     }
     if (!has_more(p))
         return "only the defaults (it is written only for others)";
@@ -919,7 +917,7 @@ static boids_result read_chunks(reader *rd, loaded *l) {
     default_more_rows(&l->p);
     if (rd->version >= 3 && r_next_is(rd, "MORE")) { // the later behaviours' rows (none before version 3)
         if ((r = r_chunk(rd, "MORE", MORE_BYTES,
-                         "20 words per group: weights 16..31, target speed, queue distance, avoid horizon, 1 spare",
+                         "20 words per group: weights 16..31, target speed, queue distance, avoid horizon, hide margin",
                          &b)) != BOIDS_OK)
             return r;
         const char *why = decode_more(b, &l->p);

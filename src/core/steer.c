@@ -23,6 +23,9 @@ typedef struct gather {
     uint32_t prey_slot;        // nearest prey (ties: smaller id), UINT32_MAX if none
     float prey_d2;
     uint32_t prey_id;
+    uint32_t hunter_slot; // nearest hunter for hide (ties: smaller id), UINT32_MAX if none
+    float hunter_d2;
+    uint32_t hunter_id;
     float inv_speed, inv_radius;     // scales of the alignment / cohesion terms (inv_radius: 1 / cohesion's radius)
     float ali_r2, coh_r2;            // squared radii of alignment and cohesion
     float sep_cos, ali_cos, coh_cos; // the cones of separation, alignment, cohesion
@@ -150,6 +153,13 @@ static inline void gather_pair(const boids_sim *s, const boids_group_params *res
             boids_escape_term(off, vj, g->predict, g->radius, t);
             fix3(acc->esc, t, BOIDS_FIX_SEP);
             acc->esc_n++;
+        }
+        uint32_t id = s->cur.id[j];
+        if ((beh & BOIDS_BIT(BOIDS_BI_HIDE)) && d2 < g->radius * g->radius &&
+            (d2 < acc->hunter_d2 || (d2 == acc->hunter_d2 && id < acc->hunter_id))) {
+            acc->hunter_d2 = d2;
+            acc->hunter_id = id;
+            acc->hunter_slot = j;
         }
     } else if (rel == BOIDS_REL_PURSUE) {
         uint32_t id = s->cur.id[j];
@@ -455,6 +465,18 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
         boids_queue(acc->queue_n, vel, mf, force[BOIDS_BI_QUEUE]);
     if (beh & BOIDS_BIT(BOIDS_BI_AVOID))
         boids_avoid(acc->avoid_id != UINT32_MAX, acc->avoid_off, heading, has_heading, mf, force[BOIDS_BI_AVOID]);
+    if (beh & BOIDS_BIT(BOIDS_BI_STAY))
+        boids_stay_on_path(pos, vel, &s->p.scene, w, g->path_predict, ms, mf, force[BOIDS_BI_STAY]);
+    if (beh & BOIDS_BIT(BOIDS_BI_HIDE)) {
+        bool has = acc->hunter_slot != UINT32_MAX;
+        float off[3] = {0, 0, 0}, hv[3] = {0, 0, 0};
+        if (has) {
+            boids_world_delta(w, pos, s->cur.pos[acc->hunter_slot], off);
+            glm_vec3_copy(s->cur.vel[acc->hunter_slot], hv);
+        }
+        boids_hide(pos, vel, has, off, hv, &s->p.scene, w, g->radius, g->hide_margin, g->predict, g->arrive_radius, ms,
+                   mf, force[BOIDS_BI_HIDE]);
+    }
 }
 
 // Weighted sum of the enabled forces, or, in priority mode, the first
@@ -524,6 +546,9 @@ static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_
                   .prey_slot = UINT32_MAX,
                   .prey_d2 = INFINITY,
                   .prey_id = UINT32_MAX,
+                  .hunter_slot = UINT32_MAX,
+                  .hunter_d2 = INFINITY,
+                  .hunter_id = UINT32_MAX,
                   .inv_speed = 1.0f / w->max_speed_all,
                   .inv_radius = 1.0f / boids_cohesion_radius(g),
                   .sep_cos = boids_rule_cone(g, BOIDS_CONE_SEPARATION),

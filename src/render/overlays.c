@@ -164,6 +164,8 @@ size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*
         boids_flow(boids_flowfield_lookup(&p->flow, w, pi), vi, ms, mf, force[BOIDS_BI_FLOW]);
     if ((beh & BOIDS_BIT(BOIDS_BI_PATH)) && p->scene.path_count >= 2)
         boids_path_follow(pi, vi, &p->scene, w, g->path_predict, g->path_ahead, ms, mf, force[BOIDS_BI_PATH]);
+    if ((beh & BOIDS_BIT(BOIDS_BI_STAY)) && p->scene.path_count >= 2)
+        boids_stay_on_path(pi, vi, &p->scene, w, g->path_predict, ms, mf, force[BOIDS_BI_STAY]);
     if (beh & BOIDS_BIT(BOIDS_BI_OBSTACLES))
         boids_obstacles(pi, vi, &p->scene, w, g->avoid_distance, g->body_radius, ms, mf, force[BOIDS_BI_OBSTACLES]);
     // maxforce is drawn as the perception radius; colours by behaviour index.
