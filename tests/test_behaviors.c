@@ -711,15 +711,10 @@ END_TEST
 // through the seam, 40.3 from the path's end (-480,0): it seeks (-480,0),
 // whose minimum-image offset is (30,-40); the one at (490,0) is 5 from the
 // end: no force.
+static boids_sim *seam_path_steered(uint32_t behavior);
+
 START_TEST(stay_across_seam) {
-    boids_params p;
-    small_world(&p, 2, BOIDS_BIT(BOIDS_BI_STAY));
-    const float line[2][2] = {{-480, 0}, {-400, 0}};
-    path_scene(&p.scene, 2, line, false);
-    p.group[0].maxforce = 100.0f;
-    agent a[2] = {{490, 0, 0, 1, 0, 0, 0}, {490, 40, 0, 1, 0, 0, 0}};
-    boids_sim *s = sim_with(&p, a, 2);
-    boids_sim_steer(s);
+    boids_sim *s = seam_path_steered(BOIDS_BI_STAY);
     expect_zero("stay across the seam, inside", accel_of(s, 0),
                 "future (-485,0) on the torus, 5 from the path end (-480,0) < radius 20");
     expect_vec3("stay across the seam, outside", accel_of(s, 1), 3 * 0.6 - 1, -3 * 0.8, 0, 16 * FEPS,
@@ -1017,20 +1012,28 @@ START_TEST(path_by_hand) {
 }
 END_TEST
 
-START_TEST(path_across_seam) {
-    // On a torus every offset is a minimum image (DESIGN.md step 5;
-    // behaviors.h: "every behaviour is torus-correct"). World [-500,500)^2,
-    // path (-480,0)-(-400,0) just across the seam from an agent at x = 490
-    // heading +x: its future position 490 + 25 = 515 is -485 on the torus,
-    // 5 from the path's end point: inside the radius 20, no force.
+// The path (-480,0)-(-400,0) just across the seam of the [-500,500)^2
+// torus from two agents at (490,0) and (490,40) heading +x (maxforce 100),
+// with `behavior` alone; one steer stage done.
+static boids_sim *seam_path_steered(uint32_t behavior) {
     boids_params p;
-    small_world(&p, 2, BOIDS_BIT(BOIDS_BI_PATH));
+    small_world(&p, 2, BOIDS_BIT(behavior));
     const float line[2][2] = {{-480, 0}, {-400, 0}};
     path_scene(&p.scene, 2, line, false);
     p.group[0].maxforce = 100.0f;
     agent a[2] = {{490, 0, 0, 1, 0, 0, 0}, {490, 40, 0, 1, 0, 0, 0}};
     boids_sim *s = sim_with(&p, a, 2);
     boids_sim_steer(s);
+    return s;
+}
+
+START_TEST(path_across_seam) {
+    // On a torus every offset is a minimum image (DESIGN.md step 5;
+    // behaviors.h: "every behaviour is torus-correct"). World [-500,500)^2,
+    // path (-480,0)-(-400,0) just across the seam from an agent at x = 490
+    // heading +x: its future position 490 + 25 = 515 is -485 on the torus,
+    // 5 from the path's end point: inside the radius 20, no force.
+    boids_sim *s = seam_path_steered(BOIDS_BI_PATH);
     expect_zero("path across the seam, inside", accel_of(s, 0),
                 "future (515,0) = (-485,0) on the torus, 5 from the path end (-480,0) < radius 20");
     // Outside the radius across the seam: future (-485,40), normal point
