@@ -379,7 +379,7 @@ START_TEST(every_key_runs) {
         const char *expected[] = {"behaviors: obstacles,",
                                   "boundary: walls",
                                   "boundary: bounce",
-                                  "boundary: wrap",
+                                  "boundary: margin",
                                   "rules: tutorial",
                                   "color: neighbours",
                                   "overlay: grid on",

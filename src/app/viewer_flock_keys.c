@@ -82,16 +82,15 @@ void viewer_flock_behavior(viewer *v, int key, int arg) {
     viewer_flock_print_behaviors(v);
 }
 
-// See viewer.h: the next of wrap, walls, bounce.
+// See viewer.h: the next of wrap, walls, bounce, margin (BOIDS_BOUNDARY_* order).
 void viewer_flock_boundary(viewer *v, int key, int arg) {
     (void)key;
     (void)arg;
-    static const char *const names[3] = {"wrap", "walls", "bounce"};
     viewer_flock *f = v->flock;
     boids_params before = f->p;
-    f->p.world.boundary = (f->p.world.boundary + 1) % 3;
+    f->p.world.boundary = (f->p.world.boundary + 1) % (BOIDS_BOUNDARY_MARGIN + 1);
     if (viewer_flock_refinalize(f, &before)) {
-        printf("boundary: %s\n", names[f->p.world.boundary]);
+        printf("boundary: %s\n", boids_parse_boundary_names[f->p.world.boundary]);
         fflush(stdout);
     }
 }

@@ -64,7 +64,7 @@ const viewer_key viewer_keys[] = {
     {{GLFW_KEY_ENTER}, "menu: the behaviour on / off", viewer_menu_toggle, 0, F, false},
     {{GLFW_KEY_LEFT, GLFW_KEY_RIGHT}, "menu: its weight -0.1 / +0.1", viewer_menu_weight, 0, F, true},
     {{GLFW_KEY_TAB}, "menu: the next group", viewer_menu_group, 0, F, false},
-    {{GLFW_KEY_B}, "boundary: wrap, walls, bounce", viewer_flock_boundary, 0, F, false},
+    {{GLFW_KEY_B}, "boundary: wrap, walls, bounce, margin", viewer_flock_boundary, 0, F, false},
     {{GLFW_KEY_U}, "rules: chapter, tutorial, heading", viewer_flock_rules, 0, F, false},
     {{GLFW_KEY_SPACE}, "pause", viewer_flock_pause, 0, F, false},
     {{GLFW_KEY_PERIOD}, "single step", viewer_flock_step, 0, F, true},
