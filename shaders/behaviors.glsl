@@ -360,7 +360,8 @@ vec3 avoid(bool threat, vec3 predicted, vec3 heading, bool has_heading, float ma
 // C twin: include/boids/core.h boids_weight().
 // The weight of behaviour b: weight[] of the first 16, weight_more[] after.
 float weight_of(boids_group_params g, uint b) {
-    return b < 16u ? g.weight[b >> 2u][b & 3u] : g.weight_more[(b - 16u) >> 2u][(b - 16u) & 3u];
+    uint m = b - BOIDS_WEIGHT_FIRST;
+    return b < BOIDS_WEIGHT_FIRST ? g.weight[b >> 2u][b & 3u] : g.weight_more[m >> 2u][m & 3u];
 }
 
 // C twin: src/core/seek.c boids_flee().

@@ -76,6 +76,7 @@
 #define BOIDS_BI_HIDE 20u      /* hide behind the nearest obstacle from the nearest hunter (Buckland) */
 #define BOIDS_BEHAVIOR_COUNT 21u
 #define BOIDS_BEHAVIOR_MAX 32u /* the bits of a behaviours mask; weight (16) + weight_more (16) */
+#define BOIDS_WEIGHT_FIRST 16u /* behaviours whose weights are in weight[]; the rest in weight_more[] */
 #define BOIDS_BIT(index) (1u << (index))
 #define BOIDS_B_FLOCKING (BOIDS_BIT(BOIDS_BI_SEPARATION) | BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))
 /* Behaviours that need the neighbour gather. */

@@ -183,7 +183,8 @@ static inline float boids_body_width(const boids_body_params *b, uint32_t i) { r
 // the first 16, weight_more[] of the rest (shared.h); the one place that
 // knows the split.
 static inline float *boids_weight_ref(boids_group_params *g, uint32_t b) {
-    return b < 16u ? &g->weight[b >> 2][b & 3] : &g->weight_more[(b - 16u) >> 2][(b - 16u) & 3];
+    uint32_t m = b - BOIDS_WEIGHT_FIRST;
+    return b < BOIDS_WEIGHT_FIRST ? &g->weight[b >> 2][b & 3] : &g->weight_more[m >> 2][m & 3];
 }
 static inline float boids_weight(const boids_group_params *g, uint32_t b) {
     return *boids_weight_ref((boids_group_params *)g, b);

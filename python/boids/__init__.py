@@ -610,9 +610,7 @@ class Simulation(_Closable):
         code = _lib.boids_engine_read(e, ptr(pos, "float (*)[4]"), ptr(vel, "float (*)[4]"),
                                       ptr(group, "uint32_t *"))
         if code != _OK:
-            err = ffi.new("char[]", _ERR_SIZE)
-            _lib.boids_engine_check(e, err, _ERR_SIZE)
-            _raise(code, _text(err))
+            _raise_engine(e, code)
 
     def _lanes(self, which):
         """Positions (0) or velocities (1) as an (N, dim) float32 copy."""
@@ -654,9 +652,7 @@ class Simulation(_Closable):
                 code = _lib.boids_engine_read_buffer(e, buf, ffi.from_buffer(arr, require_writable=True),
                                                      arr.nbytes)
                 if code != _OK:
-                    err = ffi.new("char[]", _ERR_SIZE)
-                    _lib.boids_engine_check(e, err, _ERR_SIZE)
-                    _raise(code, _text(err) or _text(_lib.boids_result_str(code)))
+                    _raise_engine(e, code)
             out = np.zeros(n, dtype=dtype)
             out[ids] = vals
             return out
@@ -715,9 +711,7 @@ class Simulation(_Closable):
             out = ffi.new("boids_stats *")
             code = _lib.boids_engine_stats(e, out)
             if code != _OK:
-                err = ffi.new("char[]", _ERR_SIZE)
-                _lib.boids_engine_check(e, err, _ERR_SIZE)
-                _raise(code, _text(err))
+                _raise_engine(e, code)
             return Stats(*(getattr(out, f.name) for f in dataclasses.fields(Stats)))
 
     def save(self, path):
@@ -726,6 +720,15 @@ class Simulation(_Closable):
         with self._lock:
             err = ffi.new("char[]", _ERR_SIZE)
             _check(_lib.boids_engine_save(self._owner(), os.fsencode(path), err, _ERR_SIZE), err)
+
+
+def _raise_engine(e, code):
+    """Raises the exception of a failed engine call `code`: the line of the
+    engine's fault check (boids_engine_check) when it has one, else the
+    code's own words."""
+    err = ffi.new("char[]", _ERR_SIZE)
+    _lib.boids_engine_check(e, err, _ERR_SIZE)
+    _raise(code, _text(err) or _text(_lib.boids_result_str(code)))
 
 
 def _make(desc, create):

@@ -23,6 +23,8 @@ _Static_assert(offsetof(boids_group_params, alignment_fov_cos) == 188, "group.al
 _Static_assert(offsetof(boids_group_params, cohesion_fov_cos) == 192, "group.cohesion_fov_cos");
 _Static_assert(offsetof(boids_group_params, own_cones) == 196, "group.own_cones");
 _Static_assert(offsetof(boids_group_params, weight_more) == 208, "group.weight_more");
+_Static_assert(sizeof(((boids_group_params *)0)->weight) == BOIDS_WEIGHT_FIRST * sizeof(float),
+               "weight[] holds the first BOIDS_WEIGHT_FIRST behaviours");
 _Static_assert(offsetof(boids_group_params, target_speed) == 272, "group.target_speed");
 _Static_assert(offsetof(boids_group_params, queue_distance) == 276, "group.queue_distance");
 _Static_assert(offsetof(boids_group_params, avoid_horizon) == 280, "group.avoid_horizon");

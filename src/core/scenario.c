@@ -634,32 +634,28 @@ static int path_key(parse_ctx *c, const char *key, const char *value) {
     }
     if (strcmp(key, "radius") == 0)
         return float_key(c, "path", key, value, 0.0f, true, 3.4e38f, &s->path_radius);
-    if (strcmp(key, "closed") == 0) {
-        static const char *const names[] = {"false", "true", NULL};
-        int b = boids_parse_pick(value, BOIDS_PARSE_TRIM, names);
+    // The keys that are one bit of path_flags: the second name sets it.
+    static const char *const booleans[] = {"false", "true", NULL};
+    static const struct {
+        const char *key;
+        const char *const *names;
+        const char *expected, *problem;
+        uint32_t bit;
+    } flags[] = {
+        {"closed", booleans, "true or false", "is not a boolean", BOIDS_PATH_CLOSED},
+        {"outside", boids_parse_path_outside_names, "clamp or end", "is not a rule outside a segment",
+         BOIDS_PATH_OUTSIDE_END},
+        {"line", boids_parse_path_line_names, "segment or infinite", "is not a kind of line", BOIDS_PATH_LINE_INFINITE},
+    };
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+        if (strcmp(key, flags[k].key) != 0)
+            continue;
+        int b = boids_parse_pick(value, BOIDS_PARSE_TRIM, flags[k].names);
         if (b < 0) {
-            fail(c, c->line, "path", key, value, "true or false", "is not a boolean");
+            fail(c, c->line, "path", key, value, flags[k].expected, "%s", flags[k].problem);
             return 0;
         }
-        s->path_flags = b == 1 ? s->path_flags | BOIDS_PATH_CLOSED : s->path_flags & ~BOIDS_PATH_CLOSED;
-        return 1;
-    }
-    if (strcmp(key, "outside") == 0) {
-        int o = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_path_outside_names);
-        if (o < 0) {
-            fail(c, c->line, "path", key, value, "clamp or end", "is not a rule outside a segment");
-            return 0;
-        }
-        s->path_flags = o == 1 ? s->path_flags | BOIDS_PATH_OUTSIDE_END : s->path_flags & ~BOIDS_PATH_OUTSIDE_END;
-        return 1;
-    }
-    if (strcmp(key, "line") == 0) {
-        int l = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_path_line_names);
-        if (l < 0) {
-            fail(c, c->line, "path", key, value, "segment or infinite", "is not a kind of line");
-            return 0;
-        }
-        s->path_flags = l == 1 ? s->path_flags | BOIDS_PATH_LINE_INFINITE : s->path_flags & ~BOIDS_PATH_LINE_INFINITE;
+        s->path_flags = b == 1 ? s->path_flags | flags[k].bit : s->path_flags & ~flags[k].bit;
         return 1;
     }
     static const char *const keys[] = {"point", "radius", "closed", "outside", "line", NULL};

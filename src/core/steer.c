@@ -376,15 +376,16 @@ __attribute__((noinline)) static void gather_brute(const boids_sim *s, uint32_t 
 }
 
 // The force of every enabled behaviour of agent i (already limited to
-// maxforce each). Updates the wander angles.
+// maxforce each), with its maxforce mf (the combination's budget too).
+// Updates the wander angles.
 static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gather *acc, const float heading[3],
-                         bool has_heading, float force[BOIDS_BEHAVIOR_COUNT][3], float angles[2]) {
+                         bool has_heading, float mf, float force[BOIDS_BEHAVIOR_COUNT][3], float angles[2]) {
     const boids_world_params *w = &s->p.world;
     const boids_group_params *g = &s->p.group[s->cur.group[i]];
     const float *pos = s->cur.pos[i], *vel = s->cur.vel[i];
-    // The agent's own maxspeed / maxforce (its ranges' draws) or the group's.
+    // The agent's own maxspeed (its range's draw) or the group's.
     uint32_t id = s->cur.id[i];
-    float ms = boids_agent_maxspeed(w, g, id), mf = boids_agent_maxforce(w, g, id), to_target[3], t[3];
+    float ms = boids_agent_maxspeed(w, g, id), to_target[3], t[3];
     boids_world_delta(w, pos, w->target_pos, to_target);
 
     if (beh & BOIDS_BIT(BOIDS_BI_OBSTACLES))
@@ -576,8 +577,9 @@ static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_
         // The walls boundary mode is the stay-within-walls behaviour.
         uint32_t beh = g->behaviors | (w->boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
         float force[BOIDS_BEHAVIOR_COUNT][3];
-        behaviors_of(s, i, beh, &acc, heading, has_heading, force, angles);
-        float mf = w->combine == BOIDS_COMBINE_TRUNCATED ? boids_agent_maxforce(w, g, s->cur.id[i]) : 0.0f;
+        // The agent's own maxforce (its range's draw) or the group's, once.
+        float mf = boids_agent_maxforce(w, g, s->cur.id[i]);
+        behaviors_of(s, i, beh, &acc, heading, has_heading, mf, force, angles);
         combine(w, g, beh, mf, force, s->accel[i]);
     }
     s->accel[i][3] = 0.0f;
