@@ -84,6 +84,10 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f);
 // target is computed from the step (in double), not advanced: the same at any
 // step for every host, after a reload too.
 void boids_scenario_at_step(const boids_scenario *sc, uint64_t step, boids_params *p);
+/* The circle target's radius unless given: a quarter of the world's smaller
+ * side of x and y, at most BOIDS_SCENARIO_MAX_RADIUS (so that a written
+ * scenario or snapshot loads back whatever the world's size). */
+float boids_scenario_default_target_radius(const boids_world_params *w);
 // Whether anything changes with the step (hosts then call at_step each step).
 bool boids_scenario_is_dynamic(const boids_scenario *sc);
 // Whether the schedule moves the target (circle, line): the viewer's mouse does not.

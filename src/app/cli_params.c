@@ -330,5 +330,5 @@ void boids_options_scenario(const boids_options *o, const boids_params *p, boids
             out->target_start[a] = a < (int)w->dim ? w->min[a] + 0.5f * w->size[a] : 0.0f;
     }
     if (!out->target_radius_set)
-        out->target_radius = 0.25f * (w->size[0] < w->size[1] ? w->size[0] : w->size[1]);
+        out->target_radius = boids_scenario_default_target_radius(w);
 }

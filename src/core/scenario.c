@@ -986,7 +986,7 @@ static void finish(parse_ctx *c) {
     if (!c->sc.target_center_set)
         memcpy(sc->target_center, centre, sizeof centre);
     if (!c->sc.target_radius_set)
-        sc->target_radius = 0.25f * fminf(p->world.size[0], p->world.size[1]);
+        sc->target_radius = boids_scenario_default_target_radius(&p->world);
     if (p->world.dim == 2) {
         p->world.target_pos[2] = sc->target_center[2] = sc->target_velocity[2] = 0.0f;
         for (uint32_t k = 0; k < p->scene.obstacle_count; k++)
@@ -1137,6 +1137,10 @@ void boids_target_line_axis(double lo, double size, double start, double velocit
 }
 
 // The circling target and the varying weights at `step`.
+float boids_scenario_default_target_radius(const boids_world_params *w) {
+    return fminf(0.25f * fminf(w->size[0], w->size[1]), BOIDS_SCENARIO_MAX_RADIUS);
+}
+
 void boids_scenario_at_step(const boids_scenario *sc, uint64_t step, boids_params *p) {
     double t = (double)step;
     if (sc->target_mode == BOIDS_TARGET_CIRCLE) {
