@@ -751,6 +751,182 @@ vec3 hide(vec3 pos, vec3 vel, bool has_hunter, vec3 to_hunter, vec3 hunter_vel, 
     return arrive(spot, vel, arrive_radius, maxspeed, maxforce);
 }
 
+// ---- behaviours that steer by another agent (C: src/core/leader.c) -------
+
+// C twin: src/core/leader.c boids_leader_frame() (out parameters).
+// ahead = the heading (x when 0); 2D: side = ahead a quarter turn left, up
+// = z; 3D: side = z x ahead normalised (y when ahead is along z), up =
+// ahead x side.
+void leader_frame(vec3 leader_vel, uint dim, out vec3 ahead, out vec3 side, out vec3 up) {
+    ahead = set_mag(leader_vel, 1.0);
+    if (norm2(ahead) == 0.0)
+        ahead = vec3(1.0, 0.0, 0.0);
+    if (dim == 2u) {
+        side = vec3(-ahead.y, ahead.x, 0.0);
+        up = vec3(0.0, 0.0, 1.0);
+        return;
+    }
+    vec3 s = cross3(vec3(0.0, 0.0, 1.0), ahead);
+    if (norm2(s) == 0.0)
+        s = vec3(0.0, 1.0, 0.0);
+    side = set_mag(s, 1.0);
+    up = cross3(ahead, side);
+}
+
+// C twin: src/core/leader.c boids_formation_place().
+// Place `slot` of `members` in formation BOIDS_FORMATION_* (shared.h),
+// spacing apart, in the leader's frame; NONE: offset.
+vec3 formation_place(uint formation, uint slot, uint members, float spacing, vec3 offset) {
+    float j = float(slot / 2u + 1u), side = (slot & 1u) != 0u ? -1.0 : 1.0;
+    if (formation == BOIDS_FORMATION_LINE)
+        return vec3(0.0, side * j * spacing, 0.0);
+    if (formation == BOIDS_FORMATION_COLUMN)
+        return vec3(-float(slot + 1u) * spacing, 0.0, 0.0);
+    if (formation == BOIDS_FORMATION_V)
+        return vec3(-j * spacing, side * j * spacing, 0.0);
+    if (formation == BOIDS_FORMATION_RING) {
+        float m = float(members > 0u ? members : 1u);
+        float r = max(spacing, m * spacing / BOIDS_TWO_PI);
+        float a = BOIDS_TWO_PI * float(slot) / m;
+        return vec3(r * cos(a), r * sin(a), 0.0);
+    }
+    return offset;
+}
+
+// C twin: src/core/leader.c boids_formation_member() (members out).
+// The agent's rank in its group, one less after the leader's when it is
+// of the group (leader_rank, else BOIDS_NONE); members: the group but the leader.
+uint formation_member(boids_group_params g, uint id, uint leader_rank, out uint members) {
+    uint stride = g.rank_stride != 0u ? g.rank_stride : 1u;
+    uint rank = id >= g.rank_base ? (id - g.rank_base) / stride : 0u;
+    uint m = g.rank_count;
+    if (leader_rank != BOIDS_NONE) {
+        m = m > 0u ? m - 1u : 0u;
+        if (rank > leader_rank)
+            rank--;
+    }
+    members = m;
+    return rank;
+}
+
+// C twin: src/core/leader.c boids_offset_pursuit().
+// Arrive at the place `local` of the leader's frame, predicted t =
+// |to place| / (maxspeed + |leader_vel|) ahead.
+vec3 offset_pursuit(vec3 to_leader, vec3 leader_vel, vec3 local, uint dim, vec3 vel, float arrive_radius,
+                    float maxspeed, float maxforce) {
+    vec3 ahead, side, up;
+    leader_frame(leader_vel, dim, ahead, side, up);
+    precise vec3 place = to_leader + ahead * local.x + side * local.y + up * local.z;
+    precise float speeds = maxspeed + norm3(leader_vel);
+    float t = norm3(place) / speeds;
+    precise vec3 target = place + leader_vel * t;
+    return arrive(target, vel, arrive_radius, maxspeed, maxforce);
+}
+
+// C twin: src/core/leader.c boids_follow_leader().
+// Arrive `behind` the leader; within `sight` of it or of the point as far
+// ahead, evade it too (the sum limited to maxforce).
+vec3 follow_leader(vec3 to_leader, vec3 leader_vel, vec3 vel, float behind, float sight, float predict,
+                   float arrive_radius, float maxspeed, float maxforce) {
+    vec3 h = set_mag(leader_vel, behind);
+    precise vec3 back = to_leader - h;
+    precise vec3 front = to_leader + h;
+    vec3 f = arrive(back, vel, arrive_radius, maxspeed, maxforce);
+    float s2 = sight * sight;
+    if (norm2(front) <= s2 || norm2(to_leader) <= s2) {
+        vec3 away = evade(to_leader, leader_vel, vel, predict, maxspeed, maxforce);
+        precise vec3 sum = f + away;
+        f = limit(sum, maxforce);
+    }
+    return f;
+}
+
+// C twin: src/core/leader.c boids_interpose().
+// Arrive at the midpoint of a and b predicted at the time to reach their
+// midpoint now at maxspeed.
+vec3 interpose(vec3 to_a, vec3 va, vec3 to_b, vec3 vb, vec3 vel, float arrive_radius, float maxspeed,
+               float maxforce) {
+    precise vec3 mid = (to_a + to_b) * 0.5;
+    float t = norm3(mid) / maxspeed;
+    precise vec3 pa = to_a + va * t;
+    precise vec3 pb = to_b + vb * t;
+    precise vec3 m2 = (pa + pb) * 0.5;
+    return arrive(m2, vel, arrive_radius, maxspeed, maxforce);
+}
+
+// C twin: src/core/feelers.c boids_feeler_hit() (t, normal out).
+// Does the feeler p -> p + tip cross the wall (rows wa, wb)? Segments: the
+// crossing in x, y; planes: the tip on the far side or on it, the agent not on it.
+bool feeler_hit(vec3 p, vec3 tip, vec4 wa, vec4 wb, out float t, out vec3 normal) {
+    t = 0.0;
+    normal = vec3(0.0);
+    if (wa.w == BOIDS_WALL_PLANE) {
+        precise vec3 rel = p - wa.xyz;
+        vec3 n = set_mag(wb.xyz, 1.0);
+        float sp = dot3(rel, n);
+        precise float st = sp + dot3(tip, n);
+        if (sp == 0.0 || (sp > 0.0 ? st > 0.0 : st < 0.0))
+            return false;
+        precise float gap = sp - st;
+        t = sp / gap;
+        normal = n * (sp > 0.0 ? 1.0 : -1.0);
+        return true;
+    }
+    precise float ex = wb.x - wa.x, ey = wb.y - wa.y;
+    precise float wx = wa.x - p.x, wy = wa.y - p.y;
+    precise float den = tip.x * ey - tip.y * ex;
+    if (den == 0.0)
+        return false;
+    precise float tn = wx * ey - wy * ex, un = wx * tip.y - wy * tip.x;
+    float tt = tn / den, uu = un / den;
+    if (!(tt >= 0.0 && tt <= 1.0 && uu >= 0.0 && uu <= 1.0))
+        return false;
+    t = tt;
+    vec3 nn = vec3(-ey, ex, 0.0);
+    precise float facing = wx * nn.x + wy * nn.y;
+    if (facing > 0.0)
+        nn = vec3(-nn.x, -nn.y, 0.0);
+    normal = set_mag(nn, 1.0);
+    return true;
+}
+
+// C twin: src/core/feelers.c boids_feelers() (C: scene by pointer).
+// Three feelers (ahead `length`, +-45 degrees at half); each one's nearest
+// crossing (smallest t; ties: the earlier wall) pushes along the normal by
+// (1 - t) |feeler|; the sum limited to maxforce; no heading: no force.
+vec3 feelers(vec3 pos, vec3 vel, uint dim, float feeler_length, float maxforce) {
+    if (norm2(vel) == 0.0 || scene.wall_count == 0u)
+        return vec3(0.0);
+    vec3 h, s, u;
+    leader_frame(vel, dim, h, s, u);
+    float diag = 0.70710678 * 0.5 * feeler_length;
+    vec3 feeler[3];
+    feeler[0] = h * feeler_length;
+    precise vec3 f1 = h * diag + s * diag;
+    precise vec3 f2 = h * diag - s * diag;
+    feeler[1] = f1;
+    feeler[2] = f2;
+    precise vec3 sum = vec3(0.0);
+    for (int f = 0; f < 3; f++) {
+        float best = BOIDS_INFINITY;
+        vec3 normal = vec3(0.0);
+        for (uint k = 0u; k < scene.wall_count && k < BOIDS_MAX_WALLS; k++) {
+            float t;
+            vec3 n;
+            if (feeler_hit(pos, feeler[f], scene.wall[2u * k], scene.wall[2u * k + 1u], t, n) && t < best) {
+                best = t;
+                normal = n;
+            }
+        }
+        if (best == BOIDS_INFINITY)
+            continue;
+        precise float rest = 1.0 - best;
+        float depth = rest * norm3(feeler[f]);
+        sum = sum + normal * depth;
+    }
+    return limit(sum, maxforce);
+}
+
 // ---- neighbourhood behaviours: per-pair terms, then the force from the sums ----
 
 // C twin: src/core/combine.c boids_accumulate_force().

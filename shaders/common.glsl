@@ -45,7 +45,8 @@ layout(std430, binding = BOIDS_SSBO_NEIGHBORS) restrict buffer Neighbors { uint 
 layout(std430, binding = BOIDS_SSBO_NEAREST) restrict buffer Nearest { float nearest[]; };
 layout(std430, binding = BOIDS_SSBO_CANDIDATES) restrict buffer Candidates { uint candidates[]; };
 #endif
-#if defined(BOIDS_STAGE_SCATTER) || defined(BOIDS_STAGE_BODIES)
+#if defined(BOIDS_STAGE_SCATTER) || defined(BOIDS_STAGE_STEER) || defined(BOIDS_STAGE_BODIES)
+// The slot in cur of every id (scatter writes it; steer finds named agents, bodies walks by id).
 layout(std430, binding = BOIDS_SSBO_SLOT_OF) restrict buffer SlotOf { uint slot_of[]; };
 #endif
 #if defined(BOIDS_STAGE_BODIES)

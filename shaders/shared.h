@@ -40,6 +40,9 @@
 #define BOIDS_MAX_GROUPS 8u /* a power of two: the vertex shaders mask a group with it - 1 */
 #define BOIDS_MAX_PATH_POINTS 32u
 #define BOIDS_MAX_OBSTACLES 32u
+#define BOIDS_MAX_WALLS 16u
+#define BOIDS_WALL_SEGMENT 0.0f /* the kind of a wall, in its first row's w */
+#define BOIDS_WALL_PLANE 1.0f
 #define BOIDS_MIN_JOINTS 2u
 #define BOIDS_MAX_JOINTS 32u
 /* Bounded so that the 64-bit fixed-point neighbour sums cannot overflow:
@@ -74,7 +77,11 @@
 #define BOIDS_BI_AVOID 18u     /* unaligned collision avoidance (OpenSteer steerToAvoidNeighbors) */
 #define BOIDS_BI_STAY 19u      /* stay on path / containment: seek the path only when outside its radius (OpenSteer) */
 #define BOIDS_BI_HIDE 20u      /* hide behind the nearest obstacle from the nearest hunter (Buckland) */
-#define BOIDS_BEHAVIOR_COUNT 21u
+#define BOIDS_BI_OFFSET 21u    /* offset pursuit of the group's leader: its formation place, or leader_offset (Buckland) */
+#define BOIDS_BI_FOLLOW 22u    /* leader following: arrive behind the leader, out of its way ahead (Reynolds) */
+#define BOIDS_BI_INTERPOSE 23u /* the midpoint of two agents (or an agent and the target), predicted (Buckland) */
+#define BOIDS_BI_FEELERS 24u   /* wall avoidance with three feelers against the scene's walls (Buckland) */
+#define BOIDS_BEHAVIOR_COUNT 25u
 #define BOIDS_BEHAVIOR_MAX 32u /* the bits of a behaviours mask; weight (16) + weight_more (16) */
 #define BOIDS_WEIGHT_FIRST 16u /* behaviours whose weights are in weight[]; the rest in weight_more[] */
 #define BOIDS_BIT(index) (1u << (index))
@@ -85,6 +92,24 @@
      BOIDS_BIT(BOIDS_BI_QUEUE) | BOIDS_BIT(BOIDS_BI_AVOID) | BOIDS_BIT(BOIDS_BI_HIDE))
 /* Queueing's cone: a neighbour is "ahead" within acos(0.7) ~ 45.6 degrees of the heading. */
 #define BOIDS_QUEUE_COS 0.7f
+
+/* ---- named agents (boids_group_params.leader, interpose_a, interpose_b) ---
+ * An agent id (< count), or the world's target (target_pos, target_vel),
+ * which moves as the scenario's [target] says. */
+#define BOIDS_ID_TARGET 0xffffffffu
+/* Formations (boids_group_params.formation): the place of member k (its rank
+ * in its group, the leader left out) in the leader's frame (x ahead along
+ * its heading, y to its left, z = x cross y), spacing s:
+ * NONE: leader_offset for every member; LINE: abreast, j = k / 2 + 1 to the
+ * left (even k) or right (odd k), (0, +-j s, 0); COLUMN: single file,
+ * (-(k + 1) s, 0, 0); V: the wings, (-j s, +-j s, 0); RING: m members round
+ * the leader at R = max(s, m s / 2 pi), angle 2 pi k / m. */
+#define BOIDS_FORMATION_NONE 0u
+#define BOIDS_FORMATION_LINE 1u
+#define BOIDS_FORMATION_COLUMN 2u
+#define BOIDS_FORMATION_V 3u
+#define BOIDS_FORMATION_RING 4u
+#define BOIDS_FORMATION_COUNT 5u
 
 /* ---- group relations: 2 bits per other group in boids_group_params.relations */
 #define BOIDS_REL_FLOCK 0u   /* counts as a flockmate (separation, alignment, cohesion, view) */
@@ -265,7 +290,7 @@
 #define BOIDS_CONE_COHESION 4u
 #define BOIDS_CONES 7u /* every bit above */
 
-/* ---- parameters of one group (species); 288 bytes --------------------------- */
+/* ---- parameters of one group (species); 352 bytes --------------------------- */
 BOIDS_STRUCT(boids_group_params) {
     float maxspeed;        /* chapter: 3 */
     float maxforce;        /* chapter: 0.05 */
@@ -329,6 +354,24 @@ BOIDS_STRUCT(boids_group_params) {
     float queue_distance;       /* BOIDS_BI_QUEUE: how close "close ahead" is (default 10) */
     float avoid_horizon;        /* BOIDS_BI_AVOID: the time horizon of a threat (default 30) */
     float hide_margin;          /* BOIDS_BI_HIDE: the hiding spot's distance behind an obstacle's edge (default 10) */
+
+    /* Leaders and named agents (offset, follow, interpose), feelers. */
+    BOIDS_VEC4(leader_offset); /* BOIDS_FORMATION_NONE: xyz place in the leader's frame (default -20, 0, 0); w 0 */
+    BOIDS_UINT leader;         /* the leader's id or BOIDS_ID_TARGET (the default) */
+    BOIDS_UINT formation;      /* BOIDS_FORMATION_* (default NONE) */
+    float formation_spacing;   /* s of the formations (default 15) */
+    float leader_behind;       /* BOIDS_BI_FOLLOW: the point this far behind the leader (default 20) */
+    float leader_sight;        /* BOIDS_BI_FOLLOW: within this of the leader or of the point as far ahead: evade it (default 15) */
+    BOIDS_UINT interpose_a;    /* BOIDS_BI_INTERPOSE: an agent id or BOIDS_ID_TARGET (default 0) */
+    BOIDS_UINT interpose_b;    /* (default BOIDS_ID_TARGET) */
+    float feeler_length;       /* BOIDS_BI_FEELERS: the feeler ahead; the two at +-45 degrees are half (default 40) */
+    /* Derived by boids_params_finalize from the count and the groups (not
+     * parameters): the rank of agent id in its group is (id - rank_base) /
+     * rank_stride, of rank_count agents. */
+    BOIDS_UINT rank_base;
+    BOIDS_UINT rank_stride;
+    BOIDS_UINT rank_count;
+    BOIDS_UINT rank_spare; /* 0 */
 };
 
 /* ---- parameters of the whole world; 208 bytes ----------------------------------- */
@@ -372,6 +415,15 @@ BOIDS_STRUCT(boids_scene) {
     BOIDS_UINT path_flags;                       /* BOIDS_PATH_* */
     float path_radius;                           /* chapter: 20 */
     BOIDS_UINT obstacle_count;
+    /* Walls of the feelers behaviour, two rows each: a segment (2D) from
+     * wall[2k].xy to wall[2k + 1].xy, w = BOIDS_WALL_SEGMENT; or a plane
+     * (2D: a line) through wall[2k].xyz with normal wall[2k + 1].xyz (any
+     * length > 0), w = BOIDS_WALL_PLANE. Not wrapped on a torus. */
+    BOIDS_VEC4(wall[2u * BOIDS_MAX_WALLS]);
+    BOIDS_UINT wall_count;
+    BOIDS_UINT wall_spare0; /* 0 */
+    BOIDS_UINT wall_spare1;
+    BOIDS_UINT wall_spare2;
 };
 
 /* ---- one group's body type; 272 bytes ----------------------------------------

@@ -274,6 +274,39 @@ void combine_one(boids_group_params g, uint b, vec3 force, float maxforce, inout
     acc = s;
 }
 
+// C twin: src/core/steer.c named_agent() (off, vel out).
+// The offset from pos to the named agent `id` and its velocity: an agent
+// through slot_of[id] (written by scatter for this step's cur), or
+// BOIDS_ID_TARGET, the world's target. Its slot, or BOIDS_NONE for the target.
+uint named_agent(vec3 pos, uint id, out vec3 off, out vec3 vel) {
+    if (id == BOIDS_ID_TARGET || id >= u_count) {
+        off = world_delta(pos, world.target_pos.xyz);
+        vel = world.target_vel.xyz;
+        return BOIDS_NONE;
+    }
+    uint j = slot_of[id];
+    off = world_delta(pos, cur_pos[j].xyz);
+    vel = cur_vel[j].xyz;
+    return j;
+}
+
+// C twin: src/core/steer.c offset_of().
+// Offset pursuit of agent i: its place in the formation (or the group's
+// leader_offset); the leader itself has no force.
+vec3 offset_of(uint i, boids_group_params g, float ms, float mf) {
+    uint id = cur_id[i];
+    if (id == g.leader)
+        return vec3(0.0);
+    vec3 to_leader, lv;
+    uint j = named_agent(cur_pos[i].xyz, g.leader, to_leader, lv);
+    uint leader_rank = BOIDS_NONE, unused, members;
+    if (j != BOIDS_NONE && cur_group[j] == cur_group[i])
+        leader_rank = formation_member(g, g.leader, BOIDS_NONE, unused);
+    uint slot = formation_member(g, id, leader_rank, members);
+    vec3 local = formation_place(g.formation, slot, members, g.formation_spacing, g.leader_offset.xyz);
+    return offset_pursuit(to_leader, lv, local, world.dim, cur_vel[i].xyz, g.arrive_radius, ms, mf);
+}
+
 // C twin: src/core/steer.c behaviors_of() followed by combine().
 // The force of every enabled behaviour of agent i (each already limited to
 // maxforce), combined; updates the wander angles. Every enabled behaviour
@@ -402,6 +435,30 @@ vec3 behaviors_of(uint i, uint beh, gather acc, vec3 heading, bool has_heading, 
         }
         f = hide(pos, vel, has, off, hv, g.radius, g.hide_margin, g.predict, g.arrive_radius, ms, mf);
         combine_one(g, BOIDS_BI_HIDE, f, mf, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_OFFSET)) != 0u) {
+        f = offset_of(i, g, ms, mf);
+        combine_one(g, BOIDS_BI_OFFSET, f, mf, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_FOLLOW)) != 0u) {
+        f = vec3(0.0);
+        if (id != g.leader) {
+            vec3 off, lv;
+            named_agent(pos, g.leader, off, lv);
+            f = follow_leader(off, lv, vel, g.leader_behind, g.leader_sight, g.predict, g.arrive_radius, ms, mf);
+        }
+        combine_one(g, BOIDS_BI_FOLLOW, f, mf, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_INTERPOSE)) != 0u) {
+        vec3 oa, va, ob, vb;
+        named_agent(pos, g.interpose_a, oa, va);
+        named_agent(pos, g.interpose_b, ob, vb);
+        f = interpose(oa, va, ob, vb, vel, g.arrive_radius, ms, mf);
+        combine_one(g, BOIDS_BI_INTERPOSE, f, mf, sum, chosen);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_FEELERS)) != 0u) {
+        f = feelers(pos, vel, world.dim, g.feeler_length, mf);
+        combine_one(g, BOIDS_BI_FEELERS, f, mf, sum, chosen);
     }
     return sum;
 }

@@ -516,8 +516,54 @@ static double worst_ratio(const float (*cpu)[4], const float (*gpu)[4], uint32_t
 // (or NULL) changes the params after three_groups.
 static void steer_both_with(const step_case *c, uint32_t behaviors, void (*tweak)(boids_params *), float (*cpu)[4],
                             float (*gpu)[4]);
+// The named agents and walls of issue 15's behaviours: a leader (agent 7
+// where there are 8)
+// whom every group follows in a V (offset; follow), interpose between agent
+// 3 and the target, and walls: in 2D a box at 20%..80% of the world and a
+// diagonal segment; in 3D three planes (x, y and a slanted one).
+static void named_and_walls(boids_params *p) {
+    const boids_world_params *w = &p->world;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        p->group[g].leader = 7 % w->count; // (the tiny worlds: agent 0)
+        p->group[g].formation = BOIDS_FORMATION_V;
+        p->group[g].interpose_a = 3 % w->count;
+        p->group[g].interpose_b = BOIDS_ID_TARGET;
+    }
+    boids_scene *sc = &p->scene;
+    float lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        lo[a] = w->min[a] + 0.2f * w->size[a];
+        hi[a] = w->min[a] + 0.8f * w->size[a];
+    }
+    if (w->dim == 2) {
+        const float seg[5][4] = {{lo[0], lo[1], hi[0], lo[1]},
+                                 {hi[0], lo[1], hi[0], hi[1]},
+                                 {hi[0], hi[1], lo[0], hi[1]},
+                                 {lo[0], hi[1], lo[0], lo[1]},
+                                 {lo[0], lo[1], hi[0], hi[1]}};
+        for (uint32_t k = 0; k < 5; k++) {
+            float *a = sc->wall[2 * k], *b = sc->wall[2 * k + 1];
+            a[0] = seg[k][0], a[1] = seg[k][1], a[2] = 0.0f, a[3] = BOIDS_WALL_SEGMENT;
+            b[0] = seg[k][2], b[1] = seg[k][3], b[2] = 0.0f, b[3] = 0.0f;
+        }
+        sc->wall_count = 5;
+    } else {
+        const float plane[3][6] = {{lo[0], 0, 0, 1, 0, 0}, {0, hi[1], 0, 0, -1, 0}, {lo[0], lo[1], lo[2], 1, 1, 1}};
+        for (uint32_t k = 0; k < 3; k++) {
+            float *a = sc->wall[2 * k], *b = sc->wall[2 * k + 1];
+            for (int i = 0; i < 3; i++) {
+                a[i] = plane[k][i];
+                b[i] = plane[k][3 + i];
+            }
+            a[3] = BOIDS_WALL_PLANE;
+            b[3] = 0.0f;
+        }
+        sc->wall_count = 3;
+    }
+}
+
 static void steer_both(const step_case *c, uint32_t behaviors, float (*cpu)[4], float (*gpu)[4]) {
-    steer_both_with(c, behaviors, NULL, cpu, gpu);
+    steer_both_with(c, behaviors, named_and_walls, cpu, gpu);
 }
 
 static void steer_both_with(const step_case *c, uint32_t behaviors, void (*tweak)(boids_params *), float (*cpu)[4],

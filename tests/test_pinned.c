@@ -47,6 +47,10 @@ typedef struct pinned_run {
 // behaviour added since (issue 15's) extends "all" and would move them;
 // the runs with the newer ones are pinned by name below.
 #define FIRST16 NO_WANDER ",wander"
+// The 21 behaviours of "all" when the all21 runs were pinned (offset,
+// follow, interpose and feelers joined it since: their runs are the
+// scenarios' below).
+#define ALL21 FIRST16 ",speed,queue,avoid,stay,hide"
 
 static const pinned_run runs[] = {
     // 2D / 3D, each boundary, every behaviour (CPU reference).
@@ -183,19 +187,20 @@ static const pinned_run runs[] = {
      {"--count", "300", "--steps", "30", "--behaviors", FIRST16, "--backend", "gpu"},
      0x19d6774f36acf281ull,
      0xfc4d73e5c6eda209ull},
-    // Every behaviour of today ("all", the steering library's included:
-    // speed, queue, avoid; re-pinned when queue and avoid joined "all"),
-    // with a target speed of its own (the MORE chunk), on both backends.
+    // Every behaviour of "all" then (ALL21: the steering library's speed,
+    // queue, avoid, stay, hide included), with a target speed of its own
+    // (the MORE chunk), on both backends. Their snapshot hashes moved when
+    // behaviours 21..24 joined: the MORE chunk holds their weights (1).
     {"cpu-2d-wrap-all21",
      false,
-     {"--count", "300", "--steps", "30", "--behaviors", "all", "--seed", "7", "--scenario", "target-speed"},
+     {"--count", "300", "--steps", "30", "--behaviors", ALL21, "--seed", "7", "--scenario", "target-speed"},
      0x135778d3f4b86387ull,
-     0x95bb6628fda7111full},
+     0x956dc853450beb1full},
     {"gpu-2d-wrap-all21",
      false,
-     {"--count", "300", "--steps", "30", "--behaviors", "all", "--backend", "gpu", "--scenario", "target-speed"},
+     {"--count", "300", "--steps", "30", "--behaviors", ALL21, "--backend", "gpu", "--scenario", "target-speed"},
      0x8eaeb929d3e12ff9ull,
-     0x675e43cdfe37fe2cull},
+     0x00af2466fba3102cull},
     {"gpu-scenario-predators-prey",
      false,
      {"--scenario", "predators-prey", "--steps", "30", "--backend", "gpu"},
@@ -216,6 +221,17 @@ static const pinned_run runs[] = {
      {"--count", "200", "--steps", "30", "--dim", "3", "--bodies", "fish", "--backend", "gpu"},
      0xad52ee3568b9a2f8ull,
      0x6fa65fa25d6f62d9ull},
+    // Offset pursuit in four formations, leader following, interpose (an
+    // agent and the target) and feelers against walls: named leaders and
+    // walls in scenario files (the LEAD and WALL chunks), on both backends.
+    {"cpu-scenario-formations", false, {"--scenario", "formations", "--steps", "30"}, 0x015668c6cdaa45f1ull, 0x9acf9fe9bd7ba04cull},
+    {"gpu-scenario-formations", false, {"--scenario", "formations", "--steps", "30", "--backend", "gpu"}, 0xbfc7e5fbe5bc353full, 0x5e0e616ec6637325ull},
+    {"cpu-scenario-follow-leader", false, {"--scenario", "follow-leader", "--steps", "30"}, 0xbce90bfb3cf19034ull, 0x8e6552596283d280ull},
+    {"gpu-scenario-follow-leader", false, {"--scenario", "follow-leader", "--steps", "30", "--backend", "gpu"}, 0xbce90bfb3cf19034ull, 0x7ff9d9ef939edacbull},
+    {"cpu-scenario-interpose", false, {"--scenario", "interpose", "--steps", "30"}, 0x9abda356b161349cull, 0x0b03b0b14e287000ull},
+    {"gpu-scenario-interpose", false, {"--scenario", "interpose", "--steps", "30", "--backend", "gpu"}, 0x9abda356b161349cull, 0x0056955f26faae83ull},
+    {"cpu-scenario-feelers", false, {"--scenario", "feelers", "--steps", "30"}, 0x6c07eacfed576f7dull, 0xd803c73278647fa8ull},
+    {"gpu-scenario-feelers", false, {"--scenario", "feelers", "--steps", "30", "--backend", "gpu"}, 0x31349875593f1a4full, 0xbbcdb000bed77021ull},
     // The viewer: one step a frame, keys toggling behaviours, bodies and the boundary.
     {"viewer-cpu-2d",
      true,

@@ -192,6 +192,42 @@ void boids_hiding_spot(const float to_centre[3], float radius, const float to_hu
 void boids_hide(const float pos[3], const float vel[3], bool has_hunter, const float to_hunter[3],
                 const float hunter_vel[3], const boids_scene *scene, const boids_world_params *w, float radius,
                 float margin, float predict, float arrive_radius, float maxspeed, float maxforce, float dest[3]);
+// ---- behaviours that steer by another agent (src/core/leader.c) ----
+// The frame of a heading (leader_vel; x when 0): ahead, side (2D: ahead a
+// quarter turn left; 3D: z x ahead normalised, y when ahead is along z), up.
+void boids_leader_frame(const float leader_vel[3], uint32_t dim, float ahead[3], float side[3], float up[3]);
+// Place `slot` of `members` in a formation (BOIDS_FORMATION_*, shared.h),
+// spacing apart, in the leader's frame; NONE: offset.
+void boids_formation_place(uint32_t formation, uint32_t slot, uint32_t members, float spacing, const float offset[3],
+                           float dest[3]);
+// Agent id's place in its group's formation (its rank, the leader's rank
+// leader_rank skipped; UINT32_MAX: the leader is not of the group) and the
+// number of members.
+uint32_t boids_formation_member(const boids_group_params *g, uint32_t id, uint32_t leader_rank, uint32_t *members);
+// Offset pursuit (Buckland): arrive at the place `local` of the leader's
+// frame, predicted |to place| / (maxspeed + |leader_vel|) ahead.
+void boids_offset_pursuit(const float to_leader[3], const float leader_vel[3], const float local[3], uint32_t dim,
+                          const float vel[3], float arrive_radius, float maxspeed, float maxforce, float dest[3]);
+// Leader following (Reynolds): arrive `behind` the leader; within `sight` of
+// it or of the point as far ahead, evade it too (sum limited to maxforce).
+void boids_follow_leader(const float to_leader[3], const float leader_vel[3], const float vel[3], float behind,
+                         float sight, float predict, float arrive_radius, float maxspeed, float maxforce,
+                         float dest[3]);
+// Interpose (Buckland): arrive at the midpoint of a and b predicted at the
+// time to reach their midpoint now at maxspeed.
+void boids_interpose(const float to_a[3], const float va[3], const float to_b[3], const float vb[3],
+                     const float vel[3], float arrive_radius, float maxspeed, float maxforce, float dest[3]);
+// Wall avoidance with feelers (Buckland; src/core/feelers.c): does the
+// feeler p -> p + tip cross the wall (rows wa, wb of boids_scene.wall)?
+// Then *t in [0, 1] and the wall's unit normal on the agent's side.
+bool boids_feeler_hit(const float p[3], const float tip[3], const float wa[4], const float wb[4], float *t,
+                      float normal[3]);
+// Three feelers (ahead `length`, +-45 degrees at half): each one's nearest
+// crossing pushes along the normal by the tip's depth past it; the sum
+// limited to maxforce.
+void boids_feelers(const float pos[3], const float vel[3], const boids_scene *scene, uint32_t dim, float length,
+                   float maxforce, float dest[3]);
+
 // The point of segment a-b that path following takes for p (scalar
 // projection; BOIDS_PATH_* flags: clamped to a or b themselves, b when
 // outside, or unclamped).

@@ -121,6 +121,11 @@ typedef struct boids_sim {
 #define BOIDS_QUEUE_DISTANCE_DEFAULT 10.0f // behaviour queue: "close ahead", a little over 3 body sizes r
 #define BOIDS_AVOID_HORIZON_DEFAULT 30.0f  // behaviour avoid: threats within 30 time units (steps at dt 1)
 #define BOIDS_HIDE_MARGIN_DEFAULT 10.0f // behaviour hide: the spot's distance behind an obstacle's edge
+#define BOIDS_LEADER_OFFSET_DEFAULT -20.0f    // behaviour offset: leader_offset (-20, 0, 0), 20 behind the leader
+#define BOIDS_FORMATION_SPACING_DEFAULT 15.0f // formations: members 15 apart
+#define BOIDS_LEADER_BEHIND_DEFAULT 20.0f     // behaviour follow: the point 20 behind the leader
+#define BOIDS_LEADER_SIGHT_DEFAULT 15.0f      // behaviour follow: out of the way within 15
+#define BOIDS_FEELER_LENGTH_DEFAULT 40.0f     // behaviour feelers: the feeler ahead
 
 // Defaults: the chapter's flocking (maxspeed 3, maxforce 0.05, radius 50,
 // separation 25, weights 1.5/1/1), one group, wrap, 2D, dt 1, a world sized
@@ -153,6 +158,9 @@ float *boids_group_value(boids_group_params *g, const char *name);
 // Does any group of p need the heading rules' global survey (rules heading
 // with cohesion on)?
 bool boids_params_survey(const boids_params *p);
+// Does any group of p steer by a named agent (offset, follow, interpose)?
+// The steer stage then needs the slot of every id.
+bool boids_params_named(const boids_params *p);
 // The largest boids_group_reach of the world's groups (group_count of them).
 float boids_params_reach(const boids_params *p);
 // The cell rule of finalize: the largest interaction radius (reach) that fits
@@ -194,6 +202,15 @@ int boids_body_style_index(const char *name);
 const char *boids_body_style_name(uint32_t style);
 // Joints per agent the bodies of p need (0: no group has a body).
 uint32_t boids_params_joint_rows(const boids_params *p);
+
+// The group of agent id at the start: id mod group_count, or, with shares,
+// the group whose part of 0..count (cumulative shares, normalised) holds
+// id + 1/2. Never decreases with the id when there are shares.
+uint32_t boids_params_group_of(const boids_params *p, uint32_t id);
+// The derived rank rows of the groups (rank_base, rank_stride, rank_count;
+// shared.h) from the count, the group count and the shares: finalize and a
+// loaded snapshot call it.
+void boids_params_ranks(boids_params *p);
 
 // Behaviour name <-> index ("separation" -> BOIDS_BI_SEPARATION); -1 if unknown.
 int boids_behavior_index(const char *name);

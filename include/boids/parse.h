@@ -12,6 +12,7 @@
  *   boids_parse_pick           one of a NULL-terminated list of names
  *   boids_parse_edit_distance, boids_parse_nearest   "did you mean"
  *   boids_parse_behaviors      LIST|all|none (names and 'flocking') to bits
+ *   boids_parse_agents         named agents: ids or 'target'
  *   boids_parse_shown          a value as messages show it (escaped, cut)
  *   boids_parse_boundary_names, boids_parse_distribution_names, boids_parse_wall_corner_names,
  *   boids_parse_path_outside_names, boids_parse_path_line_names, boids_parse_rules_names,
@@ -59,6 +60,12 @@ const char *boids_parse_nearest(const char *given, const char *const *names, siz
 // "has an empty name", "mixes 'all' with other names", "names an unknown
 // behaviour 'NAME'" (NAME as boids_parse_shown writes it).
 bool boids_parse_behaviors(const char *s, unsigned flags, uint32_t *bits, char *problem, size_t problem_size);
+// `n` (1 or 2) named agents, comma-separated: each an agent id
+// 0..16777215 or "target" (BOIDS_ID_TARGET, the world's target) into ids.
+// Problems: "is not one name" / "is not two names", and boids_parse_uint's.
+const char *boids_parse_agents(const char *s, uint32_t n, uint32_t ids[2]);
+// BOIDS_FORMATION_* by name ("none", "line", "column", "v", "ring"), NULL-terminated.
+extern const char *const boids_parse_formation_names[];
 // value with control characters escaped (\n, \t, \xHH) and cut after
 // BOIDS_PARSE_SHOWN_MAX characters ("..."), so a message stays one line.
 const char *boids_parse_shown(const char *value, char *buf, size_t size);

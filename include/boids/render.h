@@ -129,15 +129,15 @@ size_t boids_overlay_grid(const uint32_t *counts, const boids_world_params *w, b
 size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*pos)[4], const float (*vel)[4],
                            const float point[3], bool neighbors, bool vectors, boids_line_vertex *v, size_t n,
                            size_t cap, uint32_t *picked);
-// L: who follows whom. Today the one relation the simulation has: a line
-// from each agent whose group hunts (BOIDS_BI_HUNT with a BOIDS_REL_PURSUE
-// group) to the prey it chases, the nearest within its radius (pos and group
-// of count agents in any slot order). It tests every agent against every
-// other, so it stops once `budget` pair tests are spent (hunters are few).
-// The hook for leaders and formations, once the simulation has them:
-// their member -> leader lines belong here.
+// L: who follows whom (pos, group and id of count agents in any slot order):
+// magenta, from each agent whose group hunts (BOIDS_BI_HUNT with a
+// BOIDS_REL_PURSUE group) to the prey it chases, the nearest within its
+// radius (every agent against every other, so it stops once `budget` pair
+// tests are spent: hunters are few); yellow, from each member of a group
+// with offset or follow to its leader (an agent or the target); light
+// green, from each agent with interpose to the two it keeps apart.
 size_t boids_overlay_follows(const boids_params *p, uint32_t count, const float (*pos)[4], const uint32_t *group,
-                             uint64_t budget, boids_line_vertex *v, size_t n, size_t cap);
+                             const uint32_t *id, uint64_t budget, boids_line_vertex *v, size_t n, size_t cap);
 
 // Line lists (src/render/lines.c, no GL): each appends GL_LINES to
 // v[n..cap) and returns the new count (what does not fit is left out).

@@ -94,11 +94,15 @@ static const char usage_more[] = // (C99 promises string literals of 4095 bytes 
     "                        (the chapter's sketch: in id order each agent moves before the next\n"
     "                        looks; CPU backend only, every pair)\n"
     "  --quiet               print only the state-hash line (and no progress line)\n"
-    "  --help, --version\n"
+    "  --help, --version\n";
+static const char usage_notes[] =
     "\n"
     "Behaviours: obstacles, walls, escape, separation, flee, evade, hunt, pursue,\n"
     "seek, arrive, path, flow, view, alignment, cohesion, wander, speed, queue, avoid,\n"
-    "stay, hide.\n"
+    "stay, hide, offset, follow, interpose, feelers.\n"
+    "Named agents (every group; a scenario's keys per group): --leader ID|target (offset,\n"
+    "follow; default target), --formation none|line|column|v|ring (offset: each member's place\n"
+    "from its rank; none: leader_offset), --interpose A,B (ids or target; default 0,target).\n"
     "SIGINT / SIGTERM (exit 130 / 143), GPU faults (exit 3): --export-csv, --save, --record and\n"
     "--profile are written (after a fault from the last good state).\n"
     "Path following (behaviour path, the scenario's [path]):\n"
@@ -562,6 +566,7 @@ int main(int argc, char **argv) {
         .prog = PROG,
         .usage = usage,
         .usage_more = usage_more,
+        .usage_notes = usage_notes,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR |
                  BOIDS_CLI_INIT | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET |
                  BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_UPDATE | BOIDS_CLI_DUMP_SCENARIO | BOIDS_CLI_SAVE |

@@ -93,6 +93,8 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
             fputs(spec->usage, stdout);
             if (spec->usage_more)
                 fputs(spec->usage_more, stdout);
+            if (spec->usage_notes)
+                fputs(spec->usage_notes, stdout);
             return 1;
         }
     }

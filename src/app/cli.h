@@ -85,6 +85,9 @@
 #define BOIDS_CLI_COHESION_FOV (1ull << 58)     // --cohesion-fov DEGREES
 #define BOIDS_CLI_MARGIN (1ull << 59)         // --margin R (boundary margin: the sketch's boid size)
 #define BOIDS_CLI_UPDATE (1ull << 60)         // --update parallel|sequential (boids-run, CPU backend)
+#define BOIDS_CLI_LEADER (1ull << 61)         // --leader ID|target (offset, follow: every group's leader)
+#define BOIDS_CLI_FORMATION (1ull << 62)      // --formation none|line|column|v|ring (offset: every group)
+#define BOIDS_CLI_INTERPOSE (1ull << 63)      // --interpose A,B (interpose: every group; the last free bit)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -93,7 +96,7 @@
      BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH | BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS |                        \
      BOIDS_CLI_WALL_CORNER | BOIDS_CLI_PATH_OUTSIDE | BOIDS_CLI_PATH_LINE | BOIDS_CLI_RULES | BOIDS_CLI_COMBINE |      \
      BOIDS_CLI_ALIGNMENT_RADIUS | BOIDS_CLI_COHESION_RADIUS | BOIDS_CLI_SEPARATION_FOV | BOIDS_CLI_ALIGNMENT_FOV |     \
-     BOIDS_CLI_COHESION_FOV | BOIDS_CLI_MARGIN)
+     BOIDS_CLI_COHESION_FOV | BOIDS_CLI_MARGIN | BOIDS_CLI_LEADER | BOIDS_CLI_FORMATION | BOIDS_CLI_INTERPOSE)
 
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
@@ -105,6 +108,7 @@ typedef struct boids_cli_spec {
     const char *prog;  // program name in messages (stable, unlike argv[0])
     const char *usage; // printed by --help, as is
     const char *usage_more; // printed after it (C99 promises string literals of 4095 bytes only), or NULL
+    const char *usage_notes; // printed after usage_more, or NULL
     uint64_t flags;    // BOIDS_CLI_* accepted
     uint64_t required; // BOIDS_CLI_* that must be given
 } boids_cli_spec;
@@ -145,6 +149,8 @@ typedef struct boids_options {
     bool maxspeed_range_set, maxforce_range_set;
     uint32_t rules; // --rules: BOIDS_RULES_* of every group
     bool rules_set;
+    uint32_t leader, interpose[2], formation; // --leader, --interpose (ids or BOIDS_ID_TARGET), --formation
+    bool leader_set, interpose_set, formation_set;
     uint32_t combine; // --combine: BOIDS_COMBINE_*
     bool combine_set;
     // --alignment-radius, --cohesion-radius; --separation-fov, --alignment-fov,

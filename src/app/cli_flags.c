@@ -27,6 +27,8 @@ static int parse_counts(const parse_ctx *c, boids_options *o, uint32_t *origin_n
 static int parse_profile(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
 // --maxspeed-range LO,HI and --maxforce-range LO,HI.
 static int parse_range(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
+// --leader ID|target and --interpose A,B.
+static int parse_agents(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
 
 static const char *const dims[] = {"2", "3", NULL};
 static const char *const backends[] = {"cpu", "gpu", NULL};
@@ -101,6 +103,10 @@ const cli_flag cli_flags[] = {
     CUSTOM("maxforce-range", BOIDS_CLI_MAXFORCE_RANGE, "LO,HI", parse_range, GIVEN(maxforce_range_set)),
     CHOICE("rules", BOIDS_CLI_RULES, "chapter|tutorial|heading", CLI_CHOICE, boids_parse_rules_names, rules,
            "chapter, tutorial or heading", "is not a rule set", GIVEN(rules_set)),
+    CUSTOM("leader", BOIDS_CLI_LEADER, "ID|target", parse_agents, GIVEN(leader_set)),
+    CHOICE("formation", BOIDS_CLI_FORMATION, "none|line|column|v|ring", CLI_CHOICE, boids_parse_formation_names,
+           formation, "none, line, column, v or ring", "is not a formation", GIVEN(formation_set)),
+    CUSTOM("interpose", BOIDS_CLI_INTERPOSE, "A,B", parse_agents, GIVEN(interpose_set)),
     CHOICE("combine", BOIDS_CLI_COMBINE, "sum|priority|truncated", CLI_CHOICE, boids_parse_combine_names, combine,
            "sum, priority or truncated", "is not a combination mode", GIVEN(combine_set)),
     FLOAT("dt", BOIDS_CLI_DT, "T", BOIDS_PARSE_POSITIVE, dt, "a time step > 0", GIVEN(dt_set)),
@@ -366,6 +372,23 @@ static int parse_origin(const parse_ctx *c, boids_options *o, uint32_t *origin_n
 }
 
 // Each agent's own value is drawn from LO..HI (boids_agent_range).
+static int parse_agents(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
+    (void)origin_n;
+    bool two = strcmp(c->flag, "--interpose") == 0;
+    uint32_t ids[2] = {0, 0};
+    const char *p = boids_parse_agents(c->value, two ? 2u : 1u, ids);
+    if (p)
+        return cli_bad(c, two ? "A,B: each an agent id below the count, or target" : "an agent id below the count, or target",
+                       "is %s", p);
+    if (two) {
+        o->interpose[0] = ids[0];
+        o->interpose[1] = ids[1];
+    } else {
+        o->leader = ids[0];
+    }
+    return 0;
+}
+
 static int parse_range(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
     (void)origin_n;
     bool speed = strcmp(c->flag, "--maxspeed-range") == 0;

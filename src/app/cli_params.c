@@ -254,6 +254,14 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
             g->behaviors = o->behaviors;
         if (o->rules_set)
             g->rules = o->rules;
+        if (o->leader_set)
+            g->leader = o->leader;
+        if (o->formation_set)
+            g->formation = o->formation;
+        if (o->interpose_set) {
+            g->interpose_a = o->interpose[0];
+            g->interpose_b = o->interpose[1];
+        }
         for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
             if (o->weight_set[i])
                 *boids_weight_ref(g, i) = o->weights[i];

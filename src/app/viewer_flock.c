@@ -401,12 +401,13 @@ static void draw_overlays(viewer *v, const float view_proj[16], bool under) {
         m = boids_overlay_agent(&q, n, (const float(*)[4])f->read_pos, (const float(*)[4])f->read_vel, point,
                                 show[OVERLAY_NEIGHBORS], show[OVERLAY_VECTORS], f->overlay, m, f->overlay_cap, &picked);
     }
-    // Who follows whom: the hunters' prey (leaders and formations go here too).
+    // Who follows whom: the hunters' prey, the members' leaders, the guards' pairs.
     if (show[OVERLAY_FOLLOWS] &&
         boids_engine_read_buffer(f->e, BOIDS_ENGINE_POS, f->read_pos, (size_t)n * 16) == BOIDS_OK &&
-        boids_engine_read_buffer(f->e, BOIDS_ENGINE_GROUP, f->read_group, (size_t)n * 4) == BOIDS_OK)
-        m = boids_overlay_follows(&f->p, n, (const float(*)[4])f->read_pos, f->read_group, FOLLOWS_BUDGET, f->overlay,
-                                  m, f->overlay_cap);
+        boids_engine_read_buffer(f->e, BOIDS_ENGINE_GROUP, f->read_group, (size_t)n * 4) == BOIDS_OK &&
+        boids_engine_read_buffer(f->e, BOIDS_ENGINE_ID, f->read_id, (size_t)n * 4) == BOIDS_OK)
+        m = boids_overlay_follows(&f->p, n, (const float(*)[4])f->read_pos, f->read_group, f->read_id, FOLLOWS_BUDGET,
+                                  f->overlay, m, f->overlay_cap);
     boids_render_lines(v->render, view_proj, f->overlay, m);
 }
 

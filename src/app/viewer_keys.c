@@ -86,7 +86,7 @@ const viewer_key viewer_keys[] = {
     {{GLFW_KEY_V}, "its steering vector per behaviour", viewer_flock_overlay, 2, F, false},
     {{GLFW_KEY_F}, "flow-field arrows", viewer_flock_overlay, 3, F, false},
     {{GLFW_KEY_P}, "path", viewer_flock_overlay, 4, F, false},
-    {{GLFW_KEY_L}, "who follows whom (hunter -> prey lines)", viewer_flock_overlay, 5, F, false},
+    {{GLFW_KEY_L}, "who follows whom (hunter -> prey, member -> leader, guard -> pair)", viewer_flock_overlay, 5, F, false},
     {{GLFW_KEY_K}, "body style (none, chain, snake, fish)", viewer_flock_bodies, 0, F, false},
     {{GLFW_KEY_S}, "screenshot (boids-NNNN.png)", viewer_screenshot_key, 0, F | R | D, false},
     {{GLFW_KEY_T}, "start / stop a profile recording", viewer_flock_profile, 0, F, false},

@@ -29,7 +29,12 @@ _Static_assert(offsetof(boids_group_params, target_speed) == 272, "group.target_
 _Static_assert(offsetof(boids_group_params, queue_distance) == 276, "group.queue_distance");
 _Static_assert(offsetof(boids_group_params, avoid_horizon) == 280, "group.avoid_horizon");
 _Static_assert(offsetof(boids_group_params, hide_margin) == 284, "group.hide_margin");
-_Static_assert(sizeof(boids_group_params) == 288, "group params: 18 vec4");
+_Static_assert(offsetof(boids_group_params, leader_offset) == 288, "group.leader_offset");
+_Static_assert(offsetof(boids_group_params, leader) == 304, "group.leader");
+_Static_assert(offsetof(boids_group_params, leader_sight) == 320, "group.leader_sight");
+_Static_assert(offsetof(boids_group_params, feeler_length) == 332, "group.feeler_length");
+_Static_assert(offsetof(boids_group_params, rank_base) == 336, "group.rank_base");
+_Static_assert(sizeof(boids_group_params) == 352, "group params: 22 vec4");
 
 _Static_assert(offsetof(boids_world_params, min) == 0, "world.min");
 _Static_assert(offsetof(boids_world_params, cells) == 64, "world.cells");
@@ -43,7 +48,9 @@ _Static_assert(sizeof(boids_world_params) == 208, "world params: 13 vec4");
 _Static_assert(offsetof(boids_scene, obstacle) == 16 * BOIDS_MAX_PATH_POINTS, "scene.obstacle");
 _Static_assert(offsetof(boids_scene, path_count) == 16 * (BOIDS_MAX_PATH_POINTS + BOIDS_MAX_OBSTACLES),
                "scene.path_count");
-_Static_assert(sizeof(boids_scene) == 16 * (BOIDS_MAX_PATH_POINTS + BOIDS_MAX_OBSTACLES + 1), "scene size");
+_Static_assert(offsetof(boids_scene, wall) == 16 * (BOIDS_MAX_PATH_POINTS + BOIDS_MAX_OBSTACLES + 1), "scene.wall");
+_Static_assert(sizeof(boids_scene) == 16 * (BOIDS_MAX_PATH_POINTS + BOIDS_MAX_OBSTACLES + 2 + 2 * BOIDS_MAX_WALLS),
+               "scene size");
 
 _Static_assert(offsetof(boids_body_params, width) == 128, "body.width");
 _Static_assert(offsetof(boids_body_params, style) == 256, "body.style");

@@ -18,7 +18,9 @@ static const char *const behavior_names[BOIDS_BEHAVIOR_COUNT] = {
     [BOIDS_BI_COHESION] = "cohesion",   [BOIDS_BI_WANDER] = "wander",
     [BOIDS_BI_SPEED] = "speed",         [BOIDS_BI_QUEUE] = "queue",
     [BOIDS_BI_AVOID] = "avoid",         [BOIDS_BI_STAY] = "stay",
-    [BOIDS_BI_HIDE] = "hide",
+    [BOIDS_BI_HIDE] = "hide",           [BOIDS_BI_OFFSET] = "offset",
+    [BOIDS_BI_FOLLOW] = "follow",       [BOIDS_BI_INTERPOSE] = "interpose",
+    [BOIDS_BI_FEELERS] = "feelers",
 };
 
 // Name -> behaviour index, or -1.
@@ -85,6 +87,15 @@ static void group_default(boids_group_params *g) {
     g->queue_distance = BOIDS_QUEUE_DISTANCE_DEFAULT;
     g->avoid_horizon = BOIDS_AVOID_HORIZON_DEFAULT;
     g->hide_margin = BOIDS_HIDE_MARGIN_DEFAULT;
+    g->leader_offset[0] = BOIDS_LEADER_OFFSET_DEFAULT;
+    g->leader = BOIDS_ID_TARGET;
+    g->formation = BOIDS_FORMATION_NONE;
+    g->formation_spacing = BOIDS_FORMATION_SPACING_DEFAULT;
+    g->leader_behind = BOIDS_LEADER_BEHIND_DEFAULT;
+    g->leader_sight = BOIDS_LEADER_SIGHT_DEFAULT;
+    g->interpose_a = 0;
+    g->interpose_b = BOIDS_ID_TARGET;
+    g->feeler_length = BOIDS_FEELER_LENGTH_DEFAULT;
 }
 
 // Defaults for `count` agents in `dim` dimensions; world auto-sized.
@@ -182,7 +193,11 @@ float *boids_group_value(boids_group_params *g, const char *name) {
                  {"target_speed", offsetof(boids_group_params, target_speed)},
                  {"queue_distance", offsetof(boids_group_params, queue_distance)},
                  {"avoid_horizon", offsetof(boids_group_params, avoid_horizon)},
-                 {"hide_margin", offsetof(boids_group_params, hide_margin)}};
+                 {"hide_margin", offsetof(boids_group_params, hide_margin)},
+                 {"formation_spacing", offsetof(boids_group_params, formation_spacing)},
+                 {"leader_behind", offsetof(boids_group_params, leader_behind)},
+                 {"leader_sight", offsetof(boids_group_params, leader_sight)},
+                 {"feeler_length", offsetof(boids_group_params, feeler_length)}};
     for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
         if (strcmp(name, plain[k].name) == 0)
             return (float *)((char *)g + plain[k].offset);
@@ -253,6 +268,109 @@ static void default_scene(boids_params *p) {
             sc->obstacle[i][3] = r;
         }
     }
+}
+
+bool boids_params_named(const boids_params *p) {
+    const uint32_t named = BOIDS_BIT(BOIDS_BI_OFFSET) | BOIDS_BIT(BOIDS_BI_FOLLOW) | BOIDS_BIT(BOIDS_BI_INTERPOSE);
+    for (uint32_t g = 0; g < p->world.group_count && g < BOIDS_MAX_GROUPS; g++)
+        if (p->group[g].behaviors & named)
+            return true;
+    return false;
+}
+
+// See boids/core.h. The groups' parts of 0..n are in id order, so group_of
+// never decreases with the id.
+uint32_t boids_params_group_of(const boids_params *p, uint32_t id) {
+    uint32_t groups = p->world.group_count, n = p->world.count;
+    double total = 0.0;
+    for (uint32_t g = 0; g < groups; g++)
+        total += p->group_share[g] > 0.0f ? p->group_share[g] : 0.0;
+    if (!(total > 0.0))
+        return id % groups;
+    double at = ((double)id + 0.5) / (double)n * total, sum = 0.0;
+    for (uint32_t g = 0; g < groups; g++) {
+        sum += p->group_share[g] > 0.0f ? p->group_share[g] : 0.0;
+        if (at < sum)
+            return g;
+    }
+    return groups - 1;
+}
+
+// The first id whose group is >= g (n if none): a binary search, group_of
+// never decreasing with the id.
+static uint32_t first_of_group(const boids_params *p, uint32_t g) {
+    uint32_t lo = 0, hi = p->world.count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (boids_params_group_of(p, mid) < g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+// See boids/core.h.
+void boids_params_ranks(boids_params *p) {
+    const boids_world_params *w = &p->world;
+    uint32_t groups = w->group_count, n = w->count;
+    double total = 0.0;
+    for (uint32_t g = 0; g < groups && g < BOIDS_MAX_GROUPS; g++)
+        total += p->group_share[g] > 0.0f ? p->group_share[g] : 0.0;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        boids_group_params *q = &p->group[g];
+        q->rank_base = q->rank_stride = q->rank_count = q->rank_spare = 0;
+        if (g >= groups || groups > BOIDS_MAX_GROUPS)
+            continue;
+        if (!(total > 0.0)) { // id mod groups: ids g, g + G, ...
+            q->rank_base = g;
+            q->rank_stride = groups;
+            q->rank_count = n > g ? (n - g + groups - 1) / groups : 0;
+        } else { // one run of ids each
+            uint32_t first = first_of_group(p, g), end = first_of_group(p, g + 1);
+            q->rank_base = first;
+            q->rank_stride = 1;
+            q->rank_count = end - first;
+        }
+    }
+}
+
+// A named agent: an id below the count or the target.
+static bool named_ok(uint32_t id, uint32_t count) {
+    return id == BOIDS_ID_TARGET || id < count;
+}
+
+// The walls of the feelers: a segment from != to (2D), or a plane with a
+// normal that is not 0; finite; the spare words 0. NULL or the problem.
+static const char *wall_problem(const boids_scene *sc, uint32_t dim, uint32_t *which) {
+    if (sc->wall_count > BOIDS_MAX_WALLS)
+        return "too many walls";
+    if (sc->wall_spare0 || sc->wall_spare1 || sc->wall_spare2)
+        return "spare words that are not 0";
+    for (uint32_t k = 0; k < BOIDS_MAX_WALLS; k++) {
+        const float *a = sc->wall[2 * k], *b = sc->wall[2 * k + 1];
+        *which = k;
+        if (k >= sc->wall_count) {
+            for (int i = 0; i < 4; i++)
+                if (a[i] != 0.0f || b[i] != 0.0f)
+                    return "an unused wall row that is not 0";
+            continue;
+        }
+        for (int i = 0; i < 4; i++)
+            if (!isfinite(a[i]) || !isfinite(b[i]) || fabsf(a[i]) > BOIDS_MAX_EXTENT || fabsf(b[i]) > BOIDS_MAX_EXTENT)
+                return "a coordinate that is not finite or beyond 1e9";
+        if (b[3] != 0.0f || (a[3] != BOIDS_WALL_SEGMENT && a[3] != BOIDS_WALL_PLANE))
+            return "a kind that is not a segment (0) or a plane (1)";
+        if (a[3] == BOIDS_WALL_SEGMENT && dim != 2)
+            return "a segment in 3D (allowed: planes, point and normal)";
+        if (a[3] == BOIDS_WALL_SEGMENT && a[0] == b[0] && a[1] == b[1])
+            return "a segment whose two ends are the same point";
+        if (a[3] == BOIDS_WALL_PLANE && b[0] == 0.0f && b[1] == 0.0f && b[2] == 0.0f)
+            return "a plane whose normal is 0";
+        if (dim == 2 && (a[2] != 0.0f || b[2] != 0.0f))
+            return "a z that is not 0 in 2D";
+    }
+    return NULL;
 }
 
 // Check every value, then derive: the grid (cells of at least the largest
@@ -357,6 +475,31 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
             FAIL(BOIDS_ERR_PARAM, "avoid horizon %g of group %u (allowed: >= 0, finite)", (double)g->avoid_horizon, gi);
         if (!isfinite(g->hide_margin) || g->hide_margin < 0.0f)
             FAIL(BOIDS_ERR_PARAM, "hide margin %g of group %u (allowed: >= 0, finite)", (double)g->hide_margin, gi);
+        // Named agents must exist where a behaviour on looks for them (one
+        // switched on later, from the viewer, that finds none steers by the
+        // target: src/core/steer.c named_agent).
+        const uint32_t named[3] = {g->leader, g->interpose_a, g->interpose_b};
+        const bool used[3] = {(g->behaviors & (BOIDS_BIT(BOIDS_BI_OFFSET) | BOIDS_BIT(BOIDS_BI_FOLLOW))) != 0,
+                              (g->behaviors & BOIDS_BIT(BOIDS_BI_INTERPOSE)) != 0,
+                              (g->behaviors & BOIDS_BIT(BOIDS_BI_INTERPOSE)) != 0};
+        for (int k = 0; k < 3; k++)
+            if (used[k] && w->count > 0 && !named_ok(named[k], w->count))
+                FAIL(BOIDS_ERR_PARAM, "%s %u of group %u (allowed: an agent id below the count %u, or target)",
+                     k == 0 ? "leader" : k == 1 ? "interpose A" : "interpose B", named[k], gi, w->count);
+        if (g->formation >= BOIDS_FORMATION_COUNT)
+            FAIL(BOIDS_ERR_PARAM, "formation %u of group %u (allowed: none, line, column, v, ring)", g->formation, gi);
+        const float leader_params[] = {g->formation_spacing, g->leader_behind, g->leader_sight, g->feeler_length};
+        for (size_t k = 0; k < sizeof leader_params / sizeof leader_params[0]; k++)
+            if (!isfinite(leader_params[k]) || leader_params[k] < 0.0f || leader_params[k] > BOIDS_MAX_EXTENT)
+                FAIL(BOIDS_ERR_PARAM, "formation spacing, leader behind / sight or feeler length %g of group %u "
+                     "(allowed: 0..1e9)", (double)leader_params[k], gi);
+        for (int a = 0; a < 3; a++)
+            if (!isfinite(g->leader_offset[a]) || fabsf(g->leader_offset[a]) > BOIDS_MAX_EXTENT)
+                FAIL(BOIDS_ERR_PARAM, "leader offset %g of group %u (allowed: -1e9..1e9)",
+                     (double)g->leader_offset[a], gi);
+        g->leader_offset[3] = 0.0f;
+        if (w->dim == 2)
+            g->leader_offset[2] = 0.0f; // a plane has no up
         // The heading boids of the angle-bug post live on a plane and know
         // only its three rules (a heading is an angle; other forces have no
         // turn to become).
@@ -447,7 +590,12 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         FAIL(BOIDS_ERR_PATH, "path flags 0x%x (allowed: the bits of 0x%x)", p->scene.path_flags, BOIDS_PATH_FLAGS);
     if (p->scene.obstacle_count > BOIDS_MAX_OBSTACLES)
         FAIL(BOIDS_ERR_PARAM, "%u obstacles (allowed: 0..%u)", p->scene.obstacle_count, BOIDS_MAX_OBSTACLES);
+    uint32_t wall = 0;
+    const char *wall_bad = wall_problem(&p->scene, w->dim, &wall);
+    if (wall_bad)
+        FAIL(BOIDS_ERR_PARAM, "wall %u of %u: %s", wall + 1, p->scene.wall_count, wall_bad);
     default_scene(p);
+    boids_params_ranks(p);
 
     bool flow = false;
     for (uint32_t gi = 0; gi < w->group_count; gi++)

@@ -19,6 +19,31 @@ const char *const boids_parse_wall_corner_names[] = {"both", "book", NULL};
 const char *const boids_parse_path_outside_names[] = {"clamp", "end", NULL};
 const char *const boids_parse_path_line_names[] = {"segment", "infinite", NULL};
 const char *const boids_parse_rules_names[BOIDS_RULES_COUNT + 1] = {"chapter", "tutorial", "heading", NULL};
+const char *const boids_parse_formation_names[BOIDS_FORMATION_COUNT + 1] = {
+    [BOIDS_FORMATION_NONE] = "none", [BOIDS_FORMATION_LINE] = "line", [BOIDS_FORMATION_COLUMN] = "column",
+    [BOIDS_FORMATION_V] = "v",       [BOIDS_FORMATION_RING] = "ring", [BOIDS_FORMATION_COUNT] = NULL};
+
+const char *boids_parse_agents(const char *s, uint32_t n, uint32_t ids[2]) {
+    char store[256];
+    char *pieces[3];
+    if (strlen(s) >= sizeof store)
+        return "too long";
+    uint32_t k = boids_parse_split(s, ",", store, pieces, 3);
+    if (k != n)
+        return n == 2 ? "not two names" : "not one name";
+    for (uint32_t i = 0; i < k; i++) {
+        if (boids_parse_pick(pieces[i], BOIDS_PARSE_TRIM, (const char *const[]){"target", NULL}) == 0) {
+            ids[i] = BOIDS_ID_TARGET;
+            continue;
+        }
+        uint64_t u;
+        const char *p = boids_parse_uint(pieces[i], BOIDS_PARSE_TRIM, 0, BOIDS_MAX_AGENTS - 1, &u);
+        if (p)
+            return p;
+        ids[i] = (uint32_t)u;
+    }
+    return NULL;
+}
 const char *const boids_parse_combine_names[] = {"sum", "priority", "truncated", NULL};
 
 // The span of s without blanks at either end when TRIM is set; *n its length.

@@ -57,7 +57,7 @@ typedef struct parse_ctx {
     int line;          // line just handed to inih
     int section_index; // count of "[...]" lines so far
     bool failed;
-    char err[768];
+    char err[1024];
     boids_scenario sc;
     uint32_t groups;
     group_extra extra[BOIDS_MAX_GROUPS];
@@ -66,6 +66,9 @@ typedef struct parse_ctx {
     int obstacle_section; // section_index of the obstacle being read
     bool obstacle_center, obstacle_radius;
     int obstacle_line;
+    int wall_section; // section_index of the wall being read
+    unsigned wall_keys; // WALL_FROM | ... given so far
+    int wall_line;
     int path_line, size_line, dim_line, image_line, flow_line;
     uint32_t size_n;
     float size[3], origin[3];
@@ -99,15 +102,16 @@ static void fail(parse_ctx *c, int line, const char *section, const char *key, c
         snprintf(c->err + n, sizeof c->err - n, "; expected %s", expected);
 }
 
-// "one of: a, b, c (did you mean 'x'?)" of a NULL-terminated list of names.
+// "one of (did you mean 'x'?): a, b, c" of a NULL-terminated list of names
+// (the suggestion first: a long list may be cut short).
 static void expected_names(const char *const *names, const char *given, char *buf, size_t size) {
+    const char *best = boids_parse_nearest(given, names, 3, false);
     size_t n = (size_t)snprintf(buf, size, "one of");
+    if (best && n < size)
+        n += (size_t)snprintf(buf + n, size - n, " (did you mean '%s'?)", best);
     for (size_t i = 0; names[i]; i++)
         if (n < size)
             n += (size_t)snprintf(buf + n, size - n, "%s %s", i ? "," : ":", names[i]);
-    const char *best = boids_parse_nearest(given, names, 3, false);
-    if (best && n < size)
-        snprintf(buf + n, size - n, " (did you mean '%s'?)", best);
 }
 
 // ---- values -------------------------------------------------------------------
@@ -223,6 +227,14 @@ static const char *const group_keys[] = {"share",
                                          "queue_distance",
                                          "avoid_horizon",
                                          "hide_margin",
+                                         "leader",
+                                         "formation",
+                                         "formation_spacing",
+                                         "leader_offset",
+                                         "leader_behind",
+                                         "leader_sight",
+                                         "interpose",
+                                         "feeler_length",
                                          "body",
                                          "joints",
                                          "body_length",
@@ -393,6 +405,10 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         {"queue_distance", &g->queue_distance, false, 3.4e38f},
         {"avoid_horizon", &g->avoid_horizon, false, 3.4e38f},
         {"hide_margin", &g->hide_margin, false, 3.4e38f},
+        {"formation_spacing", &g->formation_spacing, false, BOIDS_MAX_EXTENT},
+        {"leader_behind", &g->leader_behind, false, BOIDS_MAX_EXTENT},
+        {"leader_sight", &g->leader_sight, false, BOIDS_MAX_EXTENT},
+        {"feeler_length", &g->feeler_length, false, BOIDS_MAX_EXTENT},
         {"share", &c->sc.params.group_share[gi], true, 1e9f},
         {"body_length", &x->length, true, 3.4e38f},
     };
@@ -455,6 +471,48 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
                                                             : &g->cohesion_fov_cos;
         *dst = boids_fov_cos(deg);
         g->own_cones |= cones[k].bit;
+        return 1;
+    }
+    // Named agents: an id (below the world's count, checked with the
+    // params) or "target"; interpose names two.
+    if (strcmp(key, "leader") == 0 || strcmp(key, "interpose") == 0) {
+        bool two = key[0] == 'i';
+        uint32_t ids[2] = {0, 0};
+        const char *p = boids_parse_agents(value, two ? 2u : 1u, ids);
+        if (p) {
+            fail(c, c->line, sec, key, value,
+                 two ? "A, B: each an agent id 0..16777215 or target" : "an agent id 0..16777215 or target", "is %s", p);
+            return 0;
+        }
+        if (two) {
+            g->interpose_a = ids[0];
+            g->interpose_b = ids[1];
+        } else {
+            g->leader = ids[0];
+        }
+        return 1;
+    }
+    if (strcmp(key, "formation") == 0) {
+        int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_formation_names);
+        if (k < 0) {
+            fail(c, c->line, sec, key, value, "none, line, column, v or ring", "is not a formation");
+            return 0;
+        }
+        g->formation = (uint32_t)k;
+        return 1;
+    }
+    if (strcmp(key, "leader_offset") == 0) {
+        float v[3] = {0, 0, 0};
+        uint32_t n = 0;
+        const char *p = parse_vector(value, 2, 3, v, &n);
+        for (uint32_t a = 0; !p && a < 3; a++)
+            if (!(fabsf(v[a]) <= BOIDS_MAX_EXTENT))
+                p = "is out of range";
+        if (p) {
+            fail(c, c->line, sec, key, value, "AHEAD, LEFT[, UP] in the leader's frame, each -1e9..1e9", "%s", p);
+            return 0;
+        }
+        memcpy(g->leader_offset, v, sizeof v);
         return 1;
     }
     if (strcmp(key, "rules") == 0) {
@@ -544,7 +602,7 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         c->sc.color_set[gi] = true;
         return 1;
     }
-    char e[600];
+    char e[900];
     expected_names(group_keys, key, e, sizeof e);
     fail(c, c->line, sec, key, NULL, e, "is not a key of a group");
     return 0;
@@ -587,6 +645,64 @@ static bool close_obstacle(parse_ctx *c) {
     }
     c->obstacle_section = -1;
     return true;
+}
+
+// [wall]: a segment (from, to; 2D) or a plane (point, normal; a line in 2D).
+enum { WALL_FROM = 1, WALL_TO = 2, WALL_POINT = 4, WALL_NORMAL = 8 };
+
+// Closes the wall being read (both keys of one kind given?).
+static bool close_wall(parse_ctx *c) {
+    if (c->wall_section < 0)
+        return true;
+    unsigned k = c->wall_keys;
+    if (k != (WALL_FROM | WALL_TO) && k != (WALL_POINT | WALL_NORMAL)) {
+        fail(c, c->wall_line, "wall", NULL, NULL, "from = x, y and to = x, y (a segment), or point and normal (a plane)",
+             "has %s", (k & (WALL_FROM | WALL_TO)) && (k & (WALL_POINT | WALL_NORMAL)) ? "keys of both kinds" : "one key of its two");
+        return false;
+    }
+    c->wall_section = -1;
+    return true;
+}
+
+static int wall_key(parse_ctx *c, const char *key, const char *value) {
+    boids_scene *s = &c->sc.params.scene;
+    if (c->wall_section != c->section_index) {
+        if (!close_wall(c))
+            return 0;
+        if (s->wall_count == BOIDS_MAX_WALLS) {
+            fail(c, c->line, "wall", NULL, NULL, "at most 16 walls", "is one wall too many");
+            return 0;
+        }
+        c->wall_section = c->section_index;
+        c->wall_keys = 0;
+        c->wall_line = c->line;
+        s->wall_count++;
+    }
+    static const char *const keys[] = {"from", "to", "point", "normal", NULL};
+    int k = boids_parse_pick(key, 0, keys);
+    if (k < 0) {
+        char e[200];
+        expected_names(keys, key, e, sizeof e);
+        fail(c, c->line, "wall", key, NULL, e, "is not a key of [wall]");
+        return 0;
+    }
+    float *row = s->wall[2 * (s->wall_count - 1) + (k & 1)];
+    float v[3];
+    if (!vector_key(c, "wall", key, value, v, NULL))
+        return 0;
+    for (int a = 0; a < 3; a++)
+        if (!(fabsf(v[a]) <= BOIDS_MAX_EXTENT)) {
+            fail(c, c->line, "wall", key, value, "x, y[, z], each -1e9..1e9", "is out of range");
+            return 0;
+        }
+    if (k == 3 && v[0] == 0.0f && v[1] == 0.0f && v[2] == 0.0f) {
+        fail(c, c->line, "wall", key, value, "a normal that is not 0, 0, 0", "is the zero vector");
+        return 0;
+    }
+    memcpy(row, v, sizeof v);
+    c->wall_keys |= 1u << k;
+    s->wall[2 * (s->wall_count - 1)][3] = k < 2 ? BOIDS_WALL_SEGMENT : BOIDS_WALL_PLANE;
+    return 1;
 }
 
 static int obstacle_key(parse_ctx *c, const char *key, const char *value) {
@@ -775,8 +891,8 @@ static int target_key(parse_ctx *c, const char *key, const char *value) {
     return 0;
 }
 
-static const char *const section_names[] = {"scenario", "world",     "group.NAME", "relation", "obstacle",
-                                            "path",     "flowfield", "target",     NULL};
+static const char *const section_names[] = {"scenario", "world",  "group.NAME", "relation", "obstacle",
+                                            "path",     "wall",   "flowfield",  "target",   NULL};
 
 // The group of a "group.NAME" section, created on first sight; -1 (and the
 // error recorded) for a bad name or a ninth group.
@@ -809,6 +925,8 @@ static int on_key(void *user, const char *section, const char *key, const char *
         return 0;
     if (strcmp(section, "obstacle") != 0 && c->obstacle_section >= 0 && !close_obstacle(c))
         return 0;
+    if (strcmp(section, "wall") != 0 && c->wall_section >= 0 && !close_wall(c))
+        return 0;
     if (strcmp(section, "scenario") == 0) {
         char *dst = strcmp(key, "title") == 0 ? c->sc.title : strcmp(key, "example") == 0 ? c->sc.example : NULL;
         if (!dst) {
@@ -838,6 +956,8 @@ static int on_key(void *user, const char *section, const char *key, const char *
         return obstacle_key(c, key, value);
     if (strcmp(section, "path") == 0)
         return path_key(c, key, value);
+    if (strcmp(section, "wall") == 0)
+        return wall_key(c, key, value);
     if (strcmp(section, "flowfield") == 0)
         return flow_key(c, key, value);
     if (strcmp(section, "target") == 0)
@@ -916,7 +1036,7 @@ static char *read_line(char *str, int num, void *stream) {
 static void finish(parse_ctx *c) {
     boids_scenario *sc = &c->sc;
     boids_params *p = &sc->params;
-    if (!close_obstacle(c))
+    if (!close_obstacle(c) || !close_wall(c))
         return;
     if (c->groups == 0)
         c->groups = 1; // "default", as boids_scenario_default named it
@@ -1042,6 +1162,7 @@ static boids_result parse(parse_ctx *c, boids_scenario *out, char *err, size_t e
     boids_scenario_default(&c->sc);
     snprintf(c->sc.path, sizeof c->sc.path, "%s", c->name);
     c->obstacle_section = -1;
+    c->wall_section = -1;
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
         c->extra[g].joints = 12;
     int r = ini_parse_stream(read_line, c, on_key, c);
@@ -1180,6 +1301,46 @@ static void vec_text(const float *v, uint32_t dim, char *buf, size_t size) {
         snprintf(buf, size, "%.9g, %.9g, %.9g", (double)v[0], (double)v[1], (double)v[2]);
 }
 
+// A named agent's text: its id or "target".
+static void named_text(uint32_t id, char *buf, size_t size) {
+    if (id == BOIDS_ID_TARGET)
+        snprintf(buf, size, "target");
+    else
+        snprintf(buf, size, "%u", id);
+}
+
+// The keys of the leader rows that differ from the defaults, or whose
+// behaviour is on (the written file says what the run used).
+static void write_leader_keys(FILE *f, const boids_group_params *g) {
+    const uint32_t lead = BOIDS_BIT(BOIDS_BI_OFFSET) | BOIDS_BIT(BOIDS_BI_FOLLOW);
+    bool on = g->behaviors & lead;
+    char a[32], b[32];
+    if (g->leader != BOIDS_ID_TARGET || on) {
+        named_text(g->leader, a, sizeof a);
+        fprintf(f, "leader = %s\n", a);
+    }
+    if (g->formation != BOIDS_FORMATION_NONE || (g->behaviors & BOIDS_BIT(BOIDS_BI_OFFSET)))
+        fprintf(f, "formation = %s\nformation_spacing = %.9g\n", g->formation < BOIDS_FORMATION_COUNT ? boids_parse_formation_names[g->formation] : "none",
+                (double)g->formation_spacing);
+    else if (g->formation_spacing != BOIDS_FORMATION_SPACING_DEFAULT)
+        fprintf(f, "formation_spacing = %.9g\n", (double)g->formation_spacing);
+    if (g->leader_offset[0] != BOIDS_LEADER_OFFSET_DEFAULT || g->leader_offset[1] != 0.0f ||
+        g->leader_offset[2] != 0.0f || (g->behaviors & BOIDS_BIT(BOIDS_BI_OFFSET)))
+        fprintf(f, "leader_offset = %.9g, %.9g, %.9g\n", (double)g->leader_offset[0], (double)g->leader_offset[1],
+                (double)g->leader_offset[2]);
+    if (g->leader_behind != BOIDS_LEADER_BEHIND_DEFAULT || g->leader_sight != BOIDS_LEADER_SIGHT_DEFAULT ||
+        (g->behaviors & BOIDS_BIT(BOIDS_BI_FOLLOW)))
+        fprintf(f, "leader_behind = %.9g\nleader_sight = %.9g\n", (double)g->leader_behind,
+                (double)g->leader_sight);
+    if (g->interpose_a != 0 || g->interpose_b != BOIDS_ID_TARGET || (g->behaviors & BOIDS_BIT(BOIDS_BI_INTERPOSE))) {
+        named_text(g->interpose_a, a, sizeof a);
+        named_text(g->interpose_b, b, sizeof b);
+        fprintf(f, "interpose = %s, %s\n", a, b);
+    }
+    if (g->feeler_length != BOIDS_FEELER_LENGTH_DEFAULT || (g->behaviors & BOIDS_BIT(BOIDS_BI_FEELERS)))
+        fprintf(f, "feeler_length = %.9g\n", (double)g->feeler_length);
+}
+
 // Degrees of a field-of-view cosine (cos of half the angle; -1: 360).
 static double fov_degrees(float c) {
     return c <= -1.0f ? 360.0 : 2.0 * acos((double)c) * 180.0 / 3.14159265358979323846;
@@ -1223,8 +1384,11 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
     fprintf(f, "distribution = %s\n", sc->distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform");
     for (uint32_t gi = 0; gi < w->group_count; gi++) {
         const boids_group_params *g = &p->group[gi];
+        // (Every behaviour with ", " is longer than the reader's 198-character lines.)
         char beh[300];
         boids_behaviors_text(g->behaviors, ", ", beh, sizeof beh);
+        if (strlen(beh) > 180)
+            boids_behaviors_text(g->behaviors, ",", beh, sizeof beh);
         fprintf(f, "\n[group.%s]\n", sc->group_name[gi][0] ? sc->group_name[gi] : "default");
         if (p->group_share[gi] > 0.0f)
             fprintf(f, "share = %.9g\n", (double)p->group_share[gi]);
@@ -1269,6 +1433,7 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
             fprintf(f, "avoid_horizon = %.9g\n", (double)g->avoid_horizon);
         if (g->hide_margin != BOIDS_HIDE_MARGIN_DEFAULT || (g->behaviors & BOIDS_BIT(BOIDS_BI_HIDE)))
             fprintf(f, "hide_margin = %.9g\n", (double)g->hide_margin);
+        write_leader_keys(f, g);
         if (g->rules != BOIDS_RULES_CHAPTER || g->turn != BOIDS_TURN_DEFAULT)
             fprintf(f, "rules = %s\nturn = %.9g\n",
                     g->rules < BOIDS_RULES_COUNT ? boids_parse_rules_names[g->rules] : "chapter", (double)g->turn);
@@ -1291,6 +1456,14 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
             any = true;
             fprintf(f, "%s.%s = %s\n", sc->group_name[a], sc->group_name[b], rels[r]);
         }
+    for (uint32_t k = 0; k < p->scene.wall_count && k < BOIDS_MAX_WALLS; k++) {
+        const float *a = p->scene.wall[2 * k], *b = p->scene.wall[2 * k + 1];
+        bool seg = a[3] == BOIDS_WALL_SEGMENT;
+        char v2[200];
+        vec_text(a, w->dim, v, sizeof v);
+        vec_text(b, w->dim, v2, sizeof v2);
+        fprintf(f, "\n[wall]\n%s = %s\n%s = %s\n", seg ? "from" : "point", v, seg ? "to" : "normal", v2);
+    }
     for (uint32_t k = 0; k < p->scene.obstacle_count; k++) {
         vec_text(p->scene.obstacle[k], w->dim, v, sizeof v);
         fprintf(f, "\n[obstacle]\ncenter = %s\nradius = %.9g\n", v, (double)p->scene.obstacle[k][3]);

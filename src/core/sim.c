@@ -37,34 +37,16 @@ static float draw(const boids_world_params *w, uint32_t id, uint32_t counter, ui
     return boids_rng_unit(boids_rng_u32(w->seed_lo, w->seed_hi, id, counter, stream));
 }
 
-// The group of agent id: id mod group_count, or, with shares, the group
-// whose part of 0..N (cumulative shares, normalised) holds id + 1/2.
-static uint32_t group_of(const boids_params *p, uint32_t id, uint32_t n) {
-    uint32_t groups = p->world.group_count;
-    double total = 0.0;
-    for (uint32_t g = 0; g < groups; g++)
-        total += p->group_share[g] > 0.0f ? p->group_share[g] : 0.0;
-    if (!(total > 0.0))
-        return id % groups;
-    double at = ((double)id + 0.5) / (double)n * total, sum = 0.0;
-    for (uint32_t g = 0; g < groups; g++) {
-        sum += p->group_share[g] > 0.0f ? p->group_share[g] : 0.0;
-        if (at < sum)
-            return g;
-    }
-    return groups - 1;
-}
-
 // Initial agents: positions uniform in the world, or around clusters (one per
 // 5000 agents, spread 3 radii); random directions at 50-100% of the agent's
 // maxspeed (boids_agent_maxspeed);
-// groups by group_of.
+// groups by boids_params_group_of.
 static void init_agents(boids_sim *s, boids_distribution dist) {
     const boids_world_params *w = &s->p.world;
     uint32_t clusters = s->n / 5000 + 1;
     for (uint32_t id = 0; id < s->n; id++) {
         float *p = s->cur.pos[id], *v = s->cur.vel[id];
-        uint32_t g = group_of(&s->p, id, s->n);
+        uint32_t g = boids_params_group_of(&s->p, id);
         if (dist == BOIDS_DIST_CLUSTERED) {
             uint32_t k = boids_rng_u32(w->seed_lo, w->seed_hi, id, 0, BOIDS_RNG_CLUSTER) % clusters;
             float spread = 3.0f * s->p.group[0].radius;

@@ -33,7 +33,7 @@ _Static_assert(sizeof(boids_world_params) == 208, "boids_world_params: 52 words"
 #define WOPT_BYTES 16u
 _Static_assert(offsetof(boids_world_params, wall_corner) == WORLD_PARM_BYTES, "the options follow the PARM words");
 _Static_assert(sizeof(boids_world_params) == WORLD_PARM_BYTES + WOPT_BYTES, "WOPT: the rest of the world");
-_Static_assert(sizeof(boids_group_params) == 288, "boids_group_params: 72 words");
+_Static_assert(sizeof(boids_group_params) == 352, "boids_group_params: 88 words");
 // PARM holds each group's first 36 words; the per-agent ranges (the last 4)
 // go into the RANG chunk, written only when a group has one, so a snapshot
 // of a run without ranges is what version 2 wrote (the pinned hashes).
@@ -56,16 +56,30 @@ _Static_assert(offsetof(boids_group_params, alignment_radius) == GROUP_PARM_BYTE
 // it every group has those defaults.
 #define MORE_OFFSET (GROUP_PARM_BYTES + 64u)
 _Static_assert(offsetof(boids_group_params, weight_more) == MORE_OFFSET, "MORE follows NBHD");
-#define MORE_GROUP_BYTES (sizeof(boids_group_params) - MORE_OFFSET)
+#define MORE_GROUP_BYTES 80u
 #define MORE_BYTES (BOIDS_MAX_GROUPS * MORE_GROUP_BYTES)
-_Static_assert(sizeof(boids_scene) == 1040, "boids_scene: 260 words");
+// The leader rows after MORE (leader_offset, leader, formation, spacing,
+// leader_behind, leader_sight, interpose_a, _b, feeler_length: 12 words) go
+// into the LEAD chunk, written only when a group's differ from the
+// defaults; the derived rank row after them is never saved (finalize makes
+// it from the count and the groups).
+#define LEAD_OFFSET (MORE_OFFSET + MORE_GROUP_BYTES)
+_Static_assert(offsetof(boids_group_params, leader_offset) == LEAD_OFFSET, "LEAD follows MORE");
+#define LEAD_GROUP_BYTES 48u
+_Static_assert(offsetof(boids_group_params, rank_base) == LEAD_OFFSET + LEAD_GROUP_BYTES, "the ranks follow LEAD");
+#define LEAD_BYTES (BOIDS_MAX_GROUPS * LEAD_GROUP_BYTES)
+// PARM holds the scene up to its walls; the walls (and their count row) go
+// into the WALL chunk, written only when there is one.
+#define SCENE_PARM_BYTES 1040u
+_Static_assert(offsetof(boids_scene, wall) == SCENE_PARM_BYTES, "the walls follow PARM's scene");
+#define WALL_BYTES (sizeof(boids_scene) - SCENE_PARM_BYTES)
 _Static_assert(sizeof(boids_body_params) == 272, "boids_body_params: 68 words");
 _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
 
 #define FLOW_WORDS 12u // kind, resolution, noise_scale, noise_seed, direction[4], dims[4]
 #define FLOW_IMAGE_BYTES sizeof(((boids_flowfield *)0)->image)
 #define PARM_BYTES                                                                                                     \
-    (WORLD_PARM_BYTES + BOIDS_MAX_GROUPS * GROUP_PARM_BYTES + sizeof(boids_scene) + FLOW_WORDS * 4u +                 \
+    (WORLD_PARM_BYTES + BOIDS_MAX_GROUPS * GROUP_PARM_BYTES + SCENE_PARM_BYTES + FLOW_WORDS * 4u +                    \
      FLOW_IMAGE_BYTES + BOIDS_MAX_GROUPS * sizeof(boids_body_params) + BOIDS_MAX_GROUPS * 4u)
 #define RANG_BYTES (BOIDS_MAX_GROUPS * 16u) // per group: maxspeed_lo, _hi, maxforce_lo, _hi (f32)
 #define LINE_BYTES 24u                      // the line target's start (3 f32) and velocity per step (3 f32)
@@ -127,14 +141,17 @@ static const char *params_nonfinite(const boids_params *p) {
         if (!all_finite(&q->maxspeed, 16) || !all_finite(&q->weight[0][0], 16) || !isfinite(q->max_turn) ||
             !isfinite(q->body_radius) || !all_finite(&q->maxspeed_lo, 4) || !isfinite(q->turn) ||
             !all_finite(&q->weight_more[0][0], 16) || !isfinite(q->target_speed) || !isfinite(q->queue_distance) ||
-            !isfinite(q->avoid_horizon) || !isfinite(q->hide_margin))
+            !isfinite(q->avoid_horizon) || !isfinite(q->hide_margin) || !all_finite(q->leader_offset, 4) ||
+            !isfinite(q->formation_spacing) || !isfinite(q->leader_behind) || !isfinite(q->leader_sight) ||
+            !isfinite(q->feeler_length))
             return "group";
         const boids_body_params *b = &p->body[g];
         if (!all_finite(&b->segment[0][0], 32) || !all_finite(&b->width[0][0], 32) || !isfinite(b->angle_limit))
             return "body";
     }
     if (!all_finite(&p->scene.path[0][0], 4 * BOIDS_MAX_PATH_POINTS) ||
-        !all_finite(&p->scene.obstacle[0][0], 4 * BOIDS_MAX_OBSTACLES) || !isfinite(p->scene.path_radius))
+        !all_finite(&p->scene.obstacle[0][0], 4 * BOIDS_MAX_OBSTACLES) || !isfinite(p->scene.path_radius) ||
+        !all_finite(&p->scene.wall[0][0], 8 * BOIDS_MAX_WALLS))
         return "scene";
     if (!isfinite(p->flow.resolution) || !isfinite(p->flow.noise_scale) || !all_finite(p->flow.direction, 4))
         return "flow field";
@@ -149,7 +166,7 @@ static void encode_params(const boids_params *p, unsigned char *b) {
     put_words(b, &off, &p->world, WORLD_PARM_BYTES);
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
         put_words(b, &off, &p->group[g], GROUP_PARM_BYTES);
-    put_words(b, &off, &p->scene, sizeof p->scene);
+    put_words(b, &off, &p->scene, SCENE_PARM_BYTES);
     put_u32(b + off, p->flow.kind);
     put_f32(b + off + 4, p->flow.resolution);
     put_f32(b + off + 8, p->flow.noise_scale);
@@ -172,7 +189,7 @@ static void decode_params(const unsigned char *b, boids_params *p) {
     get_words(b, &off, &p->world, WORLD_PARM_BYTES);
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
         get_words(b, &off, &p->group[g], GROUP_PARM_BYTES);
-    get_words(b, &off, &p->scene, sizeof p->scene);
+    get_words(b, &off, &p->scene, SCENE_PARM_BYTES);
     p->flow.kind = get_u32(b + off);
     p->flow.resolution = get_f32(b + off + 4);
     p->flow.noise_scale = get_f32(b + off + 8);
@@ -343,6 +360,61 @@ static const char *decode_more(const unsigned char *b, boids_params *p) {
 static void default_more_rows(boids_params *p) {
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
         memcpy(&p->group[g].weight_more, default_more(), MORE_GROUP_BYTES);
+}
+
+// The default leader rows (boids_params_default's group 0, LEAD_GROUP_BYTES from leader_offset).
+static const unsigned char *default_lead(void) {
+    return default_more() + (LEAD_OFFSET - MORE_OFFSET);
+}
+
+// Whether any group's leader rows differ from the defaults (then the LEAD
+// chunk is written); its payload, and back (a problem, or NULL; the values'
+// ranges are checked with the params by finalize).
+static bool has_lead(const boids_params *p) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        if (memcmp(&p->group[g].leader_offset, default_lead(), LEAD_GROUP_BYTES) != 0)
+            return true;
+    return false;
+}
+
+static void encode_lead(const boids_params *p, unsigned char *b) {
+    size_t off = 0;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        put_words(b, &off, &p->group[g].leader_offset, LEAD_GROUP_BYTES);
+}
+
+static const char *decode_lead(const unsigned char *b, boids_params *p) {
+    size_t off = 0;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        get_words(b, &off, &p->group[g].leader_offset, LEAD_GROUP_BYTES);
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        const boids_group_params *q = &p->group[g];
+        if (!all_finite(q->leader_offset, 4) || !isfinite(q->formation_spacing) || !isfinite(q->leader_behind) ||
+            !isfinite(q->leader_sight) || !isfinite(q->feeler_length))
+            return "a parameter that is not finite";
+    }
+    if (!has_lead(p))
+        return "only the defaults (it is written only for others)";
+    return NULL;
+}
+
+static void default_lead_rows(boids_params *p) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        memcpy(&p->group[g].leader_offset, default_lead(), LEAD_GROUP_BYTES);
+}
+
+// The WALL chunk: the scene's walls and their count row (written when there is a wall).
+static void encode_walls(const boids_params *p, unsigned char *b) {
+    size_t off = 0;
+    put_words(b, &off, p->scene.wall, WALL_BYTES);
+}
+
+static const char *decode_walls(const unsigned char *b, boids_params *p) {
+    size_t off = 0;
+    get_words(b, &off, p->scene.wall, WALL_BYTES);
+    if (p->scene.wall_count == 0)
+        return "no wall (it is written only for one)";
+    return NULL; // the count, kinds and values are checked with the params by finalize
 }
 
 // Whether any group has a per-agent range (then the RANG chunk is written).
@@ -577,6 +649,16 @@ static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *s
         static unsigned char more[MORE_BYTES];
         encode_more(&s->p, more);
         w_chunk(w, "MORE", more, sizeof more);
+    }
+    if (has_lead(&s->p)) {
+        unsigned char lead[LEAD_BYTES];
+        encode_lead(&s->p, lead);
+        w_chunk(w, "LEAD", lead, sizeof lead);
+    }
+    if (s->p.scene.wall_count > 0) {
+        unsigned char walls[WALL_BYTES];
+        encode_walls(&s->p, walls);
+        w_chunk(w, "WALL", walls, sizeof walls);
     }
 
     // Agents in id order, in blocks (the payload is streamed, never held whole).
@@ -925,6 +1007,28 @@ static boids_result read_chunks(reader *rd, loaded *l) {
         if (why)
             return fail(err, es, path, BOIDS_ERR_FORMAT, "the MORE chunk holds %s", why);
     }
+    default_lead_rows(&l->p);
+    if (rd->version >= 3 && r_next_is(rd, "LEAD")) { // the leader rows (none before version 3)
+        if ((r = r_chunk(rd, "LEAD", LEAD_BYTES,
+                         "12 words per group: leader offset, leader, formation, spacing, behind, sight, interpose "
+                         "a, b, feeler length",
+                         &b)) != BOIDS_OK)
+            return r;
+        const char *why = decode_lead(b, &l->p);
+        free(b);
+        if (why)
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "the LEAD chunk holds %s", why);
+    }
+    if (rd->version >= 3 && r_next_is(rd, "WALL")) { // the walls (none before version 3)
+        if ((r = r_chunk(rd, "WALL", WALL_BYTES, "the scene's walls: 2 rows each, then the count row", &b)) !=
+            BOIDS_OK)
+            return r;
+        const char *why = decode_walls(b, &l->p);
+        free(b);
+        if (why)
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "the WALL chunk holds %s", why);
+    }
+    boids_params_ranks(&l->p); // derived, never saved
     const char *bad = params_nonfinite(&l->p);
     if (bad)
         return fail(err, es, path, BOIDS_ERR_FORMAT, "the %s parameters hold a NaN or infinity", bad);

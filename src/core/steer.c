@@ -375,6 +375,42 @@ __attribute__((noinline)) static void gather_brute(const boids_sim *s, uint32_t 
     flush(s, g, heading, has_heading, &b, acc);
 }
 
+// The offset (minimum image) from pos to the named agent `id` and its
+// velocity: an agent through the slot of its id (s->slot_of_id, filled by
+// boids_sim_steer), or BOIDS_ID_TARGET, the world's target. Its slot, or
+// UINT32_MAX for the target.
+static uint32_t named_agent(const boids_sim *s, const float pos[3], uint32_t id, float off[3], float vel[3]) {
+    const boids_world_params *w = &s->p.world;
+    if (id == BOIDS_ID_TARGET || id >= s->n) {
+        boids_world_delta(w, pos, w->target_pos, off);
+        glm_vec3_copy((float *)w->target_vel, vel);
+        return UINT32_MAX;
+    }
+    uint32_t j = s->slot_of_id[id];
+    boids_world_delta(w, pos, s->cur.pos[j], off);
+    glm_vec3_copy(s->cur.vel[j], vel);
+    return j;
+}
+
+// Offset pursuit of agent i (id, group g): its place in the formation (or
+// the group's leader_offset); the leader itself has no force.
+static void offset_of(const boids_sim *s, uint32_t i, const boids_group_params *g, float ms, float mf, float dest[3]) {
+    const float *pos = s->cur.pos[i];
+    uint32_t id = s->cur.id[i];
+    glm_vec3_zero(dest);
+    if (id == g->leader)
+        return;
+    float to_leader[3], lv[3], local[3];
+    uint32_t j = named_agent(s, pos, g->leader, to_leader, lv);
+    uint32_t leader_rank = UINT32_MAX;
+    if (j != UINT32_MAX && s->cur.group[j] == s->cur.group[i])
+        leader_rank = boids_formation_member(g, g->leader, UINT32_MAX, &(uint32_t){0});
+    uint32_t members;
+    uint32_t slot = boids_formation_member(g, id, leader_rank, &members);
+    boids_formation_place(g->formation, slot, members, g->formation_spacing, g->leader_offset, local);
+    boids_offset_pursuit(to_leader, lv, local, s->p.world.dim, s->cur.vel[i], g->arrive_radius, ms, mf, dest);
+}
+
 // The force of every enabled behaviour of agent i (already limited to
 // maxforce each), with its maxforce mf (the combination's budget too).
 // Updates the wander angles.
@@ -478,6 +514,25 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
         boids_hide(pos, vel, has, off, hv, &s->p.scene, w, g->radius, g->hide_margin, g->predict, g->arrive_radius, ms,
                    mf, force[BOIDS_BI_HIDE]);
     }
+    if (beh & BOIDS_BIT(BOIDS_BI_OFFSET))
+        offset_of(s, i, g, ms, mf, force[BOIDS_BI_OFFSET]);
+    if (beh & BOIDS_BIT(BOIDS_BI_FOLLOW)) {
+        glm_vec3_zero(force[BOIDS_BI_FOLLOW]);
+        if (id != g->leader) {
+            float off[3], lv[3];
+            named_agent(s, pos, g->leader, off, lv);
+            boids_follow_leader(off, lv, vel, g->leader_behind, g->leader_sight, g->predict, g->arrive_radius, ms, mf,
+                                force[BOIDS_BI_FOLLOW]);
+        }
+    }
+    if (beh & BOIDS_BIT(BOIDS_BI_INTERPOSE)) {
+        float oa[3], va[3], ob[3], vb[3];
+        named_agent(s, pos, g->interpose_a, oa, va);
+        named_agent(s, pos, g->interpose_b, ob, vb);
+        boids_interpose(oa, va, ob, vb, vel, g->arrive_radius, ms, mf, force[BOIDS_BI_INTERPOSE]);
+    }
+    if (beh & BOIDS_BIT(BOIDS_BI_FEELERS))
+        boids_feelers(pos, vel, &s->p.scene, w->dim, g->feeler_length, mf, force[BOIDS_BI_FEELERS]);
 }
 
 // Weighted sum of the enabled forces, or, in priority mode, the first
@@ -639,8 +694,11 @@ void boids_sim_steer(boids_sim *s) {
     int n = (int)s->n;
     int threads = s->threads > 0 ? s->threads : omp_get_max_threads();
     boids_index index = s->index;
-    // Every index builds the survey before any agent reads it.
+    // Every index builds the survey before any agent reads it, and the slot
+    // of every id before an agent looks for a named one.
     boids_sim_survey(s);
+    if (boids_params_named(&s->p))
+        boids_sim_slots_by_id(s);
     if (index == BOIDS_INDEX_QUADTREE && !boids_sim_build_quadtree(s))
         index = BOIDS_INDEX_GRID;
     if (index == BOIDS_INDEX_QUADTREE) {

@@ -3,7 +3,8 @@
 // under the cursor (N: neighbour lines and perception radius; V: its
 // steering force per behaviour, from the core's pure behaviour functions,
 // summed in float rather than the simulation's fixed point: for the eye),
-// and who follows whom (L: each hunter's line to the prey it hunts).
+// and who follows whom (L: each hunter's line to the prey it hunts, each
+// member's to its leader, each guard's to the two it keeps apart).
 // Segments and rings come from lines.c.
 #include <math.h>
 #include <string.h>
@@ -184,12 +185,12 @@ size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*
     return n;
 }
 
-// See boids/render.h: the hunt's choice as src/core/steer.c makes it (the
+// The hunters' lines: the hunt's choice as src/core/steer.c makes it (the
 // nearest agent of a prey group within the hunter's radius, minimum image)
 // over every agent, so hunters x count pair tests; ties go to the lower
 // slot, not the lower id (for the eye: a tie is rare and both are as near).
-size_t boids_overlay_follows(const boids_params *p, uint32_t count, const float (*pos)[4], const uint32_t *group,
-                             uint64_t budget, boids_line_vertex *v, size_t n, size_t cap) {
+static size_t hunters_prey(const boids_params *p, uint32_t count, const float (*pos)[4], const uint32_t *group,
+                           uint64_t budget, boids_line_vertex *v, size_t n, size_t cap) {
     static const float col[4] = {1.0f, 0.4f, 0.95f, 1.0f}; // magenta: unlike any palette colour
     const boids_world_params *w = &p->world;
     uint64_t pairs = 0;
@@ -223,6 +224,57 @@ size_t boids_overlay_follows(const boids_params *p, uint32_t count, const float 
         boids_world_delta(w, pos[i], pos[best], d);
         float b[3] = {pos[i][0] + d[0], pos[i][1] + d[1], pos[i][2] + d[2]};
         n = boids_lines_segment(v, n, cap, pos[i], b, col);
+    }
+    return n;
+}
+
+// The line from agent slot i to the named agent `id` (its slot in slot_of,
+// UINT32_MAX: not found; BOIDS_ID_TARGET: the world's target), minimum image.
+static size_t named_line(const boids_world_params *w, const float (*pos)[4], uint32_t i, uint32_t id,
+                         const uint32_t slot_of[3], const uint32_t named[3], const float col[4], boids_line_vertex *v,
+                         size_t n, size_t cap) {
+    const float *to = NULL;
+    if (id == BOIDS_ID_TARGET)
+        to = w->target_pos;
+    for (int k = 0; !to && k < 3; k++)
+        if (named[k] == id && slot_of[k] != UINT32_MAX)
+            to = pos[slot_of[k]];
+    if (!to)
+        return n;
+    float d[3];
+    boids_world_delta(w, pos[i], to, d);
+    float b[3] = {pos[i][0] + d[0], pos[i][1] + d[1], pos[i][2] + d[2]};
+    return boids_lines_segment(v, n, cap, pos[i], b, col);
+}
+
+// See boids/render.h.
+size_t boids_overlay_follows(const boids_params *p, uint32_t count, const float (*pos)[4], const uint32_t *group,
+                             const uint32_t *id, uint64_t budget, boids_line_vertex *v, size_t n, size_t cap) {
+    static const float lead_col[4] = {1.0f, 0.9f, 0.3f, 1.0f};  // yellow: member -> leader
+    static const float inter_col[4] = {0.5f, 1.0f, 0.6f, 1.0f}; // light green: guard -> the two it keeps apart
+    const uint32_t leads = BOIDS_BIT(BOIDS_BI_OFFSET) | BOIDS_BIT(BOIDS_BI_FOLLOW);
+    n = hunters_prey(p, count, pos, group, budget, v, n, cap);
+    // Each group's three named agents, found by one pass over the slots.
+    for (uint32_t gi = 0; gi < p->world.group_count && gi < BOIDS_MAX_GROUPS; gi++) {
+        const boids_group_params *g = &p->group[gi];
+        if (!(g->behaviors & (leads | BOIDS_BIT(BOIDS_BI_INTERPOSE))))
+            continue;
+        const uint32_t named[3] = {g->leader, g->interpose_a, g->interpose_b};
+        uint32_t slot_of[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+        for (uint32_t i = 0; i < count; i++)
+            for (int k = 0; k < 3; k++)
+                if (id[i] == named[k])
+                    slot_of[k] = i;
+        for (uint32_t i = 0; i < count; i++) {
+            if (group[i] != gi || id[i] == g->leader)
+                continue;
+            if (g->behaviors & leads)
+                n = named_line(&p->world, pos, i, g->leader, slot_of, named, lead_col, v, n, cap);
+            if (g->behaviors & BOIDS_BIT(BOIDS_BI_INTERPOSE)) {
+                n = named_line(&p->world, pos, i, g->interpose_a, slot_of, named, inter_col, v, n, cap);
+                n = named_line(&p->world, pos, i, g->interpose_b, slot_of, named, inter_col, v, n, cap);
+            }
+        }
     }
     return n;
 }
