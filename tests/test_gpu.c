@@ -1235,14 +1235,13 @@ START_TEST(executables_on_gpu) {
     rc = run_cmd(BOIDS_BIN_DIR "/boids-validate --count 3000 --steps 10 --dim 3 --boundary bounce 2>/dev/null", last,
                  sizeof(last));
     ck_assert_msg(rc == 0 && strstr(last, "all checks passed"), "boids-validate 3D bounce: exit %d, '%s'", rc, last);
-    // The flow-field example's per-agent ranges, every horizon, with the
-    // chapter's sixteen behaviours ("all" when this was written; with all
-    // of today's, seed 1 gives one body a joint 10.4 apart after 10 steps
-    // of the bodies stage from the same heads, a sensitivity of that stage
-    // left open in the note; seeds 2-4 pass).
-    rc = run_cmd(BOIDS_BIN_DIR "/boids-validate --count 3000 --steps 10 --behaviors "
-                               "obstacles,walls,escape,separation,flee,evade,hunt,pursue,seek,arrive,path,flow,view,"
-                               "alignment,cohesion,wander --maxspeed-range 2,5 --maxforce-range 0.1,0.5 2>/dev/null",
+    // The flow-field example's per-agent ranges, every horizon, all 21
+    // behaviours. Seed 1 has a snake (id 1662) whose segment points within
+    // 2e-5 rad of straight back at step 10 of the bodies horizon: CPU and
+    // GPU clamp it to opposite sides (joints 10.4 apart), which validate
+    // lists as a fold-back tie instead of failing.
+    rc = run_cmd(BOIDS_BIN_DIR "/boids-validate --count 3000 --steps 10 --behaviors all --maxspeed-range 2,5 "
+                               "--maxforce-range 0.1,0.5 2>/dev/null",
                  last, sizeof(last));
     ck_assert_msg(rc == 0 && strstr(last, "all checks passed"), "boids-validate with ranges: exit %d, '%s'", rc, last);
 }
