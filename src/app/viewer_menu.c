@@ -105,7 +105,8 @@ void viewer_menu_weight(viewer *v, int key, int arg) {
 
 // See viewer_flock.h: at the right edge under the HUD, a title, a line of
 // its keys, then one row per behaviour: on/off, the name, the weight; the
-// selected row on a gold band.
+// selected row on a gold band. A window too short for every row shows
+// those round the selected one and their range.
 void viewer_menu_draw(viewer *v, int fb_w, int fb_h) {
     viewer_flock *f = v->flock;
     if (!f->menu)
@@ -134,18 +135,29 @@ void viewer_menu_draw(viewer *v, int fb_w, int fb_h) {
     boids_render_text_size(hint, scale, &hint_w, &hint_h);
     float pad = 8.0f * scale, gap = 6.0f * scale;
     float inner_w = fmaxf(fmaxf(title_w, hint_w), state_w + name_w + gap + weight_w);
-    float inner_h = line_h * (float)(BOIDS_BEHAVIOR_COUNT + 1) + hint_h + gap;
     float x = (float)fb_w - inner_w - 2.0f * pad - 4.0f * scale, y = v->hud_bottom + 6.0f * scale;
     if (x < 0.0f)
         x = 0.0f;
+    // The rows that fit under the HUD (at least 3): a window round the
+    // selected one when not all of them do, its range in the last line.
+    uint32_t rows = BOIDS_BEHAVIOR_COUNT, first = 0;
+    float room = ((float)fb_h - y - 2.0f * pad - line_h - hint_h - gap) / line_h;
+    if (room < (float)rows) {
+        rows = room > 4.0f ? (uint32_t)room - 1u : 3u; // one line for the range
+        first = f->menu_row > rows / 2 ? f->menu_row - rows / 2 : 0u;
+        if (first + rows > BOIDS_BEHAVIOR_COUNT)
+            first = BOIDS_BEHAVIOR_COUNT - rows;
+    }
+    bool windowed = rows < BOIDS_BEHAVIOR_COUNT;
+    float inner_h = line_h * (float)(rows + 1u + (windowed ? 1u : 0u)) + hint_h + gap;
     boids_render_rect(v->render, fb_w, fb_h, x, y, inner_w + 2.0f * pad, inner_h + 2.0f * pad, panel);
     x += pad;
     y += pad;
     boids_render_text(v->render, fb_w, fb_h, x, y, scale, title, gold);
     boids_render_text(v->render, fb_w, fb_h, x, y + line_h, scale, hint, white);
     float row0 = y + line_h + hint_h + gap;
-    for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++) {
-        float ry = row0 + line_h * (float)b;
+    for (uint32_t b = first; b < first + rows; b++) {
+        float ry = row0 + line_h * (float)(b - first);
         bool on = g->behaviors & BOIDS_BIT(b), sel = b == f->menu_row;
         if (sel)
             boids_render_rect(v->render, fb_w, fb_h, x - pad * 0.5f, ry - 2.0f * scale, inner_w + pad, line_h, band);
@@ -154,5 +166,10 @@ void viewer_menu_draw(viewer *v, int fb_w, int fb_h) {
         boids_render_text(v->render, fb_w, fb_h, x, ry, scale, on ? "on" : "off", on ? on_col : off_col);
         boids_render_text(v->render, fb_w, fb_h, x + state_w, ry, scale, boids_behavior_name(b), sel ? gold : white);
         boids_render_text(v->render, fb_w, fb_h, x + state_w + name_w + gap, ry, scale, weight, on ? white : off_col);
+    }
+    if (windowed) {
+        char range[64];
+        snprintf(range, sizeof range, "%u-%u of %u (Up Down scroll)", first + 1u, first + rows, BOIDS_BEHAVIOR_COUNT);
+        boids_render_text(v->render, fb_w, fb_h, x, row0 + line_h * (float)rows, scale, range, off_col);
     }
 }
