@@ -40,6 +40,10 @@ shot profile-graph --count 8000 --frames 200 --keys "1:t"
 shot crowd-path --scenario path-following --frames 400
 # The angle-bug post's heading boids, their own rules, gathering into one flock.
 shot heading-boids --scenario angle-bug --frames 500
+# Formations (offset pursuit): a line, a column, a V and a ring following their leaders.
+shot formations --scenario formations --frames 600
+# Feelers: wanderers turning away from wall segments.
+shot feelers --scenario feelers --frames 400
 
 # ms/step against N, CPU reference (2 threads) and the GPU backend.
 echo "gallery: bench.png: boids-bench --counts 1000..300000 on the CPU and the GPU"

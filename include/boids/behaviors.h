@@ -13,8 +13,12 @@
  *   RNG                boids_hash, boids_rng_u32, boids_rng_signed, boids_rng_unit
  *   per-agent ranges   boids_agent_range, boids_agent_maxspeed, boids_agent_maxforce
  *   fixed point        boids_fix, boids_unfix
- *   single agent       seek, flee, arrive, pursue, evade, wander, walls, flow, path, obstacles
+ *   single agent       seek, flee, arrive, pursue, evade, wander, walls, flow, path, obstacles,
+ *                      target speed, stay on path, hide (boids_hiding_spot)
  *   neighbourhood      separation, alignment, cohesion, view, escape, queue, avoid (+ per-pair terms)
+ *   named agents       boids_leader_frame, boids_formation_place, boids_formation_member,
+ *                      boids_offset_pursuit, boids_follow_leader, boids_interpose
+ *   walls              boids_feeler_hit, boids_feelers
  *   combination        boids_accumulate_force (Buckland's truncated running sum)
  *   locomotion         boids_turn_limit, boids_boundary, boids_integrate
  *   bodies             boids_distance_constraint, boids_chain_resolve, boids_mod_angle,

@@ -151,9 +151,14 @@ static const char *parse_vector(const char *s, uint32_t lo, uint32_t hi, float *
 
 // ---- sections -----------------------------------------------------------------------
 
-static const char *const behavior_list =
-    "behaviour names: obstacles, walls, escape, separation, flee, evade, hunt, pursue, seek, arrive, path, flow, "
-    "view, alignment, cohesion, wander, or flocking, all, none";
+// "behaviour names: obstacles, ..., or flocking, all, none" from the
+// names themselves (so a behaviour added later is listed).
+static const char *behavior_list(char *buf, size_t size) {
+    char names[400];
+    boids_behaviors_text((uint32_t)((1ull << BOIDS_BEHAVIOR_COUNT) - 1u), ", ", names, sizeof names);
+    snprintf(buf, size, "behaviour names: %s, or flocking, all, none", names);
+    return buf;
+}
 
 // Sets *f from a float value >= lo (strictly > lo when strict), reporting errors.
 static int float_key(parse_ctx *c, const char *sec, const char *key, const char *value, float lo, bool strict, float hi,
@@ -527,7 +532,8 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
     if (strcmp(key, "behaviors") == 0) {
         char problem[200];
         if (!boids_parse_behaviors(value, BOIDS_PARSE_TRIM, &g->behaviors, problem, sizeof problem)) {
-            fail(c, c->line, sec, key, value, behavior_list, "%s", problem);
+            char e[460];
+            fail(c, c->line, sec, key, value, behavior_list(e, sizeof e), "%s", problem);
             return 0;
         }
         return 1;
@@ -537,7 +543,8 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         const char *name = key + (vary ? 5 : 7);
         int b = boids_behavior_index(name);
         if (b < 0) {
-            fail(c, c->line, sec, key, NULL, behavior_list, "names an unknown behaviour '%s'", name);
+            char e[460];
+            fail(c, c->line, sec, key, NULL, behavior_list(e, sizeof e), "names an unknown behaviour '%s'", name);
             return 0;
         }
         if (!vary) {

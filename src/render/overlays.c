@@ -169,6 +169,8 @@ size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*
         boids_stay_on_path(pi, vi, &p->scene, w, g->path_predict, ms, mf, force[BOIDS_BI_STAY]);
     if (beh & BOIDS_BIT(BOIDS_BI_OBSTACLES))
         boids_obstacles(pi, vi, &p->scene, w, g->avoid_distance, g->body_radius, ms, mf, force[BOIDS_BI_OBSTACLES]);
+    if (beh & BOIDS_BIT(BOIDS_BI_FEELERS))
+        boids_feelers(pi, vi, &p->scene, w->dim, g->feeler_length, mf, force[BOIDS_BI_FEELERS]);
     // maxforce is drawn as the perception radius; colours by behaviour index.
     float k = g->radius / (mf > 0.0f ? mf : 1.0f);
     for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++) {
@@ -266,9 +268,9 @@ size_t boids_overlay_follows(const boids_params *p, uint32_t count, const float 
                 if (id[i] == named[k])
                     slot_of[k] = i;
         for (uint32_t i = 0; i < count; i++) {
-            if (group[i] != gi || id[i] == g->leader)
+            if (group[i] != gi)
                 continue;
-            if (g->behaviors & leads)
+            if ((g->behaviors & leads) && id[i] != g->leader) // the leader follows no one
                 n = named_line(&p->world, pos, i, g->leader, slot_of, named, lead_col, v, n, cap);
             if (g->behaviors & BOIDS_BIT(BOIDS_BI_INTERPOSE)) {
                 n = named_line(&p->world, pos, i, g->interpose_a, slot_of, named, inter_col, v, n, cap);
