@@ -497,13 +497,26 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         }
         return 1;
     }
-    if (strcmp(key, "formation") == 0) {
-        int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_formation_names);
-        if (k < 0) {
-            fail(c, c->line, sec, key, value, "none, line, column, v or ring", "is not a formation");
+    // The keys that name one of a list: the index into a uint of the group.
+    static const struct {
+        const char *key;
+        const char *const *names;
+        size_t field;
+        const char *expected, *problem;
+    } picks[] = {{"formation", boids_parse_formation_names, offsetof(boids_group_params, formation),
+                  "none, line, column, v or ring", "is not a formation"},
+                 {"rules", boids_parse_rules_names, offsetof(boids_group_params, rules), "chapter, tutorial or heading",
+                  "is not a rule set"}};
+    for (size_t k = 0; k < sizeof picks / sizeof picks[0]; k++) {
+        if (strcmp(key, picks[k].key) != 0)
+            continue;
+        int i = boids_parse_pick(value, BOIDS_PARSE_TRIM, picks[k].names);
+        if (i < 0) {
+            fail(c, c->line, sec, key, value, picks[k].expected, "%s", picks[k].problem);
             return 0;
         }
-        g->formation = (uint32_t)k;
+        uint32_t u = (uint32_t)i;
+        memcpy((char *)g + picks[k].field, &u, sizeof u);
         return 1;
     }
     if (strcmp(key, "leader_offset") == 0) {
@@ -518,15 +531,6 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
             return 0;
         }
         memcpy(g->leader_offset, v, sizeof v);
-        return 1;
-    }
-    if (strcmp(key, "rules") == 0) {
-        int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_rules_names);
-        if (k < 0) {
-            fail(c, c->line, sec, key, value, "chapter, tutorial or heading", "is not a rule set");
-            return 0;
-        }
-        g->rules = (uint32_t)k;
         return 1;
     }
     if (strcmp(key, "behaviors") == 0) {

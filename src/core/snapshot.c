@@ -323,26 +323,46 @@ static const unsigned char *default_more(void) {
     return (const unsigned char *)&d.group[0].weight_more;
 }
 
-// Whether any group's later-behaviour rows differ from the defaults (then
-// the MORE chunk is written); its payload, and back (a problem, or NULL;
-// the values' ranges are checked with the params).
-static bool has_more(const boids_params *p) {
+// The rows of every group from byte `at` of boids_group_params, `bytes`
+// each, that the MORE and LEAD chunks hold (written only when a group's
+// differ from boids_params_default's: default_rows()).
+static const unsigned char *default_rows(size_t at) {
+    return default_more() + (at - MORE_OFFSET);
+}
+
+static bool rows_differ(const boids_params *p, size_t at, size_t bytes) {
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        if (memcmp(&p->group[g].weight_more, default_more(), MORE_GROUP_BYTES) != 0)
+        if (memcmp((const unsigned char *)&p->group[g] + at, default_rows(at), bytes) != 0)
             return true;
     return false;
 }
 
-static void encode_more(const boids_params *p, unsigned char *b) {
+static void encode_rows(const boids_params *p, size_t at, size_t bytes, unsigned char *b) {
     size_t off = 0;
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        put_words(b, &off, &p->group[g].weight_more, MORE_GROUP_BYTES);
+        put_words(b, &off, (const unsigned char *)&p->group[g] + at, bytes);
+}
+
+static void decode_rows(const unsigned char *b, size_t at, size_t bytes, boids_params *p) {
+    size_t off = 0;
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        get_words(b, &off, (unsigned char *)&p->group[g] + at, bytes);
+}
+
+// The defaults of those rows in every group (a file without the chunk).
+static void reset_rows(boids_params *p, size_t at, size_t bytes) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        memcpy((unsigned char *)&p->group[g] + at, default_rows(at), bytes);
+}
+
+// MORE: the later behaviours' weights and parameters; back from a payload
+// (a problem, or NULL; the values' ranges are checked with the params).
+static bool has_more(const boids_params *p) {
+    return rows_differ(p, MORE_OFFSET, MORE_GROUP_BYTES);
 }
 
 static const char *decode_more(const unsigned char *b, boids_params *p) {
-    size_t off = 0;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        get_words(b, &off, &p->group[g].weight_more, MORE_GROUP_BYTES);
+    decode_rows(b, MORE_OFFSET, MORE_GROUP_BYTES, p);
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
         const boids_group_params *q = &p->group[g];
         if (!all_finite(&q->weight_more[0][0], 16) || !isfinite(q->target_speed) || !isfinite(q->queue_distance) ||
@@ -356,37 +376,14 @@ static const char *decode_more(const unsigned char *b, boids_params *p) {
     return NULL;
 }
 
-// The defaults of the later behaviours' rows in every group (a file without MORE).
-static void default_more_rows(boids_params *p) {
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        memcpy(&p->group[g].weight_more, default_more(), MORE_GROUP_BYTES);
-}
-
-// The default leader rows (boids_params_default's group 0, LEAD_GROUP_BYTES from leader_offset).
-static const unsigned char *default_lead(void) {
-    return default_more() + (LEAD_OFFSET - MORE_OFFSET);
-}
-
-// Whether any group's leader rows differ from the defaults (then the LEAD
-// chunk is written); its payload, and back (a problem, or NULL; the values'
-// ranges are checked with the params by finalize).
+// LEAD: the leader rows (named agents, formation, feelers); the ranges are
+// checked with the params by finalize.
 static bool has_lead(const boids_params *p) {
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        if (memcmp(&p->group[g].leader_offset, default_lead(), LEAD_GROUP_BYTES) != 0)
-            return true;
-    return false;
-}
-
-static void encode_lead(const boids_params *p, unsigned char *b) {
-    size_t off = 0;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        put_words(b, &off, &p->group[g].leader_offset, LEAD_GROUP_BYTES);
+    return rows_differ(p, LEAD_OFFSET, LEAD_GROUP_BYTES);
 }
 
 static const char *decode_lead(const unsigned char *b, boids_params *p) {
-    size_t off = 0;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        get_words(b, &off, &p->group[g].leader_offset, LEAD_GROUP_BYTES);
+    decode_rows(b, LEAD_OFFSET, LEAD_GROUP_BYTES, p);
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
         const boids_group_params *q = &p->group[g];
         if (!all_finite(q->leader_offset, 4) || !isfinite(q->formation_spacing) || !isfinite(q->leader_behind) ||
@@ -396,11 +393,6 @@ static const char *decode_lead(const unsigned char *b, boids_params *p) {
     if (!has_lead(p))
         return "only the defaults (it is written only for others)";
     return NULL;
-}
-
-static void default_lead_rows(boids_params *p) {
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        memcpy(&p->group[g].leader_offset, default_lead(), LEAD_GROUP_BYTES);
 }
 
 // The WALL chunk: the scene's walls and their count row (written when there is a wall).
@@ -647,12 +639,12 @@ static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *s
     }
     if (has_more(&s->p)) {
         static unsigned char more[MORE_BYTES];
-        encode_more(&s->p, more);
+        encode_rows(&s->p, MORE_OFFSET, MORE_GROUP_BYTES, more);
         w_chunk(w, "MORE", more, sizeof more);
     }
     if (has_lead(&s->p)) {
         unsigned char lead[LEAD_BYTES];
-        encode_lead(&s->p, lead);
+        encode_rows(&s->p, LEAD_OFFSET, LEAD_GROUP_BYTES, lead);
         w_chunk(w, "LEAD", lead, sizeof lead);
     }
     if (s->p.scene.wall_count > 0) {
@@ -996,7 +988,7 @@ static boids_result read_chunks(reader *rd, loaded *l) {
         if (why)
             return fail(err, es, path, BOIDS_ERR_FORMAT, "the NBHD chunk holds %s", why);
     }
-    default_more_rows(&l->p);
+    reset_rows(&l->p, MORE_OFFSET, MORE_GROUP_BYTES);
     if (rd->version >= 3 && r_next_is(rd, "MORE")) { // the later behaviours' rows (none before version 3)
         if ((r = r_chunk(rd, "MORE", MORE_BYTES,
                          "20 words per group: weights 16..31, target speed, queue distance, avoid horizon, hide margin",
@@ -1007,7 +999,7 @@ static boids_result read_chunks(reader *rd, loaded *l) {
         if (why)
             return fail(err, es, path, BOIDS_ERR_FORMAT, "the MORE chunk holds %s", why);
     }
-    default_lead_rows(&l->p);
+    reset_rows(&l->p, LEAD_OFFSET, LEAD_GROUP_BYTES);
     if (rd->version >= 3 && r_next_is(rd, "LEAD")) { // the leader rows (none before version 3)
         if ((r = r_chunk(rd, "LEAD", LEAD_BYTES,
                          "12 words per group: leader offset, leader, formation, spacing, behind, sight, interpose "
