@@ -77,7 +77,7 @@
 #define BOIDS_BI_AVOID 18u     /* unaligned collision avoidance (OpenSteer steerToAvoidNeighbors) */
 #define BOIDS_BI_STAY 19u      /* stay on path / containment: seek the path only when outside its radius (OpenSteer) */
 #define BOIDS_BI_HIDE 20u      /* hide behind the nearest obstacle from the nearest hunter (Buckland) */
-#define BOIDS_BI_OFFSET 21u    /* offset pursuit of the group's leader: its formation place, or leader_offset (Buckland) */
+#define BOIDS_BI_OFFSET 21u    /* offset pursuit of the leader: a formation place or leader_offset (Buckland) */
 #define BOIDS_BI_FOLLOW 22u    /* leader following: arrive behind the leader, out of its way ahead (Reynolds) */
 #define BOIDS_BI_INTERPOSE 23u /* the midpoint of two agents (or an agent and the target), predicted (Buckland) */
 #define BOIDS_BI_FEELERS 24u   /* wall avoidance with three feelers against the scene's walls (Buckland) */
@@ -361,7 +361,7 @@ BOIDS_STRUCT(boids_group_params) {
     BOIDS_UINT formation;      /* BOIDS_FORMATION_* (default NONE) */
     float formation_spacing;   /* s of the formations (default 15) */
     float leader_behind;       /* BOIDS_BI_FOLLOW: the point this far behind the leader (default 20) */
-    float leader_sight;        /* BOIDS_BI_FOLLOW: within this of the leader or of the point as far ahead: evade it (default 15) */
+    float leader_sight;        /* BOIDS_BI_FOLLOW: this near the leader or its point ahead: evade it (default 15) */
     BOIDS_UINT interpose_a;    /* BOIDS_BI_INTERPOSE: an agent id or BOIDS_ID_TARGET (default 0) */
     BOIDS_UINT interpose_b;    /* (default BOIDS_ID_TARGET) */
     float feeler_length;       /* BOIDS_BI_FEELERS: the feeler ahead; the two at +-45 degrees are half (default 40) */

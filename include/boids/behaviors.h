@@ -219,8 +219,8 @@ void boids_follow_leader(const float to_leader[3], const float leader_vel[3], co
                          float dest[3]);
 // Interpose (Buckland): arrive at the midpoint of a and b predicted at the
 // time to reach their midpoint now at maxspeed.
-void boids_interpose(const float to_a[3], const float va[3], const float to_b[3], const float vb[3],
-                     const float vel[3], float arrive_radius, float maxspeed, float maxforce, float dest[3]);
+void boids_interpose(const float to_a[3], const float va[3], const float to_b[3], const float vb[3], const float vel[3],
+                     float arrive_radius, float maxspeed, float maxforce, float dest[3]);
 // Wall avoidance with feelers (Buckland; src/core/feelers.c): does the
 // feeler p -> p + tip cross the wall (rows wa, wb of boids_scene.wall)?
 // Then *t in [0, 1] and the wall's unit normal on the agent's side.

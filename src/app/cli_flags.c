@@ -378,8 +378,9 @@ static int parse_agents(const parse_ctx *c, boids_options *o, uint32_t *origin_n
     uint32_t ids[2] = {0, 0};
     const char *p = boids_parse_agents(c->value, two ? 2u : 1u, ids);
     if (p)
-        return cli_bad(c, two ? "A,B: each an agent id below the count, or target" : "an agent id below the count, or target",
-                       "is %s", p);
+        return cli_bad(
+            c, two ? "A,B: each an agent id below the count, or target" : "an agent id below the count, or target",
+            "is %s", p);
     if (two) {
         o->interpose[0] = ids[0];
         o->interpose[1] = ids[1];

@@ -22,7 +22,7 @@ bool boids_feeler_hit(const float p[3], const float tip[3], const float wa[4], c
         float rel[3] = {p[0] - wa[0], p[1] - wa[1], p[2] - wa[2]};
         float n[3];
         boids_set_mag(wb, 1.0f, n);
-        float sp = glm_vec3_dot(rel, n);              // the agent's signed distance
+        float sp = glm_vec3_dot(rel, n);               // the agent's signed distance
         float st = sp + glm_vec3_dot((float *)tip, n); // the tip's
         if (sp == 0.0f || (sp > 0.0f ? st > 0.0f : st < 0.0f))
             return false;

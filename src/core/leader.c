@@ -131,8 +131,8 @@ void boids_follow_leader(const float to_leader[3], const float leader_vel[3], co
 // Interpose: the midpoint of a and b (relative to the agent) now; the time
 // to reach it at maxspeed, t = |mid| / maxspeed; arrive at the midpoint of
 // where a and b will be then (each + its velocity t).
-void boids_interpose(const float to_a[3], const float va[3], const float to_b[3], const float vb[3],
-                     const float vel[3], float arrive_radius, float maxspeed, float maxforce, float dest[3]) {
+void boids_interpose(const float to_a[3], const float va[3], const float to_b[3], const float vb[3], const float vel[3],
+                     float arrive_radius, float maxspeed, float maxforce, float dest[3]) {
     float mid[3];
     for (int a = 0; a < 3; a++)
         mid[a] = (to_a[a] + to_b[a]) * 0.5f;

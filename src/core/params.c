@@ -485,18 +485,23 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         for (int k = 0; k < 3; k++)
             if (used[k] && w->count > 0 && !named_ok(named[k], w->count))
                 FAIL(BOIDS_ERR_PARAM, "%s %u of group %u (allowed: an agent id below the count %u, or target)",
-                     k == 0 ? "leader" : k == 1 ? "interpose A" : "interpose B", named[k], gi, w->count);
+                     k == 0   ? "leader"
+                     : k == 1 ? "interpose A"
+                              : "interpose B",
+                     named[k], gi, w->count);
         if (g->formation >= BOIDS_FORMATION_COUNT)
             FAIL(BOIDS_ERR_PARAM, "formation %u of group %u (allowed: none, line, column, v, ring)", g->formation, gi);
         const float leader_params[] = {g->formation_spacing, g->leader_behind, g->leader_sight, g->feeler_length};
         for (size_t k = 0; k < sizeof leader_params / sizeof leader_params[0]; k++)
             if (!isfinite(leader_params[k]) || leader_params[k] < 0.0f || leader_params[k] > BOIDS_MAX_EXTENT)
-                FAIL(BOIDS_ERR_PARAM, "formation spacing, leader behind / sight or feeler length %g of group %u "
-                     "(allowed: 0..1e9)", (double)leader_params[k], gi);
+                FAIL(BOIDS_ERR_PARAM,
+                     "formation spacing, leader behind / sight or feeler length %g of group %u "
+                     "(allowed: 0..1e9)",
+                     (double)leader_params[k], gi);
         for (int a = 0; a < 3; a++)
             if (!isfinite(g->leader_offset[a]) || fabsf(g->leader_offset[a]) > BOIDS_MAX_EXTENT)
-                FAIL(BOIDS_ERR_PARAM, "leader offset %g of group %u (allowed: -1e9..1e9)",
-                     (double)g->leader_offset[a], gi);
+                FAIL(BOIDS_ERR_PARAM, "leader offset %g of group %u (allowed: -1e9..1e9)", (double)g->leader_offset[a],
+                     gi);
         g->leader_offset[3] = 0.0f;
         if (w->dim == 2)
             g->leader_offset[2] = 0.0f; // a plane has no up

@@ -66,7 +66,7 @@ typedef struct parse_ctx {
     int obstacle_section; // section_index of the obstacle being read
     bool obstacle_center, obstacle_radius;
     int obstacle_line;
-    int wall_section; // section_index of the wall being read
+    int wall_section;   // section_index of the wall being read
     unsigned wall_keys; // WALL_FROM | ... given so far
     int wall_line;
     int path_line, size_line, dim_line, image_line, flow_line;
@@ -486,7 +486,8 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         const char *p = boids_parse_agents(value, two ? 2u : 1u, ids);
         if (p) {
             fail(c, c->line, sec, key, value,
-                 two ? "A, B: each an agent id 0..16777215 or target" : "an agent id 0..16777215 or target", "is %s", p);
+                 two ? "A, B: each an agent id 0..16777215 or target" : "an agent id 0..16777215 or target", "is %s",
+                 p);
             return 0;
         }
         if (two) {
@@ -667,8 +668,10 @@ static bool close_wall(parse_ctx *c) {
         return true;
     unsigned k = c->wall_keys;
     if (k != (WALL_FROM | WALL_TO) && k != (WALL_POINT | WALL_NORMAL)) {
-        fail(c, c->wall_line, "wall", NULL, NULL, "from = x, y and to = x, y (a segment), or point and normal (a plane)",
-             "has %s", (k & (WALL_FROM | WALL_TO)) && (k & (WALL_POINT | WALL_NORMAL)) ? "keys of both kinds" : "one key of its two");
+        fail(c, c->wall_line, "wall", NULL, NULL,
+             "from = x, y and to = x, y (a segment), or point and normal (a plane)", "has %s",
+             (k & (WALL_FROM | WALL_TO)) && (k & (WALL_POINT | WALL_NORMAL)) ? "keys of both kinds"
+                                                                             : "one key of its two");
         return false;
     }
     c->wall_section = -1;
@@ -902,8 +905,8 @@ static int target_key(parse_ctx *c, const char *key, const char *value) {
     return 0;
 }
 
-static const char *const section_names[] = {"scenario", "world",  "group.NAME", "relation", "obstacle",
-                                            "path",     "wall",   "flowfield",  "target",   NULL};
+static const char *const section_names[] = {"scenario", "world", "group.NAME", "relation", "obstacle",
+                                            "path",     "wall",  "flowfield",  "target",   NULL};
 
 // The group of a "group.NAME" section, created on first sight; -1 (and the
 // error recorded) for a bad name or a ninth group.
@@ -1331,7 +1334,8 @@ static void write_leader_keys(FILE *f, const boids_group_params *g) {
         fprintf(f, "leader = %s\n", a);
     }
     if (g->formation != BOIDS_FORMATION_NONE || (g->behaviors & BOIDS_BIT(BOIDS_BI_OFFSET)))
-        fprintf(f, "formation = %s\nformation_spacing = %.9g\n", g->formation < BOIDS_FORMATION_COUNT ? boids_parse_formation_names[g->formation] : "none",
+        fprintf(f, "formation = %s\nformation_spacing = %.9g\n",
+                g->formation < BOIDS_FORMATION_COUNT ? boids_parse_formation_names[g->formation] : "none",
                 (double)g->formation_spacing);
     else if (g->formation_spacing != BOIDS_FORMATION_SPACING_DEFAULT)
         fprintf(f, "formation_spacing = %.9g\n", (double)g->formation_spacing);
@@ -1341,8 +1345,7 @@ static void write_leader_keys(FILE *f, const boids_group_params *g) {
                 (double)g->leader_offset[2]);
     if (g->leader_behind != BOIDS_LEADER_BEHIND_DEFAULT || g->leader_sight != BOIDS_LEADER_SIGHT_DEFAULT ||
         (g->behaviors & BOIDS_BIT(BOIDS_BI_FOLLOW)))
-        fprintf(f, "leader_behind = %.9g\nleader_sight = %.9g\n", (double)g->leader_behind,
-                (double)g->leader_sight);
+        fprintf(f, "leader_behind = %.9g\nleader_sight = %.9g\n", (double)g->leader_behind, (double)g->leader_sight);
     if (g->interpose_a != 0 || g->interpose_b != BOIDS_ID_TARGET || (g->behaviors & BOIDS_BIT(BOIDS_BI_INTERPOSE))) {
         named_text(g->interpose_a, a, sizeof a);
         named_text(g->interpose_b, b, sizeof b);

@@ -79,8 +79,8 @@ _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
 #define FLOW_WORDS 12u // kind, resolution, noise_scale, noise_seed, direction[4], dims[4]
 #define FLOW_IMAGE_BYTES sizeof(((boids_flowfield *)0)->image)
 #define PARM_BYTES                                                                                                     \
-    (WORLD_PARM_BYTES + BOIDS_MAX_GROUPS * GROUP_PARM_BYTES + SCENE_PARM_BYTES + FLOW_WORDS * 4u +                    \
-     FLOW_IMAGE_BYTES + BOIDS_MAX_GROUPS * sizeof(boids_body_params) + BOIDS_MAX_GROUPS * 4u)
+    (WORLD_PARM_BYTES + BOIDS_MAX_GROUPS * GROUP_PARM_BYTES + SCENE_PARM_BYTES + FLOW_WORDS * 4u + FLOW_IMAGE_BYTES +  \
+     BOIDS_MAX_GROUPS * sizeof(boids_body_params) + BOIDS_MAX_GROUPS * 4u)
 #define RANG_BYTES (BOIDS_MAX_GROUPS * 16u) // per group: maxspeed_lo, _hi, maxforce_lo, _hi (f32)
 #define LINE_BYTES 24u                      // the line target's start (3 f32) and velocity per step (3 f32)
 #define HEAD_BYTES 24u     // count, dim, group_count, joint_rows (u32), step (u64)
@@ -1012,8 +1012,7 @@ static boids_result read_chunks(reader *rd, loaded *l) {
             return fail(err, es, path, BOIDS_ERR_FORMAT, "the LEAD chunk holds %s", why);
     }
     if (rd->version >= 3 && r_next_is(rd, "WALL")) { // the walls (none before version 3)
-        if ((r = r_chunk(rd, "WALL", WALL_BYTES, "the scene's walls: 2 rows each, then the count row", &b)) !=
-            BOIDS_OK)
+        if ((r = r_chunk(rd, "WALL", WALL_BYTES, "the scene's walls: 2 rows each, then the count row", &b)) != BOIDS_OK)
             return r;
         const char *why = decode_walls(b, &l->p);
         free(b);
