@@ -810,13 +810,14 @@ uint formation_member(boids_group_params g, uint id, uint leader_rank, out uint 
 }
 
 // C twin: src/core/leader.c boids_offset_pursuit().
-// Arrive at the place `local` of the leader's frame, predicted t =
-// |to place| / (maxspeed + |leader_vel|) ahead.
+// Arrive at the place `local` of the leader's frame (2D: without up),
+// predicted t = |to place| / (maxspeed + |leader_vel|) ahead.
 vec3 offset_pursuit(vec3 to_leader, vec3 leader_vel, vec3 local, uint dim, vec3 vel, float arrive_radius,
                     float maxspeed, float maxforce) {
     vec3 ahead, side, up;
     leader_frame(leader_vel, dim, ahead, side, up);
-    precise vec3 place = to_leader + ahead * local.x + side * local.y + up * local.z;
+    float z = dim == 2u ? 0.0 : local.z;
+    precise vec3 place = to_leader + ahead * local.x + side * local.y + up * z;
     precise float speeds = maxspeed + norm3(leader_vel);
     float t = norm3(place) / speeds;
     precise vec3 target = place + leader_vel * t;

@@ -71,6 +71,34 @@ static const char *const flag_cases[][6] = {
     {"--scenario", TMP "/bad-inputs/range.ini", NULL},
     {"--scenario", TMP "/bad-inputs/binary.ini", NULL},
     {"--scenario", TMP "/bad-inputs/relation.ini", NULL},
+    {"--leader", "x", NULL},
+    {"--leader", "-1", NULL},
+    {"--leader", "50", "--behaviors", "offset", NULL}, // id >= the count 50 with its behaviour on
+    {"--leader", "1,2", NULL},
+    {"--formation", "blah", NULL},
+    {"--interpose", "1", NULL},
+    {"--interpose", "1,2,3", NULL},
+    {"--interpose", "0,50", "--behaviors", "interpose", NULL},
+    {"--scenario", TMP "/bad-inputs/leader-id.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/leader-name.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/interpose-one.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/interpose-id.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/formation.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/formation-spacing.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/leader-behind.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/leader-sight.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/feeler-length.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/leader-offset.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/wall-one-key.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/wall-mixed.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/wall-zero-normal.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/wall-3d-segment.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/wall-unknown-key.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/walls-17.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/target-speed.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/queue.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/avoid.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/hide-margin.ini", NULL},
     {"--count", "10", "positional", NULL},
     {"-x", NULL},
     {"--count=", NULL},
@@ -96,6 +124,21 @@ static void make_inputs(void) {
         {"queue.ini", "[group.a]\nbehaviors = queue\nqueue_distance = -1\n"},
         {"avoid.ini", "[group.a]\nbehaviors = avoid\navoid_horizon = nan\n"},
         {"hide-margin.ini", "[group.a]\nbehaviors = hide\nhide_margin = -1\n"},
+        {"leader-id.ini", "[group.a]\nbehaviors = offset\nleader = 99\n"}, // the runs have 50 agents
+        {"leader-name.ini", "[group.a]\nleader = chief\n"},
+        {"interpose-one.ini", "[group.a]\nbehaviors = interpose\ninterpose = 1\n"},
+        {"interpose-id.ini", "[group.a]\nbehaviors = interpose\ninterpose = target, 50\n"},
+        {"formation.ini", "[group.a]\nformation = wedge\n"},
+        {"formation-spacing.ini", "[group.a]\nformation_spacing = -1\n"},
+        {"leader-behind.ini", "[group.a]\nleader_behind = -2\n"},
+        {"leader-sight.ini", "[group.a]\nleader_sight = -3\n"},
+        {"feeler-length.ini", "[group.a]\nfeeler_length = -4\n"},
+        {"leader-offset.ini", "[group.a]\nleader_offset = behind, 0\n"},
+        {"wall-one-key.ini", "[wall]\nfrom = 10, 20\n"},
+        {"wall-mixed.ini", "[wall]\nfrom = 10, 20\nnormal = 0, 1\n"},
+        {"wall-zero-normal.ini", "[wall]\npoint = 10, 20\nnormal = 0, 0\n"},
+        {"wall-3d-segment.ini", "[world]\ndim = 3\n[wall]\nfrom = 1, 2, 3\nto = 4, 5, 6\n"},
+        {"wall-unknown-key.ini", "[wall]\nstart = 1, 2\n"},
         {"empty.csv", ""},
         {"header.csv", "id,group,x,y\n0,0,1,2\n"},
         {"number.csv", "id,group,px,py,vx,vy\n0,0,1,abc,0,0\n"},
@@ -111,6 +154,11 @@ static void make_inputs(void) {
         boids_test_write(path, files[i].text, strlen(files[i].text));
     }
     boids_test_write(TMP "/bad-inputs/binary.ini", binary, sizeof binary - 1);
+    // One wall more than BOIDS_MAX_WALLS (16).
+    char walls[17 * 48] = "";
+    for (int k = 0; k < 17; k++)
+        snprintf(walls + strlen(walls), sizeof walls - strlen(walls), "[wall]\nfrom = 0, %d\nto = 10, %d\n", k, k);
+    boids_test_write(TMP "/bad-inputs/walls-17.ini", walls, strlen(walls));
     // Existing outputs the refused runs are pointed at.
     boids_test_write(TMP "/bad-inputs/keep.csv", "precious\n", 9);
     boids_test_write(TMP "/bad-inputs/keep.png", "precious\n", 9);
@@ -234,6 +282,66 @@ START_TEST(neighborhood_and_combine_messages) {
                       cases[i].words[1], r.err, cases[i].named, cases[i].value, cases[i].allowed);
         boids_test_run_free(&r);
     }
+}
+END_TEST
+
+// The named agents, formations and walls (issue 15): exit 2 and one line
+// that names the flag or key and the value (or the section's problem).
+START_TEST(leader_and_wall_messages) {
+    make_inputs();
+    static const struct {
+        const char *words[5];
+        const char *named, *value;
+    } cases[] = {
+        {{"--leader", "x"}, "--leader", "'x'"},
+        {{"--leader", "50", "--behaviors", "offset"}, "leader", "50"},
+        {{"--leader", "50", "--behaviors", "follow"}, "leader", "50"},
+        {{"--formation", "blah"}, "--formation", "'blah'"},
+        {{"--interpose", "1"}, "--interpose", "'1'"},
+        {{"--interpose", "0,50", "--behaviors", "interpose"}, "interpose B", "50"},
+        {{"--interpose", "50,target", "--behaviors", "interpose"}, "interpose A", "50"},
+        {{"--scenario", TMP "/bad-inputs/leader-id.ini"}, "leader", "99"},
+        {{"--scenario", TMP "/bad-inputs/leader-name.ini"}, "leader", "'chief'"},
+        {{"--scenario", TMP "/bad-inputs/interpose-one.ini"}, "interpose", "'1'"},
+        {{"--scenario", TMP "/bad-inputs/interpose-id.ini"}, "interpose B", "50"},
+        {{"--scenario", TMP "/bad-inputs/formation.ini"}, "formation", "'wedge'"},
+        {{"--scenario", TMP "/bad-inputs/formation-spacing.ini"}, "formation_spacing", "'-1'"},
+        {{"--scenario", TMP "/bad-inputs/leader-behind.ini"}, "leader_behind", "'-2'"},
+        {{"--scenario", TMP "/bad-inputs/leader-sight.ini"}, "leader_sight", "'-3'"},
+        {{"--scenario", TMP "/bad-inputs/feeler-length.ini"}, "feeler_length", "'-4'"},
+        {{"--scenario", TMP "/bad-inputs/leader-offset.ini"}, "leader_offset", "'behind, 0'"},
+        {{"--scenario", TMP "/bad-inputs/wall-one-key.ini"}, "[wall]", "one key of its two"},
+        {{"--scenario", TMP "/bad-inputs/wall-mixed.ini"}, "[wall]", "keys of both kinds"},
+        {{"--scenario", TMP "/bad-inputs/wall-zero-normal.ini"}, "[wall] normal", "'0, 0'"},
+        {{"--scenario", TMP "/bad-inputs/wall-3d-segment.ini"}, "wall 1", "a segment in 3D"},
+        {{"--scenario", TMP "/bad-inputs/wall-unknown-key.ini"}, "[wall] start", "not a key of [wall]"},
+        {{"--scenario", TMP "/bad-inputs/walls-17.ini"}, "[wall]", "at most 16 walls"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *argv[12] = {"boids-run", "--count", "50", "--steps", "1"};
+        for (size_t k = 0; k < 4 && cases[i].words[k]; k++)
+            argv[5 + k] = cases[i].words[k];
+        run_result r = boids_test_run(BOIDS_BIN_DIR "/boids-run", argv, TMP, "bad-inputs");
+        ck_assert_msg(r.spawned, "could not start boids-run");
+        int code = WIFEXITED(r.status) ? WEXITSTATUS(r.status) : -1;
+        ck_assert_msg(code == 2, "%s %s: exit %d (expected 2, bad input); stderr: %s", cases[i].words[0],
+                      cases[i].words[1], code, r.err);
+        size_t len = strlen(r.err);
+        ck_assert_msg(len > 1 && strchr(r.err, '\n') == r.err + len - 1, "%s %s: expected one line, got '%s'",
+                      cases[i].words[0], cases[i].words[1], r.err);
+        ck_assert_msg(strstr(r.err, cases[i].named) && strstr(r.err, cases[i].value),
+                      "%s %s: the line '%s' should name %s and %s", cases[i].words[0], cases[i].words[1], r.err,
+                      cases[i].named, cases[i].value);
+        boids_test_run_free(&r);
+    }
+    // The same ids are good below the count (the runs above fail for the id alone).
+    const char *ok[] = {
+        "boids-run", "--count",     "50",   "--steps",     "1",        "--quiet",     "--leader",
+        "49",        "--formation", "ring", "--interpose", "0,target", "--behaviors", "offset,follow,interpose",
+        NULL};
+    run_result r = boids_test_run(BOIDS_BIN_DIR "/boids-run", ok, TMP, "bad-inputs");
+    ck_assert_msg(r.spawned && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "leader 49 of 50 refused: %s", r.err);
+    boids_test_run_free(&r);
 }
 END_TEST
 
@@ -402,6 +510,7 @@ static Suite *bad_inputs_suite(void) {
     tcase_add_test(c, flags_on_every_executable);
     tcase_add_test(c, files_and_outputs);
     tcase_add_test(c, neighborhood_and_combine_messages);
+    tcase_add_test(c, leader_and_wall_messages);
     suite_add_tcase(s, c);
     return s;
 }

@@ -843,6 +843,592 @@ START_TEST(hide_in_sim) {
 }
 END_TEST
 
+// ---- offset pursuit and formations ----------------------------------------------
+
+// The leader's frame: ahead = the heading (x at rest); 2D: side = ahead a
+// quarter turn left, up = z; 3D: side = z x ahead normalised (y when ahead
+// is along z), up = ahead x side.
+static void expect_frame(const char *what, const float lv[3], uint32_t dim, const double ex[9], const char *why) {
+    float a[3], s[3], u[3];
+    boids_leader_frame(lv, dim, a, s, u);
+    char name[96];
+    snprintf(name, sizeof name, "%s ahead", what);
+    expect_vec3(name, a, ex[0], ex[1], ex[2], 4 * FEPS, why);
+    snprintf(name, sizeof name, "%s side", what);
+    expect_vec3(name, s, ex[3], ex[4], ex[5], 4 * FEPS, why);
+    snprintf(name, sizeof name, "%s up", what);
+    expect_vec3(name, u, ex[6], ex[7], ex[8], 4 * FEPS, why);
+}
+
+START_TEST(offset_frame_by_hand) {
+    expect_frame("2D (3,4)", (float[3]){3, 4, 0}, 2, (const double[9]){0.6, 0.8, 0, -0.8, 0.6, 0, 0, 0, 1},
+                 "ahead (3,4)/5; side (-0.8,0.6): (-ahead.y, ahead.x); up z");
+    expect_frame("2D at rest", (float[3]){0, 0, 0}, 2, (const double[9]){1, 0, 0, 0, 1, 0, 0, 0, 1},
+                 "no heading: ahead x, side y");
+    // z x (0,0.6,0.8) = (0*0.8 - 1*0.6, 1*0 - 0*0.8, 0) = (-0.6,0,0) -> side (-1,0,0);
+    // up = (0,0.6,0.8) x (-1,0,0) = (0.6*0 - 0.8*0, 0.8*-1 - 0*0, 0*0 - 0.6*-1) = (0,-0.8,0.6).
+    expect_frame("3D (0,3,4)", (float[3]){0, 3, 4}, 3, (const double[9]){0, 0.6, 0.8, -1, 0, 0, 0, -0.8, 0.6},
+                 "side = z x ahead normalised, up = ahead x side");
+    // Along z: z x z = 0 -> side y; up = z x y = (0*0 - 1*1, 1*0 - 0*0, 0) = (-1,0,0).
+    expect_frame("3D along z", (float[3]){0, 0, 5}, 3, (const double[9]){0, 0, 1, 0, 1, 0, -1, 0, 0},
+                 "ahead along z: side y, up = z x y = -x");
+    // Horizontal heading x: z x x = y, x x y = z: the 2D frame.
+    expect_frame("3D along x", (float[3]){2, 0, 0}, 3, (const double[9]){1, 0, 0, 0, 1, 0, 0, 0, 1},
+                 "z x x = y, x x y = z");
+    expect_frame("3D at rest", (float[3]){0, 0, 0}, 3, (const double[9]){1, 0, 0, 0, 1, 0, 0, 0, 1},
+                 "no heading: x, then side y and up z");
+}
+END_TEST
+
+START_TEST(formation_place_by_hand) {
+    float d[3];
+    const float off[3] = {-20, 5, 1};
+    // j = k / 2 + 1, side + for even k, - for odd; spacing 15.
+    static const struct {
+        uint32_t formation, slot, members;
+        double x, y;
+        const char *why;
+    } cases[] = {
+        {BOIDS_FORMATION_LINE, 0, 6, 0, 15, "line k 0: j 1, left: (0, 15)"},
+        {BOIDS_FORMATION_LINE, 1, 6, 0, -15, "line k 1: j 1, right: (0, -15)"},
+        {BOIDS_FORMATION_LINE, 2, 6, 0, 30, "line k 2: j 2, left: (0, 30)"},
+        {BOIDS_FORMATION_LINE, 5, 6, 0, -45, "line k 5: j 3, right: (0, -45)"},
+        {BOIDS_FORMATION_COLUMN, 0, 6, -15, 0, "column k 0: (-(0 + 1) 15, 0)"},
+        {BOIDS_FORMATION_COLUMN, 2, 6, -45, 0, "column k 2: (-(2 + 1) 15, 0)"},
+        {BOIDS_FORMATION_V, 0, 6, -15, 15, "V k 0: j 1: (-15, 15)"},
+        {BOIDS_FORMATION_V, 1, 6, -15, -15, "V k 1: j 1: (-15, -15)"},
+        {BOIDS_FORMATION_V, 4, 6, -45, 45, "V k 4: j 3: (-45, 45)"},
+        // Ring: R = max(s, m s / 2 pi); 4 members: 60 / 2 pi = 9.55 < 15: R 15.
+        {BOIDS_FORMATION_RING, 0, 4, 15, 0, "ring of 4, k 0: R 15 at angle 0"},
+        {BOIDS_FORMATION_RING, 1, 4, 0, 15, "ring of 4, k 1: R 15 at 2 pi / 4"},
+        {BOIDS_FORMATION_RING, 2, 4, -15, 0, "ring of 4, k 2: R 15 at pi"},
+        // 12 members: R = 12 * 15 / 2 pi = 90 / pi = 28.6479; k 3 at 2 pi 3 / 12 = pi / 2.
+        {BOIDS_FORMATION_RING, 3, 12, 0, 90 / PI, "ring of 12, k 3: R 90 / pi at pi / 2"},
+        {BOIDS_FORMATION_RING, 8, 12, -90 / PI * 0.5, -90 / PI * 0.86602540378443865,
+         "ring of 12, k 8: at 4 pi / 3 (cos -1/2, sin -sqrt 3 / 2)"},
+        // No members (a group of the leader alone): m taken as 1, R = max(15, 15 / 2 pi) = 15.
+        {BOIDS_FORMATION_RING, 0, 0, 15, 0, "ring of 0: m 1, R 15 at angle 0"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        boids_formation_place(cases[k].formation, cases[k].slot, cases[k].members, 15.0f, off, d);
+        expect_vec3(cases[k].why, d, cases[k].x, cases[k].y, 0, 16 * 90 * FEPS, cases[k].why);
+    }
+    boids_formation_place(BOIDS_FORMATION_NONE, 3, 6, 15.0f, off, d);
+    expect_vec3("no formation", d, -20, 5, 1, 0, "NONE: leader_offset itself for every member");
+    boids_formation_place(BOIDS_FORMATION_LINE, 0, 6, 0.0f, off, d);
+    expect_zero("line of spacing 0", d, "spacing 0: every place on the leader");
+
+    // Ranks: ids 1, 4, 7, ... (base 1, stride 3, 10 of them).
+    boids_group_params g;
+    memset(&g, 0, sizeof g);
+    g.rank_base = 1;
+    g.rank_stride = 3;
+    g.rank_count = 10;
+    uint32_t m = 0;
+    EXPECT(boids_formation_member(&g, 7, UINT32_MAX, &m) == 2 && m == 10,
+           "id 7: rank (7 - 1) / 3 = 2 of 10 (the leader not of the group): got %u of %u",
+           boids_formation_member(&g, 7, UINT32_MAX, &m), m);
+    EXPECT(boids_formation_member(&g, 7, 1, &m) == 1 && m == 9,
+           "id 7 with the leader at rank 1 (id 4): rank 2 - 1 = 1 of 10 - 1 = 9");
+    EXPECT(boids_formation_member(&g, 1, 1, &m) == 0 && m == 9, "id 1 (rank 0, before the leader): 0 of 9");
+    EXPECT(boids_formation_member(&g, 0, UINT32_MAX, &m) == 0, "an id below the base: rank 0");
+    g.rank_stride = 0;
+    g.rank_base = 0;
+    EXPECT(boids_formation_member(&g, 5, UINT32_MAX, &m) == 5, "stride 0 is taken as 1: rank 5");
+    g.rank_count = 0;
+    EXPECT(boids_formation_member(&g, 0, 0, &m) == 0 && m == 0, "an empty group with its leader: 0 members, not -1");
+}
+END_TEST
+
+// Offset pursuit: place = to_leader + ahead x + side y + up z; t = |place| /
+// (maxspeed + |leader_vel|); arrive at place + leader_vel t (slowing radius
+// 1e-6: seek at maxspeed 3 unless at the place itself).
+START_TEST(offset_by_hand) {
+    float f[3];
+    // A stationary leader at (100,0), offset (-20,0,0) (frame x): place
+    // (80,0), no motion to predict: seek (3,0) from rest.
+    boids_offset_pursuit((float[3]){100, 0, 0}, (float[3]){0, 0, 0}, (float[3]){-20, 0, 0}, 2, (float[3]){0, 0, 0},
+                         1e-6f, 3.0f, 100.0f, f);
+    expect_vec3("offset, stationary leader", f, 3, 0, 0, 4 * FEPS, "place (100,0) + (-20,0) = (80,0): desired (3,0)");
+    // Leader at (0,40) moving (0,2): ahead (0,1), side (-1,0); local
+    // (-20,10,0): place = (0,40) + (0,-20) + (-10,0) = (-10,20); t =
+    // sqrt(500) / (3 + 2); target (-10, 20 + 2 t); desired 3 target / |target|.
+    boids_offset_pursuit((float[3]){0, 40, 0}, (float[3]){0, 2, 0}, (float[3]){-20, 10, 0}, 2, (float[3]){0, 0, 0},
+                         1e-6f, 3.0f, 100.0f, f);
+    {
+        double t = sqrt(500.0) / 5.0, tx = -10, ty = 20 + 2 * t, m = sqrt(tx * tx + ty * ty);
+        expect_vec3("offset, moving leader", f, 3 * tx / m, 3 * ty / m, 0, 16 * FEPS,
+                    "place (-10,20) predicted t = sqrt 500 / 5 ahead: (-10, 28.944)");
+    }
+    // Agent on its place, the leader at rest: target 0, arrive's speed 0:
+    // steer = -vel = (-1,0); from rest exactly zero.
+    boids_offset_pursuit((float[3]){20, 0, 0}, (float[3]){0, 0, 0}, (float[3]){-20, 0, 0}, 2, (float[3]){1, 0, 0},
+                         1e-6f, 3.0f, 100.0f, f);
+    expect_vec3("offset, on its place", f, -1, 0, 0, 0, "target 0: desired 0, steer -vel");
+    boids_offset_pursuit((float[3]){20, 0, 0}, (float[3]){0, 0, 0}, (float[3]){-20, 0, 0}, 2, (float[3]){0, 0, 0},
+                         1e-6f, 3.0f, 100.0f, f);
+    expect_zero("offset, on its place at rest", f, "the zero vector: nothing to do");
+    // Coincident with the leader (to_leader 0), leader moving (1,0): place
+    // (-20,0); t = 20 / (3 + 1) = 5; target (-20 + 5, 0) = (-15,0): desired
+    // (-3,0) - vel (1,0) = (-4,0), limited to 0.05.
+    boids_offset_pursuit((float[3]){0, 0, 0}, (float[3]){1, 0, 0}, (float[3]){-20, 0, 0}, 2, (float[3]){1, 0, 0}, 1e-6f,
+                         3.0f, 0.05f, f);
+    expect_vec3("offset, coincident with the leader", f, -0.05, 0, 0, 0.05 * FEPS, "(-4,0) limited to 0.05");
+    // 3D: leader at (10,0,50) moving (0,0,4): ahead z, side y, up -x;
+    // local (-10,5,2): place = (10,0,50) + (0,0,-10) + (0,5,0) + (-2,0,0) =
+    // (8,5,40); t = sqrt(1689) / 7; target (8, 5, 40 + 4 t).
+    boids_offset_pursuit((float[3]){10, 0, 50}, (float[3]){0, 0, 4}, (float[3]){-10, 5, 2}, 3, (float[3]){0, 0, 0},
+                         1e-6f, 3.0f, 100.0f, f);
+    {
+        double t = sqrt(1689.0) / 7.0, tz = 40 + 4 * t, m = sqrt(64 + 25 + tz * tz);
+        expect_vec3("offset 3D", f, 3 * 8 / m, 3 * 5 / m, 3 * tz / m, 16 * FEPS,
+                    "place (8,5,40) in the frame (z, y, -x), predicted 4 t along z");
+    }
+    // 2D has no up: local (0,0,7) with a leader at rest at (30,40): place
+    // (30,40), not (30,40,7): desired 3 (30,40) / 50 = (1.8,2.4,0).
+    boids_offset_pursuit((float[3]){30, 40, 0}, (float[3]){0, 0, 0}, (float[3]){0, 0, 7}, 2, (float[3]){0, 0, 0}, 1e-6f,
+                         3.0f, 100.0f, f);
+    expect_vec3("offset 2D ignores up", f, 1.8, 2.4, 0, 16 * FEPS,
+                "a 2D agent cannot reach z 7: the place stays on the plane (its xy steering unchanged)");
+}
+END_TEST
+
+// A 2D world of `n` agents, behaviours `beh` for group 0 (maxforce 100,
+// slowing radius 1e-6: arrive = seek at maxspeed 3).
+static void named_world(boids_params *p, uint32_t beh) {
+    small_world(p, 2, beh);
+    p->group[0].maxforce = 100.0f;
+    p->group[0].arrive_radius = 1e-6f;
+}
+
+// A leader named by id across the seam: agent 0 at (495,0) moving (2,0),
+// formation line, spacing 15. Member id 1 (rank 1, after the leader's rank
+// 0: slot 0, place (0,15) in the frame (x, y)) at (-495,0): to_leader =
+// 495 - (-495) = 990 -> -10 (the minimum image); place (-10,15); t =
+// sqrt(325) / 5; target (-10 + 2 t, 15). Id 2 (slot 1, place (0,-15)) at
+// (0,300): to_leader (495,-300) (no wrap), place (495,-315).
+START_TEST(offset_in_sim) {
+    boids_params p;
+    named_world(&p, BOIDS_BIT(BOIDS_BI_OFFSET));
+    p.group[0].leader = 0;
+    p.group[0].formation = BOIDS_FORMATION_LINE;
+    agent a[3] = {{495, 0, 0, 2, 0, 0, 0}, {-495, 0, 0, 0, 0, 0, 0}, {0, 300, 0, 0, 0, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 3);
+    boids_sim_steer(s);
+    double wgt = weight_of(&s->p.group[0], BOIDS_BI_OFFSET);
+    expect_zero("offset: the leader", accel_of(s, 0), "the leader has no place of its own");
+    double t = sqrt(325.0) / 5.0, tx = -10 + 2 * t, m = sqrt(tx * tx + 225);
+    expect_vec3("offset across the seam", accel_of(s, 1), wgt * 3 * tx / m, wgt * 3 * 15 / m, 0, 16 * FEPS,
+                "leader 10 ahead through the seam (not 990 behind): place (-10,15)");
+    t = sqrt(495.0 * 495 + 315 * 315) / 5.0;
+    tx = 495 + 2 * t;
+    m = sqrt(tx * tx + 315.0 * 315);
+    expect_vec3("offset, second slot", accel_of(s, 2), wgt * 3 * tx / m, wgt * -3 * 315 / m, 0, 16 * FEPS,
+                "slot 1 of the line: (0,-15) right of the leader");
+    boids_sim_destroy(s);
+    // The leader named as the target (the default): every agent pursues
+    // the place behind the world's target, put at (100,0) at rest: agent
+    // 0 at (0,0): place (100,0) + (-20,0) = (80,0): desired (3,0).
+    named_world(&p, BOIDS_BIT(BOIDS_BI_OFFSET));
+    agent b[2] = {{0, 0, 0, 0, 0, 0, 0}, {80, 0, 0, 0, 0, 0, 0}};
+    s = sim_with(&p, b, 2);
+    s->p.world.target_pos[0] = 100.0f;
+    s->p.world.target_pos[1] = 0.0f;
+    s->p.world.target_vel[0] = s->p.world.target_vel[1] = 0.0f;
+    boids_sim_steer(s);
+    wgt = weight_of(&s->p.group[0], BOIDS_BI_OFFSET);
+    expect_vec3("offset behind the target", accel_of(s, 0), 3 * wgt, 0, 0, 16 * FEPS, "place (80,0): desired (3,0)");
+    expect_zero("offset on the target's place", accel_of(s, 1), "agent 1 at rest on (80,0): target 0, desired 0");
+    boids_sim_destroy(s);
+}
+END_TEST
+
+// The leader's place of member id (agent) in the leader's frame, as the world sees it.
+static void place_of(boids_sim *s, uint32_t leader, const float local[3], float out[3]) {
+    float a[3], sd[3], u[3];
+    const float *lp = pos_of(s, leader);
+    boids_leader_frame(vel_of(s, leader), 2, a, sd, u);
+    for (int k = 0; k < 3; k++)
+        out[k] = lp[k] + a[k] * local[0] + sd[k] * local[1];
+}
+
+// A V of 6 members behind leader id 3 (one group, ids 0..6: ranks 0..6,
+// the leader's rank 3 skipped: ids 0, 1, 2, 4, 5, 6 take slots 0..5). The
+// leader moves straight on at (1.5,0) (its own offset force is zero); the
+// members start scattered, at rest, and close in on their places: each
+// ends within 4 of its place (the arrive lag at slowing radius 10, leader
+// speed v 1.5, maxspeed 3: L = v r (3 + v) / (3 (3 + 2 v)) = 3.75 behind),
+// having started more than 60 away.
+START_TEST(offset_formation_in_sim) {
+    boids_params p;
+    small_world(&p, 2, BOIDS_BIT(BOIDS_BI_OFFSET));
+    p.group[0].leader = 3;
+    p.group[0].formation = BOIDS_FORMATION_V;
+    p.group[0].maxforce = 0.5f;
+    p.group[0].arrive_radius = 10.0f;
+    agent a[7] = {{-300, 100, 0, 0, 0, 0, 0}, {-200, -150, 0, 0, 0, 0, 0}, {-100, 200, 0, 0, 0, 0, 0},
+                  {0, 0, 0, 1.5f, 0, 0, 0},   {50, -120, 0, 0, 0, 0, 0},   {-250, -50, 0, 0, 0, 0, 0},
+                  {100, 150, 0, 0, 0, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 7);
+    const uint32_t slot_of[7] = {0, 1, 2, 0, 3, 4, 5};
+    double before[7];
+    for (uint32_t id = 0; id < 7; id++) {
+        if (id == 3)
+            continue;
+        float local[3], at[3], d[3];
+        boids_formation_place(BOIDS_FORMATION_V, slot_of[id], 6, 15.0f, p.group[0].leader_offset, local);
+        place_of(s, 3, local, at);
+        boids_world_delta(&s->p.world, pos_of(s, id), at, d);
+        before[id] = norm3(d);
+        EXPECT(before[id] > 60.0, "member %u starts %g from its place (expected > 60)", id, before[id]);
+    }
+    for (int k = 0; k < 600; k++)
+        boids_sim_step(s);
+    expect_vec3("the leader goes straight on", vel_of(s, 3), 1.5, 0, 0, 0, "no force on the leader");
+    for (uint32_t id = 0; id < 7; id++) {
+        if (id == 3)
+            continue;
+        float local[3], at[3], d[3];
+        boids_formation_place(BOIDS_FORMATION_V, slot_of[id], 6, 15.0f, p.group[0].leader_offset, local);
+        place_of(s, 3, local, at);
+        boids_world_delta(&s->p.world, pos_of(s, id), at, d);
+        EXPECT(norm3(d) < 4.0,
+               "member %u (slot %u, V place (%g,%g)) is %g from its place after 600 steps "
+               "(started %g away; expected < 4: the arrive lag 3.75)",
+               id, slot_of[id], (double)local[0], (double)local[1], norm3(d), before[id]);
+    }
+    boids_sim_destroy(s);
+}
+END_TEST
+
+// ---- leader following ------------------------------------------------------------
+
+// Reynolds: arrive at back = to_leader - behind * heading; within sight of
+// the leader or of front = to_leader + behind * heading, add evade (flee
+// the leader's position predicted 10 ahead); the sum limited to maxforce.
+// Behind 20, sight 15, slowing radius 1e-6 (seek at 3), maxforce 100.
+START_TEST(follow_by_hand) {
+    float f[3];
+#define FOLLOW(to, lv, vel, mf) boids_follow_leader(to, lv, vel, 20.0f, 15.0f, 10.0f, 1e-6f, 3.0f, mf, f)
+    // Leader 100 ahead moving (2,0): back (80,0), front (120,0), both far:
+    // seek (3,0) - vel (0,1).
+    FOLLOW(((float[3]){100, 0, 0}), ((float[3]){2, 0, 0}), ((float[3]){0, 1, 0}), 100.0f);
+    expect_vec3("follow, behind point", f, 3, -1, 0, 4 * FEPS, "back (80,0): desired (3,0) minus vel (0,1)");
+    // In the leader's way: to_leader (-10,-5), heading (1,0): back
+    // (-30,-5), front (10,-5): |front|^2 = 125 <= 225: evade. Evade flees
+    // (-10,-5) + (2,0) 10 = (10,-5). Sum of 3 (-30,-5)/sqrt 925 and -3 (10,-5)/sqrt 125.
+    FOLLOW(((float[3]){-10, -5, 0}), ((float[3]){2, 0, 0}), ((float[3]){0, 0, 0}), 100.0f);
+    {
+        double bx = 3 * -30 / sqrt(925.0), by = 3 * -5 / sqrt(925.0), ex = -3 * 10 / sqrt(125.0),
+               ey = -3 * -5 / sqrt(125.0);
+        expect_vec3("follow, out of the way ahead", f, bx + ex, by + ey, 0, 16 * FEPS,
+                    "front (10,-5) within sight 15: arrive behind plus evade");
+    }
+    // The same limited to maxforce 0.05: |sum| > 0.05, scaled down to 0.05.
+    FOLLOW(((float[3]){-10, -5, 0}), ((float[3]){2, 0, 0}), ((float[3]){0, 0, 0}), 0.05f);
+    {
+        double bx = -0.05 * 30 / sqrt(925.0), by = -0.05 * 5 / sqrt(925.0), ex = -0.05 * 10 / sqrt(125.0),
+               ey = 0.05 * 5 / sqrt(125.0), sx = bx + ex, sy = by + ey, m = sqrt(sx * sx + sy * sy);
+        expect_vec3("follow, the sum limited", f, 0.05 * sx / m, 0.05 * sy / m, 0, 0.05 * 4 * FEPS,
+                    "each part limited to 0.05, their sum limited to 0.05");
+    }
+    // Within sight of the leader itself: to_leader (12,0), heading (0,1):
+    // front (12,20) |23.3| > 15, |to_leader| 12 <= 15: evade. Arrive 3
+    // (12,-20)/sqrt 544, flee 3 (12,20)/sqrt 544: x cancels, y -6 20/sqrt 544.
+    FOLLOW(((float[3]){12, 0, 0}), ((float[3]){0, 2, 0}), ((float[3]){0, 0, 0}), 100.0f);
+    expect_vec3("follow, near the leader", f, 0, -6 * 20 / sqrt(544.0), 0, 16 * FEPS,
+                "to_leader 12 within sight: arrive at (12,-20) plus flee (12,20)");
+    // Just out of sight: to_leader (16,0): |front| 25.6 and 16 > 15: arrive only.
+    FOLLOW(((float[3]){16, 0, 0}), ((float[3]){0, 2, 0}), ((float[3]){0, 0, 0}), 100.0f);
+    expect_vec3("follow, out of sight", f, 3 * 16 / sqrt(656.0), -3 * 20 / sqrt(656.0), 0, 16 * FEPS,
+                "16 > 15: no evade; back (16,-20)");
+    // A stationary leader: no heading, back = front = to_leader. Far (50): seek (30,40).
+    FOLLOW(((float[3]){30, 40, 0}), ((float[3]){0, 0, 0}), ((float[3]){0, 0, 0}), 100.0f);
+    expect_vec3("follow a stationary leader", f, 1.8, 2.4, 0, 4 * FEPS, "the leader itself: 3 (30,40)/50");
+    // Near (10 <= 15): arrive 3 (6,8)/10 and flee -3 (6,8)/10 cancel exactly.
+    FOLLOW(((float[3]){6, 8, 0}), ((float[3]){0, 0, 0}), ((float[3]){0, 0, 0}), 100.0f);
+    expect_zero("follow a stationary leader, near", f, "seek and flee of the same point cancel: the zero vector");
+    // Coincident with a moving leader (2,0): back (-20,0): seek (-3,0);
+    // |to_leader| 0 <= 15: flee (0,0) + (2,0) 10 = (20,0): (-3,0); sum
+    // (-6,0) limited to 0.05.
+    FOLLOW(((float[3]){0, 0, 0}), ((float[3]){2, 0, 0}), ((float[3]){0, 0, 0}), 0.05f);
+    expect_vec3("follow, coincident with the leader", f, -0.05, 0, 0, 0.05 * FEPS, "(-6,0) limited to 0.05");
+    // Coincident with a stationary leader, at rest: every offset 0: the zero vector.
+    FOLLOW(((float[3]){0, 0, 0}), ((float[3]){0, 0, 0}), ((float[3]){0, 0, 0}), 100.0f);
+    expect_zero("follow, coincident and at rest", f, "no direction anywhere: zero");
+    // 3D: leader (0,0,50) moving (0,0,4): back (0,0,30): seek (0,0,3).
+    FOLLOW(((float[3]){0, 0, 50}), ((float[3]){0, 0, 4}), ((float[3]){0, 0, 0}), 100.0f);
+    expect_vec3("follow 3D", f, 0, 0, 3, 4 * FEPS, "back = (0,0,50) - 20 (0,0,1)");
+#undef FOLLOW
+}
+END_TEST
+
+// Leader id 0 at (495,0) moving (2,0); follower id 1 at (-460,10):
+// to_leader = (495 - (-460), -10) = (955,-10) -> (-45,-10) through the seam;
+// back (-65,-10): seek 3 (-65,-10)/|.|. (Without the wrap: (+3, ...).) Id 2
+// at (470,0) is 25 behind: back (5,0) (|front| 45 > 15, 25 > 15): seek (3,0)
+// minus its vel (2,0) = (1,0).
+START_TEST(follow_in_sim) {
+    boids_params p;
+    named_world(&p, BOIDS_BIT(BOIDS_BI_FOLLOW));
+    p.group[0].leader = 0;
+    agent a[3] = {{495, 0, 0, 2, 0, 0, 0}, {-460, 10, 0, 0, 0, 0, 0}, {470, 0, 0, 2, 0, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 3);
+    boids_sim_steer(s);
+    double wgt = weight_of(&s->p.group[0], BOIDS_BI_FOLLOW), m = sqrt(65.0 * 65 + 100);
+    expect_zero("follow: the leader", accel_of(s, 0), "the leader does not follow itself");
+    expect_vec3("follow across the seam", accel_of(s, 1), wgt * -3 * 65 / m, wgt * -3 * 10 / m, 0, 16 * FEPS,
+                "the leader 45 back through the seam, not 955 ahead");
+    expect_vec3("follow, 25 behind", accel_of(s, 2), wgt * 1, 0, 0, 16 * FEPS, "back (5,0): (3,0) - (2,0)");
+    boids_sim_destroy(s);
+}
+END_TEST
+
+// ---- interpose -----------------------------------------------------------------
+
+// Buckland: mid = (a + b) / 2; t = |mid| / maxspeed; arrive at ((a + va t)
+// + (b + vb t)) / 2 (slowing radius 1e-6: seek at 3; maxforce 100).
+START_TEST(interpose_by_hand) {
+    float f[3];
+#define INTERPOSE(a, va, b, vb, vel) boids_interpose(a, va, b, vb, vel, 1e-6f, 3.0f, 100.0f, f)
+    // A pair at rest at (10,0) and (30,0): mid (20,0): seek (3,0).
+    INTERPOSE(((float[3]){10, 0, 0}), ((float[3]){0, 0, 0}), ((float[3]){30, 0, 0}), ((float[3]){0, 0, 0}),
+              ((float[3]){0, 0, 0}));
+    expect_vec3("interpose at rest", f, 3, 0, 0, 4 * FEPS, "mid (20,0)");
+    // Moving: a (-20,30) v (2,0), b (20,30) v (0,-1): mid (0,30), t = 30 /
+    // 3 = 10; a -> (0,30), b -> (20,20): mid (10,25): 3 (10,25)/sqrt 725.
+    INTERPOSE(((float[3]){-20, 30, 0}), ((float[3]){2, 0, 0}), ((float[3]){20, 30, 0}), ((float[3]){0, -1, 0}),
+              ((float[3]){0, 0, 0}));
+    expect_vec3("interpose a moving pair", f, 30 / sqrt(725.0), 75 / sqrt(725.0), 0, 16 * FEPS,
+                "the midpoint predicted 10 ahead: (10,25)");
+    // The agent already on the midpoint: t 0, target 0: arrive's speed 0,
+    // steer -vel; at rest the zero vector.
+    INTERPOSE(((float[3]){-2, 0, 0}), ((float[3]){5, 0, 0}), ((float[3]){2, 0, 0}), ((float[3]){0, 5, 0}),
+              ((float[3]){1, 1, 0}));
+    expect_vec3("interpose on the midpoint", f, -1, -1, 0, 0, "t = 0 ignores their velocities: desired 0 - vel");
+    INTERPOSE(((float[3]){-2, 0, 0}), ((float[3]){5, 0, 0}), ((float[3]){2, 0, 0}), ((float[3]){0, 5, 0}),
+              ((float[3]){0, 0, 0}));
+    expect_zero("interpose on the midpoint at rest", f, "the zero vector");
+    // Coincident agents: a and b both on the guard: mid 0, t 0: zero.
+    INTERPOSE(((float[3]){0, 0, 0}), ((float[3]){1, 0, 0}), ((float[3]){0, 0, 0}), ((float[3]){3, 0, 0}),
+              ((float[3]){0, 0, 0}));
+    expect_zero("interpose, all coincident", f, "mid 0 and t 0: nowhere to go");
+    // a and b coincident at (30,40), moving apart (1,0) and (-1,0): mid
+    // (30,40), t 50 / 3: they meet again at the same midpoint: seek (1.8,2.4).
+    INTERPOSE(((float[3]){30, 40, 0}), ((float[3]){1, 0, 0}), ((float[3]){30, 40, 0}), ((float[3]){-1, 0, 0}),
+              ((float[3]){0, 0, 0}));
+    expect_vec3("interpose, the pair coincident", f, 1.8, 2.4, 0, 16 * FEPS, "opposite motions cancel at the midpoint");
+    // 3D: a (0,0,30) at rest, b (0,40,30) moving (0,0,3): mid (0,20,30), t
+    // = sqrt(1300) / 3, b -> (0,40,30 + sqrt 1300): mid (0,20,30 + sqrt(1300) / 2).
+    INTERPOSE(((float[3]){0, 0, 30}), ((float[3]){0, 0, 0}), ((float[3]){0, 40, 30}), ((float[3]){0, 0, 3}),
+              ((float[3]){0, 0, 0}));
+    {
+        double z = 30 + sqrt(1300.0) / 2, m = sqrt(400 + z * z);
+        expect_vec3("interpose 3D", f, 0, 60 / m, 3 * z / m, 16 * FEPS, "b predicted sqrt 1300 up");
+    }
+#undef INTERPOSE
+}
+END_TEST
+
+// Guards (group 1) between agent 0 and agent 1, or agent 0 and the target.
+START_TEST(interpose_in_sim) {
+    boids_params p;
+    named_world(&p, 0);
+    p.world.group_count = 2;
+    p.group[1].behaviors = BOIDS_BIT(BOIDS_BI_INTERPOSE);
+    p.group[1].maxforce = 100.0f;
+    p.group[1].arrive_radius = 1e-6f;
+    p.group[1].interpose_a = 0;
+    p.group[1].interpose_b = 1;
+    // a (id 0) at (490,0) moving (1,0), b (id 1) at (-470,0) at rest; guard
+    // id 2 at (-490,40): to_a = (980,-40) -> (-20,-40), to_b (20,-40): mid
+    // (0,-40), t 40 / 3; a -> (-20 + 40 / 3, -40): mid (20 / 3, -40) / 1...
+    // = ((-20 + 40/3) + 20) / 2 = 20 / 3, y -40: seek 3 (20/3, -40)/|.|.
+    agent a[3] = {{490, 0, 0, 1, 0, 0, 0}, {-470, 0, 0, 0, 0, 0, 0}, {-490, 40, 0, 0, 0, 0, 1}};
+    boids_sim *s = sim_with(&p, a, 3);
+    boids_sim_steer(s);
+    double wgt = weight_of(&s->p.group[1], BOIDS_BI_INTERPOSE), x = 20.0 / 3, m = sqrt(x * x + 1600);
+    expect_vec3("interpose across the seam", accel_of(s, 2), wgt * 3 * x / m, wgt * -3 * 40 / m, 0, 16 * FEPS,
+                "a 20 left through the seam, b 20 right: the predicted midpoint (6.67,-40)");
+    expect_zero("interpose: the pair", accel_of(s, 0), "group 0 has no behaviour");
+    boids_sim_destroy(s);
+    // Agent 0 and the target: a (id 0) at (470,0) at rest, the target at
+    // (-490,0) at rest, guard (id 1) at (480,0): to_a (-10,0), to_target
+    // (-970 -> 30, 0): mid (10,0): seek (3,0) (without the wrap: (-3,0)).
+    p.group[1].interpose_b = BOIDS_ID_TARGET;
+    agent b[2] = {{470, 0, 0, 0, 0, 0, 0}, {480, 0, 0, 0, 0, 0, 1}};
+    s = sim_with(&p, b, 2);
+    s->p.world.target_pos[0] = -490.0f;
+    s->p.world.target_pos[1] = 0.0f;
+    s->p.world.target_vel[0] = s->p.world.target_vel[1] = 0.0f;
+    boids_sim_steer(s);
+    expect_vec3("interpose agent and target across the seam", accel_of(s, 1), wgt * 3, 0, 0, 16 * FEPS,
+                "the target 30 right through the seam, a 10 left: mid (10,0)");
+    boids_sim_destroy(s);
+}
+END_TEST
+
+// ---- wall avoidance with feelers --------------------------------------------------
+
+// Wall k of sc: a segment from (ax,ay) to (bx,by), or a plane through a with normal b.
+static void add_wall(boids_scene *sc, bool plane, const float a[3], const float b[3]) {
+    uint32_t k = sc->wall_count++;
+    memcpy(sc->wall[2 * k], a, 3 * sizeof(float));
+    memcpy(sc->wall[2 * k + 1], b, 3 * sizeof(float));
+    sc->wall[2 * k][3] = plane ? BOIDS_WALL_PLANE : BOIDS_WALL_SEGMENT;
+    sc->wall[2 * k + 1][3] = 0.0f;
+}
+
+// Buckland's feelers at length 40: ahead 40, the two at +-45 degrees
+// (h +- s) 0.70710678 * 20 (length 20, reaching 14.142 along each axis);
+// each feeler's nearest crossing at t pushes along the wall's normal (on
+// the agent's side) by (1 - t) |feeler|; maxforce 100.
+START_TEST(feelers_by_hand) {
+    boids_scene sc;
+    float f[3], t, n[3];
+    const float o[3] = {0, 0, 0}, east[3] = {2, 0, 0};
+    const double d45 = 0.70710678f * 0.5f * 40.0f; // 14.1421 (float as feelers.c)
+    // The hit itself: feeler (0,0) -> (40,0), segment (30,-50)-(30,50): e =
+    // (0,100), w = (30,-50), den = 40 * 100 = 4000, t = (30 * 100 - 0) /
+    // 4000 = 0.75, u = (0 - (-50) 40) / 4000 = 0.5; normal (-100,0) -> (-1,0).
+    memset(&sc, 0, sizeof sc);
+    add_wall(&sc, false, (float[3]){30, -50, 0}, (float[3]){30, 50, 0});
+    EXPECT(boids_feeler_hit(o, (float[3]){40, 0, 0}, sc.wall[0], sc.wall[1], &t, n) && t == 0.75f,
+           "feeler (40,0) crosses x = 30 at t 0.75 (got %g)", (double)t);
+    expect_vec3("segment normal", n, -1, 0, 0, 0, "(-ey, ex) = (-100,0) faces the agent already");
+    // The same wall seen from beyond it (agent at (60,0), feeler (-40,0)): the normal flips to (1,0).
+    EXPECT(boids_feeler_hit((float[3]){60, 0, 0}, (float[3]){-40, 0, 0}, sc.wall[0], sc.wall[1], &t, n) && t == 0.75f,
+           "feeler from (60,0) back crosses at t 0.75");
+    expect_vec3("segment normal from the other side", n, 1, 0, 0, 0, "w . (-100,0) = -30 * -100 > 0: flipped");
+    boids_feelers(o, east, &sc, 2, 40.0f, 100.0f, f);
+    expect_vec3("feelers, a wall ahead", f, -10, 0, 0, 4 * FEPS,
+                "only the ahead feeler reaches x 30: (1 - 0.75) 40 = 10 along (-1,0)");
+    // Limited to maxforce 0.05.
+    boids_feelers(o, east, &sc, 2, 40.0f, 0.05f, f);
+    expect_vec3("feelers limited", f, -0.05, 0, 0, 0.05 * FEPS, "(-10,0) limited to 0.05");
+
+    // A wall at x 10 meets all three: ahead t 10/40, depth 30; each side
+    // t = 10 / 14.142, depth (1 - t) 20; their sum along -x.
+    memset(&sc, 0, sizeof sc);
+    add_wall(&sc, false, (float[3]){10, -50, 0}, (float[3]){10, 50, 0});
+    boids_feelers(o, east, &sc, 2, 40.0f, 100.0f, f);
+    expect_vec3("feelers, three hits", f, -(30 + 2 * (1 - 10 / d45) * 20), 0, 0, 64 * FEPS,
+                "30 + 2 (1 - 0.7071) 20 = 41.716 along -x");
+
+    // The left feeler alone: segment (0,8)-(20,8), heading (1,0): ahead is
+    // parallel (den 0), right goes down; left (14.142,14.142) crosses y 8
+    // at t = 8 / 14.142 = 0.5657, x 8: depth (1 - t) 20 = 8.686 along the
+    // normal (0,20) flipped toward the agent (w . n = 8 * 20 > 0): (0,-1).
+    memset(&sc, 0, sizeof sc);
+    add_wall(&sc, false, (float[3]){0, 8, 0}, (float[3]){20, 8, 0});
+    boids_feelers(o, east, &sc, 2, 40.0f, 100.0f, f);
+    expect_vec3("feelers, left at 45 degrees", f, 0, -(1 - 8 / d45) * 20, 0, 64 * FEPS,
+                "the +45 feeler: (1 - 0.5657) 20 = 8.686 to the right");
+    memset(&sc, 0, sizeof sc);
+    add_wall(&sc, false, (float[3]){0, -8, 0}, (float[3]){20, -8, 0});
+    boids_feelers(o, east, &sc, 2, 40.0f, 100.0f, f);
+    expect_vec3("feelers, right at 45 degrees", f, 0, (1 - 8 / d45) * 20, 0, 64 * FEPS,
+                "the -45 feeler: 8.686 to the left");
+
+    // A parallel wall out of the side feelers' reach (y 15 > 14.142): no hit.
+    memset(&sc, 0, sizeof sc);
+    add_wall(&sc, false, (float[3]){-50, 15, 0}, (float[3]){50, 15, 0});
+    EXPECT(!boids_feeler_hit(o, (float[3]){40, 0, 0}, sc.wall[0], sc.wall[1], &t, n),
+           "a feeler parallel to the wall: den = 0, no crossing");
+    boids_feelers(o, east, &sc, 2, 40.0f, 100.0f, f);
+    expect_zero("feelers, parallel wall", f, "the side feelers end at y 14.142 < 15");
+    // A wall behind the agent (x -10): t = -10 / 40 < 0: no hit.
+    memset(&sc, 0, sizeof sc);
+    add_wall(&sc, false, (float[3]){-10, -50, 0}, (float[3]){-10, 50, 0});
+    boids_feelers(o, east, &sc, 2, 40.0f, 100.0f, f);
+    expect_zero("feelers, wall behind", f, "every feeler points away from x -10");
+    // A segment that ends before the feeler's path: (30,5)-(30,50): u < 0.
+    memset(&sc, 0, sizeof sc);
+    add_wall(&sc, false, (float[3]){30, 5, 0}, (float[3]){30, 50, 0});
+    boids_feelers(o, east, &sc, 2, 40.0f, 100.0f, f);
+    expect_zero("feelers, past a segment's end", f, "the line x 30 is crossed at y 0, outside 5..50");
+
+    // No velocity: no heading, no force (the wall of x 10 right there).
+    memset(&sc, 0, sizeof sc);
+    add_wall(&sc, false, (float[3]){10, -50, 0}, (float[3]){10, 50, 0});
+    boids_feelers(o, o, &sc, 2, 40.0f, 100.0f, f);
+    expect_zero("feelers at rest", f, "no heading: the zero vector");
+    // No walls: zero.
+    memset(&sc, 0, sizeof sc);
+    boids_feelers(o, east, &sc, 2, 40.0f, 100.0f, f);
+    expect_zero("feelers, no walls", f, "nothing to feel");
+
+    // The nearer of two walls: x 30 (first) and x 20: the ahead feeler's
+    // nearest crossing t 0.5: depth 20, not 10 (nor 10 + 20).
+    memset(&sc, 0, sizeof sc);
+    add_wall(&sc, false, (float[3]){30, -50, 0}, (float[3]){30, 50, 0});
+    add_wall(&sc, false, (float[3]){20, -50, 0}, (float[3]){20, 50, 0});
+    boids_feelers(o, east, &sc, 2, 40.0f, 100.0f, f);
+    expect_vec3("feelers, the nearer of two", f, -20, 0, 0, 4 * FEPS, "x 20 at t 0.5: (1 - 0.5) 40");
+    // A tie (both crossed at t 0.75): the earlier wall. Wall 0 from (20,-10)
+    // to (40,10) (through (30,0); e (20,20), den 40 * 20 = 800, t = (20 *
+    // 20 + 10 * 20) / 800 = 0.75; normal (-20,20)/|.|, w . n = -600 < 0:
+    // kept); wall 1 at x 30. The side feelers miss wall 0 (left: parallel;
+    // right: crosses at x 15 > 14.142) and x 30.
+    memset(&sc, 0, sizeof sc);
+    add_wall(&sc, false, (float[3]){20, -10, 0}, (float[3]){40, 10, 0});
+    add_wall(&sc, false, (float[3]){30, -50, 0}, (float[3]){30, 50, 0});
+    boids_feelers(o, east, &sc, 2, 40.0f, 100.0f, f);
+    expect_vec3("feelers, a tie", f, -10 * sqrt(0.5), 10 * sqrt(0.5), 0, 16 * FEPS,
+                "the earlier (diagonal) wall's normal (-1,1)/sqrt 2, depth 10");
+
+    // Planes. 2D: the line through (0,30) with normal (0,1), heading (0,1):
+    // the agent's signed distance sp = (0 - 30) = -30, the tip's -30 + 40 =
+    // 10: t = -30 / (-30 - 10) = 0.75, normal -(0,1): depth 10 along (0,-1).
+    memset(&sc, 0, sizeof sc);
+    add_wall(&sc, true, (float[3]){0, 30, 0}, (float[3]){0, 1, 0});
+    boids_feelers(o, (float[3]){0, 2, 0}, &sc, 2, 40.0f, 100.0f, f);
+    expect_vec3("feelers, a line in 2D", f, 0, -10, 0, 4 * FEPS, "(1 - 0.75) 40 back along (0,-1)");
+    // 3D: the plane x = 30 with normal (5,0,0) (any length), heading (1,0,0):
+    // side = z x x = y; sp -30, tip 10: t 0.75; the side feelers end at x 14.142.
+    memset(&sc, 0, sizeof sc);
+    add_wall(&sc, true, (float[3]){30, 0, 0}, (float[3]){5, 0, 0});
+    boids_feelers((float[3]){0, 0, 0}, (float[3]){1, 0, 0}, &sc, 3, 40.0f, 100.0f, f);
+    expect_vec3("feelers, a plane in 3D", f, -10, 0, 0, 4 * FEPS, "normal (5,0,0) -> (1,0,0), flipped to the agent");
+    // 3D, tilted: agent (0,0,20) heading (0,0,3), plane z = 50 seen from
+    // below with normal (0,0,-2): sp = (20 - 50) * -1 = 30, the tip 30 - 40
+    // = -10: t = 30 / 40 = 0.75; normal stays (0,0,-1) (sp > 0); the side
+    // feelers (0, +-14.142, 14.142) stay below (30 - 14.142 > 0).
+    memset(&sc, 0, sizeof sc);
+    add_wall(&sc, true, (float[3]){0, 0, 50}, (float[3]){0, 0, -2});
+    boids_feelers((float[3]){0, 0, 20}, (float[3]){0, 0, 3}, &sc, 3, 40.0f, 100.0f, f);
+    expect_vec3("feelers, a plane above", f, 0, 0, -10, 4 * FEPS, "10 back along (0,0,-1)");
+    // A plane behind (x = -10): sp 10 and the tip 50 on the same side: no hit.
+    memset(&sc, 0, sizeof sc);
+    add_wall(&sc, true, (float[3]){-10, 0, 0}, (float[3]){1, 0, 0});
+    boids_feelers((float[3]){0, 0, 0}, (float[3]){1, 0, 0}, &sc, 3, 40.0f, 100.0f, f);
+    expect_zero("feelers, a plane behind", f, "the tips stay on the agent's side");
+    // On the plane itself (sp 0): no side to push toward: no hit.
+    EXPECT(!boids_feeler_hit((float[3]){-10, 5, 0}, (float[3]){40, 0, 0}, sc.wall[0], sc.wall[1], &t, n),
+           "an agent on the plane: sp = 0, no crossing");
+}
+END_TEST
+
+// Walls in a simulation: agent 0 at (0,0) moving (2,0) sees the segment at
+// x 30 (t 0.75: (-10,0) times the weight); agent 1 at (490,0) moving (2,0)
+// does not see the wall at x -490 20 ahead through the seam (walls are not
+// wrapped, shared.h); agent 2 at rest beside the wall: nothing.
+START_TEST(feelers_in_sim) {
+    boids_params p;
+    named_world(&p, BOIDS_BIT(BOIDS_BI_FEELERS));
+    add_wall(&p.scene, false, (float[3]){30, -50, 0}, (float[3]){30, 50, 0});
+    add_wall(&p.scene, false, (float[3]){-490, -50, 0}, (float[3]){-490, 50, 0});
+    agent a[3] = {{0, 0, 0, 2, 0, 0, 0}, {490, 0, 0, 2, 0, 0, 0}, {25, 0, 0, 0, 0, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 3);
+    boids_sim_steer(s);
+    double wgt = weight_of(&s->p.group[0], BOIDS_BI_FEELERS);
+    expect_vec3("feelers in a sim", accel_of(s, 0), -10 * wgt, 0, 0, 16 * FEPS, "the ahead feeler 0.75 to x 30");
+    expect_zero("feelers at the seam", accel_of(s, 1), "x -490 is 980 behind: walls do not wrap");
+    expect_zero("feelers, at rest by a wall", accel_of(s, 2), "no heading");
+    boids_sim_destroy(s);
+}
+END_TEST
+
 // ---- flow field ---------------------------------------------------------------
 
 START_TEST(flow_by_hand) {
@@ -2719,6 +3305,11 @@ static Suite *behaviors_suite(void) {
         {"avoid", {avoid_by_hand, avoid_in_sim}},
         {"stay", {stay_by_hand, stay_across_seam, stay_in_sim}},
         {"hide", {hide_by_hand, hide_in_sim}},
+        {"offset",
+         {offset_frame_by_hand, formation_place_by_hand, offset_by_hand, offset_in_sim, offset_formation_in_sim}},
+        {"follow", {follow_by_hand, follow_in_sim}},
+        {"interpose", {interpose_by_hand, interpose_in_sim}},
+        {"feelers", {feelers_by_hand, feelers_in_sim}},
         {"flow", {flow_by_hand, flow_in_sim}},
         {"path",
          {path_by_hand, path_across_seam, path_normal_point_rules, path_shifts_by_hand, path_long_segments,

@@ -451,6 +451,76 @@ START_TEST(each_behavior_1000_steps) {
 }
 END_TEST
 
+START_TEST(named_and_walls_1000_steps) {
+    // The behaviours that steer by named agents and by walls, each alone
+    // with what it needs (each_behavior_1000_steps runs them with the
+    // defaults: the target as the leader, no walls): 300 agents in 3
+    // groups, leaders named by id (group 0's own agent, another group's,
+    // an id across the shares), each formation, the pairs of interpose (two
+    // agents; an agent and the target), and walls (2D segments and lines,
+    // 3D planes); every boundary mode; 1000 steps, then 3D.
+    const uint32_t beh[4] = {BOIDS_BI_OFFSET, BOIDS_BI_FOLLOW, BOIDS_BI_INTERPOSE, BOIDS_BI_FEELERS};
+    for (uint32_t dim = 2; dim <= 3; dim++)
+        for (uint32_t b = 0; b < 4; b++) {
+            boids_params p;
+            boids_params_default(&p, 300, dim);
+            p.world.seed_lo = 900 + 4 * dim + b;
+            p.world.boundary = (b + dim) % 3;
+            three_groups(&p);
+            if (b % 2) { // runs of ids: group 0 is 0..149, 1 is 150..224, 2 is 225..299
+                p.group_share[0] = 2.0f;
+                p.group_share[1] = p.group_share[2] = 1.0f;
+            }
+            for (uint32_t g = 0; g < 3; g++) {
+                boids_group_params *q = &p.group[g];
+                q->behaviors = BOIDS_BIT(beh[b]) | BOIDS_BIT(BOIDS_BI_SEPARATION);
+                q->leader = g == 0 ? 3u : (g == 1 ? 0u : 299u); // own (ids mod 3: 3 is group 0), another's, the last
+                q->formation = (g + b + dim) % BOIDS_FORMATION_COUNT;
+                q->leader_offset[1] = 10.0f;
+                q->leader_offset[2] = dim == 3 ? 5.0f : 0.0f;
+                q->interpose_a = 7u * (g + 1);
+                q->interpose_b = g == 2 ? BOIDS_ID_TARGET : 150u + g;
+            }
+            p.group[1].maxforce = 1.0f;         // a stronger pull for one group
+            boids_params_finalize(&p, NULL, 0); // the world's size, for the walls
+            float lo[3], hi[3];
+            for (uint32_t a = 0; a < 3; a++) {
+                lo[a] = p.world.min[a] + 0.25f * p.world.size[a];
+                hi[a] = p.world.min[a] + 0.75f * p.world.size[a];
+            }
+            boids_scene *sc = &p.scene;
+            sc->wall_count = 0;
+            memset(sc->wall, 0, sizeof sc->wall);
+            for (uint32_t k = 0; k < 4; k++) { // a box: segments (2D) or planes facing in (3D)
+                float *wa = sc->wall[2 * sc->wall_count], *wb = sc->wall[2 * sc->wall_count + 1];
+                uint32_t axis = k % 2;
+                if (dim == 2 && k < 3) {
+                    wa[axis] = wb[axis] = k < 2 ? lo[axis] : hi[axis];
+                    wa[1 - axis] = lo[1 - axis];
+                    wb[1 - axis] = hi[1 - axis];
+                    wa[3] = BOIDS_WALL_SEGMENT;
+                } else { // planes (a line in 2D)
+                    wa[axis] = k < 2 ? lo[axis] : hi[axis];
+                    wb[axis] = k < 2 ? 1.0f : -1.0f;
+                    wa[3] = BOIDS_WALL_PLANE;
+                }
+                sc->wall_count++;
+            }
+            if (dim == 3) { // and a tilted plane
+                float *wa = sc->wall[2 * sc->wall_count], *wb = sc->wall[2 * sc->wall_count + 1];
+                wa[0] = wa[1] = wa[2] = 0.5f * (lo[0] + hi[0]);
+                wb[0] = 1.0f, wb[1] = -2.0f, wb[2] = 3.0f;
+                wa[3] = BOIDS_WALL_PLANE;
+                sc->wall_count++;
+            }
+            char name[96];
+            snprintf(name, sizeof(name), "%uD %s with named agents and %u walls, boundary %u", dim,
+                     boids_behavior_name(beh[b]), sc->wall_count, p.world.boundary);
+            long_run(&p, b == 2 ? BOIDS_DIST_CLUSTERED : BOIDS_DIST_UNIFORM, 1000, name);
+        }
+}
+END_TEST
+
 START_TEST(all_behaviors_every_boundary) {
     // Everything at once with 3 groups, a turn limit and a field of view,
     // in the other boundary / combination pairs (each_behavior_1000_steps
@@ -879,6 +949,7 @@ static Suite *sim_suite(void) {
     TCase *inv = tcase_create("invariants");
     tcase_set_timeout(inv, 600);
     tcase_add_test(inv, each_behavior_1000_steps);
+    tcase_add_test(inv, named_and_walls_1000_steps);
     tcase_add_test(inv, all_behaviors_every_boundary);
     tcase_add_test(inv, invariants_3d);
     tcase_add_test(inv, counts_and_seeds);

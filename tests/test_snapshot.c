@@ -656,6 +656,118 @@ START_TEST(test_more_chunk) {
 }
 END_TEST
 
+// The leader rows (LEAD) and the walls (WALL): neither chunk at the
+// defaults, so such a file is what the earlier chunks alone wrote (the
+// bytes of a save before and after naming default leaders are the same);
+// with a named leader in a formation, a follower group, a guard group
+// and walls (segments), both chunks, which load back field for field and
+// continue bit for bit; a LEAD with a NaN or only defaults and a WALL with
+// no wall or a bad kind are refused.
+START_TEST(test_lead_wall_chunks) {
+    boids_sim *s = rich_sim(60, 2, 2);
+    bytes f0 = saved_with(s, TMP "/snap_lead0.boids", "LEAD", false);
+    ck_assert(!has_chunk(&f0, "WALL"));
+    // The defaults written back explicitly: the same bytes.
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        s->p.group[g].leader = BOIDS_ID_TARGET;
+        s->p.group[g].formation = BOIDS_FORMATION_NONE;
+        s->p.group[g].interpose_b = BOIDS_ID_TARGET;
+    }
+    bytes f1 = saved_with(s, TMP "/snap_lead1.boids", "LEAD", false);
+    ck_assert_msg(f0.n == f1.n && memcmp(f0.b, f1.b, f0.n) == 0, "default leader rows changed the snapshot's bytes");
+    free(f0.b);
+    free(f1.b);
+    boids_sim_destroy(s);
+
+    // Named agents and walls, set before the run (finalize checks them).
+    boids_params p;
+    rich_params(&p, 60, 2); // groups by shares 2:1:1: ids 0..29, 30..44, 45..59
+    p.group[0].behaviors |= BOIDS_BIT(BOIDS_BI_OFFSET);
+    p.group[0].leader = 3;
+    p.group[0].formation = BOIDS_FORMATION_V;
+    p.group[0].formation_spacing = 12.0f;
+    p.group[1].behaviors |= BOIDS_BIT(BOIDS_BI_FOLLOW) | BOIDS_BIT(BOIDS_BI_FEELERS);
+    p.group[1].leader = 3;
+    p.group[1].leader_behind = 25.0f;
+    p.group[1].leader_sight = 9.0f;
+    p.group[1].feeler_length = 30.0f;
+    p.group[2].behaviors |= BOIDS_BIT(BOIDS_BI_INTERPOSE);
+    p.group[2].interpose_a = 31;
+    p.group[2].interpose_b = BOIDS_ID_TARGET;
+    p.group[2].leader_offset[1] = 4.0f;
+    const float *lo = p.world.min, *size = p.world.size;
+    p.scene.wall_count = 2;
+    for (uint32_t k = 0; k < 2; k++) {
+        p.scene.wall[2 * k][0] = lo[0] + size[0] * (0.2f + 0.6f * (float)k);
+        p.scene.wall[2 * k][1] = lo[1] + size[1] * 0.1f;
+        p.scene.wall[2 * k + 1][0] = p.scene.wall[2 * k][0];
+        p.scene.wall[2 * k + 1][1] = lo[1] + size[1] * 0.9f;
+    }
+    p.scene.wall[2][3] = BOIDS_WALL_PLANE; // the second one a line: point and normal (1,0)
+    p.scene.wall[3][0] = 1.0f;
+    p.scene.wall[3][1] = 0.0f;
+    char what[256] = "";
+    ck_assert_msg(boids_params_finalize(&p, what, sizeof what) == BOIDS_OK, "finalize: %s", what);
+    ck_assert_int_eq(boids_sim_create(&s, &p, BOIDS_DIST_CLUSTERED), BOIDS_OK);
+    for (int k = 0; k < 5; k++)
+        boids_sim_step(s);
+    bytes f = saved_with(s, TMP "/snap_lead.boids", "LEAD", true);
+    ck_assert(has_chunk(&f, "WALL"));
+    boids_sim *t = loads_and_continues(TMP "/snap_lead.boids", s); // s steps once
+    ck_assert_uint_eq(t->p.group[0].leader, 3);
+    ck_assert_uint_eq(t->p.group[0].formation, BOIDS_FORMATION_V);
+    ck_assert_float_eq(t->p.group[1].leader_behind, 25.0f);
+    ck_assert_uint_eq(t->p.group[2].interpose_a, 31);
+    ck_assert_uint_eq(t->p.scene.wall_count, 2);
+    // The rank rows are derived on load as finalize derives them.
+    for (uint32_t g = 0; g < 3; g++)
+        ck_assert_msg(t->p.group[g].rank_base == s->p.group[g].rank_base &&
+                          t->p.group[g].rank_count == s->p.group[g].rank_count &&
+                          t->p.group[g].rank_stride == s->p.group[g].rank_stride,
+                      "group %u's ranks differ after loading", g);
+    boids_sim_step(t);
+    for (int k = 0; k < 30; k++) {
+        boids_sim_step(s);
+        boids_sim_step(t);
+    }
+    ck_assert_uint_eq(boids_sim_hash(t), boids_sim_hash(s));
+    assert_same_state(s, t);
+    boids_sim_destroy(t);
+
+    size_t at = chunk_at(&f, "LEAD") + 12;
+    le32(f.b + at, 0x7fc00000u); // group 0's leader_offset x: NaN
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "not finite");
+    le32(f.b + at, 0xc1a00000u); // -20, the default
+    fix_crc(&f, at - 12);
+    ck_assert_msg(boids_snapshot_load(TMP "/snap_lead.boids", &t, NULL, what, sizeof what) == BOIDS_OK, "%s", what);
+    boids_sim_destroy(t);
+    // Every group's rows back to the defaults (leader, formation, spacing, ..., feeler length).
+    for (uint32_t g = 0; g < 3; g++) {
+        size_t r = at + 48u * g;
+        static const uint32_t def[12] = {0xc1a00000u, 0,           0,           0, 0xffffffffu, 0,
+                                         0x41700000u, 0x41a00000u, 0x41700000u, 0, 0xffffffffu, 0x42200000u};
+        for (size_t w = 0; w < 12; w++)
+            le32(f.b + r + 4 * w, def[w]); // -20,0,0,0; target; none; 15; 20; 15; 0; target; 40
+    }
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "only the defaults");
+    free(f.b);
+
+    f = saved_with(s, TMP "/snap_wall.boids", "WALL", true);
+    at = chunk_at(&f, "WALL") + 12;
+    le32(f.b + at + 16 * 2 * BOIDS_MAX_WALLS, 0); // the wall count
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "no wall");
+    le32(f.b + at + 16 * 2 * BOIDS_MAX_WALLS, 2);
+    le32(f.b + at + 12, 0x40000000u); // wall 0's kind: 2
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "a kind that is not a segment (0) or a plane (1)");
+    free(f.b);
+    boids_sim_destroy(s);
+}
+END_TEST
+
 // Sizes: a count above the maximum, zero, counts that disagree between
 // chunks, lengths that do not match or would overflow, too many joint rows.
 START_TEST(test_sizes) {
@@ -975,8 +1087,9 @@ START_TEST(test_run_resume_rules) {
 END_TEST
 
 START_TEST(test_run_resume_scenario) {
-    static const char *const names[] = {"flocking-varying", "pursue-circle"};
-    for (int k = 0; k < 2; k++) {
+    // (formations and feelers: named leaders in formations and walls, the LEAD and WALL chunks)
+    static const char *const names[] = {"flocking-varying", "pursue-circle", "formations", "feelers"};
+    for (int k = 0; k < 4; k++) {
         char h1[17], h2[17];
         run_result a = run_ok(ARGV("boids-run", "--scenario", names[k], "--steps", "40", "--quiet"), 0);
         state_hash(a.out, h1);
@@ -996,13 +1109,18 @@ START_TEST(test_run_resume_scenario) {
         char err[512];
         ck_assert_ptr_nonnull(sc);
         ck_assert_msg(boids_snapshot_load(TMP "/snap_scen.boids", &s, sc, err, sizeof err) == BOIDS_OK, "%s", err);
-        ck_assert(boids_scenario_is_dynamic(sc));
+        ck_assert(k >= 2 || boids_scenario_is_dynamic(sc));
         ck_assert_uint_eq(s->step, 20);
         if (k == 0) {
             ck_assert_ptr_nonnull(strstr(sc->title, "sine waves"));
             ck_assert_uint_eq(sc->vary_count, 3);
             ck_assert_float_eq(sc->vary[0].lo, 0.5f);
             ck_assert_float_eq(sc->vary[0].period, 600.0f);
+        } else if (k == 2) {
+            ck_assert_uint_eq(s->p.group[1].leader, 0); // [group.line] (the second group) follows agent 0
+            ck_assert_uint_eq(s->p.group[1].formation, BOIDS_FORMATION_LINE);
+        } else if (k == 3) {
+            ck_assert_uint_gt(s->p.scene.wall_count, 0);
         } else {
             ck_assert_int_eq(sc->target_mode, BOIDS_TARGET_CIRCLE);
             ck_assert_float_eq(sc->target_radius, 80.0f);
@@ -1082,6 +1200,7 @@ int main(void) {
         {"margin_band", test_margin_band},
         {"rules_chunk", test_rules_chunk},
         {"more_chunk", test_more_chunk},
+        {"lead_wall_chunks", test_lead_wall_chunks},
         {"neighborhood_chunk", test_neighborhood_chunk},
         {"values", test_values},
         {"not_a_file", test_not_a_file},

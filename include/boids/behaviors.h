@@ -209,7 +209,7 @@ void boids_formation_place(uint32_t formation, uint32_t slot, uint32_t members, 
 // number of members.
 uint32_t boids_formation_member(const boids_group_params *g, uint32_t id, uint32_t leader_rank, uint32_t *members);
 // Offset pursuit (Buckland): arrive at the place `local` of the leader's
-// frame, predicted |to place| / (maxspeed + |leader_vel|) ahead.
+// frame (2D: local z ignored), predicted |to place| / (maxspeed + |leader_vel|) ahead.
 void boids_offset_pursuit(const float to_leader[3], const float leader_vel[3], const float local[3], uint32_t dim,
                           const float vel[3], float arrive_radius, float maxspeed, float maxforce, float dest[3]);
 // Leader following (Reynolds): arrive `behind` the leader; within `sight` of

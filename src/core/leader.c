@@ -88,7 +88,8 @@ uint32_t boids_formation_member(const boids_group_params *g, uint32_t id, uint32
 }
 
 // Offset pursuit: the place `local` in the leader's frame, relative to the
-// agent (to_leader + ahead x + side y + up z); look ahead the time to get
+// agent (to_leader + ahead x + side y + up z; in 2D without up: a 2D agent
+// cannot reach z, and a z in its force would only slow it); look ahead the time to get
 // there at the agent's top speed plus the leader's, t = |to place| /
 // (maxspeed + |leader_vel|), and arrive at the place the leader will have
 // moved it to, to place + leader_vel t.
@@ -96,8 +97,9 @@ void boids_offset_pursuit(const float to_leader[3], const float leader_vel[3], c
                           const float vel[3], float arrive_radius, float maxspeed, float maxforce, float dest[3]) {
     float ahead[3], side[3], up[3], place[3];
     boids_leader_frame(leader_vel, dim, ahead, side, up);
+    float z = dim == 2 ? 0.0f : local[2];
     for (int a = 0; a < 3; a++)
-        place[a] = to_leader[a] + ahead[a] * local[0] + side[a] * local[1] + up[a] * local[2];
+        place[a] = to_leader[a] + ahead[a] * local[0] + side[a] * local[1] + up[a] * z;
     float t = glm_vec3_norm(place) / (maxspeed + glm_vec3_norm((float *)leader_vel));
     float target[3];
     for (int a = 0; a < 3; a++)
