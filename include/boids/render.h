@@ -122,13 +122,14 @@ size_t boids_overlay_flow(const boids_flowfield *f, const boids_world_params *w,
 // G: grid occupancy per cell (counts[cells]) as GL_TRIANGLES (3D: per xy column, on the floor).
 size_t boids_overlay_grid(const uint32_t *counts, const boids_world_params *w, boids_line_vertex *v, size_t n,
                           size_t cap);
-// N / V: the agent (of count, any slot order) nearest `point`, into *picked:
+// N / V: the agent (of count, any slot order; ids and group: the agent of
+// each slot and its group, whose parameters apply) nearest `point`, into *picked:
 // lines to its neighbours within the perception radius and the radius
 // circles (neighbors), its steering force per enabled behaviour, maxforce
 // drawn as long as the radius (vectors). GL_LINES.
 size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*pos)[4], const float (*vel)[4],
-                           const float point[3], bool neighbors, bool vectors, boids_line_vertex *v, size_t n,
-                           size_t cap, uint32_t *picked);
+                           const uint32_t *ids, const uint32_t *group, const float point[3], bool neighbors,
+                           bool vectors, boids_line_vertex *v, size_t n, size_t cap, uint32_t *picked);
 // L: who follows whom (pos, group and id of count agents in any slot order):
 // magenta, from each agent whose group hunts (BOIDS_BI_HUNT with a
 // BOIDS_REL_PURSUE group) to the prey it chases, the nearest within its

@@ -123,15 +123,24 @@ static int check_fault(viewer *v) {
     return EXIT_ENVIRONMENT;
 }
 
+// The world point under the mouse (N / V pick the agent nearest it), also
+// when the scenario moves the target; false without a cursor.
+static bool update_cursor_world(viewer *v) {
+    float nx, ny, aspect;
+    if (!v->have_cursor || !viewer_cursor_ndc(v, v->cursor_x, v->cursor_y, &nx, &ny, &aspect))
+        return false;
+    boids_camera_unproject(&v->cam, aspect, nx, ny, v->flock->cursor_world);
+    return true;
+}
+
 // The mouse as the target of seek/flee/arrive/pursue/evade (its velocity
 // per time unit for the predictions).
 static void update_target(viewer *v) {
     viewer_flock *f = v->flock;
-    float nx, ny, aspect, t[3];
-    if (!v->have_cursor || !viewer_cursor_ndc(v, v->cursor_x, v->cursor_y, &nx, &ny, &aspect))
+    float t[3];
+    if (!update_cursor_world(v))
         return;
-    boids_camera_unproject(&v->cam, aspect, nx, ny, t);
-    memcpy(f->cursor_world, t, sizeof t);
+    memcpy(t, f->cursor_world, sizeof t);
     boids_world_params *w = &f->p.world;
     for (int a = 0; a < 3; a++) {
         if (a >= (int)w->dim) {
@@ -330,6 +339,8 @@ static int flock_frame(viewer *v) {
         boids_scenario_at_step(sc, boids_engine_steps(f->e), &f->p);
     if (!boids_scenario_target_scheduled(sc))
         update_target(v);
+    else
+        update_cursor_world(v);
     if (f->params_dirty) { // groups, scene, world; the grid and the flow field stay
         f->params_dirty = false;
         boids_engine_set_params(f->e, &f->p, NULL, 0); // a fault: check_fault says it
@@ -393,13 +404,16 @@ static void draw_overlays(viewer *v, const float view_proj[16], bool under) {
         m = boids_overlay_flow(flow, w, f->overlay, m, f->overlay_cap);
     if ((show[OVERLAY_NEIGHBORS] || show[OVERLAY_VECTORS]) &&
         boids_engine_read_buffer(f->e, BOIDS_ENGINE_POS, f->read_pos, (size_t)n * 16) == BOIDS_OK &&
-        boids_engine_read_buffer(f->e, BOIDS_ENGINE_VEL, f->read_vel, (size_t)n * 16) == BOIDS_OK) {
+        boids_engine_read_buffer(f->e, BOIDS_ENGINE_VEL, f->read_vel, (size_t)n * 16) == BOIDS_OK &&
+        boids_engine_read_buffer(f->e, BOIDS_ENGINE_ID, f->read_id, (size_t)n * 4) == BOIDS_OK &&
+        boids_engine_read_buffer(f->e, BOIDS_ENGINE_GROUP, f->read_group, (size_t)n * 4) == BOIDS_OK) {
         boids_params q = f->p;
         q.flow = *flow;
         const float *point = v->have_cursor ? f->cursor_world : w->target_pos;
         uint32_t picked;
-        m = boids_overlay_agent(&q, n, (const float(*)[4])f->read_pos, (const float(*)[4])f->read_vel, point,
-                                show[OVERLAY_NEIGHBORS], show[OVERLAY_VECTORS], f->overlay, m, f->overlay_cap, &picked);
+        m = boids_overlay_agent(&q, n, (const float(*)[4])f->read_pos, (const float(*)[4])f->read_vel, f->read_id,
+                                f->read_group, point, show[OVERLAY_NEIGHBORS], show[OVERLAY_VECTORS], f->overlay, m, f->overlay_cap,
+                                &picked);
     }
     // Who follows whom: the hunters' prey, the members' leaders, the guards' pairs.
     if (show[OVERLAY_FOLLOWS] &&

@@ -77,9 +77,26 @@ size_t boids_overlay_grid(const uint32_t *counts, const boids_world_params *w, b
 }
 
 // See boids/render.h.
+// The offset from pi to the agent `id` (of count, slot order; the target
+// when it is BOIDS_ID_TARGET or not found) and its velocity; the slot found
+// or UINT32_MAX.
+static uint32_t named_of(const boids_world_params *w, uint32_t count, const float (*pos)[4], const float (*vel)[4],
+                         const uint32_t *ids, const float pi[3], uint32_t id, float off[3], float v[3]) {
+    for (uint32_t j = 0; id != BOIDS_ID_TARGET && j < count; j++)
+        if (ids[j] == id) {
+            boids_world_delta(w, pi, pos[j], off);
+            memcpy(v, vel[j], 12);
+            return j;
+        }
+    boids_world_delta(w, pi, w->target_pos, off);
+    memcpy(v, w->target_vel, 12);
+    return UINT32_MAX;
+}
+
+// See boids/render.h.
 size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*pos)[4], const float (*vel)[4],
-                           const float point[3], bool neighbors, bool vectors, boids_line_vertex *v, size_t n,
-                           size_t cap, uint32_t *picked) {
+                           const uint32_t *ids, const uint32_t *group, const float point[3], bool neighbors,
+                           bool vectors, boids_line_vertex *v, size_t n, size_t cap, uint32_t *picked) {
     static const float ring_col[4] = {1.0f, 1.0f, 1.0f, 0.7f}, nb_col[4] = {0.4f, 1.0f, 0.6f, 0.6f};
     const boids_world_params *w = &p->world;
     if (!count)
@@ -97,7 +114,7 @@ size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*
         }
     }
     *picked = best;
-    const boids_group_params *g = &p->group[0];
+    const boids_group_params *g = &p->group[group[best] < BOIDS_MAX_GROUPS ? group[best] : 0];
     const float *pi = pos[best], *vi = vel[best];
     float ms = g->maxspeed, mf = g->maxforce;
     float sep[3] = {0}, ali[3] = {0}, coh[3] = {0};
@@ -171,6 +188,31 @@ size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*
         boids_obstacles(pi, vi, &p->scene, w, g->avoid_distance, g->body_radius, ms, mf, force[BOIDS_BI_OBSTACLES]);
     if (beh & BOIDS_BIT(BOIDS_BI_FEELERS))
         boids_feelers(pi, vi, &p->scene, w->dim, g->feeler_length, mf, force[BOIDS_BI_FEELERS]);
+    // The named agents' behaviours, as steer.c's (the group's leader and
+    // pair; the leader's rank skipped when it is of the group's id layout).
+    uint32_t me = ids[best];
+    float off[3], lv[3];
+    if ((beh & BOIDS_BIT(BOIDS_BI_OFFSET)) && me != g->leader) {
+        named_of(w, count, pos, vel, ids, pi, g->leader, off, lv);
+        uint32_t stride = g->rank_stride ? g->rank_stride : 1u, leader_rank = UINT32_MAX, members, local_n;
+        if (g->leader != BOIDS_ID_TARGET && g->leader >= g->rank_base && (g->leader - g->rank_base) % stride == 0)
+            leader_rank = boids_formation_member(g, g->leader, UINT32_MAX, &local_n);
+        uint32_t slot = boids_formation_member(g, me, leader_rank, &members);
+        float local[3];
+        boids_formation_place(g->formation, slot, members, g->formation_spacing, g->leader_offset, local);
+        boids_offset_pursuit(off, lv, local, w->dim, vi, g->arrive_radius, ms, mf, force[BOIDS_BI_OFFSET]);
+    }
+    if ((beh & BOIDS_BIT(BOIDS_BI_FOLLOW)) && me != g->leader) {
+        named_of(w, count, pos, vel, ids, pi, g->leader, off, lv);
+        boids_follow_leader(off, lv, vi, g->leader_behind, g->leader_sight, g->predict, g->arrive_radius, ms, mf,
+                            force[BOIDS_BI_FOLLOW]);
+    }
+    if (beh & BOIDS_BIT(BOIDS_BI_INTERPOSE)) {
+        float ob[3], vb[3];
+        named_of(w, count, pos, vel, ids, pi, g->interpose_a, off, lv);
+        named_of(w, count, pos, vel, ids, pi, g->interpose_b, ob, vb);
+        boids_interpose(off, lv, ob, vb, vi, g->arrive_radius, ms, mf, force[BOIDS_BI_INTERPOSE]);
+    }
     // maxforce is drawn as the perception radius; colours by behaviour index.
     float k = g->radius / (mf > 0.0f ? mf : 1.0f);
     for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++) {
