@@ -251,23 +251,92 @@ float agent_maxforce(boids_group_params g, uint id) {
 
 // ---- fixed point for order-independent sums (shared.h BOIDS_FIX_*) ------------
 
+// The 64-bit integers of the sums: int64_t where the context has
+// GL_ARB_gpu_shader_int64 (src/gpu/gpu.c checks it and defines BOIDS_INT64);
+// otherwise GLSL 4.50 core, each a uvec2 (x the low, y the high 32 bits, two's
+// complement). Both give the same bits: the C's int64_t, truncation toward
+// zero into the integer, float conversion rounding to nearest.
+#ifdef BOIDS_INT64
+#define fix64 int64_t
+#define fix64x3 i64vec3
+
+fix64 fix_add(fix64 a, fix64 b) { return a + b; }
+
+// v (|v| <= 2^39, not NaN) truncated toward zero.
+fix64 fix_trunc(float v) { return int64_t(v); }
+
+// The integer as a float, rounded to nearest.
+float fix_float(fix64 s) { return float(s); }
+
+fix64x3 fix3_zero() { return i64vec3(0); }
+#else
+#define fix64 uvec2
+struct fix64x3 {
+    uvec2 x, y, z;
+};
+
+// -a (two's complement: ~a + 1, the carry out of the low half into the high).
+uvec2 fix_negate(uvec2 a) {
+    uint lo = ~a.x + 1u;
+    return uvec2(lo, ~a.y + (lo == 0u ? 1u : 0u));
+}
+
+fix64 fix_add(fix64 a, fix64 b) {
+    uint carry;
+    uint lo = uaddCarry(a.x, b.x, carry);
+    return uvec2(lo, a.y + b.y + carry);
+}
+
+// v (|v| <= 2^39, not NaN) truncated toward zero: |v| = hi 2^32 + lo, both
+// exact in float (the power-of-two scale is exact; |v| >= 2^32 is an
+// integer and |v| - hi 2^32 is a multiple of its ulp below 2^32), then the
+// sign.
+fix64 fix_trunc(float v) {
+    float a = abs(v);
+    float hi = floor(a * (1.0 / 4294967296.0));
+    uvec2 m = uvec2(uint(a - hi * 4294967296.0), uint(hi));
+    return v < 0.0 ? fix_negate(m) : m;
+}
+
+// The integer as a float, rounded to nearest: the magnitude's top 32 bits
+// (the first set bit at bit 31), with bit 0 set if any bit below them is
+// (a sticky bit: below float's rounding position, so the one rounding of
+// uint -> float is the 64-bit value's), times an exact power of two.
+float fix_float(fix64 s) {
+    bool neg = int(s.y) < 0;
+    uvec2 m = neg ? fix_negate(s) : s;
+    float f;
+    if (m.y == 0u) {
+        f = float(m.x);
+    } else {
+        int shift = 31 - findMSB(m.y); // 0..31
+        uint top = shift == 0 ? m.y : (m.y << shift) | (m.x >> (32 - shift));
+        top |= (m.x << shift) != 0u ? 1u : 0u;
+        f = float(top) * uintBitsToFloat(uint(127 + 32 - shift) << 23); // * 2^(32 - shift), exact
+    }
+    return neg ? -f : f;
+}
+
+fix64x3 fix3_zero() { return fix64x3(uvec2(0u), uvec2(0u), uvec2(0u)); }
+#endif
+
 // C twin: include/boids/behaviors.h boids_fix() (inline).
 // value * scale truncated toward zero into a 64-bit integer, saturated at
 // BOIDS_FIX_SATURATE (so a sum of BOIDS_MAX_AGENTS terms cannot overflow);
 // NaN maps to 0 (isnan, not v != v, which a compiler may fold to false).
-int64_t fix(float value, float scale) {
+fix64 fix(float value, float scale) {
     float v = value * scale; // exact: scale is a power of two
     if (isnan(v))
-        return int64_t(0);
+        return fix_trunc(0.0);
     v = v > BOIDS_FIX_SATURATE ? BOIDS_FIX_SATURATE : v;
     v = v < -BOIDS_FIX_SATURATE ? -BOIDS_FIX_SATURATE : v;
-    return int64_t(v);
+    return fix_trunc(v);
 }
 
 // C twin: include/boids/behaviors.h boids_unfix() (inline).
 // The sum back as a float (int64 -> float rounds to nearest, then an exact
 // power-of-two scale).
-float unfix(int64_t sum, float scale) { return float(sum) * (1.0 / scale); }
+float unfix(fix64 sum, float scale) { return fix_float(sum) * (1.0 / scale); }
 
 // ---- single-agent behaviours -----------------------------------------------------
 

@@ -4,22 +4,22 @@
 
 // floor((p - min) * inv_cell) in integers, then wrapped (torus) or clamped
 // explicitly: never a negative % or a negative float -> uint conversion.
+// 32-bit integers (the C's are 64-bit; the clamp to +-1e9 makes them equal).
 uint grid_axis_coord(float p, float lo, float inv, uint n, bool wrap) {
     float f = floor((p - lo) * inv);
     if (isnan(f) || !(f > -1e9))
         f = -1e9;
     if (f > 1e9)
         f = 1e9;
-    int64_t i = int64_t(f);
-    if (wrap) {
-        int64_t m = int64_t(n);
-        if (i < 0l)
-            i += m * ((-i) / m + 1l);
-        return uint(i % m);
+    int i = int(f); // |f| <= 1e9 < 2^31
+    if (wrap) { // the C's i + m ((-i) / m + 1), then % m: the non-negative residue
+        if (i < 0)
+            return n - 1u - uint(-(i + 1)) % n;
+        return uint(i) % n;
     }
-    if (i < 0l)
+    if (i < 0)
         return 0u;
-    if (i >= int64_t(n))
+    if (uint(i) >= n)
         return n - 1u;
     return uint(i);
 }

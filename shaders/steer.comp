@@ -62,7 +62,7 @@ bool sees(float c, bool has_heading, float dot, float d2) {
 // C twin: src/core/steer.c struct gather.
 // Order-independent neighbourhood sums of one agent.
 struct gather {
-    i64vec3 sep, ali, coh, view, esc;
+    fix64x3 sep, ali, coh, view, esc; // behaviors.glsl: int64 or uint pairs
     uint sep_n, ali_n, coh_n, view_n, esc_n;
     uint neighbors, candidates;
     float nearest2;      // smallest d^2 among neighbours, infinity if none
@@ -84,25 +84,25 @@ struct gather {
 };
 
 // C twin: src/core/steer.c fix3().
-void fix3(inout i64vec3 acc, vec3 v, float scale) {
-    acc.x += fix(v.x, scale);
-    acc.y += fix(v.y, scale);
-    acc.z += fix(v.z, scale);
+void fix3(inout fix64x3 acc, vec3 v, float scale) {
+    acc.x = fix_add(acc.x, fix(v.x, scale));
+    acc.y = fix_add(acc.y, fix(v.y, scale));
+    acc.z = fix_add(acc.z, fix(v.z, scale));
 }
 
 // C twin: src/core/steer.c fix3_unit().
 // fix3 for terms known to lie in [-1, 1] (offset / radius with d < radius;
 // velocity / the largest maxspeed): no saturation or NaN test, the same bits
 // as fix. In 2D the z terms are all 0, so z is added only in 3D.
-void fix3_unit(inout i64vec3 acc, vec3 v, uint dim) {
-    acc.x += int64_t(v.x * BOIDS_FIX_UNIT);
-    acc.y += int64_t(v.y * BOIDS_FIX_UNIT);
+void fix3_unit(inout fix64x3 acc, vec3 v, uint dim) {
+    acc.x = fix_add(acc.x, fix_trunc(v.x * BOIDS_FIX_UNIT));
+    acc.y = fix_add(acc.y, fix_trunc(v.y * BOIDS_FIX_UNIT));
     if (dim == 3u)
-        acc.z += int64_t(v.z * BOIDS_FIX_UNIT);
+        acc.z = fix_add(acc.z, fix_trunc(v.z * BOIDS_FIX_UNIT));
 }
 
 // C twin: src/core/steer.c unfix3().
-vec3 unfix3(i64vec3 acc, float scale, float k) {
+vec3 unfix3(fix64x3 acc, float scale, float k) {
     return vec3(unfix(acc.x, scale) * k, unfix(acc.y, scale) * k, unfix(acc.z, scale) * k);
 }
 
@@ -491,11 +491,11 @@ void main() {
     bool has_heading = norm2(heading) > 0.0;
 
     gather acc;
-    acc.sep = i64vec3(0);
-    acc.ali = i64vec3(0);
-    acc.coh = i64vec3(0);
-    acc.view = i64vec3(0);
-    acc.esc = i64vec3(0);
+    acc.sep = fix3_zero();
+    acc.ali = fix3_zero();
+    acc.coh = fix3_zero();
+    acc.view = fix3_zero();
+    acc.esc = fix3_zero();
     acc.sep_n = 0u;
     acc.ali_n = 0u;
     acc.coh_n = 0u;

@@ -1334,6 +1334,236 @@ START_TEST(debug_errors_counted) {
 }
 END_TEST
 
+// ---- 64-bit sums without GL_ARB_gpu_shader_int64 (GLSL 4.50 core) -------------------
+
+// A file of BOIDS_SHADER_DIR (malloc'd).
+static char *shader_file(const char *name) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", BOIDS_SHADER_DIR, name);
+    FILE *fp = fopen(path, "rb");
+    ck_assert_msg(fp != NULL, "cannot open %s", path);
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *t = malloc((size_t)n + 1);
+    ck_assert(t && fread(t, 1, (size_t)n, fp) == (size_t)n);
+    t[n] = '\0';
+    fclose(fp);
+    return t;
+}
+
+static uint64_t fix_rng(uint64_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static float bits_float(uint32_t u) {
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint32_t float_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+// behaviors.glsl's fixed point (fix_trunc, fix_add, fix_float: the
+// section between its "---- fixed point" and "---- single-agent" rules)
+// through a probe shader, native int64 and uint pairs, against C's int64_t:
+// truncation of floats of every magnitude to 2^39 and both signs, the carry
+// of a sum, and int64 -> float rounding (ties to even, a sticky bit far below
+// the top 32 bits, every bit length).
+START_TEST(fixed_point_without_int64) {
+    open_context();
+    char *shared = shader_file("shared.h"), *beh = shader_file("behaviors.glsl");
+    char *from = strstr(beh, "// ---- fixed point"), *to = from ? strstr(from, "// ---- single-agent") : NULL;
+    ck_assert_msg(from && to, "behaviors.glsl: the fixed-point section's rules not found");
+    *to = '\0';
+    enum { N = 1 << 14 };
+    uint32_t(*in)[4] = malloc(N * 16), (*out)[4] = malloc(N * 16);
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    static const float special[] = {0.0f,
+                                    -0.0f,
+                                    0.5f,
+                                    -0.99f,
+                                    1.0f,
+                                    -1.0f,
+                                    4294967040.0f,
+                                    4294967296.0f,
+                                    -4294967296.0f,
+                                    549755813888.0f,
+                                    -549755813888.0f,
+                                    2147483648.0f,
+                                    -2147483648.0f,
+                                    16777217.0f,
+                                    8388608.5f};
+    for (int i = 0; i < N; i++) {
+        float v[2];
+        for (int k = 0; k < 2; k++) {
+            uint64_t r = fix_rng(&x);
+            if (r % 16 == 0) {
+                v[k] = special[(r >> 8) % (sizeof special / sizeof special[0])];
+            } else { // sign, exponent -4..38, mantissa: |v| < 2^39
+                uint32_t e = (uint32_t)(127 - 4 + (r >> 8) % 43), m = (uint32_t)(r >> 16) & 0x7fffffu;
+                v[k] = bits_float((uint32_t)(r & 1) << 31 | e << 23 | m);
+            }
+        }
+        uint64_t r = fix_rng(&x), z;
+        switch (i % 4) {
+        case 0: // any bit length
+            z = fix_rng(&x) >> (r % 64);
+            break;
+        case 1: // a tie between two floats: 25 significant bits
+            z = ((1ull << 24) + 1 + 2 * ((r >> 8) % 4)) << (r % 38);
+            break;
+        case 2: // a tie but for one low bit (the sticky bit)
+            z = (((1ull << 24) + 1 + 2 * ((r >> 8) % 4)) << (8 + r % 30)) + 1;
+            break;
+        default: // near 2^32 and 2^63
+            z = (r & 2 ? (1ull << 32) : (1ull << 62)) + (r >> 16) % 512 - 256;
+        }
+        if (r & (1ull << 63))
+            z = (uint64_t)(-(int64_t)z);
+        in[i][0] = float_bits(v[0]);
+        in[i][1] = float_bits(v[1]);
+        in[i][2] = (uint32_t)z;
+        in[i][3] = (uint32_t)(z >> 32);
+    }
+    static const char probe[] =
+        "layout(local_size_x = 64) in;\n"
+        "layout(std430, binding = 0) readonly buffer In { uvec4 inp[]; };\n"
+        "layout(std430, binding = 1) writeonly buffer Out { uvec4 outp[]; };\n"
+        "#ifdef BOIDS_INT64\n"
+        "fix64 from_pair(uvec2 p) { return int64_t(packUint2x32(p)); }\n"
+        "uvec2 to_pair(fix64 s) { return unpackUint2x32(uint64_t(s)); }\n"
+        "#else\n"
+        "fix64 from_pair(uvec2 p) { return p; }\n"
+        "uvec2 to_pair(fix64 s) { return s; }\n"
+        "#endif\n"
+        "void main() {\n"
+        "    uvec4 c = inp[gl_GlobalInvocationID.x];\n"
+        "    fix64 s = fix_add(fix_trunc(uintBitsToFloat(c.x)), fix_trunc(uintBitsToFloat(c.y)));\n"
+        "    outp[gl_GlobalInvocationID.x] = uvec4(to_pair(s), floatBitsToUint(fix_float(from_pair(c.zw))),\n"
+        "                                          floatBitsToUint(fix_float(s)));\n"
+        "}\n";
+    GLuint bin, bout;
+    glCreateBuffers(1, &bin);
+    glCreateBuffers(1, &bout);
+    glNamedBufferData(bin, N * 16, in, GL_STATIC_DRAW);
+    glNamedBufferData(bout, N * 16, NULL, GL_DYNAMIC_READ);
+    for (int native = 0; native < 2; native++) {
+        if (native && !GLAD_GL_ARB_gpu_shader_int64)
+            continue;
+        const char *version = native ? "#version 450 core\n#extension GL_ARB_gpu_shader_int64 : require\n"
+                                       "#define BOIDS_INT64 1\n#define BOIDS_GLSL 1\n"
+                                     : "#version 450 core\n#define BOIDS_GLSL 1\n";
+        const char *texts[] = {version, shared, "\n", from, probe};
+        GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
+        glShaderSource(sh, 5, texts, NULL);
+        glCompileShader(sh);
+        GLint ok = 0;
+        char log[4096] = "";
+        glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+        glGetShaderInfoLog(sh, sizeof log, NULL, log);
+        ck_assert_msg(ok, "fixed-point probe (%s) does not compile: %s", native ? "int64" : "uint pairs", log);
+        GLuint prog = glCreateProgram();
+        glAttachShader(prog, sh);
+        glLinkProgram(prog);
+        glDeleteShader(sh);
+        glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+        ck_assert_msg(ok, "fixed-point probe (%s) does not link", native ? "int64" : "uint pairs");
+        glUseProgram(prog);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, bin);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, bout);
+        glDispatchCompute(N / 64, 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        glGetNamedBufferSubData(bout, 0, N * 16, out);
+        glDeleteProgram(prog);
+        for (int i = 0; i < N; i++) {
+            float v0 = bits_float(in[i][0]), v1 = bits_float(in[i][1]);
+            int64_t sum = (int64_t)v0 + (int64_t)v1;
+            int64_t z = (int64_t)((uint64_t)in[i][3] << 32 | in[i][2]);
+            uint64_t got = (uint64_t)out[i][1] << 32 | out[i][0];
+            EXPECT(got == (uint64_t)sum, "%s: trunc(%a) + trunc(%a): %016llx, C %016llx", native ? "int64" : "pairs",
+                   (double)v0, (double)v1, (unsigned long long)got, (unsigned long long)sum);
+            EXPECT(out[i][2] == float_bits((float)z), "%s: float(%lld) = %a, C %a", native ? "int64" : "pairs",
+                   (long long)z, (double)bits_float(out[i][2]), (double)(float)z);
+            EXPECT(out[i][3] == float_bits((float)sum), "%s: float(%lld) = %a, C %a", native ? "int64" : "pairs",
+                   (long long)sum, (double)bits_float(out[i][3]), (double)(float)sum);
+        }
+    }
+    glDeleteBuffers(1, &bin);
+    glDeleteBuffers(1, &bout);
+    ck_assert_int_eq(glGetError(), GL_NO_ERROR);
+    free(in);
+    free(out);
+    free(shared);
+    free(beh);
+    close_context();
+}
+END_TEST
+
+// The whole step with the sums in uint pairs (BOIDS_NO_INT64=1, as on a
+// driver without GL_ARB_gpu_shader_int64) gives the native int64 run's
+// bits: steer's output after one step, the state after 31.
+START_TEST(step_without_int64) {
+    open_context();
+    const step_case *c = &step_cases[_i];
+    boids_params p;
+    boids_params_default(&p, c->n, c->dim);
+    p.world.boundary = c->boundary;
+    for (uint32_t a = 0; a < c->dim; a++) {
+        p.world.min[a] = c->min;
+        p.world.size[a] = c->size;
+    }
+    three_groups(&p, (1u << BOIDS_BEHAVIOR_COUNT) - 1u);
+    ck_assert_int_eq(boids_params_finalize(&p, NULL, 0), BOIDS_OK);
+    boids_sim *s;
+    ck_assert_int_eq(boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM), BOIDS_OK);
+    boids_gpu *a = gpu_for(&s->p, NULL);
+    setenv("BOIDS_NO_INT64", "1", 1);
+    boids_gpu *b = gpu_for(&s->p, NULL);
+    unsetenv("BOIDS_NO_INT64");
+    ck_assert_msg(boids_gpu_int64(a) == (GLAD_GL_ARB_gpu_shader_int64 != 0),
+                  "int64 in the shaders: %d, the context's GL_ARB_gpu_shader_int64: %d", boids_gpu_int64(a),
+                  GLAD_GL_ARB_gpu_shader_int64);
+    ck_assert_msg(!boids_gpu_int64(b), "BOIDS_NO_INT64=1: expected the shaders without int64");
+    boids_gpu_upload(a, s);
+    boids_gpu_upload(b, s);
+    size_t bytes = (size_t)(s->n + 1) * 16;
+    float(*pa)[4] = malloc(bytes), (*pb)[4] = malloc(bytes), (*va)[4] = malloc(bytes), (*vb)[4] = malloc(bytes);
+    uint32_t *ga = malloc(bytes), *gb = malloc(bytes);
+    boids_gpu_step(a);
+    boids_gpu_step(b);
+    ck_assert_int_eq(boids_gpu_read_state(a, pa, va, ga), BOIDS_OK);
+    ck_assert_int_eq(boids_gpu_read_state(b, pb, vb, gb), BOIDS_OK);
+    EXPECT(memcmp(pa, pb, (size_t)s->n * 16) == 0 && memcmp(va, vb, (size_t)s->n * 16) == 0,
+           "%s: one step differs between int64 and uint pairs", c->name);
+    for (int k = 0; k < 30; k++) {
+        boids_gpu_step(a);
+        boids_gpu_step(b);
+    }
+    uint64_t ha = boids_gpu_hash(a), hb = boids_gpu_hash(b);
+    EXPECT(ha == hb, "%s: after 31 steps int64 %016llx, uint pairs %016llx", c->name, (unsigned long long)ha,
+           (unsigned long long)hb);
+    EXPECT(boids_gpu_debug_errors(a) == 0 && boids_gpu_debug_errors(b) == 0, "%s: GL errors", c->name);
+    free(pa);
+    free(pb);
+    free(va);
+    free(vb);
+    free(ga);
+    free(gb);
+    boids_gpu_destroy(a);
+    boids_gpu_destroy(b);
+    boids_sim_destroy(s);
+    close_context();
+}
+END_TEST
+
 Suite *gpu_suite(void);
 Suite *gpu_suite(void) {
     Suite *s = suite_create("gpu");
@@ -1351,6 +1581,8 @@ Suite *gpu_suite(void) {
     tcase_add_test(steer, path_twins_crowd);
     tcase_add_loop_test(steer, rules_step_parity, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
     tcase_add_loop_test(steer, combine_and_neighborhood_parity, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
+    tcase_add_test(steer, fixed_point_without_int64);
+    tcase_add_loop_test(steer, step_without_int64, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
     suite_add_tcase(s, steer);
     TCase *bodies = tcase_create("bodies");
     tcase_set_timeout(bodies, 600);

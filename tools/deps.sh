@@ -18,6 +18,7 @@ packages=(
   zlib1g-dev                                 # CRC-32 of .boids snapshots (crc32)
   libzstd-dev                                # zstd-compressed frames of recordings (--record)
   clang libclang-rt-dev libomp-dev           # tools/fuzz.sh: libFuzzer, ASan/UBSan, OpenMP with clang
+  glslang-tools                              # glslangValidator: the shaders checked against GLSL 4.50 core (test shaders_glslang)
 )
 
 missing=()

@@ -151,6 +151,11 @@ bool boids_gpu_robust(const boids_gpu *g);
 // executable can refuse a bad one (exit 2) before opening GL; the error
 // line as boids_gpu_create's.
 boids_result boids_gpu_fault_parse(const char *value, char *err, size_t err_size);
+// Whether the compute shaders use 64-bit integers (int64_t:
+// GL_ARB_gpu_shader_int64, where the context has it and $BOIDS_NO_INT64 is
+// unset, "" or "0"); else their fixed-point sums are pairs of 32-bit uints
+// (GLSL 4.50 core), with the same results.
+bool boids_gpu_int64(const boids_gpu *g);
 // Steps taken and agents.
 uint64_t boids_gpu_steps(const boids_gpu *g);
 uint32_t boids_gpu_count(const boids_gpu *g);

@@ -14,11 +14,15 @@
 #include <glad/gl.h>
 
 #include "boids/error.h"
+#include "program_source.h" // BOIDS_SHADER_INT64
 
 // Link a compute program of `stage` (e.g. "steer.comp") after the shared
-// prelude (shared.h, common.glsl, behaviors.glsl, grid.glsl). On failure
-// err gets "FILE:LINE: message" lines of the info log, joined by "; ".
-boids_result boids_program_compute(const char *shader_dir, const char *stage, GLuint *out, char *err, size_t err_size);
+// prelude (shared.h, common.glsl, behaviors.glsl, grid.glsl); flags:
+// program_source.h's BOIDS_SHADER_INT64 (only where the context has
+// GL_ARB_gpu_shader_int64). On failure err gets "FILE:LINE: message" lines
+// of the info log, joined by "; ".
+boids_result boids_program_compute(const char *shader_dir, const char *stage, unsigned flags, GLuint *out, char *err,
+                                   size_t err_size);
 
 // Link a drawing program of a vertex and a fragment shader (e.g.
 // "agents.vert", "agents.frag"), each after "#version 450 core", BOIDS_GLSL,

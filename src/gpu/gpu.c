@@ -53,6 +53,7 @@ struct boids_gpu {
     uint64_t timer_step[TIMER_RING]; // step whose queries a ring slot holds, +1 (0: never issued)
     bool quiet;
     const char *shader_dir; // as given at create (the trig probe loads from it too)
+    unsigned shader_flags; // BOIDS_SHADER_INT64 where the context has GL_ARB_gpu_shader_int64 (and not $BOIDS_NO_INT64)
     float trig_error;       // boids_gpu_trig_error, once measured (< 0: not yet)
     // Faults.
     fault_kind fault;         // BOIDS_FAULT
@@ -309,20 +310,28 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     g->cells = cells;
     g->quiet = d->quiet;
     g->shader_dir = d->shader_dir;
+    // 64-bit integers in the shaders only where the driver says so; else
+    // the sums in uint pairs, GLSL 4.50 core (the same bits; BOIDS_NO_INT64=1
+    // forces them, for tests).
+    const char *no_int64 = getenv("BOIDS_NO_INT64");
+    bool want_int64 = !no_int64 || !*no_int64 || strcmp(no_int64, "0") == 0;
+    g->shader_flags = GLAD_GL_ARB_gpu_shader_int64 && want_int64 ? BOIDS_SHADER_INT64 : 0u;
     g->trig_error = -1.0f;
     g->fault = fault;
     g->fault_step = fault_step;
     g->reset = GL_NO_ERROR;
     for (size_t s = 0; s < STAGE_N; s++) {
-        boids_result r = boids_program_compute(d->shader_dir, stage_file[s], &g->prog[s], err, err_size);
+        boids_result r =
+            boids_program_compute(d->shader_dir, stage_file[s], g->shader_flags, &g->prog[s], err, err_size);
         if (r != BOIDS_OK) {
             boids_gpu_destroy(g);
             return r;
         }
     }
-    boids_result r = boids_program_compute(d->shader_dir, "scan_add.comp", &g->prog_scan_add, err, err_size);
+    boids_result r =
+        boids_program_compute(d->shader_dir, "scan_add.comp", g->shader_flags, &g->prog_scan_add, err, err_size);
     if (r == BOIDS_OK)
-        r = boids_program_compute(d->shader_dir, "survey.comp", &g->prog_survey, err, err_size);
+        r = boids_program_compute(d->shader_dir, "survey.comp", g->shader_flags, &g->prog_survey, err, err_size);
     if (r != BOIDS_OK) {
         boids_gpu_destroy(g);
         return r;
@@ -864,6 +873,9 @@ uint64_t boids_gpu_steps(const boids_gpu *g) {
 uint32_t boids_gpu_count(const boids_gpu *g) {
     return g->n;
 }
+bool boids_gpu_int64(const boids_gpu *g) {
+    return (g->shader_flags & BOIDS_SHADER_INT64) != 0;
+}
 
 // See boids/gpu.h.
 uint32_t boids_gpu_id_buffer(const boids_gpu *g) {
@@ -943,7 +955,8 @@ float boids_gpu_trig_error(boids_gpu *g) {
     GLuint prog = 0;
     char err[512];
     float worst = BOIDS_TOL_TRIG / 4.0f; // the bound assumed when it cannot be measured
-    if (in && out && boids_program_compute(g->shader_dir, "trig_probe.comp", &prog, err, sizeof err) == BOIDS_OK) {
+    if (in && out &&
+        boids_program_compute(g->shader_dir, "trig_probe.comp", g->shader_flags, &prog, err, sizeof err) == BOIDS_OK) {
         for (int i = 0; i < PROBES; i++) {
             double t = ((double)i + 0.5) / PROBES, a = -2.0 * BOIDS_PI + 4.0 * BOIDS_PI * t;
             double r = 0.5 + 1.5 * fmod(t * 97.0, 1.0), b = 2.0 * BOIDS_PI * t;

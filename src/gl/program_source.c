@@ -1,0 +1,150 @@
+// src/gl/program_source.c: the sources of a shader as program.c hands them
+// to the driver (program_source.h). No GL: the same function serves the
+// backend and the portability check (tools/shader_source.c).
+#include "program_source.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct boids_shader_file {
+    const char *name;
+    const char *text;
+} boids_shader_file;
+extern const boids_shader_file boids_shader_files[]; // shaders_embedded.c
+
+static const char *const prelude[] = {"shared.h", "common.glsl", "behaviors.glsl", "grid.glsl"};
+#define PRELUDE_COUNT (sizeof(prelude) / sizeof(prelude[0]))
+
+// See program_source.h.
+const char *boids_shader_file_at(size_t i) {
+    for (size_t k = 0; boids_shader_files[k].name; k++)
+        if (k == i)
+            return boids_shader_files[k].name;
+    return NULL;
+}
+
+// The text of a shader file: from dir if given (malloc'd), else embedded
+// (*owned = NULL).
+static const char *shader_text(const char *dir, const char *name, char **owned, char *err, size_t err_size) {
+    *owned = NULL;
+    if (!dir) {
+        for (const boids_shader_file *f = boids_shader_files; f->name; f++)
+            if (strcmp(f->name, name) == 0)
+                return f->text;
+        snprintf(err, err_size, "shader %s is not built into this executable", name);
+        return NULL;
+    }
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        snprintf(err, err_size,
+                 "--shader-dir: '%s' cannot be read (%s); expected a directory with the files of shaders/", path,
+                 strerror(errno));
+        return NULL;
+    }
+    fseek(fp, 0, SEEK_END);
+    long size = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+    if (!text || fread(text, 1, (size_t)size, fp) != (size_t)size) {
+        free(text);
+        fclose(fp);
+        snprintf(err, err_size, "--shader-dir: '%s' could not be read", path);
+        return NULL;
+    }
+    text[size] = '\0';
+    fclose(fp);
+    *owned = text;
+    return text;
+}
+
+// The version line and the defines of `file`: "#define
+// BOIDS_STAGE_STEER_COMP 1"-style name of a file (upper case, '.' as '_');
+// compute stages get the name without the extension (BOIDS_STAGE_STEER:
+// which blocks common.glsl declares) and, with BOIDS_SHADER_INT64, the
+// extension and BOIDS_INT64.
+static void version_lines(const char *file, bool compute, unsigned flags, char *version, size_t size) {
+    char upper[64];
+    size_t k = 0;
+    for (; file[k] && k + 1 < sizeof(upper); k++)
+        upper[k] = file[k] == '.' ? '_' : (char)toupper((unsigned char)file[k]);
+    upper[k] = '\0';
+    char *dot = strrchr(upper, '_');
+    if (compute && dot)
+        *dot = '\0';
+    bool int64 = compute && (flags & BOIDS_SHADER_INT64);
+    snprintf(version, size, "#version 450 core\n%s#define BOIDS_GLSL 1\n#define BOIDS_STAGE_%s 1\n",
+             int64 ? "#extension GL_ARB_gpu_shader_int64 : require\n#define BOIDS_INT64 1\n" : "", upper);
+}
+
+// See program_source.h.
+boids_result boids_shader_source_build(boids_shader_source *s, const char *shader_dir, const char *file, unsigned flags,
+                                       char *err, size_t err_size) {
+    memset(s, 0, sizeof(*s));
+    size_t len = strlen(file);
+    bool compute = len > 5 && strcmp(file + len - 5, ".comp") == 0;
+    const char *files[PRELUDE_COUNT + 1];
+    size_t nfiles = 0;
+    if (compute)
+        for (size_t i = 0; i < PRELUDE_COUNT; i++)
+            files[nfiles++] = prelude[i];
+    else
+        files[nfiles++] = "shared.h";
+    files[nfiles++] = file;
+    version_lines(file, compute, flags, s->version, sizeof(s->version));
+    s->names[0] = "(version)";
+    s->texts[0] = s->version;
+    s->count = 1;
+    for (size_t i = 0; i < nfiles; i++) {
+        char *owned;
+        const char *text = shader_text(shader_dir, files[i], &owned, err, err_size);
+        if (!text) {
+            boids_shader_source_free(s);
+            return BOIDS_ERR_SHADER;
+        }
+        size_t size = strlen(text) + 32;
+        char *with_line = malloc(size);
+        if (!with_line) {
+            free(owned);
+            boids_shader_source_free(s);
+            snprintf(err, err_size, "out of memory assembling shader %s", file);
+            return BOIDS_ERR_NOMEM;
+        }
+        snprintf(with_line, size, "#line 1 %zu\n%s\n", s->count, text);
+        free(owned);
+        s->names[s->count] = files[i];
+        s->texts[s->count] = with_line;
+        s->owned[s->count] = with_line;
+        s->count++;
+    }
+    return BOIDS_OK;
+}
+
+// See program_source.h.
+void boids_shader_source_free(boids_shader_source *s) {
+    for (size_t i = 0; i < BOIDS_SHADER_MAX_PARTS; i++)
+        free(s->owned[i]);
+    memset(s, 0, sizeof(*s));
+}
+
+// See program_source.h.
+char *boids_shader_source_text(const boids_shader_source *s) {
+    size_t len = 1;
+    for (size_t i = 0; i < s->count; i++)
+        len += strlen(s->texts[i]);
+    char *out = malloc(len);
+    if (!out)
+        return NULL;
+    char *p = out;
+    for (size_t i = 0; i < s->count; i++) {
+        size_t n = strlen(s->texts[i]);
+        memcpy(p, s->texts[i], n);
+        p += n;
+    }
+    *p = '\0';
+    return out;
+}

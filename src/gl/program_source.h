@@ -1,0 +1,49 @@
+// src/gl/program_source.h: the sources of a shader, assembled exactly as the
+// backend hands them to glShaderSource (program.c), without GL: the tool
+// boids-shader-source (tools/shader_source.c) writes them out for the
+// reference compiler (tests/test_glslang.sh). Not public API.
+//
+// Offers: boids_shader_source_build / _free, boids_shader_source_text (the
+// strings joined, as the driver reads them), boids_shader_file_at (the
+// shader files built into the executable).
+#ifndef BOIDS_PROGRAM_SOURCE_H
+#define BOIDS_PROGRAM_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "boids/error.h"
+
+// The most strings of one shader: the version line, shared.h, common.glsl,
+// behaviors.glsl, grid.glsl, the stage.
+#define BOIDS_SHADER_MAX_PARTS 6
+
+// Variants of a compute shader's defines (the flags of
+// boids_shader_source_build; drawing shaders take none).
+#define BOIDS_SHADER_INT64 1u // GL_ARB_gpu_shader_int64 enabled, BOIDS_INT64 defined (else 64-bit sums in uint pairs)
+
+// One shader's source strings: texts[0] the version line, then one per file,
+// each opening with "#line 1 N" (N its index).
+typedef struct boids_shader_source {
+    size_t count;
+    const char *names[BOIDS_SHADER_MAX_PARTS]; // "(version)", then the file names
+    const char *texts[BOIDS_SHADER_MAX_PARTS];
+    char version[256];
+    char *owned[BOIDS_SHADER_MAX_PARTS];
+} boids_shader_source;
+
+// Assembles the shader of `file` (a compute stage "steer.comp": after the
+// prelude shared.h, common.glsl, behaviors.glsl, grid.glsl; a drawing
+// shader ".vert" / ".frag": after shared.h), from shader_dir if given, else
+// the embedded files. On failure err says which file and *s holds nothing.
+boids_result boids_shader_source_build(boids_shader_source *s, const char *shader_dir, const char *file, unsigned flags,
+                                       char *err, size_t err_size);
+void boids_shader_source_free(boids_shader_source *s);
+
+// The strings joined (malloc'd; NULL if out of memory).
+char *boids_shader_source_text(const boids_shader_source *s);
+
+// The name of the i-th embedded shader file (sorted by name), NULL past the last.
+const char *boids_shader_file_at(size_t i);
+
+#endif

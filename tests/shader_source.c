@@ -1,0 +1,83 @@
+// tests/shader_source.c: boids-shader-source OUTDIR [SHADER_DIR] writes the
+// source of every shader the backend compiles, assembled by the backend's
+// own function (src/gl/program_source.h; no GL context), into OUTDIR, and
+// prints one line per check for tests/test_glslang.sh:
+//   comp FILE        a compute stage (every embedded *.comp), once with
+//                    GL_ARB_gpu_shader_int64 (NAME.int64.comp) and once
+//                    without (NAME.comp: GLSL 4.50 core, no extension)
+//   vert FILE / frag FILE   every embedded *.vert, *.frag
+//   link VERT FRAG   the drawing programs src/render links
+// Exit 0, or 1 with a message on stderr.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "program_source.h"
+
+// The drawing programs of src/render/render.c and bodies.c.
+static const char *const drawing[][2] = {
+    {"agents.vert", "agents.frag"},
+    {"lines.vert", "lines.frag"},
+    {"hud.vert", "lines.frag"},
+    {"bodies.vert", "bodies.frag"},
+};
+
+static bool ends_with(const char *s, const char *end) {
+    size_t n = strlen(s), k = strlen(end);
+    return n >= k && strcmp(s + n - k, end) == 0;
+}
+
+// Writes the source of `file` (flags) as OUTDIR/out_name; false on failure.
+static bool write_source(const char *outdir, const char *shader_dir, const char *file, unsigned flags,
+                         const char *out_name) {
+    boids_shader_source src;
+    char err[1024];
+    if (boids_shader_source_build(&src, shader_dir, file, flags, err, sizeof(err)) != BOIDS_OK) {
+        fprintf(stderr, "boids-shader-source: %s\n", err);
+        return false;
+    }
+    char *text = boids_shader_source_text(&src);
+    boids_shader_source_free(&src);
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", outdir, out_name);
+    FILE *fp = text ? fopen(path, "wb") : NULL;
+    bool ok = fp && fputs(text, fp) >= 0;
+    if (fp && fclose(fp) != 0)
+        ok = false;
+    if (!ok)
+        fprintf(stderr, "boids-shader-source: cannot write %s\n", path);
+    free(text);
+    return ok;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2 || argc > 3) {
+        fprintf(stderr, "usage: boids-shader-source OUTDIR [SHADER_DIR]\n");
+        return 1;
+    }
+    const char *outdir = argv[1], *shader_dir = argc > 2 ? argv[2] : NULL;
+    size_t compute = 0;
+    for (size_t i = 0; boids_shader_file_at(i); i++) {
+        const char *f = boids_shader_file_at(i);
+        if (ends_with(f, ".comp")) {
+            char name[256];
+            snprintf(name, sizeof(name), "%.*s.int64.comp", (int)(strlen(f) - 5), f);
+            if (!write_source(outdir, shader_dir, f, 0, f) ||
+                !write_source(outdir, shader_dir, f, BOIDS_SHADER_INT64, name))
+                return 1;
+            printf("comp %s\ncomp %s\n", f, name);
+            compute++;
+        } else if (ends_with(f, ".vert") || ends_with(f, ".frag")) {
+            if (!write_source(outdir, shader_dir, f, 0, f))
+                return 1;
+            printf("%s %s\n", ends_with(f, ".vert") ? "vert" : "frag", f);
+        }
+    }
+    if (compute == 0) {
+        fprintf(stderr, "boids-shader-source: no compute shader is built in\n");
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof(drawing) / sizeof(drawing[0]); i++)
+        printf("link %s %s\n", drawing[i][0], drawing[i][1]);
+    return 0;
+}
