@@ -198,7 +198,7 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
     }
     // A snapshot holds the parameters: with --load only the run's own flags
     // (steps, backend, outputs, threads, index) may be given.
-    const uint64_t not_with_load = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_COUNT | BOIDS_CLI_COUNTS | BOIDS_CLI_INIT |
+    const boids_cli_bits not_with_load = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_COUNT | BOIDS_CLI_COUNTS | BOIDS_CLI_INIT |
                                    BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_DUMP_SCENARIO;
     if (out->load && (out->flags_given & not_with_load)) {
         for (size_t k = 0; k < cli_flag_count; k++)

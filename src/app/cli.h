@@ -24,70 +24,75 @@
 #include "boids/scenario.h"
 
 // One bit per flag (--help, -h and --version are always accepted).
-#define BOIDS_CLI_COUNT (1ull << 0)         // --count N
-#define BOIDS_CLI_STEPS (1ull << 1)         // --steps S
-#define BOIDS_CLI_SEED (1ull << 2)          // --seed X
-#define BOIDS_CLI_DIM (1ull << 3)           // --dim 2|3
-#define BOIDS_CLI_WORLD (1ull << 4)         // --world WxH[xD]
-#define BOIDS_CLI_ORIGIN (1ull << 5)        // --origin X,Y[,Z]
-#define BOIDS_CLI_BOUNDARY (1ull << 6)      // --boundary wrap|walls|bounce|margin
-#define BOIDS_CLI_BEHAVIORS (1ull << 7)     // --behaviors LIST|all|none
-#define BOIDS_CLI_WEIGHTS (1ull << 8)       // --weights name=value,...
-#define BOIDS_CLI_RADIUS (1ull << 9)        // --radius R
-#define BOIDS_CLI_SEPARATION (1ull << 10)   // --separation R
-#define BOIDS_CLI_FOV (1ull << 11)          // --fov DEGREES
-#define BOIDS_CLI_MAXSPEED (1ull << 12)     // --maxspeed V
-#define BOIDS_CLI_MAXFORCE (1ull << 13)     // --maxforce F
-#define BOIDS_CLI_DT (1ull << 14)           // --dt T
-#define BOIDS_CLI_BACKEND (1ull << 15)      // --backend cpu|gpu
-#define BOIDS_CLI_INIT (1ull << 16)         // --init FILE.csv
-#define BOIDS_CLI_EXPORT_CSV (1ull << 17)   // --export-csv FILE.csv
-#define BOIDS_CLI_STATS_EVERY (1ull << 18)  // --stats-every K
-#define BOIDS_CLI_THREADS (1ull << 19)      // --threads N
-#define BOIDS_CLI_COUNTS (1ull << 20)       // --counts N,N,...
-#define BOIDS_CLI_DISTRIBUTION (1ull << 21) // --distribution uniform|clustered
-#define BOIDS_CLI_QUIET (1ull << 22)        // --quiet
-#define BOIDS_CLI_SHADER_DIR (1ull << 23)   // --shader-dir DIR
-#define BOIDS_CLI_WIDTH (1ull << 24)        // --width W (viewer window)
-#define BOIDS_CLI_HEIGHT (1ull << 25)       // --height H
-#define BOIDS_CLI_VSYNC (1ull << 26)        // --vsync on|off
-#define BOIDS_CLI_FRAMES (1ull << 27)       // --frames K
-#define BOIDS_CLI_SCREENSHOT (1ull << 28)   // --screenshot FILE.png
-#define BOIDS_CLI_KEYS (1ull << 29)         // --keys SCRIPT
-#define BOIDS_CLI_PROFILE (1ull << 30)      // --profile FILE.csv|FILE.json
-#define BOIDS_CLI_BODIES (1ull << 31)       // --bodies none|chain|snake|fish
-#define BOIDS_CLI_JOINTS (1ull << 32)       // --joints J
-#define BOIDS_CLI_BODY_LENGTH (1ull << 33)  // --body-length L
-#define BOIDS_CLI_DEMO (1ull << 34)         // --demo chain|snake (viewer)
-#define BOIDS_CLI_INDEX (1ull << 35)        // --index grid|quadtree|brute (CPU backend)
-#define BOIDS_CLI_SCENARIO (1ull << 36)     // --scenario FILE.ini|NAME
-#define BOIDS_CLI_LIST_SCENARIOS (1ull << 37) // --list-scenarios
-#define BOIDS_CLI_DUMP_SCENARIO (1ull << 38)  // --dump-scenario (boids-run)
-#define BOIDS_CLI_SAVE (1ull << 39)           // --save FILE.boids (snapshot at exit)
-#define BOIDS_CLI_SAVE_EVERY (1ull << 40)     // --save-every K (and every K steps)
-#define BOIDS_CLI_LOAD (1ull << 41)           // --load FILE.boids (start from a snapshot)
-#define BOIDS_CLI_RECORD (1ull << 42)         // --record FILE (boids-run: a recording of the run)
-#define BOIDS_CLI_RECORD_EVERY (1ull << 43)   // --record-every K (a frame every K steps)
-#define BOIDS_CLI_REPLAY (1ull << 44)         // --replay FILE (viewer: play a recording)
-#define BOIDS_CLI_EXPORT_FRAMES (1ull << 45)  // --export-frames DIR (viewer: every frame as PNG)
-#define BOIDS_CLI_FRAME (1ull << 46)          // --frame N (viewer: the replayed frame to start at)
-#define BOIDS_CLI_MAXSPEED_RANGE (1ull << 47) // --maxspeed-range LO,HI (per-agent maxspeed)
-#define BOIDS_CLI_MAXFORCE_RANGE (1ull << 48) // --maxforce-range LO,HI (per-agent maxforce)
-#define BOIDS_CLI_WALL_CORNER (1ull << 49)    // --wall-corner both|book
-#define BOIDS_CLI_PATH_OUTSIDE (1ull << 50)   // --path-outside clamp|end
-#define BOIDS_CLI_PATH_LINE (1ull << 51)      // --path-line segment|infinite
-#define BOIDS_CLI_RULES (1ull << 52)          // --rules chapter|tutorial|heading (every group)
-#define BOIDS_CLI_COMBINE (1ull << 53)        // --combine sum|priority|truncated
-#define BOIDS_CLI_ALIGNMENT_RADIUS (1ull << 54) // --alignment-radius R
-#define BOIDS_CLI_COHESION_RADIUS (1ull << 55)  // --cohesion-radius R
-#define BOIDS_CLI_SEPARATION_FOV (1ull << 56)   // --separation-fov DEGREES
-#define BOIDS_CLI_ALIGNMENT_FOV (1ull << 57)    // --alignment-fov DEGREES
-#define BOIDS_CLI_COHESION_FOV (1ull << 58)     // --cohesion-fov DEGREES
-#define BOIDS_CLI_MARGIN (1ull << 59)         // --margin R (boundary margin: the sketch's boid size)
-#define BOIDS_CLI_UPDATE (1ull << 60)         // --update parallel|sequential (boids-run, CPU backend)
-#define BOIDS_CLI_LEADER (1ull << 61)         // --leader ID|target (offset, follow: every group's leader)
-#define BOIDS_CLI_FORMATION (1ull << 62)      // --formation none|line|column|v|ring (offset: every group)
-#define BOIDS_CLI_INTERPOSE (1ull << 63)      // --interpose A,B (interpose: every group; the last free bit)
+// The flag bits. More than 64 flags: 128 bits (unsigned __int128, a GCC and
+// Clang extension; used only for these masks).
+__extension__ typedef unsigned __int128 boids_cli_bits;
+#define BOIDS_CLI_BIT(n) ((boids_cli_bits)1 << (n))
+
+#define BOIDS_CLI_COUNT BOIDS_CLI_BIT(0)         // --count N
+#define BOIDS_CLI_STEPS BOIDS_CLI_BIT(1)         // --steps S
+#define BOIDS_CLI_SEED BOIDS_CLI_BIT(2)          // --seed X
+#define BOIDS_CLI_DIM BOIDS_CLI_BIT(3)           // --dim 2|3
+#define BOIDS_CLI_WORLD BOIDS_CLI_BIT(4)         // --world WxH[xD]
+#define BOIDS_CLI_ORIGIN BOIDS_CLI_BIT(5)        // --origin X,Y[,Z]
+#define BOIDS_CLI_BOUNDARY BOIDS_CLI_BIT(6)      // --boundary wrap|walls|bounce|margin
+#define BOIDS_CLI_BEHAVIORS BOIDS_CLI_BIT(7)     // --behaviors LIST|all|none
+#define BOIDS_CLI_WEIGHTS BOIDS_CLI_BIT(8)       // --weights name=value,...
+#define BOIDS_CLI_RADIUS BOIDS_CLI_BIT(9)        // --radius R
+#define BOIDS_CLI_SEPARATION BOIDS_CLI_BIT(10)   // --separation R
+#define BOIDS_CLI_FOV BOIDS_CLI_BIT(11)          // --fov DEGREES
+#define BOIDS_CLI_MAXSPEED BOIDS_CLI_BIT(12)     // --maxspeed V
+#define BOIDS_CLI_MAXFORCE BOIDS_CLI_BIT(13)     // --maxforce F
+#define BOIDS_CLI_DT BOIDS_CLI_BIT(14)           // --dt T
+#define BOIDS_CLI_BACKEND BOIDS_CLI_BIT(15)      // --backend cpu|gpu
+#define BOIDS_CLI_INIT BOIDS_CLI_BIT(16)         // --init FILE.csv
+#define BOIDS_CLI_EXPORT_CSV BOIDS_CLI_BIT(17)   // --export-csv FILE.csv
+#define BOIDS_CLI_STATS_EVERY BOIDS_CLI_BIT(18)  // --stats-every K
+#define BOIDS_CLI_THREADS BOIDS_CLI_BIT(19)      // --threads N
+#define BOIDS_CLI_COUNTS BOIDS_CLI_BIT(20)       // --counts N,N,...
+#define BOIDS_CLI_DISTRIBUTION BOIDS_CLI_BIT(21) // --distribution uniform|clustered
+#define BOIDS_CLI_QUIET BOIDS_CLI_BIT(22)        // --quiet
+#define BOIDS_CLI_SHADER_DIR BOIDS_CLI_BIT(23)   // --shader-dir DIR
+#define BOIDS_CLI_WIDTH BOIDS_CLI_BIT(24)        // --width W (viewer window)
+#define BOIDS_CLI_HEIGHT BOIDS_CLI_BIT(25)       // --height H
+#define BOIDS_CLI_VSYNC BOIDS_CLI_BIT(26)        // --vsync on|off
+#define BOIDS_CLI_FRAMES BOIDS_CLI_BIT(27)       // --frames K
+#define BOIDS_CLI_SCREENSHOT BOIDS_CLI_BIT(28)   // --screenshot FILE.png
+#define BOIDS_CLI_KEYS BOIDS_CLI_BIT(29)         // --keys SCRIPT
+#define BOIDS_CLI_PROFILE BOIDS_CLI_BIT(30)      // --profile FILE.csv|FILE.json
+#define BOIDS_CLI_BODIES BOIDS_CLI_BIT(31)       // --bodies none|chain|snake|fish
+#define BOIDS_CLI_JOINTS BOIDS_CLI_BIT(32)       // --joints J
+#define BOIDS_CLI_BODY_LENGTH BOIDS_CLI_BIT(33)  // --body-length L
+#define BOIDS_CLI_DEMO BOIDS_CLI_BIT(34)         // --demo chain|snake (viewer)
+#define BOIDS_CLI_INDEX BOIDS_CLI_BIT(35)        // --index grid|quadtree|brute (CPU backend)
+#define BOIDS_CLI_SCENARIO BOIDS_CLI_BIT(36)     // --scenario FILE.ini|NAME
+#define BOIDS_CLI_LIST_SCENARIOS BOIDS_CLI_BIT(37) // --list-scenarios
+#define BOIDS_CLI_DUMP_SCENARIO BOIDS_CLI_BIT(38)  // --dump-scenario (boids-run)
+#define BOIDS_CLI_SAVE BOIDS_CLI_BIT(39)           // --save FILE.boids (snapshot at exit)
+#define BOIDS_CLI_SAVE_EVERY BOIDS_CLI_BIT(40)     // --save-every K (and every K steps)
+#define BOIDS_CLI_LOAD BOIDS_CLI_BIT(41)           // --load FILE.boids (start from a snapshot)
+#define BOIDS_CLI_RECORD BOIDS_CLI_BIT(42)         // --record FILE (boids-run: a recording of the run)
+#define BOIDS_CLI_RECORD_EVERY BOIDS_CLI_BIT(43)   // --record-every K (a frame every K steps)
+#define BOIDS_CLI_REPLAY BOIDS_CLI_BIT(44)         // --replay FILE (viewer: play a recording)
+#define BOIDS_CLI_EXPORT_FRAMES BOIDS_CLI_BIT(45)  // --export-frames DIR (viewer: every frame as PNG)
+#define BOIDS_CLI_FRAME BOIDS_CLI_BIT(46)          // --frame N (viewer: the replayed frame to start at)
+#define BOIDS_CLI_MAXSPEED_RANGE BOIDS_CLI_BIT(47) // --maxspeed-range LO,HI (per-agent maxspeed)
+#define BOIDS_CLI_MAXFORCE_RANGE BOIDS_CLI_BIT(48) // --maxforce-range LO,HI (per-agent maxforce)
+#define BOIDS_CLI_WALL_CORNER BOIDS_CLI_BIT(49)    // --wall-corner both|book
+#define BOIDS_CLI_PATH_OUTSIDE BOIDS_CLI_BIT(50)   // --path-outside clamp|end
+#define BOIDS_CLI_PATH_LINE BOIDS_CLI_BIT(51)      // --path-line segment|infinite
+#define BOIDS_CLI_RULES BOIDS_CLI_BIT(52)          // --rules chapter|tutorial|heading (every group)
+#define BOIDS_CLI_COMBINE BOIDS_CLI_BIT(53)        // --combine sum|priority|truncated
+#define BOIDS_CLI_ALIGNMENT_RADIUS BOIDS_CLI_BIT(54) // --alignment-radius R
+#define BOIDS_CLI_COHESION_RADIUS BOIDS_CLI_BIT(55)  // --cohesion-radius R
+#define BOIDS_CLI_SEPARATION_FOV BOIDS_CLI_BIT(56)   // --separation-fov DEGREES
+#define BOIDS_CLI_ALIGNMENT_FOV BOIDS_CLI_BIT(57)    // --alignment-fov DEGREES
+#define BOIDS_CLI_COHESION_FOV BOIDS_CLI_BIT(58)     // --cohesion-fov DEGREES
+#define BOIDS_CLI_MARGIN BOIDS_CLI_BIT(59)         // --margin R (boundary margin: the sketch's boid size)
+#define BOIDS_CLI_UPDATE BOIDS_CLI_BIT(60)         // --update parallel|sequential (boids-run, CPU backend)
+#define BOIDS_CLI_LEADER BOIDS_CLI_BIT(61)         // --leader ID|target (offset, follow: every group's leader)
+#define BOIDS_CLI_FORMATION BOIDS_CLI_BIT(62)      // --formation none|line|column|v|ring (offset: every group)
+#define BOIDS_CLI_INTERPOSE BOIDS_CLI_BIT(63)      // --interpose A,B (interpose: every group)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -109,14 +114,14 @@ typedef struct boids_cli_spec {
     const char *usage; // printed by --help, as is
     const char *usage_more; // printed after it (C99 promises string literals of 4095 bytes only), or NULL
     const char *usage_notes; // printed after usage_more, or NULL
-    uint64_t flags;    // BOIDS_CLI_* accepted
-    uint64_t required; // BOIDS_CLI_* that must be given
+    boids_cli_bits flags;    // BOIDS_CLI_* accepted
+    boids_cli_bits required; // BOIDS_CLI_* that must be given
 } boids_cli_spec;
 
 // Parsed options; boids_cli_parse fills in the defaults of everything not given.
 typedef struct boids_options {
     const char *prog;
-    uint64_t flags_given; // BOIDS_CLI_* seen on the command line
+    boids_cli_bits flags_given; // BOIDS_CLI_* seen on the command line
 
     uint32_t count; // --count (1..BOIDS_MAX_AGENTS)
     bool count_set;

@@ -28,7 +28,7 @@ typedef struct parse_ctx {
 // One flag: its name, bit, value and where the value goes, and the texts of its errors.
 typedef struct cli_flag {
     const char *name;    // without the leading "--"
-    uint64_t bit;        // 0: --help / --version, always accepted
+    boids_cli_bits bit;  // 0: --help / --version, always accepted
     const char *metavar; // NULL: takes no value
     cli_value_kind kind;
     unsigned parse_flags; // BOIDS_PARSE_*

@@ -87,7 +87,7 @@ void viewer_replay_csv(viewer *v, int key, int arg) {
 // (a bad file is one line, exit 2).
 static int replay_prepare(viewer *v) {
     const boids_options *o = v->o;
-    const uint64_t only_flow = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_COUNT | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION |
+    const boids_cli_bits only_flow = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_COUNT | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION |
                                BOIDS_CLI_BACKEND | BOIDS_CLI_DEMO | BOIDS_CLI_PROFILE | BOIDS_CLI_LOAD |
                                BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY;
     viewer_replay *r = v->replay = calloc(1, sizeof *v->replay);
