@@ -26,9 +26,17 @@ layout(std430, binding = BOIDS_SSBO_NEXT_VEL) restrict buffer NextVel { vec4 nex
 layout(std430, binding = BOIDS_SSBO_NEXT_ID) restrict buffer NextId { uint next_id[]; };
 layout(std430, binding = BOIDS_SSBO_NEXT_GROUP) restrict buffer NextGroup { uint next_group[]; };
 #endif
-#if defined(BOIDS_STAGE_KEY) || defined(BOIDS_STAGE_COUNT) || defined(BOIDS_STAGE_SCATTER)
+#if defined(BOIDS_STAGE_KEY) || defined(BOIDS_STAGE_COUNT) || defined(BOIDS_STAGE_SCATTER) || \
+    (defined(BOIDS_STAGE_INTEGRATE) && defined(BOIDS_KERNEL_FUSED))
+// (kernel fused: integrate writes the next step's keys and counts)
 layout(std430, binding = BOIDS_SSBO_KEY) restrict buffer Key { uint cell_key[]; };
 layout(std430, binding = BOIDS_SSBO_COUNT) restrict buffer Count { uint cell_count[]; };
+#endif
+#if defined(BOIDS_KERNEL_MORTON) && (defined(BOIDS_STAGE_KEY) || defined(BOIDS_STAGE_STEER) || \
+                                     defined(BOIDS_STAGE_SURVEY) || defined(BOIDS_STAGE_INTEGRATE))
+// Kernel morton: the rank of each row-major cell in Morton order (grid_rank).
+layout(std430, binding = BOIDS_SSBO_CELL_RANK) restrict readonly buffer CellRank { uint cell_rank[]; };
+#define BOIDS_HAS_CELL_RANK 1
 #endif
 #if defined(BOIDS_STAGE_SCATTER) || defined(BOIDS_STAGE_STEER) || defined(BOIDS_STAGE_SURVEY)
 layout(std430, binding = BOIDS_SSBO_START) restrict buffer Start { uint cell_start[]; };

@@ -37,6 +37,19 @@ uint grid_cell_of(vec3 pos) {
     return (c.z * world.cells.y + c.y) * world.cells.x + c.x;
 }
 
+// Where a (row-major) cell's count and start are: its rank in Morton order
+// (kernel morton), else the cell itself.
+uint grid_rank(uint cell) {
+#if defined(BOIDS_HAS_CELL_RANK)
+    return cell_rank[cell];
+#else
+    return cell;
+#endif
+}
+
+// The key of a position: the index of its cell's count and start.
+uint grid_key_of(vec3 pos) { return grid_rank(grid_cell_of(pos)); }
+
 // The distinct cells c-1, c, c+1 of one axis, ascending; returns how many.
 uint grid_axis_cells(uint c, uint n, bool wrap, out uint cells[3]) {
     cells[0] = cells[1] = cells[2] = 0u;

@@ -247,6 +247,20 @@
 /* uint[4]: the heading rules' global survey (survey.comp): the densest
  * block's centre cell, the agents in that block, 2 spare. */
 #define BOIDS_SSBO_SURVEY 21
+/* uint[cells]: the rank of each (row-major) cell in Morton order (kernel
+ * morton: the key, count and start of a cell are at its rank). */
+#define BOIDS_SSBO_CELL_RANK 22
+/* The tiled steer (kernel tiled): one work group per tile of cells (2D 8x8,
+ * 3D 4x4x2); the tile's block (the tile and one cell around it) staged in
+ * shared memory when it holds at most BOIDS_TILE_CAP agents (else read from
+ * the buffers: the same values). */
+#define BOIDS_TILE_2D_X 8u
+#define BOIDS_TILE_2D_Y 8u
+#define BOIDS_TILE_3D_X 4u
+#define BOIDS_TILE_3D_Y 4u
+#define BOIDS_TILE_3D_Z 2u
+#define BOIDS_TILE_HALO_MAX 144u /* (8+2)(8+2) = 100 in 2D, (4+2)(4+2)(2+2) = 144 in 3D */
+#define BOIDS_TILE_CAP 832u      /* agents staged: 32 bytes each, within the 32 KiB every GL 4.3 driver has */
 /* Each scan work group handles 2 * BOIDS_WORKGROUP_SIZE elements. */
 #define BOIDS_SCAN_BLOCK (2u * BOIDS_WORKGROUP_SIZE)
 

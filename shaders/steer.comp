@@ -14,7 +14,36 @@
 // same, and the sums are integers, so the visiting order does not matter.
 // The C "plain difference far from the seam" is the same bits as
 // world_delta, which is used for every pair here.
+//
+// Kernel variants (defines; the same pairs and the same operations on each,
+// so the same bits): BOIDS_KERNEL_MORTON (cells in Morton order: each cell's
+// slots found through grid_rank, one cell at a time), BOIDS_KERNEL_TILED
+// (one work group per tile of cells: the block around the tile staged in
+// shared memory once, read by every agent of the tile; tiled_main below).
 layout(local_size_x = BOIDS_WORKGROUP_SIZE) in;
+
+#if defined(BOIDS_KERNEL_TILED)
+// The staged block: per agent its position bits + group, velocity bits + id.
+shared uvec4 t_pos[BOIDS_TILE_CAP];
+shared uvec4 t_vel[BOIDS_TILE_CAP];
+// The block's cells (halo order: x fastest over each axis's list): first
+// slot in cur, agent count, index of the first in t_pos / t_vel.
+shared uint t_first[BOIDS_TILE_HALO_MAX];
+shared uint t_count[BOIDS_TILE_HALO_MAX];
+shared uint t_base[BOIDS_TILE_HALO_MAX];
+shared uint t_total;  // agents of the block
+shared bool t_staged; // t_pos / t_vel hold them (t_total <= BOIDS_TILE_CAP)
+// The other agent of a pair: global slot j, staged index lj.
+#define OTHER_POS(j, lj) (t_staged ? uintBitsToFloat(t_pos[lj].xyz) : cur_pos[j].xyz)
+#define OTHER_VEL(j, lj) (t_staged ? uintBitsToFloat(t_vel[lj].xyz) : cur_vel[j].xyz)
+#define OTHER_GROUP(j, lj) (t_staged ? t_pos[lj].w : cur_group[j])
+#define OTHER_ID(j, lj) (t_staged ? t_vel[lj].w : cur_id[j])
+#else
+#define OTHER_POS(j, lj) cur_pos[j].xyz
+#define OTHER_VEL(j, lj) cur_vel[j].xyz
+#define OTHER_GROUP(j, lj) cur_group[j]
+#define OTHER_ID(j, lj) cur_id[j]
+#endif
 
 // C twin: src/core/params.c boids_alignment_radius(), boids_cohesion_radius().
 // A rule's own radius, or (0) the perception radius.
@@ -108,8 +137,9 @@ vec3 unfix3(fix64x3 acc, float scale, float k) {
 
 // C twin: src/core/steer.c gather_pair().
 // One pair within the agent's interaction radius: agent (heading, group g)
-// and other slot j at offset `off` (minimum image), d2 = |off|^2 > 0.
-void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, vec3 off, float d2,
+// and other slot j (staged at lj: kernel tiled) at offset `off` (minimum
+// image), d2 = |off|^2 > 0.
+void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, uint lj, vec3 off, float d2,
                  inout gather acc) {
     // Every in-range decision compares squared values (as the C): a
     // product rounds the same everywhere, a sqrt need not.
@@ -122,8 +152,8 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
     // relations == 0: flock with every group (the common case; no group read).
     uint rel = BOIDS_REL_FLOCK;
     if (g.relations != 0u)
-        rel = (g.relations >> (BOIDS_REL_BITS * cur_group[j])) & BOIDS_REL_MASK;
-    vec3 vj = cur_vel[j].xyz;
+        rel = (g.relations >> (BOIDS_REL_BITS * OTHER_GROUP(j, lj))) & BOIDS_REL_MASK;
+    vec3 vj = OTHER_VEL(j, lj);
     vec3 t;
     // Queueing and avoidance look at every agent the group sees (any
     // relation but ignore): a crowd files behind, and dodges, anyone.
@@ -134,7 +164,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
         float tc;
         if ((beh & BOIDS_BIT(BOIDS_BI_AVOID)) != 0u && d2 < g.radius * g.radius &&
             avoid_threat(off, acc.vel, vj, g.avoid_horizon, 2.0 * g.body_radius, tc, t)) {
-            uint id = cur_id[j];
+            uint id = OTHER_ID(j, lj);
             if (avoid_sooner(tc, id, acc.avoid_t, acc.avoid_id)) {
                 acc.avoid_t = tc;
                 acc.avoid_id = id;
@@ -195,7 +225,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
             fix3(acc.esc, t, BOIDS_FIX_SEP);
             acc.esc_n++;
         }
-        uint id = cur_id[j];
+        uint id = OTHER_ID(j, lj);
         if ((beh & BOIDS_BIT(BOIDS_BI_HIDE)) != 0u && d2 < g.radius * g.radius &&
             (d2 < acc.hunter_d2 || (d2 == acc.hunter_d2 && id < acc.hunter_id))) {
             acc.hunter_d2 = d2;
@@ -203,7 +233,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
             acc.hunter_slot = j;
         }
     } else if (rel == BOIDS_REL_PURSUE) {
-        uint id = cur_id[j];
+        uint id = OTHER_ID(j, lj);
         if ((beh & BOIDS_BIT(BOIDS_BI_HUNT)) != 0u && d2 < g.radius * g.radius &&
             (d2 < acc.prey_d2 || (d2 == acc.prey_d2 && id < acc.prey_id))) {
             acc.prey_d2 = d2;
@@ -231,6 +261,20 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
     for (uint k = 0u; k < nz; k++)
         for (uint jy = 0u; jy < ny; jy++) {
             uint row = (zs[k] * world.cells.y + ys[jy]) * world.cells.x;
+#if defined(BOIDS_KERNEL_MORTON)
+            // Cells in Morton order: each cell's run of slots on its own.
+            for (uint ix = 0u; ix < nx; ix++) {
+                uint r = grid_rank(row + xs[ix]);
+                uint first = cell_start[r], last = cell_start[r + 1u];
+                acc.candidates += last - first;
+                for (uint j = first; j < last; j++) {
+                    vec3 off = world_delta(p, cur_pos[j].xyz);
+                    precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
+                    if (d2 > 0.0 && d2 < reach2)
+                        gather_pair(g, heading, has_heading, j, j, off, d2, acc);
+                }
+            }
+#else
             // Consecutive x cells are one contiguous run of slots (as
             // boids_grid_ranges): one loop per run, not per cell.
             for (uint ix = 0u; ix < nx; ix++) {
@@ -243,9 +287,10 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
                     vec3 off = world_delta(p, cur_pos[j].xyz);
                     precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
                     if (d2 > 0.0 && d2 < reach2)
-                        gather_pair(g, heading, has_heading, j, off, d2, acc);
+                        gather_pair(g, heading, has_heading, j, j, off, d2, acc);
                 }
             }
+#endif
         }
 }
 
@@ -479,17 +524,9 @@ vec3 heading_agent(uint i, gather acc) {
     return vec3(heading_rules(heading, g.behaviors, align, separate, to_dense, g.turn * world.dt), 0.0, 0.0);
 }
 
-// C twin: src/core/steer.c steer_agent().
-// Steer one agent (slot i of cur): acceleration into accel[i], the updated
-// wander angles into next (pos.w, vel.w), neighbour statistics.
-void main() {
-    uint i = global_index();
-    if (i >= u_count)
-        return;
-    boids_group_params g = group[cur_group[i]];
-    vec3 heading = set_mag(cur_vel[i].xyz, 1.0);
-    bool has_heading = norm2(heading) > 0.0;
-
+// C twin: src/core/steer.c steer_agent() (the sums' start).
+// The empty neighbourhood of an agent of group g with velocity vel.
+gather gather_start(boids_group_params g, vec3 vel) {
     gather acc;
     acc.sep = fix3_zero();
     acc.ali = fix3_zero();
@@ -523,9 +560,14 @@ void main() {
     acc.avoid_t = BOIDS_INFINITY;
     acc.avoid_id = BOIDS_NONE;
     acc.avoid_off = vec3(0.0);
-    acc.vel = cur_vel[i].xyz;
-    gather_neighbors(i, g, heading, has_heading, acc);
+    acc.vel = vel;
+    return acc;
+}
 
+// C twin: src/core/steer.c steer_agent() (after the gather).
+// The behaviours of agent i from its sums: accel[i], the wander angles into
+// next (pos.w, vel.w), neighbour statistics.
+void steer_finish(uint i, boids_group_params g, vec3 heading, bool has_heading, gather acc) {
     vec2 angles = vec2(cur_pos[i].w, cur_vel[i].w);
     vec3 a;
     if (g.rules == BOIDS_RULES_HEADING) {
@@ -542,3 +584,162 @@ void main() {
     nearest[i] = acc.neighbors != 0u ? sqrt(acc.nearest2) : 0.0;
     candidates[i] = acc.candidates;
 }
+
+#if !defined(BOIDS_KERNEL_TILED)
+// C twin: src/core/steer.c steer_agent().
+// Steer one agent (slot i of cur): acceleration into accel[i], the updated
+// wander angles into next (pos.w, vel.w), neighbour statistics.
+void main() {
+    uint i = global_index();
+    if (i >= u_count)
+        return;
+    boids_group_params g = group[cur_group[i]];
+    vec3 heading = set_mag(cur_vel[i].xyz, 1.0);
+    bool has_heading = norm2(heading) > 0.0;
+    gather acc = gather_start(g, cur_vel[i].xyz);
+    gather_neighbors(i, g, heading, has_heading, acc);
+    steer_finish(i, g, heading, has_heading, acc);
+}
+#else
+// The tiles of the grid: 2D 8x8 cells, 3D 4x4x2 (cells per axis).
+uvec3 tile_size() {
+    return world.dim == 3u ? uvec3(BOIDS_TILE_3D_X, BOIDS_TILE_3D_Y, BOIDS_TILE_3D_Z)
+                           : uvec3(BOIDS_TILE_2D_X, BOIDS_TILE_2D_Y, 1u);
+}
+
+// One axis of the block around the tile's cells [c0, c1] of n: its cells
+// are (lo + k) % n for k < len, or every cell 0..n-1 (all) when the wrapped
+// range covers the axis. The same cells as the union of grid_axis_cells.
+void halo_axis(uint c0, uint c1, uint n, bool wrap, out uint lo, out uint len, out bool whole) {
+    if (wrap) {
+        whole = c1 - c0 + 3u >= n;
+        lo = whole ? 0u : (c0 == 0u ? n - 1u : c0 - 1u);
+        len = whole ? n : c1 - c0 + 3u;
+        return;
+    }
+    whole = false;
+    lo = c0 > 0u ? c0 - 1u : 0u;
+    uint hi = c1 + 1u < n ? c1 + 1u : n - 1u;
+    len = hi - lo + 1u;
+}
+
+// The index on a halo axis of cell coordinate c (a cell of the block).
+uint halo_index(uint c, uint lo, uint n, bool whole) { return whole ? c : (c + n - lo) % n; }
+
+// Kernel tiled: work group = tile. Each invocation takes one cell of the
+// block (the tile and a cell around it): its first slot and count; one
+// invocation the prefix sums; each invocation stages its cell's agents.
+// Then the tile's agents, one per invocation in turn, gather as
+// gather_neighbors does (the same cells: grid_axis_cells of the agent's
+// cell, found in the block), reading the other agents from shared memory.
+shared uint t_tile_cells;                       // cells of the tile
+shared uint t_tile_halo[64];                    // each tile cell's index in the block (at most 8x8 or 4x4x2)
+shared uint t_tile_prefix[65];                  // agents of the tile cells before each
+void main() {
+    uint lid = gl_LocalInvocationID.x;
+    uint tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    uvec3 ts = tile_size();
+    uvec3 n = world.cells.xyz;
+    uvec3 tiles = (n + ts - 1u) / ts;
+    // Work groups past the last tile do nothing (no return: barriers follow).
+    bool live = tile < tiles.x * tiles.y * tiles.z;
+    uvec3 t = uvec3(tile % tiles.x, (tile / tiles.x) % tiles.y, tile / (tiles.x * tiles.y));
+    uvec3 c0 = live ? t * ts : uvec3(0u), c1 = live ? min(c0 + ts, n) - 1u : uvec3(0u);
+    bool wrap = world.boundary == BOIDS_BOUNDARY_WRAP;
+    uvec3 lo, len;
+    bvec3 whole;
+    for (int a = 0; a < 3; a++) {
+        uint l, m;
+        bool every;
+        halo_axis(c0[a], c1[a], n[a], wrap, l, m, every);
+        lo[a] = l;
+        len[a] = m;
+        whole[a] = every;
+    }
+    uint halo_cells = live ? len.x * len.y * len.z : 0u;
+    if (lid < halo_cells) {
+        uvec3 h = uvec3(lid % len.x, (lid / len.x) % len.y, lid / (len.x * len.y));
+        uvec3 c;
+        for (int a = 0; a < 3; a++)
+            c[a] = whole[a] ? h[a] : (lo[a] + h[a]) % n[a];
+        uint r = grid_rank((c.z * n.y + c.y) * n.x + c.x);
+        t_first[lid] = cell_start[r];
+        t_count[lid] = cell_start[r + 1u] - cell_start[r];
+    }
+    barrier();
+    if (lid == 0u) {
+        uint total = 0u;
+        for (uint h = 0u; h < halo_cells; h++) {
+            t_base[h] = total;
+            total += t_count[h];
+        }
+        t_total = total;
+        t_staged = total <= BOIDS_TILE_CAP;
+        uint k = 0u, agents = 0u;
+        for (uint z = c0.z; live && z <= c1.z; z++)
+            for (uint y = c0.y; y <= c1.y; y++)
+                for (uint x = c0.x; x <= c1.x; x++) {
+                    uint h = (halo_index(z, lo.z, n.z, whole.z) * len.y + halo_index(y, lo.y, n.y, whole.y)) * len.x +
+                             halo_index(x, lo.x, n.x, whole.x);
+                    t_tile_halo[k] = h;
+                    t_tile_prefix[k] = agents;
+                    agents += t_count[h];
+                    k++;
+                }
+        t_tile_prefix[k] = agents;
+        t_tile_cells = k;
+    }
+    barrier();
+    if (t_staged && lid < halo_cells) {
+        uint first = t_first[lid], base = t_base[lid];
+        for (uint k = 0u; k < t_count[lid]; k++) {
+            uint j = first + k;
+            t_pos[base + k] = uvec4(floatBitsToUint(cur_pos[j].xyz), cur_group[j]);
+            t_vel[base + k] = uvec4(floatBitsToUint(cur_vel[j].xyz), cur_id[j]);
+        }
+    }
+    barrier();
+    uint agents = t_tile_prefix[t_tile_cells];
+    for (uint q = lid; q < agents; q += BOIDS_WORKGROUP_SIZE) {
+        // The tile cell of the q-th agent: the last k with prefix[k] <= q.
+        uint a = 0u, b = t_tile_cells - 1u;
+        while (a < b) {
+            uint m = (a + b + 1u) / 2u;
+            if (t_tile_prefix[m] <= q)
+                a = m;
+            else
+                b = m - 1u;
+        }
+        uint i = t_first[t_tile_halo[a]] + (q - t_tile_prefix[a]);
+        boids_group_params g = group[cur_group[i]];
+        vec3 heading = set_mag(cur_vel[i].xyz, 1.0);
+        bool has_heading = norm2(heading) > 0.0;
+        gather acc = gather_start(g, cur_vel[i].xyz);
+        vec3 p = cur_pos[i].xyz;
+        uvec3 c = grid_coords(p);
+        uint xs[3], ys[3], zs[3];
+        uint nx = grid_axis_cells(c.x, n.x, wrap, xs);
+        uint ny = grid_axis_cells(c.y, n.y, wrap, ys);
+        uint nz = grid_axis_cells(c.z, n.z, wrap, zs);
+        float reach = group_reach(cur_group[i]);
+        float reach2 = reach * reach;
+        for (uint kz = 0u; kz < nz; kz++)
+            for (uint ky = 0u; ky < ny; ky++) {
+                uint hrow = (halo_index(zs[kz], lo.z, n.z, whole.z) * len.y + halo_index(ys[ky], lo.y, n.y, whole.y)) * len.x;
+                for (uint kx = 0u; kx < nx; kx++) {
+                    uint h = hrow + halo_index(xs[kx], lo.x, n.x, whole.x);
+                    uint first = t_first[h], count = t_count[h], base = t_base[h];
+                    acc.candidates += count;
+                    for (uint k = 0u; k < count; k++) {
+                        uint j = first + k, lj = base + k;
+                        vec3 off = world_delta(p, OTHER_POS(j, lj));
+                        precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
+                        if (d2 > 0.0 && d2 < reach2)
+                            gather_pair(g, heading, has_heading, j, lj, off, d2, acc);
+                    }
+                }
+            }
+        steer_finish(i, g, heading, has_heading, acc);
+    }
+}
+#endif

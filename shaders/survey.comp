@@ -27,7 +27,8 @@ uint block_count(uint cell) {
         for (uint j = 0u; j < ny; j++)
             for (uint i = 0u; i < nx; i++) {
                 uint q = (zs[k] * world.cells.y + ys[j]) * world.cells.x + xs[i];
-                n += cell_start[q + 1u] - cell_start[q];
+                uint r = grid_rank(q); // kernel morton: counts in Morton order
+                n += cell_start[r + 1u] - cell_start[r];
             }
     return n;
 }

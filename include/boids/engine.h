@@ -123,6 +123,10 @@ typedef struct boids_engine_desc {
     // _SEQUENTIAL: the chapter's sketch, boids/core.h); the GPU has only
     // parallel (BOIDS_ERR_ARGUMENT). After seed, for the same reason.
     boids_update update;
+    // GPU: the kernel variant (boids/core.h boids_kernel; default
+    // REFERENCE); every one gives the same bits. The CPU has only REFERENCE
+    // (another: BOIDS_ERR_ARGUMENT). Last, for the same reason.
+    boids_kernel kernel;
 } boids_engine_desc;
 
 // Makes an engine. Errors: BOIDS_ERR_ARGUMENT (a bad parameter, a bad

@@ -54,9 +54,9 @@ typedef enum boids_gpu_buffer {
     BOIDS_GPU_VEL,        // vec4[N] of cur
     BOIDS_GPU_ID,         // uint[N] of cur
     BOIDS_GPU_GROUP,      // uint[N] of cur
-    BOIDS_GPU_KEY,        // uint[N]: cell of each slot of the state the grid was built from
-    BOIDS_GPU_COUNT,      // uint[cells]: after scatter, the per-cell counts again
-    BOIDS_GPU_START,      // uint[cells + 1]
+    BOIDS_GPU_KEY,        // uint[N]: cell of each slot of the state the grid was built from (kernels morton, all: its Morton rank)
+    BOIDS_GPU_COUNT,      // uint[cells]: the per-cell counts of the last grid, by row-major cell (every kernel)
+    BOIDS_GPU_START,      // uint[cells + 1]: by key (kernels morton, all: by Morton rank)
     BOIDS_GPU_ACCEL,      // vec4[N]
     BOIDS_GPU_NEIGHBORS,  // uint[N]
     BOIDS_GPU_NEAREST,    // float[N]
@@ -70,6 +70,7 @@ typedef struct boids_gpu_desc {
     bool quiet;                 // do not print GL debug messages on stderr
     bool timing;                // benchmarks: debug output asynchronous (synchronous output slows drivers)
     bool silent_errors;         // GL errors are counted, not printed: boids_gpu_check's line names the first
+    boids_kernel kernel;        // the kernel variant (boids/core.h; default REFERENCE): the same bits for each
 } boids_gpu_desc;
 
 // Creates buffers and programs for the params' agent count. Errors: one
@@ -79,6 +80,8 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *desc, char 
 void boids_gpu_destroy(boids_gpu *g);
 // The largest agent count this GL implementation's limits allow.
 uint32_t boids_gpu_max_agents(void);
+// The kernel the backend runs (boids_gpu_desc.kernel).
+boids_kernel boids_gpu_kernel(const boids_gpu *g);
 // New group, scene and target parameters (same count, world and grid).
 void boids_gpu_set_params(boids_gpu *g, const boids_params *p);
 // Copy the CPU simulation's current state (any slot order), its bodies

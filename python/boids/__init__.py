@@ -72,6 +72,7 @@ typedef struct boids_engine_desc {
     bool silent_errors;
     uint64_t seed;
     boids_update update;
+    int kernel;
 } boids_engine_desc;
 
 const char *boids_result_str(boids_result r);
@@ -358,7 +359,9 @@ class Simulation(_Closable):
     from arrays of the caller's instead ((N, dim) floats and (N,) integers, by
     agent id).  ``backend="gpu"`` runs the OpenGL 4.5 compute shaders on a
     headless EGL context that every GPU Simulation of the process shares
-    (opened by the first, closed after the last).
+    (opened by the first, closed after the last); ``kernel`` picks the GPU
+    kernel variant ("reference", "morton", "tiled", "fused" or "all": the
+    same bits; the CPU has only "reference").
 
     Not thread-safe in the engine; here every call takes a lock, and a GPU
     simulation may only be used from the thread that made it (its GL context
@@ -366,7 +369,7 @@ class Simulation(_Closable):
     """
 
     def __init__(self, count=None, dim=None, backend="cpu", seed=None, init=None, threads=0,
-                 scenario=None, _engine=None):
+                 scenario=None, kernel="reference", _engine=None):
         """Makes the engine (see the class doc); ValueError / RuntimeError on failure."""
         self._engine = None
         self._lock = threading.RLock()
@@ -396,6 +399,9 @@ class Simulation(_Closable):
         desc.dim = dim
         desc.backend = backend_id
         desc.threads = int(threads)
+        if kernel not in _KERNELS:
+            raise ValueError(f"kernel: {kernel!r} is not a kernel; expected one of {', '.join(_KERNELS)}")
+        desc.kernel = _KERNELS.index(kernel)
         desc.quiet = True
         # 0 means "the params' (or the scenario's) seed" in C; without a
         # scenario that is the default 1.
@@ -747,6 +753,9 @@ def _make(desc, create):
             _context.release()
         raise
     return out[0], gpu
+
+
+_KERNELS = ("reference", "morton", "tiled", "fused", "all")  # boids_kernel_names (boids/core.h)
 
 
 def _backend(name):

@@ -94,7 +94,8 @@ static int make_engine(const boids_options *o, uint32_t n, boids_engine **e) {
                            .headless = gl,
                            .shader_dir = o->shader_dir,
                            .timing = true,
-                           .silent_errors = true};
+                           .silent_errors = true,
+                           .kernel = (boids_kernel)o->kernel};
     boids_result r = boids_engine_create(e, &d, err, sizeof(err));
     if (r == BOIDS_OK)
         return 0;
@@ -242,6 +243,8 @@ static int run(const boids_options *opt) {
         return rc;
     char cpu[256];
     cpu_model(cpu, sizeof(cpu));
+    if (boids_cli_check_kernel("boids-bench", &o, strcmp(o.backend, "gpu") == 0))
+        return 2;
     if (strcmp(o.backend, "gpu") == 0) {
         char err[1024];
         if (boids_engine_fault_env(err, sizeof err) != BOIDS_OK) {
@@ -258,8 +261,9 @@ static int run(const boids_options *opt) {
     }
     int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
     static const char *const indexes[BOIDS_INDEX_KINDS] = {"grid", "quadtree", "brute"};
-    printf("boids-bench %s: backend %s, %uD, %s, index %s, %llu steps (median), %d thread%s, %s\n", BOIDS_VERSION,
-           o.backend, o.dim, o.distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform",
+    printf("boids-bench %s: backend %s%s%s, %uD, %s, index %s, %llu steps (median), %d thread%s, %s\n", BOIDS_VERSION,
+           o.backend, o.kernel ? ", kernel " : "", o.kernel ? boids_kernel_names[o.kernel] : "", o.dim,
+           o.distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform",
            o.index < BOIDS_INDEX_KINDS ? indexes[o.index] : "?", (unsigned long long)o.bench_steps, threads,
            threads == 1 ? "" : "s", cpu);
     printf("\n| N        | key ms  | count   | scan    | scatter  | steer     | integrate | bodies   | total ms  | "
@@ -305,7 +309,8 @@ int main(int argc, char **argv) {
         .prog = "boids-bench",
         .usage = usage,
         .flags = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_STEPS |
-                 BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX,
+                 BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX |
+                 BOIDS_CLI_KERNEL,
     };
     return boids_cli_main(argc, argv, &spec, run);
 }

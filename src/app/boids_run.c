@@ -303,7 +303,8 @@ static int open_gpu(const boids_options *o, boids_engine **e) {
                            .backend = BOIDS_BACKEND_GPU,
                            .threads = o->threads,
                            .shader_dir = o->shader_dir,
-                           .silent_errors = true};
+                           .silent_errors = true,
+                           .kernel = (boids_kernel)o->kernel};
     boids_engine *gpu = NULL;
     boids_result r = boids_engine_create(&gpu, &d, err, sizeof err);
     if (r == BOIDS_ERR_GL) {
@@ -337,6 +338,8 @@ static int run(const boids_options *o) {
     char rec_err[512];
     int rc = 0;
     bool gpu = strcmp(o->backend, "gpu") == 0;
+    if (boids_cli_check_kernel(PROG, o, gpu))
+        return 2;
     boids_cli_catch_interrupts(); // an interrupted run finishes its step and still writes its outputs
     if (gpu) {                    // a bad BOIDS_FAULT is a bad argument, with or without GL
         char err[256];
@@ -569,7 +572,7 @@ int main(int argc, char **argv) {
         .usage_notes = usage_notes,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR |
                  BOIDS_CLI_INIT | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET |
-                 BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_UPDATE | BOIDS_CLI_DUMP_SCENARIO | BOIDS_CLI_SAVE |
+                 BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_UPDATE | BOIDS_CLI_KERNEL | BOIDS_CLI_DUMP_SCENARIO | BOIDS_CLI_SAVE |
                  BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_LOAD | BOIDS_CLI_RECORD | BOIDS_CLI_RECORD_EVERY,
     };
     return boids_cli_main(argc, argv, &spec, run);

@@ -189,6 +189,7 @@ static int run(const boids_options *opt) {
         goto out;
     }
     d.backend = BOIDS_BACKEND_GPU;
+    d.kernel = (boids_kernel)o.kernel;
     d.headless = gl;
     d.shader_dir = o.shader_dir;
     d.silent_errors = true;
@@ -276,7 +277,7 @@ int main(int argc, char **argv) {
         .prog = PROG,
         .usage = usage,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
-                 BOIDS_CLI_LOAD | BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_QUIET,
+                 BOIDS_CLI_LOAD | BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_QUIET | BOIDS_CLI_KERNEL,
     };
     return boids_cli_main(argc, argv, &spec, run);
 }

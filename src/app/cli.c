@@ -258,6 +258,15 @@ int boids_cli_interrupted(void) {
 }
 
 // See cli.h.
+int boids_cli_check_kernel(const char *prog, const boids_options *o, bool gpu) {
+    if (gpu || o->kernel == BOIDS_KERNEL_REFERENCE)
+        return 0;
+    boids_cli_error(prog, "--kernel", o->kernel < BOIDS_KERNEL_KINDS ? boids_kernel_names[o->kernel] : "?",
+                    "reference on the CPU backend", "is a GPU kernel (add --backend gpu)");
+    return 2;
+}
+
+// See cli.h.
 int boids_cli_check_output(const char *prog, const char *flag, const char *path, const char *expected) {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {

@@ -93,6 +93,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_LEADER BOIDS_CLI_BIT(61)         // --leader ID|target (offset, follow: every group's leader)
 #define BOIDS_CLI_FORMATION BOIDS_CLI_BIT(62)      // --formation none|line|column|v|ring (offset: every group)
 #define BOIDS_CLI_INTERPOSE BOIDS_CLI_BIT(63)      // --interpose A,B (interpose: every group)
+#define BOIDS_CLI_KERNEL BOIDS_CLI_BIT(64)         // --kernel reference|morton|tiled|fused|all (GPU backend)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -187,6 +188,7 @@ typedef struct boids_options {
     const char *demo;       // --demo: "chain" or "snake" (the notebook's demos), NULL if not given
     uint32_t index;         // --index: BOIDS_INDEX_* (default grid)
     uint32_t update;        // --update: BOIDS_UPDATE_* (default parallel)
+    uint32_t kernel;        // --kernel: BOIDS_KERNEL_* (default reference; the GPU backend's variants)
     uint32_t path_outside;  // --path-outside: 0 clamp, 1 end (BOIDS_PATH_OUTSIDE_END)
     bool path_outside_set;
     uint32_t path_line; // --path-line: 0 segment, 1 infinite (BOIDS_PATH_LINE_INFINITE)
@@ -253,6 +255,10 @@ void boids_cli_format_described(char *buf, size_t size, const char *prog, const 
 // The same line, printed on stderr with a newline.
 void boids_cli_error(const char *prog, const char *flag, const char *value, const char *expected,
                      const char *problem_fmt, ...) BOIDS_CLI_PRINTF(5, 6);
+
+// --kernel on a backend: 0, or 2 with one line on stderr when a GPU kernel
+// other than reference is asked of the CPU backend (which has only that).
+int boids_cli_check_kernel(const char *prog, const boids_options *o, bool gpu);
 
 // Checks before a run that the output file `path` of `flag` can be written:
 // not a directory, its directory exists and accepts a new file (a probe file

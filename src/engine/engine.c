@@ -128,7 +128,8 @@ static boids_result open_gpu(boids_engine *e, const boids_engine_desc *d, char *
                          .shader_dir = d->shader_dir,
                          .quiet = d->quiet,
                          .timing = d->timing,
-                         .silent_errors = d->silent_errors};
+                         .silent_errors = d->silent_errors,
+                         .kernel = d->kernel};
     boids_result r = boids_gpu_create(&e->gpu, &gd, err, err_size);
     if (r != BOIDS_OK)
         return r;
@@ -166,6 +167,16 @@ static boids_result finish(boids_engine *e, const boids_engine_desc *d, char *er
         engine_say(err, err_size,
                    "update: sequential is not available on the GPU (every agent steers from the same state); "
                    "expected parallel");
+        return BOIDS_ERR_ARGUMENT;
+    }
+    if ((unsigned)d->kernel >= BOIDS_KERNEL_KINDS) {
+        engine_say(err, err_size, "kernel: %d is not a kernel; expected reference (0) to all (%d)", (int)d->kernel,
+                   BOIDS_KERNEL_KINDS - 1);
+        return BOIDS_ERR_ARGUMENT;
+    }
+    if (d->backend != BOIDS_BACKEND_GPU && d->kernel != BOIDS_KERNEL_REFERENCE) {
+        engine_say(err, err_size, "kernel: %s is a GPU kernel; the CPU backend has only reference",
+                   boids_kernel_names[d->kernel]);
         return BOIDS_ERR_ARGUMENT;
     }
     if (d->backend == BOIDS_BACKEND_GPU)

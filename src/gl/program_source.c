@@ -77,8 +77,11 @@ static void version_lines(const char *file, bool compute, unsigned flags, char *
     if (compute && dot)
         *dot = '\0';
     bool int64 = compute && (flags & BOIDS_SHADER_INT64);
-    snprintf(version, size, "#version 450 core\n%s#define BOIDS_GLSL 1\n#define BOIDS_STAGE_%s 1\n",
-             int64 ? "#extension GL_ARB_gpu_shader_int64 : require\n#define BOIDS_INT64 1\n" : "", upper);
+    snprintf(version, size, "#version 450 core\n%s#define BOIDS_GLSL 1\n#define BOIDS_STAGE_%s 1\n%s%s%s",
+             int64 ? "#extension GL_ARB_gpu_shader_int64 : require\n#define BOIDS_INT64 1\n" : "", upper,
+             compute && (flags & BOIDS_SHADER_MORTON) ? "#define BOIDS_KERNEL_MORTON 1\n" : "",
+             compute && (flags & BOIDS_SHADER_TILED) ? "#define BOIDS_KERNEL_TILED 1\n" : "",
+             compute && (flags & BOIDS_SHADER_FUSED) ? "#define BOIDS_KERNEL_FUSED 1\n" : "");
 }
 
 // See program_source.h.

@@ -21,6 +21,11 @@
 // Variants of a compute shader's defines (the flags of
 // boids_shader_source_build; drawing shaders take none).
 #define BOIDS_SHADER_INT64 1u // GL_ARB_gpu_shader_int64 enabled, BOIDS_INT64 defined (else 64-bit sums in uint pairs)
+// The GPU kernel variants (boids/engine.h boids_kernel): each defines
+// BOIDS_KERNEL_<NAME> in every compute stage; the same bits as the reference.
+#define BOIDS_SHADER_MORTON 2u // cells in Morton (Z) order: BOIDS_KERNEL_MORTON (key = the cell's rank)
+#define BOIDS_SHADER_TILED 4u  // work-group-cooperative steer (a tile's block staged in shared memory): BOIDS_KERNEL_TILED
+#define BOIDS_SHADER_FUSED 8u  // key + count in one pass, and in integrate for the next step: BOIDS_KERNEL_FUSED
 
 // One shader's source strings: texts[0] the version line, then one per file,
 // each opening with "#line 1 N" (N its index).
@@ -28,7 +33,7 @@ typedef struct boids_shader_source {
     size_t count;
     const char *names[BOIDS_SHADER_MAX_PARTS]; // "(version)", then the file names
     const char *texts[BOIDS_SHADER_MAX_PARTS];
-    char version[256];
+    char version[512];
     char *owned[BOIDS_SHADER_MAX_PARTS];
 } boids_shader_source;
 

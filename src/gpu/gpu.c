@@ -39,6 +39,15 @@ struct boids_gpu {
     int cur; // index of the state bound as cur
     GLuint key, count, start, accel, neighbors, nearest, candidates, flow, slot_of;
     GLuint survey; // uint[4]: the heading rules' survey (survey.comp)
+    // The kernel variant (boids/core.h): its shader flags (BOIDS_SHADER_MORTON,
+    // _TILED, _FUSED); kernel morton: the rank of each row-major cell in
+    // Morton order (cell_rank, also on the host: rank_of); kernel fused:
+    // keys_ready when integrate wrote the keys and counts of cur.
+    boids_kernel kernel;
+    unsigned kernel_flags;
+    GLuint cell_rank;
+    uint32_t *rank_of;
+    bool keys_ready;
     GLuint scan_sums[MAX_SCAN_LEVELS];
     uint32_t scan_levels, scan_n[MAX_SCAN_LEVELS + 1];
     GLuint ubo_world, ubo_groups, ubo_scene, ubo_bodies;
@@ -183,6 +192,7 @@ static void bind_all(boids_gpu *g) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_FLOW, g->flow);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SLOT_OF, g->slot_of);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SURVEY, g->survey);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CELL_RANK, g->cell_rank);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_WORLD, g->ubo_world);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_GROUPS, g->ubo_groups);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_SCENE, g->ubo_scene);
@@ -265,6 +275,67 @@ static bool joints_fit(uint32_t rows, uint32_t n, char *err, size_t err_size) {
     return false;
 }
 
+// The shader flags of a kernel.
+static unsigned kernel_flags(boids_kernel k) {
+    switch (k) {
+    case BOIDS_KERNEL_MORTON: return BOIDS_SHADER_MORTON;
+    case BOIDS_KERNEL_TILED: return BOIDS_SHADER_TILED;
+    case BOIDS_KERNEL_FUSED: return BOIDS_SHADER_FUSED;
+    case BOIDS_KERNEL_ALL: return BOIDS_SHADER_MORTON | BOIDS_SHADER_TILED | BOIDS_SHADER_FUSED;
+    default: return 0u;
+    }
+}
+
+// Spread the low 21 bits of v to every third bit (Morton interleave).
+static uint64_t spread3(uint64_t v) {
+    v &= 0x1fffffu;
+    v = (v | v << 32) & 0x1f00000000ffffull;
+    v = (v | v << 16) & 0x1f0000ff0000ffull;
+    v = (v | v << 8) & 0x100f00f00f00f00full;
+    v = (v | v << 4) & 0x10c30c30c30c30c3ull;
+    v = (v | v << 2) & 0x1249249249249249ull;
+    return v;
+}
+
+typedef struct morton_cell {
+    uint64_t code;
+    uint32_t cell;
+} morton_cell;
+
+static int morton_less(const void *a, const void *b) {
+    const morton_cell *x = a, *y = b;
+    return x->code < y->code ? -1 : x->code > y->code;
+}
+
+// rank[cell] = the place of each row-major cell in Morton (Z) order of its
+// coordinates (x lowest): the cells of every aligned 2^k block are
+// consecutive, so the rows of a 3x3(x3) block sit close. NULL without memory.
+static uint32_t *morton_ranks(const uint32_t cells[4]) {
+    uint32_t total = cells[3];
+    morton_cell *m = malloc(((size_t)total + 1) * sizeof *m);
+    uint32_t *rank = malloc(((size_t)total + 1) * 4);
+    if (!m || !rank) {
+        free(m);
+        free(rank);
+        return NULL;
+    }
+    for (uint32_t c = 0; c < total; c++) {
+        uint64_t x = c % cells[0], y = (c / cells[0]) % cells[1], z = c / ((uint64_t)cells[0] * cells[1]);
+        m[c].code = spread3(x) | spread3(y) << 1 | spread3(z) << 2;
+        m[c].cell = c;
+    }
+    qsort(m, total, sizeof *m, morton_less);
+    for (uint32_t r = 0; r < total; r++)
+        rank[m[r].cell] = r;
+    free(m);
+    return rank;
+}
+
+// See boids/gpu.h.
+boids_kernel boids_gpu_kernel(const boids_gpu *g) {
+    return g->kernel;
+}
+
 // See boids/gpu.h.
 boids_result boids_gpu_fault_parse(const char *value, char *err, size_t err_size) {
     return parse_fault(value, NULL, NULL, err, err_size);
@@ -316,22 +387,42 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     const char *no_int64 = getenv("BOIDS_NO_INT64");
     bool want_int64 = !no_int64 || !*no_int64 || strcmp(no_int64, "0") == 0;
     g->shader_flags = GLAD_GL_ARB_gpu_shader_int64 && want_int64 ? BOIDS_SHADER_INT64 : 0u;
+    g->kernel = d->kernel;
+    g->kernel_flags = kernel_flags(d->kernel);
+    if ((unsigned)d->kernel >= BOIDS_KERNEL_KINDS) {
+        snprintf(err, err_size, "kernel: %d is not a GPU kernel", (int)d->kernel);
+        free(g);
+        return BOIDS_ERR_ARGUMENT;
+    }
+    if (g->kernel_flags & BOIDS_SHADER_TILED) {
+        GLint shared = 0;
+        glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared);
+        if (shared < 32768) {
+            snprintf(err, err_size,
+                     "--kernel: '%s' needs 32768 bytes of compute shared memory; this GPU has %d (use reference)",
+                     boids_kernel_names[d->kernel], shared);
+            free(g);
+            return BOIDS_ERR_GPU_LIMIT;
+        }
+    }
     g->trig_error = -1.0f;
     g->fault = fault;
     g->fault_step = fault_step;
     g->reset = GL_NO_ERROR;
     for (size_t s = 0; s < STAGE_N; s++) {
         boids_result r =
-            boids_program_compute(d->shader_dir, stage_file[s], g->shader_flags, &g->prog[s], err, err_size);
+            boids_program_compute(d->shader_dir, stage_file[s], g->shader_flags | g->kernel_flags, &g->prog[s], err, err_size);
         if (r != BOIDS_OK) {
             boids_gpu_destroy(g);
             return r;
         }
     }
     boids_result r =
-        boids_program_compute(d->shader_dir, "scan_add.comp", g->shader_flags, &g->prog_scan_add, err, err_size);
+        boids_program_compute(d->shader_dir, "scan_add.comp", g->shader_flags | g->kernel_flags, &g->prog_scan_add, err,
+                              err_size);
     if (r == BOIDS_OK)
-        r = boids_program_compute(d->shader_dir, "survey.comp", g->shader_flags, &g->prog_survey, err, err_size);
+        r = boids_program_compute(d->shader_dir, "survey.comp", g->shader_flags | g->kernel_flags, &g->prog_survey,
+                                  err, err_size);
     if (r != BOIDS_OK) {
         boids_gpu_destroy(g);
         return r;
@@ -372,6 +463,17 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     g->survey = buffer(16, "survey");
     const GLuint zero = 0;
     glClearNamedBufferData(g->survey, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    if (g->kernel_flags & BOIDS_SHADER_MORTON) {
+        g->rank_of = morton_ranks(g->p.world.cells);
+        if (!g->rank_of) {
+            boids_gpu_destroy(g);
+            return BOIDS_ERR_NOMEM;
+        }
+        g->cell_rank = buffer((size_t)cells * 4, "cell rank (Morton)");
+        glNamedBufferSubData(g->cell_rank, 0, (GLsizeiptr)cells * 4, g->rank_of);
+    } else {
+        g->cell_rank = buffer(16, "cell rank (none)");
+    }
 
     // Scan levels: cells + 1 elements (the extra 0 makes start[cells] = N),
     // then one sum per block, until a single block remains.
@@ -439,6 +541,7 @@ void boids_gpu_destroy(boids_gpu *g) {
         if (g->alive)
             backends_alive--;
         boids_flowfield_free(&g->p.flow);
+        free(g->rank_of);
         free(g);
         return;
     }
@@ -448,7 +551,7 @@ void boids_gpu_destroy(boids_gpu *g) {
     }
     GLuint b[] = {g->key,       g->count,      g->start,  g->accel,     g->neighbors,
                   g->nearest,   g->candidates, g->flow,   g->ubo_world, g->ubo_groups,
-                  g->ubo_scene, g->ubo_bodies, g->joints, g->slot_of,   g->survey};
+                  g->ubo_scene, g->ubo_bodies, g->joints, g->slot_of,   g->survey, g->cell_rank};
     glDeleteBuffers((GLsizei)(sizeof(b) / sizeof(b[0])), b);
     glDeleteBuffers(MAX_SCAN_LEVELS, g->scan_sums);
     for (size_t s = 0; s < STAGE_N; s++)
@@ -460,6 +563,7 @@ void boids_gpu_destroy(boids_gpu *g) {
     if (g->alive && --backends_alive == 0)
         boids_gl_debug_disable();
     boids_flowfield_free(&g->p.flow);
+    free(g->rank_of);
     free(g);
 }
 
@@ -483,6 +587,10 @@ void boids_gpu_set_params(boids_gpu *g, const boids_params *p) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_FLOW, g->flow);
     }
     uint32_t flow_total = g->world_gpu.flow_dims[3];
+    // Kernel fused: keys made for another grid or boundary are made again.
+    if (g->world_gpu.boundary != p->world.boundary || memcmp(g->world_gpu.min, p->world.min, sizeof p->world.min) ||
+        memcmp(g->world_gpu.inv_cell, p->world.inv_cell, sizeof p->world.inv_cell))
+        g->keys_ready = false;
     g->world_gpu = p->world;
     g->world_gpu.flow_dims[3] = flow_total;
     glNamedBufferSubData(g->ubo_groups, 0, sizeof(g->p.group), g->p.group);
@@ -495,6 +603,7 @@ void boids_gpu_upload_agents(boids_gpu *g, const boids_sim *s) {
     if (gpu_lost(g))
         return;
     state_buffers *c = &g->state[g->cur];
+    g->keys_ready = false; // kernel fused: new positions, new keys
     glNamedBufferSubData(c->pos, 0, (GLsizeiptr)g->n * 16, s->cur.pos);
     glNamedBufferSubData(c->vel, 0, (GLsizeiptr)g->n * 16, s->cur.vel);
     glNamedBufferSubData(c->id, 0, (GLsizeiptr)g->n * 4, s->cur.id);
@@ -567,12 +676,25 @@ void boids_gpu_build_grid(boids_gpu *g) {
         return;
     bind_all(g);
     timestamp(g, 0);
-    dispatch(g->prog[STAGE_KEY], g->n, BOIDS_WORKGROUP_SIZE);
-    glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-    barrier();
-    timestamp(g, 1);
-    dispatch(g->prog[STAGE_COUNT], g->n, BOIDS_WORKGROUP_SIZE);
-    barrier();
+    if (!(g->kernel_flags & BOIDS_SHADER_FUSED)) {
+        dispatch(g->prog[STAGE_KEY], g->n, BOIDS_WORKGROUP_SIZE);
+        glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+        barrier();
+        timestamp(g, 1);
+        dispatch(g->prog[STAGE_COUNT], g->n, BOIDS_WORKGROUP_SIZE);
+        barrier();
+    } else {
+        // Kernel fused: key and count in one pass, unless the last
+        // integrate already made them for this state.
+        if (!g->keys_ready) {
+            glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+            barrier();
+            dispatch(g->prog[STAGE_KEY], g->n, BOIDS_WORKGROUP_SIZE);
+            barrier();
+        }
+        timestamp(g, 1);
+    }
+    g->keys_ready = false;
     timestamp(g, 2);
     scan(g);
     glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
@@ -598,7 +720,17 @@ void boids_gpu_steer(boids_gpu *g) {
         glDispatchCompute(1, 1, 1);
         barrier();
     }
-    dispatch(g->prog[STAGE_STEER], g->n, BOIDS_WORKGROUP_SIZE);
+    if (g->kernel_flags & BOIDS_SHADER_TILED) {
+        // One work group per tile of cells (steer.comp: 2D 8x8, 3D 4x4x2).
+        const uint32_t *c = g->p.world.cells;
+        bool d3 = g->p.world.dim == 3;
+        uint32_t tx = d3 ? BOIDS_TILE_3D_X : BOIDS_TILE_2D_X, ty = d3 ? BOIDS_TILE_3D_Y : BOIDS_TILE_2D_Y,
+                 tz = d3 ? BOIDS_TILE_3D_Z : 1u;
+        uint32_t tiles = ((c[0] + tx - 1) / tx) * ((c[1] + ty - 1) / ty) * ((c[2] + tz - 1) / tz);
+        dispatch(g->prog[STAGE_STEER], tiles, 1);
+    } else {
+        dispatch(g->prog[STAGE_STEER], g->n, BOIDS_WORKGROUP_SIZE);
+    }
     barrier();
 }
 
@@ -607,10 +739,16 @@ void boids_gpu_integrate(boids_gpu *g) {
     if (g->reset != GL_NO_ERROR)
         return;
     timestamp(g, 5);
+    if (g->kernel_flags & BOIDS_SHADER_FUSED) { // integrate counts the next step's cells
+        const GLuint zero = 0;
+        glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+        barrier();
+    }
     dispatch(g->prog[STAGE_INTEGRATE], g->n, BOIDS_WORKGROUP_SIZE);
     barrier();
     g->cur = 1 - g->cur;
     bind_state(g);
+    g->keys_ready = (g->kernel_flags & BOIDS_SHADER_FUSED) != 0;
 }
 
 // The bodies stage alone (the step times it between timestamps).
@@ -697,6 +835,8 @@ static size_t buffer_info(boids_gpu *g, boids_gpu_buffer which, GLuint *b) {
     return 0;
 }
 
+static boids_result grid_counts(boids_gpu *g, uint32_t *count, uint32_t *start);
+
 // Read a buffer back (glGetNamedBufferSubData waits for the GPU).
 boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, size_t bytes) {
     GLuint b;
@@ -705,6 +845,14 @@ boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, siz
         return BOIDS_ERR_ARGUMENT;
     if (gpu_lost(g))
         return BOIDS_ERR_GPU_LOST;
+    if (which == BOIDS_GPU_COUNT && g->kernel != BOIDS_KERNEL_REFERENCE) {
+        // Kernel fused: the count buffer already holds the next step's
+        // counts; morton: by rank. The grid's, by row-major cell, from start.
+        uint32_t *start = malloc(((size_t)g->cells + 1) * 4);
+        boids_result r = start ? grid_counts(g, dst, start) : BOIDS_ERR_NOMEM;
+        free(start);
+        return r;
+    }
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if (size)
         glGetNamedBufferSubData(b, 0, (GLsizeiptr)size, dst);
@@ -765,8 +913,64 @@ uint64_t boids_gpu_hash(boids_gpu *g) {
     return h;
 }
 
+// The last grid's counts by row-major cell (count[cells]) from its start
+// (start[cells + 1], by key: kernel morton by rank), which the steps keep.
+static boids_result grid_counts(boids_gpu *g, uint32_t *count, uint32_t *start) {
+    boids_result r = boids_gpu_read(g, BOIDS_GPU_START, start, ((size_t)g->cells + 1) * 4);
+    if (r != BOIDS_OK)
+        return r;
+    for (uint32_t c = 0; c < g->cells; c++) {
+        uint32_t k = g->rank_of ? g->rank_of[c] : c;
+        count[c] = start[k + 1] - start[k];
+    }
+    return BOIDS_OK;
+}
+
+// Kernel morton: the downloaded slots (in Morton order of the cells) into
+// row-major cell order, as the CPU grid holds them: s->grid.start made from
+// the counts, each cell's run of slots moved (in its order) with every
+// per-slot array. start_m: the GPU's start by rank.
+static boids_result download_row_major(boids_gpu *g, boids_sim *s, const uint32_t *start_m) {
+    size_t n = g->n;
+    struct {
+        void *a;
+        size_t size;
+    } rows[] = {{s->cur.pos, 16},   {s->cur.vel, 16}, {s->cur.id, 4},         {s->cur.group, 4},
+                {s->neighbors, 4}, {s->nearest, 4}, {s->candidates, 4}};
+    uint32_t *to = malloc((n ? n : 1) * 4), *sm = malloc(((size_t)g->cells + 1) * 4);
+    unsigned char *tmp = malloc((n ? n : 1) * 16);
+    if (!to || !tmp || !sm) {
+        free(to);
+        free(tmp);
+        free(sm);
+        return BOIDS_ERR_NOMEM;
+    }
+    memcpy(sm, start_m, ((size_t)g->cells + 1) * 4); // start_m may be s->grid.start
+    for (size_t k = 0; k < n; k++)
+        to[k] = (uint32_t)k;
+    uint32_t at = 0;
+    for (uint32_t c = 0; c < g->cells; c++) {
+        uint32_t r = g->rank_of[c];
+        s->grid.start[c] = at;
+        for (uint32_t k = sm[r]; k < sm[r + 1] && k < n; k++)
+            to[k] = at++;
+    }
+    s->grid.start[g->cells] = at;
+    free(sm);
+    for (size_t a = 0; a < sizeof rows / sizeof rows[0]; a++) {
+        unsigned char *base = rows[a].a;
+        for (size_t k = 0; k < n; k++)
+            memcpy(tmp + (size_t)to[k] * rows[a].size, base + k * rows[a].size, rows[a].size);
+        memcpy(base, tmp, n * rows[a].size);
+    }
+    free(to);
+    free(tmp);
+    return BOIDS_OK;
+}
+
 // The GPU state and per-agent outputs into a CPU simulation of the same
 // params, so its statistics, hash and CSV export describe the GPU run.
+// Every kernel gives the reference's layout: slots in row-major cell order.
 boids_result boids_gpu_download(boids_gpu *g, boids_sim *s) {
     if (gpu_lost(g)) // s is left as it was
         return BOIDS_ERR_GPU_LOST;
@@ -790,6 +994,11 @@ boids_result boids_gpu_download(boids_gpu *g, boids_sim *s) {
     for (size_t k = 0; k < sizeof reads / sizeof reads[0]; k++)
         if (boids_gpu_read(g, reads[k].which, reads[k].dst, reads[k].bytes) != BOIDS_OK)
             return BOIDS_ERR_GPU_LOST;
+    if (g->rank_of) {
+        boids_result r = download_row_major(g, s, s->grid.start);
+        if (r != BOIDS_OK)
+            return r;
+    }
     if (s->joints && s->joint_rows == g->joint_rows &&
         boids_gpu_read_joints(g, s->joints, (size_t)g->joint_rows * n * 16) != BOIDS_OK)
         return BOIDS_ERR_GPU_LOST;
