@@ -260,7 +260,7 @@
 #define BOIDS_TILE_3D_Y 4u
 #define BOIDS_TILE_3D_Z 2u
 #define BOIDS_TILE_HALO_MAX 144u /* (8+2)(8+2) = 100 in 2D, (4+2)(4+2)(2+2) = 144 in 3D */
-#define BOIDS_TILE_CAP 832u      /* agents staged: 32 bytes each, within the 32 KiB every GL 4.3 driver has */
+#define BOIDS_TILE_CAP 768u      /* agents staged: 36 bytes each, within the 32 KiB every GL 4.3 driver has */
 /* Each scan work group handles 2 * BOIDS_WORKGROUP_SIZE elements. */
 #define BOIDS_SCAN_BLOCK (2u * BOIDS_WORKGROUP_SIZE)
 

@@ -23,9 +23,11 @@
 layout(local_size_x = BOIDS_WORKGROUP_SIZE) in;
 
 #if defined(BOIDS_KERNEL_TILED)
-// The staged block: per agent its position bits + group, velocity bits + id.
+// The staged block: per agent its position bits + group, velocity bits +
+// id, slot in cur.
 shared uvec4 t_pos[BOIDS_TILE_CAP];
 shared uvec4 t_vel[BOIDS_TILE_CAP];
+shared uint t_slot[BOIDS_TILE_CAP];
 // The block's cells (halo order: x fastest over each axis's list): first
 // slot in cur, agent count, index of the first in t_pos / t_vel.
 shared uint t_first[BOIDS_TILE_HALO_MAX];
@@ -33,16 +35,19 @@ shared uint t_count[BOIDS_TILE_HALO_MAX];
 shared uint t_base[BOIDS_TILE_HALO_MAX];
 shared uint t_total;  // agents of the block
 shared bool t_staged; // t_pos / t_vel hold them (t_total <= BOIDS_TILE_CAP)
-// The other agent of a pair: global slot j, staged index lj.
-#define OTHER_POS(j, lj) (t_staged ? uintBitsToFloat(t_pos[lj].xyz) : cur_pos[j].xyz)
-#define OTHER_VEL(j, lj) (t_staged ? uintBitsToFloat(t_vel[lj].xyz) : cur_vel[j].xyz)
-#define OTHER_GROUP(j, lj) (t_staged ? t_pos[lj].w : cur_group[j])
-#define OTHER_ID(j, lj) (t_staged ? t_vel[lj].w : cur_id[j])
+// The other agent of a pair (slot j): its velocity, group and id are
+// gather_pair's arguments (from shared memory, or from the buffers when the
+// block did not fit), read by the caller.
+#define PAIR_ARGS , vec3 o_vel, uint o_group, uint o_id
+#define OTHER_VEL(j) o_vel
+#define OTHER_GROUP(j) o_group
+#define OTHER_ID(j) o_id
 #else
-#define OTHER_POS(j, lj) cur_pos[j].xyz
-#define OTHER_VEL(j, lj) cur_vel[j].xyz
-#define OTHER_GROUP(j, lj) cur_group[j]
-#define OTHER_ID(j, lj) cur_id[j]
+// The other agent of a pair, read from the buffers where needed.
+#define PAIR_ARGS
+#define OTHER_VEL(j) cur_vel[j].xyz
+#define OTHER_GROUP(j) cur_group[j]
+#define OTHER_ID(j) cur_id[j]
 #endif
 
 // C twin: src/core/params.c boids_alignment_radius(), boids_cohesion_radius().
@@ -137,10 +142,10 @@ vec3 unfix3(fix64x3 acc, float scale, float k) {
 
 // C twin: src/core/steer.c gather_pair().
 // One pair within the agent's interaction radius: agent (heading, group g)
-// and other slot j (staged at lj: kernel tiled) at offset `off` (minimum
-// image), d2 = |off|^2 > 0.
-void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, uint lj, vec3 off, float d2,
-                 inout gather acc) {
+// and other slot j at offset `off` (minimum image), d2 = |off|^2 > 0
+// (kernel tiled: and the other's velocity, group, id).
+void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, vec3 off, float d2,
+                 inout gather acc PAIR_ARGS) {
     // Every in-range decision compares squared values (as the C): a
     // product rounds the same everywhere, a sqrt need not.
     if (d2 < g.radius * g.radius) {
@@ -152,8 +157,8 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, u
     // relations == 0: flock with every group (the common case; no group read).
     uint rel = BOIDS_REL_FLOCK;
     if (g.relations != 0u)
-        rel = (g.relations >> (BOIDS_REL_BITS * OTHER_GROUP(j, lj))) & BOIDS_REL_MASK;
-    vec3 vj = OTHER_VEL(j, lj);
+        rel = (g.relations >> (BOIDS_REL_BITS * OTHER_GROUP(j))) & BOIDS_REL_MASK;
+    vec3 vj = OTHER_VEL(j);
     vec3 t;
     // Queueing and avoidance look at every agent the group sees (any
     // relation but ignore): a crowd files behind, and dodges, anyone.
@@ -164,7 +169,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, u
         float tc;
         if ((beh & BOIDS_BIT(BOIDS_BI_AVOID)) != 0u && d2 < g.radius * g.radius &&
             avoid_threat(off, acc.vel, vj, g.avoid_horizon, 2.0 * g.body_radius, tc, t)) {
-            uint id = OTHER_ID(j, lj);
+            uint id = OTHER_ID(j);
             if (avoid_sooner(tc, id, acc.avoid_t, acc.avoid_id)) {
                 acc.avoid_t = tc;
                 acc.avoid_id = id;
@@ -225,7 +230,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, u
             fix3(acc.esc, t, BOIDS_FIX_SEP);
             acc.esc_n++;
         }
-        uint id = OTHER_ID(j, lj);
+        uint id = OTHER_ID(j);
         if ((beh & BOIDS_BIT(BOIDS_BI_HIDE)) != 0u && d2 < g.radius * g.radius &&
             (d2 < acc.hunter_d2 || (d2 == acc.hunter_d2 && id < acc.hunter_id))) {
             acc.hunter_d2 = d2;
@@ -233,7 +238,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, u
             acc.hunter_slot = j;
         }
     } else if (rel == BOIDS_REL_PURSUE) {
-        uint id = OTHER_ID(j, lj);
+        uint id = OTHER_ID(j);
         if ((beh & BOIDS_BIT(BOIDS_BI_HUNT)) != 0u && d2 < g.radius * g.radius &&
             (d2 < acc.prey_d2 || (d2 == acc.prey_d2 && id < acc.prey_id))) {
             acc.prey_d2 = d2;
@@ -248,6 +253,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, u
 // Gather over the 3x3(x3) block of cells around the agent: every slot j of
 // those cells with 0 < d^2 < reach^2 (d > 0 as in the chapter: skips self
 // and coincident agents). candidates counts every slot of the cells.
+#if !defined(BOIDS_KERNEL_TILED)
 void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_heading, inout gather acc) {
     vec3 p = cur_pos[i].xyz;
     uvec3 c = grid_coords(p);
@@ -262,16 +268,21 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
         for (uint jy = 0u; jy < ny; jy++) {
             uint row = (zs[k] * world.cells.y + ys[jy]) * world.cells.x;
 #if defined(BOIDS_KERNEL_MORTON)
-            // Cells in Morton order: each cell's run of slots on its own.
+            // Cells in Morton order: a run of slots per run of consecutive
+            // ranks (x cells 2k, 2k + 1 are neighbours in Morton order).
             for (uint ix = 0u; ix < nx; ix++) {
-                uint r = grid_rank(row + xs[ix]);
-                uint first = cell_start[r], last = cell_start[r + 1u];
+                uint r = grid_rank(row + xs[ix]), r1 = r;
+                while (ix + 1u < nx && grid_rank(row + xs[ix + 1u]) == r1 + 1u) {
+                    ix++;
+                    r1++;
+                }
+                uint first = cell_start[r], last = cell_start[r1 + 1u];
                 acc.candidates += last - first;
                 for (uint j = first; j < last; j++) {
                     vec3 off = world_delta(p, cur_pos[j].xyz);
                     precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
                     if (d2 > 0.0 && d2 < reach2)
-                        gather_pair(g, heading, has_heading, j, j, off, d2, acc);
+                        gather_pair(g, heading, has_heading, j, off, d2, acc);
                 }
             }
 #else
@@ -287,12 +298,13 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
                     vec3 off = world_delta(p, cur_pos[j].xyz);
                     precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
                     if (d2 > 0.0 && d2 < reach2)
-                        gather_pair(g, heading, has_heading, j, j, off, d2, acc);
+                        gather_pair(g, heading, has_heading, j, off, d2, acc);
                 }
             }
 #endif
         }
 }
+#endif
 
 // C twin: src/core/steer.c combine(), one iteration of its loop (behaviour
 // b, enabled). behaviors_of() calls it right after each enabled behaviour,
@@ -696,9 +708,11 @@ void main() {
             uint j = first + k;
             t_pos[base + k] = uvec4(floatBitsToUint(cur_pos[j].xyz), cur_group[j]);
             t_vel[base + k] = uvec4(floatBitsToUint(cur_vel[j].xyz), cur_id[j]);
+            t_slot[base + k] = j;
         }
     }
     barrier();
+    bool staged = t_staged;
     uint agents = t_tile_prefix[t_tile_cells];
     for (uint q = lid; q < agents; q += BOIDS_WORKGROUP_SIZE) {
         // The tile cell of the q-th agent: the last k with prefix[k] <= q.
@@ -727,15 +741,33 @@ void main() {
             for (uint ky = 0u; ky < ny; ky++) {
                 uint hrow = (halo_index(zs[kz], lo.z, n.z, whole.z) * len.y + halo_index(ys[ky], lo.y, n.y, whole.y)) * len.x;
                 for (uint kx = 0u; kx < nx; kx++) {
-                    uint h = hrow + halo_index(xs[kx], lo.x, n.x, whole.x);
-                    uint first = t_first[h], count = t_count[h], base = t_base[h];
-                    acc.candidates += count;
-                    for (uint k = 0u; k < count; k++) {
-                        uint j = first + k, lj = base + k;
-                        vec3 off = world_delta(p, OTHER_POS(j, lj));
-                        precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
-                        if (d2 > 0.0 && d2 < reach2)
-                            gather_pair(g, heading, has_heading, j, lj, off, d2, acc);
+                    // Consecutive cells of the block: one run of staged agents.
+                    uint h0 = hrow + halo_index(xs[kx], lo.x, n.x, whole.x), h1 = h0;
+                    while (kx + 1u < nx && hrow + halo_index(xs[kx + 1u], lo.x, n.x, whole.x) == h1 + 1u) {
+                        kx++;
+                        h1++;
+                    }
+                    uint lfirst = t_base[h0], llast = t_base[h1] + t_count[h1];
+                    acc.candidates += llast - lfirst;
+                    if (staged) {
+                        for (uint lj = lfirst; lj < llast; lj++) {
+                            vec3 off = world_delta(p, uintBitsToFloat(t_pos[lj].xyz));
+                            precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
+                            if (d2 > 0.0 && d2 < reach2) {
+                                uvec4 v = t_vel[lj];
+                                gather_pair(g, heading, has_heading, t_slot[lj], off, d2, acc, uintBitsToFloat(v.xyz),
+                                            t_pos[lj].w, v.w);
+                            }
+                        }
+                    } else { // the block did not fit: the same agents from the buffers
+                        for (uint h = h0; h <= h1; h++)
+                            for (uint j = t_first[h]; j < t_first[h] + t_count[h]; j++) {
+                                vec3 off = world_delta(p, cur_pos[j].xyz);
+                                precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
+                                if (d2 > 0.0 && d2 < reach2)
+                                    gather_pair(g, heading, has_heading, j, off, d2, acc, cur_vel[j].xyz, cur_group[j],
+                                                cur_id[j]);
+                            }
                     }
                 }
             }
