@@ -4,7 +4,9 @@
 // prints one line per check for tests/test_glslang.sh:
 //   comp FILE        a compute stage (every embedded *.comp), once with
 //                    GL_ARB_gpu_shader_int64 (NAME.int64.comp) and once
-//                    without (NAME.comp: GLSL 4.50 core, no extension)
+//                    without (NAME.comp: GLSL 4.50 core, no extension), and
+//                    with each GPU kernel variant's defines, no extension
+//                    (NAME.morton.comp, .tiled, .fused, .all)
 //   vert FILE / frag FILE   every embedded *.vert, *.frag
 //   link VERT FRAG   the drawing programs src/render links
 // Exit 0, or 1 with a message on stderr.
@@ -66,6 +68,20 @@ int main(int argc, char **argv) {
                 !write_source(outdir, shader_dir, f, BOIDS_SHADER_INT64, name))
                 return 1;
             printf("comp %s\ncomp %s\n", f, name);
+            // The kernel variants' defines (boids/core.h boids_kernel), without the extension.
+            static const struct {
+                const char *name;
+                unsigned flags;
+            } kernels[] = {{"morton", BOIDS_SHADER_MORTON},
+                           {"tiled", BOIDS_SHADER_TILED},
+                           {"fused", BOIDS_SHADER_FUSED},
+                           {"all", BOIDS_SHADER_MORTON | BOIDS_SHADER_TILED | BOIDS_SHADER_FUSED}};
+            for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+                snprintf(name, sizeof(name), "%.*s.%s.comp", (int)(strlen(f) - 5), f, kernels[k].name);
+                if (!write_source(outdir, shader_dir, f, kernels[k].flags, name))
+                    return 1;
+                printf("comp %s\n", name);
+            }
             compute++;
         } else if (ends_with(f, ".vert") || ends_with(f, ".frag")) {
             if (!write_source(outdir, shader_dir, f, 0, f))

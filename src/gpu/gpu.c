@@ -46,8 +46,9 @@ struct boids_gpu {
     boids_kernel kernel;
     unsigned kernel_flags;
     GLuint cell_rank;
-    uint32_t *rank_of;
+    uint32_t *rank_of, *cell_of_rank;
     bool keys_ready;
+    bool grid_built; // scatter ran since the last upload (start and the slots agree)
     GLuint scan_sums[MAX_SCAN_LEVELS];
     uint32_t scan_levels, scan_n[MAX_SCAN_LEVELS + 1];
     GLuint ubo_world, ubo_groups, ubo_scene, ubo_bodies;
@@ -465,7 +466,11 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     glClearNamedBufferData(g->survey, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
     if (g->kernel_flags & BOIDS_SHADER_MORTON) {
         g->rank_of = morton_ranks(g->p.world.cells);
-        if (!g->rank_of) {
+        g->cell_of_rank = malloc(((size_t)cells + 1) * 4);
+        if (g->rank_of && g->cell_of_rank)
+            for (uint32_t c = 0; c < cells; c++)
+                g->cell_of_rank[g->rank_of[c]] = c;
+        if (!g->rank_of || !g->cell_of_rank) {
             boids_gpu_destroy(g);
             return BOIDS_ERR_NOMEM;
         }
@@ -542,6 +547,7 @@ void boids_gpu_destroy(boids_gpu *g) {
             backends_alive--;
         boids_flowfield_free(&g->p.flow);
         free(g->rank_of);
+        free(g->cell_of_rank);
         free(g);
         return;
     }
@@ -564,6 +570,7 @@ void boids_gpu_destroy(boids_gpu *g) {
         boids_gl_debug_disable();
     boids_flowfield_free(&g->p.flow);
     free(g->rank_of);
+    free(g->cell_of_rank);
     free(g);
 }
 
@@ -604,6 +611,7 @@ void boids_gpu_upload_agents(boids_gpu *g, const boids_sim *s) {
         return;
     state_buffers *c = &g->state[g->cur];
     g->keys_ready = false; // kernel fused: new positions, new keys
+    g->grid_built = false;
     glNamedBufferSubData(c->pos, 0, (GLsizeiptr)g->n * 16, s->cur.pos);
     glNamedBufferSubData(c->vel, 0, (GLsizeiptr)g->n * 16, s->cur.vel);
     glNamedBufferSubData(c->id, 0, (GLsizeiptr)g->n * 4, s->cur.id);
@@ -704,6 +712,7 @@ void boids_gpu_build_grid(boids_gpu *g) {
     barrier();
     g->cur = 1 - g->cur;
     bind_state(g);
+    g->grid_built = true;
 }
 
 // cur -> accel, next.w (wander angles), neighbour outputs.
@@ -837,6 +846,60 @@ static size_t buffer_info(boids_gpu *g, boids_gpu_buffer which, GLuint *b) {
 
 static boids_result grid_counts(boids_gpu *g, uint32_t *count, uint32_t *start);
 
+// Kernel morton: where each slot of the GPU's (Morton) cell order goes in
+// row-major cell order (to[n]), and the row-major start (start[cells + 1]).
+static boids_result row_major_slots(boids_gpu *g, uint32_t *to, uint32_t *start) {
+    uint32_t *sm = malloc(((size_t)g->cells + 1) * 4);
+    if (!sm)
+        return BOIDS_ERR_NOMEM;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(g->start, 0, ((GLsizeiptr)g->cells + 1) * 4, sm);
+    for (uint32_t k = 0; k < g->n; k++)
+        to[k] = k;
+    uint32_t at = 0;
+    for (uint32_t c = 0; c < g->cells; c++) {
+        uint32_t r = g->rank_of[c];
+        start[c] = at;
+        for (uint32_t k = sm[r]; k < sm[r + 1] && k < g->n; k++)
+            to[k] = at++;
+    }
+    start[g->cells] = at;
+    free(sm);
+    return BOIDS_OK;
+}
+
+// Kernel morton: a buffer as the reference kernel lays it out (slots in
+// row-major cell order once a grid is built, keys as row-major cells).
+static boids_result read_row_major(boids_gpu *g, boids_gpu_buffer which, GLuint b, void *dst, size_t size) {
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (which == BOIDS_GPU_KEY || !g->grid_built) { // KEY: in the slot order of the state the grid was built from
+        if (size)
+            glGetNamedBufferSubData(b, 0, (GLsizeiptr)size, dst);
+        if (which == BOIDS_GPU_KEY)
+            for (uint32_t k = 0; k < g->n; k++) {
+                uint32_t *key = dst;
+                key[k] = key[k] < g->cells ? g->cell_of_rank[key[k]] : key[k];
+            }
+        return BOIDS_OK;
+    }
+    uint32_t *to = malloc(((size_t)g->n + 1) * 4), *start = malloc(((size_t)g->cells + 1) * 4);
+    unsigned char *tmp = malloc(size ? size : 1);
+    boids_result r = to && start && tmp ? row_major_slots(g, to, start) : BOIDS_ERR_NOMEM;
+    if (r == BOIDS_OK && which == BOIDS_GPU_START) {
+        memcpy(dst, start, size);
+    } else if (r == BOIDS_OK) {
+        size_t elem = g->n ? size / g->n : 0;
+        if (size)
+            glGetNamedBufferSubData(b, 0, (GLsizeiptr)size, tmp);
+        for (uint32_t k = 0; k < g->n; k++)
+            memcpy((unsigned char *)dst + (size_t)to[k] * elem, tmp + (size_t)k * elem, elem);
+    }
+    free(to);
+    free(start);
+    free(tmp);
+    return r;
+}
+
 // Read a buffer back (glGetNamedBufferSubData waits for the GPU).
 boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, size_t bytes) {
     GLuint b;
@@ -845,6 +908,8 @@ boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, siz
         return BOIDS_ERR_ARGUMENT;
     if (gpu_lost(g))
         return BOIDS_ERR_GPU_LOST;
+    if (g->rank_of && which != BOIDS_GPU_COUNT)
+        return read_row_major(g, which, b, dst, size);
     if (which == BOIDS_GPU_COUNT && g->kernel != BOIDS_KERNEL_REFERENCE) {
         // Kernel fused: the count buffer already holds the next step's
         // counts; morton: by rank. The grid's, by row-major cell, from start.
@@ -916,55 +981,12 @@ uint64_t boids_gpu_hash(boids_gpu *g) {
 // The last grid's counts by row-major cell (count[cells]) from its start
 // (start[cells + 1], by key: kernel morton by rank), which the steps keep.
 static boids_result grid_counts(boids_gpu *g, uint32_t *count, uint32_t *start) {
-    boids_result r = boids_gpu_read(g, BOIDS_GPU_START, start, ((size_t)g->cells + 1) * 4);
-    if (r != BOIDS_OK)
-        return r;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(g->start, 0, ((GLsizeiptr)g->cells + 1) * 4, start);
     for (uint32_t c = 0; c < g->cells; c++) {
         uint32_t k = g->rank_of ? g->rank_of[c] : c;
         count[c] = start[k + 1] - start[k];
     }
-    return BOIDS_OK;
-}
-
-// Kernel morton: the downloaded slots (in Morton order of the cells) into
-// row-major cell order, as the CPU grid holds them: s->grid.start made from
-// the counts, each cell's run of slots moved (in its order) with every
-// per-slot array. start_m: the GPU's start by rank.
-static boids_result download_row_major(boids_gpu *g, boids_sim *s, const uint32_t *start_m) {
-    size_t n = g->n;
-    struct {
-        void *a;
-        size_t size;
-    } rows[] = {{s->cur.pos, 16},   {s->cur.vel, 16}, {s->cur.id, 4},         {s->cur.group, 4},
-                {s->neighbors, 4}, {s->nearest, 4}, {s->candidates, 4}};
-    uint32_t *to = malloc((n ? n : 1) * 4), *sm = malloc(((size_t)g->cells + 1) * 4);
-    unsigned char *tmp = malloc((n ? n : 1) * 16);
-    if (!to || !tmp || !sm) {
-        free(to);
-        free(tmp);
-        free(sm);
-        return BOIDS_ERR_NOMEM;
-    }
-    memcpy(sm, start_m, ((size_t)g->cells + 1) * 4); // start_m may be s->grid.start
-    for (size_t k = 0; k < n; k++)
-        to[k] = (uint32_t)k;
-    uint32_t at = 0;
-    for (uint32_t c = 0; c < g->cells; c++) {
-        uint32_t r = g->rank_of[c];
-        s->grid.start[c] = at;
-        for (uint32_t k = sm[r]; k < sm[r + 1] && k < n; k++)
-            to[k] = at++;
-    }
-    s->grid.start[g->cells] = at;
-    free(sm);
-    for (size_t a = 0; a < sizeof rows / sizeof rows[0]; a++) {
-        unsigned char *base = rows[a].a;
-        for (size_t k = 0; k < n; k++)
-            memcpy(tmp + (size_t)to[k] * rows[a].size, base + k * rows[a].size, rows[a].size);
-        memcpy(base, tmp, n * rows[a].size);
-    }
-    free(to);
-    free(tmp);
     return BOIDS_OK;
 }
 
@@ -994,11 +1016,7 @@ boids_result boids_gpu_download(boids_gpu *g, boids_sim *s) {
     for (size_t k = 0; k < sizeof reads / sizeof reads[0]; k++)
         if (boids_gpu_read(g, reads[k].which, reads[k].dst, reads[k].bytes) != BOIDS_OK)
             return BOIDS_ERR_GPU_LOST;
-    if (g->rank_of) {
-        boids_result r = download_row_major(g, s, s->grid.start);
-        if (r != BOIDS_OK)
-            return r;
-    }
+    // (kernel morton: boids_gpu_read gives the slots in row-major cell order)
     if (s->joints && s->joint_rows == g->joint_rows &&
         boids_gpu_read_joints(g, s->joints, (size_t)g->joint_rows * n * 16) != BOIDS_OK)
         return BOIDS_ERR_GPU_LOST;

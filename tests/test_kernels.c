@@ -1,0 +1,242 @@
+// tests/test_kernels.c: the GPU kernel variants (boids/core.h boids_kernel:
+// morton, tiled, fused, all) give the same bits as the reference kernel:
+// the state-hash after a few steps, and per agent (by id) the last step's
+// accel, neighbours, nearest distance and candidates, the grid's counts; in
+// 2D and 3D, wrap and walls, tiny counts (1, 2, 255, 257), counts not a
+// multiple of the work group (256), clustered flocks (the tiled kernel's
+// blocks that overflow shared memory), predators and prey (groups, ids:
+// hunt, escape) and shipped scenarios. Label gpu: without a GL 4.5 context
+// the tests fail, never skip. Also: the CPU backend refuses every kernel but
+// the reference (the engine: BOIDS_ERR_ARGUMENT; the executables: exit 2).
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "boids/engine.h"
+
+static boids_engine_headless *gl;
+
+static void open_gl(void) {
+    char err[512];
+    boids_result r = boids_engine_headless_open(&gl, err, sizeof err);
+    ck_assert_msg(r == BOIDS_OK, "no GL 4.5 context (a failure, never a skip): %s", err);
+}
+
+static void close_gl(void) {
+    boids_engine_headless_close(gl);
+    gl = NULL;
+}
+
+// What one run leaves: the hash, and by id the last step's outputs.
+typedef struct outcome {
+    uint64_t hash;
+    uint32_t n, cells;
+    float (*accel)[4];
+    uint32_t *neighbors, *candidates, *count;
+    float *nearest;
+} outcome;
+
+static void outcome_free(outcome *o) {
+    free(o->accel);
+    free(o->neighbors);
+    free(o->candidates);
+    free(o->count);
+    free(o->nearest);
+}
+
+// Runs `steps` GPU steps of params p (or the scenario) with kernel k.
+static outcome run(const boids_params *p, const char *scenario, boids_distribution dist, boids_kernel k,
+                   uint64_t steps) {
+    boids_engine_desc d = {.params = p,
+                           .distribution = dist,
+                           .backend = BOIDS_BACKEND_GPU,
+                           .headless = gl,
+                           .quiet = true,
+                           .kernel = k};
+    boids_engine *e = NULL;
+    char err[2048];
+    boids_result r = scenario ? boids_engine_create_scenario(&e, scenario, &d, err, sizeof err)
+                              : boids_engine_create(&e, &d, err, sizeof err);
+    ck_assert_msg(r == BOIDS_OK, "kernel %s: %s", boids_kernel_names[k], err);
+    ck_assert_int_eq(boids_engine_step(e, steps, NULL), BOIDS_OK);
+    ck_assert_int_eq(boids_engine_check(e, err, sizeof err), BOIDS_OK);
+    outcome o = {.hash = boids_engine_hash(e)};
+    const boids_params *q = boids_engine_params(e);
+    uint32_t n = q->world.count, cells = q->world.cells[3];
+    o.n = n;
+    o.cells = cells;
+    float(*acc)[4] = malloc(n * 16);
+    uint32_t *id = malloc(n * 4), *nb = malloc(n * 4), *cand = malloc(n * 4);
+    float *near = malloc(n * 4);
+    o.accel = malloc(n * 16);
+    o.neighbors = malloc(n * 4);
+    o.candidates = malloc(n * 4);
+    o.nearest = malloc(n * 4);
+    o.count = malloc((size_t)cells * 4);
+    ck_assert(acc && id && nb && cand && near && o.accel && o.neighbors && o.candidates && o.nearest && o.count);
+    ck_assert_int_eq(boids_engine_read_buffer(e, BOIDS_ENGINE_ID, id, n * 4), BOIDS_OK);
+    ck_assert_int_eq(boids_engine_read_buffer(e, BOIDS_ENGINE_ACCEL, acc, n * 16), BOIDS_OK);
+    ck_assert_int_eq(boids_engine_read_buffer(e, BOIDS_ENGINE_NEIGHBORS, nb, n * 4), BOIDS_OK);
+    ck_assert_int_eq(boids_engine_read_buffer(e, BOIDS_ENGINE_CANDIDATES, cand, n * 4), BOIDS_OK);
+    ck_assert_int_eq(boids_engine_read_buffer(e, BOIDS_ENGINE_NEAREST, near, n * 4), BOIDS_OK);
+    ck_assert_int_eq(boids_engine_read_buffer(e, BOIDS_ENGINE_COUNT, o.count, (size_t)cells * 4), BOIDS_OK);
+    for (uint32_t s = 0; s < n; s++) {
+        ck_assert_uint_lt(id[s], n);
+        memcpy(o.accel[id[s]], acc[s], 16);
+        o.neighbors[id[s]] = nb[s];
+        o.candidates[id[s]] = cand[s];
+        o.nearest[id[s]] = near[s];
+    }
+    free(acc);
+    free(id);
+    free(nb);
+    free(cand);
+    free(near);
+    boids_engine_destroy(e);
+    return o;
+}
+
+// Every kernel against the reference on the same run.
+static void same_bits(const boids_params *p, const char *scenario, boids_distribution dist, uint64_t steps,
+                      const char *what) {
+    outcome ref = run(p, scenario, dist, BOIDS_KERNEL_REFERENCE, steps);
+    for (int k = BOIDS_KERNEL_REFERENCE + 1; k < BOIDS_KERNEL_KINDS; k++) {
+        outcome o = run(p, scenario, dist, (boids_kernel)k, steps);
+        const char *name = boids_kernel_names[k];
+        ck_assert_msg(o.hash == ref.hash, "%s, kernel %s: state-hash %016llx, reference %016llx", what, name,
+                      (unsigned long long)o.hash, (unsigned long long)ref.hash);
+        ck_assert_uint_eq(o.n, ref.n);
+        for (uint32_t i = 0; i < ref.n; i++) {
+            ck_assert_msg(memcmp(o.accel[i], ref.accel[i], 16) == 0, "%s, kernel %s: accel of id %u differs", what,
+                          name, i);
+            ck_assert_msg(o.neighbors[i] == ref.neighbors[i] && o.candidates[i] == ref.candidates[i],
+                          "%s, kernel %s: id %u: neighbours %u / %u, candidates %u / %u", what, name, i,
+                          o.neighbors[i], ref.neighbors[i], o.candidates[i], ref.candidates[i]);
+            ck_assert_msg(memcmp(&o.nearest[i], &ref.nearest[i], 4) == 0, "%s, kernel %s: nearest of id %u", what,
+                          name, i);
+        }
+        ck_assert_msg(memcmp(o.count, ref.count, (size_t)ref.cells * 4) == 0, "%s, kernel %s: cell counts", what,
+                      name);
+        outcome_free(&o);
+    }
+    outcome_free(&ref);
+}
+
+static const uint32_t counts[] = {1, 2, 255, 257, 1000, 3001};
+
+START_TEST(same_bits_2d_3d_wrap_walls) {
+    uint32_t dim = 2 + (uint32_t)(_i / 2);
+    int boundary = _i % 2 ? BOIDS_BOUNDARY_WALLS : BOIDS_BOUNDARY_WRAP;
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        boids_params p;
+        boids_params_default(&p, counts[c], dim);
+        p.world.boundary = (uint32_t)boundary;
+        char what[96];
+        snprintf(what, sizeof what, "%uD, %s, %u agents", dim, boundary == BOIDS_BOUNDARY_WALLS ? "walls" : "wrap",
+                 counts[c]);
+        same_bits(&p, NULL, BOIDS_DIST_UNIFORM, 4, what);
+    }
+}
+END_TEST
+
+// Dense clusters: the tiled kernel's blocks of more than BOIDS_TILE_CAP
+// agents are read from the buffers (the same values).
+START_TEST(same_bits_clustered) {
+    uint32_t dim = 2 + (uint32_t)_i;
+    boids_params p;
+    boids_params_default(&p, 20000, dim);
+    same_bits(&p, NULL, BOIDS_DIST_CLUSTERED, 3, dim == 2 ? "2D clustered" : "3D clustered");
+}
+END_TEST
+
+// Shipped scenarios: groups, relations and ids (predators-prey: hunt,
+// escape; hide; the heading rules' survey; leaders by id).
+START_TEST(same_bits_scenarios) {
+    static const char *const names[] = {"predators-prey", "hide", "angle-bug", "follow-leader", "feelers-3d"};
+    same_bits(NULL, names[_i], BOIDS_DIST_UNIFORM, 5, names[_i]);
+}
+END_TEST
+
+// The CPU backend has only the reference kernel.
+START_TEST(cpu_refuses_gpu_kernels) {
+    for (int k = BOIDS_KERNEL_REFERENCE + 1; k < BOIDS_KERNEL_KINDS; k++) {
+        boids_engine_desc d = {.count = 10, .kernel = (boids_kernel)k};
+        boids_engine *e = NULL;
+        char err[512] = "";
+        ck_assert_int_eq(boids_engine_create(&e, &d, err, sizeof err), BOIDS_ERR_ARGUMENT);
+        ck_assert_ptr_null(e);
+        ck_assert_msg(strstr(err, boids_kernel_names[k]) != NULL, "%s", err);
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "%s/boids-run --count 10 --steps 1 --kernel %s 2>/dev/null >/dev/null", BOIDS_BIN_DIR,
+                 boids_kernel_names[k]);
+        int rc = system(cmd);
+        ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 2, "boids-run --kernel %s on the CPU: status %d",
+                      boids_kernel_names[k], rc);
+        snprintf(cmd, sizeof cmd, "%s/boids-bench --counts 10 --steps 1 --quiet --kernel %s 2>/dev/null >/dev/null",
+                 BOIDS_BIN_DIR, boids_kernel_names[k]);
+        rc = system(cmd);
+        ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 2, "boids-bench --kernel %s on the CPU: status %d",
+                      boids_kernel_names[k], rc);
+    }
+    boids_engine_desc d = {.count = 10, .kernel = BOIDS_KERNEL_KINDS};
+    boids_engine *e = NULL;
+    ck_assert_int_eq(boids_engine_create(&e, &d, NULL, 0), BOIDS_ERR_ARGUMENT);
+}
+END_TEST
+
+// The executables on the GPU: boids-run's state-hash is the reference's for
+// every --kernel; boids-validate passes with each.
+static void last_line_with(const char *cmd, const char *key, char *out, size_t size) {
+    FILE *fp = popen(cmd, "r");
+    ck_assert_ptr_nonnull(fp);
+    char line[1024];
+    out[0] = '\0';
+    while (fgets(line, sizeof line, fp))
+        if (strstr(line, key))
+            snprintf(out, size, "%s", line);
+    int rc = pclose(fp);
+    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "%s: status %d", cmd, rc);
+}
+
+START_TEST(executables_take_kernel) {
+    char ref[1024], got[1024], cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/boids-run --backend gpu --count 1500 --steps 6 --quiet --kernel reference",
+             BOIDS_BIN_DIR);
+    last_line_with(cmd, "state-hash", ref, sizeof ref);
+    ck_assert_msg(ref[0], "no state-hash line");
+    for (int k = BOIDS_KERNEL_REFERENCE + 1; k < BOIDS_KERNEL_KINDS; k++) {
+        snprintf(cmd, sizeof cmd, "%s/boids-run --backend gpu --count 1500 --steps 6 --quiet --kernel %s",
+                 BOIDS_BIN_DIR, boids_kernel_names[k]);
+        last_line_with(cmd, "state-hash", got, sizeof got);
+        ck_assert_str_eq(got, ref);
+        snprintf(cmd, sizeof cmd, "%s/boids-validate --count 600 --steps 3 --quiet --kernel %s 2>&1", BOIDS_BIN_DIR,
+                 boids_kernel_names[k]);
+        last_line_with(cmd, "", got, sizeof got); // exit 0: passed
+        snprintf(cmd, sizeof cmd, "%s/boids-bench --backend gpu --counts 300 --steps 2 --quiet --kernel %s",
+                 BOIDS_BIN_DIR, boids_kernel_names[k]);
+        last_line_with(cmd, "kernel", got, sizeof got);
+        ck_assert_msg(strstr(got, boids_kernel_names[k]), "boids-bench names its kernel: %s", got);
+    }
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("kernels");
+    TCase *bits = tcase_create("same_bits");
+    tcase_add_checked_fixture(bits, open_gl, close_gl);
+    tcase_add_loop_test(bits, same_bits_2d_3d_wrap_walls, 0, 4);
+    tcase_add_loop_test(bits, same_bits_clustered, 0, 2);
+    tcase_add_loop_test(bits, same_bits_scenarios, 0, 5);
+    suite_add_tcase(s, bits);
+    TCase *apps = tcase_create("apps");
+    tcase_add_test(apps, cpu_refuses_gpu_kernels);
+    tcase_add_test(apps, executables_take_kernel);
+    suite_add_tcase(s, apps);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
