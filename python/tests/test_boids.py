@@ -325,3 +325,18 @@ def test_exit_with_an_open_simulation_does_not_crash():
     for _ in range(3):
         done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, f"exit status {done.returncode}, stderr: {done.stderr}"
+
+
+def test_gpu_kernels_same_hash():
+    """kernel= picks the GPU kernel variant: every one gives the reference's
+    state-hash (boids-run's); the CPU has only the reference, a bad name is
+    a ValueError."""
+    expected = run_hash("--count", "700", "--steps", "4", "--seed", "5", "--backend", "gpu")
+    for kernel in ("reference", "morton", "tiled", "fused", "all"):
+        with boids.Simulation(count=700, backend="gpu", seed=5, kernel=kernel) as sim:
+            sim.step(4)
+            assert sim.state_hash == expected, kernel
+    with pytest.raises(ValueError):
+        boids.Simulation(count=10, kernel="tiled")
+    with pytest.raises(ValueError):
+        boids.Simulation(count=10, backend="gpu", kernel="fast")
