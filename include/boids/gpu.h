@@ -54,9 +54,12 @@ typedef enum boids_gpu_buffer {
     BOIDS_GPU_VEL,        // vec4[N] of cur
     BOIDS_GPU_ID,         // uint[N] of cur
     BOIDS_GPU_GROUP,      // uint[N] of cur
-    BOIDS_GPU_KEY,        // uint[N]: cell of each slot of the state the grid was built from (kernels morton, all: its Morton rank)
-    BOIDS_GPU_COUNT,      // uint[cells]: the per-cell counts of the last grid, by row-major cell (every kernel)
-    BOIDS_GPU_START,      // uint[cells + 1]: by key (kernels morton, all: by Morton rank)
+    BOIDS_GPU_KEY,        // uint[N]: cell of each slot of the state the grid was built from
+    BOIDS_GPU_COUNT,      // uint[cells]: the per-cell counts of the last grid
+    BOIDS_GPU_START,      // uint[cells + 1]
+    // (kernels morton, all: boids_gpu_read gives every buffer in the
+    // reference's layout: keys as row-major cells, and once a grid is built
+    // the slots in row-major cell order, start its scan)
     BOIDS_GPU_ACCEL,      // vec4[N]
     BOIDS_GPU_NEIGHBORS,  // uint[N]
     BOIDS_GPU_NEAREST,    // float[N]
