@@ -1193,6 +1193,23 @@ vec3 heading_velocity(vec3 vel, float turn, float speed) {
     return vec3(speed * cos(h), speed * sin(h), 0.0);
 }
 
+// C twin: src/core/rules.c boids_circles_term().
+// Circles (FLAME GPU's benchmark): one neighbour at off (d = |off|, 0 < d <
+// r): sin(-2 pi d / r) times the unit offset, each component in [-1, 1].
+vec3 circles_term(vec3 off, float d, float r) {
+    float k = sin(-BOIDS_TWO_PI * (d / r)) / d;
+    return vec3(off.x * k, off.y * k, off.z * k);
+}
+
+// C twin: src/core/rules.c boids_circles_displacement().
+// repulse x sum / count; zero without neighbours (repulse 0: the default).
+vec3 circles_displacement(vec3 sum, uint count, float repulse) {
+    if (count == 0u)
+        return vec3(0.0);
+    float k = (repulse > 0.0 ? repulse : BOIDS_REPULSE_DEFAULT) / float(count);
+    return vec3(sum.x * k, sum.y * k, sum.z * k);
+}
+
 // C twin: src/core/rules.c boids_survey_target().
 // The centre of a grid cell (the heading rules' most populated area).
 vec3 survey_target(uint cell) {
@@ -1323,6 +1340,8 @@ void integrate(boids_group_params g, vec3 pos, vec3 vel, vec3 acc, out vec3 pos_
     vec3 v;
     if (g.rules == BOIDS_RULES_HEADING) {
         v = heading_velocity(vel, acc.x, g.maxspeed);
+    } else if (g.rules == BOIDS_RULES_CIRCLES) { // the displacement is the velocity (at most maxspeed)
+        v = limit(acc, g.maxspeed);
     } else if (g.rules == BOIDS_RULES_TUTORIAL) {
         v = tutorial_velocity(vel, acc, world.dt, g.maxspeed);
         v = turn_limit(vel, g.max_turn * world.dt, world.dim, v);

@@ -157,11 +157,19 @@
  * flocking tutorial's normalised resultants added to the velocity, which is
  * then rescaled to maxspeed (seeds/flocking-tutorial.txt). HEADING: the
  * angle-bug post's boids, which turn their heading by a fixed angle per rule
- * at a constant speed (seeds/boids-angle-bug.txt; 2D only). */
+ * at a constant speed (seeds/boids-angle-bug.txt; 2D only). CIRCLES: FLAME
+ * GPU's "Circles" benchmark model: each agent moves by the mean over its
+ * neighbours within the separation radius r of repulse * sin(-2 pi d / r)
+ * along the unit offset to them (pushed away nearer than r / 2, pulled
+ * closer beyond), a displacement, no velocity of its own (the separation
+ * behaviour alone; boids-bench --workload circles). */
 #define BOIDS_RULES_CHAPTER 0u
 #define BOIDS_RULES_TUTORIAL 1u
 #define BOIDS_RULES_HEADING 2u
-#define BOIDS_RULES_COUNT 3u
+#define BOIDS_RULES_CIRCLES 3u
+#define BOIDS_RULES_COUNT 4u
+/* BOIDS_RULES_CIRCLES' repulsion factor when boids_group_params.repulse is 0 (FLAME GPU's benchmark: 0.05). */
+#define BOIDS_REPULSE_DEFAULT 0.05f
 
 /* ---- flow field kinds (the field itself is built on the CPU) -------------- */
 #define BOIDS_FLOW_NOISE 0u
@@ -343,7 +351,7 @@ BOIDS_STRUCT(boids_group_params) {
     float maxforce_hi;
     BOIDS_UINT rules;        /* BOIDS_RULES_*: which rule set the group follows */
     float turn;              /* BOIDS_RULES_HEADING: radians each rule turns the heading per time unit */
-    BOIDS_UINT rules_spare0; /* 0 */
+    float repulse;           /* BOIDS_RULES_CIRCLES: the repulsion factor; 0 = BOIDS_REPULSE_DEFAULT */
     BOIDS_UINT rules_spare1; /* 0 */
 
     /* Per-rule neighbourhoods (OpenSteer's boids: separation, alignment and

@@ -193,6 +193,9 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
                 float is = 1.0 / g.separation;
                 vec3 os = vec3(off.x * is, off.y * is, off.z * is);
                 fix3_unit(acc.sep, os, acc.dim);
+            } else if (g.rules == BOIDS_RULES_CIRCLES) {
+                t = circles_term(off, sqrt(d2), g.separation);
+                fix3_unit(acc.sep, t, acc.dim);
             } else {
                 t = set_mag(vj, 1.0);
                 fix3_unit(acc.sep, t, acc.dim);
@@ -584,6 +587,9 @@ void steer_finish(uint i, boids_group_params g, vec3 heading, bool has_heading, 
     vec3 a;
     if (g.rules == BOIDS_RULES_HEADING) {
         a = heading_agent(i, acc);
+    } else if (g.rules == BOIDS_RULES_CIRCLES) {
+        // The circles model's displacement (integrate moves the agent by it).
+        a = circles_displacement(unfix3(acc.sep, BOIDS_FIX_UNIT, 1.0), acc.sep_n, g.repulse);
     } else {
         // The walls boundary mode is the stay-within-walls behaviour.
         uint beh = g.behaviors | (world.boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);

@@ -3099,6 +3099,61 @@ static void tutorial_expected(const agent *ag, int n, double radius, double sep,
     out[1] = vy / l * speed;
 }
 
+// FLAME GPU's Circles (BOIDS_RULES_CIRCLES): a neighbour's term sin(-2 pi d
+// / r) x off / d and the displacement repulse x sum / count.
+START_TEST(circles_by_hand) {
+    float t[3];
+    // d = 0.5 of r = 2: sin(-2 pi / 4) = -1, / d = -2: (0.5,0,0) x -2 = (-1,0,0), away.
+    boids_circles_term((float[3]){0.5f, 0, 0}, 0.5f, 2.0f, t);
+    expect_vec3("circles term at r/4", t, -1, 0, 0, 4 * FEPS, "sin(-pi/2) / 0.5 x (0.5,0,0): unit away");
+    // d = 1.5: sin(-3 pi / 2) = +1: (0,1.5,0) / 1.5 = (0,1,0), toward.
+    boids_circles_term((float[3]){0, 1.5f, 0}, 1.5f, 2.0f, t);
+    expect_vec3("circles term at 3r/4", t, 0, 1, 0, 4 * FEPS, "sin(-3pi/2) = 1: unit toward");
+    // d = r / 2: sin(-pi) = 0 (float: |sinf(-pi)| < 1e-7): no force.
+    boids_circles_term((float[3]){0, 0, 1}, 1.0f, 2.0f, t);
+    expect_vec3("circles term at r/2", t, 0, 0, 0, 1e-6, "sin(-pi) = 0: the balance distance");
+    // 3D, d = 0.5 along (0.3, 0.4, 0) x 1: (0.3,0.4,0) x -2 = (-0.6,-0.8,0).
+    boids_circles_term((float[3]){0.3f, 0.4f, 0}, 0.5f, 2.0f, t);
+    expect_vec3("circles term, a diagonal", t, -0.6, -0.8, 0, 4 * FEPS, "(0.3,0.4,0) / 0.5 x -1");
+    // Two terms (-1,0,0) + (0,1,0), count 2, repulse 0.05: (-0.025, 0.025, 0).
+    boids_circles_displacement((float[3]){-1, 1, 0}, 2, 0.05f, t);
+    expect_vec3("circles displacement", t, -0.025, 0.025, 0, 4 * FEPS, "0.05 x (-1,1,0) / 2");
+    boids_circles_displacement((float[3]){-1, 1, 0}, 2, 0.0f, t);
+    expect_vec3("circles displacement, default repulse", t, -0.025, 0.025, 0, 4 * FEPS, "repulse 0: 0.05");
+    boids_circles_displacement((float[3]){3, 4, 0}, 0, 0.05f, t);
+    expect_zero("circles displacement, no neighbours", t, "count 0: the zero vector");
+}
+END_TEST
+
+// Two agents 0.5 apart in 3D under circles (r = 2, repulse 0.05): each has
+// the other as its one neighbour, term -1 along the offset, so each moves
+// 0.05 away: 0.6 apart after one step, velocities (-+0.05, 0, 0).
+START_TEST(circles_in_sim) {
+    boids_params p;
+    small_world(&p, 3, BOIDS_BIT(BOIDS_BI_SEPARATION));
+    p.group[0].rules = BOIDS_RULES_CIRCLES;
+    p.group[0].separation = 2.0f;
+    p.group[0].radius = 2.0f;
+    p.group[0].repulse = 0.05f;
+    agent a[2] = {{10, 10, 10, 0, 0, 0, 0}, {10.5f, 10, 10, 0, 0, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 2);
+    boids_sim_step(s);
+    const float *p0 = pos_of(s, 0), *p1 = pos_of(s, 1), *v0 = vel_of(s, 0);
+    EXPECT(fabs(p0[0] - 9.95) < 1e-5 && fabs(p1[0] - 10.55) < 1e-5, "x after one step: %g, %g (expected 9.95, 10.55)",
+           (double)p0[0], (double)p1[0]);
+    EXPECT(fabs(v0[0] + 0.05) < 1e-6 && v0[1] == 0.0f && v0[2] == 0.0f, "agent 0's velocity (%g, %g, %g), expected (-0.05, 0, 0)",
+           (double)v0[0], (double)v0[1], (double)v0[2]);
+    // Circles is the separation rule alone.
+    boids_params q;
+    small_world(&q, 3, BOIDS_B_FLOCKING);
+    q.group[0].rules = BOIDS_RULES_CIRCLES;
+    char what[256];
+    EXPECT(boids_params_finalize(&q, what, sizeof what) == BOIDS_ERR_PARAM && strstr(what, "separation alone"),
+           "rules circles with flocking: refused (%s)", what);
+    boids_sim_destroy(s);
+}
+END_TEST
+
 START_TEST(tutorial_by_hand) {
     float f[3];
     // Each resultant is a unit vector; the count only scales before the
@@ -3325,6 +3380,7 @@ static Suite *behaviors_suite(void) {
         {"angle", {angle_by_hand}},
         {"turn_limit", {turn_limit_by_hand}},
         {"tutorial", {tutorial_by_hand}},
+        {"circles", {circles_by_hand, circles_in_sim}},
         {"heading", {heading_by_hand, survey_by_hand, heading_in_sim}},
         {"integrate", {integrate_by_hand}},
         {"boundary", {boundary_by_hand}},

@@ -511,7 +511,7 @@ END_TEST
 
 // The groups' rules: no RULE chunk with the chapter's rules and the
 // default turn; RULE with the tutorial's in group 1, which loads back (the
-// other groups at the default) and continues bit for bit; a RULE with a
+// other groups at the default) and continues bit for bit; a RULE with its
 // spare word set or only defaults is refused.
 START_TEST(test_rules_chunk) {
     boids_sim *s = rich_sim(60, 2, 2);
@@ -525,10 +525,10 @@ START_TEST(test_rules_chunk) {
     ck_assert_float_eq(t->p.group[0].turn, BOIDS_TURN_DEFAULT);
     boids_sim_destroy(t);
     size_t at = chunk_at(&f, "RULE") + 12;
-    le32(f.b + at + 16 + 8, 1); // group 1's first spare word
+    le32(f.b + at + 16 + 12, 1); // group 1's spare word (the one before it is circles' repulse)
     fix_crc(&f, at - 12);
-    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "spare words");
-    le32(f.b + at + 16 + 8, 0);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "a spare word");
+    le32(f.b + at + 16 + 12, 0);
     le32(f.b + at + 16, BOIDS_RULES_CHAPTER);
     fix_crc(&f, at - 12);
     expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "only the default rules");

@@ -296,6 +296,11 @@ void boids_heading_velocity(const float vel[3], float turn, float speed, float d
 // starts `start`) whose 3x3(x3) block holds the most agents, ties: lowest
 // index; *count its agents. GLSL twin: shaders/survey.comp.
 uint32_t boids_survey(const boids_world_params *w, const uint32_t *start, uint32_t *count);
+// Circles (FLAME GPU's benchmark; BOIDS_RULES_CIRCLES): a neighbour's term
+// sin(-2 pi d / r) x off / d (0 < d < r), and the displacement repulse x
+// sum / count (0 without neighbours; repulse 0: BOIDS_REPULSE_DEFAULT).
+void boids_circles_term(const float off[3], float d, float r, float dest[3]);
+void boids_circles_displacement(const float sum[3], uint32_t count, float repulse, float dest[3]);
 // The centre of a grid cell (the survey's target).
 void boids_survey_target(const boids_world_params *w, uint32_t cell, float dest[3]);
 

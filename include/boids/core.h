@@ -150,6 +150,9 @@ typedef struct boids_sim {
 void boids_params_default(boids_params *p, uint32_t count, uint32_t dim);
 // Sizes the world for `neighbors` expected agents within the radius.
 void boids_params_auto_world(boids_params *p, double neighbors);
+// Sizes a square (cube) world for `density` agents per unit area (volume):
+// side (count / density)^(1 / dim), rounded up, never below 4 radii.
+void boids_params_density_world(boids_params *p, double density);
 // The largest world extent and |origin| finalize accepts, on every axis.
 #define BOIDS_MAX_EXTENT 1e9f
 // The largest |weight| finalize accepts (scenario files and snapshots too).

@@ -61,6 +61,10 @@ typedef struct boids_scenario {
     uint32_t vary_count;
     // Which keys the file gave (flags override them; the rest is automatic).
     bool count_set, dim_set, size_set, origin_set;
+    // [world] density: agents per unit of area (2D) or volume (3D) that sizes
+    // a world the file does not size, for any count; 0: about 20 neighbours
+    // within the reach (boids_params_auto_world).
+    float density;
     bool target_position_set, target_center_set, target_radius_set;
     // Fields of view in degrees as given (written back exactly; 0: from the cosine).
     float fov_deg[BOIDS_MAX_GROUPS], view_fov_deg[BOIDS_MAX_GROUPS];
@@ -88,6 +92,9 @@ void boids_scenario_at_step(const boids_scenario *sc, uint64_t step, boids_param
  * side of x and y, at most BOIDS_SCENARIO_MAX_RADIUS (so that a written
  * scenario or snapshot loads back whatever the world's size). */
 float boids_scenario_default_target_radius(const boids_world_params *w);
+// A world the file does not size, for p's count and dimension: at the
+// file's density, else for about 20 neighbours (boids_params_auto_world).
+void boids_scenario_size_world(const boids_scenario *sc, boids_params *p);
 // Whether anything changes with the step (hosts then call at_step each step).
 bool boids_scenario_is_dynamic(const boids_scenario *sc);
 // Whether the schedule moves the target (circle, line): the viewer's mouse does not.

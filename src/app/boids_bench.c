@@ -28,6 +28,9 @@ static const char usage[] =
     "--world is given. Output is a Markdown table for docs/BENCHMARKS.md.\n"
     "\n"
     "  --scenario F|N   the world of a scenario file (counts from --counts)\n"
+    "  --workload NAME  a peer's published benchmark on the same work: circles (FLAME GPU 2's\n"
+    "                   Circles: 3D, one agent per unit volume, radius 2, its repulsion;\n"
+    "                   scenarios/circles.ini; their figure: 1 M agents, 200 steps)\n"
     "  --index KIND     neighbour search of the CPU backend: grid, quadtree or brute\n"
     "  --profile FILE   also record every timed step of every count: FILE.csv (one row\n"
     "                   per step, with the agent count) or FILE.json (Chrome trace for\n"
@@ -310,7 +313,7 @@ int main(int argc, char **argv) {
         .usage = usage,
         .flags = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_STEPS |
                  BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX |
-                 BOIDS_CLI_KERNEL,
+                 BOIDS_CLI_KERNEL | BOIDS_CLI_WORKLOAD,
     };
     return boids_cli_main(argc, argv, &spec, run);
 }

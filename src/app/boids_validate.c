@@ -229,6 +229,8 @@ static int run(const boids_options *opt) {
             q.group[k].behaviors &= BOIDS_B_FLOCKING;
             if (!q.group[k].behaviors)
                 q.group[k].behaviors = BOIDS_B_FLOCKING;
+            if (r == BOIDS_RULES_CIRCLES) // the separation rule alone
+                q.group[k].behaviors = BOIDS_BIT(BOIDS_BI_SEPARATION);
         }
         boids_params f = q;
         if (boids_params_finalize(&f, what, sizeof what) != BOIDS_OK) {

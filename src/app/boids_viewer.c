@@ -255,10 +255,13 @@ void viewer_draw_agents(viewer *v, int fb_h, const float view_proj[16], const bo
                            .mode = v->color,
                            .maxspeed = p->group[0].maxspeed};
     memcpy(d.view_proj, view_proj, sizeof d.view_proj);
-    // About 5 pixels long whatever the zoom, never below 3 world units.
+    // About 5 pixels long whatever the zoom, never below 3 world units (the
+    // chapter's boid size r) or the agents' own size where that is smaller
+    // (group 0's body_radius: circles' agents are 0.5 across).
     float world_per_px = v->cam.dim == 3 ? 2.0f * v->cam.distance * tanf(0.5f * v->cam.fov_y) / (float)fb_h
                                          : 2.0f * v->cam.half_height / (float)fb_h;
-    d.size = fmaxf(3.0f, 5.0f * world_per_px);
+    float smallest = p->group[0].body_radius > 0.0f ? fminf(3.0f, p->group[0].body_radius) : 3.0f;
+    d.size = fmaxf(smallest, 5.0f * world_per_px);
     if (d.dim == 3)
         glEnable(GL_DEPTH_TEST);
     boids_bodies_draw bd = {.joints = b->joints,

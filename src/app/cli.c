@@ -170,6 +170,14 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
         boids_scenario_list(stdout);
         return 1;
     }
+    // A workload is its shipped scenario (one or the other).
+    if (out->workload_set) {
+        if (out->scenario_arg) {
+            parse_ctx c = {spec, "--workload", boids_cli_workloads[out->workload]};
+            return cli_bad(&c, "--workload or --scenario, not both", "comes with --scenario %s", out->scenario_arg);
+        }
+        out->scenario_arg = boids_cli_workloads[out->workload];
+    }
     if (out->scenario_arg && load_scenario(spec, out))
         return 2;
 

@@ -81,7 +81,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_WALL_CORNER BOIDS_CLI_BIT(49)    // --wall-corner both|book
 #define BOIDS_CLI_PATH_OUTSIDE BOIDS_CLI_BIT(50)   // --path-outside clamp|end
 #define BOIDS_CLI_PATH_LINE BOIDS_CLI_BIT(51)      // --path-line segment|infinite
-#define BOIDS_CLI_RULES BOIDS_CLI_BIT(52)          // --rules chapter|tutorial|heading (every group)
+#define BOIDS_CLI_RULES BOIDS_CLI_BIT(52)          // --rules chapter|tutorial|heading|circles (every group)
 #define BOIDS_CLI_COMBINE BOIDS_CLI_BIT(53)        // --combine sum|priority|truncated
 #define BOIDS_CLI_ALIGNMENT_RADIUS BOIDS_CLI_BIT(54) // --alignment-radius R
 #define BOIDS_CLI_COHESION_RADIUS BOIDS_CLI_BIT(55)  // --cohesion-radius R
@@ -94,6 +94,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_FORMATION BOIDS_CLI_BIT(62)      // --formation none|line|column|v|ring (offset: every group)
 #define BOIDS_CLI_INTERPOSE BOIDS_CLI_BIT(63)      // --interpose A,B (interpose: every group)
 #define BOIDS_CLI_KERNEL BOIDS_CLI_BIT(64)         // --kernel reference|morton|tiled|fused|all (GPU backend)
+#define BOIDS_CLI_WORKLOAD BOIDS_CLI_BIT(65)       // --workload circles (boids-bench: a peer's named workload)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -193,7 +194,9 @@ typedef struct boids_options {
     bool path_outside_set;
     uint32_t path_line; // --path-line: 0 segment, 1 infinite (BOIDS_PATH_LINE_INFINITE)
     bool path_line_set;
-    const char *scenario_arg; // --scenario as given
+    const char *scenario_arg; // --scenario as given (or the shipped scenario of --workload)
+    uint32_t workload;        // --workload: index in boids_cli_workloads
+    bool workload_set;
     boids_scenario *scenario; // --scenario, loaded by boids_cli_parse (count, dim, distribution taken from it
                               // unless given); freed by boids_options_free
     bool dump_scenario;       // --dump-scenario

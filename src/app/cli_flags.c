@@ -36,6 +36,8 @@ static const char *const vsyncs[] = {"off", "on", NULL};
 static const char *const demos[] = {"chain", "snake", NULL};
 static const char *const indexes[BOIDS_INDEX_KINDS + 1] = {"grid", "quadtree", "brute", NULL};
 static const char *const updates[BOIDS_UPDATE_KINDS + 1] = {"parallel", "sequential", NULL};
+// --workload: a peer's published benchmark, each a shipped scenario of the same name.
+const char *const boids_cli_workloads[] = {"circles", NULL};
 
 // Where a value goes: its field's offset and size in boids_options.
 #define FIELD(m) .field = offsetof(boids_options, m), .size = sizeof(((boids_options *)0)->m)
@@ -101,8 +103,8 @@ const cli_flag cli_flags[] = {
           GIVEN(maxforce_set)),
     CUSTOM("maxspeed-range", BOIDS_CLI_MAXSPEED_RANGE, "LO,HI", parse_range, GIVEN(maxspeed_range_set)),
     CUSTOM("maxforce-range", BOIDS_CLI_MAXFORCE_RANGE, "LO,HI", parse_range, GIVEN(maxforce_range_set)),
-    CHOICE("rules", BOIDS_CLI_RULES, "chapter|tutorial|heading", CLI_CHOICE, boids_parse_rules_names, rules,
-           "chapter, tutorial or heading", "is not a rule set", GIVEN(rules_set)),
+    CHOICE("rules", BOIDS_CLI_RULES, "chapter|tutorial|heading|circles", CLI_CHOICE, boids_parse_rules_names, rules,
+           "chapter, tutorial, heading or circles", "is not a rule set", GIVEN(rules_set)),
     CUSTOM("leader", BOIDS_CLI_LEADER, "ID|target", parse_agents, GIVEN(leader_set)),
     CHOICE("formation", BOIDS_CLI_FORMATION, "none|line|column|v|ring", CLI_CHOICE, boids_parse_formation_names,
            formation, "none, line, column, v or ring", "is not a formation", GIVEN(formation_set)),
@@ -152,6 +154,9 @@ const cli_flag cli_flags[] = {
            path_outside, "clamp or end", "is not a rule outside a path segment", GIVEN(path_outside_set)),
     CHOICE("path-line", BOIDS_CLI_PATH_LINE, "segment|infinite", CLI_CHOICE, boids_parse_path_line_names, path_line,
            "segment or infinite", "is not a kind of path line", GIVEN(path_line_set)),
+    CHOICE("workload", BOIDS_CLI_WORKLOAD, "circles", CLI_CHOICE, boids_cli_workloads, workload,
+           "circles (FLAME GPU's Circles benchmark: scenarios/circles.ini)", "is not a workload",
+           GIVEN(workload_set)),
     PATH("scenario", BOIDS_CLI_SCENARIO, "FILE.ini|NAME", scenario_arg,
          "a scenario file (.ini) or a name of --list-scenarios", "is empty"),
     SWITCH("list-scenarios", BOIDS_CLI_LIST_SCENARIOS, NO_GIVEN), // acted on after parsing

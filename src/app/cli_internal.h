@@ -49,6 +49,8 @@ extern const size_t cli_flag_count;
 
 // Reports a problem with the flag and value at hand on stderr; returns 2 (error).
 int cli_bad(const parse_ctx *c, const char *expected, const char *problem_fmt, ...) BOIDS_CLI_PRINTF(3, 4);
+// --workload's names (cli_flags.c), NULL-terminated.
+extern const char *const boids_cli_workloads[];
 // Checks and stores the value of flag f; returns 0 or 2 (error printed).
 int cli_flag_value(const parse_ctx *c, const cli_flag *f, boids_options *o, uint32_t *origin_n);
 // The accepted flag nearest to `name` (a typo or a prefix), or NULL.

@@ -281,6 +281,8 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
     if (o->world_set) {
         for (int i = 0; i < 3; i++)
             p->world.size[i] = i < (int)o->dim ? (float)o->world[i] : 0.0f;
+    } else if (auto_world && sc) {
+        boids_scenario_size_world(sc, p);
     } else if (auto_world) {
         boids_params_auto_world(p, 20.0);
     }

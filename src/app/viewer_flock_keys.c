@@ -101,12 +101,17 @@ void viewer_flock_rules(viewer *v, int key, int arg) {
     (void)arg;
     viewer_flock *f = v->flock;
     boids_params before = f->p;
-    uint32_t r = (f->p.group[0].rules + 1) % BOIDS_RULES_COUNT;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        f->p.group[g].rules = r;
-    if (viewer_flock_refinalize(f, &before)) {
-        printf("rules: %s\n", boids_parse_rules_names[r]);
-        fflush(stdout);
+    // The next rule set the groups' behaviours allow (heading: flocking
+    // only, 2D; circles: separation alone); the refused ones are said.
+    for (uint32_t k = 1; k < BOIDS_RULES_COUNT; k++) {
+        uint32_t r = (before.group[0].rules + k) % BOIDS_RULES_COUNT;
+        for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+            f->p.group[g].rules = r;
+        if (viewer_flock_refinalize(f, &before)) {
+            printf("rules: %s\n", boids_parse_rules_names[r]);
+            fflush(stdout);
+            return;
+        }
     }
 }
 

@@ -65,7 +65,7 @@ const viewer_key viewer_keys[] = {
     {{GLFW_KEY_LEFT, GLFW_KEY_RIGHT}, "menu: its weight -0.1 / +0.1", viewer_menu_weight, 0, F, true},
     {{GLFW_KEY_TAB}, "menu: the next group", viewer_menu_group, 0, F, false},
     {{GLFW_KEY_B}, "boundary: wrap, walls, bounce, margin", viewer_flock_boundary, 0, F, false},
-    {{GLFW_KEY_U}, "rules: chapter, tutorial, heading", viewer_flock_rules, 0, F, false},
+    {{GLFW_KEY_U}, "rules: chapter, tutorial, heading, circles (those the behaviours allow)", viewer_flock_rules, 0, F, false},
     {{GLFW_KEY_SPACE}, "pause", viewer_flock_pause, 0, F, false},
     {{GLFW_KEY_PERIOD}, "single step", viewer_flock_step, 0, F, true},
     {{GLFW_KEY_R}, "reset (same seed, or --load's file)", viewer_flock_reset, 0, F, false},

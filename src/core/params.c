@@ -140,6 +140,21 @@ void boids_params_auto_world(boids_params *p, double neighbors) {
     }
 }
 
+// See boids/core.h (FLAME GPU's Circles benchmark: one agent per unit volume).
+void boids_params_density_world(boids_params *p, double density) {
+    boids_world_params *w = &p->world;
+    double r = boids_group_reach(&p->group[0]);
+    double n = w->count > 0 ? w->count : 1;
+    double side = w->dim == 3 ? cbrt(n / density) : sqrt(n / density);
+    if (side < 4.0 * r)
+        side = 4.0 * r;
+    side = ceil(side);
+    for (int a = 0; a < 3; a++) {
+        w->min[a] = 0.0f;
+        w->size[a] = (a == 2 && w->dim == 2) ? 0.0f : (float)side;
+    }
+}
+
 // The largest radius the group's rules look at: the perception radius
 // (escape, hunt, avoid and the neighbour statistics), queue's distance and the separation, view,
 // alignment and cohesion radii when those behaviours are on (the last two
@@ -190,6 +205,7 @@ float *boids_group_value(boids_group_params *g, const char *name) {
                  {"radius", offsetof(boids_group_params, radius)},
                  {"separation", offsetof(boids_group_params, separation)},
                  {"turn", offsetof(boids_group_params, turn)},
+                 {"repulse", offsetof(boids_group_params, repulse)},
                  {"target_speed", offsetof(boids_group_params, target_speed)},
                  {"queue_distance", offsetof(boids_group_params, queue_distance)},
                  {"avoid_horizon", offsetof(boids_group_params, avoid_horizon)},
@@ -463,7 +479,7 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         if (g->behaviors >> BOIDS_BEHAVIOR_COUNT)
             FAIL(BOIDS_ERR_PARAM, "behaviour bits 0x%x of group %u", g->behaviors, gi);
         if (g->rules >= BOIDS_RULES_COUNT)
-            FAIL(BOIDS_ERR_PARAM, "rules %u of group %u (allowed: chapter, tutorial or heading)", g->rules, gi);
+            FAIL(BOIDS_ERR_PARAM, "rules %u of group %u (allowed: chapter, tutorial, heading or circles)", g->rules, gi);
         if (!isfinite(g->turn) || g->turn < 0.0f || g->turn > BOIDS_PI)
             FAIL(BOIDS_ERR_PARAM, "turn %g of group %u (allowed: 0..pi radians)", (double)g->turn, gi);
         if (!isfinite(g->target_speed) || g->target_speed < 0.0f)
@@ -516,7 +532,17 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
             FAIL(BOIDS_ERR_PARAM, "rules heading of group %u with %s (allowed: separation, alignment, cohesion)", gi,
                  names);
         }
-        g->rules_spare0 = 0;
+        // Circles (FLAME GPU's benchmark model) is the separation rule alone,
+        // a displacement per step.
+        if (g->rules == BOIDS_RULES_CIRCLES && g->behaviors != BOIDS_BIT(BOIDS_BI_SEPARATION)) {
+            char names[256];
+            boids_behaviors_text(g->behaviors, ", ", names, sizeof names);
+            FAIL(BOIDS_ERR_PARAM, "rules circles of group %u with behaviours %s (allowed: separation alone)", gi,
+                 names);
+        }
+        if (!isfinite(g->repulse) || g->repulse < 0.0f || g->repulse > BOIDS_MAX_EXTENT)
+            FAIL(BOIDS_ERR_PARAM, "repulse %g of group %u (allowed: 0..1e9; 0 for the default %g)", (double)g->repulse,
+                 gi, (double)BOIDS_REPULSE_DEFAULT);
         g->rules_spare1 = 0;
         for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
             if (!(fabsf(boids_weight(g, i)) <= BOIDS_MAX_WEIGHT))

@@ -1,8 +1,10 @@
 // src/core/rules.c: the two small seeds' own rule sets (boids_group_params
-// .rules), beside the chapter's forces. GLSL twins: shaders/behaviors.glsl
+// .rules), beside the chapter's forces, and FLAME GPU's Circles model (a
+// benchmark peer's workload). GLSL twins: shaders/behaviors.glsl
 // tutorial_alignment(), tutorial_cohesion(), tutorial_separation(),
 // tutorial_velocity(), heading_angle(), heading_turn(), heading_rules(),
-// heading_velocity(), survey_target(); shaders/survey.comp (boids_survey).
+// heading_velocity(), survey_target(), circles_term(),
+// circles_displacement(); shaders/survey.comp (boids_survey).
 //
 // Tutorial (seeds/flocking-tutorial.txt): each rule takes the neighbours
 // within the neighbour radius (not the agent itself), accumulates, divides by
@@ -139,4 +141,27 @@ void boids_survey_target(const boids_world_params *w, uint32_t cell, float dest[
         dest[a] = w->min[a] + ((float)c[a] + 0.5f) * w->cell[a];
     if (w->dim == 2)
         dest[2] = w->min[2];
+}
+
+// ---- circles (FLAME GPU's benchmark model) ----
+
+// One neighbour at `off` (d = |off|, 0 < d < r): sin(-2 pi d / r) times the
+// unit offset to it; each component in [-1, 1] (the fixed-point sum's unit
+// range). Nearer than r / 2 the sine is negative: away from the neighbour;
+// beyond, toward it.
+void boids_circles_term(const float off[3], float d, float r, float dest[3]) {
+    float k = sinf(-BOIDS_TWO_PI * (d / r)) / d;
+    for (int a = 0; a < 3; a++)
+        dest[a] = off[a] * k;
+}
+
+// The step's displacement: repulse x the mean of the terms (sum / count);
+// the zero vector without neighbours. repulse 0: BOIDS_REPULSE_DEFAULT.
+void boids_circles_displacement(const float sum[3], uint32_t count, float repulse, float dest[3]) {
+    glm_vec3_zero(dest);
+    if (count == 0)
+        return;
+    float k = (repulse > 0.0f ? repulse : BOIDS_REPULSE_DEFAULT) / (float)count;
+    for (int a = 0; a < 3; a++)
+        dest[a] = sum[a] * k;
 }

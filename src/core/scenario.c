@@ -228,6 +228,7 @@ static const char *const group_keys[] = {"share",
                                          "body_radius",
                                          "rules",
                                          "turn",
+                                         "repulse",
                                          "target_speed",
                                          "queue_distance",
                                          "avoid_horizon",
@@ -248,7 +249,7 @@ static const char *const group_keys[] = {"share",
 
 static const char *const world_keys[] = {"dim",          "count",  "size",    "origin",      "boundary",
                                          "dt",           "seed",   "combine", "wall_offset", "wall_corner",
-                                         "distribution", "margin", NULL};
+                                         "distribution", "margin", "density", NULL};
 
 static int world_key(parse_ctx *c, const char *key, const char *value) {
     boids_world_params *w = &c->sc.params.world;
@@ -301,6 +302,8 @@ static int world_key(parse_ctx *c, const char *key, const char *value) {
         w->boundary = (uint32_t)k;
     } else if (strcmp(key, "dt") == 0) {
         return float_key(c, sec, key, value, 0.0f, true, 1000.0f, &w->dt);
+    } else if (strcmp(key, "density") == 0) {
+        return float_key(c, sec, key, value, 0.0f, true, BOIDS_MAX_EXTENT, &c->sc.density);
     } else if (strcmp(key, "margin") == 0) {
         // boundary = margin's r (the sketch's boid size); unset: 3.
         return float_key(c, sec, key, value, 0.0f, true, BOIDS_MAX_EXTENT, &w->margin);
@@ -406,6 +409,7 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         {"max_turn", &g->max_turn, false, 3.4e38f},
         {"body_radius", &g->body_radius, false, 3.4e38f},
         {"turn", &g->turn, false, BOIDS_PI},
+        {"repulse", &g->repulse, false, BOIDS_MAX_EXTENT},
         {"target_speed", &g->target_speed, false, 3.4e38f},
         {"queue_distance", &g->queue_distance, false, 3.4e38f},
         {"avoid_horizon", &g->avoid_horizon, false, 3.4e38f},
@@ -506,7 +510,7 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         const char *expected, *problem;
     } picks[] = {{"formation", boids_parse_formation_names, offsetof(boids_group_params, formation),
                   "none, line, column, v or ring", "is not a formation"},
-                 {"rules", boids_parse_rules_names, offsetof(boids_group_params, rules), "chapter, tutorial or heading",
+                 {"rules", boids_parse_rules_names, offsetof(boids_group_params, rules), "chapter, tutorial, heading or circles",
                   "is not a rule set"}};
     for (size_t k = 0; k < sizeof picks / sizeof picks[0]; k++) {
         if (strcmp(key, picks[k].key) != 0)
@@ -1095,7 +1099,7 @@ static void finish(parse_ctx *c) {
             p->world.min[a] = a < p->world.dim ? c->origin[a] : 0.0f;
     }
     if (!sc->size_set)
-        boids_params_auto_world(p, 20.0);
+        boids_scenario_size_world(sc, p);
     // Bodies.
     for (uint32_t g = 0; g < c->groups; g++) {
         group_extra *x = &c->extra[g];
@@ -1272,6 +1276,13 @@ void boids_target_line_axis(double lo, double size, double start, double velocit
 }
 
 // The circling target and the varying weights at `step`.
+void boids_scenario_size_world(const boids_scenario *sc, boids_params *p) {
+    if (sc->density > 0.0f)
+        boids_params_density_world(p, sc->density);
+    else
+        boids_params_auto_world(p, 20.0);
+}
+
 float boids_scenario_default_target_radius(const boids_world_params *w) {
     return fminf(0.25f * fminf(w->size[0], w->size[1]), BOIDS_SCENARIO_MAX_RADIUS);
 }
@@ -1396,6 +1407,8 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
     if (w->margin != 0.0f) // unset: the default 3, written as before
         fprintf(f, "margin = %.9g\n", (double)w->margin);
     fprintf(f, "distribution = %s\n", sc->distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform");
+    if (sc->density > 0.0f)
+        fprintf(f, "density = %.9g\n", (double)sc->density);
     for (uint32_t gi = 0; gi < w->group_count; gi++) {
         const boids_group_params *g = &p->group[gi];
         // (Every behaviour with ", " is longer than the reader's 198-character lines.)
@@ -1448,6 +1461,8 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
         if (g->hide_margin != BOIDS_HIDE_MARGIN_DEFAULT || (g->behaviors & BOIDS_BIT(BOIDS_BI_HIDE)))
             fprintf(f, "hide_margin = %.9g\n", (double)g->hide_margin);
         write_leader_keys(f, g);
+        if (g->repulse != 0.0f || g->rules == BOIDS_RULES_CIRCLES)
+            fprintf(f, "repulse = %.9g\n", (double)(g->repulse != 0.0f ? g->repulse : BOIDS_REPULSE_DEFAULT));
         if (g->rules != BOIDS_RULES_CHAPTER || g->turn != BOIDS_TURN_DEFAULT)
             fprintf(f, "rules = %s\nturn = %.9g\n",
                     g->rules < BOIDS_RULES_COUNT ? boids_parse_rules_names[g->rules] : "chapter", (double)g->turn);

@@ -238,7 +238,7 @@ static const char *decode_world_options(const unsigned char *b, boids_params *p)
 static bool has_rules(const boids_params *p) {
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
         const boids_group_params *q = &p->group[g];
-        if (q->rules != BOIDS_RULES_CHAPTER || q->turn != BOIDS_TURN_DEFAULT || q->rules_spare0 || q->rules_spare1)
+        if (q->rules != BOIDS_RULES_CHAPTER || q->turn != BOIDS_TURN_DEFAULT || q->repulse != 0.0f || q->rules_spare1)
             return true;
     }
     return false;
@@ -255,8 +255,8 @@ static const char *decode_rules(const unsigned char *b, boids_params *p) {
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
         get_words(b, &off, &p->group[g].rules, 16);
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        if (p->group[g].rules_spare0 || p->group[g].rules_spare1)
-            return "spare words that are not 0";
+        if (p->group[g].rules_spare1)
+            return "a spare word that is not 0";
     if (!has_rules(p))
         return "only the default rules (it is written only for others)";
     return NULL;

@@ -117,6 +117,9 @@ static inline void gather_pair(const boids_sim *s, const boids_group_params *res
                 float is = 1.0f / g->separation;
                 float os[3] = {off[0] * is, off[1] * is, off[2] * is};
                 fix3_unit(acc->sep, os, acc->dim);
+            } else if (g->rules == BOIDS_RULES_CIRCLES) {
+                boids_circles_term(off, sqrtf(d2), g->separation, t);
+                fix3_unit(acc->sep, t, acc->dim);
             } else {
                 boids_set_mag(vj, 1.0f, t);
                 fix3_unit(acc->sep, t, acc->dim);
@@ -628,6 +631,11 @@ static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_
     float angles[2] = {s->cur.pos[i][3], s->cur.vel[i][3]};
     if (g->rules == BOIDS_RULES_HEADING) {
         heading_agent(s, i, &acc, s->accel[i]);
+    } else if (g->rules == BOIDS_RULES_CIRCLES) {
+        // The circles model's displacement (integrate moves the agent by it).
+        float sum[3];
+        unfix3(acc.sep, BOIDS_FIX_UNIT, 1.0f, sum);
+        boids_circles_displacement(sum, acc.sep_n, g->repulse, s->accel[i]);
     } else {
         // The walls boundary mode is the stay-within-walls behaviour.
         uint32_t beh = g->behaviors | (w->boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
