@@ -3,7 +3,10 @@
 # (see the device tool's README). One short, prepared run: headless EGL on the
 # device platform (BOIDS_EGL_DEVICE=hardware), the CPU-vs-GPU validation at
 # 1 M agents, and the benchmark sweep 10 k -> 10 M (2D and 3D, uniform and
-# clustered). Results go to $OUT (or ./device-out).
+# clustered) for every GPU kernel, and FLAME GPU 2's Circles workload. One
+# Markdown file, $OUT/device-check.md (or ./device-out/), to paste into
+# docs/BENCHMARKS.md. Not yet here: the viewer's frame time at 1 M agents
+# off-screen (the viewer needs a window: GLFW, no EGL surface-less path).
 #
 # Prepare here, once (the machine there is bare):
 #   tools/build.sh                       # build/bin/* are carried (x86-64)
@@ -24,15 +27,38 @@ fi
 export __EGL_VENDOR_LIBRARY_FILENAMES=${__EGL_VENDOR_LIBRARY_FILENAMES:-/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json}
 export BOIDS_EGL_DEVICE=${BOIDS_EGL_DEVICE:-hardware}
 bin=build/bin
+md="$out/device-check.md"
+# One Markdown file to paste into docs/BENCHMARKS.md: every section's raw
+# boids-bench table, headed by what ran; the whole script stays within 8
+# minutes on a GPU machine (timeouts per command below: 120 + 20 x 20 + 5 x 12 s).
 {
-  echo "== device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo unknown)"
-  echo "== validation, 1 M agents, 50 steps, all behaviours"
-  timeout 240 "$bin/boids-validate" --count 1000000 --steps 50 --behaviors all 2>&1
+  echo "# tools/device-check.sh, $(date -u +%Y-%m-%d)"
+  echo
+  echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo unknown)"
+  echo
+  echo "## Validation, 1 M agents, 50 steps, all behaviours"
+  echo '```'
+  timeout 120 "$bin/boids-validate" --count 1000000 --steps 50 --behaviors all 2>&1 | tail -25
   echo "rc=$?"
-  for args in "--dim 2" "--dim 3" "--dim 2 --distribution clustered" "--dim 3 --distribution clustered"; do
-    echo "== bench $args"
-    # shellcheck disable=SC2086
-    timeout 120 "$bin/boids-bench" --backend gpu --steps 20 --counts 10000,100000,1000000,10000000 $args 2>&1
+  echo '```'
+  # The sweep 10 k -> 10 M for every kernel, 2D / 3D, uniform / clustered.
+  for kernel in reference morton tiled fused all; do
+    for args in "--dim 2" "--dim 3" "--dim 2 --distribution clustered" "--dim 3 --distribution clustered"; do
+      echo
+      echo "## boids-bench --kernel $kernel $args"
+      # shellcheck disable=SC2086
+      timeout 20 "$bin/boids-bench" --backend gpu --kernel "$kernel" --steps 10 --quiet \
+        --counts 10000,100000,1000000,10000000 $args 2>&1
+      echo "rc=$?"
+    done
+  done
+  # A peer's workload: FLAME GPU 2's Circles (1 M agents, 200 steps; their
+  # H100 PCIe: 2.12 ms/step), every kernel.
+  for kernel in reference morton tiled fused all; do
+    echo
+    echo "## boids-bench --workload circles --kernel $kernel"
+    timeout 12 "$bin/boids-bench" --backend gpu --kernel "$kernel" --workload circles --counts 1000000 \
+      --steps 200 --quiet 2>&1
     echo "rc=$?"
   done
-} | tee "$out/device-check.txt"
+} | tee "$md"
