@@ -30,7 +30,7 @@ bin=build/bin
 md="$out/device-check.md"
 # One Markdown file to paste into docs/BENCHMARKS.md: every section's raw
 # boids-bench table, headed by what ran; the whole script stays within 8
-# minutes on a GPU machine (timeouts per command below: 120 + 20 x 20 + 5 x 12 s).
+# minutes on a GPU machine (timeouts per command below: 100 + 24 x 16 + 6 x 12 s).
 {
   echo "# tools/device-check.sh, $(date -u +%Y-%m-%d)"
   echo
@@ -38,23 +38,23 @@ md="$out/device-check.md"
   echo
   echo "## Validation, 1 M agents, 50 steps, all behaviours"
   echo '```'
-  timeout 120 "$bin/boids-validate" --count 1000000 --steps 50 --behaviors all 2>&1 | tail -25
+  timeout 100 "$bin/boids-validate" --count 1000000 --steps 50 --behaviors all 2>&1 | tail -25
   echo "rc=$?"
   echo '```'
   # The sweep 10 k -> 10 M for every kernel, 2D / 3D, uniform / clustered.
-  for kernel in reference morton tiled fused all; do
+  for kernel in reference morton tiled fused all morton-fused; do
     for args in "--dim 2" "--dim 3" "--dim 2 --distribution clustered" "--dim 3 --distribution clustered"; do
       echo
       echo "## boids-bench --kernel $kernel $args"
       # shellcheck disable=SC2086
-      timeout 20 "$bin/boids-bench" --backend gpu --kernel "$kernel" --steps 10 --quiet \
+      timeout 16 "$bin/boids-bench" --backend gpu --kernel "$kernel" --steps 10 --quiet \
         --counts 10000,100000,1000000,10000000 $args 2>&1
       echo "rc=$?"
     done
   done
   # A peer's workload: FLAME GPU 2's Circles (1 M agents, 200 steps; their
   # H100 PCIe: 2.12 ms/step), every kernel.
-  for kernel in reference morton tiled fused all; do
+  for kernel in reference morton tiled fused all morton-fused; do
     echo
     echo "## boids-bench --workload circles --kernel $kernel"
     timeout 12 "$bin/boids-bench" --backend gpu --kernel "$kernel" --workload circles --counts 1000000 \

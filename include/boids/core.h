@@ -98,7 +98,9 @@ typedef enum boids_update { BOIDS_UPDATE_PARALLEL, BOIDS_UPDATE_SEQUENTIAL, BOID
 // stage), MORTON (agents stored in the Morton / Z order of their cells),
 // TILED (work-group-cooperative steer: a tile of cells' block staged in
 // shared memory), FUSED (key + count in one pass, and done in integrate for
-// the next step), ALL (the three together). The CPU backend has only the
+// the next step), ALL (the three together), MORTON_FUSED (morton and fused
+// without the tiled steer: on llvmpipe, where shared memory is plain
+// memory, the cheaper pair). The CPU backend has only the
 // reference. Names: boids_kernel_names (NULL-terminated, in this order).
 typedef enum boids_kernel {
     BOIDS_KERNEL_REFERENCE,
@@ -106,6 +108,7 @@ typedef enum boids_kernel {
     BOIDS_KERNEL_TILED,
     BOIDS_KERNEL_FUSED,
     BOIDS_KERNEL_ALL,
+    BOIDS_KERNEL_MORTON_FUSED,
     BOIDS_KERNEL_KINDS
 } boids_kernel;
 extern const char *const boids_kernel_names[BOIDS_KERNEL_KINDS + 1];

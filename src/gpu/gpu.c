@@ -283,6 +283,7 @@ static unsigned kernel_flags(boids_kernel k) {
     case BOIDS_KERNEL_TILED: return BOIDS_SHADER_TILED;
     case BOIDS_KERNEL_FUSED: return BOIDS_SHADER_FUSED;
     case BOIDS_KERNEL_ALL: return BOIDS_SHADER_MORTON | BOIDS_SHADER_TILED | BOIDS_SHADER_FUSED;
+    case BOIDS_KERNEL_MORTON_FUSED: return BOIDS_SHADER_MORTON | BOIDS_SHADER_FUSED;
     default: return 0u;
     }
 }
