@@ -99,8 +99,8 @@ typedef enum boids_update { BOIDS_UPDATE_PARALLEL, BOIDS_UPDATE_SEQUENTIAL, BOID
 // TILED (work-group-cooperative steer: a tile of cells' block staged in
 // shared memory), FUSED (key + count in one pass, and done in integrate for
 // the next step), ALL (the three together), MORTON_FUSED (morton and fused
-// without the tiled steer: on llvmpipe, where shared memory is plain
-// memory, the cheaper pair). The CPU backend has only the
+// without the tiled steer, whose shared memory is plain memory on a CPU
+// device). The CPU backend has only the
 // reference. Names: boids_kernel_names (NULL-terminated, in this order).
 typedef enum boids_kernel {
     BOIDS_KERNEL_REFERENCE,
