@@ -3,10 +3,11 @@
 # (see the device tool's README). One short, prepared run: headless EGL on the
 # device platform (BOIDS_EGL_DEVICE=hardware), the CPU-vs-GPU validation at
 # 1 M agents, and the benchmark sweep 10 k -> 10 M (2D and 3D, uniform and
-# clustered) for every GPU kernel, and FLAME GPU 2's Circles workload. One
-# Markdown file, $OUT/device-check.md (or ./device-out/), to paste into
-# docs/BENCHMARKS.md. Not yet here: the viewer's frame time at 1 M agents
-# off-screen (the viewer needs a window: GLFW, no EGL surface-less path).
+# clustered) for every GPU kernel, FLAME GPU 2's Circles workload, and the
+# viewer's frame time at 1 M agents off-screen (boids-bench --render: the
+# viewer's draw into a framebuffer object of the headless context, 1920x1080;
+# target >= 144 frames/s on an H200). One Markdown file, $OUT/device-check.md
+# (or ./device-out/), to paste into docs/BENCHMARKS.md.
 #
 # Prepare here, once (the machine there is bare):
 #   tools/build.sh                       # build/bin/* are carried (x86-64)
@@ -30,7 +31,7 @@ bin=build/bin
 md="$out/device-check.md"
 # One Markdown file to paste into docs/BENCHMARKS.md: every section's raw
 # boids-bench table, headed by what ran; the whole script stays within 8
-# minutes on a GPU machine (timeouts per command below: 100 + 24 x 16 + 6 x 12 s).
+# minutes on a GPU machine (timeouts per command below: 100 + 24 x 16 + 6 x 12 + 30 s = 586 s).
 {
   echo "# tools/device-check.sh, $(date -u +%Y-%m-%d)"
   echo
@@ -61,4 +62,12 @@ md="$out/device-check.md"
       --steps 200 --quiet 2>&1
     echo "rc=$?"
   done
+  # The viewer's frame at 1 M agents, off-screen: each of 100 steps, the
+  # engine step, the viewer's draw into a 1920x1080 framebuffer object,
+  # glFinish (target on an H200: >= 144 frames/s). The last frame as a PNG.
+  echo
+  echo "## boids-bench --render 1920x1080 (the viewer's frame off-screen), 1 M agents, 100 steps"
+  timeout 30 "$bin/boids-bench" --backend gpu --render 1920x1080 --counts 1000000 --steps 100 --quiet \
+    --screenshot "$out/render-1m.png" 2>&1
+  echo "rc=$?"
 } | tee "$md"

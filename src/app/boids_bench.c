@@ -2,6 +2,9 @@
 // For each agent count: median ms/step of every stage (key, count, scan,
 // scatter, steer, integrate), candidate pairs and accepted neighbours per
 // second of the steer stage, memory, and the fitted exponent of cost vs N.
+// --render WxH (GPU backend): each step also draws the viewer's frame
+// (flock_draw.h) into a framebuffer object of the headless context; the
+// frame's median ms (step + draw + glFinish) and frames/s per count.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,14 +12,18 @@
 
 #include <omp.h>
 
+#include <glad/gl.h>
+
 #include "boids/engine.h"
 #include "cli.h"
+#include "flock_draw.h"
 #include "profile.h"
 #include "progress.h"
 
 static const char usage[] =
     "usage: boids-bench [--backend cpu|gpu] [--counts N,N,...] [--dim 2|3] [--distribution uniform|clustered]\n"
-    "                   [--steps S] [--threads N] [--seed X] [simulation flags of boids-run]\n"
+    "                   [--steps S] [--threads N] [--seed X] [--render WxH [--screenshot FILE.png]]\n"
+    "                   [simulation flags of boids-run]\n"
     "\n"
     "Times the step pipeline of the CPU reference (or, with --backend gpu, of the\n"
     "compute shaders, stage by stage with GPU timer queries) for each agent count (default\n"
@@ -35,6 +42,11 @@ static const char usage[] =
     "  --profile FILE   also record every timed step of every count: FILE.csv (one row\n"
     "                   per step, with the agent count) or FILE.json (Chrome trace for\n"
     "                   Perfetto); a per-stage summary is printed on stderr at exit\n"
+    "  --render WxH     with --backend gpu: after every step (warm-up too) draw the viewer's frame\n"
+    "                   (its camera, agents, bodies, scene lines and a HUD panel) into an off-screen\n"
+    "                   framebuffer of W x H pixels (colour + depth), then glFinish; a second table\n"
+    "                   gives per count the median frame ms (step + draw) and frames/s\n"
+    "  --screenshot F   with --render: the last frame as a PNG (as the viewer's --screenshot)\n"
     "  --quiet          no progress on stderr (on a terminal: one updating line, from 2 s on)\n"
     "SIGINT / SIGTERM: the current step is finished, the rows so far and --profile are\n"
     "written, exit status 130 / 143.\n";
@@ -75,10 +87,102 @@ typedef struct row {
     uint32_t n;
     double ms[8]; // key, count, scan, scatter, steer, integrate, bodies, total
     double cand, neigh;
+    double frame_ms; // --render: the median frame (step + draw + glFinish)
 } row;
 
 static boids_engine_headless *gl; // --backend gpu: one context for every count
 static boids_profile *profile;    // --profile: every timed step of every count
+
+// --render WxH: the framebuffer object the frames are drawn into, and the render.
+typedef struct offscreen {
+    GLuint fbo, color, depth;
+    int w, h;
+    boids_render *render;
+    boids_scenario scen; // the palette of --scenario's colours
+} offscreen;
+static offscreen *fb;
+
+// The framebuffer object of --render (bound) and the render on gl's
+// context; 0 or the exit status (one line printed): 2 a size beyond the
+// device's limits or a shader of --shader-dir that fails, 3 else.
+static int offscreen_open(const boids_options *o) {
+    GLint max_rb = 0, max_vp[2] = {0, 0};
+    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rb);
+    glGetIntegerv(GL_MAX_VIEWPORT_DIMS, max_vp);
+    int lim_w = max_rb < max_vp[0] ? max_rb : max_vp[0], lim_h = max_rb < max_vp[1] ? max_rb : max_vp[1];
+    if ((int64_t)o->render_w > lim_w || (int64_t)o->render_h > lim_h) {
+        char value[48], expected[96];
+        snprintf(value, sizeof value, "%ux%u", o->render_w, o->render_h);
+        snprintf(expected, sizeof expected, "at most %dx%d on this device", lim_w, lim_h);
+        boids_cli_error("boids-bench", "--render", value, expected, "is larger than a framebuffer can be");
+        return 2;
+    }
+    if (!(fb = calloc(1, sizeof *fb))) {
+        boids_cli_error("boids-bench", "--render", NULL, NULL, "out of memory");
+        return 3;
+    }
+    fb->w = (int)o->render_w;
+    fb->h = (int)o->render_h;
+    glCreateRenderbuffers(1, &fb->color);
+    glCreateRenderbuffers(1, &fb->depth);
+    glNamedRenderbufferStorage(fb->color, GL_RGBA8, fb->w, fb->h);
+    glNamedRenderbufferStorage(fb->depth, GL_DEPTH_COMPONENT24, fb->w, fb->h);
+    glCreateFramebuffers(1, &fb->fbo);
+    glNamedFramebufferRenderbuffer(fb->fbo, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, fb->color);
+    glNamedFramebufferRenderbuffer(fb->fbo, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, fb->depth);
+    GLenum status = glCheckNamedFramebufferStatus(fb->fbo, GL_FRAMEBUFFER);
+    if (status != GL_FRAMEBUFFER_COMPLETE || glGetError() != GL_NO_ERROR) {
+        fprintf(stderr, "boids-bench: --render: %dx%d: the framebuffer object is not complete (status 0x%04x)\n", fb->w,
+                fb->h, (unsigned)status);
+        return 3;
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, fb->fbo);
+    char err[4096];
+    boids_render_desc rd = {.shader_dir = o->shader_dir};
+    boids_result r = boids_render_create(&fb->render, &rd, err, sizeof err);
+    if (r != BOIDS_OK) {
+        fprintf(stderr, "boids-bench: --render: %s\n", err);
+        return r == BOIDS_ERR_SHADER ? 2 : 3;
+    }
+    return 0;
+}
+
+// Frees --render's framebuffer and render (before the context closes).
+static void offscreen_close(void) {
+    if (!fb)
+        return;
+    boids_render_destroy(fb->render);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fb->fbo);
+    glDeleteRenderbuffers(1, &fb->color);
+    glDeleteRenderbuffers(1, &fb->depth);
+    free(fb);
+    fb = NULL;
+}
+
+// One frame of engine e as the viewer draws it (boids_viewer.c flock_draw:
+// the camera, the agents and bodies from the engine's GL buffers, the
+// scene's lines, the HUD panel; not the overlays, menu and help, which are
+// off by default), then glFinish. hud: the previous frame's figures.
+static void draw_frame(const boids_engine *e, const boids_camera *cam, double fps, double frame_ms,
+                       const boids_stage_ms *m) {
+    const boids_params *p = boids_engine_params(e);
+    float vp[16];
+    glBindFramebuffer(GL_FRAMEBUFFER, fb->fbo);
+    flock_draw_begin(cam, fb->w, fb->h, NULL, vp);
+    boids_engine_gl b = {0};
+    boids_engine_gl_buffers(e, &b);
+    flock_draw_agents(fb->render, cam, BOIDS_COLOR_GROUP, fb->h, vp, p, &b, false);
+    char hud[512];
+    snprintf(hud, sizeof hud,
+             "FPS %.1f   frame %.2f ms   step %llu\n"
+             "sim ms  key %.2f  count %.2f  scan %.2f  scatter %.2f  steer %.2f  integrate %.2f  bodies %.2f\n"
+             "%u agents  %uD  backend gpu  off-screen %dx%d (boids-bench --render)",
+             fps, frame_ms, (unsigned long long)boids_engine_steps(e), m->key, m->count, m->scan, m->scatter, m->steer,
+             m->integrate, m->bodies, p->world.count, p->world.dim, fb->w, fb->h);
+    flock_draw_hud(fb->render, fb->w, fb->h, hud);
+    glFinish();
+}
 
 // An engine of n agents on the backend of o (and gl); 0 or the exit status
 // (one line printed).
@@ -131,15 +235,27 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
     if (plain)
         fprintf(stderr, "boids-bench: N=%u: %u cells of %.4g, warming up...\n", n, boids_engine_cells(e),
                 (double)p->world.cell[0]);
-    boids_stage_ms m;
+    boids_stage_ms m = {0};
+    boids_camera cam; // --render: the viewer's camera, fit to the world
+    double frame_ms = 0.0;
+    if (fb) {
+        boids_camera_fit(&cam, &p->world, (float)fb->w / (float)fb->h);
+        boids_options_scenario(o, p, &fb->scen);
+        boids_render_set_palette(fb->render, (const float(*)[4])fb->scen.color, fb->scen.color_set);
+    }
     for (int i = 0; i < 2; i++) {
+        double t0 = omp_get_wtime();
         boids_engine_step(e, 1, NULL);
+        if (fb) {
+            draw_frame(e, &cam, frame_ms > 0 ? 1e3 / frame_ms : 0.0, frame_ms, &m);
+            frame_ms = (omp_get_wtime() - t0) * 1e3;
+        }
         if (gl)
             boids_engine_stage_ms(e, true, &m); // wait for the GPU
         boids_progress_update((uint64_t)i + 1);
     }
     size_t steps = (size_t)o->bench_steps;
-    double *t = malloc(sizeof(double) * steps * 8);
+    double *t = malloc(sizeof(double) * steps * 9); // the 8 columns, and the --render frame
     if (!t) {
         boids_engine_destroy(e);
         return 3;
@@ -153,6 +269,10 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
             break;
         double t0 = omp_get_wtime();
         boids_result sr = boids_engine_step(e, 1, NULL);
+        if (sr == BOIDS_OK && fb) { // --render: the frame of this step, then glFinish
+            draw_frame(e, &cam, frame_ms > 0 ? 1e3 / frame_ms : 0.0, frame_ms, &m);
+            frame_ms = (omp_get_wtime() - t0) * 1e3;
+        }
         if (sr == BOIDS_OK) // GPU: outside the step, wait, then read its timer queries
             boids_engine_stage_ms(e, gl != NULL, &m);
         if (sr != BOIDS_OK || boids_engine_check(e, NULL, 0) != BOIDS_OK) // a fault: stop (reported below)
@@ -175,6 +295,7 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
         double v[8] = {m.key, m.count, m.scan, m.scatter, m.steer, m.integrate, m.bodies, total};
         for (int j = 0; j < 8; j++)
             t[j * steps + k] = v[j];
+        t[8 * steps + k] = frame_ms;
         done = k + 1;
         // Pair counts: every step on the CPU; on the GPU read back once, after
         // the last step (a readback per step would dominate at 10 M agents).
@@ -205,6 +326,7 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
     }
     for (int j = 0; j < 8; j++)
         r->ms[j] = median(t + j * steps, done);
+    r->frame_ms = fb ? median(t + 8 * steps, done) : 0.0;
     r->cand = cand / (double)done;
     r->neigh = neigh / (double)done;
     printf("| %8u | %7.2f | %7.2f | %7.2f | %8.2f | %9.2f | %9.2f | %8.2f | %9.2f | %8.1f | %9.3g | %9.3g | %7.1f |\n",
@@ -230,6 +352,53 @@ static double fit_exponent(const row *r, uint32_t k) {
     return den != 0 ? (k * sxy - sx * sy) / den : NAN;
 }
 
+// --render and --screenshot against the other flags: 0, or 2 with one line.
+static int check_render(const boids_options *o) {
+    char value[48];
+    snprintf(value, sizeof value, "%ux%u", o->render_w, o->render_h);
+    if (o->render_w && strcmp(o->backend, "gpu") != 0) {
+        boids_cli_error("boids-bench", "--render", value, "--backend gpu with it",
+                        "draws the GPU backend's buffers (the viewer's frame): the CPU backend has none");
+        return 2;
+    }
+    if (o->screenshot && !o->render_w) {
+        boids_cli_error("boids-bench", "--screenshot", o->screenshot, "--render WxH with it",
+                        "needs --render (the PNG is the last off-screen frame)");
+        return 2;
+    }
+    if (o->screenshot && boids_cli_check_output("boids-bench", "--screenshot", o->screenshot,
+                                                "a PNG file path in an existing, writable directory"))
+        return 2;
+    return 0;
+}
+
+// --render's table: per count the median frame (step + draw + glFinish) and
+// frames/s; then --screenshot of the last frame. 0 or 3 (said).
+static int render_outputs(const boids_options *o, const row *rows, uint32_t measured) {
+    printf("\nframe off-screen (--render %dx%d): engine step + the viewer's draw + glFinish, median of %llu "
+           "frames\n\n",
+           fb->w, fb->h, (unsigned long long)o->bench_steps);
+    printf("| N        | frame ms  | frames/s  | step ms   |\n");
+    printf("|----------|-----------|-----------|-----------|\n");
+    for (uint32_t i = 0; i < measured; i++)
+        printf("| %8u | %9.2f | %9.1f | %9.2f |\n", rows[i].n, rows[i].frame_ms,
+               rows[i].frame_ms > 0 ? 1e3 / rows[i].frame_ms : 0.0, rows[i].ms[7]);
+    if (!o->screenshot)
+        return 0;
+    char err[512];
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fb->fbo);
+    if (measured == 0) {
+        fprintf(stderr, "boids-bench: --screenshot: '%s' not written: no frame was drawn\n", o->screenshot);
+        return 3;
+    }
+    if (boids_render_screenshot(o->screenshot, fb->w, fb->h, err, sizeof err) != BOIDS_OK) {
+        fprintf(stderr, "boids-bench: %s\n", err);
+        return 3;
+    }
+    printf("\nscreenshot: %s (%dx%d)\n", o->screenshot, fb->w, fb->h);
+    return 0;
+}
+
 // The benchmark of the parsed options; the exit status.
 static int run(const boids_options *opt) {
     boids_options o = *opt; // the default counts go in (the caller frees what o points to)
@@ -246,8 +415,10 @@ static int run(const boids_options *opt) {
         return rc;
     char cpu[256];
     cpu_model(cpu, sizeof(cpu));
-    if (boids_cli_check_kernel("boids-bench", &o, strcmp(o.backend, "gpu") == 0))
+    if (boids_cli_check_kernel("boids-bench", &o, strcmp(o.backend, "gpu") == 0) || check_render(&o)) {
+        boids_profile_destroy(profile);
         return 2;
+    }
     if (strcmp(o.backend, "gpu") == 0) {
         char err[1024];
         if (boids_engine_fault_env(err, sizeof err) != BOIDS_OK) {
@@ -261,6 +432,12 @@ static int run(const boids_options *opt) {
             return 3;
         }
         snprintf(cpu, sizeof(cpu), "%s (%s)", boids_engine_headless_renderer(gl), boids_engine_headless_context(gl));
+        if (o.render_w && (rc = offscreen_open(&o))) {
+            offscreen_close();
+            boids_engine_headless_close(gl);
+            boids_profile_destroy(profile);
+            return rc;
+        }
     }
     int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
     static const char *const indexes[BOIDS_INDEX_KINDS] = {"grid", "quadtree", "brute"};
@@ -280,6 +457,7 @@ static int run(const boids_options *opt) {
         rc = bench_count(&o, i, o.counts[i], &rows[i]);
         measured += boids_cli_interrupted() ? 0u : 1u;
         if (rc) {
+            offscreen_close();
             boids_engine_headless_close(gl);
             boids_profile_destroy(profile);
             return rc;
@@ -293,14 +471,15 @@ static int run(const boids_options *opt) {
                 measured, o.n_counts);
     if (measured >= 2)
         printf("\nfitted exponent of ms/step vs N: %.3f (1.000 = linear)\n", fit_exponent(rows, measured));
+    rc = fb ? render_outputs(&o, rows, measured) : 0;
+    offscreen_close();
     boids_engine_headless_close(gl);
-    rc = 0;
-    if (profile) {
+    if (profile && !rc) {
         rc = boids_profile_write(profile);
         if (!rc)
             boids_profile_summary(profile, stderr);
-        boids_profile_destroy(profile);
     }
+    boids_profile_destroy(profile);
     if (fflush(stdout) != 0)
         rc = 3;
     return rc ? rc : sig ? 128 + sig : 0;
@@ -313,7 +492,7 @@ int main(int argc, char **argv) {
         .usage = usage,
         .flags = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_STEPS |
                  BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX |
-                 BOIDS_CLI_KERNEL | BOIDS_CLI_WORKLOAD,
+                 BOIDS_CLI_KERNEL | BOIDS_CLI_WORKLOAD | BOIDS_CLI_RENDER | BOIDS_CLI_SCREENSHOT,
     };
     return boids_cli_main(argc, argv, &spec, run);
 }

@@ -21,10 +21,9 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "flock_draw.h"
 #include "gl_util.h"
 #include "viewer.h"
-
-#define MAX_LINES 4096
 
 static const char usage[] =
     "usage: boids [options]\n"
@@ -232,53 +231,15 @@ int viewer_render_create(viewer *v, uint32_t own_count, bool gpu_debug) {
     return 0;
 }
 
-// See viewer.h.
+// See viewer.h (flock_draw.h: the same picture as boids-bench --render's).
 void viewer_draw_begin(viewer *v, int fb_w, int fb_h, const float *rgb, float view_proj[16]) {
-    static const float dark[3] = {0.05f, 0.06f, 0.08f};
-    const float *c = rgb ? rgb : dark;
-    glViewport(0, 0, fb_w, fb_h);
-    glClearColor(c[0], c[1], c[2], 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    boids_camera_matrix(&v->cam, (float)fb_w / (float)fb_h, view_proj);
+    flock_draw_begin(&v->cam, fb_w, fb_h, rgb, view_proj);
 }
 
 // See viewer.h.
 void viewer_draw_agents(viewer *v, int fb_h, const float view_proj[16], const boids_params *p, const boids_engine_gl *b,
                         bool path) {
-    static boids_line_vertex lines[MAX_LINES];
-    boids_agents_draw d = {.pos = b->pos,
-                           .vel = b->vel,
-                           .group = b->group,
-                           .neighbors = b->neighbors,
-                           .count = p->world.count,
-                           .dim = p->world.dim,
-                           .mode = v->color,
-                           .maxspeed = p->group[0].maxspeed};
-    memcpy(d.view_proj, view_proj, sizeof d.view_proj);
-    // About 5 pixels long whatever the zoom, never below 3 world units (the
-    // chapter's boid size r) or the agents' own size where that is smaller
-    // (group 0's body_radius: circles' agents are 0.5 across).
-    float world_per_px = v->cam.dim == 3 ? 2.0f * v->cam.distance * tanf(0.5f * v->cam.fov_y) / (float)fb_h
-                                         : 2.0f * v->cam.half_height / (float)fb_h;
-    float smallest = p->group[0].body_radius > 0.0f ? fminf(3.0f, p->group[0].body_radius) : 3.0f;
-    d.size = fmaxf(smallest, 5.0f * world_per_px);
-    if (d.dim == 3)
-        glEnable(GL_DEPTH_TEST);
-    boids_bodies_draw bd = {.joints = b->joints,
-                            .rows = b->joint_rows,
-                            .id = b->id,
-                            .group = b->group,
-                            .count = d.count,
-                            .dim = d.dim,
-                            .body = p->body};
-    memcpy(bd.view_proj, view_proj, sizeof bd.view_proj);
-    boids_camera_eye(&v->cam, bd.eye);
-    boids_render_bodies(v->render, &bd); // under the agents
-    boids_render_agents(v->render, &d);
-    bd.eyes = true; // the eyes on the heads, over the agents
-    boids_render_bodies(v->render, &bd);
-    glDisable(GL_DEPTH_TEST);
-    boids_render_lines(v->render, view_proj, lines, boids_lines_scene(p, path, lines, 0, MAX_LINES));
+    flock_draw_agents(v->render, &v->cam, v->color, fb_h, view_proj, p, b, path);
 }
 
 // After a frame is drawn: the --screenshot of the last frame, then the

@@ -95,6 +95,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_INTERPOSE BOIDS_CLI_BIT(63)      // --interpose A,B (interpose: every group)
 #define BOIDS_CLI_KERNEL BOIDS_CLI_BIT(64)         // --kernel reference|morton|tiled|fused|all|morton-fused (GPU)
 #define BOIDS_CLI_WORKLOAD BOIDS_CLI_BIT(65)       // --workload circles (boids-bench: a peer's named workload)
+#define BOIDS_CLI_RENDER BOIDS_CLI_BIT(66)         // --render WxH (boids-bench: the viewer's frame off-screen)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -208,6 +209,7 @@ typedef struct boids_options {
     const char *replay;       // --replay: recording to play in the viewer, NULL if not given
     const char *export_frames; // --export-frames: directory for frame-NNNNN.png, NULL if not given
     uint32_t frame;           // --frame: the replayed frame (0 = the first)
+    uint32_t render_w, render_h; // --render WxH: boids-bench draws each step's frame off-screen (0x0: not given)
 } boids_options;
 
 // Parses argv[1..argc-1]. Returns 0: run; 1: --help, --version or

@@ -26,9 +26,35 @@ static int parse_counts(const parse_ctx *c, boids_options *o, uint32_t *origin_n
 // --profile FILE.csv|FILE.json.
 static int parse_profile(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
 // --maxspeed-range LO,HI and --maxforce-range LO,HI.
+// Width and height in pixels, each 1..BOIDS_CLI_MAX_WINDOW.
+static int parse_render(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
+    (void)origin_n;
+    char expected[96], store[256];
+    char *pieces[3];
+    snprintf(expected, sizeof expected, "WxH in pixels, each an integer 1..%u (e.g. 1920x1080)", BOIDS_CLI_MAX_WINDOW);
+    if (strlen(c->value) >= sizeof store)
+        return cli_bad(c, expected, "is too long");
+    uint32_t n = boids_parse_split(c->value, "xX", store, pieces, 3);
+    if (n != 2)
+        return cli_bad(c, expected, "has %s", n < 2 ? "one number" : "more than two numbers");
+    uint64_t v[2];
+    for (uint32_t i = 0; i < 2; i++) {
+        const char *problem = boids_parse_uint(pieces[i], 0, 1, BOIDS_CLI_MAX_WINDOW, &v[i]);
+        char text[TEXT_MAX];
+        if (problem)
+            return cli_bad(c, expected, "has a %s '%s' that is %s", i ? "height" : "width",
+                           boids_parse_shown(pieces[i], text, sizeof text), problem);
+    }
+    o->render_w = (uint32_t)v[0];
+    o->render_h = (uint32_t)v[1];
+    return 0;
+}
+
 static int parse_range(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
 // --leader ID|target and --interpose A,B.
 static int parse_agents(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
+// --render WxH.
+static int parse_render(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
 
 static const char *const dims[] = {"2", "3", NULL};
 static const char *const backends[] = {"cpu", "gpu", NULL};
@@ -159,6 +185,7 @@ const cli_flag cli_flags[] = {
     CHOICE("workload", BOIDS_CLI_WORKLOAD, "circles", CLI_CHOICE, boids_cli_workloads, workload,
            "circles (FLAME GPU's Circles benchmark: scenarios/circles.ini)", "is not a workload",
            GIVEN(workload_set)),
+    CUSTOM("render", BOIDS_CLI_RENDER, "WxH", parse_render, NO_GIVEN),
     PATH("scenario", BOIDS_CLI_SCENARIO, "FILE.ini|NAME", scenario_arg,
          "a scenario file (.ini) or a name of --list-scenarios", "is empty"),
     SWITCH("list-scenarios", BOIDS_CLI_LIST_SCENARIOS, NO_GIVEN), // acted on after parsing

@@ -5,23 +5,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "flock_draw.h"
 #include "viewer.h"
 
-static const float panel[4] = {0.0f, 0.0f, 0.0f, 0.55f}, white[4] = {0.92f, 0.94f, 0.96f, 1.0f};
+static const float *const panel = flock_draw_panel, *const white = flock_draw_white;
 static const float gold[4] = {0.95f, 0.85f, 0.35f, 1.0f};
 
-// See viewer.h: text twice as large on a window of 700 pixels or more.
+// See viewer.h: text twice as large on a window of 700 pixels or more (flock_draw.h).
 float viewer_hud_scale(int fb_h) {
-    return fb_h >= 700 ? 2.0f : 1.0f;
+    return flock_draw_hud_scale(fb_h);
 }
 
-// See viewer.h.
+// See viewer.h (flock_draw.h: boids-bench --render draws the same panel).
 void viewer_hud(viewer *v, int fb_w, int fb_h, const char *text) {
-    float scale = viewer_hud_scale(fb_h), w, h;
-    boids_render_text_size(text, scale, &w, &h);
-    boids_render_rect(v->render, fb_w, fb_h, 0.0f, 0.0f, w + 16.0f * scale, h + 10.0f * scale, panel);
-    v->hud_bottom = h + 10.0f * scale;
-    boids_render_text(v->render, fb_w, fb_h, 8.0f * scale, 6.0f * scale, scale, text, white);
+    v->hud_bottom = flock_draw_hud(v->render, fb_w, fb_h, text);
 }
 
 // See viewer.h: the mode's entries in as many columns (up to 3) as the
