@@ -343,7 +343,9 @@ uint32_t boids_engine_cells(const boids_engine *e);
 // Bytes the simulation's state takes, by its layout (both state buffers,
 // the grid, the per-agent outputs, the joints): per agent 2 * (16 + 16 + 4
 // + 4) + 16 + 5 * 4 + 16 * joint rows, plus 12 per cell; the GPU backend's
-// buffers are the same layout. For benchmarks' memory column.
+// buffers are the same layout. The CPU backend adds 24 per agent once its
+// steer stage has built the 2D flocking path's scratch. For benchmarks'
+// memory column.
 uint64_t boids_engine_bytes(const boids_engine *e);
 // The GL context: boids_gl_context_describe's words for the engine's own
 // or a headless one ("EGL device 1 of 2 (software), robust (...)"), "the caller's context,

@@ -20,6 +20,8 @@ static uint32_t axis_coord(float p, float lo, float inv, uint32_t n, bool wrap) 
     int64_t i = (int64_t)f;
     if (wrap) {
         int64_t m = (int64_t)n;
+        if (i >= 0 && i < m) // inside the world (nearly always): i % m is i, no division
+            return (uint32_t)i;
         if (i < 0)
             i += m * ((-i) / m + 1); // now non-negative
         return (uint32_t)(i % m);

@@ -145,6 +145,8 @@ void boids_sim_destroy(boids_sim *s) {
     free(s->candidates);
     free(s->slot_of_id);
     free(s->joints);
+    free(s->steer_xy);
+    free(s->steer_ali);
     free(s->grid.key);
     free(s->grid.count);
     free(s->grid.start);

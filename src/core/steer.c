@@ -6,6 +6,8 @@
 // (Nature of Code 5, "Combining Behaviors") or priority (Reynolds 1999).
 // GLSL twin: shaders/steer.comp.
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cglm/vec3.h>
 #include <omp.h>
@@ -274,18 +276,177 @@ static void filter_items(const boids_sim *s, const boids_qt_item *item, uint32_t
     b->n = k;
 }
 
-// Gather over the 3x3(x3) block of cells around the agent.
+// ---- The 2D flocking path ----
+// The default world (2D, flocking by the chapter's rules: separation,
+// alignment, cohesion, one radius each, no cones, no relations between
+// groups) spends nearly all its time filtering and gathering pairs. For
+// such a group, away from the seam, gather_flock2d gives the same accepted
+// pairs, the same operations on each pair and so the same sums as
+// filter + gather_pair; only the machinery around them differs:
+//  - The candidates' positions come from a packed x, y copy of cur in cell
+//    order (flock2d.xy, built once per step): 8 bytes a candidate instead
+//    of 16, and a row of the block is a contiguous run the filter reads in
+//    a loop the compiler vectorises. The offset is the same subtraction of
+//    the same floats; z is left out: in 2D every z is equal, so the z offset
+//    is exactly 0 and x^2 + y^2 + 0 == x^2 + y^2 (as filter's 2D loop).
+//  - The alignment term of a neighbour j, (int64)((v_j * inv_speed) * 2^32)
+//    per axis, depends on j alone (inv_speed = 1 / the world's largest
+//    maxspeed): flock2d.ali holds it, computed once per step per slot by
+//    the same expression, and a pair adds it (the same integers).
+//  - The z lanes of the sums are not touched: separation's z term is
+//    0 * k (0, or NaN if k overflowed), which boids_fix maps to 0;
+//    alignment's and cohesion's are skipped in 2D already (fix3_unit).
+//  - Accepted candidates are gathered in two loops without data-dependent
+//    branches where the default radii make them unpredictable: separation
+//    (a quarter of the neighbours) is compacted into its own list first.
+// The sums are integers (order-independent) and the nearest distance a
+// minimum, so none of this can change a bit. Any other group, an agent near
+// the seam (minimum-image offsets) or a world in 3D take the general path.
+typedef struct flock2d {
+    const float (*xy)[2];      // per slot of cur: x, y
+    const int64_t (*ali)[2];   // per slot of cur: the alignment term, fixed point
+} flock2d;
+
+// Does group g take the 2D flocking path (in a 2D world)? Only separation,
+// alignment and cohesion act on pairs there (escape, hide and hunt need a
+// relation), by the chapter's rules, all around.
+static bool flock2d_group(const boids_group_params *g) {
+    uint32_t pairwise = BOIDS_BIT(BOIDS_BI_VIEW) | BOIDS_BIT(BOIDS_BI_QUEUE) | BOIDS_BIT(BOIDS_BI_AVOID);
+    return g->relations == 0 && g->rules == BOIDS_RULES_CHAPTER && !(g->behaviors & pairwise) &&
+           boids_rule_cone(g, BOIDS_CONE_SEPARATION) <= -1.0f && boids_rule_cone(g, BOIDS_CONE_ALIGNMENT) <= -1.0f &&
+           boids_rule_cone(g, BOIDS_CONE_COHESION) <= -1.0f;
+}
+
+// The candidates xy[first, first + n) (n <= BATCH) with 0 < d^2 < reach^2
+// appended to slot from k on (as filter): the test over the contiguous row
+// in one loop the compiler vectorises, then the compaction (the count
+// advances by the test, no branch). Returns the new count.
+static inline uint32_t flock2d_filter(const float (*restrict xy)[2], uint32_t first, uint32_t n, float px, float py,
+                                      float reach2, uint32_t k, uint32_t *restrict slot) {
+    const float(*restrict row)[2] = xy + first;
+    uint32_t keep[BATCH];
+    for (size_t q = 0; q < n; q++) {
+        float dx = row[q][0] - px, dy = row[q][1] - py;
+        float d2 = dx * dx + dy * dy;
+        keep[q] = (uint32_t)(d2 > 0.0f) & (uint32_t)(d2 < reach2);
+    }
+    for (size_t q = 0; q < n; q++) {
+        slot[k] = first + (uint32_t)q;
+        k += keep[q];
+    }
+    return k;
+}
+
+// gather_pair for the m accepted candidates `slot` of a flock2d group: the
+// offset and d^2 as the filter computed them (the same operations on the
+// same floats).
+static void flock2d_flush(const flock2d *f, const boids_group_params *g, float px, float py,
+                          const uint32_t *restrict slot, uint32_t m, gather *restrict acc) {
+    const float(*restrict xy)[2] = f->xy;
+    const int64_t(*restrict ali)[2] = f->ali;
+    uint32_t beh = g->behaviors;
+    // A rule that is off gets the bound 0, which no accepted d^2 (> 0) is below.
+    float r2 = g->radius * g->radius;
+    float sep2 = (beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) ? g->separation * g->separation : 0.0f;
+    float ali_r2 = (beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) ? acc->ali_r2 : 0.0f;
+    float coh_r2 = (beh & BOIDS_BIT(BOIDS_BI_COHESION)) ? acc->coh_r2 : 0.0f;
+    float ir = acc->inv_radius;
+    uint32_t neighbors = 0, ali_n = 0, coh_n = 0, sep_n = 0;
+    float nearest2 = acc->nearest2, sep_off[BATCH + 1][2], sep_d2[BATCH + 1];
+    int64_t ax = 0, ay = 0, cx = 0, cy = 0;
+    for (uint32_t k = 0; k < m; k++) {
+        uint32_t j = slot[k];
+        float ox = xy[j][0] - px, oy = xy[j][1] - py;
+        float d2 = ox * ox + oy * oy;
+        if (d2 < r2) {
+            neighbors++;
+            nearest2 = d2 < nearest2 ? d2 : nearest2;
+        }
+        // Separation (about a quarter of the neighbours by default) is
+        // collected here and gathered below: no unpredictable branch.
+        sep_off[sep_n][0] = ox;
+        sep_off[sep_n][1] = oy;
+        sep_d2[sep_n] = d2;
+        sep_n += (uint32_t)(d2 < sep2);
+        if (d2 < ali_r2) {
+            ax += ali[j][0];
+            ay += ali[j][1];
+            ali_n++;
+        }
+        if (d2 < coh_r2) {
+            cx += (int64_t)((ox * ir) * (float)BOIDS_FIX_UNIT);
+            cy += (int64_t)((oy * ir) * (float)BOIDS_FIX_UNIT);
+            coh_n++;
+        }
+    }
+    int64_t sx = 0, sy = 0;
+    for (uint32_t q = 0; q < sep_n; q++) {
+        float off[3] = {sep_off[q][0], sep_off[q][1], 0.0f}, t[3];
+        boids_separation_term(off, sqrtf(sep_d2[q]), g->separation, t);
+        sx += boids_fix(t[0], BOIDS_FIX_SEP);
+        sy += boids_fix(t[1], BOIDS_FIX_SEP);
+    }
+    acc->neighbors += neighbors;
+    acc->nearest2 = nearest2;
+    acc->sep[0] += sx, acc->sep[1] += sy, acc->sep_n += sep_n;
+    acc->ali[0] += ax, acc->ali[1] += ay, acc->ali_n += ali_n;
+    acc->coh[0] += cx, acc->coh[1] += cy, acc->coh_n += coh_n;
+}
+
+// gather_neighbors' ranges for a flock2d group, away from the seam.
+static void gather_flock2d(const flock2d *f, const float p[3], const boids_group_params *g, float reach2,
+                           uint32_t nr, const uint32_t ranges[][2], gather *acc) {
+    uint32_t slot[BATCH + 1], m = 0; // +1: the filter writes one past before deciding
+    for (uint32_t r = 0; r < nr; r++) {
+        acc->candidates += ranges[r][1] - ranges[r][0];
+        for (uint32_t j = ranges[r][0]; j < ranges[r][1];) {
+            uint32_t n = ranges[r][1] - j;
+            if (n > BATCH - m)
+                n = BATCH - m;
+            m = flock2d_filter(f->xy, j, n, p[0], p[1], reach2, m, slot);
+            j += n;
+            if (m == BATCH) {
+                flock2d_flush(f, g, p[0], p[1], slot, m, acc);
+                m = 0;
+            }
+        }
+    }
+    flock2d_flush(f, g, p[0], p[1], slot, m, acc);
+}
+
+// The slot ranges of the last cell a thread looked at: agents in slot order
+// are in cell order, so consecutive agents mostly share their cell, and the
+// ranges depend on the cell alone (and the grid, fixed during the stage).
+typedef struct cell_ranges {
+    bool valid;
+    uint32_t c[3], n;
+    uint32_t range[BOIDS_GRID_MAX_RANGES][2];
+} cell_ranges;
+
+// Gather over the 3x3(x3) block of cells around the agent (f: the 2D
+// flocking path's scratch when the agent's group may take it, else NULL;
+// rc: the thread's cell_ranges).
 static void gather_neighbors(const boids_sim *s, uint32_t i, const boids_group_params *g, const float heading[3],
-                             bool has_heading, gather *acc) {
+                             bool has_heading, const flock2d *f, cell_ranges *rc, gather *acc) {
     const boids_world_params *w = &s->p.world;
     const float p[3] = {s->cur.pos[i][0], s->cur.pos[i][1], s->cur.pos[i][2]};
-    uint32_t c[3], ranges[BOIDS_GRID_MAX_RANGES][2];
+    uint32_t c[3];
     boids_grid_coords(w, p, c);
-    uint32_t nr = boids_grid_ranges(w, s->grid.start, c, ranges);
+    if (!rc->valid || c[0] != rc->c[0] || c[1] != rc->c[1] || c[2] != rc->c[2]) {
+        rc->n = boids_grid_ranges(w, s->grid.start, c, rc->range);
+        memcpy(rc->c, c, sizeof(c));
+        rc->valid = true;
+    }
+    uint32_t nr = rc->n;
+    const uint32_t(*ranges)[2] = (const uint32_t(*)[2])rc->range;
     // The largest radius any of this group's rules looks at.
     float reach = boids_group_reach(g);
     float reach2 = reach * reach;
     bool plain = boids_grid_interior(w, c);
+    if (f && plain) {
+        gather_flock2d(f, p, g, reach2, nr, ranges, acc);
+        return;
+    }
     batch b;
     b.n = 0;
     for (uint32_t r = 0; r < nr; r++) {
@@ -593,8 +754,10 @@ static void heading_agent(const boids_sim *s, uint32_t i, const gather *acc, flo
 // Steer one agent (slot i of cur): acceleration into accel[i], the updated
 // wander angles into next (pos.w, vel.w), neighbour statistics. The
 // neighbourhood comes through `index` (quadtree: lr, the ranges of the
-// agent's leaf, or NULL); every index gives the same pairs.
-static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_ranges *lr) {
+// agent's leaf, or NULL); every index gives the same pairs. Grid only: f,
+// the 2D flocking path's scratch, or NULL; rc, the thread's cell_ranges.
+static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_ranges *lr, const flock2d *f,
+                        cell_ranges *rc) {
     const boids_world_params *w = &s->p.world;
     const boids_group_params *g = &s->p.group[s->cur.group[i]];
     float heading[3];
@@ -626,7 +789,7 @@ static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_
     else if (index == BOIDS_INDEX_BRUTE)
         gather_brute(s, i, g, heading, has_heading, &acc);
     else
-        gather_neighbors(s, i, g, heading, has_heading, &acc);
+        gather_neighbors(s, i, g, heading, has_heading, f && flock2d_group(g) ? f : NULL, rc, &acc);
 
     float angles[2] = {s->cur.pos[i][3], s->cur.vel[i][3]};
     if (g->rules == BOIDS_RULES_HEADING) {
@@ -678,7 +841,7 @@ static void steer_leaf(boids_sim *s, uint32_t leaf, float reach) {
         lr.n++;
     }
     for (uint32_t k = nd->first; k < nd->first + nd->count; k++)
-        steer_agent(s, t->item[k].slot, BOIDS_INDEX_QUADTREE, full ? NULL : &lr);
+        steer_agent(s, t->item[k].slot, BOIDS_INDEX_QUADTREE, full ? NULL : &lr, NULL, NULL);
 }
 
 // The heading rules' global survey, over the grid of cur (see core.h).
@@ -690,7 +853,40 @@ void boids_sim_survey(boids_sim *s) {
 
 // One agent over every pair (the sequential update's steer; see core.h).
 void boids_sim_steer_agent(boids_sim *s, uint32_t slot) {
-    steer_agent(s, slot, BOIDS_INDEX_BRUTE, NULL);
+    steer_agent(s, slot, BOIDS_INDEX_BRUTE, NULL, NULL, NULL);
+}
+
+// The 2D flocking path's scratch for this step (see flock2d): false when
+// no group takes the path (or the scratch cannot be allocated; the general
+// path gives the same bits).
+static bool flock2d_scratch(boids_sim *s, int threads, flock2d *f) {
+    const boids_world_params *w = &s->p.world;
+    bool any = false;
+    for (uint32_t k = 0; k < w->group_count; k++)
+        any = any || flock2d_group(&s->p.group[k]);
+    if (w->dim != 2 || !any || s->n == 0)
+        return false;
+    if (!s->steer_xy)
+        s->steer_xy = malloc((size_t)s->n * sizeof(*s->steer_xy));
+    if (!s->steer_ali)
+        s->steer_ali = malloc((size_t)s->n * sizeof(*s->steer_ali));
+    if (!s->steer_xy || !s->steer_ali)
+        return false;
+    // gather_pair's alignment term (fix3_unit of v * inv_speed), per slot.
+    float iv = 1.0f / w->max_speed_all;
+    int n = (int)s->n;
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int j = 0; j < n; j++) {
+        const float *pj = s->cur.pos[j], *vj = s->cur.vel[j];
+        s->steer_xy[j][0] = pj[0];
+        s->steer_xy[j][1] = pj[1];
+        float t[2] = {vj[0] * iv, vj[1] * iv};
+        s->steer_ali[j][0] = (int64_t)(t[0] * (float)BOIDS_FIX_UNIT);
+        s->steer_ali[j][1] = (int64_t)(t[1] * (float)BOIDS_FIX_UNIT);
+    }
+    f->xy = (const float(*)[2])s->steer_xy;
+    f->ali = (const int64_t(*)[2])s->steer_ali;
+    return true;
 }
 
 // The steer stage over all agents, in parallel: each agent's result depends
@@ -717,7 +913,13 @@ void boids_sim_steer(boids_sim *s) {
             steer_leaf(s, s->quadtree->leaf[l], reach);
         return;
     }
-#pragma omp parallel for schedule(dynamic, 512) num_threads(threads)
-    for (int i = 0; i < n; i++)
-        steer_agent(s, (uint32_t)i, index, NULL);
+    flock2d f;
+    bool fast = index == BOIDS_INDEX_GRID && flock2d_scratch(s, threads, &f);
+#pragma omp parallel num_threads(threads)
+    {
+        cell_ranges rc = {.valid = false};
+#pragma omp for schedule(dynamic, 512)
+        for (int i = 0; i < n; i++)
+            steer_agent(s, (uint32_t)i, index, NULL, fast ? &f : NULL, &rc);
+    }
 }

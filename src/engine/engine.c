@@ -593,6 +593,8 @@ uint32_t boids_engine_cells(const boids_engine *e) {
 // See boids/engine.h.
 uint64_t boids_engine_bytes(const boids_engine *e) {
     uint64_t per_agent = 2 * (16 + 16 + 4 + 4) + 16 + 5 * 4 + 16 * (uint64_t)e->sim->joint_rows;
+    // The CPU steer's 2D flocking scratch (x, y and the alignment terms), once a steer has built it.
+    per_agent += (e->sim->steer_xy ? 8 : 0) + (e->sim->steer_ali ? 16 : 0);
     return per_agent * e->sim->n + 12 * (uint64_t)e->sim->grid.cells;
 }
 
