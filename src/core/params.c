@@ -125,12 +125,11 @@ void boids_params_default(boids_params *p, uint32_t count, uint32_t dim) {
 // A square (cube) world sized so that, at uniform density, about `neighbors`
 // agents lie within the perception radius of group 0: N pi r^2 / A (2D),
 // N 4/3 pi r^3 / V (3D). Never smaller than 4 radii a side.
-void boids_params_auto_world(boids_params *p, double neighbors) {
+// A square (cube) world at the origin, `side` (never below 4 radii of group
+// 0's reach) rounded up.
+static void square_world(boids_params *p, double side) {
     boids_world_params *w = &p->world;
     double r = boids_group_reach(&p->group[0]);
-    double n = w->count > 0 ? w->count : 1;
-    double side = w->dim == 3 ? cbrt(n * 4.0 / 3.0 * 3.14159265358979323846 * r * r * r / neighbors)
-                              : sqrt(n * 3.14159265358979323846 * r * r / neighbors);
     if (side < 4.0 * r)
         side = 4.0 * r;
     side = ceil(side);
@@ -140,19 +139,19 @@ void boids_params_auto_world(boids_params *p, double neighbors) {
     }
 }
 
-// See boids/core.h (FLAME GPU's Circles benchmark: one agent per unit volume).
-void boids_params_density_world(boids_params *p, double density) {
-    boids_world_params *w = &p->world;
+void boids_params_auto_world(boids_params *p, double neighbors) {
+    const boids_world_params *w = &p->world;
     double r = boids_group_reach(&p->group[0]);
     double n = w->count > 0 ? w->count : 1;
-    double side = w->dim == 3 ? cbrt(n / density) : sqrt(n / density);
-    if (side < 4.0 * r)
-        side = 4.0 * r;
-    side = ceil(side);
-    for (int a = 0; a < 3; a++) {
-        w->min[a] = 0.0f;
-        w->size[a] = (a == 2 && w->dim == 2) ? 0.0f : (float)side;
-    }
+    square_world(p, w->dim == 3 ? cbrt(n * 4.0 / 3.0 * 3.14159265358979323846 * r * r * r / neighbors)
+                                : sqrt(n * 3.14159265358979323846 * r * r / neighbors));
+}
+
+// See boids/core.h (FLAME GPU's Circles benchmark: one agent per unit volume).
+void boids_params_density_world(boids_params *p, double density) {
+    const boids_world_params *w = &p->world;
+    double n = w->count > 0 ? w->count : 1;
+    square_world(p, w->dim == 3 ? cbrt(n / density) : sqrt(n / density));
 }
 
 // The largest radius the group's rules look at: the perception radius
