@@ -37,6 +37,7 @@
 
 /* ---- limits ------------------------------------------------------------ */
 #define BOIDS_WORKGROUP_SIZE 256u
+#define BOIDS_MAX_NEIGHBORS_K 32u /* the largest neighbors_max (the gathers' fixed arrays) */
 #define BOIDS_MAX_GROUPS 8u /* a power of two: the vertex shaders mask a group with it - 1 */
 #define BOIDS_MAX_PATH_POINTS 32u
 #define BOIDS_MAX_OBSTACLES 32u
@@ -366,8 +367,11 @@ BOIDS_STRUCT(boids_group_params) {
 
     float cohesion_fov_cos;  /* with BOIDS_CONE_COHESION; else 0 */
     BOIDS_UINT own_cones;    /* BOIDS_CONE_* */
-    BOIDS_UINT cones_spare0; /* 0 */
-    BOIDS_UINT cones_spare1; /* 0 */
+    /* Topological neighbourhoods (Ballerini et al. 2008: starlings heed
+     * about 7): of the candidates the gather accepts, only the K smallest by
+     * (d^2, id) (ties: the smaller id) are gathered; 0 = every neighbour. */
+    BOIDS_UINT neighbors_max; /* K, 0..BOIDS_MAX_NEIGHBORS_K (0, the default: all) */
+    BOIDS_UINT cones_spare1;  /* 0 */
 
     /* The behaviours after the first 16 (issue 15's steering library):
      * their weights, then their parameters. */

@@ -251,6 +251,51 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
     }
 }
 
+#if !defined(BOIDS_KERNEL_TILED)
+// C twin: src/core/steer.c struct topk, topk_offer().
+// Topological neighbourhoods (group neighbors_max K > 0): of the accepted
+// candidates, the K smallest by (d^2, id), ties to the smaller id, kept
+// sorted by insertion (per invocation); gather_pair runs for exactly those
+// at the end (topk_gather). The choice depends on (d^2, id) alone, not on
+// the visiting order: every kernel picks the same K. (The tiled kernel
+// leaves K > 0 to this per-agent gather: src/gpu/gpu.c dispatches the
+// kernel without BOIDS_KERNEL_TILED then.)
+float tk_d2[BOIDS_MAX_NEIGHBORS_K];
+uint tk_id[BOIDS_MAX_NEIGHBORS_K];
+uint tk_slot[BOIDS_MAX_NEIGHBORS_K];
+uint tk_n;
+
+bool topk_before(uint q, float d2, uint id) { return d2 < tk_d2[q] || (d2 == tk_d2[q] && id < tk_id[q]); }
+
+void topk_offer(uint k, uint j, float d2, uint id) {
+    uint q = tk_n;
+    if (q == k) { // full: it must beat the last, which drops out
+        if (!topk_before(q - 1u, d2, id))
+            return;
+        q--;
+    } else {
+        tk_n++;
+    }
+    for (; q > 0u && topk_before(q - 1u, d2, id); q--) {
+        tk_d2[q] = tk_d2[q - 1u];
+        tk_id[q] = tk_id[q - 1u];
+        tk_slot[q] = tk_slot[q - 1u];
+    }
+    tk_d2[q] = d2;
+    tk_id[q] = id;
+    tk_slot[q] = j;
+}
+
+// gather_pair for the kept K (the offset recomputed as the filter did: the
+// same bits).
+void topk_gather(vec3 p, boids_group_params g, vec3 heading, bool has_heading, inout gather acc) {
+    for (uint q = 0u; q < tk_n; q++) {
+        uint j = tk_slot[q];
+        gather_pair(g, heading, has_heading, j, world_delta(p, cur_pos[j].xyz), tk_d2[q], acc);
+    }
+}
+#endif
+
 // C twin: src/core/steer.c gather_neighbors() (with filter() and
 // boids_grid_ranges() of src/core/grid.c; no batches, a CPU device).
 // Gather over the 3x3(x3) block of cells around the agent: every slot j of
@@ -267,6 +312,8 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
     uint nz = grid_axis_cells(c.z, world.cells.z, wrap, zs);
     float reach = group_reach(cur_group[i]);
     float reach2 = reach * reach;
+    uint kmax = g.neighbors_max;
+    tk_n = 0u;
     for (uint k = 0u; k < nz; k++)
         for (uint jy = 0u; jy < ny; jy++) {
             uint row = (zs[k] * world.cells.y + ys[jy]) * world.cells.x;
@@ -284,8 +331,12 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
                 for (uint j = first; j < last; j++) {
                     vec3 off = world_delta(p, cur_pos[j].xyz);
                     precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
-                    if (d2 > 0.0 && d2 < reach2)
-                        gather_pair(g, heading, has_heading, j, off, d2, acc);
+                    if (d2 > 0.0 && d2 < reach2) {
+                        if (kmax != 0u)
+                            topk_offer(kmax, j, d2, cur_id[j]);
+                        else
+                            gather_pair(g, heading, has_heading, j, off, d2, acc);
+                    }
                 }
             }
 #else
@@ -300,12 +351,18 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
                 for (uint j = first; j < last; j++) {
                     vec3 off = world_delta(p, cur_pos[j].xyz);
                     precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
-                    if (d2 > 0.0 && d2 < reach2)
-                        gather_pair(g, heading, has_heading, j, off, d2, acc);
+                    if (d2 > 0.0 && d2 < reach2) {
+                        if (kmax != 0u)
+                            topk_offer(kmax, j, d2, cur_id[j]);
+                        else
+                            gather_pair(g, heading, has_heading, j, off, d2, acc);
+                    }
                 }
             }
 #endif
         }
+    if (kmax != 0u)
+        topk_gather(p, g, heading, has_heading, acc);
 }
 #endif
 

@@ -2807,6 +2807,94 @@ START_TEST(rule_cone_by_hand) {
 }
 END_TEST
 
+// ---- topological neighbourhoods (neighbors_max K) ---------------------------------
+
+// K = 1: the nearest only; a tie at equal d^2 goes to the smaller id (in
+// either slot order); K = 2 of 5: the alignment and cohesion of exactly
+// the two nearest (by hand); the neighbour count is K.
+START_TEST(topological_by_hand) {
+    boids_params p;
+    small_world(&p, 2, BOIDS_BIT(BOIDS_BI_ALIGNMENT));
+    p.group[0].maxforce = 100.0f;
+    p.group[0].neighbors_max = 1;
+    // A heading +x at 1; B (id 1) at 10 moving +y at 2, C (id 2) at 20 moving -y.
+    agent a[3] = {{0, 0, 0, 1, 0, 0, 0}, {10, 0, 0, 0, 2, 0, 0}, {20, 0, 0, 0, -2, 0, 0}};
+    boids_sim *s = sim_with(&p, a, 3);
+    boids_sim_steer(s);
+    expect_vec3("K=1: the nearest", accel_of(s, 0), -1, 3, 0, 16 * FEPS, "B alone: (0,3) - (1,0)");
+    EXPECT(s->neighbors[boids_sim_slots_by_id(s)[0]] == 1, "K=1: 1 neighbour, got %u",
+           s->neighbors[boids_sim_slots_by_id(s)[0]]);
+    boids_sim_destroy(s);
+    // Without K: the mean of +2 and -2 is 0, so nothing but -v.
+    p.group[0].neighbors_max = 0;
+    s = sim_with(&p, a, 3);
+    boids_sim_steer(s);
+    EXPECT(s->neighbors[boids_sim_slots_by_id(s)[0]] == 2, "K=0: both neighbours");
+    boids_sim_destroy(s);
+    // A tie at d^2 = 100: ids 1 and 2 at (+-10, 0); the smaller id wins
+    // whichever side (and so whichever cell / slot) it is on.
+    p.group[0].neighbors_max = 1;
+    for (int side = 0; side < 2; side++) {
+        float x1 = side ? -10.0f : 10.0f;
+        agent t[3] = {{0, 0, 0, 1, 0, 0, 0}, {x1, 0, 0, 0, 2, 0, 0}, {-x1, 0, 0, 0, -2, 0, 0}};
+        s = sim_with(&p, t, 3);
+        boids_sim_steer(s);
+        expect_vec3("K=1: a tie to the smaller id", accel_of(s, 0), -1, 3, 0, 16 * FEPS,
+                    "id 1 (+y) beats id 2 (-y) at the same d^2: (0,3) - (1,0)");
+        boids_sim_destroy(s);
+    }
+    // K = 2 of 5 neighbours (all within the radius 50): ids 1 (d 5) and 2
+    // (d 10) are kept; 3, 4, 5 (d 12, 15, 20; pulling and turning
+    // elsewhere) are not.
+    p.group[0].behaviors = BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION);
+    p.group[0].neighbors_max = 2;
+    agent f[6] = {{0, 0, 0, 1, 0, 0, 0},     {3, 4, 0, 0, 2, 0, 0},  {-6, 8, 0, 2, 0, 0, 0},
+                  {0, -12, 0, 0, -2, 0, 0}, {15, 0, 0, -2, 0, 0, 0}, {0, -20, 0, -2, -2, 0, 0}};
+    s = sim_with(&p, f, 6);
+    boids_sim_steer(s);
+    // Alignment: mean velocity (1, 1), setMag 3, minus (1, 0). Cohesion:
+    // the centroid (-1.5, 6), setMag 3, minus (1, 0).
+    const double h = 3 / sqrt(2.0), c = 3 / sqrt(1.5 * 1.5 + 36.0);
+    expect_vec3("K=2 of 5", accel_of(s, 0), h - 1 + (-1.5 * c) - 1, h + 6 * c, 0, 32 * FEPS,
+                "alignment setMag((1,1),3) - (1,0) + cohesion setMag((-1.5,6),3) - (1,0)");
+    EXPECT(s->neighbors[boids_sim_slots_by_id(s)[0]] == 2, "K=2: 2 neighbours, got %u",
+           s->neighbors[boids_sim_slots_by_id(s)[0]]);
+    EXPECT(s->candidates[boids_sim_slots_by_id(s)[0]] == 6, "K=2: the candidates are still all 6, got %u",
+           s->candidates[boids_sim_slots_by_id(s)[0]]);
+    boids_sim_destroy(s);
+}
+END_TEST
+
+// K above every agent's neighbour count changes nothing: the same state
+// hash as K = 0 after some steps of a sparse flock (through the general
+// path, not the 2D fast path, with K).
+START_TEST(topological_sparse_same_hash) {
+    for (uint32_t dim = 2; dim <= 3; dim++) {
+        uint64_t hash[2];
+        uint32_t most = 0;
+        for (int k = 0; k < 2; k++) {
+            boids_params p;
+            boids_params_default(&p, 300, dim);
+            for (uint32_t a = 0; a < dim; a++)
+                p.world.size[a] = dim == 2 ? 2000.0f : 600.0f;
+            for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+                p.group[g].neighbors_max = k ? BOIDS_MAX_NEIGHBORS_K : 0;
+            boids_sim *s = create(&p, BOIDS_DIST_UNIFORM);
+            for (int step = 0; step < 20; step++)
+                boids_sim_step(s);
+            for (uint32_t i = 0; i < s->n; i++)
+                most = s->neighbors[i] > most ? s->neighbors[i] : most;
+            hash[k] = boids_sim_hash(s);
+            boids_sim_destroy(s);
+        }
+        EXPECT(most < BOIDS_MAX_NEIGHBORS_K, "%uD: an agent has %u neighbours (the test wants fewer than K)", dim,
+               most);
+        EXPECT(hash[0] == hash[1], "%uD: K=32 hash %016llx, K=0 %016llx", dim, (unsigned long long)hash[1],
+               (unsigned long long)hash[0]);
+    }
+}
+END_TEST
+
 // ---- the chapter's flocking example, to the letter ---------------------------------
 //
 // A plain transcription of the Nature of Code Boid (Example "Flocking"),
@@ -3388,6 +3476,7 @@ static Suite *behaviors_suite(void) {
         {"fixed_point", {fixed_point_by_hand}},
         {"combine", {combine_weighted_and_priority, accumulate_by_hand, combine_truncated}},
         {"rule_neighborhoods", {rule_radius_by_hand, rule_cone_by_hand}},
+        {"topological", {topological_by_hand, topological_sparse_same_hash}},
         {"flocking", {chapter_flocking}},
     };
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {

@@ -652,6 +652,13 @@ static void truncated(boids_params *p) {
     p->world.combine = BOIDS_COMBINE_TRUNCATED;
 }
 
+// Topological neighbourhoods: K 7, 1 and every neighbour by group.
+static void topological(boids_params *p) {
+    p->group[0].neighbors_max = 7;
+    p->group[1].neighbors_max = 1;
+    p->group[2].neighbors_max = 0;
+}
+
 // Per-rule radii and cones, different in each group (group 2 inherits).
 static void neighborhoods(boids_params *p) {
     boids_group_params *g = p->group;
@@ -682,6 +689,8 @@ START_TEST(combine_and_neighborhood_parity) {
         {"truncated, flocking", BOIDS_B_FLOCKING, truncated},
         {"truncated, all but wander", no_wander, truncated},
         {"per-rule radii and cones, flocking", BOIDS_B_FLOCKING, neighborhoods},
+        {"topological K=7/1/0, flocking", BOIDS_B_FLOCKING, topological},
+        {"topological K=7/1/0, all but wander", no_wander, topological},
     };
     for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
         steer_both_with(c, runs[k].behaviors, runs[k].tweak, cpu, gpu);

@@ -766,6 +766,28 @@ START_TEST(same_state_three_indexes) {
 }
 END_TEST
 
+START_TEST(topological_three_indexes) {
+    // Topological neighbourhoods (neighbors_max 7): the grid (general
+    // path), the quadtree and brute force keep the same K.
+    for (uint32_t dim = 2; dim <= 3; dim++) {
+        boids_params p;
+        boids_params_default(&p, 1200, dim);
+        for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+            p.group[g].neighbors_max = 7;
+        char name[96];
+        snprintf(name, sizeof(name), "K=7 flock %uD", dim);
+        same_bits(&p, BOIDS_DIST_UNIFORM, 4, name);
+        snprintf(name, sizeof(name), "K=7 clustered flock %uD", dim);
+        same_bits(&p, BOIDS_DIST_CLUSTERED, 3, name);
+        busy_params(&p, 900, dim, BOIDS_BOUNDARY_WALLS, 4);
+        for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+            p.group[g].neighbors_max = 1 + 3 * g;
+        snprintf(name, sizeof(name), "K=1,4,7.. every behaviour %uD", dim);
+        same_bits(&p, BOIDS_DIST_UNIFORM, 4, name);
+    }
+}
+END_TEST
+
 START_TEST(threads_same_bits) {
     // The quadtree's steer (tree built serially, leaves steered in parallel)
     // gives the same bits on 1 and 2 threads, and the same as the grid.
@@ -822,6 +844,7 @@ static Suite *index_suite(void) {
     TCase *step = tcase_create("step");
     tcase_set_timeout(step, 300);
     tcase_add_test(step, same_state_three_indexes);
+    tcase_add_test(step, topological_three_indexes);
     tcase_add_test(step, threads_same_bits);
     suite_add_tcase(s, step);
     return s;

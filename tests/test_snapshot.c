@@ -556,11 +556,14 @@ START_TEST(test_neighborhood_chunk) {
     s->p.group[1].alignment_radius = 30.0f;
     s->p.group[1].own_cones = BOIDS_CONE_ALIGNMENT;
     s->p.group[1].alignment_fov_cos = boids_fov_cos(200.0f);
+    s->p.group[1].neighbors_max = 5; // a topological K travels in NBHD too
     f = saved_with(s, TMP "/snap_nbhd.boids", "NBHD", true);
     boids_sim *t = loads_and_continues(TMP "/snap_nbhd.boids", s);
     ck_assert_float_eq(t->p.group[1].alignment_radius, 30.0f);
     ck_assert_uint_eq(t->p.group[1].own_cones, BOIDS_CONE_ALIGNMENT);
     ck_assert_float_eq(t->p.group[1].alignment_fov_cos, boids_fov_cos(200.0f));
+    ck_assert_uint_eq(t->p.group[1].neighbors_max, 5u);
+    ck_assert_uint_eq(t->p.group[0].neighbors_max, 0u);
     ck_assert_float_eq(t->p.group[0].alignment_radius, 0.0f);
     ck_assert_uint_eq(t->p.group[0].own_cones, 0u);
     boids_sim_destroy(t);
@@ -575,6 +578,7 @@ START_TEST(test_neighborhood_chunk) {
         {3, 0x40000000u, "a cone cosine"}, // alignment cos 2
         {2, 0x3f000000u, "a cone cosine"}, // separation cos 0.5 without its bit
         {5, 8u, "own-cone bits"},          // a bit past cohesion
+        {6, 33u, "neighbors_max"},         // K above 32
         {7, 1u, "spare words"},
     };
     uint32_t good[8];

@@ -96,6 +96,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_KERNEL BOIDS_CLI_BIT(64)         // --kernel reference|morton|tiled|fused|all|morton-fused (GPU)
 #define BOIDS_CLI_WORKLOAD BOIDS_CLI_BIT(65)       // --workload circles (boids-bench: a peer's named workload)
 #define BOIDS_CLI_RENDER BOIDS_CLI_BIT(66)         // --render WxH (boids-bench: the viewer's frame off-screen)
+#define BOIDS_CLI_NEIGHBORS_MAX BOIDS_CLI_BIT(67)  // --neighbors-max K (every group: the K nearest only)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -104,7 +105,8 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
      BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH | BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS |                        \
      BOIDS_CLI_WALL_CORNER | BOIDS_CLI_PATH_OUTSIDE | BOIDS_CLI_PATH_LINE | BOIDS_CLI_RULES | BOIDS_CLI_COMBINE |      \
      BOIDS_CLI_ALIGNMENT_RADIUS | BOIDS_CLI_COHESION_RADIUS | BOIDS_CLI_SEPARATION_FOV | BOIDS_CLI_ALIGNMENT_FOV |     \
-     BOIDS_CLI_COHESION_FOV | BOIDS_CLI_MARGIN | BOIDS_CLI_LEADER | BOIDS_CLI_FORMATION | BOIDS_CLI_INTERPOSE)
+     BOIDS_CLI_COHESION_FOV | BOIDS_CLI_MARGIN | BOIDS_CLI_LEADER | BOIDS_CLI_FORMATION | BOIDS_CLI_INTERPOSE |     \
+     BOIDS_CLI_NEIGHBORS_MAX)
 
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
@@ -165,6 +167,8 @@ typedef struct boids_options {
     // --cohesion-fov (degrees): every group's per-rule neighbourhoods.
     float alignment_radius, cohesion_radius, separation_fov_deg, alignment_fov_deg, cohesion_fov_deg;
     bool alignment_radius_set, cohesion_radius_set, separation_fov_set, alignment_fov_set, cohesion_fov_set;
+    uint32_t neighbors_max; // --neighbors-max K: every group's topological neighbourhood (0 = every neighbour)
+    bool neighbors_max_set;
     const char *backend;    // "cpu" (default) or "gpu"
     const char *shader_dir; // --shader-dir: load shaders from DIR; NULL = built in
     const char *init_csv;   // --init, NULL if not given

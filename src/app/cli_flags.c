@@ -123,6 +123,8 @@ const cli_flag cli_flags[] = {
           alignment_fov_deg, "alignment's field of view in degrees, 0 < fov <= 360", GIVEN(alignment_fov_set)),
     FLOAT("cohesion-fov", BOIDS_CLI_COHESION_FOV, "DEGREES", BOIDS_PARSE_POSITIVE | BOIDS_PARSE_DEGREES,
           cohesion_fov_deg, "cohesion's field of view in degrees, 0 < fov <= 360", GIVEN(cohesion_fov_set)),
+    UINT("neighbors-max", BOIDS_CLI_NEIGHBORS_MAX, "K", 0, BOIDS_MAX_NEIGHBORS_K, neighbors_max,
+         " (the nearest K neighbours; 0 = every neighbour)", GIVEN(neighbors_max_set)),
     FLOAT("maxspeed", BOIDS_CLI_MAXSPEED, "V", BOIDS_PARSE_POSITIVE, maxspeed, "a maximum speed > 0",
           GIVEN(maxspeed_set)),
     FLOAT("maxforce", BOIDS_CLI_MAXFORCE, "F", BOIDS_PARSE_POSITIVE, maxforce, "a maximum steering force > 0",

@@ -238,6 +238,8 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
             g->cohesion_fov_cos = boids_fov_cos(o->cohesion_fov_deg);
             g->own_cones |= BOIDS_CONE_COHESION;
         }
+        if (o->neighbors_max_set)
+            g->neighbors_max = o->neighbors_max;
         if (o->maxspeed_set)
             g->maxspeed = o->maxspeed;
         if (o->maxforce_set)

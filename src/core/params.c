@@ -449,7 +449,10 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
             if (!(rule_r[k] == 0.0f || finite_pos(rule_r[k])))
                 FAIL(BOIDS_ERR_RADIUS, "%s radius %g of group %u (allowed: > 0, or 0 for the radius)",
                      k ? "cohesion" : "alignment", (double)rule_r[k], gi);
-        if (g->own_cones & ~BOIDS_CONES || g->cones_spare0 || g->cones_spare1)
+        if (g->neighbors_max > BOIDS_MAX_NEIGHBORS_K)
+            FAIL(BOIDS_ERR_PARAM, "neighbors_max %u of group %u (allowed: 0..%u, 0 for every neighbour)",
+                 g->neighbors_max, gi, BOIDS_MAX_NEIGHBORS_K);
+        if (g->own_cones & ~BOIDS_CONES || g->cones_spare1)
             FAIL(BOIDS_ERR_PARAM, "own-cone bits 0x%x / spare words of group %u (allowed: the bits of 0x%x, 0)",
                  g->own_cones, gi, BOIDS_CONES);
         const float rule_cos[3] = {g->separation_fov_cos, g->alignment_fov_cos, g->cohesion_fov_cos};

@@ -213,6 +213,7 @@ static const char *const group_keys[] = {"share",
                                          "separation_fov",
                                          "alignment_fov",
                                          "cohesion_fov",
+                                         "neighbors_max",
                                          "view_radius",
                                          "view_fov",
                                          "predict",
@@ -598,6 +599,16 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         }
         x->style = (uint32_t)s;
         x->body_line = c->line;
+        return 1;
+    }
+    if (strcmp(key, "neighbors_max") == 0) { // topological neighbourhood: the K nearest (0 = every neighbour)
+        uint64_t u;
+        const char *p = boids_parse_uint(value, BOIDS_PARSE_TRIM, 0, BOIDS_MAX_NEIGHBORS_K, &u);
+        if (p) {
+            fail(c, c->line, sec, key, value, "an integer 0..32 (0 = every neighbour)", "is %s", p);
+            return 0;
+        }
+        g->neighbors_max = (uint32_t)u;
         return 1;
     }
     if (strcmp(key, "joints") == 0) {
@@ -1452,6 +1463,8 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
             fprintf(f, "alignment_fov = %.9g\n", fov_degrees(g->alignment_fov_cos));
         if (g->own_cones & BOIDS_CONE_COHESION)
             fprintf(f, "cohesion_fov = %.9g\n", fov_degrees(g->cohesion_fov_cos));
+        if (g->neighbors_max)
+            fprintf(f, "neighbors_max = %u\n", g->neighbors_max);
         if (g->target_speed != BOIDS_TARGET_SPEED_DEFAULT || (g->behaviors & BOIDS_BIT(BOIDS_BI_SPEED)))
             fprintf(f, "target_speed = %.9g\n", (double)g->target_speed);
         if (g->queue_distance != BOIDS_QUEUE_DISTANCE_DEFAULT || (g->behaviors & BOIDS_BIT(BOIDS_BI_QUEUE)))

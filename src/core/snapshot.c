@@ -45,9 +45,10 @@ _Static_assert(offsetof(boids_group_params, maxspeed_lo) == GROUP_PARM_BYTES, "t
 _Static_assert(offsetof(boids_group_params, rules) == GROUP_PARM_BYTES + 16u, "the rules row follows the ranges");
 #define RULE_BYTES (BOIDS_MAX_GROUPS * 16u)
 // The two per-rule neighbourhood rows (alignment and cohesion radii, the
-// three cones, own_cones, 2 spare) after the rules row go into the NBHD
-// chunk, written only when a group has one of its own; without it every
-// group has the one radius and field of view of before (all 0).
+// three cones, own_cones, neighbors_max, 1 spare) after the rules row go
+// into the NBHD chunk, written only when a group has one of its own (or a
+// topological K); without it every group has the one radius and field of
+// view of before and every neighbour (all 0).
 _Static_assert(offsetof(boids_group_params, alignment_radius) == GROUP_PARM_BYTES + 32u, "NBHD follows the rules row");
 #define NBHD_BYTES (BOIDS_MAX_GROUPS * 32u)
 // The rows of the behaviours after the first 16 (their weights, then their
@@ -270,7 +271,7 @@ static void default_rules(boids_params *p) {
     }
 }
 
-// Whether any group has a per-rule radius or cone (then the NBHD chunk is
+// Whether any group has a per-rule radius or cone or a neighbors_max (then the NBHD chunk is
 // written); its payload, and back into p's groups (a problem, or NULL).
 static bool has_neighborhoods(const boids_params *p) {
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
@@ -303,7 +304,9 @@ static const char *decode_neighborhoods(const unsigned char *b, boids_params *p)
         for (uint32_t k = 0; k < 3; k++)
             if ((q->own_cones & (1u << k)) ? !(cone[k] >= -1.0f && cone[k] <= 1.0f) : cone[k] != 0.0f)
                 return "a cone cosine outside -1..1, or not 0 without its bit";
-        if (q->cones_spare0 || q->cones_spare1)
+        if (q->neighbors_max > BOIDS_MAX_NEIGHBORS_K)
+            return "a neighbors_max above BOIDS_MAX_NEIGHBORS_K (32)";
+        if (q->cones_spare1)
             return "spare words that are not 0";
     }
     if (!has_neighborhoods(p))

@@ -182,18 +182,86 @@ static inline void gather_pair(const boids_sim *s, const boids_group_params *res
 // the comparison), so a random accept/reject pattern costs no mispredictions.
 #define BATCH 64
 
+// Topological neighbourhoods (group neighbors_max K > 0; Ballerini et al.
+// 2008): of the accepted candidates, the K smallest by (d^2, id), ties to
+// the smaller id, kept sorted by insertion while filtering; gather_pair runs
+// for exactly those at the end. The choice depends on (d^2, id) alone, not
+// on the visiting order, so the sums stay order-independent.
+typedef struct topk {
+    uint32_t k, n; // K, entries held (<= K)
+    float d2[BOIDS_MAX_NEIGHBORS_K];
+    uint32_t id[BOIDS_MAX_NEIGHBORS_K], slot[BOIDS_MAX_NEIGHBORS_K];
+    float off[BOIDS_MAX_NEIGHBORS_K][3];
+} topk;
+
+// Does (d2, id) come before entry q of t?
+static inline bool topk_before(const topk *t, uint32_t q, float d2, uint32_t id) {
+    return d2 < t->d2[q] || (d2 == t->d2[q] && id < t->id[q]);
+}
+
+// Offer the accepted candidate slot j (offset off, d2) to t.
+static void topk_offer(const boids_sim *s, topk *restrict t, uint32_t j, const float off[3], float d2) {
+    uint32_t id = s->cur.id[j];
+    uint32_t q = t->n;
+    if (q == t->k) { // full: it must beat the last, which drops out
+        if (!topk_before(t, q - 1, d2, id))
+            return;
+        q--;
+    } else {
+        t->n++;
+    }
+    for (; q > 0 && topk_before(t, q - 1, d2, id); q--) {
+        t->d2[q] = t->d2[q - 1];
+        t->id[q] = t->id[q - 1];
+        t->slot[q] = t->slot[q - 1];
+        memcpy(t->off[q], t->off[q - 1], sizeof(t->off[q]));
+    }
+    t->d2[q] = d2;
+    t->id[q] = id;
+    t->slot[q] = j;
+    memcpy(t->off[q], off, sizeof(t->off[q]));
+}
+
 typedef struct batch {
     uint32_t n;
     uint32_t slot[BATCH + 1]; // +1: the filter writes one past before deciding
     float off[BATCH + 1][3];
     float d2[BATCH + 1];
+    topk *top; // group neighbors_max > 0: the selection flush feeds, else NULL
 } batch;
+
+// An empty batch for group g (t: the storage of its selection, if any).
+static inline void batch_start(batch *b, topk *t, const boids_group_params *g) {
+    b->n = 0;
+    b->top = NULL;
+    if (g->neighbors_max) {
+        t->k = g->neighbors_max;
+        t->n = 0;
+        b->top = t;
+    }
+}
 
 static inline void flush(const boids_sim *s, const boids_group_params *restrict g, const float heading[3],
                          bool has_heading, batch *restrict b, gather *restrict acc) {
-    for (uint32_t k = 0; k < b->n; k++)
-        gather_pair(s, g, heading, has_heading, b->slot[k], b->off[k], b->d2[k], acc);
+    if (b->top) {
+        for (uint32_t k = 0; k < b->n; k++)
+            topk_offer(s, b->top, b->slot[k], b->off[k], b->d2[k]);
+    } else {
+        for (uint32_t k = 0; k < b->n; k++)
+            gather_pair(s, g, heading, has_heading, b->slot[k], b->off[k], b->d2[k], acc);
+    }
     b->n = 0;
+}
+
+// The last flush of a gather: with a selection, gather_pair for its K.
+static inline void flush_last(const boids_sim *s, const boids_group_params *restrict g, const float heading[3],
+                              bool has_heading, batch *restrict b, gather *restrict acc) {
+    flush(s, g, heading, has_heading, b, acc);
+    if (b->top) {
+        const topk *t = b->top;
+        for (uint32_t q = 0; q < t->n; q++)
+            gather_pair(s, g, heading, has_heading, t->slot[q], t->off[q], t->d2[q], acc);
+    }
 }
 
 // Filter the candidates [first, first + n) (n <= BATCH) into the batch:
@@ -309,10 +377,11 @@ typedef struct flock2d {
 
 // Does group g take the 2D flocking path (in a 2D world)? Only separation,
 // alignment and cohesion act on pairs there (escape, hide and hunt need a
-// relation), by the chapter's rules, all around.
+// relation), by the chapter's rules, all around, with every neighbour (a
+// topological K takes the general path).
 static bool flock2d_group(const boids_group_params *g) {
     uint32_t pairwise = BOIDS_BIT(BOIDS_BI_VIEW) | BOIDS_BIT(BOIDS_BI_QUEUE) | BOIDS_BIT(BOIDS_BI_AVOID);
-    return g->relations == 0 && g->rules == BOIDS_RULES_CHAPTER && !(g->behaviors & pairwise) &&
+    return g->relations == 0 && g->neighbors_max == 0 && g->rules == BOIDS_RULES_CHAPTER && !(g->behaviors & pairwise) &&
            boids_rule_cone(g, BOIDS_CONE_SEPARATION) <= -1.0f && boids_rule_cone(g, BOIDS_CONE_ALIGNMENT) <= -1.0f &&
            boids_rule_cone(g, BOIDS_CONE_COHESION) <= -1.0f;
 }
@@ -448,7 +517,8 @@ static void gather_neighbors(const boids_sim *s, uint32_t i, const boids_group_p
         return;
     }
     batch b;
-    b.n = 0;
+    topk t;
+    batch_start(&b, &t, g);
     for (uint32_t r = 0; r < nr; r++) {
         acc->candidates += ranges[r][1] - ranges[r][0];
         for (uint32_t j = ranges[r][0]; j < ranges[r][1];) {
@@ -461,7 +531,7 @@ static void gather_neighbors(const boids_sim *s, uint32_t i, const boids_group_p
                 flush(s, g, heading, has_heading, &b, acc);
         }
     }
-    flush(s, g, heading, has_heading, &b, acc);
+    flush_last(s, g, heading, has_heading, &b, acc);
 }
 
 // Candidate ranges of the quadtree shared by the agents of one leaf: the
@@ -502,7 +572,8 @@ __attribute__((noinline)) static void gather_quadtree(const boids_sim *s, uint32
     float reach2 = reach * reach;
     bool plain = boids_qt_box_interior(&s->p.world, p, p, reach);
     batch b;
-    b.n = 0;
+    topk t;
+    batch_start(&b, &t, g);
     if (lr) {
         for (uint32_t r = 0; r < lr->n; r++)
             gather_items(s, lr->range[r][0], lr->range[r][1], p, reach2, plain, g, heading, has_heading, &b, acc);
@@ -513,7 +584,7 @@ __attribute__((noinline)) static void gather_quadtree(const boids_sim *s, uint32
         while (boids_quadtree_query_next(&q, &first, &count))
             gather_items(s, first, count, p, reach2, plain, g, heading, has_heading, &b, acc);
     }
-    flush(s, g, heading, has_heading, &b, acc);
+    flush_last(s, g, heading, has_heading, &b, acc);
 }
 
 // Gather over every agent (O(N) per agent, for tests): minimum-image
@@ -525,7 +596,8 @@ __attribute__((noinline)) static void gather_brute(const boids_sim *s, uint32_t 
     float reach2 = reach * reach;
     bool plain = s->p.world.boundary != BOIDS_BOUNDARY_WRAP;
     batch b;
-    b.n = 0;
+    topk t;
+    batch_start(&b, &t, g);
     acc->candidates += s->n;
     for (uint32_t j = 0; j < s->n;) {
         uint32_t n = s->n - j;
@@ -536,7 +608,7 @@ __attribute__((noinline)) static void gather_brute(const boids_sim *s, uint32_t 
         if (b.n == BATCH)
             flush(s, g, heading, has_heading, &b, acc);
     }
-    flush(s, g, heading, has_heading, &b, acc);
+    flush_last(s, g, heading, has_heading, &b, acc);
 }
 
 // The offset (minimum image) from pos to the named agent `id` and its

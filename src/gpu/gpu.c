@@ -45,6 +45,7 @@ struct boids_gpu {
     // keys_ready when integrate wrote the keys and counts of cur.
     boids_kernel kernel;
     unsigned kernel_flags;
+    GLuint prog_steer_topo; // kernel tiled: its steer without BOIDS_KERNEL_TILED, for groups with neighbors_max > 0
     GLuint cell_rank;
     uint32_t *rank_of, *cell_of_rank;
     bool keys_ready;
@@ -425,6 +426,13 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     if (r == BOIDS_OK)
         r = boids_program_compute(d->shader_dir, "survey.comp", g->shader_flags | g->kernel_flags, &g->prog_survey,
                                   err, err_size);
+    // Topological neighbourhoods (neighbors_max K > 0) keep their K in a
+    // per-agent array: the tiled kernel leaves them to the per-agent gather
+    // of the same cell order (the same pairs, the same bits).
+    if (r == BOIDS_OK && (g->kernel_flags & BOIDS_SHADER_TILED))
+        r = boids_program_compute(d->shader_dir, stage_file[STAGE_STEER],
+                                  g->shader_flags | (g->kernel_flags & ~BOIDS_SHADER_TILED), &g->prog_steer_topo, err,
+                                  err_size);
     if (r != BOIDS_OK) {
         boids_gpu_destroy(g);
         return r;
@@ -565,6 +573,7 @@ void boids_gpu_destroy(boids_gpu *g) {
         glDeleteProgram(g->prog[s]);
     glDeleteProgram(g->prog_scan_add);
     glDeleteProgram(g->prog_survey);
+    glDeleteProgram(g->prog_steer_topo);
     if (g->timers[0][0])
         glDeleteQueries(TIMER_RING * (STAGE_N + 1), &g->timers[0][0]);
     if (g->alive && --backends_alive == 0)
@@ -730,7 +739,12 @@ void boids_gpu_steer(boids_gpu *g) {
         glDispatchCompute(1, 1, 1);
         barrier();
     }
-    if (g->kernel_flags & BOIDS_SHADER_TILED) {
+    bool topo = false;
+    for (uint32_t k = 0; k < BOIDS_MAX_GROUPS; k++)
+        topo = topo || g->p.group[k].neighbors_max != 0;
+    if ((g->kernel_flags & BOIDS_SHADER_TILED) && topo) {
+        dispatch(g->prog_steer_topo, g->n, BOIDS_WORKGROUP_SIZE);
+    } else if (g->kernel_flags & BOIDS_SHADER_TILED) {
         // One work group per tile of cells (steer.comp: 2D 8x8, 3D 4x4x2).
         const uint32_t *c = g->p.world.cells;
         bool d3 = g->p.world.dim == 3;
