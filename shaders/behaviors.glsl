@@ -878,6 +878,17 @@ uint formation_member(boids_group_params g, uint id, uint leader_rank, out uint 
     return rank;
 }
 
+// C twin: src/core/leader.c boids_formation_local().
+// Agent id's place in the leader's frame: its rank (the leader's skipped
+// when it is of the group), the formation's place of it, or leader_offset.
+vec3 formation_local(boids_group_params g, uint id, bool leader_in_group) {
+    uint leader_rank = BOIDS_NONE, members;
+    if (leader_in_group)
+        leader_rank = formation_member(g, g.leader, BOIDS_NONE, members);
+    uint slot = formation_member(g, id, leader_rank, members);
+    return formation_place(g.formation, slot, members, g.formation_spacing, g.leader_offset.xyz);
+}
+
 // C twin: src/core/leader.c boids_offset_pursuit().
 // Arrive at the place `local` of the leader's frame (2D: without up),
 // predicted t = |to place| / (maxspeed + |leader_vel|) ahead.
@@ -969,7 +980,7 @@ vec3 feelers(vec3 pos, vec3 vel, uint dim, float feeler_length, float maxforce) 
         return vec3(0.0);
     vec3 h, s, u;
     leader_frame(vel, dim, h, s, u);
-    float diag = 0.70710678 * 0.5 * feeler_length;
+    float diag = BOIDS_FEELER_DIAG * feeler_length;
     vec3 feeler[3];
     feeler[0] = h * feeler_length;
     precise vec3 f1 = h * diag + s * diag;

@@ -44,6 +44,9 @@
 #define BOIDS_MAX_WALLS 16u
 #define BOIDS_WALL_SEGMENT 0.0f /* the kind of a wall, in its first row's w */
 #define BOIDS_WALL_PLANE 1.0f
+/* The feelers behaviour's side feelers: half the length at 45 degrees, so
+ * each of their heading and side components is cos 45 / 2 of feeler_length. */
+#define BOIDS_FEELER_DIAG (0.70710678f * 0.5f)
 #define BOIDS_MIN_JOINTS 2u
 #define BOIDS_MAX_JOINTS 32u
 /* Bounded so that the 64-bit fixed-point neighbour sums cannot overflow:

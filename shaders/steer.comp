@@ -416,11 +416,7 @@ vec3 offset_of(uint i, boids_group_params g, float ms, float mf) {
         return vec3(0.0);
     vec3 to_leader, lv;
     uint j = named_agent(cur_pos[i].xyz, g.leader, to_leader, lv);
-    uint leader_rank = BOIDS_NONE, unused, members;
-    if (j != BOIDS_NONE && cur_group[j] == cur_group[i])
-        leader_rank = formation_member(g, g.leader, BOIDS_NONE, unused);
-    uint slot = formation_member(g, id, leader_rank, members);
-    vec3 local = formation_place(g.formation, slot, members, g.formation_spacing, g.leader_offset.xyz);
+    vec3 local = formation_local(g, id, j != BOIDS_NONE && cur_group[j] == cur_group[i]);
     return offset_pursuit(to_leader, lv, local, world.dim, cur_vel[i].xyz, g.arrive_radius, ms, mf);
 }
 

@@ -485,6 +485,17 @@ typedef struct step_case {
     float min, size;
 } step_case;
 
+// The default params of case c's world: its count and dimension, boundary,
+// and a cube (square) of side c->size from c->min on every axis.
+static void case_world(const step_case *c, boids_params *p) {
+    boids_params_default(p, c->n, c->dim);
+    p->world.boundary = c->boundary;
+    for (uint32_t a = 0; a < c->dim; a++) {
+        p->world.min[a] = c->min;
+        p->world.size[a] = c->size;
+    }
+}
+
 static const step_case step_cases[] = {
     {"N=1 2D wrap", 1, 2, BOIDS_BOUNDARY_WRAP, 0, 400},
     {"N=255 2D walls", BOIDS_WORKGROUP_SIZE - 1, 2, BOIDS_BOUNDARY_WALLS, -100, 500},
@@ -569,12 +580,7 @@ static void steer_both(const step_case *c, uint32_t behaviors, float (*cpu)[4], 
 static void steer_both_with(const step_case *c, uint32_t behaviors, void (*tweak)(boids_params *), float (*cpu)[4],
                             float (*gpu)[4]) {
     boids_params p;
-    boids_params_default(&p, c->n, c->dim);
-    p.world.boundary = c->boundary;
-    for (uint32_t a = 0; a < c->dim; a++) {
-        p.world.min[a] = c->min;
-        p.world.size[a] = c->size;
-    }
+    case_world(c, &p);
     three_groups(&p, behaviors);
     if (tweak)
         tweak(&p);
@@ -925,12 +931,7 @@ START_TEST(step_parity_and_determinism) {
     open_context();
     const step_case *c = &step_cases[_i];
     boids_params p;
-    boids_params_default(&p, c->n, c->dim);
-    p.world.boundary = c->boundary;
-    for (uint32_t a = 0; a < c->dim; a++) {
-        p.world.min[a] = c->min;
-        p.world.size[a] = c->size;
-    }
+    case_world(c, &p);
     three_groups(&p, (1u << BOIDS_BEHAVIOR_COUNT) - 1u);
     ck_assert_int_eq(boids_params_finalize(&p, NULL, 0), BOIDS_OK);
     boids_sim *s;
@@ -1004,12 +1005,7 @@ START_TEST(rules_step_parity) {
         if (rules == BOIDS_RULES_HEADING && c->dim != 2)
             continue;
         boids_params p;
-        boids_params_default(&p, c->n, c->dim);
-        p.world.boundary = c->boundary;
-        for (uint32_t a = 0; a < c->dim; a++) {
-            p.world.min[a] = c->min;
-            p.world.size[a] = c->size;
-        }
+        case_world(c, &p);
         // (Circles, FLAME GPU's benchmark model, is the separation rule alone.)
         three_groups(&p, rules == BOIDS_RULES_CIRCLES ? BOIDS_BIT(BOIDS_BI_SEPARATION) : BOIDS_B_FLOCKING);
         for (uint32_t g = 0; g < 3; g++)
@@ -1526,12 +1522,7 @@ START_TEST(step_without_int64) {
     open_context();
     const step_case *c = &step_cases[_i];
     boids_params p;
-    boids_params_default(&p, c->n, c->dim);
-    p.world.boundary = c->boundary;
-    for (uint32_t a = 0; a < c->dim; a++) {
-        p.world.min[a] = c->min;
-        p.world.size[a] = c->size;
-    }
+    case_world(c, &p);
     three_groups(&p, (1u << BOIDS_BEHAVIOR_COUNT) - 1u);
     ck_assert_int_eq(boids_params_finalize(&p, NULL, 0), BOIDS_OK);
     boids_sim *s;

@@ -208,6 +208,9 @@ void boids_formation_place(uint32_t formation, uint32_t slot, uint32_t members, 
 // leader_rank skipped; UINT32_MAX: the leader is not of the group) and the
 // number of members.
 uint32_t boids_formation_member(const boids_group_params *g, uint32_t id, uint32_t leader_rank, uint32_t *members);
+// Agent id's place in the leader's frame: boids_formation_member (the
+// leader's rank skipped when leader_in_group) and boids_formation_place.
+void boids_formation_local(const boids_group_params *g, uint32_t id, bool leader_in_group, float local[3]);
 // Offset pursuit (Buckland): arrive at the place `local` of the leader's
 // frame (2D: local z ignored), predicted |to place| / (maxspeed + |leader_vel|) ahead.
 void boids_offset_pursuit(const float to_leader[3], const float leader_vel[3], const float local[3], uint32_t dim,

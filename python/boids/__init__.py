@@ -78,6 +78,7 @@ typedef struct boids_engine_desc {
 const char *boids_result_str(boids_result r);
 int boids_behavior_index(const char *name);
 const char *boids_behavior_name(uint32_t index);
+extern const char *const boids_kernel_names[];
 const char *boids_scenario_dir(void);
 
 boids_result boids_engine_headless_open(boids_engine_headless **out, char *err, size_t err_size);
@@ -755,7 +756,16 @@ def _make(desc, create):
     return out[0], gpu
 
 
-_KERNELS = ("reference", "morton", "tiled", "fused", "all", "morton-fused")  # boids_kernel_names (boids/core.h)
+def _kernel_names():
+    """The GPU kernel names in boids_kernel order, from the library's NULL-terminated boids_kernel_names."""
+    names, i = [], 0
+    while _lib.boids_kernel_names[i] != ffi.NULL:
+        names.append(_text(_lib.boids_kernel_names[i]))
+        i += 1
+    return tuple(names)
+
+
+_KERNELS = _kernel_names()
 
 
 def _backend(name):

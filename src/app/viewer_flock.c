@@ -403,24 +403,25 @@ static void draw_overlays(viewer *v, const float view_proj[16], bool under) {
     const boids_flowfield *flow = &boids_engine_params(f->e)->flow; // read only
     if (show[OVERLAY_FLOW])
         m = boids_overlay_flow(flow, w, f->overlay, m, f->overlay_cap);
-    if ((show[OVERLAY_NEIGHBORS] || show[OVERLAY_VECTORS]) &&
-        boids_engine_read_buffer(f->e, BOIDS_ENGINE_POS, f->read_pos, (size_t)n * 16) == BOIDS_OK &&
-        boids_engine_read_buffer(f->e, BOIDS_ENGINE_VEL, f->read_vel, (size_t)n * 16) == BOIDS_OK &&
-        boids_engine_read_buffer(f->e, BOIDS_ENGINE_ID, f->read_id, (size_t)n * 4) == BOIDS_OK &&
-        boids_engine_read_buffer(f->e, BOIDS_ENGINE_GROUP, f->read_group, (size_t)n * 4) == BOIDS_OK) {
+    // The agents' positions, groups and ids, read back once for the overlays
+    // that need them (N, V: velocities too; L).
+    bool agent = show[OVERLAY_NEIGHBORS] || show[OVERLAY_VECTORS];
+    bool read = (agent || show[OVERLAY_FOLLOWS]) &&
+                boids_engine_read_buffer(f->e, BOIDS_ENGINE_POS, f->read_pos, (size_t)n * 16) == BOIDS_OK &&
+                boids_engine_read_buffer(f->e, BOIDS_ENGINE_GROUP, f->read_group, (size_t)n * 4) == BOIDS_OK &&
+                boids_engine_read_buffer(f->e, BOIDS_ENGINE_ID, f->read_id, (size_t)n * 4) == BOIDS_OK;
+    if (read && agent &&
+        boids_engine_read_buffer(f->e, BOIDS_ENGINE_VEL, f->read_vel, (size_t)n * 16) == BOIDS_OK) {
         boids_params q = f->p;
         q.flow = *flow;
         const float *point = v->have_cursor ? f->cursor_world : w->target_pos;
         uint32_t picked;
         m = boids_overlay_agent(&q, n, (const float(*)[4])f->read_pos, (const float(*)[4])f->read_vel, f->read_id,
-                                f->read_group, point, show[OVERLAY_NEIGHBORS], show[OVERLAY_VECTORS], f->overlay, m, f->overlay_cap,
-                                &picked);
+                                f->read_group, point, show[OVERLAY_NEIGHBORS], show[OVERLAY_VECTORS], f->overlay, m,
+                                f->overlay_cap, &picked);
     }
     // Who follows whom: the hunters' prey, the members' leaders, the guards' pairs.
-    if (show[OVERLAY_FOLLOWS] &&
-        boids_engine_read_buffer(f->e, BOIDS_ENGINE_POS, f->read_pos, (size_t)n * 16) == BOIDS_OK &&
-        boids_engine_read_buffer(f->e, BOIDS_ENGINE_GROUP, f->read_group, (size_t)n * 4) == BOIDS_OK &&
-        boids_engine_read_buffer(f->e, BOIDS_ENGINE_ID, f->read_id, (size_t)n * 4) == BOIDS_OK)
+    if (read && show[OVERLAY_FOLLOWS])
         m = boids_overlay_follows(&f->p, n, (const float(*)[4])f->read_pos, f->read_group, f->read_id, FOLLOWS_BUDGET,
                                   f->overlay, m, f->overlay_cap);
     boids_render_lines(v->render, view_proj, f->overlay, m);

@@ -66,7 +66,7 @@ void boids_feelers(const float pos[3], const float vel[3], const boids_scene *sc
         return;
     float h[3], s[3], u[3];
     boids_leader_frame(vel, dim, h, s, u);
-    const float diag = 0.70710678f * 0.5f * length; // half length at 45 degrees
+    const float diag = BOIDS_FEELER_DIAG * length; // half length at 45 degrees
     float feeler[3][3];
     for (int a = 0; a < 3; a++) {
         feeler[0][a] = h[a] * length;

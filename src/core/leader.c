@@ -4,7 +4,7 @@
 // leader following (Reynolds 1999; the point behind the leader, out of its
 // way ahead) and interpose (Buckland, Interpose). GLSL twins:
 // shaders/behaviors.glsl leader_frame(), formation_place(),
-// formation_member(), offset_pursuit(), follow_leader(), interpose().
+// formation_member(), formation_local(), offset_pursuit(), follow_leader(), interpose().
 #include <math.h>
 
 #include <cglm/vec3.h>
@@ -85,6 +85,17 @@ uint32_t boids_formation_member(const boids_group_params *g, uint32_t id, uint32
     }
     *members = m;
     return rank;
+}
+
+// Agent id's place in its group's formation, in the leader's frame: its
+// rank (after the leader's, one less when the leader is of the same group),
+// the formation's place of it, or leader_offset.
+void boids_formation_local(const boids_group_params *g, uint32_t id, bool leader_in_group, float local[3]) {
+    uint32_t leader_rank = UINT32_MAX, members;
+    if (leader_in_group)
+        leader_rank = boids_formation_member(g, g->leader, UINT32_MAX, &members);
+    uint32_t slot = boids_formation_member(g, id, leader_rank, &members);
+    boids_formation_place(g->formation, slot, members, g->formation_spacing, g->leader_offset, local);
 }
 
 // Offset pursuit: the place `local` in the leader's frame, relative to the

@@ -50,6 +50,14 @@ typedef struct group_extra {
     int body_line;
 } group_extra;
 
+// The item of a repeated section ([obstacle], [wall]) being read: its
+// section_index (-1: none open), its first line, the keys given (a bit each).
+typedef struct section_item {
+    int section;
+    int line;
+    unsigned keys;
+} section_item;
+
 typedef struct parse_ctx {
     const char *name; // the path shown in messages
     FILE *file;       // or the string at text
@@ -63,12 +71,7 @@ typedef struct parse_ctx {
     group_extra extra[BOIDS_MAX_GROUPS];
     relation_entry rel[MAX_RELATIONS];
     uint32_t n_rel;
-    int obstacle_section; // section_index of the obstacle being read
-    bool obstacle_center, obstacle_radius;
-    int obstacle_line;
-    int wall_section;   // section_index of the wall being read
-    unsigned wall_keys; // WALL_FROM | ... given so far
-    int wall_line;
+    section_item obstacle, wall; // the [obstacle] / [wall] being read
     int path_line, size_line, dim_line, image_line, flow_line;
     uint32_t size_n;
     float size[3], origin[3];
@@ -661,16 +664,42 @@ static int relation_key(parse_ctx *c, const char *key, const char *value) {
     return 1;
 }
 
+// The keys of [obstacle], a bit each.
+enum { OBSTACLE_CENTER = 1, OBSTACLE_RADIUS = 2 };
+
 // Closes the obstacle being read (both keys given?).
 static bool close_obstacle(parse_ctx *c) {
-    if (c->obstacle_section < 0)
+    if (c->obstacle.section < 0)
         return true;
-    if (!c->obstacle_center || !c->obstacle_radius) {
-        fail(c, c->obstacle_line, "obstacle", NULL, NULL, "both center = x, y[, z] and radius = R", "has no %s",
-             c->obstacle_center ? "radius" : "center");
+    if (c->obstacle.keys != (OBSTACLE_CENTER | OBSTACLE_RADIUS)) {
+        fail(c, c->obstacle.line, "obstacle", NULL, NULL, "both center = x, y[, z] and radius = R", "has no %s",
+             (c->obstacle.keys & OBSTACLE_CENTER) ? "radius" : "center");
         return false;
     }
-    c->obstacle_section = -1;
+    c->obstacle.section = -1;
+    return true;
+}
+
+// At the first key of a repeated section's item: closes the item before
+// (close), then opens this one as item *count (zeroed rows `rows` of
+// `row_bytes`), at most max. false on an error (said).
+static bool open_item(parse_ctx *c, section_item *it, bool (*close)(parse_ctx *), uint32_t *count, uint32_t max,
+                      const char *sec, void *rows, size_t row_bytes) {
+    if (it->section == c->section_index)
+        return true;
+    if (!close(c))
+        return false;
+    if (*count == max) {
+        char e[64];
+        snprintf(e, sizeof e, "at most %u %ss", max, sec);
+        fail(c, c->line, sec, NULL, NULL, e, "is one %s too many", sec);
+        return false;
+    }
+    it->section = c->section_index;
+    it->keys = 0;
+    it->line = c->line;
+    memset((char *)rows + (size_t)*count * row_bytes, 0, row_bytes);
+    (*count)++;
     return true;
 }
 
@@ -679,34 +708,24 @@ enum { WALL_FROM = 1, WALL_TO = 2, WALL_POINT = 4, WALL_NORMAL = 8 };
 
 // Closes the wall being read (both keys of one kind given?).
 static bool close_wall(parse_ctx *c) {
-    if (c->wall_section < 0)
+    if (c->wall.section < 0)
         return true;
-    unsigned k = c->wall_keys;
+    unsigned k = c->wall.keys;
     if (k != (WALL_FROM | WALL_TO) && k != (WALL_POINT | WALL_NORMAL)) {
-        fail(c, c->wall_line, "wall", NULL, NULL,
+        fail(c, c->wall.line, "wall", NULL, NULL,
              "from = x, y and to = x, y (a segment), or point and normal (a plane)", "has %s",
              (k & (WALL_FROM | WALL_TO)) && (k & (WALL_POINT | WALL_NORMAL)) ? "keys of both kinds"
                                                                              : "one key of its two");
         return false;
     }
-    c->wall_section = -1;
+    c->wall.section = -1;
     return true;
 }
 
 static int wall_key(parse_ctx *c, const char *key, const char *value) {
     boids_scene *s = &c->sc.params.scene;
-    if (c->wall_section != c->section_index) {
-        if (!close_wall(c))
-            return 0;
-        if (s->wall_count == BOIDS_MAX_WALLS) {
-            fail(c, c->line, "wall", NULL, NULL, "at most 16 walls", "is one wall too many");
-            return 0;
-        }
-        c->wall_section = c->section_index;
-        c->wall_keys = 0;
-        c->wall_line = c->line;
-        s->wall_count++;
-    }
+    if (!open_item(c, &c->wall, close_wall, &s->wall_count, BOIDS_MAX_WALLS, "wall", s->wall, sizeof(float[2][4])))
+        return 0;
     static const char *const keys[] = {"from", "to", "point", "normal", NULL};
     int k = boids_parse_pick(key, 0, keys);
     if (k < 0) {
@@ -729,33 +748,23 @@ static int wall_key(parse_ctx *c, const char *key, const char *value) {
         return 0;
     }
     memcpy(row, v, sizeof v);
-    c->wall_keys |= 1u << k;
+    c->wall.keys |= 1u << k;
     s->wall[2 * (s->wall_count - 1)][3] = k < 2 ? BOIDS_WALL_SEGMENT : BOIDS_WALL_PLANE;
     return 1;
 }
 
 static int obstacle_key(parse_ctx *c, const char *key, const char *value) {
     boids_scene *s = &c->sc.params.scene;
-    if (c->obstacle_section != c->section_index) {
-        if (!close_obstacle(c))
-            return 0;
-        if (s->obstacle_count == BOIDS_MAX_OBSTACLES) {
-            fail(c, c->line, "obstacle", NULL, NULL, "at most 32 obstacles", "is one obstacle too many");
-            return 0;
-        }
-        c->obstacle_section = c->section_index;
-        c->obstacle_center = c->obstacle_radius = false;
-        c->obstacle_line = c->line;
-        memset(s->obstacle[s->obstacle_count], 0, sizeof(float[4]));
-        s->obstacle_count++;
-    }
+    if (!open_item(c, &c->obstacle, close_obstacle, &s->obstacle_count, BOIDS_MAX_OBSTACLES, "obstacle", s->obstacle,
+                   sizeof(float[4])))
+        return 0;
     float *o = s->obstacle[s->obstacle_count - 1];
     if (strcmp(key, "center") == 0) {
-        c->obstacle_center = true;
+        c->obstacle.keys |= OBSTACLE_CENTER;
         return vector_key(c, "obstacle", key, value, o, NULL);
     }
     if (strcmp(key, "radius") == 0) {
-        c->obstacle_radius = true;
+        c->obstacle.keys |= OBSTACLE_RADIUS;
         return float_key(c, "obstacle", key, value, 0.0f, true, 3.4e38f, &o[3]);
     }
     static const char *const keys[] = {"center", "radius", NULL};
@@ -952,9 +961,9 @@ static int on_key(void *user, const char *section, const char *key, const char *
     parse_ctx *c = user;
     if (c->failed)
         return 0;
-    if (strcmp(section, "obstacle") != 0 && c->obstacle_section >= 0 && !close_obstacle(c))
+    if (strcmp(section, "obstacle") != 0 && c->obstacle.section >= 0 && !close_obstacle(c))
         return 0;
-    if (strcmp(section, "wall") != 0 && c->wall_section >= 0 && !close_wall(c))
+    if (strcmp(section, "wall") != 0 && c->wall.section >= 0 && !close_wall(c))
         return 0;
     if (strcmp(section, "scenario") == 0) {
         char *dst = strcmp(key, "title") == 0 ? c->sc.title : strcmp(key, "example") == 0 ? c->sc.example : NULL;
@@ -1190,8 +1199,8 @@ void boids_scenario_default(boids_scenario *sc) {
 static boids_result parse(parse_ctx *c, boids_scenario *out, char *err, size_t err_size) {
     boids_scenario_default(&c->sc);
     snprintf(c->sc.path, sizeof c->sc.path, "%s", c->name);
-    c->obstacle_section = -1;
-    c->wall_section = -1;
+    c->obstacle.section = -1;
+    c->wall.section = -1;
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
         c->extra[g].joints = 12;
     int r = ini_parse_stream(read_line, c, on_key, c);

@@ -638,12 +638,7 @@ static void offset_of(const boids_sim *s, uint32_t i, const boids_group_params *
         return;
     float to_leader[3], lv[3], local[3];
     uint32_t j = named_agent(s, pos, g->leader, to_leader, lv);
-    uint32_t leader_rank = UINT32_MAX;
-    if (j != UINT32_MAX && s->cur.group[j] == s->cur.group[i])
-        leader_rank = boids_formation_member(g, g->leader, UINT32_MAX, &(uint32_t){0});
-    uint32_t members;
-    uint32_t slot = boids_formation_member(g, id, leader_rank, &members);
-    boids_formation_place(g->formation, slot, members, g->formation_spacing, g->leader_offset, local);
+    boids_formation_local(g, id, j != UINT32_MAX && s->cur.group[j] == s->cur.group[i], local);
     boids_offset_pursuit(to_leader, lv, local, s->p.world.dim, s->cur.vel[i], g->arrive_radius, ms, mf, dest);
 }
 

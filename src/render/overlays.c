@@ -188,18 +188,13 @@ size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*
         boids_obstacles(pi, vi, &p->scene, w, g->avoid_distance, g->body_radius, ms, mf, force[BOIDS_BI_OBSTACLES]);
     if (beh & BOIDS_BIT(BOIDS_BI_FEELERS))
         boids_feelers(pi, vi, &p->scene, w->dim, g->feeler_length, mf, force[BOIDS_BI_FEELERS]);
-    // The named agents' behaviours, as steer.c's (the group's leader and
-    // pair; the leader's rank skipped when it is of the group's id layout).
+    // The named agents' behaviours, as steer.c's (the group's leader and pair).
     uint32_t me = ids[best];
     float off[3], lv[3];
     if ((beh & BOIDS_BIT(BOIDS_BI_OFFSET)) && me != g->leader) {
-        named_of(w, count, pos, vel, ids, pi, g->leader, off, lv);
-        uint32_t stride = g->rank_stride ? g->rank_stride : 1u, leader_rank = UINT32_MAX, members, local_n;
-        if (g->leader != BOIDS_ID_TARGET && g->leader >= g->rank_base && (g->leader - g->rank_base) % stride == 0)
-            leader_rank = boids_formation_member(g, g->leader, UINT32_MAX, &local_n);
-        uint32_t slot = boids_formation_member(g, me, leader_rank, &members);
+        uint32_t j = named_of(w, count, pos, vel, ids, pi, g->leader, off, lv);
         float local[3];
-        boids_formation_place(g->formation, slot, members, g->formation_spacing, g->leader_offset, local);
+        boids_formation_local(g, me, j != UINT32_MAX && group[j] == group[best], local);
         boids_offset_pursuit(off, lv, local, w->dim, vi, g->arrive_radius, ms, mf, force[BOIDS_BI_OFFSET]);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_FOLLOW)) && me != g->leader) {
