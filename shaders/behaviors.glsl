@@ -1341,16 +1341,118 @@ void boundary(inout vec3 pos, inout vec3 vel) {
     }
 }
 
+// ---- the collective-motion models (boids_group_params.rules vicsek, couzin) ----
+// C twins: src/core/models.c (the equations and their sources are cited
+// there and in docs/MODELS.md).
+
+// C twin: src/core/models.c boids_noise_draws() (C: step; here counter).
+// The three uniform draws in [0, 1) of agent id at a step.
+vec3 noise_draws(uint id, uint counter) {
+    return vec3(rng_unit(rng_u32(world.seed_lo, world.seed_hi, id, counter, BOIDS_RNG_NOISE)),
+                rng_unit(rng_u32(world.seed_lo, world.seed_hi, id, counter, BOIDS_RNG_NOISE2)),
+                rng_unit(rng_u32(world.seed_lo, world.seed_hi, id, counter, BOIDS_RNG_NOISE3)));
+}
+
+// C twin: src/core/models.c boids_noise_point().
+// A point uniform on the unit sphere from two draws.
+vec3 noise_point(float u1, float u2) {
+    precise float z = 2.0 * u1 - 1.0;
+    precise float q = 1.0 - z * z;
+    float rho = sqrt(max(0.0, q));
+    float phi = BOIDS_TWO_PI * u2;
+    return vec3(rho * cos(phi), rho * sin(phi), z);
+}
+
+// C twin: src/core/models.c boids_noise_turn().
+// The unit direction d turned by the angle (cos c, sin s) toward the tangent
+// part of the point r; r along d: no turn.
+vec3 noise_turn(vec3 d, float c, float s, vec3 r) {
+    float along = dot3(d, r);
+    precise vec3 t = r - d * along;
+    if (norm2(t) == 0.0)
+        return d;
+    t = normalize3(t);
+    precise vec3 o = d * c + t * s;
+    return o;
+}
+
+// C twin: src/core/models.c direction_or_heading() (static).
+// The unit direction of sum, else of vel, else east.
+vec3 direction_or_heading(vec3 sum, vec3 vel) {
+    vec3 d = set_mag(sum, 1.0);
+    if (norm2(d) == 0.0)
+        d = set_mag(vel, 1.0);
+    if (norm2(d) == 0.0)
+        d = vec3(1.0, 0.0, 0.0);
+    return d;
+}
+
+// C twin: src/core/models.c boids_vicsek_heading().
+// Vicsek 1995: the new unit heading from the sum of the unit velocities
+// within r (the agent's own included), the noise eta and the draws u.
+vec3 vicsek_heading(vec3 sum, vec3 vel, float eta, uint dim, vec3 u) {
+    vec3 d = direction_or_heading(sum, vel);
+    if (dim == 2u) {
+        precise float h0 = atan(d.y, d.x) + eta * (u.x - 0.5);
+        float h = angle_wrap(h0);
+        return vec3(cos(h), sin(h), 0.0);
+    }
+    precise float c = 1.0 - u.x * (1.0 - cos(0.5 * eta));
+    precise float q = 1.0 - c * c;
+    float s = sqrt(max(0.0, q));
+    return noise_turn(d, c, s, noise_point(u.y, u.z));
+}
+
+// C twin: src/core/models.c boids_couzin_desired().
+// Couzin 2002: the desired unit direction from the zones' sums, repulsion
+// first; the heading kept without neighbours.
+vec3 couzin_desired(vec3 rep, uint rep_n, vec3 ori, uint ori_n, vec3 att, uint att_n, vec3 vel) {
+    vec3 d;
+    if (rep_n > 0u) {
+        d = -rep;
+    } else {
+        vec3 dor = ori_n > 0u ? set_mag(ori, 1.0) : vec3(0.0);
+        vec3 da = att_n > 0u ? set_mag(att, 1.0) : vec3(0.0);
+        float k = ori_n > 0u && att_n > 0u ? 0.5 : 1.0;
+        precise vec3 sum = dor + da;
+        d = sum * k;
+    }
+    return direction_or_heading(d, vel);
+}
+
+// C twin: src/core/models.c boids_couzin_heading().
+// Couzin 2002: the desired direction turned by the spherically wrapped
+// Gaussian (sigma, draws u), then the heading turned toward it by at most
+// max_angle.
+vec3 couzin_heading(vec3 desired, vec3 vel, float sigma, float max_angle, uint dim, vec3 u) {
+    precise float lg = -2.0 * log(1.0 - u.x);
+    float rho = sqrt(lg);
+    vec3 d;
+    if (dim == 2u) {
+        precise float h0 = atan(desired.y, desired.x) + sigma * (rho * cos(BOIDS_TWO_PI * u.y));
+        float h = angle_wrap(h0);
+        d = vec3(cos(h), sin(h), 0.0);
+    } else {
+        float a = sigma * rho;
+        d = noise_turn(desired, cos(a), sin(a), noise_point(u.y, u.z));
+    }
+    d = turn_limit(vel, max_angle, dim, d);
+    return set_mag(d, 1.0);
+}
+
 // C twin: src/core/integrate.c boids_integrate().
 // Nature of Code 5, "Vehicles and Steering", semi-implicit Euler with fixed
 // dt: v += a dt; v.limit(maxspeed); turn limit; p += v dt; boundary. With
 // dt = 1 this is the chapter's update() exactly.
 // The seeds' rule sets: tutorial: v = (v + a dt) normalised x maxspeed, then
-// the turn limit; heading: acc.x is the step's turn, at the speed maxspeed.
+// the turn limit; heading: acc.x is the step's turn, at the speed maxspeed;
+// vicsek and couzin: acc is the new unit heading, v = maxspeed acc.
 void integrate(boids_group_params g, vec3 pos, vec3 vel, vec3 acc, out vec3 pos_out, out vec3 vel_out) {
     vec3 v;
     if (g.rules == BOIDS_RULES_HEADING) {
         v = heading_velocity(vel, acc.x, g.maxspeed);
+    } else if (g.rules == BOIDS_RULES_VICSEK || g.rules == BOIDS_RULES_COUZIN) {
+        v = acc * g.maxspeed; // the new unit heading (models above), at v0
     } else if (g.rules == BOIDS_RULES_CIRCLES) { // the displacement is the velocity (at most maxspeed)
         v = limit(acc, g.maxspeed);
     } else if (g.rules == BOIDS_RULES_TUTORIAL) {

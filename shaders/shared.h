@@ -171,7 +171,23 @@
 #define BOIDS_RULES_TUTORIAL 1u
 #define BOIDS_RULES_HEADING 2u
 #define BOIDS_RULES_CIRCLES 3u
-#define BOIDS_RULES_COUNT 4u
+/* VICSEK: Vicsek et al. 1995 (PRL 75, 1226): at the constant speed maxspeed
+ * (v0), each step the heading becomes the direction of the sum of the unit
+ * velocities within the alignment radius r (the agent's own included),
+ * turned by a uniform noise of width `noise` (eta): 2D, an angle in
+ * [-eta/2, eta/2); 3D, a direction uniform on the cap of half-angle eta/2
+ * around it (the alignment behaviour alone). COUZIN: Couzin et al. 2002
+ * (J. Theor. Biol. 218, 1): zones of repulsion (d < separation radius r_r),
+ * orientation (r_r <= d < alignment radius r_o) and attraction (r_o <= d <
+ * cohesion radius r_a), repulsion taking precedence, seen through the cones
+ * (the blind angle); the desired direction turned by a spherically wrapped
+ * Gaussian of standard deviation `noise` (sigma), then the heading turns
+ * toward it by at most turn * dt, at the constant speed maxspeed. Both:
+ * the steer stage writes the new unit heading into accel (src/core/models.c,
+ * docs/MODELS.md). */
+#define BOIDS_RULES_VICSEK 4u
+#define BOIDS_RULES_COUZIN 5u
+#define BOIDS_RULES_COUNT 6u
 /* BOIDS_RULES_CIRCLES' repulsion factor when boids_group_params.repulse is 0 (FLAME GPU's benchmark: 0.05). */
 #define BOIDS_REPULSE_DEFAULT 0.05f
 
@@ -220,6 +236,12 @@
  * drawn once per agent id (counter 0), so no per-agent buffer holds them. */
 #define BOIDS_RNG_MAXSPEED 5u
 #define BOIDS_RNG_MAXFORCE 6u
+/* The noise of the Vicsek and Couzin rule sets, per agent id and step: the
+ * angle (u1), and a point uniform on the sphere (u2, u3; 2D: u2 the sign /
+ * Box-Muller phase) whose tangent part gives the direction of the turn. */
+#define BOIDS_RNG_NOISE 7u
+#define BOIDS_RNG_NOISE2 8u
+#define BOIDS_RNG_NOISE3 9u
 /* lowbias32 (C. Wellons' integer hash prospector): well-mixed, two multiplies. */
 #define BOIDS_HASH_M1 0x7feb352du
 #define BOIDS_HASH_M2 0x846ca68bu
@@ -356,7 +378,7 @@ BOIDS_STRUCT(boids_group_params) {
     BOIDS_UINT rules;        /* BOIDS_RULES_*: which rule set the group follows */
     float turn;              /* BOIDS_RULES_HEADING: radians each rule turns the heading per time unit */
     float repulse;           /* BOIDS_RULES_CIRCLES: the repulsion factor; 0 = BOIDS_REPULSE_DEFAULT */
-    BOIDS_UINT rules_spare1; /* 0 */
+    float noise; /* BOIDS_RULES_VICSEK: eta (radians, 0..2 pi); BOIDS_RULES_COUZIN: sigma (radians, 0..pi); else 0 */
 
     /* Per-rule neighbourhoods (OpenSteer's boids: separation, alignment and
      * cohesion with radii 5 / 7.5 / 9 and three cones). Separation's radius

@@ -196,14 +196,22 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
             } else if (g.rules == BOIDS_RULES_CIRCLES) {
                 t = circles_term(off, sqrt(d2), g.separation);
                 fix3_unit(acc.sep, t, acc.dim);
+            } else if (g.rules == BOIDS_RULES_COUZIN) { // the zone of repulsion: unit offsets
+                t = set_mag(off, 1.0);
+                fix3_unit(acc.sep, t, acc.dim);
             } else {
                 t = set_mag(vj, 1.0);
                 fix3_unit(acc.sep, t, acc.dim);
             }
             acc.sep_n++;
         }
-        if ((beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) != 0u && d2 < acc.ali_r2 && sees(acc.ali_cos, has_heading, dot, d2)) {
-            if (g.rules == BOIDS_RULES_HEADING) {
+        // Couzin's zones are shells: orientation from the separation radius
+        // out, attraction from the alignment radius out.
+        bool couzin = g.rules == BOIDS_RULES_COUZIN;
+        if ((beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) != 0u && d2 < acc.ali_r2 && sees(acc.ali_cos, has_heading, dot, d2) &&
+            !(couzin && d2 < g.separation * g.separation)) {
+            // Unit headings for the heading, Vicsek and Couzin rules.
+            if (g.rules == BOIDS_RULES_HEADING || g.rules == BOIDS_RULES_VICSEK || couzin) {
                 t = set_mag(vj, 1.0);
             } else {
                 float iv = acc.inv_speed;
@@ -215,10 +223,15 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
         // The heading rules' cohesion steers to the survey's densest block,
         // not to the neighbours.
         if ((beh & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u && g.rules != BOIDS_RULES_HEADING && d2 < acc.coh_r2 &&
-            sees(acc.coh_cos, has_heading, dot, d2)) {
-            float ir = acc.inv_radius;
-            vec3 os = vec3(off.x * ir, off.y * ir, off.z * ir);
-            fix3_unit(acc.coh, os, acc.dim);
+            sees(acc.coh_cos, has_heading, dot, d2) && !(couzin && d2 < acc.ali_r2)) {
+            if (couzin) { // the zone of attraction: unit offsets
+                t = set_mag(off, 1.0);
+                fix3_unit(acc.coh, t, acc.dim);
+            } else {
+                float ir = acc.inv_radius;
+                vec3 os = vec3(off.x * ir, off.y * ir, off.z * ir);
+                fix3_unit(acc.coh, os, acc.dim);
+            }
             acc.coh_n++;
         }
         if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u && has_heading && d2 < g.view_radius * g.view_radius &&
@@ -592,6 +605,25 @@ vec3 heading_agent(uint i, gather acc) {
     return vec3(heading_rules(heading, g.behaviors, align, separate, to_dense, g.turn * world.dt), 0.0, 0.0);
 }
 
+// C twin: src/core/steer.c model_agent().
+// The collective-motion models of agent i (behaviors.glsl, C: models.c): the
+// new unit heading (accel; integrate moves along it at the constant speed).
+// Vicsek: the unit velocities within r plus the agent's own (its fixed-point
+// term); Couzin: the zones' sums, the turn limit turn * dt per step.
+vec3 model_agent(uint i, gather acc) {
+    boids_group_params g = group[cur_group[i]];
+    vec3 vel = cur_vel[i].xyz;
+    vec3 u = noise_draws(cur_id[i], world.step);
+    if (g.rules == BOIDS_RULES_VICSEK) {
+        fix64x3 sum = acc.ali;
+        fix3_unit(sum, set_mag(vel, 1.0), world.dim);
+        return vicsek_heading(unfix3(sum, BOIDS_FIX_UNIT, 1.0), vel, g.noise, world.dim, u);
+    }
+    vec3 desired = couzin_desired(unfix3(acc.sep, BOIDS_FIX_UNIT, 1.0), acc.sep_n, unfix3(acc.ali, BOIDS_FIX_UNIT, 1.0),
+                                  acc.ali_n, unfix3(acc.coh, BOIDS_FIX_UNIT, 1.0), acc.coh_n, vel);
+    return couzin_heading(desired, vel, g.noise, g.turn * world.dt, world.dim, u);
+}
+
 // C twin: src/core/steer.c steer_agent() (the sums' start).
 // The empty neighbourhood of an agent of group g with velocity vel.
 gather gather_start(boids_group_params g, vec3 vel) {
@@ -640,6 +672,8 @@ void steer_finish(uint i, boids_group_params g, vec3 heading, bool has_heading, 
     vec3 a;
     if (g.rules == BOIDS_RULES_HEADING) {
         a = heading_agent(i, acc);
+    } else if (g.rules == BOIDS_RULES_VICSEK || g.rules == BOIDS_RULES_COUZIN) {
+        a = model_agent(i, acc);
     } else if (g.rules == BOIDS_RULES_CIRCLES) {
         // The circles model's displacement (integrate moves the agent by it).
         a = circles_displacement(unfix3(acc.sep, BOIDS_FIX_UNIT, 1.0), acc.sep_n, g.repulse);

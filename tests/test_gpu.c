@@ -77,7 +77,7 @@ static const char probe_src[] =
     "layout(std430, binding = 0) buffer Out { float o[]; };\n"
     "void main() { o[0] = world.dt + world.min.x + float(world.cells.w + world.count + world.seed_hi) + "
     "world.max_radius + group[1].maxspeed + group[1].weight[3].w + float(group[1].behaviors) + "
-    "group[1].body_radius + float(group[1].rules) + group[1].turn + float(group[1].rules_spare1) + "
+    "group[1].body_radius + float(group[1].rules) + group[1].turn + group[1].noise + "
     "group[1].alignment_radius + group[1].alignment_fov_cos + group[1].cohesion_fov_cos + "
     "float(group[1].own_cones + group[1].cones_spare1) + "
     "scene.path[1].x + scene.obstacle[1].w + float(scene.obstacle_count) + "
@@ -152,13 +152,13 @@ START_TEST(layout_matches_driver) {
     ck_assert_msg(br == (GLint)offsetof(boids_group_params, body_radius), "group.body_radius at %d, C %zu", br,
                   offsetof(boids_group_params, body_radius));
     GLint ru = offset_of(prog, "group[1].rules") - g1, tu = offset_of(prog, "group[1].turn") - g1,
-          sp = offset_of(prog, "group[1].rules_spare1") - g1;
+          sp = offset_of(prog, "group[1].noise") - g1;
     ck_assert_msg(ru == (GLint)offsetof(boids_group_params, rules), "group.rules at %d, C %zu", ru,
                   offsetof(boids_group_params, rules));
     ck_assert_msg(tu == (GLint)offsetof(boids_group_params, turn), "group.turn at %d, C %zu", tu,
                   offsetof(boids_group_params, turn));
-    ck_assert_msg(sp == (GLint)offsetof(boids_group_params, rules_spare1), "group.rules_spare1 at %d, C %zu", sp,
-                  offsetof(boids_group_params, rules_spare1));
+    ck_assert_msg(sp == (GLint)offsetof(boids_group_params, noise), "group.noise at %d, C %zu", sp,
+                  offsetof(boids_group_params, noise));
     // The per-rule neighbourhood rows at the end.
     struct {
         const char *name;

@@ -307,6 +307,29 @@ void boids_circles_displacement(const float sum[3], uint32_t count, float repuls
 // The centre of a grid cell (the survey's target).
 void boids_survey_target(const boids_world_params *w, uint32_t cell, float dest[3]);
 
+// ---- the collective-motion models (src/core/models.c; docs/MODELS.md) ----
+// The noise draws of agent id at a step: three uniforms in [0, 1) from the
+// streams BOIDS_RNG_NOISE, _NOISE2, _NOISE3.
+void boids_noise_draws(uint32_t seed_lo, uint32_t seed_hi, uint32_t id, uint32_t step, float u[3]);
+// A point uniform on the unit sphere from two uniforms.
+void boids_noise_point(float u1, float u2, float dest[3]);
+// The unit direction d turned by the angle (cos c, sin s) toward the tangent
+// part of the point r (no turn when r is along d).
+void boids_noise_turn(const float d[3], float c, float s, const float r[3], float dest[3]);
+// Vicsek 1995: the new unit heading from the sum of the unit velocities
+// within r (the agent's own included), with the noise eta and draws u.
+void boids_vicsek_heading(const float sum[3], const float vel[3], float eta, uint32_t dim, const float u[3],
+                          float dest[3]);
+// Couzin 2002: the desired unit direction from the sums of the zones of
+// repulsion (unit offsets), orientation (unit velocities) and attraction
+// (unit offsets), repulsion first; the heading kept without neighbours.
+void boids_couzin_desired(const float rep[3], uint32_t rep_n, const float ori[3], uint32_t ori_n, const float att[3],
+                          uint32_t att_n, const float vel[3], float dest[3]);
+// Couzin 2002: the desired direction turned by the wrapped Gaussian (sigma,
+// draws u), then the heading turned toward it by at most max_angle.
+void boids_couzin_heading(const float desired[3], const float vel[3], float sigma, float max_angle, uint32_t dim,
+                          const float u[3], float dest[3]);
+
 // ---- locomotion ----
 // Turn-rate limit: new velocity rotated back toward the old heading so the
 // heading turns by at most max_angle, along the shortest signed angle.

@@ -77,7 +77,26 @@ typedef struct boids_stats {
     double cell_mean;          // agents per cell
     uint64_t candidate_pairs;  // pairs examined in the last step
     uint64_t neighbor_pairs;   // pairs within the perception radius
+    // Couzin et al. 2002's group angular momentum m_r = |sum r_ic x v_i| / N
+    // in [0, 1] (r_ic: unit vector from the centre, circular mean on a
+    // wrapped axis; v_i: unit velocity): 1 = a mill, ~0 = a parallel group.
+    double milling;
 } boids_stats;
+
+// The statistics by name (boids-run's line, logs, the ensemble runner): name,
+// what it is, its offset in boids_stats and its type; boids_stats_value reads
+// one as a double, boids_stats_field_index finds one by name (-1: none).
+typedef enum boids_stats_kind { BOIDS_STATS_DOUBLE, BOIDS_STATS_U32, BOIDS_STATS_U64 } boids_stats_kind;
+typedef struct boids_stats_field {
+    const char *name;
+    const char *what;
+    size_t offset;
+    boids_stats_kind kind;
+} boids_stats_field;
+extern const boids_stats_field boids_stats_fields[];
+extern const uint32_t boids_stats_field_count;
+double boids_stats_value(const boids_stats *st, uint32_t field);
+int boids_stats_field_index(const char *name);
 
 // The neighbour search of the CPU steer stage: the uniform grid (the bin
 // lattice; the GPU's), a quadtree (octree in 3D) built over the agents each
@@ -179,7 +198,9 @@ float boids_alignment_radius(const boids_group_params *g);
 float boids_cohesion_radius(const boids_group_params *g);
 float boids_rule_cone(const boids_group_params *g, uint32_t cone);
 // The float of g that `name` names: "maxspeed", "maxforce", "radius",
-// "separation" or "weight.BEHAVIOUR" (a name of boids_behavior_index);
+// "separation", "turn", "repulse", "eta" / "sigma" (both the noise word),
+// "alignment_radius", "cohesion_radius", the steering library's parameters
+// (params.c's table) or "weight.BEHAVIOUR" (a name of boids_behavior_index);
 // NULL for any other name. What the viewer's - = keys and
 // boids_engine_set_group_value change.
 float *boids_group_value(boids_group_params *g, const char *name);
@@ -281,6 +302,14 @@ boids_result boids_sim_set_bodies(boids_sim *s, const boids_body_params body[BOI
 // Lays every body straight behind its agent (joint 0 at the head).
 void boids_sim_reset_bodies(boids_sim *s);
 void boids_sim_stats(const boids_sim *s, boids_stats *out);
+// The centre of the n agents (or of those of group `only`; BOIDS_STATS_ALL:
+// all) at pos: the circular mean on each wrapped axis, the mean elsewhere.
+#define BOIDS_STATS_ALL 0xffffffffu
+void boids_stats_centre(const boids_world_params *w, uint32_t n, const float (*pos)[4], const uint32_t *group,
+                        uint32_t only, float centre[3]);
+// Couzin 2002's m_r of those agents about that centre (0 for none).
+double boids_stats_milling(const boids_world_params *w, uint32_t n, const float (*pos)[4], const float (*vel)[4],
+                           const uint32_t *group, uint32_t only);
 // FNV-1a 64 of (id, group, pos, vel) in id order.
 uint64_t boids_sim_hash(boids_sim *s);
 // The same hash of id-indexed arrays (agent id = index).

@@ -50,6 +50,7 @@ typedef struct boids_stats {
     double cell_mean;
     uint64_t candidate_pairs;
     uint64_t neighbor_pairs;
+    double milling;
 } boids_stats;
 
 typedef struct boids_engine_desc {
@@ -280,6 +281,7 @@ class Stats:
     cell_mean: float
     candidate_pairs: int
     neighbor_pairs: int
+    milling: float  # Couzin 2002's group angular momentum m_r, 0..1 (1: a mill)
 
 
 def _agents(count, name, array, dtype, width):
@@ -712,7 +714,7 @@ class Simulation(_Closable):
 
     def stats(self):
         """Statistics of the current state (polarisation, mean speed,
-        neighbours, nearest distance, grid occupancy) as a Stats."""
+        neighbours, nearest distance, grid occupancy, milling) as a Stats."""
         with self._lock:
             e = self._owner()
             out = ffi.new("boids_stats *")

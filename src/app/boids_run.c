@@ -162,16 +162,16 @@ static int check_readable(const char *path) {
 
 // One statistics line (also the "final:" line of the summary).
 static void print_stats(const char *label, const boids_stats *st, double ms_per_step) {
-    printf("%sstep %llu  polarisation %.4f  speed %.4f  neighbors %.3f  nearest %.4f  cell-max %u  "
+    printf("%sstep %llu  polarisation %.4f  milling %.4f  speed %.4f  neighbors %.3f  nearest %.4f  cell-max %u  "
            "cell-mean %.3f  ms/step %.3f\n",
-           label, (unsigned long long)st->step, st->polarisation, st->mean_speed, st->mean_neighbors, st->mean_nearest,
-           st->cell_max, st->cell_mean, ms_per_step);
+           label, (unsigned long long)st->step, st->polarisation, st->milling, st->mean_speed, st->mean_neighbors,
+           st->mean_nearest, st->cell_max, st->cell_mean, ms_per_step);
 }
 
 // Is every figure of the statistics finite?
 static bool stats_finite(const boids_stats *st) {
-    return isfinite(st->polarisation) && isfinite(st->mean_speed) && isfinite(st->mean_neighbors) &&
-           isfinite(st->mean_nearest) && isfinite(st->cell_mean);
+    return isfinite(st->polarisation) && isfinite(st->milling) && isfinite(st->mean_speed) &&
+           isfinite(st->mean_neighbors) && isfinite(st->mean_nearest) && isfinite(st->cell_mean);
 }
 
 // Loads --init into id-order arrays; returns 0 or the exit status (error printed).

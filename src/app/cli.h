@@ -97,6 +97,9 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_WORKLOAD BOIDS_CLI_BIT(65)       // --workload circles (boids-bench: a peer's named workload)
 #define BOIDS_CLI_RENDER BOIDS_CLI_BIT(66)         // --render WxH (boids-bench: the viewer's frame off-screen)
 #define BOIDS_CLI_NEIGHBORS_MAX BOIDS_CLI_BIT(67)  // --neighbors-max K (every group: the K nearest only)
+#define BOIDS_CLI_ETA BOIDS_CLI_BIT(69)            // --eta RADIANS (rules vicsek: every group's noise width)
+#define BOIDS_CLI_SIGMA BOIDS_CLI_BIT(70)          // --sigma RADIANS (rules couzin: every group's Gaussian noise)
+#define BOIDS_CLI_TURN BOIDS_CLI_BIT(71)           // --turn RADIANS (rules heading, couzin: per time unit)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -105,8 +108,8 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
      BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH | BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS |                        \
      BOIDS_CLI_WALL_CORNER | BOIDS_CLI_PATH_OUTSIDE | BOIDS_CLI_PATH_LINE | BOIDS_CLI_RULES | BOIDS_CLI_COMBINE |      \
      BOIDS_CLI_ALIGNMENT_RADIUS | BOIDS_CLI_COHESION_RADIUS | BOIDS_CLI_SEPARATION_FOV | BOIDS_CLI_ALIGNMENT_FOV |     \
-     BOIDS_CLI_COHESION_FOV | BOIDS_CLI_MARGIN | BOIDS_CLI_LEADER | BOIDS_CLI_FORMATION | BOIDS_CLI_INTERPOSE |     \
-     BOIDS_CLI_NEIGHBORS_MAX)
+     BOIDS_CLI_COHESION_FOV | BOIDS_CLI_MARGIN | BOIDS_CLI_LEADER | BOIDS_CLI_FORMATION | BOIDS_CLI_INTERPOSE |        \
+     BOIDS_CLI_NEIGHBORS_MAX | BOIDS_CLI_ETA | BOIDS_CLI_SIGMA | BOIDS_CLI_TURN)
 
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
@@ -169,6 +172,10 @@ typedef struct boids_options {
     bool alignment_radius_set, cohesion_radius_set, separation_fov_set, alignment_fov_set, cohesion_fov_set;
     uint32_t neighbors_max; // --neighbors-max K: every group's topological neighbourhood (0 = every neighbour)
     bool neighbors_max_set;
+    // --eta, --sigma (the noise of the vicsek / couzin rule sets), --turn:
+    // every group's, radians (turn: per time unit).
+    float eta, sigma, turn;
+    bool eta_set, sigma_set, turn_set;
     const char *backend;    // "cpu" (default) or "gpu"
     const char *shader_dir; // --shader-dir: load shaders from DIR; NULL = built in
     const char *init_csv;   // --init, NULL if not given

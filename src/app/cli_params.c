@@ -240,6 +240,13 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
         }
         if (o->neighbors_max_set)
             g->neighbors_max = o->neighbors_max;
+        // One noise word per group: eta for vicsek, sigma for couzin.
+        if (o->eta_set)
+            g->noise = o->eta;
+        if (o->sigma_set)
+            g->noise = o->sigma;
+        if (o->turn_set)
+            g->turn = o->turn;
         if (o->maxspeed_set)
             g->maxspeed = o->maxspeed;
         if (o->maxforce_set)

@@ -108,13 +108,16 @@ void boids_boundary(const boids_world_params *w, float pos[3], float vel[3]) {
 // The seeds' rule sets move otherwise (src/core/rules.c): tutorial: v = (v +
 // a dt) normalised x maxspeed, then the turn limit; heading: acc[0] is the
 // step's turn, the heading turns by it at the constant speed maxspeed;
-// circles: acc is the step's displacement per time unit, v = acc.
+// circles: acc is the step's displacement per time unit, v = acc; vicsek
+// and couzin: acc is the new unit heading, v = maxspeed acc.
 void boids_integrate(const boids_world_params *w, const boids_group_params *g, const float pos[3],
                      const float vel[3], const float acc[3], float pos_out[3], float vel_out[3]) {
     float v[3], p[3];
     if (g->rules == BOIDS_RULES_HEADING) {
         boids_heading_velocity(vel, acc[0], g->maxspeed, v);
-    } else if (g->rules == BOIDS_RULES_CIRCLES) { // the displacement is the velocity (at most maxspeed)
+    } else if (g->rules == BOIDS_RULES_VICSEK || g->rules == BOIDS_RULES_COUZIN) {
+        glm_vec3_scale((float *)acc, g->maxspeed, v); // the new unit heading (src/core/models.c), at v0
+    } else if (g->rules == BOIDS_RULES_CIRCLES) {     // the displacement is the velocity (at most maxspeed)
         glm_vec3_copy((float *)acc, v);
         boids_limit(v, g->maxspeed);
     } else if (g->rules == BOIDS_RULES_TUTORIAL) {

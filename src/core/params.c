@@ -205,6 +205,10 @@ float *boids_group_value(boids_group_params *g, const char *name) {
                  {"separation", offsetof(boids_group_params, separation)},
                  {"turn", offsetof(boids_group_params, turn)},
                  {"repulse", offsetof(boids_group_params, repulse)},
+                 {"eta", offsetof(boids_group_params, noise)},
+                 {"sigma", offsetof(boids_group_params, noise)},
+                 {"alignment_radius", offsetof(boids_group_params, alignment_radius)},
+                 {"cohesion_radius", offsetof(boids_group_params, cohesion_radius)},
                  {"target_speed", offsetof(boids_group_params, target_speed)},
                  {"queue_distance", offsetof(boids_group_params, queue_distance)},
                  {"avoid_horizon", offsetof(boids_group_params, avoid_horizon)},
@@ -220,6 +224,19 @@ float *boids_group_value(boids_group_params *g, const char *name) {
 }
 
 static bool finite_pos(float x) { return isfinite(x) && x > 0.0f; }
+
+// The largest noise of a rule set (boids_group_params.noise): Vicsek's eta
+// is the width of the noise's interval (2 pi: a uniform heading), Couzin's
+// sigma a standard deviation (pi: nearly uniform); the others have none.
+static float noise_max(uint32_t rules) {
+    return rules == BOIDS_RULES_VICSEK ? BOIDS_TWO_PI : rules == BOIDS_RULES_COUZIN ? BOIDS_PI : 0.0f;
+}
+
+static const char *noise_allowed(uint32_t rules) {
+    return rules == BOIDS_RULES_VICSEK   ? "0..2 pi radians"
+           : rules == BOIDS_RULES_COUZIN ? "0..pi radians"
+                                         : "0: only the rule sets vicsek (eta) and couzin (sigma) have noise";
+}
 
 // The cell rule on axis a: on a torus an interaction radius of at most half
 // the extent, so the minimum image is unique; no limit otherwise (the grid
@@ -481,7 +498,8 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         if (g->behaviors >> BOIDS_BEHAVIOR_COUNT)
             FAIL(BOIDS_ERR_PARAM, "behaviour bits 0x%x of group %u", g->behaviors, gi);
         if (g->rules >= BOIDS_RULES_COUNT)
-            FAIL(BOIDS_ERR_PARAM, "rules %u of group %u (allowed: chapter, tutorial, heading or circles)", g->rules, gi);
+            FAIL(BOIDS_ERR_PARAM,
+                 "rules %u of group %u (allowed: chapter, tutorial, heading, circles, vicsek or couzin)", g->rules, gi);
         if (!isfinite(g->turn) || g->turn < 0.0f || g->turn > BOIDS_PI)
             FAIL(BOIDS_ERR_PARAM, "turn %g of group %u (allowed: 0..pi radians)", (double)g->turn, gi);
         if (!isfinite(g->target_speed) || g->target_speed < 0.0f)
@@ -542,10 +560,32 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
             FAIL(BOIDS_ERR_PARAM, "rules circles of group %u with behaviours %s (allowed: separation alone)", gi,
                  names);
         }
+        // Vicsek's model is the alignment of headings alone; Couzin's zones
+        // are separation (repulsion), alignment (orientation) and cohesion
+        // (attraction), nested: r_r <= r_o <= r_a.
+        if (g->rules == BOIDS_RULES_VICSEK && g->behaviors != BOIDS_BIT(BOIDS_BI_ALIGNMENT)) {
+            char names[256];
+            boids_behaviors_text(g->behaviors, ", ", names, sizeof names);
+            FAIL(BOIDS_ERR_PARAM, "rules vicsek of group %u with behaviours %s (allowed: alignment alone)", gi, names);
+        }
+        if (g->rules == BOIDS_RULES_COUZIN && (g->behaviors & ~BOIDS_B_FLOCKING)) {
+            char names[256];
+            boids_behaviors_text(g->behaviors & ~BOIDS_B_FLOCKING, ", ", names, sizeof names);
+            FAIL(BOIDS_ERR_PARAM, "rules couzin of group %u with %s (allowed: separation, alignment, cohesion)", gi,
+                 names);
+        }
+        if (g->rules == BOIDS_RULES_COUZIN &&
+            !(g->separation <= boids_alignment_radius(g) && boids_alignment_radius(g) <= boids_cohesion_radius(g)))
+            FAIL(BOIDS_ERR_PARAM,
+                 "rules couzin of group %u with zones r_r %g, r_o %g, r_a %g (allowed: separation <= alignment radius "
+                 "<= cohesion radius)",
+                 gi, (double)g->separation, (double)boids_alignment_radius(g), (double)boids_cohesion_radius(g));
         if (!isfinite(g->repulse) || g->repulse < 0.0f || g->repulse > BOIDS_MAX_EXTENT)
             FAIL(BOIDS_ERR_PARAM, "repulse %g of group %u (allowed: 0..1e9; 0 for the default %g)", (double)g->repulse,
                  gi, (double)BOIDS_REPULSE_DEFAULT);
-        g->rules_spare1 = 0;
+        if (!isfinite(g->noise) || g->noise < 0.0f || g->noise > noise_max(g->rules))
+            FAIL(BOIDS_ERR_PARAM, "%s %g of group %u (allowed: %s)", g->rules == BOIDS_RULES_COUZIN ? "sigma" : "eta",
+                 (double)g->noise, gi, noise_allowed(g->rules));
         for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
             if (!(fabsf(boids_weight(g, i)) <= BOIDS_MAX_WEIGHT))
                 FAIL(BOIDS_ERR_PARAM, "weight %g of %s in group %u (allowed: -1e6..1e6)",

@@ -19,7 +19,7 @@ const char *const boids_parse_wall_corner_names[] = {"both", "book", NULL};
 const char *const boids_parse_path_outside_names[] = {"clamp", "end", NULL};
 const char *const boids_parse_path_line_names[] = {"segment", "infinite", NULL};
 const char *const boids_parse_rules_names[BOIDS_RULES_COUNT + 1] = {"chapter", "tutorial", "heading", "circles",
-                                                                         NULL};
+                                                                    "vicsek",  "couzin",   NULL};
 const char *const boids_parse_formation_names[BOIDS_FORMATION_COUNT + 1] = {
     [BOIDS_FORMATION_NONE] = "none", [BOIDS_FORMATION_LINE] = "line", [BOIDS_FORMATION_COLUMN] = "column",
     [BOIDS_FORMATION_V] = "v",       [BOIDS_FORMATION_RING] = "ring", [BOIDS_FORMATION_COUNT] = NULL};

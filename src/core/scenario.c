@@ -233,6 +233,8 @@ static const char *const group_keys[] = {"share",
                                          "rules",
                                          "turn",
                                          "repulse",
+                                         "eta",
+                                         "sigma",
                                          "target_speed",
                                          "queue_distance",
                                          "avoid_horizon",
@@ -414,6 +416,10 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         {"body_radius", &g->body_radius, false, 3.4e38f},
         {"turn", &g->turn, false, BOIDS_PI},
         {"repulse", &g->repulse, false, BOIDS_MAX_EXTENT},
+        // The noise of the collective-motion models, one word: Vicsek's eta
+        // (rules vicsek), Couzin's sigma (rules couzin); radians.
+        {"eta", &g->noise, false, BOIDS_TWO_PI},
+        {"sigma", &g->noise, false, BOIDS_PI},
         {"target_speed", &g->target_speed, false, 3.4e38f},
         {"queue_distance", &g->queue_distance, false, 3.4e38f},
         {"avoid_horizon", &g->avoid_horizon, false, 3.4e38f},
@@ -514,8 +520,8 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         const char *expected, *problem;
     } picks[] = {{"formation", boids_parse_formation_names, offsetof(boids_group_params, formation),
                   "none, line, column, v or ring", "is not a formation"},
-                 {"rules", boids_parse_rules_names, offsetof(boids_group_params, rules), "chapter, tutorial, heading or circles",
-                  "is not a rule set"}};
+                 {"rules", boids_parse_rules_names, offsetof(boids_group_params, rules),
+                  "chapter, tutorial, heading, circles, vicsek or couzin", "is not a rule set"}};
     for (size_t k = 0; k < sizeof picks / sizeof picks[0]; k++) {
         if (strcmp(key, picks[k].key) != 0)
             continue;
@@ -1488,6 +1494,8 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
         if (g->rules != BOIDS_RULES_CHAPTER || g->turn != BOIDS_TURN_DEFAULT)
             fprintf(f, "rules = %s\nturn = %.9g\n",
                     g->rules < BOIDS_RULES_COUNT ? boids_parse_rules_names[g->rules] : "chapter", (double)g->turn);
+        if (g->noise != 0.0f)
+            fprintf(f, "%s = %.9g\n", g->rules == BOIDS_RULES_COUZIN ? "sigma" : "eta", (double)g->noise);
         if (p->body[gi].style != BOIDS_BODY_NONE)
             fprintf(f, "body = %s\njoints = %u\nbody_length = %.9g\n", boids_body_style_name(p->body[gi].style),
                     p->body[gi].joints, (double)sc->body_length[gi]);

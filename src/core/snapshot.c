@@ -39,7 +39,7 @@ _Static_assert(sizeof(boids_group_params) == 352, "boids_group_params: 88 words"
 // of a run without ranges is what version 2 wrote (the pinned hashes).
 #define GROUP_PARM_BYTES 144u
 _Static_assert(offsetof(boids_group_params, maxspeed_lo) == GROUP_PARM_BYTES, "the ranges follow the PARM words");
-// The rules row (rules, turn, 2 spare) after the ranges goes into the RULE
+// The rules row (rules, turn, repulse, noise) after the ranges goes into the RULE
 // chunk, written only when a group has other than the chapter's rules and
 // the default turn; without it every group reads as that default.
 _Static_assert(offsetof(boids_group_params, rules) == GROUP_PARM_BYTES + 16u, "the rules row follows the ranges");
@@ -233,13 +233,15 @@ static const char *decode_world_options(const unsigned char *b, boids_params *p)
     return NULL;
 }
 
-// Whether any group has other than the chapter's rules and the default turn
-// (then the RULE chunk is written); its payload, and back into p's groups
-// (a problem, or NULL; rule and turn ranges are checked with the params).
+// Whether any group has other than the chapter's rules and the default turn,
+// a repulse or a noise (then the RULE chunk is written: rules, turn, repulse,
+// noise per group; the noise word was a spare 0 before the Vicsek and Couzin
+// rule sets, so older files read the same); its payload, and back into p's
+// groups (a problem, or NULL; the ranges are checked with the params).
 static bool has_rules(const boids_params *p) {
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
         const boids_group_params *q = &p->group[g];
-        if (q->rules != BOIDS_RULES_CHAPTER || q->turn != BOIDS_TURN_DEFAULT || q->repulse != 0.0f || q->rules_spare1)
+        if (q->rules != BOIDS_RULES_CHAPTER || q->turn != BOIDS_TURN_DEFAULT || q->repulse != 0.0f || q->noise != 0.0f)
             return true;
     }
     return false;
@@ -255,9 +257,6 @@ static const char *decode_rules(const unsigned char *b, boids_params *p) {
     size_t off = 0;
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
         get_words(b, &off, &p->group[g].rules, 16);
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        if (p->group[g].rules_spare1)
-            return "a spare word that is not 0";
     if (!has_rules(p))
         return "only the default rules (it is written only for others)";
     return NULL;
@@ -976,7 +975,7 @@ static boids_result read_chunks(reader *rd, loaded *l) {
     }
     default_rules(&l->p);
     if (rd->version >= 3 && r_next_is(rd, "RULE")) { // the groups' rules (none before version 3)
-        if ((r = r_chunk(rd, "RULE", RULE_BYTES, "4 words per group: rules, turn, 2 spare", &b)) != BOIDS_OK)
+        if ((r = r_chunk(rd, "RULE", RULE_BYTES, "4 words per group: rules, turn, repulse, noise", &b)) != BOIDS_OK)
             return r;
         const char *why = decode_rules(b, &l->p);
         free(b);

@@ -1,10 +1,97 @@
 // src/core/stats.c: per-step statistics of a simulation: polarisation,
-// mean speed, neighbours, nearest-neighbour distance, cell occupancy.
-// Serial sums in slot order: reproducible for any thread count.
+// mean speed, neighbours, nearest-neighbour distance, cell occupancy, and
+// Couzin et al.'s (2002) group angular momentum (milling) about the centre.
+// Serial sums in slot order: reproducible for any thread count; the milling
+// statistic's sums are 64-bit fixed point, the same in any order.
+// The table boids_stats_fields names every figure.
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
+#include "boids/behaviors.h"
 #include "boids/core.h"
+
+static const double TWO_PI = 6.283185307179586476925;
+
+// A value of magnitude <= 1 in fixed point (BOIDS_FIX_UNIT): truncated, so
+// the sum over agents is an integer sum, the same in any order.
+static int64_t fix_unit(double v) {
+    return (int64_t)(v * BOIDS_FIX_UNIT);
+}
+
+// See boids/core.h. On a wrapped axis of size L the centre is the circular
+// mean: the angle of the sum of (cos, sin)(2 pi (x - min) / L), mapped back
+// onto the axis (when that sum is zero, the positions have no mean
+// direction: the axis's middle); on any other axis the plain mean.
+void boids_stats_centre(const boids_world_params *w, uint32_t n, const float (*pos)[4], const uint32_t *group,
+                        uint32_t only, float centre[3]) {
+    int64_t c[3] = {0, 0, 0}, sn[3] = {0, 0, 0};
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (only != BOIDS_STATS_ALL && group[i] != only)
+            continue;
+        m++;
+        for (int a = 0; a < 3; a++) {
+            if (!(w->size[a] > 0.0f))
+                continue;
+            double x = ((double)pos[i][a] - w->min[a]) / w->size[a]; // [0, 1) on a torus
+            if (w->boundary == BOIDS_BOUNDARY_WRAP) {
+                c[a] += fix_unit(cos(TWO_PI * x));
+                sn[a] += fix_unit(sin(TWO_PI * x));
+            } else {
+                c[a] += fix_unit(x);
+            }
+        }
+    }
+    for (int a = 0; a < 3; a++) {
+        centre[a] = w->min[a];
+        if (!(w->size[a] > 0.0f) || m == 0)
+            continue;
+        double x;
+        if (w->boundary == BOIDS_BOUNDARY_WRAP) {
+            double t = (c[a] == 0 && sn[a] == 0) ? TWO_PI / 2.0 : atan2((double)sn[a], (double)c[a]);
+            x = t / TWO_PI;
+            x = x < 0.0 ? x + 1.0 : x;
+        } else {
+            x = (double)c[a] / BOIDS_FIX_UNIT / m;
+        }
+        centre[a] = (float)(w->min[a] + x * w->size[a]);
+    }
+}
+
+// See boids/core.h: m_r = |sum_i r_ic x v_i| / N, r_ic the unit vector from
+// the centre to agent i (minimum image on a torus), v_i its unit velocity
+// (Couzin et al. 2002); an agent at the centre or still adds 0 (but counts).
+double boids_stats_milling(const boids_world_params *w, uint32_t n, const float (*pos)[4], const float (*vel)[4],
+                           const uint32_t *group, uint32_t only) {
+    float centre[3];
+    boids_stats_centre(w, n, pos, group, only, centre);
+    int64_t sum[3] = {0, 0, 0};
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (only != BOIDS_STATS_ALL && group[i] != only)
+            continue;
+        m++;
+        float r[3];
+        boids_world_delta(w, centre, pos[i], r);
+        double rd[3] = {r[0], r[1], r[2]}, vd[3] = {vel[i][0], vel[i][1], vel[i][2]};
+        double rn = sqrt(rd[0] * rd[0] + rd[1] * rd[1] + rd[2] * rd[2]);
+        double vn = sqrt(vd[0] * vd[0] + vd[1] * vd[1] + vd[2] * vd[2]);
+        if (rn == 0.0 || vn == 0.0)
+            continue;
+        for (int a = 0; a < 3; a++) {
+            rd[a] /= rn;
+            vd[a] /= vn;
+        }
+        double x[3] = {rd[1] * vd[2] - rd[2] * vd[1], rd[2] * vd[0] - rd[0] * vd[2], rd[0] * vd[1] - rd[1] * vd[0]};
+        for (int a = 0; a < 3; a++)
+            sum[a] += fix_unit(x[a]);
+    }
+    if (m == 0)
+        return 0.0;
+    double s[3] = {(double)sum[0] / BOIDS_FIX_UNIT, (double)sum[1] / BOIDS_FIX_UNIT, (double)sum[2] / BOIDS_FIX_UNIT};
+    return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]) / m;
+}
 
 // Statistics of the state after the last step (neighbour figures are those
 // seen by that step's steer stage).
@@ -44,4 +131,54 @@ void boids_sim_stats(const boids_sim *s, boids_stats *out) {
             mx = s->grid.count[c];
     out->cell_max = mx;
     out->cell_mean = s->grid.cells ? (double)s->n / s->grid.cells : 0.0;
+    out->milling = boids_stats_milling(&s->p.world, s->n, (const float(*)[4])s->cur.pos, (const float(*)[4])s->cur.vel,
+                                       s->cur.group, BOIDS_STATS_ALL);
+}
+
+// See boids/core.h.
+const boids_stats_field boids_stats_fields[] = {
+    {"step", "the step the statistics are of", offsetof(boids_stats, step), BOIDS_STATS_U64},
+    {"polarisation", "|mean unit velocity|, 0..1 (Vicsek's va at a constant speed)",
+     offsetof(boids_stats, polarisation), BOIDS_STATS_DOUBLE},
+    {"milling", "group angular momentum m_r = |sum r_ic x v_i| / N, 0..1 (Couzin 2002)", offsetof(boids_stats, milling),
+     BOIDS_STATS_DOUBLE},
+    {"speed", "mean speed", offsetof(boids_stats, mean_speed), BOIDS_STATS_DOUBLE},
+    {"neighbors", "mean agents within the perception radius", offsetof(boids_stats, mean_neighbors),
+     BOIDS_STATS_DOUBLE},
+    {"nearest", "mean nearest-neighbour distance (agents with one)", offsetof(boids_stats, mean_nearest),
+     BOIDS_STATS_DOUBLE},
+    {"cell-max", "most agents in one cell", offsetof(boids_stats, cell_max), BOIDS_STATS_U32},
+    {"cell-mean", "agents per cell", offsetof(boids_stats, cell_mean), BOIDS_STATS_DOUBLE},
+    {"candidate-pairs", "pairs examined in the last step", offsetof(boids_stats, candidate_pairs), BOIDS_STATS_U64},
+    {"neighbor-pairs", "pairs within the perception radius", offsetof(boids_stats, neighbor_pairs), BOIDS_STATS_U64},
+};
+const uint32_t boids_stats_field_count = sizeof boids_stats_fields / sizeof boids_stats_fields[0];
+
+// See boids/core.h.
+double boids_stats_value(const boids_stats *st, uint32_t field) {
+    if (field >= boids_stats_field_count)
+        return NAN;
+    const boids_stats_field *f = &boids_stats_fields[field];
+    const char *p = (const char *)st + f->offset;
+    if (f->kind == BOIDS_STATS_U64) {
+        uint64_t v;
+        memcpy(&v, p, sizeof v);
+        return (double)v;
+    }
+    if (f->kind == BOIDS_STATS_U32) {
+        uint32_t v;
+        memcpy(&v, p, sizeof v);
+        return (double)v;
+    }
+    double v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+// See boids/core.h.
+int boids_stats_field_index(const char *name) {
+    for (uint32_t k = 0; k < boids_stats_field_count; k++)
+        if (strcmp(boids_stats_fields[k].name, name) == 0)
+            return (int)k;
+    return -1;
 }

@@ -122,14 +122,22 @@ static inline void gather_pair(const boids_sim *s, const boids_group_params *res
             } else if (g->rules == BOIDS_RULES_CIRCLES) {
                 boids_circles_term(off, sqrtf(d2), g->separation, t);
                 fix3_unit(acc->sep, t, acc->dim);
+            } else if (g->rules == BOIDS_RULES_COUZIN) { // the zone of repulsion: unit offsets
+                boids_set_mag(off, 1.0f, t);
+                fix3_unit(acc->sep, t, acc->dim);
             } else {
                 boids_set_mag(vj, 1.0f, t);
                 fix3_unit(acc->sep, t, acc->dim);
             }
             acc->sep_n++;
         }
-        if ((beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) && d2 < acc->ali_r2 && sees(acc->ali_cos, has_heading, dot, d2)) {
-            if (g->rules == BOIDS_RULES_HEADING) {
+        // Couzin's zones are shells: orientation from the separation radius
+        // out, attraction from the alignment radius out.
+        bool couzin = g->rules == BOIDS_RULES_COUZIN;
+        if ((beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) && d2 < acc->ali_r2 && sees(acc->ali_cos, has_heading, dot, d2) &&
+            !(couzin && d2 < g->separation * g->separation)) {
+            // Unit headings for the heading, Vicsek and Couzin rules.
+            if (g->rules == BOIDS_RULES_HEADING || g->rules == BOIDS_RULES_VICSEK || couzin) {
                 boids_set_mag(vj, 1.0f, t);
             } else {
                 float iv = acc->inv_speed;
@@ -141,10 +149,15 @@ static inline void gather_pair(const boids_sim *s, const boids_group_params *res
         // The heading rules' cohesion steers to the survey's densest block,
         // not to the neighbours.
         if ((beh & BOIDS_BIT(BOIDS_BI_COHESION)) && g->rules != BOIDS_RULES_HEADING && d2 < acc->coh_r2 &&
-            sees(acc->coh_cos, has_heading, dot, d2)) {
-            float ir = acc->inv_radius;
-            float os[3] = {off[0] * ir, off[1] * ir, off[2] * ir};
-            fix3_unit(acc->coh, os, acc->dim);
+            sees(acc->coh_cos, has_heading, dot, d2) && !(couzin && d2 < acc->ali_r2)) {
+            if (couzin) { // the zone of attraction: unit offsets
+                boids_set_mag(off, 1.0f, t);
+                fix3_unit(acc->coh, t, acc->dim);
+            } else {
+                float ir = acc->inv_radius;
+                float os[3] = {off[0] * ir, off[1] * ir, off[2] * ir};
+                fix3_unit(acc->coh, os, acc->dim);
+            }
             acc->coh_n++;
         }
         if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) && has_heading && d2 < g->view_radius * g->view_radius &&
@@ -818,6 +831,35 @@ static void heading_agent(const boids_sim *s, uint32_t i, const gather *acc, flo
     out[2] = 0.0f;
 }
 
+// The collective-motion models of agent i (src/core/models.c): the new unit
+// heading into out, which integrate moves along at the constant speed.
+// Vicsek: the unit velocities within r, the agent's own added (the fixed
+// point term of its own unit velocity, so the sum stays order-independent).
+// Couzin: the zones' sums (separation: repulsion, alignment: orientation,
+// cohesion: attraction; unit terms), the turn limit turn * dt per step.
+static void model_agent(const boids_sim *s, uint32_t i, const gather *acc, float out[4]) {
+    const boids_world_params *w = &s->p.world;
+    const boids_group_params *g = &s->p.group[s->cur.group[i]];
+    const float *vel = s->cur.vel[i];
+    float u[3], t[3];
+    boids_noise_draws(w->seed_lo, w->seed_hi, s->cur.id[i], w->step, u);
+    if (g->rules == BOIDS_RULES_VICSEK) {
+        int64_t sum[3] = {acc->ali[0], acc->ali[1], acc->ali[2]};
+        boids_set_mag(vel, 1.0f, t);
+        fix3_unit(sum, t, w->dim);
+        float mean[3];
+        unfix3(sum, BOIDS_FIX_UNIT, 1.0f, mean);
+        boids_vicsek_heading(mean, vel, g->noise, w->dim, u, out);
+    } else {
+        float rep[3], ori[3], att[3], desired[3];
+        unfix3(acc->sep, BOIDS_FIX_UNIT, 1.0f, rep);
+        unfix3(acc->ali, BOIDS_FIX_UNIT, 1.0f, ori);
+        unfix3(acc->coh, BOIDS_FIX_UNIT, 1.0f, att);
+        boids_couzin_desired(rep, acc->sep_n, ori, acc->ali_n, att, acc->coh_n, vel, desired);
+        boids_couzin_heading(desired, vel, g->noise, g->turn * w->dt, w->dim, u, out);
+    }
+}
+
 // Steer one agent (slot i of cur): acceleration into accel[i], the updated
 // wander angles into next (pos.w, vel.w), neighbour statistics. The
 // neighbourhood comes through `index` (quadtree: lr, the ranges of the
@@ -861,6 +903,8 @@ static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_
     float angles[2] = {s->cur.pos[i][3], s->cur.vel[i][3]};
     if (g->rules == BOIDS_RULES_HEADING) {
         heading_agent(s, i, &acc, s->accel[i]);
+    } else if (g->rules == BOIDS_RULES_VICSEK || g->rules == BOIDS_RULES_COUZIN) {
+        model_agent(s, i, &acc, s->accel[i]);
     } else if (g->rules == BOIDS_RULES_CIRCLES) {
         // The circles model's displacement (integrate moves the agent by it).
         float sum[3];
