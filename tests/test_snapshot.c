@@ -511,8 +511,9 @@ END_TEST
 
 // The groups' rules: no RULE chunk with the chapter's rules and the
 // default turn; RULE with the tutorial's in group 1, which loads back (the
-// other groups at the default) and continues bit for bit; a RULE with its
-// spare word set or only defaults is refused.
+// other groups at the default) and continues bit for bit; a RULE with a
+// noise word (Vicsek's eta, Couzin's sigma) in a group of other rules, or
+// only defaults, is refused.
 START_TEST(test_rules_chunk) {
     boids_sim *s = rich_sim(60, 2, 2);
     bytes f = saved_with(s, TMP "/snap_rule0.boids", "RULE", false);
@@ -525,14 +526,52 @@ START_TEST(test_rules_chunk) {
     ck_assert_float_eq(t->p.group[0].turn, BOIDS_TURN_DEFAULT);
     boids_sim_destroy(t);
     size_t at = chunk_at(&f, "RULE") + 12;
-    le32(f.b + at + 16 + 12, 1); // group 1's spare word (the one before it is circles' repulse)
+    le32(f.b + at + 16 + 12, 1); // group 1's noise word (the one before it is circles' repulse)
     fix_crc(&f, at - 12);
-    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "a spare word");
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "only the rule sets vicsek (eta) and couzin (sigma) have noise");
     le32(f.b + at + 16 + 12, 0);
     le32(f.b + at + 16, BOIDS_RULES_CHAPTER);
     fix_crc(&f, at - 12);
     expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "only the default rules");
     free(f.b);
+    boids_sim_destroy(s);
+}
+END_TEST
+
+// The collective-motion models' parameters round-trip: a Vicsek group (eta)
+// and a Couzin group (sigma, turn, the zones) in one 3D world are saved in
+// the RULE chunk and load back to the same words, continuing bit for bit.
+START_TEST(test_models_round_trip) {
+    boids_params p;
+    boids_params_default(&p, 90, 3);
+    p.world.group_count = 2;
+    p.group[1] = p.group[0];
+    p.group[0].rules = BOIDS_RULES_VICSEK;
+    p.group[0].behaviors = BOIDS_BIT(BOIDS_BI_ALIGNMENT);
+    p.group[0].noise = 1.25f;
+    p.group[1].rules = BOIDS_RULES_COUZIN;
+    p.group[1].behaviors = BOIDS_B_FLOCKING;
+    p.group[1].separation = 10.0f;
+    p.group[1].alignment_radius = 20.0f;
+    p.group[1].cohesion_radius = 40.0f;
+    p.group[1].noise = 0.05f;
+    p.group[1].turn = 0.7f;
+    char what[256];
+    ck_assert_msg(boids_params_finalize(&p, what, sizeof what) == BOIDS_OK, "%s", what);
+    boids_sim *s = NULL;
+    ck_assert_int_eq(boids_sim_create(&s, &p, BOIDS_DIST_CLUSTERED), BOIDS_OK);
+    for (int k = 0; k < 3; k++)
+        boids_sim_step(s);
+    bytes f = saved_with(s, TMP "/snap_models.boids", "RULE", true);
+    free(f.b);
+    boids_sim *t = loads_and_continues(TMP "/snap_models.boids", s);
+    for (uint32_t g = 0; g < 2; g++) {
+        ck_assert_uint_eq(t->p.group[g].rules, p.group[g].rules);
+        ck_assert_msg(t->p.group[g].noise == p.group[g].noise && t->p.group[g].turn == p.group[g].turn,
+                      "group %u: noise %g turn %g, saved %g %g", g, (double)t->p.group[g].noise,
+                      (double)t->p.group[g].turn, (double)p.group[g].noise, (double)p.group[g].turn);
+    }
+    boids_sim_destroy(t);
     boids_sim_destroy(s);
 }
 END_TEST
@@ -1203,6 +1242,7 @@ int main(void) {
         {"world_options", test_world_options},
         {"margin_band", test_margin_band},
         {"rules_chunk", test_rules_chunk},
+        {"models_round_trip", test_models_round_trip},
         {"more_chunk", test_more_chunk},
         {"lead_wall_chunks", test_lead_wall_chunks},
         {"neighborhood_chunk", test_neighborhood_chunk},

@@ -11,6 +11,7 @@
 // before each comparison reads the GPU: one line, exit 3.
 // This file: the options, the set-up and the report's helpers; the horizons
 // themselves are validate_horizons.c's.
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,6 +140,21 @@ static int setup_params(boids_options *o, uint32_t n, boids_params *p, boids_sce
     return 0;
 }
 
+// A group's parameters under rule set r for the one-step check (it had
+// rules `was`): the noise kept where it means the same (else Vicsek's eta 1,
+// Couzin's sigma 0.2; none for the other rule sets), Vicsek's alignment
+// alone, and Couzin's zones nested (r_o at least r_r, r_a at least r_o).
+static void models_setup(boids_group_params *g, uint32_t was, uint32_t r) {
+    if (r != was)
+        g->noise = r == BOIDS_RULES_VICSEK ? 1.0f : r == BOIDS_RULES_COUZIN ? 0.2f : 0.0f;
+    if (r == BOIDS_RULES_VICSEK)
+        g->behaviors = BOIDS_BIT(BOIDS_BI_ALIGNMENT);
+    if (r == BOIDS_RULES_COUZIN) {
+        g->alignment_radius = fmaxf(boids_alignment_radius(g), g->separation);
+        g->cohesion_radius = fmaxf(boids_cohesion_radius(g), g->alignment_radius);
+    }
+}
+
 // The set-up, the four horizons, the verdict; the exit status (0 / 1 / 2 / 3).
 static int run(const boids_options *opt) {
     boids_options o = *opt; // setup_params sets defaults in it (the caller frees what o points to)
@@ -218,8 +234,9 @@ static int run(const boids_options *opt) {
             compared += any;
             vacuous += !any;
         }
-    // The seeds' rule sets, every group under each (their flocking
-    // behaviours; all three where a group has none of them).
+    // The seeds' rule sets and the collective-motion models, every group
+    // under each (their flocking behaviours; all three where a group has
+    // none of them; see models_setup).
     for (uint32_t r = BOIDS_RULES_TUTORIAL; r < BOIDS_RULES_COUNT; r++) {
         char label[32], what[256];
         snprintf(label, sizeof label, "rules %s", boids_parse_rules_names[r]);
@@ -231,6 +248,7 @@ static int run(const boids_options *opt) {
                 q.group[k].behaviors = BOIDS_B_FLOCKING;
             if (r == BOIDS_RULES_CIRCLES) // the separation rule alone
                 q.group[k].behaviors = BOIDS_BIT(BOIDS_BI_SEPARATION);
+            models_setup(&q.group[k], p.group[k].rules, r);
         }
         boids_params f = q;
         if (boids_params_finalize(&f, what, sizeof what) != BOIDS_OK) {
