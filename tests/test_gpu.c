@@ -995,8 +995,9 @@ END_TEST
 // ---- the seeds' rule sets: one step on both, every case ------------------------------
 
 // Three flocking groups under one rule set (tutorial; heading in 2D, with its
-// global survey): the steer output (the tutorial's summed resultants; the
-// heading boids' turn, a multiple of `turn`), then the velocities and
+// global survey; circles; Vicsek's and Couzin's models with their noise): the
+// steer output (the tutorial's summed resultants; the heading boids' turn, a
+// multiple of `turn`; the models' new unit heading), then the velocities and
 // positions after integrate, by id.
 START_TEST(rules_step_parity) {
     open_context();
@@ -1006,11 +1007,24 @@ START_TEST(rules_step_parity) {
             continue;
         boids_params p;
         case_world(c, &p);
-        // (Circles, FLAME GPU's benchmark model, is the separation rule alone.)
-        three_groups(&p, rules == BOIDS_RULES_CIRCLES ? BOIDS_BIT(BOIDS_BI_SEPARATION) : BOIDS_B_FLOCKING);
+        // (Circles, FLAME GPU's benchmark model, is the separation rule
+        // alone; Vicsek's model the alignment of headings alone.)
+        three_groups(&p, rules == BOIDS_RULES_CIRCLES  ? BOIDS_BIT(BOIDS_BI_SEPARATION)
+                         : rules == BOIDS_RULES_VICSEK ? BOIDS_BIT(BOIDS_BI_ALIGNMENT)
+                                                       : BOIDS_B_FLOCKING);
         for (uint32_t g = 0; g < 3; g++)
             p.group[g].rules = rules;
         p.group[1].separation = 12.0f; // the tutorial's separation and cohesion apart
+        // The models' noise (from the RNG, per id and step: the same draws on
+        // both), three strengths; Couzin's zones nested (r_r 25 / 12 / 25,
+        // r_o 30, r_a 50: the perception radius), its turn limit 0.5 rad a
+        // step, group 1's blind angle (fov_cos -0.5) as its cone.
+        const float eta[3] = {0.5f, 2.0f, 6.0f}, sigma[3] = {0.05f, 0.3f, 1.0f};
+        for (uint32_t g = 0; rules >= BOIDS_RULES_VICSEK && g < 3; g++) {
+            p.group[g].noise = rules == BOIDS_RULES_VICSEK ? eta[g] : sigma[g];
+            p.group[g].alignment_radius = 30.0f;
+            p.group[g].turn = 0.5f;
+        }
         char what[256];
         ck_assert_msg(boids_params_finalize(&p, what, sizeof(what)) == BOIDS_OK, "%s: %s", c->name, what);
         boids_sim *s;
@@ -1039,8 +1053,8 @@ START_TEST(rules_step_parity) {
         }
         const char *name = boids_parse_rules_names[rules];
         uint32_t worst_id = 0;
-        // Circles' sine: the trigonometric tolerance.
-        float atol = rules == BOIDS_RULES_CIRCLES ? ATOL_TRIG : ATOL_ARITH;
+        // Circles' sine, the models' atan2 / cos / sin / log: the trigonometric tolerance.
+        float atol = rules == BOIDS_RULES_CIRCLES || rules >= BOIDS_RULES_VICSEK ? ATOL_TRIG : ATOL_ARITH;
         double r = worst_ratio((const float(*)[4])ca, (const float(*)[4])ga, n, atol, RTOL, &worst_id);
         EXPECT(n < 3000 || largest > 0, "%s, rules %s: no agent turns or steers (nothing compared)", c->name, name);
         EXPECT(r <= 1.0, "%s, rules %s: steer of agent %u: cpu (%g, %g, %g) gpu (%g, %g, %g), %.2f of the tolerance",
