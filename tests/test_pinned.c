@@ -10,8 +10,10 @@
 // from run to run): HEAD, PARM, AGNT (id order), JNTS (the bodies) and SCEN
 // (the scenario's schedule), so it also pins what the state-hash leaves out.
 //
-// The GPU values are llvmpipe's (the CI device). Runs without wander equal
-// the CPU reference bit for bit there, and share the CPU run's values; a
+// The GPU values are llvmpipe's (the CI device). Runs without wander (or
+// the Vicsek and Couzin models, whose headings go through atan2, cos, sin
+// and log) equal the CPU reference bit for bit there, and share the CPU
+// run's values; a
 // real GPU (other sqrt and trigonometry roundings) may differ, so on other
 // drivers run the `cpu` cases (CK_RUN_CASE) or re-pin locally.
 //
@@ -264,6 +266,38 @@ static const pinned_run runs[] = {
      {"--scenario", "feelers", "--steps", "30", "--backend", "gpu"},
      0x31349875593f1a4full,
      0xbbcdb000bed77021ull},
+    // The collective-motion models (issue 17): Vicsek 1995 and Couzin 2002's
+    // two phases, their noise from the RNG (the RULE chunk's noise word).
+    {"cpu-scenario-vicsek",
+     false,
+     {"--scenario", "vicsek", "--steps", "30"},
+     0xfca6e4e2f2e1c5c5ull,
+     0x862e68b37ccf10a5ull},
+    {"gpu-scenario-vicsek",
+     false,
+     {"--scenario", "vicsek", "--steps", "30", "--backend", "gpu"},
+     0x4f9c1d7d1cefe3b6ull,
+     0x5f6211372ade570dull},
+    {"cpu-scenario-couzin-mill",
+     false,
+     {"--scenario", "couzin-mill", "--steps", "30"},
+     0x9ccb816a67206126ull,
+     0x424b26fc2112d2c7ull},
+    {"gpu-scenario-couzin-mill",
+     false,
+     {"--scenario", "couzin-mill", "--steps", "30", "--backend", "gpu"},
+     0x5278d9e7896b7c2dull,
+     0xb423dbbc049b29bbull},
+    {"cpu-scenario-couzin-parallel",
+     false,
+     {"--scenario", "couzin-parallel", "--steps", "30"},
+     0x29c23800020b38d3ull,
+     0xdd40b3b80ed5f9c5ull},
+    {"gpu-scenario-couzin-parallel",
+     false,
+     {"--scenario", "couzin-parallel", "--steps", "30", "--backend", "gpu"},
+     0xadbb15519ee87f31ull,
+     0xee17519dcabcccb8ull},
     // The viewer: one step a frame, keys toggling behaviours, bodies and the boundary.
     {"viewer-cpu-2d",
      true,
