@@ -103,6 +103,20 @@ static const char *const flag_cases[][6] = {
     {"--scenario", TMP "/bad-inputs/queue.ini", NULL},
     {"--scenario", TMP "/bad-inputs/avoid.ini", NULL},
     {"--scenario", TMP "/bad-inputs/hide-margin.ini", NULL},
+    // The collective-motion models (issue 17): their noise, rule sets and zones.
+    {"--rules", "couzin", "--eta", "7", NULL}, // eta above 2 pi (one word with sigma)
+    {"--rules", "couzin", "--eta", "-0.5", NULL},
+    {"--rules", "couzin", "--sigma", "4", NULL}, // sigma above pi
+    {"--rules", "couzin", "--sigma", "nan", NULL},
+    {"--eta", "0.5", NULL},                     // noise with the chapter's rules
+    {"--rules", "vicsek", NULL},                // the flocking behaviours: Vicsek is alignment alone
+    {"--rules", "couzin", "--turn", "4", NULL}, // a turn above pi per time unit
+    {"--rules", "ising", NULL},
+    {"--eta", "x", NULL},
+    {"--scenario", TMP "/bad-inputs/vicsek-eta.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/couzin-sigma.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/couzin-zones.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/couzin-behaviors.ini", NULL},
     {"--count", "10", "positional", NULL},
     {"-x", NULL},
     {"--count=", NULL},
@@ -129,6 +143,10 @@ static void make_inputs(void) {
         {"queue.ini", "[group.a]\nbehaviors = queue\nqueue_distance = -1\n"},
         {"avoid.ini", "[group.a]\nbehaviors = avoid\navoid_horizon = nan\n"},
         {"hide-margin.ini", "[group.a]\nbehaviors = hide\nhide_margin = -1\n"},
+        {"vicsek-eta.ini", "[group.a]\nrules = vicsek\nbehaviors = alignment\neta = 6.5\n"},
+        {"couzin-sigma.ini", "[group.a]\nrules = couzin\nsigma = -0.1\n"},
+        {"couzin-zones.ini", "[group.a]\nrules = couzin\nseparation = 5\nalignment_radius = 3\ncohesion_radius = 9\n"},
+        {"couzin-behaviors.ini", "[group.a]\nrules = couzin\nbehaviors = flocking, seek\n"},
         {"leader-id.ini", "[group.a]\nbehaviors = offset\nleader = 99\n"}, // the runs have 50 agents
         {"leader-name.ini", "[group.a]\nleader = chief\n"},
         {"interpose-one.ini", "[group.a]\nbehaviors = interpose\ninterpose = 1\n"},
