@@ -261,10 +261,11 @@ static int flock_init(viewer *v) {
     }
     // Simulations are created with the flow field on, so that the 9 key
     // has a field to follow; the behaviours asked for are set right after.
-    // Not for heading boids, whose rules allow only the three flocking ones,
-    // nor circles (separation alone).
+    // Only for the rule sets that take forces (chapter, tutorial): heading
+    // boids and Couzin's allow only the three flocking ones, circles
+    // separation alone, Vicsek's alignment alone.
     f->p_create = f->p;
-    if (f->p_create.group[0].rules != BOIDS_RULES_HEADING && f->p_create.group[0].rules != BOIDS_RULES_CIRCLES)
+    if (f->p_create.group[0].rules == BOIDS_RULES_CHAPTER || f->p_create.group[0].rules == BOIDS_RULES_TUTORIAL)
         f->p_create.group[0].behaviors |= BOIDS_BIT(BOIDS_BI_FLOW);
     int rc = create_engine(v, count);
     if (rc)
