@@ -170,9 +170,11 @@ START_TEST(same_bits_topological) {
 END_TEST
 
 // Shipped scenarios: groups, relations and ids (predators-prey: hunt,
-// escape; hide; the heading rules' survey; leaders by id).
+// escape; hide; the heading rules' survey; leaders by id; the Vicsek and
+// Couzin models' noise and zones).
 START_TEST(same_bits_scenarios) {
-    static const char *const names[] = {"predators-prey", "hide", "angle-bug", "follow-leader", "feelers-3d"};
+    static const char *const names[] = {"predators-prey", "hide",   "angle-bug",  "follow-leader",
+                                        "feelers-3d",     "vicsek", "couzin-mill"};
     same_bits(NULL, names[_i], BOIDS_DIST_UNIFORM, 5, names[_i]);
 }
 END_TEST
@@ -247,7 +249,7 @@ int main(void) {
     tcase_add_loop_test(bits, same_bits_2d_3d_wrap_walls, 0, 4);
     tcase_add_loop_test(bits, same_bits_clustered, 0, 2);
     tcase_add_loop_test(bits, same_bits_topological, 0, 2);
-    tcase_add_loop_test(bits, same_bits_scenarios, 0, 5);
+    tcase_add_loop_test(bits, same_bits_scenarios, 0, 7);
     suite_add_tcase(s, bits);
     TCase *apps = tcase_create("apps");
     tcase_add_test(apps, cpu_refuses_gpu_kernels);
