@@ -269,11 +269,12 @@ START_TEST(couzin_turn_limit) {
 END_TEST
 
 // Runs are reproducible: the same seed, the same hash after 50 steps, on 1
-// and 2 threads, for both models; another seed another hash.
+// and 2 threads and through every neighbour index (grid, quadtree, every
+// pair: the fixed-point sums), for both models; another seed another hash.
 START_TEST(models_reproducible) {
     for (uint32_t rules = BOIDS_RULES_VICSEK; rules <= BOIDS_RULES_COUZIN; rules++) {
-        uint64_t h[3];
-        for (int k = 0; k < 3; k++) {
+        uint64_t h[5];
+        for (int k = 0; k < 5; k++) {
             boids_params p;
             model_params(&p, 400, rules == BOIDS_RULES_VICSEK ? 2 : 3, rules, 20.0f, 1.0f);
             p.group[0].noise = 0.4f;
@@ -283,12 +284,15 @@ START_TEST(models_reproducible) {
             ck_assert_msg(boids_params_finalize(&p, what, sizeof what) == BOIDS_OK, "%s", what);
             ck_assert_int_eq(boids_sim_create(&s, &p, BOIDS_DIST_CLUSTERED), BOIDS_OK);
             s->threads = k == 1 ? 2 : 1;
+            s->index = k == 3 ? BOIDS_INDEX_QUADTREE : k == 4 ? BOIDS_INDEX_BRUTE : BOIDS_INDEX_GRID;
             for (int t = 0; t < 50; t++)
                 boids_sim_step(s);
             h[k] = boids_sim_hash(s);
             boids_sim_destroy(s);
         }
         ck_assert_msg(h[0] == h[1], "%s: 1 and 2 threads differ", boids_parse_rules_names[rules]);
+        ck_assert_msg(h[0] == h[3] && h[0] == h[4], "%s: the quadtree or every pair differs from the grid",
+                      boids_parse_rules_names[rules]);
         ck_assert_msg(h[0] != h[2], "%s: seeds 1 and 2 give the same state", boids_parse_rules_names[rules]);
     }
 }
