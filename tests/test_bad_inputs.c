@@ -117,6 +117,8 @@ static const char *const flag_cases[][6] = {
     {"--scenario", TMP "/bad-inputs/couzin-sigma.ini", NULL},
     {"--scenario", TMP "/bad-inputs/couzin-zones.ini", NULL},
     {"--scenario", TMP "/bad-inputs/couzin-behaviors.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/vicsek-sigma.ini", NULL}, // sigma is Couzin's noise
+    {"--scenario", TMP "/bad-inputs/chapter-eta.ini", NULL},
     {"--count", "10", "positional", NULL},
     {"-x", NULL},
     {"--count=", NULL},
@@ -146,6 +148,8 @@ static void make_inputs(void) {
         {"vicsek-eta.ini", "[group.a]\nrules = vicsek\nbehaviors = alignment\neta = 6.5\n"},
         {"couzin-sigma.ini", "[group.a]\nrules = couzin\nsigma = -0.1\n"},
         {"couzin-zones.ini", "[group.a]\nrules = couzin\nseparation = 5\nalignment_radius = 3\ncohesion_radius = 9\n"},
+        {"vicsek-sigma.ini", "[group.a]\nrules = vicsek\nbehaviors = alignment\nsigma = 0.1\n"},
+        {"chapter-eta.ini", "[group.a]\neta = 0.1\n"},
         {"couzin-behaviors.ini", "[group.a]\nrules = couzin\nbehaviors = flocking, seek\n"},
         {"leader-id.ini", "[group.a]\nbehaviors = offset\nleader = 99\n"}, // the runs have 50 agents
         {"leader-name.ini", "[group.a]\nleader = chief\n"},

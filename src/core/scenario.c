@@ -48,6 +48,9 @@ typedef struct group_extra {
     float length;
     bool length_set;
     int body_line;
+    // The noise word's key (eta or sigma) and its line, 0 if none: it must
+    // be the name of the group's rule set's noise.
+    int eta_line, sigma_line;
 } group_extra;
 
 // The item of a repeated section ([obstacle], [wall]) being read: its
@@ -435,6 +438,10 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         if (strcmp(key, plain[k].name) == 0) {
             if (plain[k].field == &x->length)
                 x->length_set = true;
+            if (strcmp(key, "eta") == 0)
+                x->eta_line = c->line;
+            if (strcmp(key, "sigma") == 0)
+                x->sigma_line = c->line;
             return float_key(c, sec, key, value, 0.0f, plain[k].strict, plain[k].hi, plain[k].field);
         }
     if (strcmp(key, "maxspeed_range") == 0 || strcmp(key, "maxforce_range") == 0) {
@@ -1126,6 +1133,21 @@ static void finish(parse_ctx *c) {
     }
     if (!sc->size_set)
         boids_scenario_size_world(sc, p);
+    // The noise word by its rule set's name: eta is Vicsek's, sigma Couzin's.
+    for (uint32_t g = 0; g < c->groups; g++) {
+        const group_extra *x = &c->extra[g];
+        uint32_t rules = p->group[g].rules;
+        bool bad_eta = x->eta_line && rules != BOIDS_RULES_VICSEK,
+             bad_sigma = x->sigma_line && rules != BOIDS_RULES_COUZIN;
+        if (bad_eta || bad_sigma) {
+            char sec[48];
+            snprintf(sec, sizeof sec, "group.%s", sc->group_name[g]);
+            fail(c, bad_eta ? x->eta_line : x->sigma_line, sec, bad_eta ? "eta" : "sigma", NULL,
+                 bad_eta ? "eta with rules = vicsek" : "sigma with rules = couzin", "is given to a group of rules %s",
+                 rules < BOIDS_RULES_COUNT ? boids_parse_rules_names[rules] : "?");
+            return;
+        }
+    }
     // Bodies.
     for (uint32_t g = 0; g < c->groups; g++) {
         group_extra *x = &c->extra[g];
