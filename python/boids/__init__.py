@@ -550,17 +550,24 @@ class Simulation(_Closable):
                     m = m | (1 << index) if on else m & ~(1 << index)
                     _check(_lib.boids_engine_set_behaviors(e, g, m))
 
-    def set(self, maxspeed=None, maxforce=None, radius=None, separation=None, weights=None, group=None):
+    def set(self, maxspeed=None, maxforce=None, radius=None, separation=None, weights=None, group=None, *,
+            eta=None, sigma=None, turn=None, alignment_radius=None, cohesion_radius=None):
         """Sets group values, in every group (group=None) or one: maxspeed,
         maxforce, radius, separation (> 0) and weights ({"alignment": 2.0,
         ...}: behaviour name -> weight, -1e6..1e6), as a scenario file's
-        [group] keys.  Each goes through boids_engine_set_group_value in
+        [group] keys; and the collective-motion models' (docs/MODELS.md):
+        eta (rules vicsek, 0..2 pi), sigma (rules couzin, 0..pi), turn
+        (radians per time unit, 0..pi), alignment_radius and cohesion_radius
+        (Couzin's r_o, r_a).  Each goes through boids_engine_set_group_value in
         turn; the first refused raises ValueError with the engine's line
         (values set before it stay).  A radius wider than the grid the
         engine was made with is refused; a dynamic scenario's varying weight
         is overwritten by its schedule at the next step."""
         values = [(k, v) for k, v in (("maxspeed", maxspeed), ("maxforce", maxforce),
-                                      ("radius", radius), ("separation", separation)) if v is not None]
+                                      ("radius", radius), ("separation", separation),
+                                      ("eta", eta), ("sigma", sigma), ("turn", turn),
+                                      ("alignment_radius", alignment_radius),
+                                      ("cohesion_radius", cohesion_radius)) if v is not None]
         if weights is not None:
             if not isinstance(weights, dict):
                 raise ValueError(f"weights: {weights!r} is not a dict of behaviour name -> weight")
