@@ -60,6 +60,8 @@ typedef struct boids_plan_param {
 
 typedef struct boids_plan {
     char path[512];     // the plan file
+    char name[256];     // its file name without the folder: in the run logs and failed runs' messages (the same
+                        // whatever the working directory of the job, or of its --resume)
     char scenario[512]; // the base scenario's file (found relative to the plan, or a shipped name)
     char scenario_arg[512]; // as the plan gives it (the run logs name this: the same on every host)
     uint64_t steps;

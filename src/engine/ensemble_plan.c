@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ini.h>
 
@@ -114,7 +115,11 @@ static void parse_seeds(plan_ctx *c, const char *key, const char *value) {
         for (uint32_t i = 0; p->seeds && i < n; i++) {
             const char *e = boids_parse_uint(pieces[i], BOIDS_PARSE_TRIM, 0, INT64_MAX, &p->seeds[i]);
             if (e) {
-                fail(c, "plan", key, pieces[i], expected, "is %s", e);
+                char *s = pieces[i] + strspn(pieces[i], " \t");
+                size_t m = strlen(s);
+                while (m && (s[m - 1] == ' ' || s[m - 1] == '\t'))
+                    s[--m] = '\0';
+                fail(c, "plan", key, s, expected, "is %s", e);
                 goto done;
             }
         }
@@ -371,16 +376,17 @@ static void expand_param(plan_ctx *c, uint32_t k) {
              which, e);
         return;
     }
+    double lo = strtod(args[0], NULL), hi = strtod(args[1], NULL); // checked above; in double, not float
     bool logs = q->kind == BOIDS_SWEEP_LOG || q->kind == BOIDS_SWEEP_LOG_UNIFORM;
-    if (logs && !(f0 > 0 && f1 > 0)) {
+    if (logs && !(lo > 0 && hi > 0)) {
         fail(c, "sweep", q->key, spec, "both ends > 0 for log() and loguniform()", "has an end <= 0");
         return;
     }
-    if (q->kind == BOIDS_SWEEP_NORMAL && f1 < 0) {
+    if (q->kind == BOIDS_SWEEP_NORMAL && hi < 0) {
         fail(c, "sweep", q->key, spec, "a standard deviation >= 0", "has a negative standard deviation");
         return;
     }
-    if ((q->kind == BOIDS_SWEEP_UNIFORM || q->kind == BOIDS_SWEEP_LOG_UNIFORM) && f1 < f0) {
+    if ((q->kind == BOIDS_SWEEP_UNIFORM || q->kind == BOIDS_SWEEP_LOG_UNIFORM) && hi < lo) {
         fail(c, "sweep", q->key, spec, "LO <= HI", "has LO > HI");
         return;
     }
@@ -390,7 +396,6 @@ static void expand_param(plan_ctx *c, uint32_t k) {
         return;
     }
     q->n = (uint32_t)n;
-    double lo = f0, hi = f1;
     for (uint32_t i = 0; i < q->n; i++) {
         double t = q->n > 1 ? (double)i / (double)(q->n - 1) : 0.0, v = lo;
         switch (q->kind) {
@@ -432,7 +437,7 @@ static void find_scenario(plan_ctx *c) {
                          dir ? "/" : "", arg);
         if (n < 0 || (size_t)n >= sizeof c->p->scenario)
             fail(c, "plan", "scenario", arg, "a path of at most 511 characters", "is too long");
-    } else if (!boids_scenario_find(arg, c->p->scenario, sizeof c->p->scenario)) {
+    } else if (!boids_scenario_find(arg, c->p->scenario, sizeof c->p->scenario) || access(c->p->scenario, R_OK) != 0) {
         fail(c, "plan", "scenario", arg, "a scenario file or the name of a shipped scenario (boids-run --list-scenarios)",
              "names no scenario");
     }
@@ -536,6 +541,8 @@ boids_result boids_plan_load_string(const char *text, const char *name, boids_pl
     c->text = text;
     c->p = p;
     snprintf(p->path, sizeof p->path, "%s", name);
+    const char *slash = strrchr(name, '/');
+    snprintf(p->name, sizeof p->name, "%s", slash ? slash + 1 : name);
     p->backend = BOIDS_BACKEND_CPU;
     int r = ini_parse_stream(read_line, c, on_key, c);
     if (r > 0 && !c->failed) {

@@ -145,7 +145,7 @@ boids_result boids_ensemble_run_one(const boids_plan *p, uint32_t r, const boids
     double t0 = now_s();
     boids_scenario_override ov[BOIDS_PLAN_MAX_PARAMS];
     for (uint32_t k = 0; k < p->n_params; k++)
-        ov[k] = (boids_scenario_override){p->param[k].key, boids_plan_run_value(p, r, k), p->path, p->param[k].line};
+        ov[k] = (boids_scenario_override){p->param[k].key, boids_plan_run_value(p, r, k), p->name, p->param[k].line};
     boids_scenario *sc = malloc(sizeof *sc);
     text rows = {0};
     boids_engine *e = NULL;
@@ -214,8 +214,8 @@ boids_result boids_ensemble_run_one(const boids_plan *p, uint32_t r, const boids
         size_t at = 0;
         while (at < rows.n) {
             size_t len = strcspn(s + at, "\n");
-            if (at >= final_rows_at) // ",,ok" -> ",HASH,ok"
-                put(&csv, "%.*s%s,ok\n", (int)(len - 4), s + at, hash);
+            if (at >= final_rows_at) // ",,ok" -> ",HASH,ok": keep the first comma
+                put(&csv, "%.*s%s,ok\n", (int)(len - 3), s + at, hash);
             else
                 put(&csv, "%.*s\n", (int)len, s + at);
             at += len + 1;
@@ -225,12 +225,12 @@ boids_result boids_ensemble_run_one(const boids_plan *p, uint32_t r, const boids
         put(&csv, "%s,", p->groups ? "," : "");
         for (uint32_t i = 0; i < boids_engine_stat_count(); i++)
             put(&csv, ",");
-        put(&csv, ",failed\n");
+        put(&csv, ",,failed\n"); // state_hash empty, status
     }
     free(rows.s);
     text json = {0};
     put(&json, "{\n  \"run\": %u,\n  \"plan\": ", r);
-    put_json(&json, p->path);
+    put_json(&json, p->name);
     put(&json, ",\n  \"scenario\": ");
     put_json(&json, p->scenario_arg);
     put(&json, ",\n  \"parameters\": {");
