@@ -66,8 +66,28 @@ if [ "$mode" = cli ]; then
   exit 0
 fi
 
-# mpi
 mpi=("$mpirun" --allow-run-as-root --oversubscribe)
+if [ "$mode" = gpu ]; then
+  # The same plan on the GPU backend (llvmpipe in CI): one run after another on
+  # one headless context; the final states equal the CPU's bit for bit (the
+  # logs differ only in "backend"); under mpirun (when given) the same files.
+  sed 's/^backend = cpu/backend = gpu/' "$plan" >"$tmp/tiny-gpu.ini"
+  timeout 200 "$bin" "$tmp/tiny-gpu.ini" --out "$tmp/gpu" 2>"$tmp/gpu.err" || fail "gpu: $(cat "$tmp/gpu.err")"
+  for f in "$tmp"/ref/runs/*[0-9].json; do
+    g="$tmp/gpu/runs/$(basename "$f")"
+    diff <(grep -v -e "\"backend\"" -e "\"plan\"" -e "\"message\"" "$f") <(grep -v -e "\"backend\"" -e "\"plan\"" -e "\"message\"" "$g") >/dev/null \
+      || fail "gpu run log $(basename "$f") differs from the cpu's: $(diff "$f" "$g")"
+  done
+  grep -q '"backend": "gpu"' "$tmp/gpu/runs/000000.json" || fail "the gpu run log names its backend"
+  if [ -n "${4:-}" ]; then
+    timeout 200 "${mpi[@]}" -n 2 "$bin" "$tmp/tiny-gpu.ini" --out "$tmp/gpu2" --timeout 120 2>/dev/null || fail "gpu -n 2"
+    same "$tmp/gpu" "$tmp/gpu2"
+  fi
+  echo "test_ensemble gpu: ok"
+  exit 0
+fi
+
+# mpi
 for n in 1 2 4; do
   timeout 120 "${mpi[@]}" -n $n "$bin" "$plan" --out "$tmp/r$n" --timeout 60 2>"$tmp/r$n.err" \
     || fail "mpirun -n $n: $(tail -5 "$tmp/r$n.err")"

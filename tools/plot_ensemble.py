@@ -100,11 +100,12 @@ def main():
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7.5, 4.8), dpi=120)
+    varying = [k for k in keys if k != a.x and len({r[k] for r in rows}) > 1]
     curves = {}
     if a.x == "step":
         # One curve per combination of the swept keys: (step -> values over seeds).
         for r in rows:
-            label = ", ".join(f"{k}={r[k]}" for k in keys) or "runs"
+            label = ", ".join(f"{k}={r[k]}" for k in varying) or "runs"
             v = number(r[a.y])
             if v is not None:
                 curves.setdefault(label, {}).setdefault(int(r["step"]), []).append(v)

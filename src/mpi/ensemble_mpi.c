@@ -187,6 +187,10 @@ static uint32_t take(dispatch *D) {
 
 static void *local_worker(void *arg) {
     dispatch *D = arg;
+    // The GPU: a context current on this thread (rank 0's only worker thread).
+    char err[600];
+    if (D->p->backend == BOIDS_BACKEND_GPU && boids_engine_headless_open(&D->headless, err, sizeof err) != BOIDS_OK)
+        D->headless = NULL; // each run then reports the missing context as its failure
     for (;;) {
         uint32_t r = take(D);
         if (r == STOP)
@@ -204,6 +208,8 @@ static void *local_worker(void *arg) {
             D->stop = true;
         pthread_mutex_unlock(&D->lock);
     }
+    boids_engine_headless_close(D->headless);
+    D->headless = NULL;
     pthread_mutex_lock(&D->lock);
     D->local_active--;
     pthread_mutex_unlock(&D->lock);
@@ -242,9 +248,6 @@ static int dispatcher(const boids_plan *p, const boids_mpi_options *o, int size,
     char err[1600];
     if (p && p->backend == BOIDS_BACKEND_GPU && jobs > 1)
         jobs = 1;
-    if (p && p->backend == BOIDS_BACKEND_GPU && jobs && D.n_todo &&
-        boids_engine_headless_open(&D.headless, err, sizeof err) != BOIDS_OK)
-        D.headless = NULL; // the runs report it
     if (size == 1 && jobs == 0)
         jobs = 1; // someone has to run them
     pthread_t th[64];
@@ -345,7 +348,6 @@ static int dispatcher(const boids_plan *p, const boids_mpi_options *o, int size,
     }
     for (int j = 0; j < started; j++)
         pthread_join(th[j], NULL);
-    boids_engine_headless_close(D.headless);
     if (status == 0) {
         uint32_t f = 0;
         if (boids_ensemble_assemble(p, o->out_dir, &f, err, sizeof err) != BOIDS_OK) {
