@@ -144,7 +144,8 @@ static const struct {
     {"[plan]\nscenario = flocking\n", "t.ini:0: [plan] steps: is missing"},
     {"[plan]\nscenario = flocking\nsteps = 0\n", "t.ini:3: [plan] steps: '0' is too small"},
     {"[plan]\nscenario = flocking\nsteps = ten\n", "t.ini:3: [plan] steps: 'ten' is not an integer"},
-    {"[plan]\nscenario = no-such-scenario\nsteps = 1\n", "t.ini:2: [plan] scenario: 'no-such-scenario' names no scenario"},
+    {"[plan]\nscenario = no-such-scenario\nsteps = 1\n",
+     "t.ini:2: [plan] scenario: 'no-such-scenario' names no scenario"},
     {"[plan]\nscenario = missing/file.ini\nsteps = 1\n", "t.ini:2: [plan] scenario: 'missing/file.ini' is refused"},
     {"[plan]\nscenario = flocking\nsteps = 1\nbackend = tpu\n", "t.ini:4: [plan] backend: 'tpu' is not a backend"},
     {"[plan]\nscenario = flocking\nsteps = 1\nseeds = 5..2\n", "t.ini:4: [plan] seeds: '5..2' is an empty range"},
@@ -152,10 +153,12 @@ static const struct {
     {"[plan]\nscenario = flocking\nsteps = 1\nseeds = 0..200000\n", "t.ini:4: [plan] seeds: '0..200000' is too many"},
     {"[plan]\nscenario = flocking\nsteps = 1\ncombine = mix\n", "t.ini:4: [plan] combine: 'mix' is not a way"},
     {"[plan]\nscenario = flocking\nsteps = 1\nseed = -1\n", "t.ini:4: [plan] seed: '-1' is negative"},
-    {"[plan]\nscenario = flocking\nstep = 1\n", "t.ini:3: [plan] step: is not a key of [plan]; expected (did you mean 'steps'?)"},
+    {"[plan]\nscenario = flocking\nstep = 1\n",
+     "t.ini:3: [plan] step: is not a key of [plan]; expected (did you mean 'steps'?)"},
     {"[plan]\nscenario = flocking\nsteps = 1\n[logs]\nevery = 1\n", "t.ini:5: 'logs' is not a section"},
     {"[plan]\nscenario = flocking\nsteps = 1\n[log]\nevery = -1\n", "t.ini:5: [log] every: '-1' is negative"},
-    {"[plan]\nscenario = flocking\nsteps = 1\n[log]\ngroups = maybe\n", "t.ini:5: [log] groups: 'maybe' is not a yes/no"},
+    {"[plan]\nscenario = flocking\nsteps = 1\n[log]\ngroups = maybe\n",
+     "t.ini:5: [log] groups: 'maybe' is not a yes/no"},
     {"[plan]\nscenario = flocking\nsteps = 1\n[log]\nformat = json\n", "t.ini:5: [log] format: is not a key of [log]"},
     {"[plan]\nscenario = flocking\nsteps = 1\nno equals sign\n", "t.ini:4: the line is not a section"},
     // [sweep]: the spec
@@ -279,7 +282,9 @@ END_TEST
 
 // ---- whole ensembles in this process ----------------------------------------------------
 
-static void write_plan(const char *path, const char *text) { boids_test_write(path, text, strlen(text)); }
+static void write_plan(const char *path, const char *text) {
+    boids_test_write(path, text, strlen(text));
+}
 
 static const char tiny_plan[] = "[plan]\nscenario = flocking\nsteps = 12\nseeds = 1..2\n"
                                 "[sweep]\ngroup.boids.weight.alignment = 0 | 1.5\nworld.count = 24 | 0\n"

@@ -51,18 +51,18 @@ typedef enum boids_sweep_kind {
 } boids_sweep_kind;
 
 typedef struct boids_plan_param {
-    char key[64];     // a scenario key as boids_scenario_override takes it ("group.boids.weight.alignment")
-    int line;         // of the plan file
+    char key[64]; // a scenario key as boids_scenario_override takes it ("group.boids.weight.alignment")
+    int line;     // of the plan file
     boids_sweep_kind kind;
-    uint32_t n;       // values
+    uint32_t n;                       // values
     char (*values)[BOIDS_PLAN_VALUE]; // as text, the same on every rank ("%.9g" of computed ones)
 } boids_plan_param;
 
 typedef struct boids_plan {
-    char path[512];     // the plan file
-    char name[256];     // its file name without the folder: in the run logs and failed runs' messages (the same
-                        // whatever the working directory of the job, or of its --resume)
-    char scenario[512]; // the base scenario's file (found relative to the plan, or a shipped name)
+    char path[512];         // the plan file
+    char name[256];         // its file name without the folder: in the run logs and failed runs' messages (the same
+                            // whatever the working directory of the job, or of its --resume)
+    char scenario[512];     // the base scenario's file (found relative to the plan, or a shipped name)
     char scenario_arg[512]; // as the plan gives it (the run logs name this: the same on every host)
     uint64_t steps;
     boids_backend backend;
@@ -70,7 +70,7 @@ typedef struct boids_plan {
     uint32_t n_seeds;
     boids_plan_param param[BOIDS_PLAN_MAX_PARAMS];
     uint32_t n_params;
-    bool zip;          // combine = zip (every list the same length), else cross (cartesian, the last key fastest)
+    bool zip;           // combine = zip (every list the same length), else cross (cartesian, the last key fastest)
     uint64_t draw_seed; // [plan] seed: of the random draws
     uint64_t every;     // [log] every: statistics every K steps (0: at step 0 and the end only)
     bool groups;        // [log] groups: a row per group too
@@ -85,8 +85,7 @@ typedef struct boids_plan {
 // BOIDS_ERR_IO (cannot be read), BOIDS_ERR_FORMAT, BOIDS_ERR_NOMEM. *out NULL on error.
 boids_result boids_plan_load(const char *path, boids_plan **out, char *err, size_t err_size);
 // The same from text; `name` stands for the path (relative scenarios are found from the working directory).
-boids_result boids_plan_load_string(const char *text, const char *name, boids_plan **out, char *err,
-                                    size_t err_size);
+boids_result boids_plan_load_string(const char *text, const char *name, boids_plan **out, char *err, size_t err_size);
 void boids_plan_free(boids_plan *p);
 uint32_t boids_plan_runs(const boids_plan *p);
 // Run r's seed (seeds vary fastest: run = combination * seeds + seed index).
@@ -102,18 +101,18 @@ typedef struct boids_run_output {
     bool ok;
     char message[600]; // "" when ok
     uint64_t state_hash;
-    char *csv;         // rows, no header (malloc'd)
-    char *json;        // runs/RUN.json
-    char *time_json;   // runs/RUN.time.json
+    char *csv;       // rows, no header (malloc'd)
+    char *json;      // runs/RUN.json
+    char *time_json; // runs/RUN.time.json
     double seconds;
 } boids_run_output;
 
 // Where and how one run runs.
 typedef struct boids_run_env {
-    int threads;                      // CPU threads of the engine (<= 0: 1)
-    boids_engine_headless *headless;  // GPU: a context to share (NULL: the engine's own)
-    const char *snapshot_path;        // [log] snapshot: where the final .boids goes (NULL: none)
-    int rank, worker;                 // for the timing file only
+    int threads;                     // CPU threads of the engine (<= 0: 1)
+    boids_engine_headless *headless; // GPU: a context to share (NULL: the engine's own)
+    const char *snapshot_path;       // [log] snapshot: where the final .boids goes (NULL: none)
+    int rank, worker;                // for the timing file only
 } boids_run_env;
 
 // Runs run r of the plan (a failed run is a result, not an error: ok false
@@ -125,8 +124,7 @@ void boids_ensemble_output_free(boids_run_output *o);
 // plan.csv must be the same (else BOIDS_ERR_ARGUMENT: "OUT/plan.csv: made by
 // another plan"); without, an OUT that holds run results is refused
 // (BOIDS_ERR_ARGUMENT: use --resume or another folder). BOIDS_ERR_IO.
-boids_result boids_ensemble_prepare(const boids_plan *p, const char *out_dir, bool resume, char *err,
-                                    size_t err_size);
+boids_result boids_ensemble_prepare(const boids_plan *p, const char *out_dir, bool resume, char *err, size_t err_size);
 // Whether run r's results are in OUT (its runs/RUN.json); *failed (if
 // non-NULL) whether that run failed.
 bool boids_ensemble_run_done(const char *out_dir, uint32_t r, bool *failed);

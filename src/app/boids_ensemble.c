@@ -66,8 +66,8 @@ static void on_progress(void *user, uint32_t done, uint32_t failed, uint32_t tot
     s->last_line = t;
     double rate = (done - s->first_done) / (t - s->start + 1e-9);
     double left = rate > 0 ? (total - done) / rate : 0;
-    fprintf(stderr, "boids-ensemble: %u/%u runs done, %u failed, %d:%02d left\n", done, total, failed,
-            (int)(left / 60), (int)left % 60);
+    fprintf(stderr, "boids-ensemble: %u/%u runs done, %u failed, %d:%02d left\n", done, total, failed, (int)(left / 60),
+            (int)left % 60);
 }
 
 static int flag_number(const char *flag, const char *v, uint64_t lo, uint64_t hi, uint64_t *out) {
@@ -161,15 +161,16 @@ int main(int argc, char **argv) {
     progress_state ps = {.terminal = isatty(2) != 0};
 #ifdef BOIDS_HAVE_MPI
     if (boids_mpi_active()) {
-        boids_mpi_options mo = {plan_path, out_dir, (int)jobs, (int)threads, resume, (double)timeout,
-                                kill_after, on_progress, &ps};
+        boids_mpi_options mo = {plan_path,       out_dir,    (int)jobs,   (int)threads, resume,
+                                (double)timeout, kill_after, on_progress, &ps};
         return boids_mpi_ensemble(&mo);
     }
 #else
     const char *size = getenv("OMPI_COMM_WORLD_SIZE");
     if (size && strcmp(size, "1") != 0) {
-        fprintf(stderr, "boids-ensemble: started by mpirun with %s ranks, but built without MPI; expected one "
-                        "process (rebuild with libopenmpi-dev: BOIDS_MPI=ON)\n",
+        fprintf(stderr,
+                "boids-ensemble: started by mpirun with %s ranks, but built without MPI; expected one "
+                "process (rebuild with libopenmpi-dev: BOIDS_MPI=ON)\n",
                 size);
         return 3;
     }

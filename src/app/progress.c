@@ -79,8 +79,8 @@ static void draw(uint64_t done, double now) {
     double elapsed = now - line.started;
     uint64_t total = line.total ? line.total : 1;
     int n = snprintf(text, sizeof text, "%s: %s %llu/%llu (%llu%%)%s", line.label, line.unit[0] ? line.unit : "step",
-                     (unsigned long long)done, (unsigned long long)line.total,
-                     (unsigned long long)(done * 100 / total), line.note);
+                     (unsigned long long)done, (unsigned long long)line.total, (unsigned long long)(done * 100 / total),
+                     line.note);
     if (done > 0 && elapsed > 0 && n > 0 && (size_t)n < sizeof text) {
         double rate = (double)done / elapsed;
         char left[32];

@@ -1251,7 +1251,8 @@ static void apply_overrides(parse_ctx *c) {
         } else if (boids_parse_pick(section, 0, sweepable) >= 0) {
             on_key(c, section, key, o->value);
         } else {
-            fail(c, c->line, NULL, NULL, o->key, "world.KEY, group.NAME.KEY, group.*.KEY, target.KEY, flowfield.KEY or relation.A.B",
+            fail(c, c->line, NULL, NULL, o->key,
+                 "world.KEY, group.NAME.KEY, group.*.KEY, target.KEY, flowfield.KEY or relation.A.B",
                  "names a section that cannot be overridden ([%s])", section);
             c->key_failed = true;
         }

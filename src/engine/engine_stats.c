@@ -28,13 +28,19 @@ enum { N_STATS = sizeof grouped / sizeof grouped[0] };
 _Static_assert(N_STATS <= BOIDS_ENGINE_STATS_MAX, "BOIDS_ENGINE_STATS_MAX must hold every statistic");
 
 // See boids/engine.h.
-uint32_t boids_engine_stat_count(void) { return N_STATS; }
+uint32_t boids_engine_stat_count(void) {
+    return N_STATS;
+}
 
 // See boids/engine.h.
-const char *boids_engine_stat_name(uint32_t i) { return i < N_STATS ? names[i] : NULL; }
+const char *boids_engine_stat_name(uint32_t i) {
+    return i < N_STATS ? names[i] : NULL;
+}
 
 // See boids/engine.h.
-bool boids_engine_stat_grouped(uint32_t i) { return i < N_STATS && grouped[i]; }
+bool boids_engine_stat_grouped(uint32_t i) {
+    return i < N_STATS && grouped[i];
+}
 
 // The statistics of boids_sim_stats restricted to one group's agents, in id
 // order (the slot order of a GPU grid differs run to run): the fields that

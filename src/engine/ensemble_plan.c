@@ -276,7 +276,9 @@ static char *read_line(char *str, int num, void *stream) {
 }
 
 // "%.9g" of v: a float's value, the same text on every host.
-static void value_text(double v, char out[BOIDS_PLAN_VALUE]) { snprintf(out, BOIDS_PLAN_VALUE, "%.9g", v); }
+static void value_text(double v, char out[BOIDS_PLAN_VALUE]) {
+    snprintf(out, BOIDS_PLAN_VALUE, "%.9g", v);
+}
 
 // A uniform draw in (0, 1) of the counter-based RNG: (plan seed, key, draw).
 static double draw_unit(uint64_t seed, uint32_t key, uint32_t i, uint32_t stream) {
@@ -438,8 +440,8 @@ static void find_scenario(plan_ctx *c) {
         if (n < 0 || (size_t)n >= sizeof c->p->scenario)
             fail(c, "plan", "scenario", arg, "a path of at most 511 characters", "is too long");
     } else if (!boids_scenario_find(arg, c->p->scenario, sizeof c->p->scenario) || access(c->p->scenario, R_OK) != 0) {
-        fail(c, "plan", "scenario", arg, "a scenario file or the name of a shipped scenario (boids-run --list-scenarios)",
-             "names no scenario");
+        fail(c, "plan", "scenario", arg,
+             "a scenario file or the name of a shipped scenario (boids-run --list-scenarios)", "names no scenario");
     }
 }
 
@@ -511,8 +513,7 @@ static void check_whole(plan_ctx *c) {
     uint64_t runs = combos * p->n_seeds;
     if (runs > BOIDS_PLAN_MAX_RUNS) {
         c->line = 0;
-        fail(c, NULL, NULL, NULL, "at most 1000000 runs", "the plan makes %llu or more runs",
-             (unsigned long long)runs);
+        fail(c, NULL, NULL, NULL, "at most 1000000 runs", "the plan makes %llu or more runs", (unsigned long long)runs);
         return;
     }
     p->runs = (uint32_t)runs;
@@ -527,8 +528,7 @@ void boids_plan_free(boids_plan *p) {
     free(p);
 }
 
-boids_result boids_plan_load_string(const char *text, const char *name, boids_plan **out, char *err,
-                                    size_t err_size) {
+boids_result boids_plan_load_string(const char *text, const char *name, boids_plan **out, char *err, size_t err_size) {
     *out = NULL;
     plan_ctx *c = calloc(1, sizeof *c);
     boids_plan *p = calloc(1, sizeof *p);
@@ -605,9 +605,13 @@ boids_result boids_plan_load(const char *path, boids_plan **out, char *err, size
     return r;
 }
 
-uint32_t boids_plan_runs(const boids_plan *p) { return p->runs; }
+uint32_t boids_plan_runs(const boids_plan *p) {
+    return p->runs;
+}
 
-uint64_t boids_plan_run_seed(const boids_plan *p, uint32_t r) { return p->seeds[r % p->n_seeds]; }
+uint64_t boids_plan_run_seed(const boids_plan *p, uint32_t r) {
+    return p->seeds[r % p->n_seeds];
+}
 
 const char *boids_plan_run_value(const boids_plan *p, uint32_t r, uint32_t k) {
     if (r >= p->runs || k >= p->n_params)

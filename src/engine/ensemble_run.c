@@ -326,7 +326,9 @@ static char *slurp(const char *path, size_t *len) {
     return t.s;
 }
 
-static bool make_dir(const char *path) { return mkdir(path, 0777) == 0 || errno == EEXIST; }
+static bool make_dir(const char *path) {
+    return mkdir(path, 0777) == 0 || errno == EEXIST;
+}
 
 // The expansion as CSV: run, values, seed.
 static char *plan_csv(const boids_plan *p, size_t *len) {
@@ -347,8 +349,7 @@ static char *plan_csv(const boids_plan *p, size_t *len) {
     return t.s;
 }
 
-boids_result boids_ensemble_prepare(const boids_plan *p, const char *out_dir, bool resume, char *err,
-                                    size_t err_size) {
+boids_result boids_ensemble_prepare(const boids_plan *p, const char *out_dir, bool resume, char *err, size_t err_size) {
     char path[1200];
     snprintf(path, sizeof path, "%s/runs", out_dir);
     if (!make_dir(out_dir) || !make_dir(path)) {
@@ -428,8 +429,7 @@ static bool fill_results(FILE *f, void *user) {
         size_t n = 0;
         char *s = boids_ensemble_run_done(a->out_dir, r, NULL) ? slurp(path, &n) : NULL;
         if (!s) {
-            snprintf(a->err, a->err_size, "%s: missing; expected every run's results (run again with --resume)",
-                     path);
+            snprintf(a->err, a->err_size, "%s: missing; expected every run's results (run again with --resume)", path);
             a->missing = true;
             errno = ENOENT;
             return false;
@@ -465,9 +465,9 @@ typedef struct runner {
     const boids_plan *p;
     const boids_ensemble_desc *d;
     uint32_t *todo, n_todo;
-    uint32_t next;       // the next index of todo to take
+    uint32_t next; // the next index of todo to take
     uint32_t done, failed, written;
-    boids_result error;  // the first write error (stops the taking)
+    boids_result error; // the first write error (stops the taking)
     char err[1200];
     boids_engine_headless *headless;
     pthread_mutex_t lock;

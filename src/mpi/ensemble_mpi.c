@@ -58,8 +58,14 @@ typedef struct head {
 } head;
 
 static char *pack(const boids_run_output *o, int *size) {
-    head h = {o->run, o->ok, o->state_hash, o->seconds, (uint32_t)strlen(o->message), (uint32_t)strlen(o->csv),
-              (uint32_t)strlen(o->json), (uint32_t)strlen(o->time_json)};
+    head h = {o->run,
+              o->ok,
+              o->state_hash,
+              o->seconds,
+              (uint32_t)strlen(o->message),
+              (uint32_t)strlen(o->csv),
+              (uint32_t)strlen(o->json),
+              (uint32_t)strlen(o->time_json)};
     size_t n = sizeof h + h.len_message + h.len_csv + h.len_json + h.len_time;
     if (n > (size_t)INT32_MAX)
         return NULL;
@@ -335,8 +341,9 @@ static int dispatcher(const boids_plan *p, const boids_mpi_options *o, int size,
         // A rank that holds a run past the time-out is lost.
         for (int k = 1; k < size; k++)
             if (rs[k].run != STOP && now_s() - rs[k].since > o->timeout_s) {
-                fprintf(stderr, "boids-ensemble: rank %d sent no result of run %u for %.0f s (lost or hung); "
-                                "stopping (see --timeout)\n",
+                fprintf(stderr,
+                        "boids-ensemble: rank %d sent no result of run %u for %.0f s (lost or hung); "
+                        "stopping (see --timeout)\n",
                         k, rs[k].run, o->timeout_s);
                 MPI_Abort(MPI_COMM_WORLD, 3);
             }

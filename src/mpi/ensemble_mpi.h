@@ -17,10 +17,10 @@
 
 typedef struct boids_mpi_options {
     const char *plan_path, *out_dir;
-    int jobs;          // rank 0's own worker threads (0: it only dispatches)
-    int threads;       // CPU threads per run
+    int jobs;    // rank 0's own worker threads (0: it only dispatches)
+    int threads; // CPU threads per run
     bool resume;
-    double timeout_s;  // the longest wait for one message
+    double timeout_s;    // the longest wait for one message
     uint32_t kill_after; // tests (BOIDS_ENSEMBLE_KILL_AFTER)
     // rank 0's progress after each written run
     void (*progress)(void *user, uint32_t done, uint32_t failed, uint32_t total);
