@@ -34,8 +34,9 @@ static const char usage[] =
 
 typedef struct progress_state {
     bool terminal;
-    double start, last_line;
-    uint32_t first_done; // runs already done when this process started (--resume)
+    double start, last_line; // the job's start; the last plain line
+    bool seen;               // a run has been reported
+    uint32_t first_done;     // runs already done when this process started (--resume)
 } progress_state;
 
 static double now_s(void) {
@@ -49,10 +50,9 @@ static double now_s(void) {
 static void on_progress(void *user, uint32_t done, uint32_t failed, uint32_t total) {
     progress_state *s = user;
     double t = now_s();
-    if (s->start == 0) {
-        s->start = t;
+    if (!s->seen) {
+        s->seen = true;
         s->first_done = done ? done - 1 : 0;
-        s->last_line = t;
     }
     if (s->terminal) {
         char note[64];
@@ -158,7 +158,8 @@ int main(int argc, char **argv) {
             return 2;
         kill_after = (uint32_t)u;
     }
-    progress_state ps = {.terminal = isatty(2) != 0};
+    progress_state ps = {.terminal = isatty(2) != 0, .start = now_s()};
+    ps.last_line = ps.start;
 #ifdef BOIDS_HAVE_MPI
     if (boids_mpi_active()) {
         boids_mpi_options mo = {plan_path,       out_dir,    (int)jobs,   (int)threads, resume,
