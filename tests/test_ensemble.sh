@@ -114,4 +114,21 @@ rc=$?
 set -e
 [ $rc = 2 ] || fail "a bad plan under mpirun: status $rc, expected 2"
 grep -q "bad.ini:4: \[plan\] backend: 'tpu' is not a backend" "$tmp/bad.err" || fail "bad plan message: $(cat "$tmp/bad.err")"
+# A lost rank: one that hangs holding a run is reported within --timeout
+# (rank 0 aborts the job), one that dies ends the job; never a hang.
+for how in hang die; do
+  start=$(date +%s)
+  set +e
+  BOIDS_ENSEMBLE_FAIL_RANK=1:$how timeout 90 "${mpi[@]}" -x BOIDS_ENSEMBLE_FAIL_RANK -n 2 "$bin" "$plan" \
+    --out "$tmp/lost-$how" --timeout 3 >"$tmp/lost-$how.err" 2>&1
+  rc=$?
+  set -e
+  took=$(($(date +%s) - start))
+  [ $rc != 0 ] && [ $rc != 124 ] || fail "a lost rank ($how): status $rc (124: the job hung)"
+  [ $took -lt 60 ] || fail "a lost rank ($how) took $took s to be noticed"
+  if [ $how = hang ]; then
+    grep -q "rank 1 sent no result of run [0-9]* for 3 s" "$tmp/lost-$how.err" \
+      || fail "the hung rank is named: $(cat "$tmp/lost-$how.err")"
+  fi
+done
 echo "test_ensemble mpi: ok"

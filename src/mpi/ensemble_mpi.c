@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 enum { TAG_ASK = 1, TAG_RUN = 2, TAG_RESULT = 3 };
 #define STOP UINT32_MAX
@@ -124,6 +125,21 @@ static void snapshot_path(const char *out_dir, uint32_t r, char *out, size_t siz
 
 // ---- a worker rank ----------------------------------------------------------------
 
+// Tests: BOIDS_ENSEMBLE_FAIL_RANK=R:hang (or R:die) makes rank R hang (or
+// die by SIGKILL) once it is handed its first run: a lost rank, which rank 0
+// must report within --timeout instead of waiting for ever.
+static void test_failure(int rank) {
+    const char *s = getenv("BOIDS_ENSEMBLE_FAIL_RANK");
+    int r = -1;
+    char how[8] = "";
+    if (!s || sscanf(s, "%d:%7s", &r, how) != 2 || r != rank)
+        return;
+    if (strcmp(how, "die") == 0)
+        raise(SIGKILL);
+    for (;;)
+        pause();
+}
+
 static int worker(const boids_plan *p, const boids_mpi_options *o, int rank) {
     boids_engine_headless *h = NULL;
     char err[600];
@@ -154,6 +170,7 @@ static int worker(const boids_plan *p, const boids_mpi_options *o, int rank) {
         }
         if (run == STOP || !p)
             break;
+        test_failure(rank);
         char snap[1200];
         if (p->snapshot)
             snapshot_path(o->out_dir, run, snap, sizeof snap);
