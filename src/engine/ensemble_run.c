@@ -484,8 +484,10 @@ static void finish_run(runner *R, boids_run_output *o) {
     if (R->error == BOIDS_OK) {
         boids_result w = boids_ensemble_write_run(d->out_dir, o, err, sizeof err);
         if (w != BOIDS_OK) {
+            pthread_mutex_lock(&R->lock); // the workers read it to stop taking runs
             R->error = w;
             snprintf(R->err, sizeof R->err, "%s", err);
+            pthread_mutex_unlock(&R->lock);
         } else {
             R->done++;
             R->failed += !o->ok;
