@@ -41,6 +41,8 @@ if [ "$mode" = cli ]; then
   n=$(runs_done "$tmp/killed")
   [ "$n" -ge 5 ] && [ "$n" -lt 12 ] || fail "a killed job keeps the runs written: $n"
   [ ! -e "$tmp/killed/results.csv" ] || fail "results.csv of an unfinished job"
+  # A file half written when the job was killed (boids_atomic_write's temporary name) is cleared by --resume.
+  echo partial >"$tmp/killed/runs/.000011.boids.tmp.999999.0"
   set +e
   timeout 60 "$bin" "$plan" --out "$tmp/killed" 2>"$tmp/again.err"
   rc=$?

@@ -3,8 +3,10 @@
 // index (or STOP), runs it through the library (boids_ensemble_run_one) and
 // sends the text of its files back with its next request; rank 0 also runs
 // `jobs` runs at a time on threads of its own (only its main thread calls
-// MPI: MPI_THREAD_FUNNELED). Every file is written by rank 0 with the
-// library's writer, so the folder is the same bytes for any number of ranks.
+// MPI: MPI_THREAD_FUNNELED). Every file but a run's snapshot (RUN.boids,
+// written by the rank that ran it, atomically: the folder must be on a file
+// system the ranks share) is written by rank 0 with the library's writer, so
+// the folder is the same bytes for any number of ranks.
 // Waits poll (MPI_Iprobe / MPI_Test) against a deadline, so a rank that
 // dies or hangs is a message and MPI_Abort, not a hang.
 #include "ensemble_mpi.h"
