@@ -83,7 +83,7 @@ static int flag_number(const char *flag, const char *v, uint64_t lo, uint64_t hi
 int main(int argc, char **argv) {
     const char *plan_path = NULL, *out_dir = NULL;
     uint64_t jobs = 1, threads = 1, timeout = 3600;
-    bool resume = false, jobs_set = false;
+    bool resume = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage, stdout);
@@ -112,7 +112,6 @@ int main(int argc, char **argv) {
             i++;
         } else if (strcmp(a, "--jobs") == 0) {
             bad = flag_number(a, v, 0, 1024, &jobs);
-            jobs_set = true;
             i++;
         } else if (strcmp(a, "--threads") == 0) {
             bad = flag_number(a, v, 1, 1024, &threads);
@@ -176,7 +175,6 @@ int main(int argc, char **argv) {
         return 3;
     }
 #endif
-    (void)jobs_set;
     char err[1600];
     boids_plan *plan;
     boids_result r = boids_plan_load(plan_path, &plan, err, sizeof err);

@@ -494,7 +494,7 @@ static void check_whole(plan_ctx *c) {
     free(sc);
     if (c->failed)
         return;
-    uint64_t combos = p->n_params ? 1 : 1;
+    uint64_t combos = 1;
     for (uint32_t k = 0; k < p->n_params; k++) {
         if (p->zip) {
             if (p->param[k].n != p->param[0].n) {
