@@ -1,5 +1,5 @@
 // tests/test_bad_inputs.c: the bad-input matrix (issue 8). Every executable
-// (boids, boids-run, boids-bench, boids-validate) with a list of wrong
+// (boids, boids-run, boids-bench, boids-validate, boids-ensemble) with a list of wrong
 // invocations and corrupted input files: each must exit with status 2 (bad
 // input) or 3 (environment), print exactly one line on stderr, never die by
 // a signal, and leave an existing output file it was pointed at untouched.
@@ -190,6 +190,8 @@ static void make_inputs(void) {
     boids_test_write(TMP "/bad-inputs/keep.csv", "precious\n", 9);
     boids_test_write(TMP "/bad-inputs/keep.png", "precious\n", 9);
     boids_test_write(TMP "/bad-inputs/keep.boids", "precious\n", 9);
+    static const char plan[] = "[plan]\nscenario = flocking\nsteps = 2\n";
+    boids_test_write(TMP "/bad-inputs/ok-plan.ini", plan, sizeof plan - 1);
 }
 
 typedef struct program {
@@ -202,12 +204,15 @@ static const char *const run_base[] = {"--count", "50", "--steps", "2", NULL};
 static const char *const bench_base[] = {"--counts", "50", "--steps", "1", NULL};
 static const char *const validate_base[] = {"--count", "50", "--steps", "1", NULL};
 static const char *const viewer_base[] = {"--count", "50", "--frames", "1", NULL};
+// A good plan: every case's flags must be refused before a run starts (no folder made).
+static const char *const ensemble_base[] = {TMP "/bad-inputs/ok-plan.ini", "--out", TMP "/bad-inputs/ens.out", NULL};
 
 static const program programs[] = {
     {"boids-run", run_base, "--export-csv"},
     {"boids-bench", bench_base, "--profile"},
     {"boids-validate", validate_base, NULL},
     {"boids", viewer_base, "--screenshot"},
+    {"boids-ensemble", ensemble_base, NULL},
 };
 
 static uint32_t tried;
@@ -269,6 +274,8 @@ START_TEST(flags_on_every_executable) {
             expect_refused(&programs[p], flag_cases[k], what);
         }
     expect_untouched();
+    struct stat st;
+    ck_assert_msg(stat(TMP "/bad-inputs/ens.out", &st) != 0, "boids-ensemble made its folder before refusing a flag");
     printf("bad inputs: %u invocations refused properly\n", tried);
 }
 END_TEST

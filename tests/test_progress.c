@@ -298,6 +298,31 @@ START_TEST(validate_progress) {
 }
 END_TEST
 
+// boids-ensemble on a terminal: the line counts runs and failures
+// ("boids-ensemble: runs 3/12 (25%), 1 failed  ... left"), is erased before
+// the summary line; off a terminal: plain lines, no carriage return.
+START_TEST(ensemble_progress) {
+    static const char plan[] = "[plan]\nscenario = flocking\nsteps = 40\nseeds = 1..4\n[sweep]\n"
+                               "world.count = 60\ngroup.boids.radius = 50 | 0 | 40\n";
+    boids_test_write(TMP "/progress_plan.ini", plan, sizeof plan - 1);
+    system("rm -rf " TMP "/progress_ens " TMP "/progress_ens2");
+    const char *bin = BOIDS_BIN_DIR "/boids-ensemble";
+    pty_opts o = {.after = "0"};
+    pty_result r = run_pty(bin, ARGV("boids-ensemble", TMP "/progress_plan.ini", "--out", TMP "/progress_ens"), &o);
+    assert_exit("boids-ensemble", r.status, 0, r.text);
+    const char *line = strstr(r.text, "\rboids-ensemble: runs ");
+    ck_assert_msg(line != NULL, "expected the progress line counting runs: %s", tail(r.text));
+    ck_assert_msg(strstr(r.text, " failed  ") != NULL && strstr(r.text, " runs/s  ") != NULL,
+                  "expected failures and a rate on the line: %s", tail(r.text));
+    const char *sum = strstr(r.text, "boids-ensemble: 12 runs (4 failed)");
+    ck_assert_msg(sum && sum > r.text && sum[-1] == '\r', "expected the summary after the erased line: %s",
+                  tail(r.text));
+    free(r.text);
+    assert_plain(bin, ARGV("boids-ensemble", TMP "/progress_plan.ini", "--out", TMP "/progress_ens2"),
+                 "boids-ensemble: 12/12 runs done, 4 failed", "boids-ensemble: 12 runs (4 failed) in ");
+}
+END_TEST
+
 // Runs the cases of the suite CK_RUN_SUITE names (both without it).
 int main(void) {
     Suite *core = suite_create("progress");
@@ -307,6 +332,7 @@ int main(void) {
     boids_test_tcase(core, "run_interrupt", run_interrupt_erases_the_line);
     boids_test_tcase(core, "run_no_terminal", run_no_terminal_no_progress);
     boids_test_tcase(core, "bench", bench_progress);
+    boids_test_tcase(core, "ensemble", ensemble_progress);
     Suite *gpu = suite_create("progress_gpu");
     boids_test_tcase(gpu, "validate", validate_progress);
     if (mkdir(TMP, 0755) != 0 && errno != EEXIST) {

@@ -19,6 +19,7 @@ packages=(
   libzstd-dev                                # zstd-compressed frames of recordings (--record)
   clang libclang-rt-dev libomp-dev           # tools/fuzz.sh: libFuzzer, ASan/UBSan, OpenMP with clang
   glslang-tools                              # glslangValidator: the shaders checked against GLSL 4.50 core (test shaders_glslang)
+  openmpi-bin libopenmpi-dev                 # boids-ensemble under mpirun (the optional MPI component; tests labelled mpi)
 )
 
 missing=()

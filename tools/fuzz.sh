@@ -11,7 +11,7 @@
 #
 # Environment: FUZZ_JOBS (build jobs, default the number of cores),
 # FUZZ_TARGETS (names to run, default every built one: cli scenario
-# [snapshot]).
+# [snapshot] record plan).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
@@ -30,7 +30,7 @@ CC=clang cmake -S "$root" -B "$build" -DBOIDS_FUZZ=ON -DBOIDS_WERROR=OFF -DCMAKE
   -DCMAKE_C_FLAGS="$sanitizers -g" >/dev/null
 
 targets=()
-for t in ${FUZZ_TARGETS:-cli scenario snapshot record}; do
+for t in ${FUZZ_TARGETS:-cli scenario snapshot record plan}; do
   if [[ -f "$root/tests/fuzz/fuzz_$t.c" ]]; then targets+=("$t"); fi
 done
 if [[ ${#targets[@]} -eq 0 ]]; then
@@ -52,6 +52,7 @@ max_len() {
     scenario) echo 8192 ;;
     snapshot) echo 16384 ;;
     record) echo 16384 ;;
+    plan) echo 4096 ;;
     *) echo 65536 ;;
   esac
 }

@@ -17,6 +17,7 @@
  *   boids_engine_read_buffer   per-slot outputs and grid buffers (validation)
  *   boids_engine_stage     one stage of a step (validation drives stages)
  *   boids_engine_stage_ms / _stats / _hash / _check (faults)
+ *   boids_engine_stat_count / _stat_name / _stat_grouped / _stat_values   the statistics as one name -> value table
  *   boids_engine_save / _write_csv / _last_good / _record_open / _record_close / _error
  *   boids_engine_gl_buffers    the GPU's buffer names, to draw from (GPU backend only)
  *   boids_engine_trig_error / _fault_env (BOIDS_FAULT checked before GL)
@@ -270,6 +271,22 @@ boids_result boids_engine_stage(boids_engine *e, boids_engine_stage_id stage);
 void boids_engine_stage_ms(boids_engine *e, bool wait, boids_stage_ms *out);
 // Statistics of the current state (boids_sim_stats; GPU: read back first).
 boids_result boids_engine_stats(boids_engine *e, boids_stats *out);
+// The statistics as one table of names and values (src/engine/engine_stats.c),
+// for programs that log them all without naming boids_stats' fields (the
+// ensemble runner's columns): a statistic added there appears in every such
+// log. Names are lower_case ("polarisation", "mean_speed", ...).
+#define BOIDS_ENGINE_STATS_MAX 32
+uint32_t boids_engine_stat_count(void);
+// The name of statistic i, NULL for i >= the count.
+const char *boids_engine_stat_name(uint32_t i);
+// Whether statistic i has a per-group value (false: of the whole flock only,
+// such as the grid's cell figures).
+bool boids_engine_stat_grouped(uint32_t i);
+// The values of every statistic of the current state, in the order of the
+// names: of every agent (group UINT32_MAX: boids_engine_stats'), or of one
+// group's agents (summed in id order; NaN for a statistic that is not
+// grouped). BOIDS_ERR_ARGUMENT for a group out of range; a GPU fault is returned.
+boids_result boids_engine_stat_values(boids_engine *e, uint32_t group, double values[BOIDS_ENGINE_STATS_MAX]);
 // FNV-1a 64 of (id, group, pos, vel) in id order: boids-run's state-hash,
 // the same on both backends for the same bits (0 after a GPU fault).
 uint64_t boids_engine_hash(boids_engine *e);

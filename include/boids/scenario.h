@@ -77,6 +77,25 @@ void boids_scenario_default(boids_scenario *sc);
 // "PATH:LINE: [SECTION] KEY: PROBLEM; expected ALLOWED" (LINE 0: the file
 // as a whole). BOIDS_ERR_IO: cannot be read; BOIDS_ERR_FORMAT: bad content.
 boids_result boids_scenario_load(const char *path, boids_scenario *out, char *err, size_t err_size);
+// One override of a scenario key (the ensemble runner's parameters):
+// "SECTION.KEY" as a file's section would hold KEY: world.KEY,
+// group.NAME.KEY (a group of the file; group.*.KEY: every group),
+// target.KEY, flowfield.KEY, relation.A.B. source and line (the plan file)
+// are named in its messages.
+typedef struct boids_scenario_override {
+    const char *key, *value;
+    const char *source; // NULL: "override"
+    int line;
+} boids_scenario_override;
+// Reads `path` as boids_scenario_load does with the n overrides applied
+// after the file's last key, in order, by the same handler (so a value is
+// checked as in a file) before the whole is checked. An override's problem
+// is "SOURCE:LINE: [SECTION] KEY: ..."; *key_problem (if non-NULL) is true
+// when the problem is an override's key itself (an unknown section, group
+// or key, or [scenario] / [obstacle] / [wall] / [path], which cannot be
+// overridden), false for a value or a check of the whole.
+boids_result boids_scenario_load_with(const char *path, const boids_scenario_override *ov, uint32_t n,
+                                      boids_scenario *out, char *err, size_t err_size, bool *key_problem);
 // The same from a string (tests); `name` stands for the path in messages.
 boids_result boids_scenario_load_string(const char *text, const char *name, boids_scenario *out, char *err,
                                         size_t err_size);

@@ -26,7 +26,8 @@ import threading
 import cffi
 import numpy as np
 
-__all__ = ["Simulation", "Stats", "Recording", "Frame", "scenarios", "behaviors", "library_path"]
+__all__ = ["Simulation", "Stats", "Recording", "Frame", "scenarios", "behaviors", "library_path",
+           "run_ensemble", "read_ensemble", "stat_names"]
 
 _CDEF = """
 typedef int boids_result;
@@ -127,6 +128,24 @@ const boids_recording_info *boids_recording_get_info(const boids_recording *r);
 boids_result boids_recording_frame(boids_recording *r, uint32_t i, uint64_t *step, float (*pos)[4],
                                    float (*vel)[4], char *err, size_t err_size);
 void boids_recording_close(boids_recording *r);
+
+uint32_t boids_engine_stat_count(void);
+const char *boids_engine_stat_name(uint32_t i);
+typedef struct boids_plan boids_plan;
+typedef struct boids_ensemble_desc {
+    const char *out_dir;
+    int jobs;
+    int threads;
+    bool resume;
+    void (*progress)(void *user, uint32_t done, uint32_t failed, uint32_t total);
+    void *user;
+    uint32_t kill_after;
+} boids_ensemble_desc;
+boids_result boids_plan_load(const char *path, boids_plan **out, char *err, size_t err_size);
+void boids_plan_free(boids_plan *p);
+uint32_t boids_plan_runs(const boids_plan *p);
+boids_result boids_ensemble_run(const boids_plan *p, const boids_ensemble_desc *d, uint32_t *failed,
+                                char *err, size_t err_size);
 """
 
 # boids/error.h's codes, in order.
@@ -865,3 +884,75 @@ class Recording(_Closable):
         """Agents, dimension, frames and the recording interval."""
         state = "closed" if self._r is None else f"{self._frames} frames"
         return f"<boids.Recording {self.count} agents {self.dim}D every {self.every}, {state}>"
+
+
+# ---- ensembles (boids/ensemble.h, docs/ENSEMBLES.md) ----------------------------------
+
+
+def stat_names():
+    """The statistics' names (boids_engine_stat_name), the columns of an ensemble's results."""
+    return [_text(_lib.boids_engine_stat_name(i)) for i in range(_lib.boids_engine_stat_count())]
+
+
+def _column(values):
+    """A results.csv column as a numpy array: float64 when every non-empty
+    value is a number (empty: NaN), else str."""
+    try:
+        return np.array([float(v) if v != "" else np.nan for v in values], dtype=np.float64)
+    except ValueError:
+        return np.array(values, dtype=str)
+
+
+def read_ensemble(out_dir):
+    """An ensemble's results.csv as a dict of columns (numpy arrays, in the
+    file's order: run, the swept keys, seed, [group,] step, the statistics,
+    state_hash, status). Numeric columns are float64 (NaN where empty: a
+    failed run's row, a statistic of the whole flock on a group's row);
+    state_hash, status, group and any swept key with text values are str."""
+    import csv
+
+    path = os.path.join(out_dir, "results.csv")
+    with open(path, newline="") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        rows = list(reader)
+    cols = list(zip(*rows)) if rows else [()] * len(header)
+    out = {}
+    for name, values in zip(header, cols):
+        out[name] = np.array(values, dtype=str) if name in ("state_hash", "status", "group") else _column(values)
+    return out
+
+
+def run_ensemble(plan, out_dir, jobs=1, threads=1, resume=False, progress=None):
+    """Runs an ensemble plan (a plan file's path) as boids-ensemble does on
+    one process: `jobs` runs at once on threads (the GPU backend: one after
+    another), each engine on `threads` CPU threads; `resume` runs only what
+    out_dir lacks. `progress(done, failed, total)`, if given, is called after
+    each run is written. Returns read_ensemble(out_dir). A bad plan raises
+    ValueError naming the file, line and key (before any run); a failed run
+    is a row with status 'failed' (its message in out_dir/runs/RUN.json)."""
+    err = ffi.new("char[]", _ERR_SIZE * 2)
+    out = ffi.new("boids_plan **")
+    code = _lib.boids_plan_load(os.fsencode(plan), out, err, _ERR_SIZE * 2)
+    if code == _FORMAT:
+        raise ValueError(_text(err))
+    _check(code, err)
+    p = out[0]
+    try:
+        desc = ffi.new("boids_ensemble_desc *")
+        dir_c = ffi.new("char[]", os.fsencode(out_dir))
+        desc.out_dir = dir_c
+        desc.jobs = int(jobs)
+        desc.threads = int(threads)
+        desc.resume = bool(resume)
+        callback = None
+        if progress is not None:
+            @ffi.callback("void(void *, uint32_t, uint32_t, uint32_t)")
+            def callback(_user, done, failed, total):
+                progress(done, failed, total)
+            desc.progress = callback
+        failed = ffi.new("uint32_t *")
+        _check(_lib.boids_ensemble_run(p, desc, failed, err, _ERR_SIZE * 2), err)
+    finally:
+        _lib.boids_plan_free(p)
+    return read_ensemble(out_dir)

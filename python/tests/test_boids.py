@@ -361,3 +361,42 @@ def test_gpu_kernels_same_hash():
         boids.Simulation(count=10, kernel="tiled")
     with pytest.raises(ValueError):
         boids.Simulation(count=10, backend="gpu", kernel="fast")
+
+
+# ---- ensembles ------------------------------------------------------------------------
+
+_PLANS = os.path.join(os.path.dirname(__file__), "..", "..", "plans")
+
+
+def test_run_ensemble(tmp_path):
+    """The tests' plan from Python: the same results.csv as boids-ensemble
+    writes (byte for byte), columns as numpy arrays, failed runs as rows."""
+    plan = os.path.join(_PLANS, "tiny.ini")
+    seen = []
+    res = boids.run_ensemble(plan, str(tmp_path / "py"), jobs=2, progress=lambda d, f, t: seen.append((d, f, t)))
+    assert len(seen) == 12 and seen[-1] == (12, 6, 12)  # every run reported, 6 failed (radius 0)
+    for name in ["run", "seed", "step", "group", "state_hash", "status"] + boids.stat_names():
+        assert name in res, name
+    assert "polarisation" in boids.stat_names()
+    assert res["run"].dtype == np.float64 and res["status"].dtype.kind == "U"
+    ok = res["status"] == "ok"
+    assert (res["status"] == "failed").sum() == 6
+    assert np.all(np.isnan(res["polarisation"][~ok]))
+    assert np.all((res["polarisation"][ok] >= 0) & (res["polarisation"][ok] <= 1))
+    assert set(res["group.boids.weight.alignment"]) == {0.0, 1.0, 2.0}
+    final = ok & (res["step"] == 30) & (res["group"] == "all")
+    assert len(set(res["state_hash"][final])) == 6  # six ok runs, six different final states
+    exe = os.path.join(os.environ.get("BOIDS_BIN_DIR", os.path.join(_PLANS, "..", "build", "bin")), "boids-ensemble")
+    subprocess.run([exe, plan, "--out", str(tmp_path / "cli")], check=True, capture_output=True)
+    assert (tmp_path / "py" / "results.csv").read_bytes() == (tmp_path / "cli" / "results.csv").read_bytes()
+    # --resume from Python: nothing left to run, the same results.
+    again = boids.run_ensemble(plan, str(tmp_path / "py"), resume=True)
+    assert np.array_equal(again["state_hash"], res["state_hash"])
+
+
+def test_run_ensemble_bad_plan(tmp_path):
+    bad = tmp_path / "bad.ini"
+    bad.write_text("[plan]\nscenario = flocking\nsteps = 5\n[sweep]\nworld.cuont = 1 | 2\n")
+    with pytest.raises(ValueError, match=r"bad.ini:5: \[world\] cuont: is not a key"):
+        boids.run_ensemble(str(bad), str(tmp_path / "out"))
+    assert not (tmp_path / "out").exists()

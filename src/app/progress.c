@@ -27,6 +27,8 @@ static struct {
     double last_draw; // when the line was last drawn (0: not yet)
     size_t columns;   // the terminal's width (0: unknown)
     size_t drawn;     // length of the text on the screen (0: none)
+    char unit[16];    // what is counted ("step"; boids-ensemble: "runs")
+    char note[64];    // after the count (boids-ensemble: ", 2 failed")
 } line;
 
 // The erase sequence of the text on screen ("\r", its length in spaces, "\r").
@@ -76,17 +78,18 @@ static void draw(uint64_t done, double now) {
     char text[LINE_MAX_CHARS + 1];
     double elapsed = now - line.started;
     uint64_t total = line.total ? line.total : 1;
-    int n = snprintf(text, sizeof text, "%s: step %llu/%llu (%llu%%)", line.label, (unsigned long long)done,
-                     (unsigned long long)line.total, (unsigned long long)(done * 100 / total));
+    int n = snprintf(text, sizeof text, "%s: %s %llu/%llu (%llu%%)%s", line.label, line.unit[0] ? line.unit : "step",
+                     (unsigned long long)done, (unsigned long long)line.total, (unsigned long long)(done * 100 / total),
+                     line.note);
     if (done > 0 && elapsed > 0 && n > 0 && (size_t)n < sizeof text) {
         double rate = (double)done / elapsed;
         char left[32];
         format_duration((double)(line.total > done ? line.total - done : 0) / rate, left, sizeof left);
-        snprintf(text + n, sizeof text - (size_t)n, "  %.*f steps/s  %s left",
+        snprintf(text + n, sizeof text - (size_t)n, "  %.*f %s/s  %s left",
                  rate >= 100  ? 0
                  : rate >= 10 ? 1
                               : 2,
-                 rate, left);
+                 rate, line.unit[0] ? line.unit : "steps", left);
     }
     size_t len = strlen(text);
     if (line.columns > 1 && len > line.columns - 1) // never the last column: some terminals wrap there
@@ -120,6 +123,7 @@ bool boids_progress_start(const char *label, uint64_t total) {
         line.after = delay_from_env();
     }
     snprintf(line.label, sizeof line.label, "%s", label);
+    line.unit[0] = line.note[0] = '\0';
     line.total = total;
     line.started = now;
     line.last_draw = 0;
@@ -155,4 +159,10 @@ void boids_progress_finish(void) {
 // See progress.h.
 void boids_progress_on_signal(void) {
     signalled = 1;
+}
+
+// See progress.h.
+void boids_progress_words(const char *unit, const char *note) {
+    snprintf(line.unit, sizeof line.unit, "%s", unit ? unit : "");
+    snprintf(line.note, sizeof line.note, "%s", note ? note : "");
 }

@@ -13,6 +13,7 @@
  * Offers:
  *   boids_progress_start     a new piece of work: its label and step total
  *   boids_progress_update    steps done (draws when due)
+ *   boids_progress_words     count runs instead of steps, a note after the count
  *   boids_progress_clear     erase the line now (the next update redraws it)
  *   boids_progress_finish    erase it and stop until the next start
  *   boids_progress_on_signal from a signal handler: draw no more
@@ -37,6 +38,9 @@ void boids_progress_update(uint64_t done);
 void boids_progress_clear(void);
 // Erases the line and ends the piece of work.
 void boids_progress_finish(void);
+// What the line counts instead of steps ("runs") and a note after the count
+// (", 2 failed"); NULL or "": none. Until the next start.
+void boids_progress_words(const char *unit, const char *note);
 // Safe in a signal handler: sets a flag only, so later updates draw nothing
 // (the run is stopping). The line is erased by the run's next clear or
 // finish, on its own thread: a handler that wrote it could run on any

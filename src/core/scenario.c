@@ -78,6 +78,10 @@ typedef struct parse_ctx {
     int path_line, size_line, dim_line, image_line, flow_line;
     uint32_t size_n;
     float size[3], origin[3];
+    // Overrides applied after the file's last key (boids_scenario_load_with).
+    const boids_scenario_override *ov;
+    uint32_t n_ov;
+    bool key_failed; // the first error is about a key itself (unknown), not a value
 } parse_ctx;
 
 // ---- messages ---------------------------------------------------------------
@@ -90,6 +94,8 @@ static void fail(parse_ctx *c, int line, const char *section, const char *key, c
     if (c->failed)
         return;
     c->failed = true;
+    // A key itself is wrong (the ensemble runner's swept keys: boids_scenario_load_with).
+    c->key_failed = strncmp(fmt, "is not a key", 12) == 0 || strncmp(fmt, "names an unknown", 16) == 0;
     char problem[300];
     va_list ap;
     va_start(ap, fmt);
@@ -1223,6 +1229,65 @@ void boids_scenario_default(boids_scenario *sc) {
     sc->target_period = 600.0f;
 }
 
+// The overrides of c, each as a key of its section after the file's last
+// line: the same handler, so a value is checked exactly as in a file. A
+// problem names the override's source and line; the file's name comes back
+// for finish (whose checks are of the whole scenario).
+static void apply_overrides(parse_ctx *c) {
+    const char *file = c->name;
+    for (uint32_t k = 0; k < c->n_ov && !c->failed; k++) {
+        const boids_scenario_override *o = &c->ov[k];
+        c->name = o->source ? o->source : "override";
+        c->line = o->line;
+        char section[64], key[64];
+        const char *dot = strchr(o->key, '.');
+        bool group = strncmp(o->key, "group.", 6) == 0;
+        if (group && dot)
+            dot = strchr(dot + 1, '.');
+        if (!dot || (size_t)(dot - o->key) >= sizeof section || strlen(dot + 1) >= sizeof key || !dot[1]) {
+            fail(c, c->line, NULL, NULL, o->key,
+                 "SECTION.KEY: world.KEY, group.NAME.KEY, group.*.KEY, target.KEY, flowfield.KEY or relation.A.B",
+                 "is not a key of a scenario");
+            c->key_failed = true;
+            break;
+        }
+        snprintf(section, sizeof section, "%.*s", (int)(dot - o->key), o->key);
+        snprintf(key, sizeof key, "%s", dot + 1);
+        static const char *const sweepable[] = {"world", "target", "flowfield", "relation", NULL};
+        if (group) {
+            const char *name = section + 6;
+            bool all = strcmp(name, "*") == 0;
+            if (c->groups == 0)
+                c->groups = 1; // a file without [group.NAME] has the one group "default" (as finish names it)
+            if (!all && group_index(c, name) < 0) {
+                char names[300] = "", expected[340];
+                size_t n = 0;
+                for (uint32_t g = 0; g < c->groups && n < sizeof names; g++)
+                    n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", g ? ", " : "", c->sc.group_name[g]);
+                snprintf(expected, sizeof expected, "a group of %s (%s) or *", file, names);
+                fail(c, c->line, NULL, NULL, o->key, expected, "names an unknown group '%s'", name);
+                c->key_failed = true;
+                break;
+            }
+            for (uint32_t g = 0; g < c->groups && !c->failed; g++) {
+                if (!all && strcmp(c->sc.group_name[g], name) != 0)
+                    continue;
+                char sec[48];
+                snprintf(sec, sizeof sec, "group.%s", c->sc.group_name[g]);
+                group_key(c, sec, g, key, o->value);
+            }
+        } else if (boids_parse_pick(section, 0, sweepable) >= 0) {
+            on_key(c, section, key, o->value);
+        } else {
+            fail(c, c->line, NULL, NULL, o->key,
+                 "world.KEY, group.NAME.KEY, group.*.KEY, target.KEY, flowfield.KEY or relation.A.B",
+                 "names a section that cannot be overridden ([%s])", section);
+            c->key_failed = true;
+        }
+    }
+    c->name = file;
+}
+
 // Parses from the file or string set in c.
 static boids_result parse(parse_ctx *c, boids_scenario *out, char *err, size_t err_size) {
     boids_scenario_default(&c->sc);
@@ -1237,6 +1302,8 @@ static boids_result parse(parse_ctx *c, boids_scenario *out, char *err, size_t e
              "the line is not a section, a key = value or a comment");
     if (r < 0 && !c->failed)
         fail(c, 0, NULL, NULL, NULL, NULL, "%s", r == -2 ? "out of memory" : "cannot be read");
+    if (!c->failed)
+        apply_overrides(c);
     if (!c->failed)
         finish(c);
     if (c->failed) {
@@ -1268,6 +1335,30 @@ boids_result boids_scenario_load(const char *path, boids_scenario *out, char *er
         return BOIDS_ERR_IO;
     }
     boids_result r = parse(c, out, err, err_size);
+    fclose(c->file);
+    free(c);
+    return r;
+}
+
+boids_result boids_scenario_load_with(const char *path, const boids_scenario_override *ov, uint32_t n,
+                                      boids_scenario *out, char *err, size_t err_size, bool *key_problem) {
+    if (key_problem)
+        *key_problem = false;
+    parse_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return BOIDS_ERR_NOMEM;
+    c->name = path;
+    c->ov = ov;
+    c->n_ov = n;
+    struct stat st;
+    c->file = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? NULL : fopen(path, "r");
+    if (!c->file) {
+        free(c);
+        return boids_scenario_load(path, out, err, err_size); // its message for a directory or an unreadable file
+    }
+    boids_result r = parse(c, out, err, err_size);
+    if (key_problem)
+        *key_problem = r != BOIDS_OK && c->key_failed;
     fclose(c->file);
     free(c);
     return r;

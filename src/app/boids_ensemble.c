@@ -1,0 +1,204 @@
+// src/app/boids_ensemble.c: boids-ensemble PLAN.ini: every run of a plan
+// (boids/ensemble.h, docs/ENSEMBLES.md) into an output folder, on this
+// process (--jobs threads on the CPU, one run after another on the GPU) or,
+// built with MPI and started by mpirun, over the ranks (src/mpi).
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "boids/ensemble.h"
+#include "boids/parse.h"
+#include "progress.h"
+#ifdef BOIDS_HAVE_MPI
+#include "ensemble_mpi.h"
+#endif
+
+static const char usage[] =
+    "usage: boids-ensemble PLAN.ini [--out DIR] [--jobs N] [--threads T] [--resume] [--timeout S]\n"
+    "Runs every run of an ensemble plan (a base scenario, steps, seeds, swept keys:\n"
+    "docs/ENSEMBLES.md) and writes DIR/results.csv (run, swept keys, seed, step,\n"
+    "statistics, state_hash, status), DIR/plan.csv and DIR/runs/RUN.{csv,json,time.json}.\n"
+    "Under mpirun (built with MPI) rank 0 hands the runs out to the ranks.\n"
+    "  --out DIR       the output folder (default: the plan's name without .ini, in the working directory)\n"
+    "  --jobs N        runs at once on this process, each on its own thread (default 1;\n"
+    "                  the GPU backend: 1; under MPI: rank 0's own, 0 = dispatch only)\n"
+    "  --threads T     CPU threads of each run's engine (default 1)\n"
+    "  --resume        run only the runs DIR lacks (after a killed job), then write results.csv\n"
+    "  --timeout S     MPI: the longest wait for a rank's message, seconds (default 3600)\n"
+    "  --help, --version\n"
+    "Exit status: 0 done (failed runs are recorded, not fatal), 2 a bad plan or flag,\n"
+    "3 an environment problem (a folder that cannot be written, no GL, a lost rank).\n";
+
+typedef struct progress_state {
+    bool terminal;
+    double start, last_line; // the job's start; the last plain line
+    bool seen;               // a run has been reported
+    uint32_t first_done;     // runs already done when this process started (--resume)
+} progress_state;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+// Rank 0's progress: the updating line on a terminal (progress.c), else a
+// plain line at most every 10 s and at the end.
+static void on_progress(void *user, uint32_t done, uint32_t failed, uint32_t total) {
+    progress_state *s = user;
+    double t = now_s();
+    if (!s->seen) {
+        s->seen = true;
+        s->first_done = done ? done - 1 : 0;
+    }
+    if (s->terminal) {
+        char note[64];
+        snprintf(note, sizeof note, ", %u failed", failed);
+        boids_progress_words("runs", note);
+        boids_progress_update(done);
+        return;
+    }
+    if (done < total && t - s->last_line < 10.0)
+        return;
+    s->last_line = t;
+    double rate = (done - s->first_done) / (t - s->start + 1e-9);
+    double left = rate > 0 ? (total - done) / rate : 0;
+    fprintf(stderr, "boids-ensemble: %u/%u runs done, %u failed, %d:%02d left\n", done, total, failed, (int)(left / 60),
+            (int)left % 60);
+}
+
+static int flag_number(const char *flag, const char *v, uint64_t lo, uint64_t hi, uint64_t *out) {
+    const char *e = v ? boids_parse_uint(v, 0, lo, hi, out) : "missing";
+    if (e) {
+        fprintf(stderr, "boids-ensemble: %s: '%s' is %s; expected an integer %llu..%llu\n", flag, v ? v : "", e,
+                (unsigned long long)lo, (unsigned long long)hi);
+        return 2;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *plan_path = NULL, *out_dir = NULL;
+    uint64_t jobs = 1, threads = 1, timeout = 3600;
+    bool resume = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("boids-ensemble %s%s\n", BOIDS_VERSION,
+#ifdef BOIDS_HAVE_MPI
+                   " (MPI)"
+#else
+                   " (no MPI)"
+#endif
+            );
+            return 0;
+        }
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0;
+        if (strcmp(a, "--out") == 0) {
+            if (!v || !*v) {
+                fprintf(stderr, "boids-ensemble: --out: missing; expected a folder\n");
+                return 2;
+            }
+            out_dir = v;
+            i++;
+        } else if (strcmp(a, "--jobs") == 0) {
+            bad = flag_number(a, v, 0, 1024, &jobs);
+            i++;
+        } else if (strcmp(a, "--threads") == 0) {
+            bad = flag_number(a, v, 1, 1024, &threads);
+            i++;
+        } else if (strcmp(a, "--timeout") == 0) {
+            bad = flag_number(a, v, 1, 86400 * 30, &timeout);
+            i++;
+        } else if (strcmp(a, "--resume") == 0) {
+            resume = true;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr,
+                    "boids-ensemble: '%s' is not a flag; expected --out, --jobs, --threads, --resume, --timeout, "
+                    "--help or --version\n",
+                    a);
+            return 2;
+        } else if (plan_path) {
+            fprintf(stderr, "boids-ensemble: '%s' is a second plan; expected one PLAN.ini\n", a);
+            return 2;
+        } else {
+            plan_path = a;
+        }
+        if (bad)
+            return bad;
+    }
+    if (!plan_path) {
+        fprintf(stderr, "boids-ensemble: no plan given; expected boids-ensemble PLAN.ini (see --help)\n");
+        return 2;
+    }
+    char default_out[512];
+    if (!out_dir) { // the plan's name without its folder and .ini
+        const char *base = strrchr(plan_path, '/') ? strrchr(plan_path, '/') + 1 : plan_path;
+        size_t n = strlen(base);
+        if (n > 4 && strcmp(base + n - 4, ".ini") == 0)
+            n -= 4;
+        snprintf(default_out, sizeof default_out, "%.*s.out", (int)n, base);
+        out_dir = default_out;
+    }
+    uint32_t kill_after = 0;
+    const char *k = getenv("BOIDS_ENSEMBLE_KILL_AFTER");
+    if (k && *k) {
+        uint64_t u;
+        if (flag_number("BOIDS_ENSEMBLE_KILL_AFTER", k, 1, UINT32_MAX, &u))
+            return 2;
+        kill_after = (uint32_t)u;
+    }
+    progress_state ps = {.terminal = isatty(2) != 0, .start = now_s()};
+    ps.last_line = ps.start;
+#ifdef BOIDS_HAVE_MPI
+    if (boids_mpi_active()) {
+        boids_mpi_options mo = {plan_path,       out_dir,    (int)jobs,   (int)threads, resume,
+                                (double)timeout, kill_after, on_progress, &ps};
+        return boids_mpi_ensemble(&mo);
+    }
+#else
+    const char *size = getenv("OMPI_COMM_WORLD_SIZE");
+    if (size && strcmp(size, "1") != 0) {
+        fprintf(stderr,
+                "boids-ensemble: started by mpirun with %s ranks, but built without MPI; expected one "
+                "process (rebuild with libopenmpi-dev: BOIDS_MPI=ON)\n",
+                size);
+        return 3;
+    }
+#endif
+    char err[1600];
+    boids_plan *plan;
+    boids_result r = boids_plan_load(plan_path, &plan, err, sizeof err);
+    if (r != BOIDS_OK) {
+        fprintf(stderr, "boids-ensemble: %s\n", err);
+        return r == BOIDS_ERR_NOMEM ? 3 : 2;
+    }
+    if (ps.terminal) {
+        ps.terminal = boids_progress_start("boids-ensemble", boids_plan_runs(plan));
+        boids_progress_words("runs", ", 0 failed");
+    }
+    boids_ensemble_desc d = {out_dir, (int)jobs, (int)threads, resume, on_progress, &ps, kill_after};
+    uint32_t failed = 0;
+    double t0 = now_s();
+    r = boids_ensemble_run(plan, &d, &failed, err, sizeof err);
+    if (ps.terminal)
+        boids_progress_finish();
+    if (r != BOIDS_OK) {
+        fprintf(stderr, "boids-ensemble: %s\n", err);
+        boids_plan_free(plan);
+        return r == BOIDS_ERR_ARGUMENT ? 2 : 3;
+    }
+    fprintf(stderr, "boids-ensemble: %u runs (%u failed) in %.1f s: %s/results.csv\n", boids_plan_runs(plan), failed,
+            now_s() - t0, out_dir);
+    boids_plan_free(plan);
+    return 0;
+}

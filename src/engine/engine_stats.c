@@ -1,0 +1,137 @@
+// src/engine/engine_stats.c: the statistics as one name -> value table
+// (boids_engine_stat_*), so the ensemble runner, boids-ensemble's CSV and the
+// Python package log whatever boids_stats holds without naming its fields:
+// a statistic added to boids_stats needs one line in STATS below and
+// appears everywhere as a column.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boids/engine.h"
+
+// X(name, field of boids_stats, whether the per-group figure is computed by group_stats)
+#define STATS(X)                                                                                                       \
+    X(polarisation, polarisation, 1)                                                                                   \
+    X(mean_speed, mean_speed, 1)                                                                                       \
+    X(mean_neighbors, mean_neighbors, 1)                                                                               \
+    X(mean_nearest, mean_nearest, 1)                                                                                   \
+    X(cell_max, cell_max, 0)                                                                                           \
+    X(cell_mean, cell_mean, 0)                                                                                         \
+    X(candidate_pairs, candidate_pairs, 1)                                                                             \
+    X(neighbor_pairs, neighbor_pairs, 1)
+
+#define NAME(n, f, g) #n,
+static const char *const names[] = {STATS(NAME) NULL};
+#define GROUPED(n, f, g) g,
+static const int grouped[] = {STATS(GROUPED)};
+enum { N_STATS = sizeof grouped / sizeof grouped[0] };
+_Static_assert(N_STATS <= BOIDS_ENGINE_STATS_MAX, "BOIDS_ENGINE_STATS_MAX must hold every statistic");
+
+// See boids/engine.h.
+uint32_t boids_engine_stat_count(void) {
+    return N_STATS;
+}
+
+// See boids/engine.h.
+const char *boids_engine_stat_name(uint32_t i) {
+    return i < N_STATS ? names[i] : NULL;
+}
+
+// See boids/engine.h.
+bool boids_engine_stat_grouped(uint32_t i) {
+    return i < N_STATS && grouped[i];
+}
+
+// The statistics of boids_sim_stats restricted to one group's agents, in id
+// order (the slot order of a GPU grid differs run to run): the fields that
+// `grouped` marks.
+static boids_result group_stats(boids_engine *e, uint32_t group, boids_stats *out) {
+    memset(out, 0, sizeof *out);
+    out->step = boids_engine_steps(e);
+    uint32_t n = boids_engine_count(e);
+    if (n == 0)
+        return BOIDS_OK;
+    float(*vel)[4] = malloc((size_t)n * sizeof *vel);
+    uint32_t *grp = malloc((size_t)n * sizeof *grp), *ids = malloc((size_t)n * sizeof *ids);
+    uint32_t *nb = malloc((size_t)n * sizeof *nb), *cand = malloc((size_t)n * sizeof *cand);
+    float *near = malloc((size_t)n * sizeof *near);
+    uint32_t *nb_id = malloc((size_t)n * sizeof *nb_id), *cand_id = malloc((size_t)n * sizeof *cand_id);
+    float *near_id = malloc((size_t)n * sizeof *near_id);
+    boids_result r = BOIDS_ERR_NOMEM;
+    if (vel && grp && ids && nb && cand && near && nb_id && cand_id && near_id) {
+        r = boids_engine_read(e, NULL, vel, grp);
+        if (r == BOIDS_OK)
+            r = boids_engine_read_buffer(e, BOIDS_ENGINE_ID, ids, (size_t)n * sizeof *ids);
+        if (r == BOIDS_OK)
+            r = boids_engine_read_buffer(e, BOIDS_ENGINE_NEIGHBORS, nb, (size_t)n * sizeof *nb);
+        if (r == BOIDS_OK)
+            r = boids_engine_read_buffer(e, BOIDS_ENGINE_NEAREST, near, (size_t)n * sizeof *near);
+        if (r == BOIDS_OK)
+            r = boids_engine_read_buffer(e, BOIDS_ENGINE_CANDIDATES, cand, (size_t)n * sizeof *cand);
+    }
+    if (r == BOIDS_OK) {
+        for (uint32_t s = 0; s < n; s++) {
+            uint32_t id = ids[s] < n ? ids[s] : 0;
+            nb_id[id] = nb[s];
+            near_id[id] = near[s];
+            cand_id[id] = cand[s];
+        }
+        double ux = 0, uy = 0, uz = 0, speed = 0, sum_nb = 0, sum_near = 0;
+        uint64_t members = 0, with_nb = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (grp[i] != group)
+                continue;
+            members++;
+            const float *v = vel[i];
+            double m = sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
+            speed += m;
+            if (m > 0) {
+                ux += v[0] / m;
+                uy += v[1] / m;
+                uz += v[2] / m;
+            }
+            sum_nb += nb_id[i];
+            out->neighbor_pairs += nb_id[i];
+            out->candidate_pairs += cand_id[i];
+            if (nb_id[i]) {
+                sum_near += near_id[i];
+                with_nb++;
+            }
+        }
+        if (members) {
+            out->polarisation = sqrt(ux * ux + uy * uy + uz * uz) / (double)members;
+            out->mean_speed = speed / (double)members;
+            out->mean_neighbors = sum_nb / (double)members;
+        }
+        out->mean_nearest = with_nb ? sum_near / (double)with_nb : 0.0;
+    }
+    free(vel);
+    free(grp);
+    free(ids);
+    free(nb);
+    free(cand);
+    free(near);
+    free(nb_id);
+    free(cand_id);
+    free(near_id);
+    return r;
+}
+
+// See boids/engine.h.
+boids_result boids_engine_stat_values(boids_engine *e, uint32_t group, double values[BOIDS_ENGINE_STATS_MAX]) {
+    boids_stats st;
+    boids_result r;
+    if (group == UINT32_MAX) {
+        r = boids_engine_stats(e, &st);
+    } else if (group >= boids_engine_params(e)->world.group_count) {
+        return BOIDS_ERR_ARGUMENT;
+    } else {
+        r = group_stats(e, group, &st);
+    }
+    if (r != BOIDS_OK)
+        return r;
+    uint32_t i = 0;
+#define VALUE(n, f, g) values[i] = group == UINT32_MAX || g ? (double)st.f : NAN, i++;
+    STATS(VALUE)
+    return BOIDS_OK;
+}

@@ -1,0 +1,646 @@
+// src/engine/ensemble_run.c: one run of a plan through the engine into the
+// text of its files, the output folder (boids/ensemble.h), and a whole plan
+// in one process: `jobs` threads each taking the next run (CPU), or one run
+// after another on one shared headless context (GPU). Every file but
+// runs/RUN.time.json depends only on the plan and the run index, so any
+// number of threads or ranks writes the same bytes.
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "boids/atomic.h"
+#include "boids/ensemble.h"
+#include "boids/scenario.h"
+
+// ---- a growing text buffer ---------------------------------------------------
+
+typedef struct text {
+    char *s;
+    size_t n, cap;
+    bool nomem;
+} text;
+
+static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text *t, const char *fmt, ...) {
+    if (t->nomem)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(t->s ? t->s + t->n : NULL, t->s ? t->cap - t->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            t->nomem = true;
+            return;
+        }
+        if (t->s && t->n + (size_t)k < t->cap) {
+            t->n += (size_t)k;
+            return;
+        }
+        size_t cap = t->cap ? t->cap : 1024;
+        while (cap <= t->n + (size_t)k)
+            cap *= 2;
+        char *s = realloc(t->s, cap);
+        if (!s) {
+            t->nomem = true;
+            return;
+        }
+        t->s = s;
+        t->cap = cap;
+    }
+}
+
+// A JSON string of s (quotes, backslashes and control characters escaped).
+static void put_json(text *t, const char *s) {
+    put(t, "\"");
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            put(t, "\\%c", *p);
+        else if (*p < 0x20)
+            put(t, "\\u%04x", *p);
+        else
+            put(t, "%c", *p);
+    }
+    put(t, "\"");
+}
+
+// A CSV field of s: quoted when it holds a comma, a quote or a line break.
+static void put_csv(text *t, const char *s) {
+    if (!strpbrk(s, ",\"\n\r")) {
+        put(t, "%s", s);
+        return;
+    }
+    put(t, "\"");
+    for (const char *p = s; *p; p++)
+        put(t, *p == '"' ? "\"\"" : "%c", *p);
+    put(t, "\"");
+}
+
+// A statistic as text: integers exactly, others with 17 significant digits
+// (the double's bits round-trip); NaN (not of a group) as an empty field.
+static void put_value(text *t, double v) {
+    if (isnan(v))
+        return;
+    if (v == floor(v) && fabs(v) < 9007199254740992.0)
+        put(t, "%.0f", v);
+    else
+        put(t, "%.17g", v);
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+// ---- one run -----------------------------------------------------------------------
+
+// The row's leading fields: run, values, seed.
+static void put_lead(text *t, const boids_plan *p, uint32_t r) {
+    put(t, "%u", r);
+    for (uint32_t k = 0; k < p->n_params; k++) {
+        put(t, ",");
+        put_csv(t, boids_plan_run_value(p, r, k));
+    }
+    put(t, ",%llu", (unsigned long long)boids_plan_run_seed(p, r));
+}
+
+// One row per logged group (the whole flock, then each group when asked).
+static boids_result put_rows(text *t, const boids_plan *p, uint32_t r, boids_engine *e, const boids_scenario *sc) {
+    uint32_t groups = p->groups ? boids_engine_params(e)->world.group_count : 0;
+    for (uint32_t g = 0; g <= groups; g++) {
+        double v[BOIDS_ENGINE_STATS_MAX];
+        uint32_t which = g == 0 ? UINT32_MAX : g - 1;
+        boids_result res = boids_engine_stat_values(e, which, v);
+        if (res != BOIDS_OK)
+            return res;
+        put_lead(t, p, r);
+        if (p->groups) {
+            put(t, ",");
+            put_csv(t, g == 0 ? "all" : sc->group_name[g - 1]);
+        }
+        put(t, ",%llu", (unsigned long long)boids_engine_steps(e));
+        for (uint32_t i = 0; i < boids_engine_stat_count(); i++) {
+            put(t, ",");
+            put_value(t, v[i]);
+        }
+        put(t, ",,ok\n"); // the hash goes on the final rows only (filled in below)
+    }
+    return BOIDS_OK;
+}
+
+boids_result boids_ensemble_run_one(const boids_plan *p, uint32_t r, const boids_run_env *env, boids_run_output *out) {
+    memset(out, 0, sizeof *out);
+    out->run = r;
+    if (r >= p->runs)
+        return BOIDS_ERR_ARGUMENT;
+    double t0 = now_s();
+    boids_scenario_override ov[BOIDS_PLAN_MAX_PARAMS];
+    for (uint32_t k = 0; k < p->n_params; k++)
+        ov[k] = (boids_scenario_override){p->param[k].key, boids_plan_run_value(p, r, k), p->name, p->param[k].line};
+    boids_scenario *sc = malloc(sizeof *sc);
+    text rows = {0};
+    boids_engine *e = NULL;
+    uint64_t final_rows_at = 0;
+    double step_s = 0;
+    if (!sc)
+        return BOIDS_ERR_NOMEM;
+    char msg[sizeof out->message] = "";
+    boids_result res = boids_scenario_load_with(p->scenario, ov, p->n_params, sc, msg, sizeof msg, NULL);
+    if (res == BOIDS_OK) {
+        boids_engine_desc d = {
+            .scenario = sc,
+            .backend = p->backend,
+            .threads = env && env->threads > 0 ? env->threads : 1,
+            .headless = env ? env->headless : NULL,
+            .quiet = true,
+            .silent_errors = true,
+            .seed = boids_plan_run_seed(p, r),
+        };
+        res = boids_engine_create(&e, &d, msg, sizeof msg);
+    }
+    if (res == BOIDS_OK) {
+        uint64_t every = p->every ? p->every : p->steps;
+        double s0 = now_s();
+        for (uint64_t at = 0;;) {
+            if (at == p->steps)
+                final_rows_at = rows.n;
+            res = put_rows(&rows, p, r, e, sc);
+            if (res != BOIDS_OK || at == p->steps)
+                break;
+            uint64_t n = every - at % every;
+            if (at + n > p->steps)
+                n = p->steps - at;
+            res = boids_engine_step(e, n, NULL);
+            if (res != BOIDS_OK)
+                break;
+            at += n;
+        }
+        step_s = now_s() - s0;
+        if (res != BOIDS_OK) {
+            char why[400] = "";
+            boids_engine_check(e, why, sizeof why);
+            snprintf(msg, sizeof msg, "at step %llu: %s", (unsigned long long)boids_engine_steps(e),
+                     why[0] ? why : boids_result_str(res));
+        }
+    }
+    if (res == BOIDS_OK) {
+        out->state_hash = boids_engine_hash(e);
+        if (env && env->snapshot_path)
+            res = boids_engine_save(e, env->snapshot_path, msg, sizeof msg);
+    }
+    boids_engine_destroy(e);
+    free(sc);
+    if (res == BOIDS_ERR_NOMEM || rows.nomem) {
+        free(rows.s);
+        return BOIDS_ERR_NOMEM;
+    }
+    out->ok = res == BOIDS_OK;
+    snprintf(out->message, sizeof out->message, "%s", out->ok ? "" : msg);
+    // The CSV: the hash on the final rows; a failed run is one row, status failed.
+    text csv = {0};
+    if (out->ok) {
+        char hash[20];
+        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)out->state_hash);
+        const char *s = rows.s;
+        size_t at = 0;
+        while (at < rows.n) {
+            size_t len = strcspn(s + at, "\n");
+            if (at >= final_rows_at) // ",,ok" -> ",HASH,ok": keep the first comma
+                put(&csv, "%.*s%s,ok\n", (int)(len - 3), s + at, hash);
+            else
+                put(&csv, "%.*s\n", (int)len, s + at);
+            at += len + 1;
+        }
+    } else {
+        put_lead(&csv, p, r);
+        put(&csv, "%s,", p->groups ? "," : "");
+        for (uint32_t i = 0; i < boids_engine_stat_count(); i++)
+            put(&csv, ",");
+        put(&csv, ",,failed\n"); // state_hash empty, status
+    }
+    free(rows.s);
+    text json = {0};
+    put(&json, "{\n  \"run\": %u,\n  \"plan\": ", r);
+    put_json(&json, p->name);
+    put(&json, ",\n  \"scenario\": ");
+    put_json(&json, p->scenario_arg);
+    put(&json, ",\n  \"parameters\": {");
+    for (uint32_t k = 0; k < p->n_params; k++) {
+        put(&json, "%s", k ? ", " : "");
+        put_json(&json, p->param[k].key);
+        put(&json, ": ");
+        put_json(&json, boids_plan_run_value(p, r, k));
+    }
+    put(&json, "},\n  \"seed\": %llu,\n  \"backend\": \"%s\",\n  \"steps\": %llu,\n  \"status\": \"%s\",\n",
+        (unsigned long long)boids_plan_run_seed(p, r), p->backend == BOIDS_BACKEND_GPU ? "gpu" : "cpu",
+        (unsigned long long)p->steps, out->ok ? "ok" : "failed");
+    put(&json, "  \"message\": ");
+    put_json(&json, out->message);
+    if (out->ok)
+        put(&json, ",\n  \"state_hash\": \"%016llx\"\n}\n", (unsigned long long)out->state_hash);
+    else
+        put(&json, ",\n  \"state_hash\": null\n}\n");
+    out->seconds = now_s() - t0;
+    text tj = {0};
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    put(&tj, "{\n  \"run\": %u,\n  \"seconds\": %.6f,\n  \"step_seconds\": %.6f,\n  \"ms_per_step\": %.6f,\n", r,
+        out->seconds, step_s, out->ok && p->steps ? step_s * 1e3 / (double)p->steps : 0.0);
+    put(&tj, "  \"host\": ");
+    put_json(&tj, host);
+    put(&tj, ",\n  \"rank\": %d,\n  \"worker\": %d,\n  \"threads\": %d\n}\n", env ? env->rank : 0,
+        env ? env->worker : 0, env && env->threads > 0 ? env->threads : 1);
+    if (csv.nomem || json.nomem || tj.nomem) {
+        free(csv.s);
+        free(json.s);
+        free(tj.s);
+        return BOIDS_ERR_NOMEM;
+    }
+    out->csv = csv.s ? csv.s : calloc(1, 1);
+    out->json = json.s;
+    out->time_json = tj.s;
+    return BOIDS_OK;
+}
+
+void boids_ensemble_output_free(boids_run_output *o) {
+    if (!o)
+        return;
+    free(o->csv);
+    free(o->json);
+    free(o->time_json);
+    o->csv = o->json = o->time_json = NULL;
+}
+
+// ---- the output folder --------------------------------------------------------------
+
+typedef struct blob {
+    const char *s;
+    size_t n;
+} blob;
+
+static bool fill_blob(FILE *f, void *ctx) {
+    const blob *b = ctx;
+    return fwrite(b->s, 1, b->n, f) == b->n;
+}
+
+static boids_result write_text(const char *path, const char *s, size_t n, char *err, size_t err_size) {
+    blob b = {s, n};
+    if (boids_atomic_write(path, fill_blob, &b) != BOIDS_OK) {
+        snprintf(err, err_size, "%s: cannot be written (%s)", path, strerror(errno));
+        return BOIDS_ERR_IO;
+    }
+    return BOIDS_OK;
+}
+
+static void run_path(const char *out_dir, uint32_t r, const char *ext, char *out, size_t size) {
+    snprintf(out, size, "%s/runs/%06u%s", out_dir, r, ext);
+}
+
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    text t = {0};
+    char buf[65536];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        put(&t, "%.*s", (int)got, buf);
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    if (bad || t.nomem) {
+        free(t.s);
+        return NULL;
+    }
+    if (!t.s)
+        t.s = calloc(1, 1);
+    *len = t.n;
+    return t.s;
+}
+
+static bool make_dir(const char *path) {
+    return mkdir(path, 0777) == 0 || errno == EEXIST;
+}
+
+// The expansion as CSV: run, values, seed.
+static char *plan_csv(const boids_plan *p, size_t *len) {
+    text t = {0};
+    put(&t, "run");
+    for (uint32_t k = 0; k < p->n_params; k++)
+        put(&t, ",%s", p->param[k].key);
+    put(&t, ",seed\n");
+    for (uint32_t r = 0; r < p->runs; r++) {
+        put_lead(&t, p, r);
+        put(&t, "\n");
+    }
+    if (t.nomem) {
+        free(t.s);
+        return NULL;
+    }
+    *len = t.n;
+    return t.s;
+}
+
+boids_result boids_ensemble_prepare(const boids_plan *p, const char *out_dir, bool resume, char *err, size_t err_size) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/runs", out_dir);
+    if (!make_dir(out_dir) || !make_dir(path)) {
+        snprintf(err, err_size, "%s: cannot be made (%s); expected a folder for the results", path, strerror(errno));
+        return BOIDS_ERR_IO;
+    }
+    size_t n = 0, have_n = 0;
+    char *want = plan_csv(p, &n);
+    if (!want)
+        return BOIDS_ERR_NOMEM;
+    snprintf(path, sizeof path, "%s/plan.csv", out_dir);
+    char *have = slurp(path, &have_n);
+    boids_result r = BOIDS_OK;
+    if (have && !resume) {
+        snprintf(err, err_size, "%s: holds the results of a plan; expected --resume (to finish it) or another --out",
+                 out_dir);
+        r = BOIDS_ERR_ARGUMENT;
+    } else if (have && (have_n != n || memcmp(have, want, n) != 0)) {
+        snprintf(err, err_size, "%s: was made by another plan (its runs differ); expected the same plan with --resume",
+                 path);
+        r = BOIDS_ERR_ARGUMENT;
+    } else if (!have) {
+        r = write_text(path, want, n, err, err_size);
+    }
+    free(have);
+    free(want);
+    // A killed job's half-written files (boids_atomic_write's ".NAME.tmp.PID.N"
+    // of a run in flight, its snapshot say) go: the folder then holds only
+    // whole files, the same as an uninterrupted job's.
+    snprintf(path, sizeof path, "%s/runs", out_dir);
+    DIR *d = r == BOIDS_OK ? opendir(path) : NULL;
+    for (struct dirent *de; d && (de = readdir(d));) {
+        if (de->d_name[0] == '.' && strstr(de->d_name, ".tmp.")) {
+            char stale[1600];
+            snprintf(stale, sizeof stale, "%s/%s", path, de->d_name);
+            unlink(stale);
+        }
+    }
+    if (d)
+        closedir(d);
+    return r;
+}
+
+bool boids_ensemble_run_done(const char *out_dir, uint32_t r, bool *failed) {
+    char path[1200];
+    run_path(out_dir, r, ".json", path, sizeof path);
+    struct stat st;
+    bool done = stat(path, &st) == 0;
+    if (failed) {
+        size_t n = 0;
+        char *s = done ? slurp(path, &n) : NULL;
+        *failed = s && strstr(s, "\"status\": \"failed\"");
+        free(s);
+    }
+    return done;
+}
+
+boids_result boids_ensemble_write_run(const char *out_dir, const boids_run_output *o, char *err, size_t err_size) {
+    char path[1200];
+    run_path(out_dir, o->run, ".csv", path, sizeof path);
+    boids_result r = write_text(path, o->csv, strlen(o->csv), err, err_size);
+    if (r == BOIDS_OK) {
+        run_path(out_dir, o->run, ".time.json", path, sizeof path);
+        r = write_text(path, o->time_json, strlen(o->time_json), err, err_size);
+    }
+    if (r == BOIDS_OK) { // last: a run with its .json is done
+        run_path(out_dir, o->run, ".json", path, sizeof path);
+        r = write_text(path, o->json, strlen(o->json), err, err_size);
+    }
+    return r;
+}
+
+typedef struct assemble_ctx {
+    const boids_plan *p;
+    const char *out_dir;
+    uint32_t failed;
+    char *err;
+    size_t err_size;
+    bool missing;
+} assemble_ctx;
+
+static bool fill_results(FILE *f, void *user) {
+    assemble_ctx *a = user;
+    char header[4096];
+    boids_plan_csv_header(a->p, header, sizeof header);
+    if (fprintf(f, "%s\n", header) < 0)
+        return false;
+    for (uint32_t r = 0; r < a->p->runs; r++) {
+        char path[1200];
+        run_path(a->out_dir, r, ".csv", path, sizeof path);
+        size_t n = 0;
+        char *s = boids_ensemble_run_done(a->out_dir, r, NULL) ? slurp(path, &n) : NULL;
+        if (!s) {
+            snprintf(a->err, a->err_size, "%s: missing; expected every run's results (run again with --resume)", path);
+            a->missing = true;
+            errno = ENOENT;
+            return false;
+        }
+        if (n >= 7 && memcmp(s + n - 7, "failed\n", 7) == 0)
+            a->failed++;
+        bool ok = fwrite(s, 1, n, f) == n;
+        free(s);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+boids_result boids_ensemble_assemble(const boids_plan *p, const char *out_dir, uint32_t *failed, char *err,
+                                     size_t err_size) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/results.csv", out_dir);
+    assemble_ctx a = {p, out_dir, 0, err, err_size, false};
+    if (boids_atomic_write(path, fill_results, &a) != BOIDS_OK) {
+        if (!a.missing)
+            snprintf(err, err_size, "%s: cannot be written (%s)", path, strerror(errno));
+        return BOIDS_ERR_IO;
+    }
+    if (failed)
+        *failed = a.failed;
+    return BOIDS_OK;
+}
+
+// ---- a plan in this process ------------------------------------------------------------
+
+typedef struct runner {
+    const boids_plan *p;
+    const boids_ensemble_desc *d;
+    uint32_t *todo, n_todo;
+    uint32_t next; // the next index of todo to take
+    uint32_t done, failed, written;
+    boids_result error; // the first write error (stops the taking)
+    char err[1200];
+    boids_engine_headless *headless;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    // Finished outputs waiting for the calling thread to write (threads hand them over).
+    boids_run_output *ready;
+    uint32_t n_ready, active;
+} runner;
+
+// Writes one output and reports progress (the calling thread only).
+static void finish_run(runner *R, boids_run_output *o) {
+    char err[1200];
+    const boids_ensemble_desc *d = R->d;
+    if (R->error == BOIDS_OK) {
+        boids_result w = boids_ensemble_write_run(d->out_dir, o, err, sizeof err);
+        if (w != BOIDS_OK) {
+            pthread_mutex_lock(&R->lock); // the workers read it to stop taking runs
+            R->error = w;
+            snprintf(R->err, sizeof R->err, "%s", err);
+            pthread_mutex_unlock(&R->lock);
+        } else {
+            R->done++;
+            R->failed += !o->ok;
+            R->written++;
+            if (d->progress)
+                d->progress(d->user, R->done, R->failed, R->p->runs);
+            if (d->kill_after && R->written >= d->kill_after)
+                raise(SIGKILL); // tests: a job killed with runs in flight
+        }
+    }
+    boids_ensemble_output_free(o);
+}
+
+static void *worker(void *arg) {
+    runner *R = arg;
+    pthread_mutex_lock(&R->lock);
+    int id = (int)R->active++;
+    for (;;) {
+        if (R->next >= R->n_todo || R->error != BOIDS_OK)
+            break;
+        uint32_t r = R->todo[R->next++];
+        pthread_mutex_unlock(&R->lock);
+        char snap[1200];
+        if (R->p->snapshot)
+            run_path(R->d->out_dir, r, ".boids", snap, sizeof snap);
+        boids_run_env env = {R->d->threads, R->headless, R->p->snapshot ? snap : NULL, 0, id};
+        boids_run_output o;
+        boids_result res = boids_ensemble_run_one(R->p, r, &env, &o);
+        pthread_mutex_lock(&R->lock);
+        if (res != BOIDS_OK) {
+            if (R->error == BOIDS_OK) {
+                R->error = res;
+                snprintf(R->err, sizeof R->err, "run %u: %s", r, boids_result_str(res));
+            }
+            break;
+        }
+        R->ready[R->n_ready++] = o;
+        pthread_cond_signal(&R->wake);
+    }
+    R->active--;
+    pthread_cond_signal(&R->wake);
+    pthread_mutex_unlock(&R->lock);
+    return NULL;
+}
+
+boids_result boids_ensemble_run(const boids_plan *p, const boids_ensemble_desc *d, uint32_t *failed, char *err,
+                                size_t err_size) {
+    if (failed)
+        *failed = 0;
+    boids_result res = boids_ensemble_prepare(p, d->out_dir, d->resume, err, err_size);
+    if (res != BOIDS_OK)
+        return res;
+    runner R = {.p = p, .d = d};
+    R.todo = malloc(sizeof *R.todo * (p->runs ? p->runs : 1));
+    R.ready = malloc(sizeof *R.ready * (p->runs ? p->runs : 1));
+    if (!R.todo || !R.ready) {
+        free(R.todo);
+        free(R.ready);
+        return BOIDS_ERR_NOMEM;
+    }
+    for (uint32_t r = 0; r < p->runs; r++) {
+        bool f = false;
+        if (!boids_ensemble_run_done(d->out_dir, r, &f))
+            R.todo[R.n_todo++] = r;
+        R.failed += f;
+    }
+    R.done = p->runs - R.n_todo;
+    int jobs = d->jobs > 0 ? d->jobs : 1;
+    if (p->backend == BOIDS_BACKEND_GPU) {
+        jobs = 1; // one context, one run after another
+        if (R.n_todo) {
+            res = boids_engine_headless_open(&R.headless, err, err_size);
+            if (res != BOIDS_OK) {
+                free(R.todo);
+                free(R.ready);
+                return res;
+            }
+        }
+    }
+    if ((uint32_t)jobs > R.n_todo)
+        jobs = R.n_todo ? (int)R.n_todo : 1;
+    pthread_mutex_init(&R.lock, NULL);
+    pthread_cond_init(&R.wake, NULL);
+    if (jobs == 1 || p->backend == BOIDS_BACKEND_GPU) {
+        // On this thread (the GPU context is current here).
+        R.active = 0;
+        for (uint32_t i = 0; i < R.n_todo && R.error == BOIDS_OK; i++) {
+            uint32_t r = R.todo[i];
+            char snap[1200];
+            if (p->snapshot)
+                run_path(d->out_dir, r, ".boids", snap, sizeof snap);
+            boids_run_env env = {d->threads, R.headless, p->snapshot ? snap : NULL, 0, 0};
+            boids_run_output o;
+            res = boids_ensemble_run_one(p, r, &env, &o);
+            if (res != BOIDS_OK) {
+                R.error = res;
+                snprintf(R.err, sizeof R.err, "run %u: %s", r, boids_result_str(res));
+                break;
+            }
+            finish_run(&R, &o);
+        }
+    } else {
+        pthread_t *th = malloc(sizeof *th * (size_t)jobs);
+        int started = 0;
+        pthread_mutex_lock(&R.lock);
+        for (int j = 0; th && j < jobs; j++)
+            if (pthread_create(&th[j], NULL, worker, &R) == 0)
+                started++;
+        if (started == 0) {
+            R.error = BOIDS_ERR_NOMEM;
+            snprintf(R.err, sizeof R.err, "no thread could be started");
+        }
+        // Write outputs as they come, on this thread, until every worker is done.
+        while (started && (R.active > 0 || R.n_ready > 0 || R.next < R.n_todo) && R.error == BOIDS_OK) {
+            if (R.n_ready == 0) {
+                pthread_cond_wait(&R.wake, &R.lock);
+                continue;
+            }
+            boids_run_output o = R.ready[--R.n_ready];
+            pthread_mutex_unlock(&R.lock);
+            finish_run(&R, &o);
+            pthread_mutex_lock(&R.lock);
+        }
+        pthread_mutex_unlock(&R.lock);
+        for (int j = 0; j < started; j++)
+            pthread_join(th[j], NULL);
+        while (R.n_ready > 0) // after an error: what finished meanwhile is still written if it can be
+            finish_run(&R, &R.ready[--R.n_ready]);
+        free(th);
+    }
+    pthread_mutex_destroy(&R.lock);
+    pthread_cond_destroy(&R.wake);
+    boids_engine_headless_close(R.headless);
+    free(R.todo);
+    free(R.ready);
+    if (R.error != BOIDS_OK) {
+        snprintf(err, err_size, "%s", R.err);
+        return R.error;
+    }
+    return boids_ensemble_assemble(p, d->out_dir, failed, err, err_size);
+}

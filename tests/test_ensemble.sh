@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# tests/test_ensemble.sh MODE BUILD SOURCE [MPIRUN]: boids-ensemble end to end.
+#   cli: a job killed half-way (BOIDS_ENSEMBLE_KILL_AFTER: SIGKILL once that
+#        many runs are written, runs in flight lost) and resumed gives the
+#        same files as an uninterrupted one; --jobs 1 and 2 the same; the
+#        progress lines carry no carriage return off a terminal;
+#        tools/plot_ensemble.py draws a PNG of the output.
+#   mpi: mpirun -n 1, 2 and 4 (--oversubscribe) write the same files as one
+#        process; a killed MPI job resumed; a bad plan under mpirun stops at once.
+# Every file is compared byte for byte but runs/*.time.json (timings, rank, host).
+set -euo pipefail
+mode=$1 build=$2 src=$3 mpirun=${4:-mpirun}
+bin=$build/bin/boids-ensemble
+plan=$src/plans/tiny.ini
+tmp=$build/tests/tmp/ensemble-$mode
+rm -rf "$tmp" && mkdir -p "$tmp"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+same() { diff -r -x '*.time.json' "$1" "$2" >/dev/null || { diff -r -x '*.time.json' "$1" "$2" | head -20 >&2; fail "$1 differs from $2"; }; }
+runs_done() { ls "$1"/runs/*.json 2>/dev/null | grep -vc time.json || true; }
+
+timeout 120 "$bin" "$plan" --out "$tmp/ref" --jobs 1 2>"$tmp/ref.err" || fail "reference run: $(cat "$tmp/ref.err")"
+[ "$(runs_done "$tmp/ref")" = 12 ] || fail "12 run logs expected"
+[ "$(grep -c ',failed$' "$tmp/ref/results.csv")" = 6 ] || fail "6 failed runs (radius 0) expected in results.csv"
+# Tidy: every row has the header's fields (no value of this plan holds a comma).
+[ "$(awk -F, '{print NF}' "$tmp/ref/results.csv" | sort -u)" = 17 ] || fail "rows of another width than the header's 17"
+[ "$(grep -c ',[0-9a-f]\{16\},ok$' "$tmp/ref/results.csv")" = 12 ] || fail "the state hash on each ok run's final rows (6 runs x 2)"
+grep -q '"message": ".*tiny.ini:17: \[group.boids\] radius: '"'"'0'"'"'' "$tmp/ref/runs/000002.json" \
+  || fail "the failed run's message names the plan, line and key: $(cat "$tmp/ref/runs/000002.json")"
+
+if [ "$mode" = cli ]; then
+  timeout 120 "$bin" "$plan" --out "$tmp/j2" --jobs 2 2>/dev/null || fail "--jobs 2"
+  same "$tmp/ref" "$tmp/j2"
+  ! grep -q $'\r' "$tmp/ref.err" || fail "a carriage return in stderr off a terminal"
+  grep -q 'runs done' "$tmp/ref.err" || fail "no progress line: $(cat "$tmp/ref.err")"
+  # Killed after 5 runs were written, with another in flight (--jobs 2).
+  set +e
+  BOIDS_ENSEMBLE_KILL_AFTER=5 timeout 120 "$bin" "$plan" --out "$tmp/killed" --jobs 2 2>/dev/null
+  rc=$?
+  set -e
+  [ $rc = 137 ] || fail "the killed job's status: $rc, expected 137 (SIGKILL)"
+  n=$(runs_done "$tmp/killed")
+  [ "$n" -ge 5 ] && [ "$n" -lt 12 ] || fail "a killed job keeps the runs written: $n"
+  [ ! -e "$tmp/killed/results.csv" ] || fail "results.csv of an unfinished job"
+  # A file half written when the job was killed (boids_atomic_write's temporary name) is cleared by --resume.
+  echo partial >"$tmp/killed/runs/.000011.boids.tmp.999999.0"
+  set +e
+  timeout 60 "$bin" "$plan" --out "$tmp/killed" 2>"$tmp/again.err"
+  rc=$?
+  set -e
+  [ $rc = 2 ] || fail "an existing folder without --resume: status $rc, expected 2"
+  timeout 120 "$bin" "$plan" --out "$tmp/killed" --resume --jobs 2 2>/dev/null || fail "--resume"
+  same "$tmp/ref" "$tmp/killed"
+  # The plot: a statistic against the swept weight, and against steps.
+  /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x group.boids.weight.alignment --y polarisation \
+    --out "$tmp/sweep.png" || fail "plot against a parameter"
+  /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x step --y mean_speed --out "$tmp/steps.png" \
+    || fail "plot against steps"
+  for f in sweep steps; do
+    [ "$(head -c 8 "$tmp/$f.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "$f.png is not a PNG"
+    [ "$(stat -c %s "$tmp/$f.png")" -gt 10000 ] || fail "$f.png is too small to hold a plot"
+  done
+  set +e
+  /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x no.such.key --y polarisation --out "$tmp/x.png" 2>"$tmp/plot.err"
+  rc=$?
+  set -e
+  [ $rc = 2 ] && grep -q "no.such.key" "$tmp/plot.err" || fail "plot of an unknown column: status $rc, $(cat "$tmp/plot.err")"
+  echo "test_ensemble cli: ok"
+  exit 0
+fi
+
+mpi=("$mpirun" --allow-run-as-root --oversubscribe)
+if [ "$mode" = gpu ]; then
+  # The same plan on the GPU backend (llvmpipe in CI): one run after another on
+  # one headless context; the final states equal the CPU's bit for bit (the
+  # logs differ only in "backend"); under mpirun (when given) the same files.
+  sed 's/^backend = cpu/backend = gpu/' "$plan" >"$tmp/tiny-gpu.ini"
+  timeout 200 "$bin" "$tmp/tiny-gpu.ini" --out "$tmp/gpu" 2>"$tmp/gpu.err" || fail "gpu: $(cat "$tmp/gpu.err")"
+  for f in "$tmp"/ref/runs/*[0-9].json; do
+    g="$tmp/gpu/runs/$(basename "$f")"
+    diff <(grep -v -e "\"backend\"" -e "\"plan\"" -e "\"message\"" "$f") <(grep -v -e "\"backend\"" -e "\"plan\"" -e "\"message\"" "$g") >/dev/null \
+      || fail "gpu run log $(basename "$f") differs from the cpu's: $(diff "$f" "$g")"
+  done
+  grep -q '"backend": "gpu"' "$tmp/gpu/runs/000000.json" || fail "the gpu run log names its backend"
+  if [ -n "${4:-}" ]; then
+    timeout 200 "${mpi[@]}" -n 2 "$bin" "$tmp/tiny-gpu.ini" --out "$tmp/gpu2" --timeout 120 2>/dev/null || fail "gpu -n 2"
+    same "$tmp/gpu" "$tmp/gpu2"
+  fi
+  echo "test_ensemble gpu: ok"
+  exit 0
+fi
+
+# mpi
+for n in 1 2 4; do
+  timeout 120 "${mpi[@]}" -n $n "$bin" "$plan" --out "$tmp/r$n" --timeout 60 2>"$tmp/r$n.err" \
+    || fail "mpirun -n $n: $(tail -5 "$tmp/r$n.err")"
+  same "$tmp/ref" "$tmp/r$n"
+done
+[ "$(grep -h '"rank"' "$tmp"/r4/runs/*.time.json | sort -u | wc -l)" -ge 2 ] || fail "-n 4: the runs on one rank only"
+# Rank 0 only dispatches (--jobs 0): the workers run everything.
+timeout 120 "${mpi[@]}" -n 3 "$bin" "$plan" --out "$tmp/d3" --jobs 0 --timeout 60 2>/dev/null || fail "-n 3 --jobs 0"
+same "$tmp/ref" "$tmp/d3"
+! grep -q '"rank": 0' "$tmp"/d3/runs/*.time.json || fail "--jobs 0: rank 0 ran a run"
+# Killed under mpirun after 4 written runs, then resumed on another rank count.
+set +e
+BOIDS_ENSEMBLE_KILL_AFTER=4 timeout 120 "${mpi[@]}" -n 2 "$bin" "$plan" --out "$tmp/mk" --timeout 60 >/dev/null 2>&1
+set -e
+n=$(runs_done "$tmp/mk")
+[ "$n" -ge 4 ] && [ "$n" -lt 12 ] || fail "a killed MPI job keeps the runs written: $n"
+timeout 120 "${mpi[@]}" -n 4 "$bin" "$plan" --out "$tmp/mk" --resume --timeout 60 2>/dev/null || fail "MPI --resume"
+same "$tmp/ref" "$tmp/mk"
+# A bad plan under mpirun: every rank stops, status 2, one message.
+printf '[plan]\nscenario = flocking\nsteps = 5\nbackend = tpu\n' >"$tmp/bad.ini"
+set +e
+timeout 60 "${mpi[@]}" -n 2 "$bin" "$tmp/bad.ini" --out "$tmp/bad" --timeout 30 2>"$tmp/bad.err"
+rc=$?
+set -e
+[ $rc = 2 ] || fail "a bad plan under mpirun: status $rc, expected 2"
+grep -q "bad.ini:4: \[plan\] backend: 'tpu' is not a backend" "$tmp/bad.err" || fail "bad plan message: $(cat "$tmp/bad.err")"
+# A lost rank: one that hangs holding a run is reported within --timeout
+# (rank 0 aborts the job), one that dies ends the job; never a hang.
+for how in hang die; do
+  start=$(date +%s)
+  set +e
+  BOIDS_ENSEMBLE_FAIL_RANK=1:$how timeout 90 "${mpi[@]}" -x BOIDS_ENSEMBLE_FAIL_RANK -n 2 "$bin" "$plan" \
+    --out "$tmp/lost-$how" --timeout 3 >"$tmp/lost-$how.err" 2>&1
+  rc=$?
+  set -e
+  took=$(($(date +%s) - start))
+  [ $rc != 0 ] && [ $rc != 124 ] || fail "a lost rank ($how): status $rc (124: the job hung)"
+  [ $took -lt 60 ] || fail "a lost rank ($how) took $took s to be noticed"
+  if [ $how = hang ]; then
+    grep -q "rank 1 sent no result of run [0-9]* for 3 s" "$tmp/lost-$how.err" \
+      || fail "the hung rank is named: $(cat "$tmp/lost-$how.err")"
+  fi
+done
+echo "test_ensemble mpi: ok"
