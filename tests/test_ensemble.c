@@ -245,6 +245,7 @@ START_TEST(stat_table) {
     uint32_t n = boids_engine_stat_count();
     ck_assert_uint_gt(n, 4);
     ck_assert_uint_le(n, BOIDS_ENGINE_STATS_MAX);
+    ck_assert_uint_eq(n + 1, boids_stats_field_count); // every field but "step": none cut off
     ck_assert_ptr_null(boids_engine_stat_name(n));
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = 0; j < i; j++)

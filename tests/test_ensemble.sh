@@ -22,7 +22,9 @@ timeout 120 "$bin" "$plan" --out "$tmp/ref" --jobs 1 2>"$tmp/ref.err" || fail "r
 [ "$(runs_done "$tmp/ref")" = 12 ] || fail "12 run logs expected"
 [ "$(grep -c ',failed$' "$tmp/ref/results.csv")" = 6 ] || fail "6 failed runs (radius 0) expected in results.csv"
 # Tidy: every row has the header's fields (no value of this plan holds a comma).
-[ "$(awk -F, '{print NF}' "$tmp/ref/results.csv" | sort -u)" = 17 ] || fail "rows of another width than the header's 17"
+width=$(head -1 "$tmp/ref/results.csv" | awk -F, '{print NF}')
+[ "$width" -gt 10 ] || fail "a header of $width columns"
+[ "$(awk -F, '{print NF}' "$tmp/ref/results.csv" | sort -u)" = "$width" ] || fail "rows of another width than the header's $width"
 [ "$(grep -c ',[0-9a-f]\{16\},ok$' "$tmp/ref/results.csv")" = 12 ] || fail "the state hash on each ok run's final rows (6 runs x 2)"
 grep -q '"message": ".*tiny.ini:17: \[group.boids\] radius: '"'"'0'"'"'' "$tmp/ref/runs/000002.json" \
   || fail "the failed run's message names the plan, line and key: $(cat "$tmp/ref/runs/000002.json")"

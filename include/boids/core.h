@@ -86,12 +86,15 @@ typedef struct boids_stats {
 // The statistics by name (boids-run's line, logs, the ensemble runner): name,
 // what it is, its offset in boids_stats and its type; boids_stats_value reads
 // one as a double, boids_stats_field_index finds one by name (-1: none).
+// `grouped`: also a figure of one group's agents (boids_engine_stat_values);
+// the grid's figures are of the whole world only.
 typedef enum boids_stats_kind { BOIDS_STATS_DOUBLE, BOIDS_STATS_U32, BOIDS_STATS_U64 } boids_stats_kind;
 typedef struct boids_stats_field {
     const char *name;
     const char *what;
     size_t offset;
     boids_stats_kind kind;
+    bool grouped;
 } boids_stats_field;
 extern const boids_stats_field boids_stats_fields[];
 extern const uint32_t boids_stats_field_count;

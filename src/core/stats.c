@@ -137,20 +137,22 @@ void boids_sim_stats(const boids_sim *s, boids_stats *out) {
 
 // See boids/core.h.
 const boids_stats_field boids_stats_fields[] = {
-    {"step", "the step the statistics are of", offsetof(boids_stats, step), BOIDS_STATS_U64},
+    {"step", "the step the statistics are of", offsetof(boids_stats, step), BOIDS_STATS_U64, false},
     {"polarisation", "|mean unit velocity|, 0..1 (Vicsek's va at a constant speed)",
-     offsetof(boids_stats, polarisation), BOIDS_STATS_DOUBLE},
+     offsetof(boids_stats, polarisation), BOIDS_STATS_DOUBLE, true},
     {"milling", "group angular momentum m_r = |sum r_ic x v_i| / N, 0..1 (Couzin 2002)", offsetof(boids_stats, milling),
-     BOIDS_STATS_DOUBLE},
-    {"speed", "mean speed", offsetof(boids_stats, mean_speed), BOIDS_STATS_DOUBLE},
-    {"neighbors", "mean agents within the perception radius", offsetof(boids_stats, mean_neighbors),
-     BOIDS_STATS_DOUBLE},
-    {"nearest", "mean nearest-neighbour distance (agents with one)", offsetof(boids_stats, mean_nearest),
-     BOIDS_STATS_DOUBLE},
-    {"cell-max", "most agents in one cell", offsetof(boids_stats, cell_max), BOIDS_STATS_U32},
-    {"cell-mean", "agents per cell", offsetof(boids_stats, cell_mean), BOIDS_STATS_DOUBLE},
-    {"candidate-pairs", "pairs examined in the last step", offsetof(boids_stats, candidate_pairs), BOIDS_STATS_U64},
-    {"neighbor-pairs", "pairs within the perception radius", offsetof(boids_stats, neighbor_pairs), BOIDS_STATS_U64},
+     BOIDS_STATS_DOUBLE, true},
+    {"mean_speed", "mean speed", offsetof(boids_stats, mean_speed), BOIDS_STATS_DOUBLE, true},
+    {"mean_neighbors", "mean agents within the perception radius", offsetof(boids_stats, mean_neighbors),
+     BOIDS_STATS_DOUBLE, true},
+    {"mean_nearest", "mean nearest-neighbour distance (agents with one)", offsetof(boids_stats, mean_nearest),
+     BOIDS_STATS_DOUBLE, true},
+    {"cell_max", "most agents in one cell", offsetof(boids_stats, cell_max), BOIDS_STATS_U32, false},
+    {"cell_mean", "agents per cell", offsetof(boids_stats, cell_mean), BOIDS_STATS_DOUBLE, false},
+    {"candidate_pairs", "pairs examined in the last step", offsetof(boids_stats, candidate_pairs), BOIDS_STATS_U64,
+     true},
+    {"neighbor_pairs", "pairs within the perception radius", offsetof(boids_stats, neighbor_pairs), BOIDS_STATS_U64,
+     true},
 };
 const uint32_t boids_stats_field_count = sizeof boids_stats_fields / sizeof boids_stats_fields[0];
 

@@ -1,7 +1,7 @@
 // src/engine/engine_stats.c: the statistics as one name -> value table
 // (boids_engine_stat_*), so the ensemble runner, boids-ensemble's CSV and the
 // Python package log whatever boids_stats holds without naming its fields:
-// a statistic added to boids_stats needs one line in STATS below and
+// a statistic added to boids_stats needs one row in boids_stats_fields and
 // appears everywhere as a column.
 #include <math.h>
 #include <stdlib.h>
@@ -9,37 +9,24 @@
 
 #include "boids/engine.h"
 
-// X(name, field of boids_stats, whether the per-group figure is computed by group_stats)
-#define STATS(X)                                                                                                       \
-    X(polarisation, polarisation, 1)                                                                                   \
-    X(mean_speed, mean_speed, 1)                                                                                       \
-    X(mean_neighbors, mean_neighbors, 1)                                                                               \
-    X(mean_nearest, mean_nearest, 1)                                                                                   \
-    X(cell_max, cell_max, 0)                                                                                           \
-    X(cell_mean, cell_mean, 0)                                                                                         \
-    X(candidate_pairs, candidate_pairs, 1)                                                                             \
-    X(neighbor_pairs, neighbor_pairs, 1)
-
-#define NAME(n, f, g) #n,
-static const char *const names[] = {STATS(NAME) NULL};
-#define GROUPED(n, f, g) g,
-static const int grouped[] = {STATS(GROUPED)};
-enum { N_STATS = sizeof grouped / sizeof grouped[0] };
-_Static_assert(N_STATS <= BOIDS_ENGINE_STATS_MAX, "BOIDS_ENGINE_STATS_MAX must hold every statistic");
+// The columns: boids_stats_fields (src/core/stats.c) without its "step",
+// which the runner writes as a column of its own.
+enum { FIRST = 1 };
 
 // See boids/engine.h.
 uint32_t boids_engine_stat_count(void) {
-    return N_STATS;
+    uint32_t n = boids_stats_field_count - FIRST;
+    return n < BOIDS_ENGINE_STATS_MAX ? n : BOIDS_ENGINE_STATS_MAX; // test_ensemble checks it is all
 }
 
 // See boids/engine.h.
 const char *boids_engine_stat_name(uint32_t i) {
-    return i < N_STATS ? names[i] : NULL;
+    return i < boids_engine_stat_count() ? boids_stats_fields[FIRST + i].name : NULL;
 }
 
 // See boids/engine.h.
 bool boids_engine_stat_grouped(uint32_t i) {
-    return i < N_STATS && grouped[i];
+    return i < boids_engine_stat_count() && boids_stats_fields[FIRST + i].grouped;
 }
 
 // The statistics of boids_sim_stats restricted to one group's agents, in id
@@ -51,15 +38,15 @@ static boids_result group_stats(boids_engine *e, uint32_t group, boids_stats *ou
     uint32_t n = boids_engine_count(e);
     if (n == 0)
         return BOIDS_OK;
-    float(*vel)[4] = malloc((size_t)n * sizeof *vel);
+    float(*pos)[4] = malloc((size_t)n * sizeof *pos), (*vel)[4] = malloc((size_t)n * sizeof *vel);
     uint32_t *grp = malloc((size_t)n * sizeof *grp), *ids = malloc((size_t)n * sizeof *ids);
     uint32_t *nb = malloc((size_t)n * sizeof *nb), *cand = malloc((size_t)n * sizeof *cand);
     float *near = malloc((size_t)n * sizeof *near);
     uint32_t *nb_id = malloc((size_t)n * sizeof *nb_id), *cand_id = malloc((size_t)n * sizeof *cand_id);
     float *near_id = malloc((size_t)n * sizeof *near_id);
     boids_result r = BOIDS_ERR_NOMEM;
-    if (vel && grp && ids && nb && cand && near && nb_id && cand_id && near_id) {
-        r = boids_engine_read(e, NULL, vel, grp);
+    if (pos && vel && grp && ids && nb && cand && near && nb_id && cand_id && near_id) {
+        r = boids_engine_read(e, pos, vel, grp);
         if (r == BOIDS_OK)
             r = boids_engine_read_buffer(e, BOIDS_ENGINE_ID, ids, (size_t)n * sizeof *ids);
         if (r == BOIDS_OK)
@@ -104,7 +91,10 @@ static boids_result group_stats(boids_engine *e, uint32_t group, boids_stats *ou
             out->mean_neighbors = sum_nb / (double)members;
         }
         out->mean_nearest = with_nb ? sum_near / (double)with_nb : 0.0;
+        out->milling = boids_stats_milling(&boids_engine_params(e)->world, n, (const float(*)[4])pos,
+                                           (const float(*)[4])vel, grp, group);
     }
+    free(pos);
     free(vel);
     free(grp);
     free(ids);
@@ -130,8 +120,7 @@ boids_result boids_engine_stat_values(boids_engine *e, uint32_t group, double va
     }
     if (r != BOIDS_OK)
         return r;
-    uint32_t i = 0;
-#define VALUE(n, f, g) values[i] = group == UINT32_MAX || g ? (double)st.f : NAN, i++;
-    STATS(VALUE)
+    for (uint32_t i = 0; i < boids_engine_stat_count(); i++)
+        values[i] = group == UINT32_MAX || boids_engine_stat_grouped(i) ? boids_stats_value(&st, FIRST + i) : NAN;
     return BOIDS_OK;
 }
