@@ -196,6 +196,24 @@ float boids_params_reach(const boids_params *p);
 // unique), INFINITY for walls and bounce. Finalize fails with BOIDS_ERR_CELL
 // when boids_params_reach exceeds it.
 float boids_params_max_radius(const boids_params *p);
+// The finer grid's factor M of a world (world.grid_fine's low bits; 0 is 1):
+// cells at least reach / M wide, neighbour searches over c-M..c+M per axis.
+static inline uint32_t boids_world_grid_fine(const boids_world_params *w) {
+    uint32_t m = w->grid_fine & BOIDS_GRID_FINE_MASK;
+    return m ? m : 1u;
+}
+// The grid_fine word of a world that asks for M (1..4) or, with `automatic`,
+// for the engine's choice starting at M: the canonical form finalize keeps
+// (M = 1 without auto is 0, as older worlds).
+static inline uint32_t boids_grid_fine_word(uint32_t m, bool automatic) {
+    return (automatic ? BOIDS_GRID_FINE_AUTO : 0u) | (m <= 1u ? 0u : m);
+}
+// Auto's rule (see docs/ARCHITECTURE.md, the grid): the factor M (1..4) for
+// a world whose agents see, on average, `occupancy` agents in their own
+// reach-wide cell (sum over cells of count^2 / N, scaled to reach-wide
+// cells), with topological K (0: every neighbour) and `cells1`, the cells
+// of the M = 1 grid per agent. 1 when any group needs the survey.
+uint32_t boids_grid_fine_choose(const boids_params *p, double occupancy, double cells1_per_agent);
 
 // Bodies (procedural-animation-chains.txt). A body type of `style` with
 // `joints` joints and total length `length`: the built-in profiles (chain:

@@ -97,6 +97,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_WORKLOAD BOIDS_CLI_BIT(65)       // --workload circles (boids-bench: a peer's named workload)
 #define BOIDS_CLI_RENDER BOIDS_CLI_BIT(66)         // --render WxH (boids-bench: the viewer's frame off-screen)
 #define BOIDS_CLI_NEIGHBORS_MAX BOIDS_CLI_BIT(67)  // --neighbors-max K (every group: the K nearest only)
+#define BOIDS_CLI_GRID_FINE BOIDS_CLI_BIT(68)      // --grid-fine 1..4|auto (the finer grid: cells of reach / M)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -106,7 +107,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
      BOIDS_CLI_WALL_CORNER | BOIDS_CLI_PATH_OUTSIDE | BOIDS_CLI_PATH_LINE | BOIDS_CLI_RULES | BOIDS_CLI_COMBINE |      \
      BOIDS_CLI_ALIGNMENT_RADIUS | BOIDS_CLI_COHESION_RADIUS | BOIDS_CLI_SEPARATION_FOV | BOIDS_CLI_ALIGNMENT_FOV |     \
      BOIDS_CLI_COHESION_FOV | BOIDS_CLI_MARGIN | BOIDS_CLI_LEADER | BOIDS_CLI_FORMATION | BOIDS_CLI_INTERPOSE |     \
-     BOIDS_CLI_NEIGHBORS_MAX)
+     BOIDS_CLI_NEIGHBORS_MAX | BOIDS_CLI_GRID_FINE)
 
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
@@ -169,6 +170,8 @@ typedef struct boids_options {
     bool alignment_radius_set, cohesion_radius_set, separation_fov_set, alignment_fov_set, cohesion_fov_set;
     uint32_t neighbors_max; // --neighbors-max K: every group's topological neighbourhood (0 = every neighbour)
     bool neighbors_max_set;
+    uint32_t grid_fine; // --grid-fine: a name's index of boids_parse_grid_fine_names (0..3: M = 1..4; 4: auto)
+    bool grid_fine_set;
     const char *backend;    // "cpu" (default) or "gpu"
     const char *shader_dir; // --shader-dir: load shaders from DIR; NULL = built in
     const char *init_csv;   // --init, NULL if not given

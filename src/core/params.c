@@ -588,8 +588,28 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         FAIL(BOIDS_ERR_PARAM, "maxspeed %g x dt %g moves more than half the world (%g) per step (allowed: <= %g)",
              (double)vmax, (double)w->dt, (double)smallest, 0.5 * (double)smallest);
 
-    // Grid: n = floor(extent / rmax) cells (>= 1), each size/n >= rmax wide;
-    // capped so the whole grid stays <= 2^24 cells (cells only get wider).
+    // The finer grid: M in 1..4 (0 is 1), or auto (the engine's pick in the
+    // low bits). The heading rules' survey looks for the densest 3x3 block of
+    // reach-wide cells: with it the grid stays coarse (auto picks 1; an
+    // explicit M > 1 is refused rather than changing what the survey means).
+    if ((w->grid_fine & ~(BOIDS_GRID_FINE_MASK | BOIDS_GRID_FINE_AUTO)) ||
+        (w->grid_fine & BOIDS_GRID_FINE_MASK) > BOIDS_GRID_FINE_MAX)
+        FAIL(BOIDS_ERR_PARAM, "grid fine factor 0x%x (allowed: 1..%u, or auto)", w->grid_fine, BOIDS_GRID_FINE_MAX);
+    bool fine_auto = (w->grid_fine & BOIDS_GRID_FINE_AUTO) != 0;
+    uint32_t fine = boids_world_grid_fine(w);
+    if (fine > 1 && boids_params_survey(p)) {
+        if (!fine_auto)
+            FAIL(BOIDS_ERR_PARAM,
+                 "grid fine factor %u with the heading rules' survey (rules heading with cohesion; allowed: 1 or "
+                 "auto, the survey's blocks are of reach-wide cells)",
+                 fine);
+        fine = 1;
+    }
+    w->grid_fine = boids_grid_fine_word(fine, fine_auto);
+
+    // Grid: n = floor(extent * M / rmax) cells (>= 1), each size/n >= rmax/M
+    // wide; capped so the whole grid stays <= 2^24 cells (cells only get
+    // wider). M = 1: floor(extent / rmax), today's grid.
     double total = 1.0;
     for (uint32_t a = 0; a < 3; a++) {
         if (a >= w->dim) {
@@ -603,7 +623,8 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
                  "interaction radius %g does not fit the wrapped world extent %g on axis %c (allowed: radius <= "
                  "%g, half the extent)",
                  (double)rmax, (double)w->size[a], "xyz"[a], 0.5 * (double)w->size[a]);
-        double n = floor((double)w->size[a] / (double)rmax);
+        double n = fine == 1 ? floor((double)w->size[a] / (double)rmax)
+                             : floor((double)w->size[a] * (double)fine / (double)rmax);
         double cap = w->dim == 3 ? 256.0 : 4096.0;
         if (n > cap)
             n = cap;

@@ -444,13 +444,15 @@ boids_result boids_engine_set_group_value(boids_engine *e, uint32_t group, const
         engine_say(err, err_size, "%s: %g is refused: %s", name, (double)value, what);
         return r;
     }
+    // The grid's cells are reach / M wide (the finer grid): its searches see M of them.
+    float fine = (float)boids_world_grid_fine(&q.world);
     for (uint32_t a = 0; a < f.world.dim; a++)
-        if (f.world.max_radius > q.world.cell[a]) {
+        if (f.world.max_radius > q.world.cell[a] * fine) {
             engine_say(err, err_size,
                        "%s: %g makes an interaction radius of %g, wider than the engine's grid cells (%g on axis %c); "
                        "expected a radius <= %g (the grid is fixed when the engine is made)",
-                       name, (double)value, (double)f.world.max_radius, (double)q.world.cell[a], "xyz"[a],
-                       (double)q.world.cell[a]);
+                       name, (double)value, (double)f.world.max_radius, (double)(q.world.cell[a] * fine), "xyz"[a],
+                       (double)(q.world.cell[a] * fine));
             return BOIDS_ERR_RADIUS;
         }
     memcpy(f.world.cells, q.world.cells, sizeof f.world.cells);
