@@ -158,6 +158,7 @@
 #define BOIDS_GRID_FINE_MAX 4u
 #define BOIDS_GRID_FINE_MASK 0xFFu
 #define BOIDS_GRID_FINE_AUTO 0x100u
+#define BOIDS_GRID_AXIS_MAX 9 /* cells of one axis of a block: 2 BOIDS_GRID_FINE_MAX + 1 */
 /* The K-nearest search's early stop: after ring j (Chebyshev distance j
  * cells) it stops once the K-th d^2 is below ((j w_min)(1 - REL) - ABS E)^2,
  * E the largest |coordinate| of the world (float rounding of the keys). */

@@ -5,8 +5,9 @@
 
 #include "boids/core.h"
 
-// The most cells on one axis of a block (c-M..c+M, M <= BOIDS_GRID_FINE_MAX).
-#define BOIDS_GRID_AXIS_MAX (2 * BOIDS_GRID_FINE_MAX + 1)
+// The most cells on one axis of a block (c-M..c+M, M <= BOIDS_GRID_FINE_MAX):
+// BOIDS_GRID_AXIS_MAX (shared.h).
+_Static_assert(BOIDS_GRID_AXIS_MAX == 2 * BOIDS_GRID_FINE_MAX + 1, "a block's axis: c-M..c+M");
 // At most (2M+1)^2 rows (3D) of at most 2 runs of consecutive cells.
 #define BOIDS_GRID_MAX_RANGES (2 * BOIDS_GRID_AXIS_MAX * BOIDS_GRID_AXIS_MAX)
 

@@ -742,7 +742,9 @@ void boids_gpu_steer(boids_gpu *g) {
     bool topo = false;
     for (uint32_t k = 0; k < BOIDS_MAX_GROUPS; k++)
         topo = topo || g->p.group[k].neighbors_max != 0;
-    if ((g->kernel_flags & BOIDS_SHADER_TILED) && topo) {
+    // The tiled kernel stages a tile and one cell around it: a finer grid's
+    // blocks (c-M..c+M) take the per-agent steer too (the same bits).
+    if ((g->kernel_flags & BOIDS_SHADER_TILED) && (topo || boids_world_grid_fine(&g->world_gpu) > 1)) {
         dispatch(g->prog_steer_topo, g->n, BOIDS_WORKGROUP_SIZE);
     } else if (g->kernel_flags & BOIDS_SHADER_TILED) {
         // One work group per tile of cells (steer.comp: 2D 8x8, 3D 4x4x2).
