@@ -145,6 +145,22 @@ uint32_t boids_grid_axis_rings(uint32_t c, uint32_t n, bool wrap, uint32_t m, ui
     return k;
 }
 
+// See boids/core.h.
+double boids_grid_occupancy(const boids_world_params *w, const uint32_t *start, uint32_t n) {
+    if (n == 0)
+        return 0.0;
+    double sq = 0.0, vol = 1.0, reach = 1.0;
+    for (uint32_t c = 0; c < w->cells[3]; c++) {
+        double k = (double)(start[c + 1] - start[c]);
+        sq += k * k;
+    }
+    for (uint32_t a = 0; a < w->dim; a++) {
+        vol *= (double)w->cell[a];
+        reach *= (double)w->max_radius;
+    }
+    return sq / n * (reach / vol);
+}
+
 // 1 if j is a neighbour of slot (j != slot, 0 < |delta|^2 < r2), written to
 // out[found] while there is room; else 0.
 static uint32_t keep_pair(const boids_sim *s, uint32_t slot, uint32_t j, float r2, uint32_t *out, uint32_t cap,
