@@ -46,8 +46,9 @@ START_TEST(finalize_cells) {
             ck_assert_uint_eq(boids_world_grid_fine(&p.world), m);
             for (uint32_t a = 0; a < dim; a++) {
                 double want = floor((double)p.world.size[a] * m / reach);
-                ck_assert_msg(p.world.cells[a] == (uint32_t)want, "M %u axis %u: %u cells, expected floor(%g * %u / %g)",
-                              m, a, p.world.cells[a], (double)p.world.size[a], m, (double)reach);
+                ck_assert_msg(p.world.cells[a] == (uint32_t)want,
+                              "M %u axis %u: %u cells, expected floor(%g * %u / %g)", m, a, p.world.cells[a],
+                              (double)p.world.size[a], m, (double)reach);
                 ck_assert_msg((double)p.world.cell[a] * m >= (double)reach * (1.0 - 1e-6), "M cells cover the reach");
             }
         }
@@ -119,8 +120,8 @@ START_TEST(neighbors_every_m) {
         float r = s->p.world.max_radius;
         for (uint32_t i = 0; i < s->n; i++) {
             uint32_t na = boids_grid_neighbors(s, i, r, a, s->n), nb = boids_brute_neighbors(s, i, r, b, s->n);
-            ck_assert_msg(na == nb, "world %d, M %u, slot %u: %u neighbours through the grid, %u by brute force", _i,
-                          m, i, na, nb);
+            ck_assert_msg(na == nb, "world %d, M %u, slot %u: %u neighbours through the grid, %u by brute force", _i, m,
+                          i, na, nb);
             qsort(a, na, 4, cmp_u32);
             qsort(b, nb, 4, cmp_u32);
             ck_assert_msg(memcmp(a, b, (size_t)na * 4) == 0, "world %d, M %u, slot %u: other neighbours", _i, m, i);
@@ -163,13 +164,18 @@ START_TEST(hash_every_m) {
     boids_params_default(&p, 1500, dim);
     boids_distribution dist = BOIDS_DIST_UNIFORM;
     switch (_i / 2) {
-    case 0: break;
-    case 1: p.world.boundary = BOIDS_BOUNDARY_WALLS; break;
+    case 0:
+        break;
+    case 1:
+        p.world.boundary = BOIDS_BOUNDARY_WALLS;
+        break;
     case 2:
         for (uint32_t a = 0; a < dim; a++)
             p.world.size[a] = 2.5f * boids_params_reach(&p);
         break;
-    case 3: dist = BOIDS_DIST_CLUSTERED; break;
+    case 3:
+        dist = BOIDS_DIST_CLUSTERED;
+        break;
     default:
         p.world.boundary = BOIDS_BOUNDARY_BOUNCE;
         for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
@@ -253,7 +259,8 @@ START_TEST(auto_picks) {
     const boids_world_params *w = &boids_engine_params(e)->world;
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t a = 0; a < 2; a++)
-            pos[i][a] = w->min[a] + 0.5f * w->size[a] + 4.0f * w->max_radius * ((float)((i * 7919u + a * 104729u) % 1000u) / 1000.0f - 0.5f);
+            pos[i][a] = w->min[a] + 0.5f * w->size[a] +
+                        4.0f * w->max_radius * ((float)((i * 7919u + a * 104729u) % 1000u) / 1000.0f - 0.5f);
     ck_assert_int_eq(boids_engine_set_agents(e, (const float(*)[4])pos, (const float(*)[4])vel, grp), BOIDS_OK);
     ck_assert_int_eq(boids_engine_set_agents(f, (const float(*)[4])pos, (const float(*)[4])vel, grp), BOIDS_OK);
     ck_assert_int_eq(boids_engine_step(e, BOIDS_ENGINE_FINE_EVERY, NULL), BOIDS_OK);

@@ -418,8 +418,9 @@ START_TEST(pinned_grid_fine) {
     char hex[17] = "0";
     boids_test_state_hash(&r, hex);
     unsigned long long state = strtoull(hex, NULL, 16);
-    ck_assert_msg(state == p->state_hash, "%s --grid-fine %s: expected state-hash %016llx (pinned at M = 1), got %016llx",
-                  p->name, fine, p->state_hash, state);
+    ck_assert_msg(state == p->state_hash,
+                  "%s --grid-fine %s: expected state-hash %016llx (pinned at M = 1), got %016llx", p->name, fine,
+                  p->state_hash, state);
     boids_test_run_free(&r);
 }
 END_TEST

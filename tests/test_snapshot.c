@@ -455,14 +455,11 @@ START_TEST(test_world_options) {
         size_t off;
         uint32_t value;
         const char *needle;
-    } bad[] = {{0, 2, "wall-corner rule"},
-               {4, 0xbf800000u, "margin"}, // -1.0f
-               {4, 0x7fc00000u, "margin"}, // NaN
-               {8, 1, "grid fine factor"}, // M = 1 is written as 0 (no option)
-               {8, 5, "grid fine factor"},
-               {8, 0x200, "grid fine factor"},
-               {12, 1, "reserved words"},
-               {0, 0, "no option"}};
+    } bad[] = {{0, 2, "wall-corner rule"}, {4, 0xbf800000u, "margin"}, // -1.0f
+               {4, 0x7fc00000u, "margin"},                             // NaN
+               {8, 1, "grid fine factor"},                             // M = 1 is written as 0 (no option)
+               {8, 5, "grid fine factor"}, {8, 0x200, "grid fine factor"},
+               {12, 1, "reserved words"},  {0, 0, "no option"}};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         le32(f.b + at + bad[k].off, bad[k].value);
         fix_crc(&f, at - 12);

@@ -253,7 +253,7 @@ static const char *const group_keys[] = {"share",
 
 static const char *const world_keys[] = {"dim",          "count",  "size",    "origin",      "boundary",
                                          "dt",           "seed",   "combine", "wall_offset", "wall_corner",
-                                         "distribution", "margin", "density", "grid_fine", NULL};
+                                         "distribution", "margin", "density", "grid_fine",   NULL};
 
 static int world_key(parse_ctx *c, const char *key, const char *value) {
     boids_world_params *w = &c->sc.params.world;
@@ -339,8 +339,8 @@ static int world_key(parse_ctx *c, const char *key, const char *value) {
     } else if (strcmp(key, "grid_fine") == 0) {
         int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_grid_fine_names);
         if (k < 0) {
-            fail(c, c->line, sec, key, value,
-                 "1, 2, 3, 4 (cells of reach / M) or auto (chosen from the density)", "is not a grid fine factor");
+            fail(c, c->line, sec, key, value, "1, 2, 3, 4 (cells of reach / M) or auto (chosen from the density)",
+                 "is not a grid fine factor");
             return 0;
         }
         w->grid_fine = boids_parse_grid_fine_word(k);

@@ -229,8 +229,8 @@ static const char *decode_world_options(const unsigned char *b, boids_params *p)
     // The finer grid's word (finalize's canonical form: M = 1 alone is 0, so a
     // world of today's grid writes no WOPT for it and keeps its bytes).
     uint32_t fine = p->world.grid_fine;
-    if ((fine & ~(BOIDS_GRID_FINE_MASK | BOIDS_GRID_FINE_AUTO)) || (fine & BOIDS_GRID_FINE_MASK) > BOIDS_GRID_FINE_MAX ||
-        fine == 1u)
+    if ((fine & ~(BOIDS_GRID_FINE_MASK | BOIDS_GRID_FINE_AUTO)) ||
+        (fine & BOIDS_GRID_FINE_MASK) > BOIDS_GRID_FINE_MAX || fine == 1u)
         return "a grid fine factor that is not 0 (today's grid), 2..4, or auto (0x100) with 0..4";
     if (p->world.reserved2)
         return "reserved words that are not 0";

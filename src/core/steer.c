@@ -514,8 +514,7 @@ static float ring_bound(const boids_world_params *w, uint32_t j) {
 // block: the same bits as a full scan (with M = 1 the bound after ring 0 is
 // <= 0: a full scan).
 static void gather_rings(const boids_sim *s, const uint32_t c[3], const float p[3], float reach2, bool plain,
-                         const boids_group_params *g, const float heading[3], bool has_heading, batch *b,
-                         gather *acc) {
+                         const boids_group_params *g, const float heading[3], bool has_heading, batch *b, gather *acc) {
     const boids_world_params *w = &s->p.world;
     const uint32_t *start = s->grid.start;
     bool wrap = w->boundary == BOIDS_BOUNDARY_WRAP;

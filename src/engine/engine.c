@@ -393,7 +393,8 @@ bool engine_shape_differs(const boids_params *a, const boids_params *b, char *er
                    (double)y->size[0], (double)y->size[1], (double)y->size[2], (double)y->min[0], (double)y->min[1],
                    (double)y->min[2]);
     else if (memcmp(x->cells, y->cells, sizeof x->cells) &&
-             !((x->grid_fine & BOIDS_GRID_FINE_AUTO) && (y->grid_fine & BOIDS_GRID_FINE_AUTO))) // auto: each its own pick
+             !((x->grid_fine & BOIDS_GRID_FINE_AUTO) &&
+               (y->grid_fine & BOIDS_GRID_FINE_AUTO))) // auto: each its own pick
         engine_say(err, err_size,
                    "params: the grid (%ux%ux%u cells) differs from the engine's (%ux%ux%u); expected the same",
                    y->cells[0], y->cells[1], y->cells[2], x->cells[0], x->cells[1], x->cells[2]);
