@@ -253,6 +253,56 @@ START_TEST(early_stop_gpu) {
 }
 END_TEST
 
+// grid_fine auto on the GPU, every kernel: created uniform (M = 1), the
+// agents then replaced by a tight cluster; within BOIDS_ENGINE_FINE_EVERY
+// steps the engine picks a finer grid (the cell buffers, the scan's sums and
+// the Morton ranks made anew; kernel fused's keys made again) and the state
+// stays the reference kernel's at M = 1 step for step.
+START_TEST(auto_grid_mid_run) {
+    boids_kernel k = (boids_kernel)_i;
+    boids_params p;
+    boids_params_default(&p, 6000, 2);
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        p.group[g].neighbors_max = 7;
+    boids_engine *e[2] = {NULL, NULL};
+    for (int j = 0; j < 2; j++) {
+        p.world.grid_fine = j ? BOIDS_GRID_FINE_AUTO : 0;
+        boids_engine_desc d = {.params = &p,
+                               .backend = BOIDS_BACKEND_GPU,
+                               .headless = gl,
+                               .quiet = true,
+                               .kernel = j ? k : BOIDS_KERNEL_REFERENCE};
+        char err[1024];
+        ck_assert_msg(boids_engine_create(&e[j], &d, err, sizeof err) == BOIDS_OK, "%s", err);
+    }
+    ck_assert_uint_eq(boids_engine_grid_fine(e[1]), 1u);
+    uint32_t n = boids_engine_count(e[0]);
+    float(*pos)[4] = malloc((size_t)n * 16), (*vel)[4] = malloc((size_t)n * 16);
+    uint32_t *grp = malloc((size_t)n * 4);
+    ck_assert_int_eq(boids_engine_read(e[0], pos, vel, grp), BOIDS_OK);
+    const boids_world_params *w = &boids_engine_params(e[0])->world;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t a = 0; a < 2; a++)
+            pos[i][a] = w->min[a] + 0.5f * w->size[a] +
+                        3.0f * w->max_radius * ((float)((i * 7919u + a * 104729u) % 1000u) / 1000.0f - 0.5f);
+    for (int j = 0; j < 2; j++)
+        ck_assert_int_eq(boids_engine_set_agents(e[j], (const float(*)[4])pos, (const float(*)[4])vel, grp), BOIDS_OK);
+    for (int j = 0; j < 2; j++)
+        ck_assert_int_eq(boids_engine_step(e[j], BOIDS_ENGINE_FINE_EVERY + 3, NULL), BOIDS_OK);
+    ck_assert_msg(boids_engine_grid_fine(e[1]) > 1, "kernel %s: auto kept M = 1 in a cluster", boids_kernel_names[k]);
+    ck_assert_msg(boids_engine_hash(e[1]) == boids_engine_hash(e[0]), "kernel %s: auto's state differs from M = 1's",
+                  boids_kernel_names[k]);
+    char err[512];
+    for (int j = 0; j < 2; j++) {
+        ck_assert_int_eq(boids_engine_check(e[j], err, sizeof err), BOIDS_OK);
+        boids_engine_destroy(e[j]);
+    }
+    free(pos);
+    free(vel);
+    free(grp);
+}
+END_TEST
+
 // Shipped scenarios: groups, relations and ids (predators-prey: hunt,
 // escape; hide; the heading rules' survey; leaders by id).
 START_TEST(same_bits_scenarios) {
@@ -334,6 +384,7 @@ int main(void) {
     tcase_add_loop_test(bits, same_bits_scenarios, 0, 5);
     tcase_add_loop_test(bits, same_bits_grid_fine, 0, 3);
     tcase_add_loop_test(bits, early_stop_gpu, 0, 2);
+    tcase_add_loop_test(bits, auto_grid_mid_run, 0, BOIDS_KERNEL_KINDS);
     suite_add_tcase(s, bits);
     TCase *apps = tcase_create("apps");
     tcase_add_test(apps, cpu_refuses_gpu_kernels);
