@@ -261,8 +261,26 @@ START_TEST(auto_picks) {
         for (uint32_t a = 0; a < 2; a++)
             pos[i][a] = w->min[a] + 0.5f * w->size[a] +
                         4.0f * w->max_radius * ((float)((i * 7919u + a * 104729u) % 1000u) / 1000.0f - 0.5f);
+    // Made with those agents, auto measures them (not the ones create drew first).
+    boids_params pa = p;
+    pa.world.grid_fine = BOIDS_GRID_FINE_AUTO;
+    boids_engine_desc dc = {.params = &pa, .threads = 2, .pos = (const float(*)[4])pos, .vel = (const float(*)[4])vel,
+                            .group = grp};
+    boids_engine *c = NULL;
+    ck_assert_int_eq(boids_engine_create(&c, &dc, NULL, 0), BOIDS_OK);
+    ck_assert_msg(boids_engine_grid_fine(c) > 1, "auto on a cluster given at create: M = %u", boids_engine_grid_fine(c));
+    boids_engine_destroy(c);
     ck_assert_int_eq(boids_engine_set_agents(e, (const float(*)[4])pos, (const float(*)[4])vel, grp), BOIDS_OK);
     ck_assert_int_eq(boids_engine_set_agents(f, (const float(*)[4])pos, (const float(*)[4])vel, grp), BOIDS_OK);
+    // Saved now (auto, still M = 1) and loaded: the loaded engine measures the
+    // saved cluster at once.
+    ck_assert_uint_eq(boids_engine_grid_fine(e), 1u);
+    ck_assert_int_eq(boids_engine_save(e, TMP "/grid-fine-auto.boids", NULL, 0), BOIDS_OK);
+    boids_engine *l = NULL;
+    ck_assert_int_eq(boids_engine_load(&l, TMP "/grid-fine-auto.boids", NULL, NULL, 0), BOIDS_OK);
+    ck_assert_msg(boids_engine_grid_fine(l) > 1, "auto on a loaded cluster: M = %u", boids_engine_grid_fine(l));
+    boids_engine_destroy(l);
+    remove(TMP "/grid-fine-auto.boids");
     ck_assert_int_eq(boids_engine_step(e, BOIDS_ENGINE_FINE_EVERY, NULL), BOIDS_OK);
     ck_assert_int_eq(boids_engine_step(f, BOIDS_ENGINE_FINE_EVERY, NULL), BOIDS_OK);
     ck_assert_msg(boids_engine_grid_fine(e) > 1, "auto after the cluster: M = %u", boids_engine_grid_fine(e));

@@ -219,6 +219,10 @@ static boids_result finish(boids_engine *e, const boids_engine_desc *d, char *er
                    boids_kernel_names[d->kernel]);
         return BOIDS_ERR_ARGUMENT;
     }
+    // grid_fine auto measures the grid of the state it starts from (a loaded
+    // snapshot's or the caller's agents, not the ones create drew first).
+    if (e->sim->p.world.grid_fine & BOIDS_GRID_FINE_AUTO)
+        boids_sim_build_grid(e->sim);
     if (d->backend == BOIDS_BACKEND_GPU) {
         boids_result r = open_gpu(e, d, err, err_size);
         return r == BOIDS_OK ? engine_auto_grid(e, err, err_size) : r;
