@@ -264,11 +264,12 @@ START_TEST(auto_picks) {
     // Made with those agents, auto measures them (not the ones create drew first).
     boids_params pa = p;
     pa.world.grid_fine = BOIDS_GRID_FINE_AUTO;
-    boids_engine_desc dc = {.params = &pa, .threads = 2, .pos = (const float(*)[4])pos, .vel = (const float(*)[4])vel,
-                            .group = grp};
+    boids_engine_desc dc = {
+        .params = &pa, .threads = 2, .pos = (const float(*)[4])pos, .vel = (const float(*)[4])vel, .group = grp};
     boids_engine *c = NULL;
     ck_assert_int_eq(boids_engine_create(&c, &dc, NULL, 0), BOIDS_OK);
-    ck_assert_msg(boids_engine_grid_fine(c) > 1, "auto on a cluster given at create: M = %u", boids_engine_grid_fine(c));
+    ck_assert_msg(boids_engine_grid_fine(c) > 1, "auto on a cluster given at create: M = %u",
+                  boids_engine_grid_fine(c));
     boids_engine_destroy(c);
     ck_assert_int_eq(boids_engine_set_agents(e, (const float(*)[4])pos, (const float(*)[4])vel, grp), BOIDS_OK);
     ck_assert_int_eq(boids_engine_set_agents(f, (const float(*)[4])pos, (const float(*)[4])vel, grp), BOIDS_OK);
