@@ -46,8 +46,8 @@ boids_result engine_readback(boids_engine *e);
 bool engine_shape_differs(const boids_params *a, const boids_params *b, char *err, size_t err_size);
 // grid_fine auto: M from the density of the last grid (boids_grid_fine_choose;
 // the GPU's, or the mirror's when the GPU has built none since its upload),
-// and the grid made anew when it differs (CPU: built over cur; GPU: by the
-// next step, the mirror's arrays follow). BOIDS_OK when nothing is to do.
+// and the grid made anew when it differs (built over cur on the CPU and the
+// GPU; the mirror's arrays follow). BOIDS_OK when nothing is to do.
 boids_result engine_auto_grid(boids_engine *e, char *err, size_t err_size);
 // A recording's frame of the state of now when its step is due (engine_io.c).
 boids_result engine_record_due(boids_engine *e);

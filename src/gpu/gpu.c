@@ -658,8 +658,10 @@ boids_result boids_gpu_set_grid(boids_gpu *g, const boids_params *p, char *err, 
         return BOIDS_ERR_NOMEM;
     }
     g->keys_ready = false; // kernel fused: keys of the old grid
-    g->grid_built = false;
     upload_world(g);
+    // Built over cur at once, so start, the counts and the slots agree for
+    // any read before the next step (which builds it again).
+    boids_gpu_build_grid(g);
     return BOIDS_OK;
 }
 
