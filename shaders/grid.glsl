@@ -50,26 +50,77 @@ uint grid_rank(uint cell) {
 // The key of a position: the index of its cell's count and start.
 uint grid_key_of(vec3 pos) { return grid_rank(grid_cell_of(pos)); }
 
-// The distinct cells c-1, c, c+1 of one axis, ascending; returns how many.
-uint grid_axis_cells(uint c, uint n, bool wrap, out uint cells[3]) {
-    cells[0] = cells[1] = cells[2] = 0u;
-    if (wrap && n <= 3u) {
+// C twin: src/core/core.h boids_world_grid_fine().
+// The finer grid's factor M (world.grid_fine's low bits; 0 is 1).
+uint grid_fine() {
+    uint m = world.grid_fine & BOIDS_GRID_FINE_MASK;
+    return m != 0u ? m : 1u;
+}
+
+// C twin: src/core/grid.c axis_cells().
+// The distinct cells c-M..c+M of one axis, ascending (wrapped on a torus,
+// with at most 2M + 1 cells each cell once; dropped at a wall); returns how many.
+uint grid_axis_cells(uint c, uint n, bool wrap, uint m, out uint cells[BOIDS_GRID_AXIS_MAX]) {
+    for (int i = 0; i < BOIDS_GRID_AXIS_MAX; i++)
+        cells[i] = 0u;
+    if (c >= m && c + m < n) { // away from both ends: the same in every mode
+        for (uint i = 0u; i <= 2u * m; i++)
+            cells[i] = c - m + i;
+        return 2u * m + 1u;
+    }
+    if (wrap && n <= 2u * m + 1u) {
         for (uint i = 0u; i < n; i++)
             cells[i] = i;
         return n;
     }
-    if (wrap) {
-        uint lo = c == 0u ? n - 1u : c - 1u, hi = c + 1u == n ? 0u : c + 1u;
-        cells[0] = min(lo, min(c, hi));
-        cells[2] = max(lo, max(c, hi));
-        cells[1] = lo + c + hi - cells[0] - cells[2];
-        return 3u;
-    }
     uint k = 0u;
-    if (c > 0u)
-        cells[k++] = c - 1u;
-    cells[k++] = c;
-    if (c + 1u < n)
-        cells[k++] = c + 1u;
+    if (wrap) {
+        // Across the seam: (c + d) mod n for d = -m..m (all distinct),
+        // sorted ascending so consecutive cells merge into one run.
+        for (uint d = 0u; d <= 2u * m; d++) {
+            uint v = (c + n - m + d) % n, q = k++;
+            for (; q > 0u && cells[q - 1u] > v; q--)
+                cells[q] = cells[q - 1u];
+            cells[q] = v;
+        }
+        return k;
+    }
+    for (uint i = c >= m ? c - m : 0u; i <= c + m && i < n; i++)
+        cells[k++] = i;
+    return k;
+}
+
+// C twin: src/core/grid.c boids_grid_axis_rings().
+// The block's cells of one axis by ring: c first, then c-1, c+1, c-2, c+2,
+// ... each with its distance in cells (on a torus with at most 2M + 1 cells
+// every cell once, at its shorter distance; at a wall those past the end
+// dropped); returns how many.
+uint grid_axis_rings(uint c, uint n, bool wrap, uint m, out uint cell[BOIDS_GRID_AXIS_MAX],
+                     out uint ring[BOIDS_GRID_AXIS_MAX]) {
+    for (int i = 0; i < BOIDS_GRID_AXIS_MAX; i++) {
+        cell[i] = 0u;
+        ring[i] = 0u;
+    }
+    if (n <= 1u)
+        return 1u;
+    bool whole = wrap && n <= 2u * m + 1u;
+    uint k = 0u;
+    for (uint d = 0u; d <= m; d++)
+        for (uint side = 0u; side < (d != 0u ? 2u : 1u); side++) {
+            int i = side != 0u ? int(c) + int(d) : int(c) - int(d);
+            if (wrap) {
+                i = int(uint(i + int(n * (m + 1u))) % n); // non-negative first: GLSL's % of a negative is undefined
+                bool seen = false;
+                for (uint q = 0u; whole && q < k; q++)
+                    seen = seen || cell[q] == uint(i);
+                if (seen)
+                    continue;
+            } else if (i < 0 || i >= int(n)) {
+                continue;
+            }
+            cell[k] = uint(i);
+            ring[k] = d;
+            k++;
+        }
     return k;
 }

@@ -148,6 +148,22 @@
  * near a wall decides (in a 2D corner only the y wall counts). */
 #define BOIDS_WALL_CORNER_BOTH 0u
 #define BOIDS_WALL_CORNER_BOOK 1u
+
+/* The finer grid (world.grid_fine): cells at least reach / M wide, each
+ * neighbour search visiting the block of cells c-M..c+M per axis. The low
+ * bits hold M (BOIDS_GRID_FINE_MASK; 0 is 1, today's grid, so older worlds
+ * and files keep their bytes); BOIDS_GRID_FINE_AUTO: M is the engine's
+ * choice from the measured density (the low bits its current pick). The
+ * set of neighbours is the same for every M (the distance test decides). */
+#define BOIDS_GRID_FINE_MAX 4u
+#define BOIDS_GRID_FINE_MASK 0xFFu
+#define BOIDS_GRID_FINE_AUTO 0x100u
+#define BOIDS_GRID_AXIS_MAX 9 /* cells of one axis of a block: 2 BOIDS_GRID_FINE_MAX + 1 */
+/* The K-nearest search's early stop: after ring j (Chebyshev distance j
+ * cells) it stops once the K-th d^2 is below ((j w_min)(1 - REL) - ABS E)^2,
+ * E the largest |coordinate| of the world (float rounding of the keys). */
+#define BOIDS_EARLY_STOP_REL 1e-4f
+#define BOIDS_EARLY_STOP_ABS 1e-6f
 /* ---- path options: bits of boids_scene.path_flags (docs/SCENARIOS.md [path]) */
 #define BOIDS_PATH_CLOSED 1u        /* the last point joins the first */
 #define BOIDS_PATH_OUTSIDE_END 2u   /* outside a segment: its end point (Example 5.8), not the nearer end */
@@ -454,7 +470,7 @@ BOIDS_STRUCT(boids_world_params) {
 
     BOIDS_UINT wall_corner; /* BOIDS_WALL_CORNER_* */
     float margin;           /* BOIDS_BOUNDARY_MARGIN's margin; 0 = BOIDS_MARGIN_DEFAULT */
-    BOIDS_UINT reserved1;   /* 0: room for world options to come */
+    BOIDS_UINT grid_fine;   /* the finer grid: M in the low bits (0 = 1), BOIDS_GRID_FINE_AUTO */
     BOIDS_UINT reserved2;
 };
 

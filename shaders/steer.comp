@@ -309,24 +309,86 @@ void topk_gather(vec3 p, boids_group_params g, vec3 heading, bool has_heading, i
 }
 #endif
 
+#if !defined(BOIDS_KERNEL_TILED)
+// C twin: src/core/steer.c ring_bound().
+// The distance below which every agent outside rings 0..j of the block lies
+// farther: j cells of the narrowest axis, less the rounding margins. <= 0: none.
+float ring_bound(uint j) {
+    float wmin = BOIDS_INFINITY, e = 0.0;
+    for (uint a = 0u; a < world.dim; a++) {
+        wmin = min(wmin, world.cell[a]);
+        e = max(e, abs(world.min[a]) + world.size[a]);
+    }
+    return float(j) * wmin * (1.0 - BOIDS_EARLY_STOP_REL) - BOIDS_EARLY_STOP_ABS * e;
+}
+
+// C twin: src/core/steer.c gather_rings().
+// The K-nearest gather with the early stop: the block around cell c ring by
+// ring (Chebyshev distance j = 0..M); once K are held and the K-th d^2 is
+// below ring_bound(j)^2 the rest cannot enter the K (the same K, the same bits).
+void gather_rings(uvec3 c, vec3 p, float reach2, uint kmax, boids_group_params g, vec3 heading, bool has_heading,
+                  inout gather acc) {
+    bool wrap = world.boundary == BOIDS_BOUNDARY_WRAP;
+    uint m = grid_fine();
+    uint cx[BOIDS_GRID_AXIS_MAX], cy[BOIDS_GRID_AXIS_MAX], cz[BOIDS_GRID_AXIS_MAX];
+    uint rx[BOIDS_GRID_AXIS_MAX], ry[BOIDS_GRID_AXIS_MAX], rz[BOIDS_GRID_AXIS_MAX];
+    uint nx = grid_axis_rings(c.x, world.cells.x, wrap, m, cx, rx);
+    uint ny = grid_axis_rings(c.y, world.cells.y, wrap, m, cy, ry);
+    uint nz = grid_axis_rings(c.z, world.cells.z, wrap, m, cz, rz);
+    for (uint j = 0u; j <= m; j++) {
+        for (uint kz = 0u; kz < nz && rz[kz] <= j; kz++)
+            for (uint ky = 0u; ky < ny && ry[ky] <= j; ky++) {
+                uint row = (cz[kz] * world.cells.y + cy[ky]) * world.cells.x;
+                bool edge = rz[kz] == j || ry[ky] == j; // the whole row is in ring j
+                for (uint kx = 0u; kx < nx && rx[kx] <= j; kx++) {
+                    if (!edge && rx[kx] != j)
+                        continue;
+                    uint r = grid_rank(row + cx[kx]);
+                    uint first = cell_start[r], last = cell_start[r + 1u];
+                    acc.candidates += last - first;
+                    for (uint q = first; q < last; q++) {
+                        vec3 off = world_delta(p, cur_pos[q].xyz);
+                        precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
+                        if (d2 > 0.0 && d2 < reach2)
+                            topk_offer(kmax, q, d2, cur_id[q]);
+                    }
+                }
+            }
+        if (j == m)
+            break;
+        float bound = ring_bound(j);
+        if (tk_n == kmax && bound > 0.0 && tk_d2[tk_n - 1u] < bound * bound)
+            break;
+    }
+    topk_gather(p, g, heading, has_heading, acc);
+}
+#endif
+
 // C twin: src/core/steer.c gather_neighbors() (with filter() and
 // boids_grid_ranges() of src/core/grid.c; no batches, a CPU device).
-// Gather over the 3x3(x3) block of cells around the agent: every slot j of
-// those cells with 0 < d^2 < reach^2 (d > 0 as in the chapter: skips self
-// and coincident agents). candidates counts every slot of the cells.
+// Gather over the block of cells c-M..c+M per axis around the agent (3x3
+// or 3x3x3 at M = 1): every slot j of those cells with 0 < d^2 < reach^2
+// (d > 0 as in the chapter: skips self and coincident agents); a group with
+// neighbors_max K > 0 through gather_rings. candidates counts every slot of
+// the cells read.
 #if !defined(BOIDS_KERNEL_TILED)
 void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_heading, inout gather acc) {
     vec3 p = cur_pos[i].xyz;
     uvec3 c = grid_coords(p);
     bool wrap = world.boundary == BOIDS_BOUNDARY_WRAP;
-    uint xs[3], ys[3], zs[3];
-    uint nx = grid_axis_cells(c.x, world.cells.x, wrap, xs);
-    uint ny = grid_axis_cells(c.y, world.cells.y, wrap, ys);
-    uint nz = grid_axis_cells(c.z, world.cells.z, wrap, zs);
     float reach = group_reach(cur_group[i]);
     float reach2 = reach * reach;
     uint kmax = g.neighbors_max;
     tk_n = 0u;
+    if (kmax != 0u) {
+        gather_rings(c, p, reach2, kmax, g, heading, has_heading, acc);
+        return;
+    }
+    uint m = grid_fine();
+    uint xs[BOIDS_GRID_AXIS_MAX], ys[BOIDS_GRID_AXIS_MAX], zs[BOIDS_GRID_AXIS_MAX];
+    uint nx = grid_axis_cells(c.x, world.cells.x, wrap, m, xs);
+    uint ny = grid_axis_cells(c.y, world.cells.y, wrap, m, ys);
+    uint nz = grid_axis_cells(c.z, world.cells.z, wrap, m, zs);
     for (uint k = 0u; k < nz; k++)
         for (uint jy = 0u; jy < ny; jy++) {
             uint row = (zs[k] * world.cells.y + ys[jy]) * world.cells.x;
@@ -344,12 +406,8 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
                 for (uint j = first; j < last; j++) {
                     vec3 off = world_delta(p, cur_pos[j].xyz);
                     precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
-                    if (d2 > 0.0 && d2 < reach2) {
-                        if (kmax != 0u)
-                            topk_offer(kmax, j, d2, cur_id[j]);
-                        else
-                            gather_pair(g, heading, has_heading, j, off, d2, acc);
-                    }
+                    if (d2 > 0.0 && d2 < reach2)
+                        gather_pair(g, heading, has_heading, j, off, d2, acc);
                 }
             }
 #else
@@ -364,18 +422,12 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
                 for (uint j = first; j < last; j++) {
                     vec3 off = world_delta(p, cur_pos[j].xyz);
                     precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
-                    if (d2 > 0.0 && d2 < reach2) {
-                        if (kmax != 0u)
-                            topk_offer(kmax, j, d2, cur_id[j]);
-                        else
-                            gather_pair(g, heading, has_heading, j, off, d2, acc);
-                    }
+                    if (d2 > 0.0 && d2 < reach2)
+                        gather_pair(g, heading, has_heading, j, off, d2, acc);
                 }
             }
 #endif
         }
-    if (kmax != 0u)
-        topk_gather(p, g, heading, has_heading, acc);
 }
 #endif
 
@@ -824,10 +876,11 @@ void main() {
         gather acc = gather_start(g, cur_vel[i].xyz);
         vec3 p = cur_pos[i].xyz;
         uvec3 c = grid_coords(p);
-        uint xs[3], ys[3], zs[3];
-        uint nx = grid_axis_cells(c.x, n.x, wrap, xs);
-        uint ny = grid_axis_cells(c.y, n.y, wrap, ys);
-        uint nz = grid_axis_cells(c.z, n.z, wrap, zs);
+        // M = 1 only (src/gpu/gpu.c runs the per-agent steer for a finer grid).
+        uint xs[BOIDS_GRID_AXIS_MAX], ys[BOIDS_GRID_AXIS_MAX], zs[BOIDS_GRID_AXIS_MAX];
+        uint nx = grid_axis_cells(c.x, n.x, wrap, 1u, xs);
+        uint ny = grid_axis_cells(c.y, n.y, wrap, 1u, ys);
+        uint nz = grid_axis_cells(c.z, n.z, wrap, 1u, zs);
         float reach = group_reach(cur_group[i]);
         float reach2 = reach * reach;
         for (uint kz = 0u; kz < nz; kz++)

@@ -18,10 +18,12 @@ shared uint best_n[BOIDS_WORKGROUP_SIZE];
 uint block_count(uint cell) {
     uvec3 c = uvec3(cell % world.cells.x, (cell / world.cells.x) % world.cells.y, cell / (world.cells.x * world.cells.y));
     bool wrap = world.boundary == BOIDS_BOUNDARY_WRAP;
-    uint xs[3], ys[3], zs[3];
-    uint nx = grid_axis_cells(c.x, world.cells.x, wrap, xs);
-    uint ny = grid_axis_cells(c.y, world.cells.y, wrap, ys);
-    uint nz = grid_axis_cells(c.z, world.cells.z, wrap, zs);
+    // The survey's blocks are 3x3 of reach-wide cells: finalize keeps M = 1
+    // (grid_fine() is 1) whenever a group needs the survey.
+    uint xs[BOIDS_GRID_AXIS_MAX], ys[BOIDS_GRID_AXIS_MAX], zs[BOIDS_GRID_AXIS_MAX];
+    uint nx = grid_axis_cells(c.x, world.cells.x, wrap, 1u, xs);
+    uint ny = grid_axis_cells(c.y, world.cells.y, wrap, 1u, ys);
+    uint nz = grid_axis_cells(c.z, world.cells.z, wrap, 1u, zs);
     uint n = 0u;
     for (uint k = 0u; k < nz; k++)
         for (uint j = 0u; j < ny; j++)

@@ -169,6 +169,140 @@ START_TEST(same_bits_topological) {
 }
 END_TEST
 
+// The finer grid (grid_fine M = _i + 2): every kernel gives the reference
+// kernel's bits at M (the tiled kernel through the per-agent steer), and the
+// reference at M gives M = 1's state, accelerations, neighbours and nearest
+// distances (the candidates read differ: other cells). 2D / 3D, wrap,
+// walls, a torus of few cells (every cell once), clustered with K = 7.
+static void same_as_m1(const boids_params *p, boids_distribution dist, uint64_t steps, uint32_t m, const char *what) {
+    outcome one = run(p, NULL, dist, BOIDS_KERNEL_REFERENCE, steps);
+    boids_params q = *p;
+    q.world.grid_fine = m;
+    outcome o = run(&q, NULL, dist, BOIDS_KERNEL_REFERENCE, steps);
+    ck_assert_msg(o.hash == one.hash, "%s, M %u: state-hash %016llx, M = 1 %016llx", what, m,
+                  (unsigned long long)o.hash, (unsigned long long)one.hash);
+    ck_assert_msg(o.cells > one.cells, "%s, M %u: %u cells, M = 1 %u", what, m, o.cells, one.cells);
+    for (uint32_t i = 0; i < o.n; i++)
+        ck_assert_msg(memcmp(o.accel[i], one.accel[i], 16) == 0 && o.neighbors[i] == one.neighbors[i] &&
+                          memcmp(&o.nearest[i], &one.nearest[i], 4) == 0,
+                      "%s, M %u: id %u differs from M = 1", what, m, i);
+    outcome_free(&o);
+    outcome_free(&one);
+    char w[160];
+    snprintf(w, sizeof w, "%s, M %u", what, m);
+    same_bits(&q, NULL, dist, steps, w);
+}
+
+START_TEST(same_bits_grid_fine) {
+    uint32_t m = 2 + (uint32_t)_i;
+    for (uint32_t dim = 2; dim <= 3; dim++) {
+        boids_params p;
+        boids_params_default(&p, 2000, dim);
+        same_as_m1(&p, BOIDS_DIST_UNIFORM, 3, m, dim == 2 ? "2D wrap" : "3D wrap");
+        p.world.boundary = BOIDS_BOUNDARY_WALLS;
+        same_as_m1(&p, BOIDS_DIST_UNIFORM, 3, m, dim == 2 ? "2D walls" : "3D walls");
+        boids_params_default(&p, 600, dim);
+        for (uint32_t a = 0; a < dim; a++)
+            p.world.size[a] = 2.5f * boids_params_reach(&p);
+        same_as_m1(&p, BOIDS_DIST_UNIFORM, 3, m, dim == 2 ? "2D few cells" : "3D few cells");
+        boids_params_default(&p, 6000, dim);
+        for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+            p.group[g].neighbors_max = 7;
+        same_as_m1(&p, BOIDS_DIST_CLUSTERED, 2, m, dim == 2 ? "2D clustered K 7" : "3D clustered K 7");
+    }
+}
+END_TEST
+
+// The early stop of the K-nearest gather on the GPU (gather_rings): K = 1,
+// 7, 32 and M = 2..4 on clustered starts, 2D and 3D, give the full scan's
+// (M = 1) bits, and at M = 4 read fewer candidates than the whole block.
+START_TEST(early_stop_gpu) {
+    static const uint32_t ks[] = {1, 7, 32};
+    uint32_t dim = 2 + (uint32_t)_i;
+    for (size_t kk = 0; kk < 3; kk++) {
+        boids_params p;
+        boids_params_default(&p, 4000, dim);
+        for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+            p.group[g].neighbors_max = ks[kk];
+        outcome full = run(&p, NULL, BOIDS_DIST_CLUSTERED, BOIDS_KERNEL_REFERENCE, 3);
+        for (uint32_t m = 2; m <= BOIDS_GRID_FINE_MAX; m++) {
+            p.world.grid_fine = m;
+            outcome o = run(&p, NULL, BOIDS_DIST_CLUSTERED, BOIDS_KERNEL_REFERENCE, 3);
+            ck_assert_msg(o.hash == full.hash, "%uD K %u M %u: state-hash %016llx, full scan %016llx", dim, ks[kk], m,
+                          (unsigned long long)o.hash, (unsigned long long)full.hash);
+            if (m == BOIDS_GRID_FINE_MAX) { // one step from the same start: K's reads against the whole block
+                uint64_t read = 0, block = 0;
+                boids_params q = p;
+                for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+                    q.group[g].neighbors_max = 0;
+                outcome all = run(&q, NULL, BOIDS_DIST_CLUSTERED, BOIDS_KERNEL_REFERENCE, 1);
+                outcome k1 = run(&p, NULL, BOIDS_DIST_CLUSTERED, BOIDS_KERNEL_REFERENCE, 1);
+                for (uint32_t i = 0; i < all.n; i++) {
+                    read += k1.candidates[i];
+                    block += all.candidates[i];
+                }
+                ck_assert_msg(read < block, "%uD K %u M 4: %llu candidates read, the whole block %llu", dim, ks[kk],
+                              (unsigned long long)read, (unsigned long long)block);
+                outcome_free(&all);
+                outcome_free(&k1);
+            }
+            outcome_free(&o);
+        }
+        outcome_free(&full);
+    }
+}
+END_TEST
+
+// grid_fine auto on the GPU, every kernel: created uniform (M = 1), the
+// agents then replaced by a tight cluster; within BOIDS_ENGINE_FINE_EVERY
+// steps the engine picks a finer grid (the cell buffers, the scan's sums and
+// the Morton ranks made anew; kernel fused's keys made again) and the state
+// stays the reference kernel's at M = 1 step for step.
+START_TEST(auto_grid_mid_run) {
+    boids_kernel k = (boids_kernel)_i;
+    boids_params p;
+    boids_params_default(&p, 6000, 2);
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        p.group[g].neighbors_max = 7;
+    boids_engine *e[2] = {NULL, NULL};
+    for (int j = 0; j < 2; j++) {
+        p.world.grid_fine = j ? BOIDS_GRID_FINE_AUTO : 0;
+        boids_engine_desc d = {.params = &p,
+                               .backend = BOIDS_BACKEND_GPU,
+                               .headless = gl,
+                               .quiet = true,
+                               .kernel = j ? k : BOIDS_KERNEL_REFERENCE};
+        char err[1024];
+        ck_assert_msg(boids_engine_create(&e[j], &d, err, sizeof err) == BOIDS_OK, "%s", err);
+    }
+    ck_assert_uint_eq(boids_engine_grid_fine(e[1]), 1u);
+    uint32_t n = boids_engine_count(e[0]);
+    float(*pos)[4] = malloc((size_t)n * 16), (*vel)[4] = malloc((size_t)n * 16);
+    uint32_t *grp = malloc((size_t)n * 4);
+    ck_assert_int_eq(boids_engine_read(e[0], pos, vel, grp), BOIDS_OK);
+    const boids_world_params *w = &boids_engine_params(e[0])->world;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t a = 0; a < 2; a++)
+            pos[i][a] = w->min[a] + 0.5f * w->size[a] +
+                        3.0f * w->max_radius * ((float)((i * 7919u + a * 104729u) % 1000u) / 1000.0f - 0.5f);
+    for (int j = 0; j < 2; j++)
+        ck_assert_int_eq(boids_engine_set_agents(e[j], (const float(*)[4])pos, (const float(*)[4])vel, grp), BOIDS_OK);
+    for (int j = 0; j < 2; j++)
+        ck_assert_int_eq(boids_engine_step(e[j], BOIDS_ENGINE_FINE_EVERY + 3, NULL), BOIDS_OK);
+    ck_assert_msg(boids_engine_grid_fine(e[1]) > 1, "kernel %s: auto kept M = 1 in a cluster", boids_kernel_names[k]);
+    ck_assert_msg(boids_engine_hash(e[1]) == boids_engine_hash(e[0]), "kernel %s: auto's state differs from M = 1's",
+                  boids_kernel_names[k]);
+    char err[512];
+    for (int j = 0; j < 2; j++) {
+        ck_assert_int_eq(boids_engine_check(e[j], err, sizeof err), BOIDS_OK);
+        boids_engine_destroy(e[j]);
+    }
+    free(pos);
+    free(vel);
+    free(grp);
+}
+END_TEST
+
 // Shipped scenarios: groups, relations and ids (predators-prey: hunt,
 // escape; hide; the heading rules' survey; leaders by id; the Vicsek and
 // Couzin models' noise and zones).
@@ -250,6 +384,9 @@ int main(void) {
     tcase_add_loop_test(bits, same_bits_clustered, 0, 2);
     tcase_add_loop_test(bits, same_bits_topological, 0, 2);
     tcase_add_loop_test(bits, same_bits_scenarios, 0, 7);
+    tcase_add_loop_test(bits, same_bits_grid_fine, 0, 3);
+    tcase_add_loop_test(bits, early_stop_gpu, 0, 2);
+    tcase_add_loop_test(bits, auto_grid_mid_run, 0, BOIDS_KERNEL_KINDS);
     suite_add_tcase(s, bits);
     TCase *apps = tcase_create("apps");
     tcase_add_test(apps, cpu_refuses_gpu_kernels);

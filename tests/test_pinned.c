@@ -427,6 +427,38 @@ START_TEST(pinned) {
 }
 END_TEST
 
+// The finer grid (--grid-fine M) changes which cells are read, never which
+// neighbours count (the distance test decides): every pinned boids-run, on
+// the CPU and the GPU, gives its pinned state-hash at M = 2 and 3 (the
+// snapshot's PARM holds the finer grid's cells, so only the state-hash is
+// compared). _i: run index * 2 + (M - 2).
+START_TEST(pinned_grid_fine) {
+    const pinned_run *p = &runs[_i / 2];
+    const char *fine = _i % 2 ? "3" : "2";
+    const char *argv[MAX_ARGS + 8];
+    int n = 0;
+    argv[n++] = "boids-run";
+    argv[n++] = "--quiet";
+    for (int i = 0; p->args[i]; i++)
+        argv[n++] = p->args[i];
+    argv[n++] = "--grid-fine";
+    argv[n++] = fine;
+    argv[n] = NULL;
+    char tag[128];
+    snprintf(tag, sizeof tag, "%s-fine%s", p->name, fine);
+    run_result r = boids_test_run(BOIDS_BIN_DIR "/boids-run", argv, TMP, tag);
+    ck_assert_msg(r.spawned && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
+                  "%s --grid-fine %s: expected exit 0, got status %d; stderr: %s", p->name, fine, r.status, r.err);
+    char hex[17] = "0";
+    boids_test_state_hash(&r, hex);
+    unsigned long long state = strtoull(hex, NULL, 16);
+    ck_assert_msg(state == p->state_hash,
+                  "%s --grid-fine %s: expected state-hash %016llx (pinned at M = 1), got %016llx", p->name, fine,
+                  p->state_hash, state);
+    boids_test_run_free(&r);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("pinned");
     TCase *cpu = tcase_create("cpu"), *gpu = tcase_create("gpu"), *viewer = tcase_create("viewer");
@@ -440,6 +472,9 @@ int main(void) {
     tcase_add_loop_test(cpu, pinned, 0, first_gpu);
     tcase_add_loop_test(gpu, pinned, first_gpu, first_viewer);
     tcase_add_loop_test(viewer, pinned, first_viewer, n);
+    TCase *fine = tcase_create("grid_fine");
+    tcase_add_loop_test(fine, pinned_grid_fine, 0, 2 * first_viewer);
+    suite_add_tcase(s, fine);
     suite_add_tcase(s, cpu);
     suite_add_tcase(s, gpu);
     suite_add_tcase(s, viewer);

@@ -439,7 +439,8 @@ static boids_sim *loads_and_continues(const char *path, boids_sim *s) {
 // The world's options (wall_corner): no WOPT chunk at their defaults (the
 // file is version 2's chunks), WOPT with the book's corner rule, which
 // loads back and continues bit for bit; a WOPT with an unknown rule, a
-// reserved word set or no option is refused.
+// grid fine word finalize never writes (1, 5, an unknown bit), a reserved
+// word set or no option is refused.
 START_TEST(test_world_options) {
     boids_sim *s = rich_sim(60, 2, 2);
     bytes f = saved_with(s, TMP "/snap_wopt0.boids", "WOPT", false);
@@ -454,11 +455,11 @@ START_TEST(test_world_options) {
         size_t off;
         uint32_t value;
         const char *needle;
-    } bad[] = {{0, 2, "wall-corner rule"},
-               {4, 0xbf800000u, "margin"}, // -1.0f
-               {4, 0x7fc00000u, "margin"}, // NaN
-               {8, 1, "reserved words"},
-               {0, 0, "no option"}};
+    } bad[] = {{0, 2, "wall-corner rule"}, {4, 0xbf800000u, "margin"}, // -1.0f
+               {4, 0x7fc00000u, "margin"},                             // NaN
+               {8, 1, "grid fine factor"},                             // M = 1 is written as 0 (no option)
+               {8, 5, "grid fine factor"}, {8, 0x200, "grid fine factor"},
+               {12, 1, "reserved words"},  {0, 0, "no option"}};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         le32(f.b + at + bad[k].off, bad[k].value);
         fix_crc(&f, at - 12);
@@ -466,6 +467,7 @@ START_TEST(test_world_options) {
         le32(f.b + at, BOIDS_WALL_CORNER_BOOK);
         le32(f.b + at + 4, 0);
         le32(f.b + at + 8, 0);
+        le32(f.b + at + 12, 0);
     }
     free(f.b);
     boids_sim_destroy(s);

@@ -220,6 +220,28 @@ float boids_params_reach(const boids_params *p);
 // unique), INFINITY for walls and bounce. Finalize fails with BOIDS_ERR_CELL
 // when boids_params_reach exceeds it.
 float boids_params_max_radius(const boids_params *p);
+// The finer grid's factor M of a world (world.grid_fine's low bits; 0 is 1):
+// cells at least reach / M wide, neighbour searches over c-M..c+M per axis.
+static inline uint32_t boids_world_grid_fine(const boids_world_params *w) {
+    uint32_t m = w->grid_fine & BOIDS_GRID_FINE_MASK;
+    return m ? m : 1u;
+}
+// The grid_fine word of a world that asks for M (1..4) or, with `automatic`,
+// for the engine's choice starting at M: the canonical form finalize keeps
+// (M = 1 without auto is 0, as older worlds).
+static inline uint32_t boids_grid_fine_word(uint32_t m, bool automatic) {
+    return (automatic ? BOIDS_GRID_FINE_AUTO : 0u) | (m <= 1u ? 0u : m);
+}
+// Auto's rule (see docs/ARCHITECTURE.md, the grid): the factor M (1..4) of
+// the least modelled steer + grid cost for p's world (finalized) whose agents
+// have, on average, `occupancy` agents in a reach-wide cube around them
+// (boids_grid_occupancy); 1 when a group needs the survey.
+uint32_t boids_grid_fine_choose(const boids_params *p, double occupancy);
+// The mean occupancy of an agent's own cell, sum over cells of count^2 / n,
+// from a grid's starts (start[cells + 1], any cell order), scaled from the
+// cell's volume to reach^dim (the agents an agent has within a reach-wide
+// cube, at a density uniform on that scale); 0 without agents.
+double boids_grid_occupancy(const boids_world_params *w, const uint32_t *start, uint32_t n);
 
 // Bodies (procedural-animation-chains.txt). A body type of `style` with
 // `joints` joints and total length `length`: the built-in profiles (chain:
@@ -288,6 +310,10 @@ boids_result boids_sim_set_agents(boids_sim *s, const float (*pos)[4], const flo
 // s->update SEQUENTIAL: key .. scatter, then each agent in id order steers
 // and moves in place, then bodies).
 void boids_sim_step(boids_sim *s);
+// The grid of p's world (finalized; the same world but another grid_fine:
+// cells, cell, inv_cell, grid_fine) in place of s's, built over cur (the
+// engine's auto grid). BOIDS_ERR_NOMEM keeps the old grid.
+boids_result boids_sim_set_grid(boids_sim *s, const boids_params *p);
 // The pipeline's stages, for benches and tests (boids_sim_step calls them in order).
 void boids_sim_build_grid(boids_sim *s);    // key, count, scan, scatter: cur -> next, swap
 void boids_sim_steer(boids_sim *s);         // cur -> accel, next.w lanes

@@ -355,8 +355,16 @@ boids_backend boids_engine_backend(const boids_engine *e);
 const char *boids_engine_describe(const boids_engine *e);
 // The GL renderer string of the GPU backend's context; "" on the CPU. Owned by e.
 const char *boids_engine_renderer(const boids_engine *e);
-// The cells of the neighbour grid: the length of BOIDS_ENGINE_COUNT.
+// The cells of the neighbour grid: the length of BOIDS_ENGINE_COUNT (with
+// grid_fine auto it changes when the engine picks another M).
 uint32_t boids_engine_cells(const boids_engine *e);
+// The finer grid's factor M in use (1..4; world.grid_fine). With auto
+// (BOIDS_GRID_FINE_AUTO) the engine picks M from the measured density when it
+// is made and every BOIDS_ENGINE_FINE_EVERY steps after
+// (boids_grid_fine_choose over boids_grid_occupancy of the last grid); the
+// state does not depend on M, so changing it mid-run moves no result.
+#define BOIDS_ENGINE_FINE_EVERY 32u
+uint32_t boids_engine_grid_fine(const boids_engine *e);
 // Bytes the simulation's state takes, by its layout (both state buffers,
 // the grid, the per-agent outputs, the joints): per agent 2 * (16 + 16 + 4
 // + 4) + 16 + 5 * 4 + 16 * joint rows, plus 12 per cell; the GPU backend's

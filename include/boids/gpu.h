@@ -87,6 +87,13 @@ uint32_t boids_gpu_max_agents(void);
 boids_kernel boids_gpu_kernel(const boids_gpu *g);
 // New group, scene and target parameters (same count, world and grid).
 void boids_gpu_set_params(boids_gpu *g, const boids_params *p);
+// The grid of p's world (finalized: the same world, another grid_fine) in
+// place of g's: the cell buffers made anew and built over the current
+// state (the engine's auto grid). BOIDS_ERR_GPU_LIMIT / _NOMEM with err saying why.
+boids_result boids_gpu_set_grid(boids_gpu *g, const boids_params *p, char *err, size_t err_size);
+// boids_grid_occupancy of the last grid built (BOIDS_ERR_ARGUMENT: none since
+// the last upload or set_grid).
+boids_result boids_gpu_grid_occupancy(boids_gpu *g, double *out);
 // Copy the CPU simulation's current state (any slot order), its bodies
 // (when both have the same joint rows) and step counter.
 void boids_gpu_upload(boids_gpu *g, const boids_sim *s);

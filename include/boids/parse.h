@@ -74,6 +74,13 @@ const char *boids_parse_shown(const char *value, char *buf, size_t size);
 extern const char *const boids_parse_boundary_names[];
 extern const char *const boids_parse_distribution_names[];
 extern const char *const boids_parse_wall_corner_names[];
+// --grid-fine / [world] grid_fine: "1" .. "4" (k 0..3: M = k + 1) and "auto"
+// (k = BOIDS_PARSE_GRID_FINE_AUTO); boids_parse_grid_fine_word turns k into
+// a world.grid_fine word (auto starts at M = 1), _text a word back into its name.
+#define BOIDS_PARSE_GRID_FINE_AUTO 4
+extern const char *const boids_parse_grid_fine_names[];
+uint32_t boids_parse_grid_fine_word(int k);
+const char *boids_parse_grid_fine_text(uint32_t word);
 // [path] outside / --path-outside: "clamp" (0), "end" (1, BOIDS_PATH_OUTSIDE_END);
 // [path] line / --path-line: "segment" (0), "infinite" (1, BOIDS_PATH_LINE_INFINITE).
 extern const char *const boids_parse_path_outside_names[];

@@ -15,6 +15,7 @@
 #include <glad/gl.h>
 
 #include "boids/engine.h"
+#include "boids/parse.h"
 #include "cli.h"
 #include "flock_draw.h"
 #include "profile.h"
@@ -39,6 +40,7 @@ static const char usage[] =
     "                   Circles: 3D, one agent per unit volume, radius 2, its repulsion;\n"
     "                   scenarios/circles.ini; their figure: 1 M agents, 200 steps)\n"
     "  --index KIND     neighbour search of the CPU backend: grid, quadtree or brute\n"
+    "  --grid-fine M    the finer grid, 1..4 or auto (as boids-run; auto's pick is printed after the table)\n"
     "  --profile FILE   also record every timed step of every count: FILE.csv (one row\n"
     "                   per step, with the agent count) or FILE.json (Chrome trace for\n"
     "                   Perfetto); a per-stage summary is printed on stderr at exit\n"
@@ -88,6 +90,7 @@ typedef struct row {
     double ms[8]; // key, count, scan, scatter, steer, integrate, bodies, total
     double cand, neigh;
     double frame_ms; // --render: the median frame (step + draw + glFinish)
+    uint32_t fine;   // the finer grid's M after the timed steps (--grid-fine auto: the engine's pick)
 } row;
 
 static boids_engine_headless *gl; // --backend gpu: one context for every count
@@ -328,6 +331,7 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
         r->ms[j] = median(t + j * steps, done);
     r->frame_ms = fb ? median(t + 8 * steps, done) : 0.0;
     r->cand = cand / (double)done;
+    r->fine = boids_engine_grid_fine(e);
     r->neigh = neigh / (double)done;
     printf("| %8u | %7.2f | %7.2f | %7.2f | %8.2f | %9.2f | %9.2f | %8.2f | %9.2f | %8.1f | %9.3g | %9.3g | %7.1f |\n",
            n, r->ms[0], r->ms[1], r->ms[2], r->ms[3], r->ms[4], r->ms[5], r->ms[6], r->ms[7], r->neigh / n,
@@ -441,8 +445,11 @@ static int run(const boids_options *opt) {
     }
     int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
     static const char *const indexes[BOIDS_INDEX_KINDS] = {"grid", "quadtree", "brute"};
-    printf("boids-bench %s: backend %s%s%s, %uD, %s, index %s, %llu steps (median), %d thread%s, %s\n", BOIDS_VERSION,
-           o.backend, o.kernel ? ", kernel " : "", o.kernel ? boids_kernel_names[o.kernel] : "", o.dim,
+    char fine[64] = ""; // --grid-fine, when given (the header as before without it)
+    if (o.grid_fine_set)
+        snprintf(fine, sizeof fine, ", grid fine %s", boids_parse_grid_fine_names[o.grid_fine]);
+    printf("boids-bench %s: backend %s%s%s%s, %uD, %s, index %s, %llu steps (median), %d thread%s, %s\n", BOIDS_VERSION,
+           o.backend, o.kernel ? ", kernel " : "", o.kernel ? boids_kernel_names[o.kernel] : "", fine, o.dim,
            o.distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform",
            o.index < BOIDS_INDEX_KINDS ? indexes[o.index] : "?", (unsigned long long)o.bench_steps, threads,
            threads == 1 ? "" : "s", cpu);
@@ -469,6 +476,11 @@ static int run(const boids_options *opt) {
                 "boids-bench: interrupted after %u of %u counts (a last row is the median of the steps it "
                 "timed); writing the outputs\n",
                 measured, o.n_counts);
+    if (o.grid_fine_set && o.grid_fine == BOIDS_PARSE_GRID_FINE_AUTO && measured) {
+        printf("\ngrid fine auto picked:");
+        for (uint32_t i = 0; i < measured; i++)
+            printf(" M = %u at N = %u%s", rows[i].fine, rows[i].n, i + 1 < measured ? "," : "\n");
+    }
     if (measured >= 2)
         printf("\nfitted exponent of ms/step vs N: %.3f (1.000 = linear)\n", fit_exponent(rows, measured));
     rc = fb ? render_outputs(&o, rows, measured) : 0;

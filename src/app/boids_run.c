@@ -115,6 +115,8 @@ static const char usage_notes[] =
     "Topological neighbourhoods (Ballerini et al. 2008): --neighbors-max K (0..32, every group; a\n"
     "scenario's `neighbors_max` per group): each agent heeds only its K nearest accepted neighbours\n"
     "(ties: the smaller id); 0 (default) = every neighbour.\n"
+    "--grid-fine 1..4|auto: the finer grid (cells of reach / M, each search over the c-M..c+M block;\n"
+    "default 1); auto picks M from the measured density. The same neighbours, the same bits.\n"
     "--combine MODE: sum (default), priority (the first force above the threshold) or truncated\n"
     "(Buckland's running sum in priority order until maxforce is spent, the last one truncated).\n"
     "Rule sets: --rules NAME (every group; a scenario's `rules` key per group): chapter (The\n"

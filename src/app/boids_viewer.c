@@ -45,7 +45,7 @@ static const char usage[] =
     "  --maxforce, --maxspeed-range, --maxforce-range, --dt, --path-outside,\n"
     "  --path-line, --rules, --combine, --alignment-radius, --cohesion-radius,\n"
     "  --separation-fov, --alignment-fov, --cohesion-fov, --leader, --formation,\n"
-    "  --interpose, --neighbors-max  as for boids-run\n"
+    "  --interpose, --neighbors-max, --grid-fine  as for boids-run\n"
     "  --scenario FILE|NAME  a scenario file or a shipped one (--list-scenarios lists them);\n"
     "                        its colours, target (mouse or circling) and varying weights apply\n"
     "  --bodies STYLE        bodies trailing the agents: none (default), chain, snake, fish\n"

@@ -97,6 +97,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_WORKLOAD BOIDS_CLI_BIT(65)       // --workload circles (boids-bench: a peer's named workload)
 #define BOIDS_CLI_RENDER BOIDS_CLI_BIT(66)         // --render WxH (boids-bench: the viewer's frame off-screen)
 #define BOIDS_CLI_NEIGHBORS_MAX BOIDS_CLI_BIT(67)  // --neighbors-max K (every group: the K nearest only)
+#define BOIDS_CLI_GRID_FINE BOIDS_CLI_BIT(68)      // --grid-fine 1..4|auto (the finer grid: cells of reach / M)
 #define BOIDS_CLI_ETA BOIDS_CLI_BIT(69)            // --eta RADIANS (rules vicsek: every group's noise width)
 #define BOIDS_CLI_SIGMA BOIDS_CLI_BIT(70)          // --sigma RADIANS (rules couzin: every group's Gaussian noise)
 #define BOIDS_CLI_TURN BOIDS_CLI_BIT(71)           // --turn RADIANS (rules heading, couzin: per time unit)
@@ -109,7 +110,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
      BOIDS_CLI_WALL_CORNER | BOIDS_CLI_PATH_OUTSIDE | BOIDS_CLI_PATH_LINE | BOIDS_CLI_RULES | BOIDS_CLI_COMBINE |      \
      BOIDS_CLI_ALIGNMENT_RADIUS | BOIDS_CLI_COHESION_RADIUS | BOIDS_CLI_SEPARATION_FOV | BOIDS_CLI_ALIGNMENT_FOV |     \
      BOIDS_CLI_COHESION_FOV | BOIDS_CLI_MARGIN | BOIDS_CLI_LEADER | BOIDS_CLI_FORMATION | BOIDS_CLI_INTERPOSE |        \
-     BOIDS_CLI_NEIGHBORS_MAX | BOIDS_CLI_ETA | BOIDS_CLI_SIGMA | BOIDS_CLI_TURN)
+     BOIDS_CLI_NEIGHBORS_MAX | BOIDS_CLI_ETA | BOIDS_CLI_SIGMA | BOIDS_CLI_TURN | BOIDS_CLI_GRID_FINE)
 
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
@@ -176,6 +177,8 @@ typedef struct boids_options {
     // every group's, radians (turn: per time unit).
     float eta, sigma, turn;
     bool eta_set, sigma_set, turn_set;
+    uint32_t grid_fine; // --grid-fine: a name's index of boids_parse_grid_fine_names (0..3: M = 1..4; 4: auto)
+    bool grid_fine_set;
     const char *backend;    // "cpu" (default) or "gpu"
     const char *shader_dir; // --shader-dir: load shaders from DIR; NULL = built in
     const char *init_csv;   // --init, NULL if not given

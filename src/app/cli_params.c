@@ -204,6 +204,8 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
         p->world.wall_corner = o->wall_corner;
     if (o->margin_set)
         p->world.margin = o->margin;
+    if (o->grid_fine_set)
+        p->world.grid_fine = boids_parse_grid_fine_word((int)o->grid_fine);
     if (o->dt_set)
         p->world.dt = o->dt;
     if (o->combine_set)

@@ -380,8 +380,17 @@ static void draw_overlays(viewer *v, const float view_proj[16], bool under) {
               : !(show[OVERLAY_FLOW] || show[OVERLAY_NEIGHBORS] || show[OVERLAY_VECTORS] || show[OVERLAY_FOLLOWS]))
         return;
     const boids_world_params *w = &f->p.world;
-    uint32_t n = w->count, cells = w->cells[3];
+    // The engine's grid (with --grid-fine auto its pick of the moment).
+    const boids_world_params *gw = &boids_engine_params(f->e)->world;
+    uint32_t n = w->count, cells = gw->cells[3];
+    if (f->overlay && f->overlay_cells != cells) {
+        free(f->overlay);
+        free(f->read_count);
+        f->overlay = NULL;
+        f->read_count = NULL;
+    }
     if (!f->overlay) {
+        f->overlay_cells = cells;
         f->overlay_cap = (size_t)cells * 6 + 262144;
         f->overlay = malloc(f->overlay_cap * sizeof *f->overlay);
         f->read_count = malloc((size_t)cells * 4 + 4);
@@ -397,7 +406,7 @@ static void draw_overlays(viewer *v, const float view_proj[16], bool under) {
     size_t m = 0;
     if (under) {
         if (boids_engine_read_buffer(f->e, BOIDS_ENGINE_COUNT, f->read_count, (size_t)cells * 4) == BOIDS_OK)
-            m = boids_overlay_grid(f->read_count, w, f->overlay, 0, f->overlay_cap);
+            m = boids_overlay_grid(f->read_count, gw, f->overlay, 0, f->overlay_cap);
         boids_render_triangles(v->render, view_proj, f->overlay, m);
         return;
     }

@@ -28,6 +28,7 @@ typedef struct viewer_flock {
     bool show[OVERLAYS];
     boids_line_vertex *overlay; // scratch of the overlays, overlay_cap vertices
     size_t overlay_cap;
+    uint32_t overlay_cells; // the grid's cells the scratch was made for (--grid-fine auto may change them)
     // The state read through the engine: the CPU backend's picture each
     // frame; N / V and G on either backend (debug views, off by default).
     float (*read_pos)[4], (*read_vel)[4], (*read_joints)[4];

@@ -47,52 +47,48 @@ uint32_t boids_grid_cell_of(const boids_world_params *w, const float pos[4]) {
     return (c[2] * w->cells[1] + c[1]) * w->cells[0] + c[0];
 }
 
-// The distinct cells c-1, c, c+1 on one axis in ascending order: wrapped on a
-// torus (with fewer than 3 cells each cell once), dropped at a wall.
-static uint32_t axis_cells(uint32_t c, uint32_t n, bool wrap, uint32_t out[3]) {
-    if (c > 0 && c + 1 < n) { // away from both ends: the same in every mode
-        out[0] = c - 1;
-        out[1] = c;
-        out[2] = c + 1;
-        return 3;
+// The distinct cells c-M..c+M on one axis in ascending order (M the grid's
+// fine factor, 1: c-1, c, c+1): wrapped on a torus (with at most 2M + 1
+// cells each cell once), dropped at a wall. Returns how many (<= 2M + 1).
+static uint32_t axis_cells(uint32_t c, uint32_t n, bool wrap, uint32_t m, uint32_t out[BOIDS_GRID_AXIS_MAX]) {
+    if (c >= m && c + m < n) { // away from both ends: the same in every mode
+        for (uint32_t i = 0; i <= 2 * m; i++)
+            out[i] = c - m + i;
+        return 2 * m + 1;
     }
-    if (wrap && n <= 3) {
+    if (wrap && n <= 2 * m + 1) {
         for (uint32_t i = 0; i < n; i++)
             out[i] = i;
         return n;
     }
     uint32_t k = 0;
     if (wrap) {
-        uint32_t lo = c == 0 ? n - 1 : c - 1, hi = c + 1 == n ? 0 : c + 1;
-        // Ascending order so consecutive cells merge into one run.
-        uint32_t v[3] = {lo, c, hi};
-        for (int i = 0; i < 3; i++)
-            for (int j = i + 1; j < 3; j++)
-                if (v[j] < v[i]) {
-                    uint32_t t = v[i];
-                    v[i] = v[j];
-                    v[j] = t;
-                }
-        memcpy(out, v, sizeof(v));
-        return 3;
+        // Across the seam: (c + d) mod n for d = -m..m (n > 2m + 1: all
+        // distinct), sorted ascending so consecutive cells merge into one run.
+        for (uint32_t d = 0; d <= 2 * m; d++) {
+            uint32_t v = (uint32_t)(((int64_t)c - m + d + n) % n), q = k++;
+            for (; q > 0 && out[q - 1] > v; q--)
+                out[q] = out[q - 1];
+            out[q] = v;
+        }
+        return k;
     }
-    if (c > 0)
-        out[k++] = c - 1;
-    out[k++] = c;
-    if (c + 1 < n)
-        out[k++] = c + 1;
+    for (uint32_t i = c >= m ? c - m : 0; i <= c + m && i < n; i++)
+        out[k++] = i;
     return k;
 }
 
-// Slot ranges of the 3x3(x3) block: per (z, y) row, runs of consecutive x
-// cells are one contiguous slot range in cell order.
+// Slot ranges of the block of (2M+1)^2 (2D) or (2M+1)^3 (3D) cells around c:
+// per (z, y) row, runs of consecutive x cells are one contiguous slot range
+// in cell order.
 uint32_t boids_grid_ranges(const boids_world_params *w, const uint32_t *start, const uint32_t c[3],
                            uint32_t ranges[BOIDS_GRID_MAX_RANGES][2]) {
     bool wrap = w->boundary == BOIDS_BOUNDARY_WRAP;
-    uint32_t xs[3], ys[3], zs[3];
-    uint32_t nx = axis_cells(c[0], w->cells[0], wrap, xs);
-    uint32_t ny = axis_cells(c[1], w->cells[1], wrap, ys);
-    uint32_t nz = axis_cells(c[2], w->cells[2], wrap, zs);
+    uint32_t m = boids_world_grid_fine(w);
+    uint32_t xs[BOIDS_GRID_AXIS_MAX], ys[BOIDS_GRID_AXIS_MAX], zs[BOIDS_GRID_AXIS_MAX];
+    uint32_t nx = axis_cells(c[0], w->cells[0], wrap, m, xs);
+    uint32_t ny = axis_cells(c[1], w->cells[1], wrap, m, ys);
+    uint32_t nz = axis_cells(c[2], w->cells[2], wrap, m, zs);
     uint32_t count = 0;
     for (uint32_t k = 0; k < nz; k++)
         for (uint32_t j = 0; j < ny; j++) {
@@ -112,6 +108,57 @@ uint32_t boids_grid_ranges(const boids_world_params *w, const uint32_t *start, c
             }
         }
     return count;
+}
+
+// The block's cells on one axis by ring (see grid_internal.h): the cell c
+// first, then c-1, c+1, c-2, c+2, ... each with its distance in cells (on a
+// torus with at most 2M + 1 cells: every cell once, at its distance the
+// shorter way round); at a wall the cells past the end are dropped.
+uint32_t boids_grid_axis_rings(uint32_t c, uint32_t n, bool wrap, uint32_t m, uint32_t cell[BOIDS_GRID_AXIS_MAX],
+                               uint32_t ring[BOIDS_GRID_AXIS_MAX]) {
+    uint32_t k = 0;
+    if (n <= 1) {
+        cell[0] = 0;
+        ring[0] = 0;
+        return 1;
+    }
+    bool whole = wrap && n <= 2 * m + 1;
+    for (uint32_t d = 0; d <= m; d++)
+        for (int side = 0; side < (d ? 2 : 1); side++) {
+            int64_t i = side ? (int64_t)c + d : (int64_t)c - d;
+            if (wrap) {
+                i = ((i % (int64_t)n) + n) % (int64_t)n;
+                if (whole) { // each cell once: at its first (shortest) distance
+                    bool seen = false;
+                    for (uint32_t q = 0; q < k; q++)
+                        seen = seen || cell[q] == (uint32_t)i;
+                    if (seen)
+                        continue;
+                }
+            } else if (i < 0 || i >= (int64_t)n) {
+                continue;
+            }
+            cell[k] = (uint32_t)i;
+            ring[k] = d;
+            k++;
+        }
+    return k;
+}
+
+// See boids/core.h.
+double boids_grid_occupancy(const boids_world_params *w, const uint32_t *start, uint32_t n) {
+    if (n == 0)
+        return 0.0;
+    double sq = 0.0, vol = 1.0, reach = 1.0;
+    for (uint32_t c = 0; c < w->cells[3]; c++) {
+        double k = (double)(start[c + 1] - start[c]);
+        sq += k * k;
+    }
+    for (uint32_t a = 0; a < w->dim; a++) {
+        vol *= (double)w->cell[a];
+        reach *= (double)w->max_radius;
+    }
+    return sq / n * (reach / vol);
 }
 
 // 1 if j is a neighbour of slot (j != slot, 0 < |delta|^2 < r2), written to

@@ -269,6 +269,63 @@ float boids_params_reach(const boids_params *p) {
     return r;
 }
 
+// Cells of the grid of world w at factor m (finalize's rule).
+static double grid_cells_at(const boids_world_params *w, float reach, uint32_t m) {
+    double total = 1.0;
+    for (uint32_t a = 0; a < w->dim; a++) {
+        double n = floor((double)w->size[a] * m / (double)reach), cap = w->dim == 3 ? 256.0 : 4096.0;
+        total *= n < 1.0 ? 1.0 : n > cap ? cap : n;
+    }
+    return total;
+}
+
+// See core.h. A cost model in units of one candidate pair, fitted to
+// boids-bench at 100 k on the 2-core machine (docs/BENCHMARKS.md, issue 16):
+// a candidate costs 1; a row of cells read costs ROW (loop set-up, the
+// short rows of a fine grid filter less well than the reference's long
+// ones), a cell read alone by the K-nearest gather CELL; a cell of the
+// grid costs GRID per step (clear, scan, fill). Every neighbour: the whole
+// block, (2M+1)^d cells of occupancy / M^d agents, (2M+1)^(d-1) rows. With
+// K: the early stop after ring j, the first ring whose j cells of reach/M
+// exceed the radius r_K that holds K agents at that occupancy
+// (occupancy * (r_K / reach)^d * (pi or 4 pi / 3) = K).
+#define FINE_ROW 12.0
+#define FINE_CELL 3.0
+#define FINE_GRID 2.0
+uint32_t boids_grid_fine_choose(const boids_params *p, double occupancy) {
+    const boids_world_params *w = &p->world;
+    if (boids_params_survey(p) || !(occupancy > 0.0) || w->count == 0)
+        return 1;
+    // The largest K of the groups; any group with every neighbour (0): 0.
+    uint32_t k = 0;
+    bool every = false;
+    for (uint32_t g = 0; g < w->group_count; g++) {
+        every = every || p->group[g].neighbors_max == 0;
+        k = p->group[g].neighbors_max > k ? p->group[g].neighbors_max : k;
+    }
+    if (every)
+        k = 0;
+    float reach = boids_params_reach(p);
+    double d = w->dim, best = INFINITY;
+    uint32_t pick = 1;
+    for (uint32_t m = 1; m <= BOIDS_GRID_FINE_MAX; m++) {
+        double j = m, cost;
+        if (k) {
+            double rk = pow((double)k / (occupancy * (w->dim == 3 ? 4.18879020478639 : 3.14159265358979)), 1.0 / d);
+            j = fmin((double)m, floor(rk * m) + 1.0);
+            cost = pow(2.0 * j + 1.0, d) * (occupancy / pow(m, d) + FINE_CELL);
+        } else {
+            cost = pow(2.0 * m + 1.0, d) * occupancy / pow(m, d) + pow(2.0 * m + 1.0, d - 1.0) * FINE_ROW;
+        }
+        cost += FINE_GRID * grid_cells_at(w, reach, m) / w->count;
+        if (cost < best * 0.95) { // a larger M must pay by 5 %
+            best = cost;
+            pick = m;
+        }
+    }
+    return pick;
+}
+
 #define FAIL(code, ...)                                                                                                \
     do {                                                                                                               \
         if (what)                                                                                                      \
@@ -628,8 +685,28 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         FAIL(BOIDS_ERR_PARAM, "maxspeed %g x dt %g moves more than half the world (%g) per step (allowed: <= %g)",
              (double)vmax, (double)w->dt, (double)smallest, 0.5 * (double)smallest);
 
-    // Grid: n = floor(extent / rmax) cells (>= 1), each size/n >= rmax wide;
-    // capped so the whole grid stays <= 2^24 cells (cells only get wider).
+    // The finer grid: M in 1..4 (0 is 1), or auto (the engine's pick in the
+    // low bits). The heading rules' survey looks for the densest 3x3 block of
+    // reach-wide cells: with it the grid stays coarse (auto picks 1; an
+    // explicit M > 1 is refused rather than changing what the survey means).
+    if ((w->grid_fine & ~(BOIDS_GRID_FINE_MASK | BOIDS_GRID_FINE_AUTO)) ||
+        (w->grid_fine & BOIDS_GRID_FINE_MASK) > BOIDS_GRID_FINE_MAX)
+        FAIL(BOIDS_ERR_PARAM, "grid fine factor 0x%x (allowed: 1..%u, or auto)", w->grid_fine, BOIDS_GRID_FINE_MAX);
+    bool fine_auto = (w->grid_fine & BOIDS_GRID_FINE_AUTO) != 0;
+    uint32_t fine = boids_world_grid_fine(w);
+    if (fine > 1 && boids_params_survey(p)) {
+        if (!fine_auto)
+            FAIL(BOIDS_ERR_PARAM,
+                 "grid fine factor %u with the heading rules' survey (rules heading with cohesion; allowed: 1 or "
+                 "auto, the survey's blocks are of reach-wide cells)",
+                 fine);
+        fine = 1;
+    }
+    w->grid_fine = boids_grid_fine_word(fine, fine_auto);
+
+    // Grid: n = floor(extent * M / rmax) cells (>= 1), each size/n >= rmax/M
+    // wide; capped so the whole grid stays <= 2^24 cells (cells only get
+    // wider). M = 1: floor(extent / rmax), today's grid.
     double total = 1.0;
     for (uint32_t a = 0; a < 3; a++) {
         if (a >= w->dim) {
@@ -643,7 +720,8 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
                  "interaction radius %g does not fit the wrapped world extent %g on axis %c (allowed: radius <= "
                  "%g, half the extent)",
                  (double)rmax, (double)w->size[a], "xyz"[a], 0.5 * (double)w->size[a]);
-        double n = floor((double)w->size[a] / (double)rmax);
+        double n = fine == 1 ? floor((double)w->size[a] / (double)rmax)
+                             : floor((double)w->size[a] * (double)fine / (double)rmax);
         double cap = w->dim == 3 ? 256.0 : 4096.0;
         if (n > cap)
             n = cap;

@@ -16,6 +16,20 @@
 const char *const boids_parse_boundary_names[] = {"wrap", "walls", "bounce", "margin", NULL};
 const char *const boids_parse_distribution_names[] = {"uniform", "clustered", NULL};
 const char *const boids_parse_wall_corner_names[] = {"both", "book", NULL};
+const char *const boids_parse_grid_fine_names[] = {"1", "2", "3", "4", "auto", NULL};
+
+// See boids/parse.h.
+uint32_t boids_parse_grid_fine_word(int k) {
+    return k == BOIDS_PARSE_GRID_FINE_AUTO ? BOIDS_GRID_FINE_AUTO : (k >= 1 && k <= 3 ? (uint32_t)k + 1u : 0u);
+}
+
+// See boids/parse.h.
+const char *boids_parse_grid_fine_text(uint32_t word) {
+    if (word & BOIDS_GRID_FINE_AUTO)
+        return "auto";
+    uint32_t m = word & BOIDS_GRID_FINE_MASK;
+    return boids_parse_grid_fine_names[m >= 1 && m <= 4 ? m - 1 : 0];
+}
 const char *const boids_parse_path_outside_names[] = {"clamp", "end", NULL};
 const char *const boids_parse_path_line_names[] = {"segment", "infinite", NULL};
 const char *const boids_parse_rules_names[BOIDS_RULES_COUNT + 1] = {"chapter", "tutorial", "heading", "circles",

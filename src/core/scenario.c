@@ -264,7 +264,7 @@ static const char *const group_keys[] = {"share",
 
 static const char *const world_keys[] = {"dim",          "count",  "size",    "origin",      "boundary",
                                          "dt",           "seed",   "combine", "wall_offset", "wall_corner",
-                                         "distribution", "margin", "density", NULL};
+                                         "distribution", "margin", "density", "grid_fine",   NULL};
 
 static int world_key(parse_ctx *c, const char *key, const char *value) {
     boids_world_params *w = &c->sc.params.world;
@@ -347,6 +347,14 @@ static int world_key(parse_ctx *c, const char *key, const char *value) {
             return 0;
         }
         w->wall_corner = (uint32_t)k;
+    } else if (strcmp(key, "grid_fine") == 0) {
+        int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_grid_fine_names);
+        if (k < 0) {
+            fail(c, c->line, sec, key, value, "1, 2, 3, 4 (cells of reach / M) or auto (chosen from the density)",
+                 "is not a grid fine factor");
+            return 0;
+        }
+        w->grid_fine = boids_parse_grid_fine_word(k);
     } else if (strcmp(key, "distribution") == 0) {
         int k = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_distribution_names);
         if (k < 0) {
@@ -1545,6 +1553,8 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
     fprintf(f, "wall_corner = %s\n", boids_parse_wall_corner_names[w->wall_corner == BOIDS_WALL_CORNER_BOOK]);
     if (w->margin != 0.0f) // unset: the default 3, written as before
         fprintf(f, "margin = %.9g\n", (double)w->margin);
+    if (w->grid_fine) // unset: today's grid, written as before
+        fprintf(f, "grid_fine = %s\n", boids_parse_grid_fine_text(w->grid_fine));
     fprintf(f, "distribution = %s\n", sc->distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform");
     if (sc->density > 0.0f)
         fprintf(f, "density = %.9g\n", (double)sc->density);

@@ -133,6 +133,36 @@ boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_dist
     return BOIDS_OK;
 }
 
+// See boids/core.h.
+boids_result boids_sim_set_grid(boids_sim *s, const boids_params *p) {
+    uint32_t cells = p->world.cells[3];
+    if (cells != s->grid.cells) {
+        uint32_t *count = malloc((size_t)cells * sizeof(*count));
+        uint32_t *start = malloc(((size_t)cells + 1) * sizeof(*start));
+        uint32_t *fill = malloc((size_t)cells * sizeof(*fill));
+        if (!count || !start || !fill) {
+            free(count);
+            free(start);
+            free(fill);
+            return BOIDS_ERR_NOMEM;
+        }
+        free(s->grid.count);
+        free(s->grid.start);
+        free(s->grid.fill);
+        s->grid.count = count;
+        s->grid.start = start;
+        s->grid.fill = fill;
+        s->grid.cells = cells;
+    }
+    boids_world_params *w = &s->p.world;
+    memcpy(w->cells, p->world.cells, sizeof w->cells);
+    memcpy(w->cell, p->world.cell, sizeof w->cell);
+    memcpy(w->inv_cell, p->world.inv_cell, sizeof w->inv_cell);
+    w->grid_fine = p->world.grid_fine;
+    boids_sim_build_grid(s);
+    return BOIDS_OK;
+}
+
 // Free everything.
 void boids_sim_destroy(boids_sim *s) {
     if (!s)

@@ -210,7 +210,7 @@ static void decode_params(const unsigned char *b, boids_params *p) {
 // chunk is written); its payload, and back (a problem, or NULL).
 static bool has_world_options(const boids_params *p) {
     const boids_world_params *w = &p->world;
-    return w->wall_corner || w->margin != 0.0f || w->reserved1 || w->reserved2;
+    return w->wall_corner || w->margin != 0.0f || w->grid_fine || w->reserved2;
 }
 
 static void encode_world_options(const boids_params *p, unsigned char *b) {
@@ -226,7 +226,13 @@ static const char *decode_world_options(const unsigned char *b, boids_params *p)
     // The margin's word: 0 (the default, 3) or a margin finalize accepts.
     if (!(p->world.margin == 0.0f || (p->world.margin > 0.0f && p->world.margin <= BOIDS_MAX_EXTENT)))
         return "a margin that is not 0 (the default) or in (0, 1e9]";
-    if (p->world.reserved1 || p->world.reserved2)
+    // The finer grid's word (finalize's canonical form: M = 1 alone is 0, so a
+    // world of today's grid writes no WOPT for it and keeps its bytes).
+    uint32_t fine = p->world.grid_fine;
+    if ((fine & ~(BOIDS_GRID_FINE_MASK | BOIDS_GRID_FINE_AUTO)) ||
+        (fine & BOIDS_GRID_FINE_MASK) > BOIDS_GRID_FINE_MAX || fine == 1u)
+        return "a grid fine factor that is not 0 (today's grid), 2..4, or auto (0x100) with 0..4";
+    if (p->world.reserved2)
         return "reserved words that are not 0";
     if (!has_world_options(p))
         return "no option (it is written only for one)";

@@ -505,6 +505,68 @@ typedef struct cell_ranges {
     uint32_t range[BOIDS_GRID_MAX_RANGES][2];
 } cell_ranges;
 
+// The distance below which every agent outside rings 0..j of the block must
+// lie farther: j cells of the narrowest axis, less a margin for the float
+// rounding of d^2 (relative) and of the keys (absolute, from the largest
+// coordinate of the world). <= 0: no bound.
+static float ring_bound(const boids_world_params *w, uint32_t j) {
+    float wmin = INFINITY, e = 0.0f;
+    for (uint32_t a = 0; a < w->dim; a++) {
+        wmin = fminf(wmin, w->cell[a]);
+        e = fmaxf(e, fabsf(w->min[a]) + w->size[a]);
+    }
+    return (float)j * wmin * (1.0f - BOIDS_EARLY_STOP_REL) - BOIDS_EARLY_STOP_ABS * e;
+}
+
+// The K-nearest gather (group neighbors_max K > 0) through the grid, with
+// the early stop: the block around cell c visited ring by ring (ring j: the
+// cells at Chebyshev distance j, j = 0..M); once K candidates are held and
+// the K-th d^2 is below ring_bound(j)^2, no agent of ring j + 1 or beyond
+// (each at least j cells of the narrowest width away) can enter the K, so
+// the rest are left unread. The K chosen by (d^2, id) are those of the whole
+// block: the same bits as a full scan (with M = 1 the bound after ring 0 is
+// <= 0: a full scan).
+static void gather_rings(const boids_sim *s, const uint32_t c[3], const float p[3], float reach2, bool plain,
+                         const boids_group_params *g, const float heading[3], bool has_heading, batch *b, gather *acc) {
+    const boids_world_params *w = &s->p.world;
+    const uint32_t *start = s->grid.start;
+    bool wrap = w->boundary == BOIDS_BOUNDARY_WRAP;
+    uint32_t m = boids_world_grid_fine(w);
+    uint32_t cell[3][BOIDS_GRID_AXIS_MAX], ring[3][BOIDS_GRID_AXIS_MAX], n[3];
+    for (int a = 0; a < 3; a++)
+        n[a] = boids_grid_axis_rings(c[a], w->cells[a], wrap, m, cell[a], ring[a]);
+    for (uint32_t j = 0; j <= m; j++) {
+        for (uint32_t kz = 0; kz < n[2] && ring[2][kz] <= j; kz++)
+            for (uint32_t ky = 0; ky < n[1] && ring[1][ky] <= j; ky++) {
+                uint32_t row = (cell[2][kz] * w->cells[1] + cell[1][ky]) * w->cells[0];
+                bool edge = ring[2][kz] == j || ring[1][ky] == j; // the whole row is in ring j
+                for (uint32_t kx = 0; kx < n[0] && ring[0][kx] <= j; kx++) {
+                    if (!edge && ring[0][kx] != j)
+                        continue;
+                    uint32_t first = start[row + cell[0][kx]], last = start[row + cell[0][kx] + 1];
+                    acc->candidates += last - first;
+                    for (uint32_t q = first; q < last;) {
+                        uint32_t k = last - q;
+                        if (k > BATCH - b->n)
+                            k = BATCH - b->n;
+                        filter(s, q, k, p, reach2, plain, b);
+                        q += k;
+                        if (b->n == BATCH)
+                            flush(s, g, heading, has_heading, b, acc);
+                    }
+                }
+            }
+        if (j == m)
+            break;
+        flush(s, g, heading, has_heading, b, acc); // the selection holds every candidate of rings 0..j
+        const topk *t = b->top;
+        float bound = ring_bound(w, j);
+        if (t->n == t->k && bound > 0.0f && t->d2[t->n - 1] < bound * bound)
+            break;
+    }
+    flush_last(s, g, heading, has_heading, b, acc);
+}
+
 // Gather over the 3x3(x3) block of cells around the agent (f: the 2D
 // flocking path's scratch when the agent's group may take it, else NULL;
 // rc: the thread's cell_ranges).
@@ -532,6 +594,10 @@ static void gather_neighbors(const boids_sim *s, uint32_t i, const boids_group_p
     batch b;
     topk t;
     batch_start(&b, &t, g);
+    if (b.top) {
+        gather_rings(s, c, p, reach2, plain, g, heading, has_heading, &b, acc);
+        return;
+    }
     for (uint32_t r = 0; r < nr; r++) {
         acc->candidates += ranges[r][1] - ranges[r][0];
         for (uint32_t j = ranges[r][0]; j < ranges[r][1];) {

@@ -145,6 +145,46 @@ static boids_result open_gpu(boids_engine *e, const boids_engine_desc *d, char *
     return BOIDS_OK;
 }
 
+// See engine_private.h.
+boids_result engine_auto_grid(boids_engine *e, char *err, size_t err_size) {
+    boids_sim *s = e->sim;
+    if (!(s->p.world.grid_fine & BOIDS_GRID_FINE_AUTO))
+        return BOIDS_OK;
+    double occ = 0.0;
+    if (e->gpu) {
+        if (boids_gpu_grid_occupancy(e->gpu, &occ) != BOIDS_OK)
+            occ = boids_grid_occupancy(&s->p.world, s->grid.start, s->n); // none built yet: the mirror's (the upload's)
+    } else {
+        occ = boids_grid_occupancy(&s->p.world, s->grid.start, s->n);
+    }
+    uint32_t m = boids_grid_fine_choose(&s->p, occ);
+    if (m == boids_world_grid_fine(&s->p.world))
+        return BOIDS_OK;
+    boids_params q = s->p;
+    q.flow.vec = NULL;
+    q.world.grid_fine = boids_grid_fine_word(m, true);
+    char what[256] = "";
+    boids_result r = boids_params_finalize(&q, what, sizeof what);
+    if (r != BOIDS_OK) {
+        engine_say(err, err_size, "grid fine: M %u refused: %s", m, what);
+        return r;
+    }
+    if (e->gpu && (r = boids_gpu_set_grid(e->gpu, &q, err, err_size)) != BOIDS_OK)
+        return r;
+    if ((r = boids_sim_set_grid(s, &q)) != BOIDS_OK) {
+        engine_say(err, err_size, "grid fine: the grid of %u cells: %s", q.world.cells[3], boids_result_str(r));
+        return r;
+    }
+    // The scenario's copy follows (its schedule writes the world back each step).
+    boids_world_params *sw = &e->scen->params.world;
+    memcpy(sw->cells, q.world.cells, sizeof sw->cells);
+    memcpy(sw->cell, q.world.cell, sizeof sw->cell);
+    memcpy(sw->inv_cell, q.world.inv_cell, sizeof sw->inv_cell);
+    sw->grid_fine = q.world.grid_fine;
+    e->fine_changes++;
+    return BOIDS_OK;
+}
+
 // The rest of create and load once e->sim and e->scen hold what to simulate.
 static boids_result finish(boids_engine *e, const boids_engine_desc *d, char *err, size_t err_size) {
     e->backend = d->backend;
@@ -179,8 +219,17 @@ static boids_result finish(boids_engine *e, const boids_engine_desc *d, char *er
                    boids_kernel_names[d->kernel]);
         return BOIDS_ERR_ARGUMENT;
     }
-    if (d->backend == BOIDS_BACKEND_GPU)
-        return open_gpu(e, d, err, err_size);
+    // grid_fine auto measures the grid of the state it starts from (a loaded
+    // snapshot's or the caller's agents, not the ones create drew first).
+    if (e->sim->p.world.grid_fine & BOIDS_GRID_FINE_AUTO)
+        boids_sim_build_grid(e->sim);
+    if (d->backend == BOIDS_BACKEND_GPU) {
+        boids_result r = open_gpu(e, d, err, err_size);
+        return r == BOIDS_OK ? engine_auto_grid(e, err, err_size) : r;
+    }
+    boids_result r = engine_auto_grid(e, err, err_size);
+    if (r != BOIDS_OK)
+        return r;
     int threads = d->threads > 0 ? d->threads : omp_get_max_threads();
     snprintf(e->describe, sizeof e->describe, "cpu (%d thread%s)", threads, threads == 1 ? "" : "s");
     snprintf(e->context, sizeof e->context, "none");
@@ -316,7 +365,10 @@ boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done) {
         } else {
             boids_sim_step(e->sim);
         }
-        r = engine_record_due(e);
+        if (r == BOIDS_OK && engine_steps_of(e) % BOIDS_ENGINE_FINE_EVERY == 0)
+            r = engine_auto_grid(e, e->error, sizeof e->error);
+        if (r == BOIDS_OK)
+            r = engine_record_due(e);
     }
     if (done)
         *done = k;
@@ -344,7 +396,9 @@ bool engine_shape_differs(const boids_params *a, const boids_params *b, char *er
                    "params: the world (%gx%gx%g at %g,%g,%g) differs from the engine's; expected the same",
                    (double)y->size[0], (double)y->size[1], (double)y->size[2], (double)y->min[0], (double)y->min[1],
                    (double)y->min[2]);
-    else if (memcmp(x->cells, y->cells, sizeof x->cells))
+    else if (memcmp(x->cells, y->cells, sizeof x->cells) &&
+             !((x->grid_fine & BOIDS_GRID_FINE_AUTO) &&
+               (y->grid_fine & BOIDS_GRID_FINE_AUTO))) // auto: each its own pick
         engine_say(err, err_size,
                    "params: the grid (%ux%ux%u cells) differs from the engine's (%ux%ux%u); expected the same",
                    y->cells[0], y->cells[1], y->cells[2], x->cells[0], x->cells[1], x->cells[2]);
@@ -355,7 +409,16 @@ bool engine_shape_differs(const boids_params *a, const boids_params *b, char *er
 
 // See boids/engine.h.
 boids_result boids_engine_set_params(boids_engine *e, const boids_params *p, char *err, size_t err_size) {
-    const boids_params q = *p;
+    boids_params q = *p;
+    // grid_fine auto on both sides: the grid is the engine's pick (the
+    // caller's copy may predate the last one).
+    const boids_world_params *ew = &e->sim->p.world;
+    if ((ew->grid_fine & BOIDS_GRID_FINE_AUTO) && (q.world.grid_fine & BOIDS_GRID_FINE_AUTO)) {
+        memcpy(q.world.cells, ew->cells, sizeof q.world.cells);
+        memcpy(q.world.cell, ew->cell, sizeof q.world.cell);
+        memcpy(q.world.inv_cell, ew->inv_cell, sizeof q.world.inv_cell);
+        q.world.grid_fine = ew->grid_fine;
+    }
     if (engine_shape_differs(&e->sim->p, &q, err, err_size))
         return BOIDS_ERR_ARGUMENT;
     boids_result r = engine_healthy(e);
@@ -444,13 +507,15 @@ boids_result boids_engine_set_group_value(boids_engine *e, uint32_t group, const
         engine_say(err, err_size, "%s: %g is refused: %s", name, (double)value, what);
         return r;
     }
+    // The grid's cells are reach / M wide (the finer grid): its searches see M of them.
+    float fine = (float)boids_world_grid_fine(&q.world);
     for (uint32_t a = 0; a < f.world.dim; a++)
-        if (f.world.max_radius > q.world.cell[a]) {
+        if (f.world.max_radius > q.world.cell[a] * fine) {
             engine_say(err, err_size,
                        "%s: %g makes an interaction radius of %g, wider than the engine's grid cells (%g on axis %c); "
                        "expected a radius <= %g (the grid is fixed when the engine is made)",
-                       name, (double)value, (double)f.world.max_radius, (double)q.world.cell[a], "xyz"[a],
-                       (double)q.world.cell[a]);
+                       name, (double)value, (double)f.world.max_radius, (double)(q.world.cell[a] * fine), "xyz"[a],
+                       (double)(q.world.cell[a] * fine));
             return BOIDS_ERR_RADIUS;
         }
     memcpy(f.world.cells, q.world.cells, sizeof f.world.cells);
@@ -588,6 +653,11 @@ const char *boids_engine_renderer(const boids_engine *e) {
 // See boids/engine.h.
 uint32_t boids_engine_cells(const boids_engine *e) {
     return e->sim->grid.cells;
+}
+
+// See boids/engine.h.
+uint32_t boids_engine_grid_fine(const boids_engine *e) {
+    return boids_world_grid_fine(&e->sim->p.world);
 }
 
 // See boids/engine.h.

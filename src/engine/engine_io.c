@@ -153,7 +153,13 @@ static boids_result copy_engine(boids_engine *dst, boids_engine *src, bool joint
         return r;
     dst->bodies_stale = dst->bodies_stale && !joints;
     copy_sim(dst->sim, src->sim, joints);
-    return upload(dst, joints);
+    if ((r = upload(dst, joints)) != BOIDS_OK)
+        return r;
+    if (dst->sim->p.world.grid_fine & BOIDS_GRID_FINE_AUTO) { // auto: M for the state it now holds
+        boids_sim_build_grid(dst->sim);
+        r = engine_auto_grid(dst, NULL, 0);
+    }
+    return r;
 }
 
 // See boids/engine.h.

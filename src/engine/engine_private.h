@@ -19,6 +19,7 @@ struct boids_engine {
     bool bodies_stale;     // GPU: set_params changed the bodies on the GPU only
     boids_result fault;    // the first GPU fault (BOIDS_OK: none)
     char fault_line[1024]; // boids_gpu_check's line of it
+    uint32_t fine_changes; // grid_fine auto: how often M changed (tests)
     boids_recorder *rec;
     uint64_t rec_every, rec_last_step;
     char error[1024]; // the line of step's last failure that is not a fault (the recording)
@@ -43,6 +44,11 @@ boids_result engine_healthy(boids_engine *e);
 boids_result engine_readback(boids_engine *e);
 // Names what differs in shape between a and b into err; false if nothing.
 bool engine_shape_differs(const boids_params *a, const boids_params *b, char *err, size_t err_size);
+// grid_fine auto: M from the density of the last grid (boids_grid_fine_choose;
+// the GPU's, or the mirror's when the GPU has built none since its upload),
+// and the grid made anew when it differs (built over cur on the CPU and the
+// GPU; the mirror's arrays follow). BOIDS_OK when nothing is to do.
+boids_result engine_auto_grid(boids_engine *e, char *err, size_t err_size);
 // A recording's frame of the state of now when its step is due (engine_io.c).
 boids_result engine_record_due(boids_engine *e);
 

@@ -344,6 +344,8 @@ boids_result boids_gpu_fault_parse(const char *value, char *err, size_t err_size
     return parse_fault(value, NULL, NULL, err, err_size);
 }
 
+static bool grid_buffers(boids_gpu *g);
+
 // See boids/gpu.h.
 boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *err, size_t err_size) {
     *out = NULL;
@@ -463,8 +465,6 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
         g->state[s].group = buffer((size_t)n * 4, s ? "state B group" : "state A group");
     }
     g->key = buffer((size_t)n * 4, "key");
-    g->count = buffer(((size_t)cells + 1) * 4, "count");
-    g->start = buffer(((size_t)cells + 1) * 4, "start");
     g->accel = buffer((size_t)n * 16, "accel");
     g->neighbors = buffer((size_t)n * 4, "neighbors");
     g->nearest = buffer((size_t)n * 4, "nearest");
@@ -473,31 +473,9 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     g->survey = buffer(16, "survey");
     const GLuint zero = 0;
     glClearNamedBufferData(g->survey, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-    if (g->kernel_flags & BOIDS_SHADER_MORTON) {
-        g->rank_of = morton_ranks(g->p.world.cells);
-        g->cell_of_rank = malloc(((size_t)cells + 1) * 4);
-        if (g->rank_of && g->cell_of_rank)
-            for (uint32_t c = 0; c < cells; c++)
-                g->cell_of_rank[g->rank_of[c]] = c;
-        if (!g->rank_of || !g->cell_of_rank) {
-            boids_gpu_destroy(g);
-            return BOIDS_ERR_NOMEM;
-        }
-        g->cell_rank = buffer((size_t)cells * 4, "cell rank (Morton)");
-        glNamedBufferSubData(g->cell_rank, 0, (GLsizeiptr)cells * 4, g->rank_of);
-    } else {
-        g->cell_rank = buffer(16, "cell rank (none)");
-    }
-
-    // Scan levels: cells + 1 elements (the extra 0 makes start[cells] = N),
-    // then one sum per block, until a single block remains.
-    g->scan_n[0] = cells + 1;
-    while (g->scan_levels < MAX_SCAN_LEVELS) {
-        uint32_t blocks = (g->scan_n[g->scan_levels] + BOIDS_SCAN_BLOCK - 1) / BOIDS_SCAN_BLOCK;
-        g->scan_sums[g->scan_levels] = buffer((size_t)blocks * 4, "scan sums");
-        g->scan_n[++g->scan_levels] = blocks;
-        if (blocks <= 1)
-            break;
+    if (!grid_buffers(g)) {
+        boids_gpu_destroy(g);
+        return BOIDS_ERR_NOMEM;
     }
 
     // Parameters; the flow field only when a group follows it (as the CPU).
@@ -613,6 +591,95 @@ void boids_gpu_set_params(boids_gpu *g, const boids_params *p) {
     glNamedBufferSubData(g->ubo_groups, 0, sizeof(g->p.group), g->p.group);
     glNamedBufferSubData(g->ubo_scene, 0, sizeof(g->p.scene), &g->p.scene);
     upload_world(g);
+}
+
+// The buffers of the grid's cells (count, start, the scan's sums, kernel
+// morton's ranks) for g->cells cells: false when out of host memory.
+static bool grid_buffers(boids_gpu *g) {
+    uint32_t cells = g->cells;
+    g->count = buffer(((size_t)cells + 1) * 4, "count");
+    g->start = buffer(((size_t)cells + 1) * 4, "start");
+    if (g->kernel_flags & BOIDS_SHADER_MORTON) {
+        g->rank_of = morton_ranks(g->p.world.cells);
+        g->cell_of_rank = malloc(((size_t)cells + 1) * 4);
+        if (!g->rank_of || !g->cell_of_rank)
+            return false;
+        for (uint32_t c = 0; c < cells; c++)
+            g->cell_of_rank[g->rank_of[c]] = c;
+        g->cell_rank = buffer((size_t)cells * 4, "cell rank (Morton)");
+        glNamedBufferSubData(g->cell_rank, 0, (GLsizeiptr)cells * 4, g->rank_of);
+    } else {
+        g->cell_rank = buffer(16, "cell rank (none)");
+    }
+    // Scan levels: cells + 1 elements (the extra 0 makes start[cells] = N),
+    // then one sum per block, until a single block remains.
+    g->scan_levels = 0;
+    g->scan_n[0] = cells + 1;
+    while (g->scan_levels < MAX_SCAN_LEVELS) {
+        uint32_t blocks = (g->scan_n[g->scan_levels] + BOIDS_SCAN_BLOCK - 1) / BOIDS_SCAN_BLOCK;
+        g->scan_sums[g->scan_levels] = buffer((size_t)blocks * 4, "scan sums");
+        g->scan_n[++g->scan_levels] = blocks;
+        if (blocks <= 1)
+            break;
+    }
+    return true;
+}
+
+// See boids/gpu.h.
+boids_result boids_gpu_set_grid(boids_gpu *g, const boids_params *p, char *err, size_t err_size) {
+    if (gpu_lost(g))
+        return BOIDS_ERR_GPU_LOST;
+    uint32_t cells = p->world.cells[3];
+    GLint64 block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+    if ((uint64_t)(cells + 1) * 4u > (uint64_t)block) {
+        snprintf(err, err_size, "the grid of %u cells does not fit one GPU buffer (%lld bytes)", cells,
+                 (long long)block);
+        return BOIDS_ERR_GPU_LIMIT;
+    }
+    GLuint old[] = {g->count, g->start, g->cell_rank};
+    glDeleteBuffers(3, old);
+    glDeleteBuffers((GLsizei)g->scan_levels, g->scan_sums);
+    memset(g->scan_sums, 0, sizeof g->scan_sums);
+    free(g->rank_of);
+    free(g->cell_of_rank);
+    g->rank_of = g->cell_of_rank = NULL;
+    boids_world_params *w[2] = {&g->p.world, &g->world_gpu};
+    for (int k = 0; k < 2; k++) {
+        memcpy(w[k]->cells, p->world.cells, sizeof w[k]->cells);
+        memcpy(w[k]->cell, p->world.cell, sizeof w[k]->cell);
+        memcpy(w[k]->inv_cell, p->world.inv_cell, sizeof w[k]->inv_cell);
+        w[k]->grid_fine = p->world.grid_fine;
+    }
+    g->cells = cells;
+    if (!grid_buffers(g)) {
+        snprintf(err, err_size, "the grid of %u cells: out of host memory for kernel %s's ranks", cells,
+                 boids_kernel_names[g->kernel]);
+        return BOIDS_ERR_NOMEM;
+    }
+    g->keys_ready = false; // kernel fused: keys of the old grid
+    upload_world(g);
+    // Built over cur at once, so start, the counts and the slots agree for
+    // any read before the next step (which builds it again).
+    boids_gpu_build_grid(g);
+    return BOIDS_OK;
+}
+
+// See boids/gpu.h.
+boids_result boids_gpu_grid_occupancy(boids_gpu *g, double *out) {
+    *out = 0.0;
+    if (!g->grid_built)
+        return BOIDS_ERR_ARGUMENT;
+    if (gpu_lost(g))
+        return BOIDS_ERR_GPU_LOST;
+    uint32_t *start = malloc(((size_t)g->cells + 1) * 4);
+    if (!start)
+        return BOIDS_ERR_NOMEM;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(g->start, 0, ((GLsizeiptr)g->cells + 1) * 4, start); // any cell order (Morton too)
+    *out = boids_grid_occupancy(&g->world_gpu, start, g->n);
+    free(start);
+    return BOIDS_OK;
 }
 
 // Copy the CPU state (slot order as it is) and the step counter.
@@ -742,7 +809,9 @@ void boids_gpu_steer(boids_gpu *g) {
     bool topo = false;
     for (uint32_t k = 0; k < BOIDS_MAX_GROUPS; k++)
         topo = topo || g->p.group[k].neighbors_max != 0;
-    if ((g->kernel_flags & BOIDS_SHADER_TILED) && topo) {
+    // The tiled kernel stages a tile and one cell around it: a finer grid's
+    // blocks (c-M..c+M) take the per-agent steer too (the same bits).
+    if ((g->kernel_flags & BOIDS_SHADER_TILED) && (topo || boids_world_grid_fine(&g->world_gpu) > 1)) {
         dispatch(g->prog_steer_topo, g->n, BOIDS_WORKGROUP_SIZE);
     } else if (g->kernel_flags & BOIDS_SHADER_TILED) {
         // One work group per tile of cells (steer.comp: 2D 8x8, 3D 4x4x2).
