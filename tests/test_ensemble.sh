@@ -97,7 +97,9 @@ for n in 1 2 4; do
     || fail "mpirun -n $n: $(tail -5 "$tmp/r$n.err")"
   same "$tmp/ref" "$tmp/r$n"
 done
-[ "$(grep -h '"rank"' "$tmp"/r4/runs/*.time.json | sort -u | wc -l)" -ge 2 ] || fail "-n 4: the runs on one rank only"
+# (Which ranks ran the runs of -n 4 is not checked: on a loaded machine rank
+# 0's own worker may finish them all before the others start. --jobs 0
+# below makes the workers run everything.)
 # Rank 0 only dispatches (--jobs 0): the workers run everything.
 timeout 120 "${mpi[@]}" -n 3 "$bin" "$plan" --out "$tmp/d3" --jobs 0 --timeout 60 2>/dev/null || fail "-n 3 --jobs 0"
 same "$tmp/ref" "$tmp/d3"
