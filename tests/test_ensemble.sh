@@ -91,6 +91,13 @@ if [ "$mode" = cli ]; then
   set -e
   [ $rc = 2 ] && grep -q -- "--from-step" "$tmp/plot.err" || fail "--from-step against steps: status $rc, $(cat "$tmp/plot.err")"
   set +e
+  /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x group.boids.weight.alignment --y polarisation --from-step 31 \
+    --out "$tmp/x.png" 2>"$tmp/plot.err"
+  rc=$?
+  set -e
+  [ $rc = 2 ] && grep -q -- "--from-step 31 is past the last step; expected at most 30" "$tmp/plot.err" \
+    || fail "--from-step past the end: status $rc, $(cat "$tmp/plot.err")"
+  set +e
   /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x no.such.key --y polarisation --out "$tmp/x.png" 2>"$tmp/plot.err"
   rc=$?
   set -e

@@ -201,7 +201,7 @@ def main():
     if a.table:
         try:
             with open(a.table, "w", newline="") as f:
-                w = csv.writer(f)
+                w = csv.writer(f, lineterminator="\n")
                 w.writerow(["curve", "x", "mean", "sd", "min", "max", "n"])
                 for label, x, mean, sd, lo, hi, n in table:
                     w.writerow([label, f"{x:.9g}", f"{mean:.6g}", f"{sd:.6g}", f"{lo:.6g}", f"{hi:.6g}", n])
