@@ -434,6 +434,80 @@ START_TEST(cli_statuses) {
 }
 END_TEST
 
+// ---- the shipped plans (plans/*.ini) -------------------------------------------------
+
+// Every shipped plan, its runs and how many of its combinations are bad on
+// purpose (tiny.ini's radius = 0): a plan added to plans/ must be added here.
+static const struct {
+    const char *file;
+    uint32_t runs, bad_combinations;
+} shipped_plans[] = {
+    {"couzin-2002.ini", 31 * 4, 0},
+    {"flocking-alignment.ini", 9 * 4, 0},
+    {"tiny.ini", 6 * 2, 3},
+    {"vicsek-fig2a.ini", 4 * 11 * 3, 0},
+};
+
+// Each shipped plan loads, expands to its runs, and every combination of
+// its values (the first seed) makes a scenario and a CPU engine (so a value
+// that the models refuse, such as a radius wider than the world, is caught
+// here, not an hour into the run). Nothing is stepped.
+START_TEST(shipped_plans_expand) {
+    DIR *d = opendir(BOIDS_PLAN_DIR);
+    ck_assert_ptr_nonnull(d);
+    struct dirent *de;
+    int listed = 0;
+    while ((de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (len < 5 || strcmp(de->d_name + len - 4, ".ini") != 0)
+            continue;
+        int k = -1;
+        for (int i = 0; i < (int)(sizeof shipped_plans / sizeof shipped_plans[0]); i++)
+            if (strcmp(shipped_plans[i].file, de->d_name) == 0)
+                k = i;
+        ck_assert_msg(k >= 0, "plans/%s is not in tests/test_ensemble.c's shipped_plans", de->d_name);
+        listed++;
+        char path[1024], err[1600] = "";
+        snprintf(path, sizeof path, "%s/%s", BOIDS_PLAN_DIR, de->d_name);
+        boids_plan *p = NULL;
+        ck_assert_msg(boids_plan_load(path, &p, err, sizeof err) == BOIDS_OK, "%s: %s", path, err);
+        ck_assert_msg(boids_plan_runs(p) == shipped_plans[k].runs, "%s: %u runs, expected %u", path, boids_plan_runs(p),
+                      shipped_plans[k].runs);
+        uint32_t bad = 0;
+        for (uint32_t r = 0; r < boids_plan_runs(p); r += p->n_seeds) {
+            boids_scenario_override ov[BOIDS_PLAN_MAX_PARAMS];
+            for (uint32_t q = 0; q < p->n_params; q++)
+                ov[q] = (boids_scenario_override){p->param[q].key, boids_plan_run_value(p, r, q), p->name,
+                                                  p->param[q].line};
+            boids_scenario *sc = malloc(sizeof *sc);
+            ck_assert_ptr_nonnull(sc);
+            boids_result res = boids_scenario_load_with(p->scenario, ov, p->n_params, sc, err, sizeof err, NULL);
+            if (res == BOIDS_OK) {
+                boids_engine *e = NULL;
+                boids_engine_desc ed = {.scenario = sc,
+                                        .backend = BOIDS_BACKEND_CPU,
+                                        .threads = 1,
+                                        .quiet = true,
+                                        .silent_errors = true,
+                                        .seed = boids_plan_run_seed(p, r)};
+                res = boids_engine_create(&e, &ed, err, sizeof err);
+                if (res == BOIDS_OK)
+                    boids_engine_destroy(e);
+            }
+            if (res != BOIDS_OK && shipped_plans[k].bad_combinations == 0)
+                ck_abort_msg("%s: run %u: %s", path, r, err);
+            bad += res != BOIDS_OK;
+            free(sc);
+        }
+        ck_assert_msg(bad == shipped_plans[k].bad_combinations, "%s: %u bad combinations, expected %u", path, bad,
+                      shipped_plans[k].bad_combinations);
+        boids_plan_free(p);
+    }
+    closedir(d);
+    ck_assert_int_eq(listed, (int)(sizeof shipped_plans / sizeof shipped_plans[0]));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("ensemble");
     TCase *tc = tcase_create("plan");
@@ -445,6 +519,7 @@ int main(void) {
     tcase_add_loop_test(tc, plan_bad, 0, (int)(sizeof bad_plans / sizeof bad_plans[0]));
     tcase_add_test(tc, overrides);
     tcase_add_test(tc, stat_table);
+    tcase_add_test(tc, shipped_plans_expand);
     suite_add_tcase(s, tc);
     TCase *runs = tcase_create("runs");
     tcase_set_timeout(runs, 300);

@@ -4,7 +4,8 @@
 #        many runs are written, runs in flight lost) and resumed gives the
 #        same files as an uninterrupted one; --jobs 1 and 2 the same; the
 #        progress lines carry no carriage return off a terminal;
-#        tools/plot_ensemble.py draws a PNG of the output.
+#        tools/plot_ensemble.py draws a PNG of the output (at the last step, and
+#        --from-step: each run averaged over a window of steps; --table: the points).
 #   mpi: mpirun -n 1, 2 and 4 (--oversubscribe) write the same files as one
 #        process; a killed MPI job resumed; a bad plan under mpirun stops at once.
 # Every file is compared byte for byte but runs/*.time.json (timings, rank, host).
@@ -61,6 +62,41 @@ if [ "$mode" = cli ]; then
     [ "$(head -c 8 "$tmp/$f.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "$f.png is not a PNG"
     [ "$(stat -c %s "$tmp/$f.png")" -gt 10000 ] || fail "$f.png is too small to hold a plot"
   done
+  # --from-step: each run's mean over steps >= 10, then over the seeds; --table has the points
+  # (checked against awk's means from results.csv); two --y: a curve of each statistic.
+  /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x group.boids.weight.alignment --y polarisation \
+    --y milling --from-step 10 --out "$tmp/window.png" --table "$tmp/window.csv" || fail "plot with --from-step"
+  [ "$(head -1 "$tmp/window.csv")" = "curve,x,mean,sd,min,max,n" ] || fail "--table's header: $(head -1 "$tmp/window.csv")"
+  [ "$(grep -c '^polarisation,' "$tmp/window.csv")" = 3 ] && [ "$(grep -c '^milling,' "$tmp/window.csv")" = 3 ] \
+    || fail "a curve of 3 points per --y expected: $(cat "$tmp/window.csv")"
+  col() { head -1 "$tmp/ref/results.csv" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
+  cw=$(col group.boids.weight.alignment) cg=$(col group) cs=$(col step) cp=$(col polarisation)
+  # The mean over the ok runs (2 seeds) of each run's mean of steps 10, 20, 30: the sum of their 6 rows / 6.
+  expect=$(awk -F, -v cw="$cw" -v cg="$cg" -v cs="$cs" -v cp="$cp" \
+    'NR > 1 && $NF == "ok" && $cg == "all" && $cs >= 10 { s[$cw] += $cp; n[$cw]++ }
+     END { for (w in s) printf "%.9g %.4f %d\n", w, s[w] / n[w], n[w] }' "$tmp/ref/results.csv" | sort -g)
+  got=$(awk -F, '$1 == "polarisation" { printf "%s %.4f %d\n", $2, $3, $7 * 3 }' "$tmp/window.csv" | sort -g)
+  [ -n "$expect" ] && [ "$expect" = "$got" ] || fail "--from-step 10: $got, expected $expect"
+  # Without --from-step: the last step's values (as before), 2 seeds per point.
+  /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x group.boids.weight.alignment --y polarisation \
+    --out "$tmp/last.png" --table "$tmp/last.csv" || fail "plot with --table"
+  expect=$(awk -F, -v cw="$cw" -v cg="$cg" -v cs="$cs" -v cp="$cp" \
+    'NR > 1 && $NF == "ok" && $cg == "all" && $cs == 30 { s[$cw] += $cp; n[$cw]++ }
+     END { for (w in s) printf "%.9g %.4f %d\n", w, s[w] / n[w], n[w] }' "$tmp/ref/results.csv" | sort -g)
+  got=$(awk -F, 'NR > 1 { printf "%s %.4f %d\n", $2, $3, $7 }' "$tmp/last.csv" | sort -g)
+  [ "$expect" = "$got" ] || fail "the last step's points: $got, expected $expect"
+  set +e
+  /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x step --y polarisation --from-step 10 --out "$tmp/x.png" 2>"$tmp/plot.err"
+  rc=$?
+  set -e
+  [ $rc = 2 ] && grep -q -- "--from-step" "$tmp/plot.err" || fail "--from-step against steps: status $rc, $(cat "$tmp/plot.err")"
+  set +e
+  /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x group.boids.weight.alignment --y polarisation --from-step 31 \
+    --out "$tmp/x.png" 2>"$tmp/plot.err"
+  rc=$?
+  set -e
+  [ $rc = 2 ] && grep -q -- "--from-step 31 is past the last step; expected at most 30" "$tmp/plot.err" \
+    || fail "--from-step past the end: status $rc, $(cat "$tmp/plot.err")"
   set +e
   /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x no.such.key --y polarisation --out "$tmp/x.png" 2>"$tmp/plot.err"
   rc=$?
