@@ -340,14 +340,14 @@ static int open_gpu(const boids_options *o, boids_engine **e) {
 
 static const char *decompose_arg; // --decompose AxB[xC] (main takes it out of argv)
 #ifdef BOIDS_HAVE_MPI
-static FILE *decompose_err;       // every rank's own stderr (rank > 0's stderr is /dev/null)
+static FILE *decompose_err; // every rank's own stderr (rank > 0's stderr is /dev/null)
 static uint32_t decompose_parts[3];
 static int decompose_ranks;
 
 // The flags this slice of --decompose cannot honour: 0, or 2 (one line).
 static int decompose_flags(const boids_options *o) {
-    const char *what = strcmp(o->backend, "gpu") == 0 ? "--backend gpu (the CPU backend only)"
-                       : o->index != BOIDS_INDEX_GRID ? "--index quadtree|brute (the grid only)"
+    const char *what = strcmp(o->backend, "gpu") == 0       ? "--backend gpu (the CPU backend only)"
+                       : o->index != BOIDS_INDEX_GRID       ? "--index quadtree|brute (the grid only)"
                        : o->update != BOIDS_UPDATE_PARALLEL ? "--update sequential (every pair, in id order)"
                        : o->export_csv                      ? "--export-csv"
                        : o->save                            ? "--save"
@@ -425,7 +425,8 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
     if (!o->quiet) {
         printf("boids-run %s: %u agents, %uD, boundary %s, seed %llu, steps %llu, backend cpu, decomposed %s "
                "over %d ranks (grid %ux%ux%u cells)\n",
-               BOIDS_VERSION, n, w->dim, w->boundary <= BOIDS_BOUNDARY_MARGIN ? boids_parse_boundary_names[w->boundary] : "?",
+               BOIDS_VERSION, n, w->dim,
+               w->boundary <= BOIDS_BOUNDARY_MARGIN ? boids_parse_boundary_names[w->boundary] : "?",
                (unsigned long long)((uint64_t)w->seed_hi << 32 | w->seed_lo), (unsigned long long)o->steps, parts,
                decompose_ranks, w->cells[0], w->cells[1], w->dim == 3 ? w->cells[2] : 1u);
         fflush(stdout);
@@ -438,8 +439,7 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
                               .user = (void *)o};
     memcpy(d.parts, decompose_parts, sizeof d.parts);
     boids_decomp_result res;
-    rc = boids_decomp_run(p, boids_engine_steps(e), n, (const float(*)[4])pos, (const float(*)[4])vel, group, &d,
-                          &res);
+    rc = boids_decomp_run(p, boids_engine_steps(e), n, (const float(*)[4])pos, (const float(*)[4])vel, group, &d, &res);
     free(pos);
     free(vel);
     free(group);
@@ -453,8 +453,8 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
         printf("exchange (per step per rank; bytes the most of any rank): halo agents %.1f, halo bytes %.0f, "
                "migration bytes %.0f; agents migrated %llu in all\n",
                res.halo_agents, res.halo_bytes, res.migrate_bytes, (unsigned long long)res.migrated);
-        printf("pairs (last step): candidates %llu, within radius %llu\n", (unsigned long long)res.stats.candidate_pairs,
-               (unsigned long long)res.stats.neighbor_pairs);
+        printf("pairs (last step): candidates %llu, within radius %llu\n",
+               (unsigned long long)res.stats.candidate_pairs, (unsigned long long)res.stats.neighbor_pairs);
         print_stats("final: ", &res.stats, res.ms_per_step);
     }
     printf("state-hash: %016llx\n", (unsigned long long)res.hash);

@@ -157,7 +157,7 @@ boids_result boids_sim_reserve(boids_sim *s, uint32_t capacity) {
               grow((void **)&s->slot_of_id, c, sizeof(uint32_t)) && grow((void **)&s->grid.key, c, sizeof(uint32_t));
     if (!ok)
         return BOIDS_ERR_NOMEM; // the arrays grown so far are larger, which is harmless
-    free(s->steer_xy); // the 2D path's scratch is allocated at the capacity on its next use
+    free(s->steer_xy);          // the 2D path's scratch is allocated at the capacity on its next use
     free(s->steer_ali);
     s->steer_xy = NULL;
     s->steer_ali = NULL;

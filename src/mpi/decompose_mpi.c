@@ -127,8 +127,8 @@ static void wait_for(const decomp *d, MPI_Request *r, const char *what) {
         if (done)
             return;
         if (MPI_Wtime() - t0 > d->timeout_s) {
-            fprintf(d->err, "boids-run: --decompose: rank %d waited %.0f s for %s; a rank is lost or stuck\n",
-                    d->rank, d->timeout_s, what);
+            fprintf(d->err, "boids-run: --decompose: rank %d waited %.0f s for %s; a rank is lost or stuck\n", d->rank,
+                    d->timeout_s, what);
             fflush(d->err);
             MPI_Abort(MPI_COMM_WORLD, 3);
         }
@@ -425,9 +425,8 @@ static void gather(decomp *d, boids_sim *s, gathered *g, uint32_t cell_max, boid
 }
 
 // See decompose_mpi.h.
-int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const float (*pos)[4],
-                     const float (*vel)[4], const uint32_t *group, const boids_decomp_options *o,
-                     boids_decomp_result *out) {
+int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const float (*pos)[4], const float (*vel)[4],
+                     const uint32_t *group, const boids_decomp_options *o, boids_decomp_result *out) {
     memset(out, 0, sizeof *out);
     decomp d = {.timeout_s = o->timeout_s > 0 ? o->timeout_s : 120.0, .err = o->err ? o->err : stderr};
     MPI_Comm_rank(MPI_COMM_WORLD, &d.rank);
@@ -540,7 +539,8 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         bool stats = k % o->stats_every == 0 || k == o->steps;
         uint32_t cell_max = 0;
         for (uint32_t c = 0; stats && c < d.w->cells[3]; c++) { // the own cells of this step's grid
-            uint32_t cc[3] = {c % d.w->cells[0], c / d.w->cells[0] % d.w->cells[1], c / (d.w->cells[0] * d.w->cells[1])};
+            uint32_t cc[3] = {c % d.w->cells[0], c / d.w->cells[0] % d.w->cells[1],
+                              c / (d.w->cells[0] * d.w->cells[1])};
             if (in_box(&d, cc) && s->grid.count[c] > cell_max)
                 cell_max = s->grid.count[c];
         }

@@ -39,32 +39,31 @@ const char *boids_decomp_refusal(const boids_params *p);
 int boids_decomp_check(const boids_params *p, uint32_t parts[3], int ranks, char *err, size_t err_size);
 
 typedef struct boids_decomp_options {
-    uint32_t parts[3];       // checked by boids_decomp_check (C 1 in 2D)
-    uint64_t steps;          // steps to run
-    uint64_t stats_every;    // a statistics callback every K steps (and at the last)
-    int threads;             // OpenMP threads per rank (0: default)
-    double timeout_s;        // the longest wait for one exchange (0: 120 s)
-    FILE *err;               // where a rank's time-out or abort is told (NULL: stderr)
+    uint32_t parts[3];    // checked by boids_decomp_check (C 1 in 2D)
+    uint64_t steps;       // steps to run
+    uint64_t stats_every; // a statistics callback every K steps (and at the last)
+    int threads;          // OpenMP threads per rank (0: default)
+    double timeout_s;     // the longest wait for one exchange (0: 120 s)
+    FILE *err;            // where a rank's time-out or abort is told (NULL: stderr)
     // rank 0: the statistics of the whole world after `step` (gathered in id order)
     void (*stats)(void *user, const boids_stats *st, double ms_per_step);
     void *user;
 } boids_decomp_options;
 
 typedef struct boids_decomp_result {
-    uint64_t hash;             // boids_state_hash of the final state (rank 0)
-    boids_stats stats;         // of the final state (rank 0)
-    double ms_per_step;        // wall time per step (rank 0's clock, the steps only)
-    double halo_agents;        // mean halo agents per step per rank
+    uint64_t hash;                    // boids_state_hash of the final state (rank 0)
+    boids_stats stats;                // of the final state (rank 0)
+    double ms_per_step;               // wall time per step (rank 0's clock, the steps only)
+    double halo_agents;               // mean halo agents per step per rank
     double halo_bytes, migrate_bytes; // bytes sent per step per rank, mean over steps, max over ranks
-    uint64_t migrated;         // agents that changed rank, all ranks, all steps
+    uint64_t migrated;                // agents that changed rank, all ranks, all steps
 } boids_decomp_result;
 
 // Runs o->steps steps of p (finalized) from the n agents in id order (every
 // rank passes the same), starting at step `step0`, over MPI_COMM_WORLD
 // (initialised by the caller). Returns 0 (out filled on rank 0) or 3 (out of
 // memory; an agent that crossed more than one box in a step aborts the job).
-int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const float (*pos)[4],
-                     const float (*vel)[4], const uint32_t *group, const boids_decomp_options *o,
-                     boids_decomp_result *out);
+int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const float (*pos)[4], const float (*vel)[4],
+                     const uint32_t *group, const boids_decomp_options *o, boids_decomp_result *out);
 
 #endif
