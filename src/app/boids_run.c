@@ -451,8 +451,9 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
         printf("summary: %llu steps, ms/step mean %.4f (decomposed %s over %d ranks)\n", (unsigned long long)o->steps,
                res.ms_per_step, parts, decompose_ranks);
         printf("exchange (per step per rank; bytes the most of any rank): halo agents %.1f, halo bytes %.0f, "
-               "migration bytes %.0f; agents migrated %llu in all\n",
-               res.halo_agents, res.halo_bytes, res.migrate_bytes, (unsigned long long)res.migrated);
+               "migration bytes %.0f; agents migrated %llu in all; waiting %.1f%% of the run (the most of any rank)\n",
+               res.halo_agents, res.halo_bytes, res.migrate_bytes, (unsigned long long)res.migrated,
+               100.0 * res.wait_share);
         printf("pairs (last step): candidates %llu, within radius %llu\n",
                (unsigned long long)res.stats.candidate_pairs, (unsigned long long)res.stats.neighbor_pairs);
         print_stats("final: ", &res.stats, res.ms_per_step);

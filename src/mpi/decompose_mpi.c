@@ -39,6 +39,7 @@ typedef struct decomp {
     uint8_t *owned;
     uint32_t owned_cap;
     uint64_t halo_bytes, migrate_bytes, halo_agents, migrated;
+    double wait_s; // seconds in wait_for (the exchanges, the gathers)
 } decomp;
 
 // See decompose_mpi.h.
@@ -119,13 +120,15 @@ int boids_decomp_check(const boids_params *p, uint32_t parts[3], int ranks, char
 
 // Waits for r, giving up after the time-out (a rank lost or stuck): one
 // line and MPI_Abort, never a hang.
-static void wait_for(const decomp *d, MPI_Request *r, const char *what) {
+static void wait_for(decomp *d, MPI_Request *r, const char *what) {
     double t0 = MPI_Wtime();
     for (unsigned spin = 0;; spin++) {
         int done = 0;
         MPI_Test(r, &done, MPI_STATUS_IGNORE);
-        if (done)
+        if (done) {
+            d->wait_s += MPI_Wtime() - t0;
             return;
+        }
         if (MPI_Wtime() - t0 > d->timeout_s) {
             fprintf(d->err, "boids-run: --decompose: rank %d waited %.0f s for %s; a rank is lost or stuck\n", d->rank,
                     d->timeout_s, what);
@@ -578,7 +581,7 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     }
     double elapsed = MPI_Wtime() - start;
     // The exchange figures of every rank: the largest bytes, the mean halo.
-    double mine[3] = {(double)d.halo_bytes, (double)d.migrate_bytes, 0}, most[3];
+    double mine[3] = {(double)d.halo_bytes, (double)d.migrate_bytes, d.wait_s / (elapsed > 0 ? elapsed : 1)}, most[3];
     double sums[2] = {(double)d.halo_agents, (double)d.migrated}, total[2];
     MPI_Request rr[2];
     MPI_Ireduce(mine, most, 3, MPI_DOUBLE, MPI_MAX, 0, d.cart, &rr[0]);
@@ -593,6 +596,7 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         out->migrate_bytes = most[1] / steps;
         out->halo_agents = total[0] / steps / d.size;
         out->migrated = (uint64_t)total[1];
+        out->wait_share = most[2];
     }
 done:
     free(d.send);

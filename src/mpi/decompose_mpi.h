@@ -57,6 +57,7 @@ typedef struct boids_decomp_result {
     double halo_agents;               // mean halo agents per step per rank
     double halo_bytes, migrate_bytes; // bytes sent per step per rank, mean over steps, max over ranks
     uint64_t migrated;                // agents that changed rank, all ranks, all steps
+    double wait_share;                // the share of the run a rank spent waiting for the others (the most of any)
 } boids_decomp_result;
 
 // Runs o->steps steps of p (finalized) from the n agents in id order (every
