@@ -45,6 +45,10 @@ same "--count 600 --steps 200 --boundary margin" 4:2x2
 same "--count 500 --steps 200 --scenario avoid" 4:2x2
 same "--count 500 --steps 200 --scenario flowfield-noise" 3:1x3
 
+# From a snapshot (--load): the step counter and the state of a saved run.
+timeout 60 "$bin" --count 800 --steps 100 --behaviors flocking,wander --save "$tmp/half.boids" --quiet >/dev/null
+same "--load $tmp/half.boids --steps 100" 2:2x1 4:2x2
+
 # The exchange is real: halo agents every step and agents that change rank.
 mpi 2 "$bin" --count 1000 --steps 200 --threads 1 --decompose 2x1 >"$tmp/verbose.out"
 line=$(grep '^exchange' "$tmp/verbose.out") || fail "no exchange line: $(cat "$tmp/verbose.out")"
