@@ -61,6 +61,23 @@ timeout 60 "$bin" --count 1000 --steps 200 >"$tmp/plain.out"
   || fail "final statistics differ: $(grep '^final:' "$tmp/plain.out") / $(grep '^final:' "$tmp/verbose.out")"
 echo "ok: exchange and statistics ($line)"
 
+# A rank that dies mid-run (SIGKILL at step 50): the job ends, no hang, no state-hash.
+rc=0
+BOIDS_DECOMPOSE_KILL=1:50 timeout 60 "$mpirun" --allow-run-as-root --oversubscribe -x BOIDS_DECOMPOSE_KILL -n 2 \
+  "$bin" --count 1000 --steps 400 --threads 1 --decompose 2x1 >"$tmp/killed.out" 2>"$tmp/killed.err" || rc=$?
+[ $rc != 0 ] && [ $rc != 124 ] || fail "a killed rank: status $rc (124: a hang)"
+! grep -q state-hash "$tmp/killed.out" || fail "a killed rank's job printed a state-hash"
+echo "ok: a rank killed at step 50 ends the job (status $rc)"
+# A rank stuck (SIGSTOP at step 50): rank 0's wait gives up after the time-out (3 s here), one line, abort.
+rc=0
+BOIDS_DECOMPOSE_STOP=1:50 BOIDS_DECOMPOSE_TIMEOUT=3 timeout 60 "$mpirun" --allow-run-as-root --oversubscribe \
+  -x BOIDS_DECOMPOSE_STOP -x BOIDS_DECOMPOSE_TIMEOUT -n 2 "$bin" --count 1000 --steps 400 --threads 1 \
+  --decompose 2x1 >"$tmp/stuck.out" 2>"$tmp/stuck.err" || rc=$?
+[ $rc != 0 ] && [ $rc != 124 ] || fail "a stuck rank: status $rc (124: a hang)"
+grep -q '^boids-run: --decompose: rank 0 waited 3 s for the .*; a rank is lost or stuck$' "$tmp/stuck.err" \
+  || fail "a stuck rank: no time-out line: $(head -5 "$tmp/stuck.err")"
+echo "ok: a stuck rank: $(grep '^boids-run:' "$tmp/stuck.err") (status $rc)"
+
 # bad CMD... -- WORD: exit 2, one line on stderr naming --decompose, holding WORD.
 bad() {
   local word=${*: -1} rc=0

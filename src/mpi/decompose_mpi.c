@@ -1,6 +1,7 @@
 // src/mpi/decompose_mpi.c: one simulation over MPI ranks by boxes of cells
 // (see decompose_mpi.h and docs/ARCHITECTURE.md, "Domain decomposition").
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -519,9 +520,27 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     MPI_Request br;
     MPI_Ibarrier(d.cart, &br);
     wait_for(&d, &br, "the start");
+    // Tests: BOIDS_DECOMPOSE_KILL=RANK:STEP kills that rank (SIGKILL) before
+    // that step of the run, BOIDS_DECOMPOSE_STOP=RANK:STEP stops it (SIGSTOP,
+    // a rank stuck): the others must not hang; BOIDS_DECOMPOSE_TIMEOUT=S
+    // shortens the time-out.
+    int kill_rank = -1, kill_signal = SIGKILL;
+    unsigned long long kill_step = 0;
+    const char *kill = getenv("BOIDS_DECOMPOSE_KILL"), *stop = getenv("BOIDS_DECOMPOSE_STOP");
+    if (stop) {
+        kill = stop;
+        kill_signal = SIGSTOP;
+    }
+    if (kill && sscanf(kill, "%d:%llu", &kill_rank, &kill_step) != 2)
+        kill_rank = -1;
+    const char *limit = getenv("BOIDS_DECOMPOSE_TIMEOUT");
+    if (limit && atof(limit) > 0)
+        d.timeout_s = atof(limit);
     double start = MPI_Wtime(), interval = start;
     uint64_t interval_steps = 0;
     for (uint64_t k = 1; k <= o->steps; k++) {
+        if (d.rank == kill_rank && k == kill_step)
+            raise(kill_signal);
         uint32_t n_own = s->n;
         halo(&d, s);
         d.halo_agents += s->n - n_own;
