@@ -44,6 +44,8 @@ same "--dim 3 --count 800 --steps 200 --boundary bounce --behaviors flocking,wan
 same "--count 600 --steps 200 --boundary margin" 4:2x2
 same "--count 500 --steps 200 --scenario avoid" 4:2x2
 same "--count 500 --steps 200 --scenario flowfield-noise" 3:1x3
+# The K nearest (ties: the smaller id) are found in the same c-1..c+1 block.
+same "--dim 3 --count 1000 --steps 200 --neighbors-max 5 --boundary walls" 4:2x1x2
 
 # From a snapshot (--load): the step counter and the state of a saved run.
 timeout 60 "$bin" --count 800 --steps 100 --behaviors flocking,wander --save "$tmp/half.boids" --quiet >/dev/null
@@ -107,7 +109,6 @@ bad mpi 3 "$bin" --count 500 --steps 5 --boundary walls --world 120x600 --decomp
 bad run1 --decompose 1x1 --bodies chain -- "--bodies"
 bad run1 --decompose 1x1 --behaviors flocking,follow -- "named agent"
 bad run1 --decompose 1x1 --scenario pursue-evade -- "schedule"
-bad run1 --decompose 1x1 --neighbors-max 5 -- "--neighbors-max"
 bad run1 --decompose 1x1 --grid-fine 2 -- "--grid-fine"
 bad run1 --decompose 1x1 --backend gpu -- "--backend gpu"
 bad run1 --decompose 1x1 --index brute -- "--index"

@@ -75,9 +75,6 @@ const char *boids_decomp_refusal(const boids_params *p) {
         return "--bodies (joints indexed by id over the whole world)";
     if (boids_world_grid_fine(&p->world) != 1 || (p->world.grid_fine & BOIDS_GRID_FINE_AUTO))
         return "--grid-fine (the halo is one cell of M = 1)";
-    for (uint32_t g = 0; g < p->world.group_count; g++)
-        if (p->group[g].neighbors_max > 0)
-            return "--neighbors-max (the K nearest)";
     return NULL;
 }
 
