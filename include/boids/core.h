@@ -160,6 +160,13 @@ typedef struct boids_sim {
     // terms in fixed point. NULL until a steer needs them.
     float (*steer_xy)[2];
     int64_t (*steer_ali)[2];
+    // Distributed runs (src/mpi, --decompose): the slots allocated (the
+    // per-slot arrays hold this many; boids_sim_reserve grows them) and, when
+    // not NULL, a flag per slot of cur: the steer and integrate stages handle
+    // only the flagged slots (the rank's own agents; the halo's are read as
+    // neighbours only). NULL (always, in one process): every slot.
+    uint32_t capacity;
+    const uint8_t *owned;
 } boids_sim;
 
 // The default heading-rules turn (boids_group_params.turn), radians per time unit.
@@ -306,6 +313,11 @@ boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_dist
 void boids_sim_destroy(boids_sim *s);
 // Replace the agents (id order: pos[i], vel[i], group[i] for id i).
 boids_result boids_sim_set_agents(boids_sim *s, const float (*pos)[4], const float (*vel)[4], const uint32_t *group);
+// Grows the per-slot arrays (cur, next, accel, the neighbour outputs, the
+// grid's keys; not the joints) to hold `capacity` agents; s->n is unchanged.
+// A distributed run's rank sets s->n and cur itself (its own agents and the
+// halo's, ids of the whole world). BOIDS_ERR_NOMEM keeps what was there.
+boids_result boids_sim_reserve(boids_sim *s, uint32_t capacity);
 // One step: key, count, scan, scatter, steer, integrate, bodies (with
 // s->update SEQUENTIAL: key .. scatter, then each agent in id order steers
 // and moves in place, then bodies).

@@ -28,6 +28,11 @@
 #include "boids/parse.h"
 #include "progress.h"
 #include "run_outputs.h"
+#ifdef BOIDS_HAVE_MPI
+#include <mpi.h>
+
+#include "decompose_mpi.h"
+#endif
 
 #define MAX_TIME_SAMPLES (1u << 20) // per-step times kept for the median
 
@@ -94,6 +99,8 @@ static const char usage_more[] = // (C99 promises string literals of 4095 bytes 
     "                        (the chapter's sketch: in id order each agent moves before the next\n"
     "                        looks; CPU backend only, every pair)\n"
     "  --quiet               print only the state-hash line (and no progress line)\n"
+    "  --decompose AxB[xC]   under mpirun -n A*B*C (built with MPI): one run split into boxes of\n"
+    "                        cells, one per rank, the same state-hash as one process (CPU; see README)\n"
     "  --help, --version\n";
 static const char usage_notes[] =
     "\n"
@@ -331,6 +338,132 @@ static int open_gpu(const boids_options *o, boids_engine **e) {
     return 0;
 }
 
+static const char *decompose_arg; // --decompose AxB[xC] (main takes it out of argv)
+#ifdef BOIDS_HAVE_MPI
+static FILE *decompose_err; // every rank's own stderr (rank > 0's stderr is /dev/null)
+static uint32_t decompose_parts[3];
+static int decompose_ranks;
+
+// The flags this slice of --decompose cannot honour: 0, or 2 (one line).
+static int decompose_flags(const boids_options *o) {
+    const char *what = strcmp(o->backend, "gpu") == 0       ? "--backend gpu (the CPU backend only)"
+                       : o->index != BOIDS_INDEX_GRID       ? "--index quadtree|brute (the grid only)"
+                       : o->update != BOIDS_UPDATE_PARALLEL ? "--update sequential (every pair, in id order)"
+                       : o->export_csv                      ? "--export-csv"
+                       : o->save                            ? "--save"
+                       : o->record                          ? "--record"
+                       : o->profile                         ? "--profile"
+                                                            : NULL;
+    if (!what)
+        return 0;
+    boids_cli_error(PROG, "--decompose", decompose_arg, "a run without it, or without that flag",
+                    "cannot be used with %s in this first slice", what);
+    return EXIT_INPUT;
+}
+
+static void decompose_stats(void *user, const boids_stats *st, double ms) {
+    const boids_options *o = user;
+    if (!o->quiet) {
+        print_stats("", st, ms);
+        fflush(stdout);
+    }
+}
+
+// The run of the engine e (its parameters and initial state) split over the
+// ranks: 0, 2 (bad input, one line on rank 0) or 3. Every rank agrees on
+// the outcome of the checks before any exchange (a time-out bounds it).
+static int run_decomposed(const boids_options *o, boids_engine *e) {
+    const boids_params *p = boids_engine_params(e);
+    char err[512] = "";
+    int rc = 0;
+    const char *refused = boids_decomp_refusal(p);
+    if (refused) {
+        boids_cli_error(PROG, "--decompose", decompose_arg, "a run without it, or without that behaviour",
+                        "cannot split a run with %s in this first slice", refused);
+        rc = EXIT_INPUT;
+    } else if (boids_scenario_is_dynamic(boids_engine_scenario(e))) {
+        boids_cli_error(PROG, "--decompose", decompose_arg, "a static scenario",
+                        "cannot split a scenario with a schedule (a moving target, varying weights) in this "
+                        "first slice");
+        rc = EXIT_INPUT;
+    } else if ((rc = boids_decomp_check(p, decompose_parts, decompose_ranks, err, sizeof err))) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+    }
+    int worst = rc;
+    MPI_Request r;
+    MPI_Iallreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &r);
+    for (double t0 = MPI_Wtime();;) {
+        int done = 0;
+        MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+        if (done)
+            break;
+        if (MPI_Wtime() - t0 > 120.0) {
+            fprintf(decompose_err, "%s: --decompose: the ranks did not agree on the run within 120 s\n", PROG);
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    if (worst)
+        return worst;
+    uint32_t n = boids_engine_count(e);
+    float(*pos)[4] = malloc((size_t)(n ? n : 1) * sizeof *pos), (*vel)[4] = malloc((size_t)(n ? n : 1) * sizeof *vel);
+    uint32_t *group = malloc((size_t)(n ? n : 1) * sizeof *group);
+    if (!pos || !vel || !group || boids_engine_read(e, pos, vel, group) != BOIDS_OK) {
+        free(pos);
+        free(vel);
+        free(group);
+        boids_cli_error(PROG, NULL, NULL, NULL, "out of memory for the initial state");
+        return EXIT_ENVIRONMENT;
+    }
+    const boids_world_params *w = &p->world;
+    char parts[48];
+    if (w->dim == 3)
+        snprintf(parts, sizeof parts, "%ux%ux%u", decompose_parts[0], decompose_parts[1], decompose_parts[2]);
+    else
+        snprintf(parts, sizeof parts, "%ux%u", decompose_parts[0], decompose_parts[1]);
+    if (!o->quiet) {
+        printf("boids-run %s: %u agents, %uD, boundary %s, seed %llu, steps %llu, backend cpu, decomposed %s "
+               "over %d ranks (grid %ux%ux%u cells)\n",
+               BOIDS_VERSION, n, w->dim,
+               w->boundary <= BOIDS_BOUNDARY_MARGIN ? boids_parse_boundary_names[w->boundary] : "?",
+               (unsigned long long)((uint64_t)w->seed_hi << 32 | w->seed_lo), (unsigned long long)o->steps, parts,
+               decompose_ranks, w->cells[0], w->cells[1], w->dim == 3 ? w->cells[2] : 1u);
+        fflush(stdout);
+    }
+    boids_decomp_options d = {.steps = o->steps,
+                              .stats_every = o->stats_every ? o->stats_every : 1,
+                              .threads = o->threads,
+                              .err = decompose_err,
+                              .stats = decompose_stats,
+                              .user = (void *)o};
+    memcpy(d.parts, decompose_parts, sizeof d.parts);
+    boids_decomp_result res;
+    rc = boids_decomp_run(p, boids_engine_steps(e), n, (const float(*)[4])pos, (const float(*)[4])vel, group, &d, &res);
+    free(pos);
+    free(vel);
+    free(group);
+    if (rc) {
+        boids_cli_error(PROG, NULL, NULL, NULL, "--decompose: out of memory");
+        return rc;
+    }
+    if (!o->quiet) {
+        printf("summary: %llu steps, ms/step mean %.4f (decomposed %s over %d ranks)\n", (unsigned long long)o->steps,
+               res.ms_per_step, parts, decompose_ranks);
+        printf("exchange (per step per rank; bytes the most of any rank): halo agents %.1f, halo bytes %.0f, "
+               "migration bytes %.0f; agents migrated %llu in all; waiting %.1f%% of the run (the most of any rank)\n",
+               res.halo_agents, res.halo_bytes, res.migrate_bytes, (unsigned long long)res.migrated,
+               100.0 * res.wait_share);
+        printf("pairs (last step): candidates %llu, within radius %llu\n",
+               (unsigned long long)res.stats.candidate_pairs, (unsigned long long)res.stats.neighbor_pairs);
+        print_stats("final: ", &res.stats, res.ms_per_step);
+    }
+    printf("state-hash: %016llx\n", (unsigned long long)res.hash);
+    fflush(stdout);
+    return 0;
+}
+#endif
+
 // Runs the simulation described by the options (from --load, --init or the
 // flags); returns the exit status (128 + the signal when interrupted).
 static int run(const boids_options *o) {
@@ -345,6 +478,10 @@ static int run(const boids_options *o) {
     bool gpu = strcmp(o->backend, "gpu") == 0;
     if (boids_cli_check_kernel(PROG, o, gpu))
         return 2;
+#ifdef BOIDS_HAVE_MPI
+    if (decompose_arg && (rc = decompose_flags(o)))
+        return rc;
+#endif
     boids_cli_catch_interrupts(); // an interrupted run finishes its step and still writes its outputs
     if (gpu) {                    // a bad BOIDS_FAULT is a bad argument, with or without GL
         char err[256];
@@ -385,6 +522,12 @@ static int run(const boids_options *o) {
         rc = rc < 0 ? 0 : rc;
         goto done;
     }
+#ifdef BOIDS_HAVE_MPI
+    if (decompose_arg) {
+        rc = run_decomposed(o, e);
+        goto done;
+    }
+#endif
     if (gpu && o->index != BOIDS_INDEX_GRID) {
         boids_cli_error(PROG, "--index", o->index == BOIDS_INDEX_QUADTREE ? "quadtree" : "brute",
                         "grid with --backend gpu (the other indexes are the CPU reference's)",
@@ -580,5 +723,54 @@ int main(int argc, char **argv) {
                  BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_UPDATE | BOIDS_CLI_KERNEL | BOIDS_CLI_DUMP_SCENARIO | BOIDS_CLI_SAVE |
                  BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_LOAD | BOIDS_CLI_RECORD | BOIDS_CLI_RECORD_EVERY,
     };
-    return boids_cli_main(argc, argv, &spec, run);
+    // --decompose AxB[xC] is boids-run's alone: taken out of argv here.
+    int m = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--decompose") == 0) {
+            if (i + 1 >= argc) {
+                boids_cli_error(PROG, "--decompose", NULL, "AxB or AxBxC (boxes per axis, A*B*C = the ranks)",
+                                "needs a value");
+                return EXIT_INPUT;
+            }
+            decompose_arg = argv[++i];
+        } else if (strncmp(argv[i], "--decompose=", 12) == 0)
+            decompose_arg = argv[i] + 12;
+        else
+            argv[m++] = argv[i];
+    }
+    argv[m] = NULL;
+    argc = m;
+    if (!decompose_arg)
+        return boids_cli_main(argc, argv, &spec, run);
+#ifndef BOIDS_HAVE_MPI
+    boids_cli_error(PROG, "--decompose", decompose_arg, "a boids-run built with MPI (libopenmpi-dev, BOIDS_MPI=ON)",
+                    "needs MPI, and this boids-run is built without it");
+    return EXIT_INPUT;
+#else
+    // Started by mpirun or alone (one rank, an MPI singleton). Rank 0 alone
+    // prints: the other ranks' stdout and stderr are /dev/null (their
+    // time-outs and aborts go to their own stderr, decompose_err).
+    MPI_Init(&argc, &argv);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &decompose_ranks);
+    decompose_err = stderr;
+    if (rank != 0) {
+        int fd = dup(STDERR_FILENO);
+        FILE *own = fd >= 0 ? fdopen(fd, "w") : NULL;
+        decompose_err = own ? own : stderr;
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            decompose_err = stderr;
+    }
+    int rc;
+    if (!boids_decomp_parse(decompose_arg, decompose_parts)) {
+        boids_cli_error(PROG, "--decompose", decompose_arg, "AxB or AxBxC, each 1..4096 (A*B*C = the ranks)",
+                        "does not parse");
+        rc = EXIT_INPUT;
+    } else
+        rc = boids_cli_main(argc, argv, &spec, run);
+    fflush(stdout);
+    MPI_Finalize();
+    return rc;
+#endif
 }

@@ -104,6 +104,7 @@ boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_dist
     s->nearest = calloc(m, sizeof(*s->nearest));
     s->candidates = calloc(m, sizeof(*s->candidates));
     s->slot_of_id = malloc(m * sizeof(*s->slot_of_id));
+    s->capacity = (uint32_t)m;
     s->grid.cells = cells;
     s->grid.key = malloc(m * sizeof(*s->grid.key));
     s->grid.count = malloc(cells * sizeof(*s->grid.count));
@@ -130,6 +131,37 @@ boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_dist
     boids_sim_build_grid(s);
     boids_sim_reset_bodies(s);
     *out = s;
+    return BOIDS_OK;
+}
+
+// One per-slot array grown to `cap` elements of `size` bytes (contents kept).
+static bool grow(void **a, size_t cap, size_t size) {
+    void *b = realloc(*a, cap * size);
+    if (!b)
+        return false;
+    *a = b;
+    return true;
+}
+
+// See boids/core.h.
+boids_result boids_sim_reserve(boids_sim *s, uint32_t capacity) {
+    if (capacity <= s->capacity)
+        return BOIDS_OK;
+    size_t c = capacity;
+    bool ok = grow((void **)&s->cur.pos, c, sizeof(float[4])) && grow((void **)&s->cur.vel, c, sizeof(float[4])) &&
+              grow((void **)&s->cur.id, c, sizeof(uint32_t)) && grow((void **)&s->cur.group, c, sizeof(uint32_t)) &&
+              grow((void **)&s->next.pos, c, sizeof(float[4])) && grow((void **)&s->next.vel, c, sizeof(float[4])) &&
+              grow((void **)&s->next.id, c, sizeof(uint32_t)) && grow((void **)&s->next.group, c, sizeof(uint32_t)) &&
+              grow((void **)&s->accel, c, sizeof(float[4])) && grow((void **)&s->neighbors, c, sizeof(uint32_t)) &&
+              grow((void **)&s->nearest, c, sizeof(float)) && grow((void **)&s->candidates, c, sizeof(uint32_t)) &&
+              grow((void **)&s->slot_of_id, c, sizeof(uint32_t)) && grow((void **)&s->grid.key, c, sizeof(uint32_t));
+    if (!ok)
+        return BOIDS_ERR_NOMEM; // the arrays grown so far are larger, which is harmless
+    free(s->steer_xy);          // the 2D path's scratch is allocated at the capacity on its next use
+    free(s->steer_ali);
+    s->steer_xy = NULL;
+    s->steer_ali = NULL;
+    s->capacity = capacity;
     return BOIDS_OK;
 }
 
@@ -279,6 +311,8 @@ void boids_sim_integrate(boids_sim *s) {
     int n = (int)s->n;
 #pragma omp parallel for schedule(static) num_threads(thread_count(s))
     for (int i = 0; i < n; i++) {
+        if (s->owned && !s->owned[i]) // a distributed run's halo (core.h): dropped after the step
+            continue;
         integrate_agent(s, (uint32_t)i, s->next.pos[i], s->next.vel[i]);
         s->next.id[i] = s->cur.id[i];
         s->next.group[i] = s->cur.group[i];

@@ -1043,10 +1043,11 @@ static bool flock2d_scratch(boids_sim *s, int threads, flock2d *f) {
         any = any || flock2d_group(&s->p.group[k]);
     if (w->dim != 2 || !any || s->n == 0)
         return false;
+    size_t slots = s->capacity > s->n ? s->capacity : s->n; // boids_sim_reserve frees them when it grows
     if (!s->steer_xy)
-        s->steer_xy = malloc((size_t)s->n * sizeof(*s->steer_xy));
+        s->steer_xy = malloc(slots * sizeof(*s->steer_xy));
     if (!s->steer_ali)
-        s->steer_ali = malloc((size_t)s->n * sizeof(*s->steer_ali));
+        s->steer_ali = malloc(slots * sizeof(*s->steer_ali));
     if (!s->steer_xy || !s->steer_ali)
         return false;
     // gather_pair's alignment term (fix3_unit of v * inv_speed), per slot.
@@ -1097,6 +1098,7 @@ void boids_sim_steer(boids_sim *s) {
         cell_ranges rc = {.valid = false};
 #pragma omp for schedule(dynamic, 512)
         for (int i = 0; i < n; i++)
-            steer_agent(s, (uint32_t)i, index, NULL, fast ? &f : NULL, &rc);
+            if (!s->owned || s->owned[i]) // a distributed run's halo: neighbours only (core.h)
+                steer_agent(s, (uint32_t)i, index, NULL, fast ? &f : NULL, &rc);
     }
 }

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# tests/test_decompose.sh BUILD [MPIRUN]: boids-run --decompose (issue 18,
+# first slice). The state-hash after 200 steps of runs split into boxes over
+# R = 1 (an MPI singleton, no mpirun), 2, 3 and 4 ranks (--oversubscribe)
+# and several decompositions of the same run equals the one process's, in 2D
+# and 3D, on every boundary mode, with many behaviours and several groups;
+# the exchange really happens (halo agents and migrations counted); every
+# bad input is one line on rank 0 and exit 2. Every run is bounded by timeout.
+set -euo pipefail
+build=$1 mpirun=${2:-mpirun}
+bin=$build/bin/boids-run
+tmp=$build/tests/tmp/decompose
+rm -rf "$tmp" && mkdir -p "$tmp"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+mpi() { timeout 60 "$mpirun" --allow-run-as-root --oversubscribe -n "$@"; }
+hash_of() { timeout 60 "$bin" "$@" --quiet | tail -1; }
+# same "ARGS" R:DECOMP...: each decomposition's state-hash is the plain run's.
+same() {
+  local args=$1 ref got r dec
+  shift
+  # shellcheck disable=SC2086 # args holds several words
+  ref=$(hash_of $args)
+  [[ $ref == state-hash:* ]] || fail "the plain run of '$args': $ref"
+  for rd in "$@"; do
+    r=${rd%%:*} dec=${rd#*:}
+    if [ "$r" = 1 ]; then
+      # shellcheck disable=SC2086
+      got=$(timeout 60 "$bin" $args --quiet --decompose "$dec" | tail -1)
+    else
+      # shellcheck disable=SC2086
+      got=$(mpi "$r" "$bin" $args --quiet --threads 1 --decompose "$dec" | tail -1)
+    fi
+    [ "$got" = "$ref" ] || fail "'$args' on $r ranks as $dec: '$got', one process: '$ref'"
+  done
+  echo "ok: $args ($*)"
+}
+
+same "--count 1000 --steps 200" 1:1x1 2:2x1 3:1x3 4:1x4 4:4x1 4:2x2
+same "--dim 3 --count 800 --steps 200" 4:2x2x1 4:1x1x4 3:3x1x1 2:1x2x1
+same "--count 700 --steps 200 --boundary walls --behaviors separation,alignment,cohesion,wander,seek,stay,speed,view" \
+  2:1x2 4:2x2
+same "--count 600 --steps 200 --scenario predators-prey" 3:3x1 4:2x2
+same "--dim 3 --count 800 --steps 200 --boundary bounce --behaviors flocking,wander,arrive" 4:2x1x2
+same "--count 600 --steps 200 --boundary margin" 4:2x2
+same "--count 500 --steps 200 --scenario avoid" 4:2x2
+same "--count 500 --steps 200 --scenario flowfield-noise" 3:1x3
+# The K nearest (ties: the smaller id) are found in the same c-1..c+1 block.
+same "--dim 3 --count 1000 --steps 200 --neighbors-max 5 --boundary walls" 4:2x1x2
+
+# From a snapshot (--load): the step counter and the state of a saved run.
+timeout 60 "$bin" --count 800 --steps 100 --behaviors flocking,wander --save "$tmp/half.boids" --quiet >/dev/null
+same "--load $tmp/half.boids --steps 100" 2:2x1 4:2x2
+
+# The exchange is real: halo agents every step and agents that change rank.
+mpi 2 "$bin" --count 1000 --steps 200 --threads 1 --decompose 2x1 >"$tmp/verbose.out"
+line=$(grep '^exchange' "$tmp/verbose.out") || fail "no exchange line: $(cat "$tmp/verbose.out")"
+halo=$(sed 's/.*halo agents \([0-9.]*\),.*/\1/' <<<"$line")
+moved=$(sed 's/.*agents migrated \([0-9]*\) in all.*/\1/' <<<"$line")
+awk -v h="$halo" -v m="$moved" 'BEGIN { exit !(h > 10 && m > 10) }' || fail "too little exchanged: $line"
+# The statistics are the world's: the final line as one process prints it (but its ms/step).
+timeout 60 "$bin" --count 1000 --steps 200 >"$tmp/plain.out"
+[ "$(grep '^final:' "$tmp/plain.out" | sed 's/ms\/step.*//')" = "$(grep '^final:' "$tmp/verbose.out" | sed 's/ms\/step.*//')" ] \
+  || fail "final statistics differ: $(grep '^final:' "$tmp/plain.out") / $(grep '^final:' "$tmp/verbose.out")"
+echo "ok: exchange and statistics ($line)"
+
+# A rank that dies mid-run (SIGKILL at step 50): the job ends, no hang, no state-hash.
+rc=0
+BOIDS_DECOMPOSE_KILL=1:50 timeout 60 "$mpirun" --allow-run-as-root --oversubscribe -x BOIDS_DECOMPOSE_KILL -n 2 \
+  "$bin" --count 1000 --steps 400 --threads 1 --decompose 2x1 >"$tmp/killed.out" 2>"$tmp/killed.err" || rc=$?
+[ $rc != 0 ] && [ $rc != 124 ] || fail "a killed rank: status $rc (124: a hang)"
+! grep -q state-hash "$tmp/killed.out" || fail "a killed rank's job printed a state-hash"
+echo "ok: a rank killed at step 50 ends the job (status $rc)"
+# A rank stuck (SIGSTOP at step 50): rank 0's wait gives up after the time-out (3 s here), one line, abort.
+rc=0
+BOIDS_DECOMPOSE_STOP=1:50 BOIDS_DECOMPOSE_TIMEOUT=3 timeout 60 "$mpirun" --allow-run-as-root --oversubscribe \
+  -x BOIDS_DECOMPOSE_STOP -x BOIDS_DECOMPOSE_TIMEOUT -n 2 "$bin" --count 1000 --steps 400 --threads 1 \
+  --decompose 2x1 >"$tmp/stuck.out" 2>"$tmp/stuck.err" || rc=$?
+[ $rc != 0 ] && [ $rc != 124 ] || fail "a stuck rank: status $rc (124: a hang)"
+grep -q '^boids-run: --decompose: rank 0 waited 3 s for the .*; a rank is lost or stuck$' "$tmp/stuck.err" \
+  || fail "a stuck rank: no time-out line: $(head -5 "$tmp/stuck.err")"
+echo "ok: a stuck rank: $(grep '^boids-run:' "$tmp/stuck.err") (status $rc)"
+
+# bad CMD... -- WORD: exit 2, one line on stderr naming --decompose, holding WORD.
+bad() {
+  local word=${*: -1} rc=0
+  set -- "${@:1:$(($# - 2))}"
+  "$@" >"$tmp/bad.out" 2>"$tmp/bad.err" || rc=$?
+  [ $rc = 2 ] || fail "'$*': status $rc, expected 2: $(cat "$tmp/bad.err")"
+  [ "$(grep -c '^boids-run:' "$tmp/bad.err")" = 1 ] || fail "'$*': not one line on stderr: $(cat "$tmp/bad.err")"
+  grep '^boids-run:' "$tmp/bad.err" | grep -q -- "--decompose" || fail "'$*' does not name --decompose: $(cat "$tmp/bad.err")"
+  grep -q -- "$word" "$tmp/bad.err" || fail "'$*' does not say '$word': $(cat "$tmp/bad.err")"
+  echo "ok: bad $* -> $(grep '^boids-run:' "$tmp/bad.err")"
+}
+run1() { timeout 60 "$bin" --count 500 --steps 5 "$@"; }
+bad run1 --decompose 2y2 -- "does not parse"
+bad run1 --decompose 0x1 -- "does not parse"
+bad run1 --decompose 2x -- "does not parse"
+bad run1 --decompose -- "needs a value"
+bad run1 --decompose 1x1x1 -- "third part in a 2D world"
+bad run1 --decompose 2x2 -- "4 boxes (2x2x1) for 1 ranks"
+bad mpi 2 "$bin" --count 500 --steps 5 --decompose 2x2 -- "for 2 ranks"
+bad mpi 3 "$bin" --count 500 --steps 5 --decompose 1x1x3 -- "third part"
+# A torus of 2 cells along x cut in two; 3 cells cut in two leave a box of 1.
+bad mpi 2 "$bin" --count 500 --steps 5 --world 120x600 --decompose 2x1 -- "at least 2 cells"
+bad mpi 2 "$bin" --count 500 --steps 5 --world 150x600 --decompose 2x1 -- "a box of 1 cells"
+# Walls: 3 boxes of a 2-cell axis leave an empty box.
+bad mpi 3 "$bin" --count 500 --steps 5 --boundary walls --world 120x600 --decompose 3x1 -- "a box of 0 cells"
+# What this slice refuses.
+bad run1 --decompose 1x1 --bodies chain -- "--bodies"
+bad run1 --decompose 1x1 --behaviors flocking,follow -- "named agent"
+bad run1 --decompose 1x1 --scenario pursue-evade -- "schedule"
+bad run1 --decompose 1x1 --grid-fine 2 -- "--grid-fine"
+bad run1 --decompose 1x1 --backend gpu -- "--backend gpu"
+bad run1 --decompose 1x1 --index brute -- "--index"
+bad run1 --decompose 1x1 --update sequential -- "--update"
+bad run1 --decompose 1x1 --save "$tmp/x.boids" -- "--save"
+bad run1 --decompose 1x1 --export-csv "$tmp/x.csv" -- "--export-csv"
+bad mpi 2 "$bin" --count 500 --steps 5 --behaviors flocking,interpose --decompose 2x1 -- "named agent"
+[ ! -e "$tmp/x.boids" ] && [ ! -e "$tmp/x.csv" ] || fail "a refused run wrote an output"
+echo "all decompose tests passed"
