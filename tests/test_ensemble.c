@@ -194,6 +194,10 @@ static const struct {
     {"[plan]\nscenario = flocking\nsteps = 1\n[sweep]\nobstacle.radius = 1\n",
      "t.ini:5: 'obstacle.radius' names a section that cannot be overridden ([obstacle])"},
     {"[plan]\nscenario = flocking\nsteps = 1\n[sweep]\ncount = 1\n", "t.ini:5: 'count' is not a key of a scenario"},
+    // A relation's groups are known only after the scenario's last line: the
+    // message still names the plan (fuzz_plan found it naming the scenario).
+    {"[plan]\nscenario = flocking\nsteps = 1\n[sweep]\nrelation.a.boids = flock\n",
+     "t.ini:5: [relation] a.boids: names an unknown group 'a'"},
 };
 
 START_TEST(plan_bad) {

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -1230,6 +1231,64 @@ START_TEST(test_run_signals) {
 }
 END_TEST
 
+// Two threads saving snapshots of different simulations at the same time
+// (an ensemble's --jobs, Python threads): every file loads, its CRCs hold
+// and it is its own simulation's. The encoders' buffers were once static,
+// shared by the threads: a CRC of the other thread's bytes now and then (this
+// case caught it in about one run of three, under load less often).
+#define SAVES 1500
+
+typedef struct saver {
+    boids_sim *sim;
+    int index;
+    int bad; // saves that failed
+    char why[512];
+} saver;
+
+static void saver_path(char *path, size_t size, int thread, int k) {
+    snprintf(path, size, TMP "/snap_thread%d_%d.boids", thread, k);
+}
+
+static void *save_many(void *arg) {
+    saver *v = arg;
+    for (int k = 0; k < SAVES && !v->bad; k++) {
+        char err[512] = "", path[256];
+        saver_path(path, sizeof path, v->index, k);
+        if (boids_snapshot_save(v->sim, NULL, path, err, sizeof err) != BOIDS_OK) {
+            v->bad = 1;
+            snprintf(v->why, sizeof v->why, "save %d: %s", k, err);
+        }
+    }
+    return NULL;
+}
+
+START_TEST(test_concurrent_saves) {
+    saver v[2] = {{.sim = rich_sim(64, 2, 3), .index = 0}, {.sim = rich_sim(96, 3, 5), .index = 1}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, save_many, &v[i]), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_msg(!v[i].bad, "thread %d: %s", i, v[i].why);
+        for (int k = 0; k < SAVES; k++) {
+            char err[512] = "", path[256];
+            saver_path(path, sizeof path, i, k);
+            boids_sim *back = NULL;
+            ck_assert_msg(boids_snapshot_load(path, &back, NULL, err, sizeof err) == BOIDS_OK, "thread %d, save %d: %s",
+                          i, k, err);
+            ck_assert_msg(back->n == v[i].sim->n &&
+                              memcmp(&back->p.world, &v[i].sim->p.world, sizeof back->p.world) == 0 &&
+                              memcmp(back->p.group, v[i].sim->p.group, sizeof back->p.group) == 0,
+                          "thread %d, save %d: another simulation's parameters", i, k);
+            boids_sim_destroy(back);
+            unlink(path);
+        }
+        boids_sim_destroy(v[i].sim);
+    }
+}
+END_TEST
+
 // The cases, each in its own TCase; exit 0 when every one passes.
 int main(void) {
     const boids_test_case cases[] = {
@@ -1250,6 +1309,7 @@ int main(void) {
         {"neighborhood_chunk", test_neighborhood_chunk},
         {"values", test_values},
         {"not_a_file", test_not_a_file},
+        {"concurrent_saves", test_concurrent_saves},
         {"save_failure", test_save_failure_keeps_old_file},
         {"atomic_write", test_atomic_write},
         {"run_resume", test_run_resume},

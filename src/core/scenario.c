@@ -40,6 +40,7 @@ typedef struct relation_entry {
     char a[BOIDS_SCENARIO_NAME], b[BOIDS_SCENARIO_NAME];
     uint32_t rel;
     int line;
+    const char *source; // the file's or an override's name (messages), as c->name when read
 } relation_entry;
 
 // Per-group settings applied at the end (they need other keys first).
@@ -688,6 +689,7 @@ static int relation_key(parse_ctx *c, const char *key, const char *value) {
     snprintf(e->b, sizeof e->b, "%s", dot + 1);
     e->rel = (uint32_t)r;
     e->line = c->line;
+    e->source = c->name;
     return 1;
 }
 
@@ -1117,6 +1119,7 @@ static void finish(parse_ctx *c) {
             char key[80], expected[400];
             snprintf(key, sizeof key, "%s.%s", e->a, e->b);
             snprintf(expected, sizeof expected, "groups of this file: %s", names);
+            c->name = e->source; // an override's problem names the plan and its line
             fail(c, e->line, "relation", key, NULL, expected, "names an unknown group '%s'", a < 0 ? e->a : e->b);
             return;
         }

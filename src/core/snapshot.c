@@ -622,7 +622,7 @@ static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *s
     put_u64(head + 16, s->step);
     w_chunk(w, "HEAD", head, sizeof head);
 
-    static unsigned char parm[PARM_BYTES];
+    static _Thread_local unsigned char parm[PARM_BYTES]; // per thread: engines save from several (ensembles)
     encode_params(&s->p, parm);
     w_chunk(w, "PARM", parm, sizeof parm);
     if (has_world_options(&s->p)) {
@@ -646,7 +646,7 @@ static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *s
         w_chunk(w, "NBHD", nbhd, sizeof nbhd);
     }
     if (has_more(&s->p)) {
-        static unsigned char more[MORE_BYTES];
+        static _Thread_local unsigned char more[MORE_BYTES];
         encode_rows(&s->p, MORE_OFFSET, MORE_GROUP_BYTES, more);
         w_chunk(w, "MORE", more, sizeof more);
     }
@@ -772,7 +772,7 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
     }
     if (r == BOIDS_OK)
         r = check_saveable(s, slot_of_id, path, err, err_size);
-    static unsigned char scen[SCEN_BYTES]; // encoded once: checked as the loader will, then written
+    static _Thread_local unsigned char scen[SCEN_BYTES]; // per thread; encoded once: checked as the loader will, then written
     unsigned char line[LINE_BYTES];
     bool has_line = sc && sc->target_mode == BOIDS_TARGET_LINE;
     if (r == BOIDS_OK && sc) {
