@@ -309,6 +309,9 @@ START_TEST(neighborhood_and_combine_messages) {
         {{"--scenario", TMP "/bad-inputs/nbhd-fov.ini"}, "alignment_fov", "361", "0 < fov <= 360"},
         {{"--scenario", TMP "/bad-inputs/nbhd-radius.ini"}, "cohesion_radius", "0", "> 0"},
         {{"--scenario", TMP "/bad-inputs/combine.ini"}, "combine", "greedy", "sum, priority or truncated"},
+        // One noise word, two names: each model's flag only (issue 17).
+        {{"--rules", "couzin", "--eta", "0.5"}, "--eta", "0.5", "--sigma RADIANS for rules couzin"},
+        {{"--scenario", "vicsek", "--sigma", "0.25"}, "--sigma", "0.25", "--eta RADIANS for rules vicsek"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *argv[12] = {"boids-run", "--count", "50", "--steps", "1"};

@@ -277,6 +277,21 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
             if (o->weight_set[i])
                 *boids_weight_ref(g, i) = o->weights[i];
     }
+    // --eta is Vicsek's noise, --sigma Couzin's: one word of the group, so the
+    // other model's flag would set it under the wrong name.
+    for (uint32_t gi = 0; gi < p->world.group_count && gi < BOIDS_MAX_GROUPS; gi++) {
+        uint32_t rules = p->group[gi].rules;
+        bool eta_wrong = o->eta_set && rules == BOIDS_RULES_COUZIN;
+        if (eta_wrong || (o->sigma_set && rules == BOIDS_RULES_VICSEK)) {
+            char value[32];
+            snprintf(value, sizeof value, "%g", eta_wrong ? o->eta : o->sigma);
+            boids_cli_format_described(err, err_size, o->prog, eta_wrong ? "--eta" : "--sigma", value,
+                                       eta_wrong ? "--sigma RADIANS for rules couzin" : "--eta RADIANS for rules vicsek",
+                                       eta_wrong ? "is Vicsek's noise, and a group follows rules couzin"
+                                                 : "is Couzin's noise, and a group follows rules vicsek");
+            return BOIDS_ERR_PARAM;
+        }
+    }
     for (uint32_t gi = 0; gi < BOIDS_MAX_GROUPS && o->body_style_set; gi++) {
         float length = o->body_length_set ? o->body_length : 1.2f * p->group[gi].separation;
         char what[160];
