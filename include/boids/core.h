@@ -343,6 +343,17 @@ boids_result boids_sim_set_bodies(boids_sim *s, const boids_body_params body[BOI
 // Lays every body straight behind its agent (joint 0 at the head).
 void boids_sim_reset_bodies(boids_sim *s);
 void boids_sim_stats(const boids_sim *s, boids_stats *out);
+// The running sums of boids_stats' per-agent figures, an agent at a time in
+// the caller's order: boids_sim_stats (slots), a group's (the engine, ids) and
+// a decomposed world's (src/mpi, ids) add them alike. Zero-initialise.
+typedef struct boids_stats_sums {
+    double ux, uy, uz, speed, neighbors, nearest;
+    uint64_t agents, with_neighbors, candidates, pairs;
+} boids_stats_sums;
+void boids_stats_add(boids_stats_sums *t, const float vel[4], uint32_t neighbors, uint32_t candidates, float nearest);
+// polarisation, mean_speed, mean_neighbors, mean_nearest, candidate_pairs and
+// neighbor_pairs of out from t.
+void boids_stats_finish(const boids_stats_sums *t, boids_stats *out);
 // The centre of the n agents (or of those of group `only`; BOIDS_STATS_ALL:
 // all) at pos: the circular mean on each wrapped axis, the mean elsewhere.
 #define BOIDS_STATS_ALL 0xffffffffu

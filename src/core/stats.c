@@ -93,38 +93,47 @@ double boids_stats_milling(const boids_world_params *w, uint32_t n, const float 
     return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]) / m;
 }
 
+// See boids/core.h.
+void boids_stats_add(boids_stats_sums *t, const float vel[4], uint32_t neighbors, uint32_t candidates, float nearest) {
+    double m = sqrt((double)vel[0] * vel[0] + (double)vel[1] * vel[1] + (double)vel[2] * vel[2]);
+    t->agents++;
+    t->speed += m;
+    if (m > 0) {
+        t->ux += vel[0] / m;
+        t->uy += vel[1] / m;
+        t->uz += vel[2] / m;
+    }
+    t->neighbors += neighbors;
+    t->pairs += neighbors;
+    t->candidates += candidates;
+    if (neighbors) {
+        t->nearest += nearest;
+        t->with_neighbors++;
+    }
+}
+
+// See boids/core.h.
+void boids_stats_finish(const boids_stats_sums *t, boids_stats *out) {
+    if (t->agents) {
+        double n = (double)t->agents;
+        out->polarisation = sqrt(t->ux * t->ux + t->uy * t->uy + t->uz * t->uz) / n;
+        out->mean_speed = t->speed / n;
+        out->mean_neighbors = t->neighbors / n;
+    }
+    out->mean_nearest = t->with_neighbors ? t->nearest / (double)t->with_neighbors : 0.0;
+    out->candidate_pairs = t->candidates;
+    out->neighbor_pairs = t->pairs;
+}
+
 // Statistics of the state after the last step (neighbour figures are those
 // seen by that step's steer stage).
 void boids_sim_stats(const boids_sim *s, boids_stats *out) {
     memset(out, 0, sizeof(*out));
     out->step = s->step;
-    double ux = 0, uy = 0, uz = 0, speed = 0, nb = 0, near = 0;
-    uint64_t with_nb = 0, cand = 0, pairs = 0;
-    for (uint32_t i = 0; i < s->n; i++) {
-        const float *v = s->cur.vel[i];
-        double m = sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
-        speed += m;
-        if (m > 0) {
-            ux += v[0] / m;
-            uy += v[1] / m;
-            uz += v[2] / m;
-        }
-        nb += s->neighbors[i];
-        pairs += s->neighbors[i];
-        cand += s->candidates[i];
-        if (s->neighbors[i]) {
-            near += s->nearest[i];
-            with_nb++;
-        }
-    }
-    if (s->n) {
-        out->polarisation = sqrt(ux * ux + uy * uy + uz * uz) / s->n;
-        out->mean_speed = speed / s->n;
-        out->mean_neighbors = nb / s->n;
-    }
-    out->mean_nearest = with_nb ? near / (double)with_nb : 0.0;
-    out->candidate_pairs = cand;
-    out->neighbor_pairs = pairs;
+    boids_stats_sums t = {0};
+    for (uint32_t i = 0; i < s->n; i++)
+        boids_stats_add(&t, s->cur.vel[i], s->neighbors[i], s->candidates[i], s->nearest[i]);
+    boids_stats_finish(&t, out);
     uint32_t mx = 0;
     for (uint32_t c = 0; c < s->grid.cells; c++)
         if (s->grid.count[c] > mx)

@@ -63,34 +63,11 @@ static boids_result group_stats(boids_engine *e, uint32_t group, boids_stats *ou
             near_id[id] = near[s];
             cand_id[id] = cand[s];
         }
-        double ux = 0, uy = 0, uz = 0, speed = 0, sum_nb = 0, sum_near = 0;
-        uint64_t members = 0, with_nb = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            if (grp[i] != group)
-                continue;
-            members++;
-            const float *v = vel[i];
-            double m = sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
-            speed += m;
-            if (m > 0) {
-                ux += v[0] / m;
-                uy += v[1] / m;
-                uz += v[2] / m;
-            }
-            sum_nb += nb_id[i];
-            out->neighbor_pairs += nb_id[i];
-            out->candidate_pairs += cand_id[i];
-            if (nb_id[i]) {
-                sum_near += near_id[i];
-                with_nb++;
-            }
-        }
-        if (members) {
-            out->polarisation = sqrt(ux * ux + uy * uy + uz * uz) / (double)members;
-            out->mean_speed = speed / (double)members;
-            out->mean_neighbors = sum_nb / (double)members;
-        }
-        out->mean_nearest = with_nb ? sum_near / (double)with_nb : 0.0;
+        boids_stats_sums t = {0};
+        for (uint32_t i = 0; i < n; i++)
+            if (grp[i] == group)
+                boids_stats_add(&t, vel[i], nb_id[i], cand_id[i], near_id[i]);
+        boids_stats_finish(&t, out);
         out->milling = boids_stats_milling(&boids_engine_params(e)->world, n, (const float(*)[4])pos,
                                            (const float(*)[4])vel, grp, group);
     }

@@ -326,38 +326,16 @@ static bool in_box(const decomp *d, const uint32_t c[3]) {
 // computes them over slots (the sums in id order here).
 static void world_stats(const boids_world_params *w, uint32_t n, const stat_rec *r, uint32_t *cell_count,
                         float (*pos)[4], float (*vel)[4], uint32_t *group, boids_stats *out) {
-    double ux = 0, uy = 0, uz = 0, speed = 0, nb = 0, near = 0;
-    uint64_t with_nb = 0, cand = 0, pairs = 0;
+    boids_stats_sums t = {0};
     memset(cell_count, 0, w->cells[3] * sizeof(*cell_count));
     for (uint32_t id = 0; id < n; id++) {
-        const float *v = r[id].a.vel;
         memcpy(pos[id], r[id].a.pos, sizeof(float[4]));
         memcpy(vel[id], r[id].a.vel, sizeof(float[4]));
         group[id] = r[id].a.group;
-        double m = sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
-        speed += m;
-        if (m > 0) {
-            ux += v[0] / m;
-            uy += v[1] / m;
-            uz += v[2] / m;
-        }
-        nb += r[id].neighbors;
-        pairs += r[id].neighbors;
-        cand += r[id].candidates;
-        if (r[id].neighbors) {
-            near += r[id].nearest;
-            with_nb++;
-        }
+        boids_stats_add(&t, r[id].a.vel, r[id].neighbors, r[id].candidates, r[id].nearest);
         cell_count[boids_grid_cell_of(w, r[id].a.pos)]++;
     }
-    if (n) {
-        out->polarisation = sqrt(ux * ux + uy * uy + uz * uz) / n;
-        out->mean_speed = speed / n;
-        out->mean_neighbors = nb / n;
-    }
-    out->mean_nearest = with_nb ? near / (double)with_nb : 0.0;
-    out->candidate_pairs = cand;
-    out->neighbor_pairs = pairs;
+    boids_stats_finish(&t, out);
     uint32_t mx = 0;
     for (uint32_t c = 0; c < w->cells[3]; c++)
         mx = cell_count[c] > mx ? cell_count[c] : mx;
