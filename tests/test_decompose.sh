@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# tests/test_decompose.sh BUILD [MPIRUN]: boids-run --decompose (issue 18,
-# first slice). The state-hash after 200 steps of runs split into boxes over
+# tests/test_decompose.sh BUILD [MPIRUN]: boids-run --decompose (issue 18).
+# The state-hash after 200 steps of runs split into boxes over
 # R = 1 (an MPI singleton, no mpirun), 2, 3 and 4 ranks (--oversubscribe)
 # and several decompositions of the same run equals the one process's, in 2D
 # and 3D, on every boundary mode, with many behaviours and several groups;
-# the exchange really happens (halo agents and migrations counted); every
+# with boxes cut by the agents' counts and cut anew mid-run (and for a new
+# grid of grid_fine auto: then the final statistics too); the exchange
+# really happens (halo agents and migrations counted); every
 # bad input is one line on rank 0 and exit 2. Every run is bounded by timeout.
 set -euo pipefail
 build=$1 mpirun=${2:-mpirun}
@@ -47,6 +49,39 @@ same "--count 500 --steps 200 --scenario flowfield-noise" 3:1x3
 # The K nearest (ties: the smaller id) are found in the same c-1..c+1 block.
 same "--dim 3 --count 1000 --steps 200 --neighbors-max 5 --boundary walls" 4:2x1x2
 
+# A torus of 2 or 3 cells along x cut in two: every agent goes once to each
+# rank whose halo holds its cell, however thin the boxes.
+same "--count 500 --steps 200 --world 120x600" 2:2x1
+same "--count 500 --steps 200 --world 150x600" 2:2x1 3:3x1
+# The finer grid: boxes of fine cells, a halo M cells deep.
+same "--count 1500 --steps 200 --grid-fine 3" 4:2x2 3:1x3
+same "--dim 3 --count 1000 --steps 200 --grid-fine 2 --boundary walls --bodies chain" 4:2x1x2
+
+# full "ARGS" R DECOMP REBALANCE: the final statistics (but ms/step), the
+# pairs and the state-hash equal the plain run's; the boxes were cut anew
+# (by counts, or for a new grid) at least once mid-run.
+full() {
+  local args=$1 r=$2 dec=$3 rb=$4 plain got line cuts
+  # shellcheck disable=SC2086
+  plain=$(timeout 120 "$bin" $args | grep -E '^(pairs|final|state-hash)' | sed 's/ms\/step.*//')
+  # shellcheck disable=SC2086
+  got=$(mpi "$r" "$bin" $args --threads 1 --decompose "$dec" --rebalance "$rb")
+  line=$(grep '^balance:' <<<"$got") || fail "'$args' as $dec: no balance line: $got"
+  cuts=$(sed 's/.* cut anew \([0-9]*\) times.*/\1/' <<<"$line")
+  [ "$cuts" -ge 1 ] || fail "'$args' as $dec --rebalance $rb: the boxes were never cut anew: $line"
+  [ "$(grep -E '^(pairs|final|state-hash)' <<<"$got" | sed 's/ms\/step.*//')" = "$plain" ] \
+    || fail "'$args' as $dec --rebalance $rb: $(grep -E '^(final|state-hash)' <<<"$got") / one process: $plain"
+  echo "ok: $args on $r ranks as $dec --rebalance $rb: $line"
+}
+# A clustered start that spreads: cut by counts, then anew in the middle.
+full "--scenario flocking --count 1500 --steps 200" 4 2x2 50
+full "--scenario flocking --count 1500 --steps 200" 3 1x3 20:1.0
+full "--scenario predators-prey --count 1200 --steps 200 --boundary walls" 4 4x1 25:1.0
+full "--dim 3 --scenario flocking --count 2000 --steps 200 --boundary bounce" 4 2x1x2 40:1.0
+# grid_fine auto: the factor changes mid-run (the boxes are cut on the new grid).
+full "--scenario flocking --count 1500 --steps 300 --grid-fine auto" 4 2x2 off
+full "--scenario flocking --count 1500 --steps 200 --grid-fine auto" 2 2x1 10:1.0
+
 # From a snapshot (--load): the step counter and the state of a saved run.
 timeout 60 "$bin" --count 800 --steps 100 --behaviors flocking,wander --save "$tmp/half.boids" --quiet >/dev/null
 same "--load $tmp/half.boids --steps 100" 2:2x1 4:2x2
@@ -80,14 +115,15 @@ grep -q '^boids-run: --decompose: rank 0 waited 3 s for the .*; a rank is lost o
   || fail "a stuck rank: no time-out line: $(head -5 "$tmp/stuck.err")"
 echo "ok: a stuck rank: $(grep '^boids-run:' "$tmp/stuck.err") (status $rc)"
 
-# bad CMD... -- WORD: exit 2, one line on stderr naming --decompose, holding WORD.
+# bad CMD... -- WORD: exit 2, one line on stderr naming --decompose (or --rebalance), holding WORD.
 bad() {
   local word=${*: -1} rc=0
   set -- "${@:1:$(($# - 2))}"
   "$@" >"$tmp/bad.out" 2>"$tmp/bad.err" || rc=$?
   [ $rc = 2 ] || fail "'$*': status $rc, expected 2: $(cat "$tmp/bad.err")"
   [ "$(grep -c '^boids-run:' "$tmp/bad.err")" = 1 ] || fail "'$*': not one line on stderr: $(cat "$tmp/bad.err")"
-  grep '^boids-run:' "$tmp/bad.err" | grep -q -- "--decompose" || fail "'$*' does not name --decompose: $(cat "$tmp/bad.err")"
+  grep '^boids-run:' "$tmp/bad.err" | grep -q -E -- "--(decompose|rebalance)" \
+    || fail "'$*' does not name --decompose or --rebalance: $(cat "$tmp/bad.err")"
   grep -q -- "$word" "$tmp/bad.err" || fail "'$*' does not say '$word': $(cat "$tmp/bad.err")"
   echo "ok: bad $* -> $(grep '^boids-run:' "$tmp/bad.err")"
 }
@@ -100,16 +136,18 @@ bad run1 --decompose 1x1x1 -- "third part in a 2D world"
 bad run1 --decompose 2x2 -- "4 boxes (2x2x1) for 1 ranks"
 bad mpi 2 "$bin" --count 500 --steps 5 --decompose 2x2 -- "for 2 ranks"
 bad mpi 3 "$bin" --count 500 --steps 5 --decompose 1x1x3 -- "third part"
-# A torus of 2 cells along x cut in two; 3 cells cut in two leave a box of 1.
-bad mpi 2 "$bin" --count 500 --steps 5 --world 120x600 --decompose 2x1 -- "at least 2 cells"
-bad mpi 2 "$bin" --count 500 --steps 5 --world 150x600 --decompose 2x1 -- "a box of 1 cells"
 # Walls: 3 boxes of a 2-cell axis leave an empty box.
 bad mpi 3 "$bin" --count 500 --steps 5 --boundary walls --world 120x600 --decompose 3x1 -- "a box of 0 cells"
+# The finer grid does not count: a box holds a cell of M = 1.
+bad mpi 3 "$bin" --count 500 --steps 5 --world 120x600 --grid-fine 4 --decompose 3x1 -- "a box of 0 cells"
+bad run1 --rebalance 10 -- "has no --decompose"
+bad run1 --decompose 1x1 --rebalance -- "needs a value"
+bad run1 --decompose 1x1 --rebalance ten -- "does not parse"
+bad run1 --decompose 1x1 --rebalance 10:0.5 -- "does not parse"
+bad run1 --decompose 1x1 --rebalance 10:x -- "does not parse"
 # What this slice refuses.
-bad run1 --decompose 1x1 --bodies chain -- "--bodies"
 bad run1 --decompose 1x1 --behaviors flocking,follow -- "named agent"
 bad run1 --decompose 1x1 --scenario pursue-evade -- "schedule"
-bad run1 --decompose 1x1 --grid-fine 2 -- "--grid-fine"
 bad run1 --decompose 1x1 --backend gpu -- "--backend gpu"
 bad run1 --decompose 1x1 --index brute -- "--index"
 bad run1 --decompose 1x1 --update sequential -- "--update"

@@ -249,6 +249,9 @@ uint32_t boids_grid_fine_choose(const boids_params *p, double occupancy);
 // cell's volume to reach^dim (the agents an agent has within a reach-wide
 // cube, at a density uniform on that scale); 0 without agents.
 double boids_grid_occupancy(const boids_world_params *w, const uint32_t *start, uint32_t n);
+// The same from the sum over cells of count^2 (exact in a double below
+// 2^53; a decomposed run adds its ranks' own cells).
+double boids_grid_occupancy_sum(const boids_world_params *w, double sq, uint32_t n);
 
 // Bodies (procedural-animation-chains.txt). A body type of `style` with
 // `joints` joints and total length `length`: the built-in profiles (chain:

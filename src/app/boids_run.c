@@ -101,6 +101,9 @@ static const char usage_more[] = // (C99 promises string literals of 4095 bytes 
     "  --quiet               print only the state-hash line (and no progress line)\n"
     "  --decompose AxB[xC]   under mpirun -n A*B*C (built with MPI): one run split into boxes of\n"
     "                        cells, one per rank, the same state-hash as one process (CPU; see README)\n"
+    "  --rebalance K[:T]|off with --decompose: boxes cut by the agents' counts, cut anew every K\n"
+    "                        steps when a rank holds over T times the mean (default 50:1.1);\n"
+    "                        off: even boxes\n"
     "  --help, --version\n";
 static const char usage_notes[] =
     "\n"
@@ -339,10 +342,13 @@ static int open_gpu(const boids_options *o, boids_engine **e) {
 }
 
 static const char *decompose_arg; // --decompose AxB[xC] (main takes it out of argv)
+static const char *rebalance_arg; // --rebalance K[:T] | off (likewise)
 #ifdef BOIDS_HAVE_MPI
 static FILE *decompose_err; // every rank's own stderr (rank > 0's stderr is /dev/null)
 static uint32_t decompose_parts[3];
 static int decompose_ranks;
+static uint32_t rebalance_every = BOIDS_DECOMP_REBALANCE_DEFAULT;
+static double rebalance_imbalance = BOIDS_DECOMP_IMBALANCE_DEFAULT;
 
 // The flags this slice of --decompose cannot honour: 0, or 2 (one line).
 static int decompose_flags(const boids_options *o) {
@@ -431,8 +437,26 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
                decompose_ranks, w->cells[0], w->cells[1], w->dim == 3 ? w->cells[2] : 1u);
         fflush(stdout);
     }
+    // Bodies: their joints as the engine has them (laid straight, or a snapshot's).
+    uint32_t rows = boids_params_joint_rows(p);
+    float(*joints)[4] = NULL;
+    if (rows) {
+        size_t bytes = (size_t)rows * (n ? n : 1) * sizeof *joints;
+        joints = malloc(bytes);
+        if (!joints || boids_engine_read_joints(e, joints, (size_t)rows * n * sizeof *joints) != BOIDS_OK) {
+            free(pos);
+            free(vel);
+            free(group);
+            free(joints);
+            boids_cli_error(PROG, NULL, NULL, NULL, "out of memory for the initial joints");
+            return EXIT_ENVIRONMENT;
+        }
+    }
     boids_decomp_options d = {.steps = o->steps,
                               .stats_every = o->stats_every ? o->stats_every : 1,
+                              .rebalance_every = rebalance_every,
+                              .imbalance = rebalance_imbalance,
+                              .joints = (const float(*)[4])joints,
                               .threads = o->threads,
                               .err = decompose_err,
                               .stats = decompose_stats,
@@ -443,6 +467,7 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
     free(pos);
     free(vel);
     free(group);
+    free(joints);
     if (rc) {
         boids_cli_error(PROG, NULL, NULL, NULL, "--decompose: out of memory");
         return rc;
@@ -454,6 +479,16 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
                "migration bytes %.0f; agents migrated %llu in all; waiting %.1f%% of the run (the most of any rank)\n",
                res.halo_agents, res.halo_bytes, res.migrate_bytes, (unsigned long long)res.migrated,
                100.0 * res.wait_share);
+        if (rebalance_every)
+            printf("balance: boxes cut by the agents' counts, checked every %u steps (threshold %.2f); cut anew %u "
+                   "times (%.0f bytes sent in all); imbalance at the end %.3f (the most agents of a rank over the "
+                   "mean); grid M %u\n",
+                   rebalance_every, rebalance_imbalance, res.recuts, (double)res.recut_bytes, res.imbalance,
+                   res.grid_fine);
+        else
+            printf("balance: even boxes (--rebalance off), cut anew %u times (a new grid); imbalance at the end %.3f "
+                   "(the most agents of a rank over the mean); grid M %u\n",
+                   res.recuts, res.imbalance, res.grid_fine);
         printf("pairs (last step): candidates %llu, within radius %llu\n",
                (unsigned long long)res.stats.candidate_pairs, (unsigned long long)res.stats.neighbor_pairs);
         print_stats("final: ", &res.stats, res.ms_per_step);
@@ -720,26 +755,37 @@ int main(int argc, char **argv) {
         .usage_notes = usage_notes,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR |
                  BOIDS_CLI_INIT | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET |
-                 BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_UPDATE | BOIDS_CLI_KERNEL | BOIDS_CLI_DUMP_SCENARIO | BOIDS_CLI_SAVE |
-                 BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_LOAD | BOIDS_CLI_RECORD | BOIDS_CLI_RECORD_EVERY,
+                 BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_UPDATE | BOIDS_CLI_KERNEL | BOIDS_CLI_DUMP_SCENARIO |
+                 BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_LOAD | BOIDS_CLI_RECORD | BOIDS_CLI_RECORD_EVERY,
     };
-    // --decompose AxB[xC] is boids-run's alone: taken out of argv here.
+    // --decompose AxB[xC] and --rebalance K[:T] are boids-run's alone: taken out of argv here.
     int m = 1;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--decompose") == 0) {
-            if (i + 1 >= argc) {
-                boids_cli_error(PROG, "--decompose", NULL, "AxB or AxBxC (boxes per axis, A*B*C = the ranks)",
-                                "needs a value");
-                return EXIT_INPUT;
-            }
-            decompose_arg = argv[++i];
-        } else if (strncmp(argv[i], "--decompose=", 12) == 0)
-            decompose_arg = argv[i] + 12;
-        else
+        const char **to = strncmp(argv[i], "--decompose", 11) == 0   ? &decompose_arg
+                          : strncmp(argv[i], "--rebalance", 11) == 0 ? &rebalance_arg
+                                                                     : NULL;
+        const char *flag = to == &decompose_arg ? "--decompose" : "--rebalance", *rest = argv[i] + 11;
+        if (!to || (*rest != '\0' && *rest != '=')) {
             argv[m++] = argv[i];
+        } else if (*rest == '=') {
+            *to = rest + 1;
+        } else if (i + 1 >= argc) {
+            boids_cli_error(PROG, flag, NULL,
+                            to == &decompose_arg ? "AxB or AxBxC (boxes per axis, A*B*C = the ranks)"
+                                                 : "K or K:T (steps between checks, imbalance), or off",
+                            "needs a value");
+            return EXIT_INPUT;
+        } else {
+            *to = argv[++i];
+        }
     }
     argv[m] = NULL;
     argc = m;
+    if (rebalance_arg && !decompose_arg) {
+        boids_cli_error(PROG, "--rebalance", rebalance_arg, "--decompose AxB[xC] with it",
+                        "re-cuts the boxes of a decomposed run; this run has no --decompose");
+        return EXIT_INPUT;
+    }
     if (!decompose_arg)
         return boids_cli_main(argc, argv, &spec, run);
 #ifndef BOIDS_HAVE_MPI
@@ -765,6 +811,12 @@ int main(int argc, char **argv) {
     int rc;
     if (!boids_decomp_parse(decompose_arg, decompose_parts)) {
         boids_cli_error(PROG, "--decompose", decompose_arg, "AxB or AxBxC, each 1..4096 (A*B*C = the ranks)",
+                        "does not parse");
+        rc = EXIT_INPUT;
+    } else if (rebalance_arg && !boids_decomp_parse_rebalance(rebalance_arg, &rebalance_every, &rebalance_imbalance)) {
+        boids_cli_error(PROG, "--rebalance", rebalance_arg,
+                        "K or K:T (K steps between checks, 0..1e9; T >= 1, the most agents of a rank over the "
+                        "mean), or off",
                         "does not parse");
         rc = EXIT_INPUT;
     } else

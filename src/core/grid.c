@@ -149,11 +149,19 @@ uint32_t boids_grid_axis_rings(uint32_t c, uint32_t n, bool wrap, uint32_t m, ui
 double boids_grid_occupancy(const boids_world_params *w, const uint32_t *start, uint32_t n) {
     if (n == 0)
         return 0.0;
-    double sq = 0.0, vol = 1.0, reach = 1.0;
+    double sq = 0.0;
     for (uint32_t c = 0; c < w->cells[3]; c++) {
         double k = (double)(start[c + 1] - start[c]);
         sq += k * k;
     }
+    return boids_grid_occupancy_sum(w, sq, n);
+}
+
+// See boids/core.h.
+double boids_grid_occupancy_sum(const boids_world_params *w, double sq, uint32_t n) {
+    if (n == 0)
+        return 0.0;
+    double vol = 1.0, reach = 1.0;
     for (uint32_t a = 0; a < w->dim; a++) {
         vol *= (double)w->cell[a];
         reach *= (double)w->max_radius;
@@ -203,6 +211,5 @@ uint32_t boids_brute_neighbors(const boids_sim *s, uint32_t slot, float radius, 
 }
 
 // See boids/core.h (the GPU kernels; --kernel's names).
-const char *const boids_kernel_names[BOIDS_KERNEL_KINDS + 1] = {"reference", "morton",       "tiled",
-                                                                "fused",     "all",          "morton-fused",
-                                                                NULL};
+const char *const boids_kernel_names[BOIDS_KERNEL_KINDS + 1] = {"reference", "morton",       "tiled", "fused",
+                                                                "all",       "morton-fused", NULL};

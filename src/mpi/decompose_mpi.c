@@ -9,10 +9,14 @@
 
 #include <mpi.h>
 
+#include "boids/behaviors.h"
+#include "boids/engine.h"
 #include "decompose_mpi.h"
 
 // One agent on the wire: the state a neighbour's steer reads, and what the
-// owner integrates from (the wander lanes are pos.w and vel.w).
+// owner integrates from (the wander lanes are pos.w and vel.w). With bodies
+// its joints follow it on a migration (rows of float[4] after the record;
+// a halo copy carries them too, unread: one record size for every exchange).
 typedef struct agent_rec {
     float pos[4], vel[4];
     uint32_t id, group;
@@ -25,22 +29,49 @@ typedef struct stat_rec {
     float nearest;
 } stat_rec;
 
+// A box of cells: [lo, hi) per axis (a 2D world's z is [0, 1)).
+typedef struct box {
+    uint32_t lo[3], hi[3];
+} box;
+
 typedef struct decomp {
-    MPI_Comm cart;
+    MPI_Comm cart;  // the A x B x C ranks (MPI_Cart_create, no reorder): a rank's coordinates
+    MPI_Comm graph; // the neighbours (boxes within the halo's reach): the exchanges' neighbourhood collectives
     MPI_Datatype rec_type, stat_type;
     int rank, size, ndims;
-    uint32_t parts[3], coord[3], lo[3], hi[3];
-    bool wrap;     // the grid is a torus: the halo crosses the world's edges
-    bool periodic; // the Cartesian grid is periodic (a torus, or margin's jumps across the world)
+    uint32_t parts[3], coord[3];
+    uint32_t depth; // the halo's cells per side: the grid's factor M (a cell is at least reach / M)
+    bool wrap;      // the grid is a torus: the halo crosses the world's edges
+    bool periodic;  // neighbours across the world's edges (a torus, or margin's jumps across the world)
+    // The cuts (see cuts_of): per axis the first cell of each part, then the
+    // axis's cells; x once, y per slab of x, z per column of x and y.
+    uint32_t *cut;
+    int *rank_of;      // the rank of box (i, j, k) at (i * B + j) * C + k
+    box me;            // this rank's box
+    int nnb;           // neighbours: nb[k] (increasing ranks), their boxes nb_box[k]
+    int *nb, *nb_slot; // nb_slot[rank]: its k, or -1 for a rank that is not a neighbour
+    box *nb_box;
+    int *sc, *rc, *sd, *rd; // counts and displacements per neighbour (or per rank: the re-cut)
     double timeout_s;
     FILE *err;
     const boids_world_params *w;
-    agent_rec *send, *recv;
-    size_t send_cap, recv_cap;
+    size_t rec_bytes; // agent_rec + rows joints
+    uint32_t rows;    // joints per agent (bodies; 0: none)
+    uint8_t *send, *recv;
+    size_t send_cap, recv_cap; // in records
+    uint32_t (*pair)[2];       // the halo's (slot, neighbour) pairs
+    size_t pair_cap;
     uint8_t *owned;
     uint32_t owned_cap;
-    uint64_t halo_bytes, migrate_bytes, halo_agents, migrated;
-    double wait_s; // seconds in wait_for (the exchanges, the gathers)
+    float (*joints)[4]; // rows per own slot (the slots 0..n of the own agents)
+    float (*joints_tmp)[4];
+    uint32_t joints_cap;
+    uint32_t (*by_id)[2]; // bodies: (id, slot before the step) of the own agents
+    size_t by_id_cap;
+    uint64_t halo_bytes, migrate_bytes, halo_agents, migrated, recut_bytes;
+    uint32_t recuts;  // the boxes cut anew (a rebalance or a new grid)
+    double imbalance; // the most own agents of a rank over the mean, at the last check
+    double wait_s;    // seconds in wait_for (the exchanges, the gathers)
 } decomp;
 
 // See decompose_mpi.h.
@@ -66,20 +97,45 @@ bool boids_decomp_parse(const char *text, uint32_t parts[3]) {
 }
 
 // See decompose_mpi.h.
+bool boids_decomp_parse_rebalance(const char *text, uint32_t *every, double *threshold) {
+    if (strcmp(text, "off") == 0) {
+        *every = 0;
+        *threshold = 0.0;
+        return true;
+    }
+    char *end = NULL;
+    if (*text < '0' || *text > '9')
+        return false;
+    unsigned long k = strtoul(text, &end, 10);
+    if (end == text || k > 1000000000ul)
+        return false;
+    double t = BOIDS_DECOMP_IMBALANCE_DEFAULT;
+    if (*end == ':') {
+        const char *v = end + 1;
+        if (*v < '0' || *v > '9')
+            return false;
+        t = strtod(v, &end);
+        if (end == v || !(t >= 1.0) || t > 1e6)
+            return false;
+    }
+    if (*end != '\0')
+        return false;
+    *every = (uint32_t)k;
+    *threshold = t;
+    return true;
+}
+
+// See decompose_mpi.h.
 const char *boids_decomp_refusal(const boids_params *p) {
     if (boids_params_named(p))
         return "behaviour offset, follow or interpose (a named agent, anywhere in the world)";
     if (boids_params_survey(p))
         return "rules heading with cohesion (the global survey of the densest block)";
-    if (boids_params_joint_rows(p) > 0)
-        return "--bodies (joints indexed by id over the whole world)";
-    if (boids_world_grid_fine(&p->world) != 1 || (p->world.grid_fine & BOIDS_GRID_FINE_AUTO))
-        return "--grid-fine (the halo is one cell of M = 1)";
     return NULL;
 }
 
-// The cells of box k of `parts` along an axis of `cells`: [lo, hi).
-static uint32_t box_lo(uint32_t cells, uint32_t parts, uint32_t k) {
+// The first cell of part k of `parts` even parts of an axis of `cells`.
+static uint32_t even_lo(uint32_t cells, uint32_t parts, uint32_t k) {
     return (uint32_t)((uint64_t)cells * k / parts);
 }
 
@@ -99,19 +155,22 @@ int boids_decomp_check(const boids_params *p, uint32_t parts[3], int ranks, char
                  (unsigned)product, parts[0], parts[1], parts[2], ranks);
         return 2;
     }
-    bool wrap = w->boundary == BOIDS_BOUNDARY_WRAP;
+    // The grid of M = 1 has the fewest cells of any M (grid_fine auto may
+    // move to it): every box is at least one of its cells.
+    boids_params q = *p;
+    q.flow.vec = NULL;
+    q.world.grid_fine = 0;
+    if (boids_params_finalize(&q, NULL, 0) != BOIDS_OK)
+        q.world = *w;
     for (uint32_t a = 0; a < w->dim; a++) {
-        uint32_t cells = w->cells[a], least = wrap && parts[a] == 2 ? 2 : 1;
-        for (uint32_t k = 0; k < parts[a]; k++)
-            if (box_lo(cells, parts[a], k + 1) - box_lo(cells, parts[a], k) < least) {
-                snprintf(err, err_size,
-                         "--decompose: %u boxes along axis %c of %u cells leave a box of %u cells; expected at "
-                         "least %u cells each (%s)",
-                         parts[a], "xyz"[a], cells, box_lo(cells, parts[a], k + 1) - box_lo(cells, parts[a], k), least,
-                         least == 2 ? "on a torus cut in two, the halo's two sides must be other cells"
-                                    : "the halo is one cell deep");
-                return 2;
-            }
+        uint32_t cells = q.world.cells[a] < w->cells[a] ? q.world.cells[a] : w->cells[a];
+        if (parts[a] > cells) {
+            snprintf(err, err_size,
+                     "--decompose: %u boxes along axis %c of %u cells (of the reach) leave a box of 0 cells; expected "
+                     "at most %u boxes along %c",
+                     parts[a], "xyz"[a], cells, cells, "xyz"[a]);
+            return 2;
+        }
     }
     return 0;
 }
@@ -146,30 +205,79 @@ static void fatal(const decomp *d, const char *msg) {
     MPI_Abort(MPI_COMM_WORLD, 3);
 }
 
-static bool grow_buf(agent_rec **b, size_t *cap, size_t need) {
+static void *grow(const decomp *d, void *b, size_t *cap, size_t need, size_t size) {
     if (need <= *cap)
-        return true;
+        return b;
     size_t c = need + need / 2 + 64;
-    agent_rec *n = realloc(*b, c * sizeof(*n));
+    void *n = realloc(b, c * size);
     if (!n)
-        return false;
-    *b = n;
+        fatal(d, "out of memory");
     *cap = c;
-    return true;
+    return n;
 }
 
-static void rec_of(const boids_sim *s, uint32_t i, agent_rec *r) {
+// Room for `need` records in the send (or receive) buffer.
+static void grow_send(decomp *d, size_t need) {
+    d->send = grow(d, d->send, &d->send_cap, need, d->rec_bytes);
+}
+static void grow_recv(decomp *d, size_t need) {
+    d->recv = grow(d, d->recv, &d->recv_cap, need, d->rec_bytes);
+}
+
+// Room for `need` slots in the per-slot arrays of the driver (the owned
+// flags, the joints).
+static void grow_slots(decomp *d, uint32_t need) {
+    size_t cap = d->owned_cap;
+    d->owned = grow(d, d->owned, &cap, need, 1);
+    d->owned_cap = (uint32_t)cap;
+    if (d->rows) {
+        size_t jc = d->joints_cap, jt = d->joints_cap;
+        d->joints = grow(d, d->joints, &jc, need, d->rows * sizeof(float[4]));
+        d->joints_tmp = grow(d, d->joints_tmp, &jt, need, d->rows * sizeof(float[4]));
+        d->joints_cap = (uint32_t)(jc < jt ? jc : jt);
+    }
+}
+
+// Slot i of s (and its joints) as record k of buf, and back.
+static void agent_of(const boids_sim *s, uint32_t i, agent_rec *r) {
     memcpy(r->pos, s->cur.pos[i], sizeof r->pos);
     memcpy(r->vel, s->cur.vel[i], sizeof r->vel);
     r->id = s->cur.id[i];
     r->group = s->cur.group[i];
 }
 
-static void rec_to(boids_sim *s, uint32_t i, const agent_rec *r) {
-    memcpy(s->cur.pos[i], r->pos, sizeof r->pos);
-    memcpy(s->cur.vel[i], r->vel, sizeof r->vel);
-    s->cur.id[i] = r->id;
-    s->cur.group[i] = r->group;
+static void rec_of(const decomp *d, const boids_sim *s, uint32_t i, uint8_t *buf, size_t k) {
+    agent_rec r;
+    agent_of(s, i, &r);
+    uint8_t *at = buf + k * d->rec_bytes;
+    memcpy(at, &r, sizeof r);
+    if (d->rows)
+        memcpy(at + sizeof r, d->joints[(size_t)i * d->rows], d->rows * sizeof(float[4]));
+}
+
+static void rec_to(decomp *d, boids_sim *s, uint32_t i, const uint8_t *buf, size_t k) {
+    agent_rec r;
+    const uint8_t *at = buf + k * d->rec_bytes;
+    memcpy(&r, at, sizeof r);
+    memcpy(s->cur.pos[i], r.pos, sizeof r.pos);
+    memcpy(s->cur.vel[i], r.vel, sizeof r.vel);
+    s->cur.id[i] = r.id;
+    s->cur.group[i] = r.group;
+    if (d->rows)
+        memcpy(d->joints[(size_t)i * d->rows], at + sizeof r, d->rows * sizeof(float[4]));
+}
+
+// Slot i to slot k < i (the compaction of the own agents; the steer's outputs too).
+static void move_slot(decomp *d, boids_sim *s, uint32_t i, uint32_t k) {
+    memcpy(s->cur.pos[k], s->cur.pos[i], sizeof(float[4]));
+    memcpy(s->cur.vel[k], s->cur.vel[i], sizeof(float[4]));
+    s->cur.id[k] = s->cur.id[i];
+    s->cur.group[k] = s->cur.group[i];
+    s->neighbors[k] = s->neighbors[i];
+    s->candidates[k] = s->candidates[i];
+    s->nearest[k] = s->nearest[i];
+    if (d->rows)
+        memmove(d->joints[(size_t)k * d->rows], d->joints[(size_t)i * d->rows], d->rows * sizeof(float[4]));
 }
 
 static void coords_of(const decomp *d, const float pos[4], uint32_t c[3]) {
@@ -180,146 +288,330 @@ static void coords_of(const decomp *d, const float pos[4], uint32_t c[3]) {
     c[2] = k / (w->cells[0] * w->cells[1]);
 }
 
-// The box along axis a holding cell coordinate c.
-static uint32_t part_of(const decomp *d, uint32_t a, uint32_t c) {
-    uint32_t cells = d->w->cells[a], parts = d->parts[a];
-    uint32_t k = (uint32_t)((uint64_t)c * parts / cells);
-    while (k + 1 < parts && box_lo(cells, parts, k + 1) <= c)
-        k++;
-    while (k > 0 && box_lo(cells, parts, k) > c)
-        k--;
-    return k;
+// The cuts of axis a: parts[a] + 1 cells, the first of each part then the
+// axis's cells; of the whole x axis, of slab i's y axis, of column (i, j)'s
+// z axis.
+static uint32_t *cuts_of(const decomp *d, int a, uint32_t i, uint32_t j) {
+    uint32_t A = d->parts[0], B = d->parts[1], C = d->parts[2];
+    if (a == 0)
+        return d->cut;
+    if (a == 1)
+        return d->cut + (A + 1) + (size_t)i * (B + 1);
+    return d->cut + (A + 1) + (size_t)A * (B + 1) + ((size_t)i * B + j) * (C + 1);
 }
 
-// One exchange with the two neighbours along axis a: the agents of the
-// send buffer, `count[0]` for the lower neighbour then `count[1]` for the
-// upper, sizes first (MPI_Ineighbor_alltoall), then the agents
-// (MPI_Ineighbor_alltoallv) into d->recv. Returns how many arrived.
-static uint32_t exchange(decomp *d, uint32_t a, const int count[2], uint64_t *bytes, const char *what) {
-    int nb = 2 * d->ndims;
-    int sc[6] = {0}, rc[6] = {0}, sd[6] = {0}, rd[6] = {0};
-    sc[2 * a] = count[0];
-    sc[2 * a + 1] = count[1];
-    MPI_Request r;
-    MPI_Ineighbor_alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, d->cart, &r);
-    wait_for(d, &r, what);
-    size_t total = 0;
-    for (int k = 0; k < nb; k++) {
-        rd[k] = (int)total;
-        total += (size_t)rc[k];
+static size_t cut_words(const uint32_t parts[3]) {
+    return (parts[0] + 1) + (size_t)parts[0] * (parts[1] + 1) + (size_t)parts[0] * parts[1] * (parts[2] + 1);
+}
+
+// The part of an axis cut at cut[0..parts] holding cell c.
+static uint32_t part_at(const uint32_t *cut, uint32_t parts, uint32_t c) {
+    uint32_t lo = 0, hi = parts; // cut[lo] <= c < cut[hi]
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) / 2;
+        if (cut[mid] <= c)
+            lo = mid;
+        else
+            hi = mid;
     }
-    sd[2 * a + 1] = count[0];
-    if (!grow_buf(&d->recv, &d->recv_cap, total))
-        fatal(d, "out of memory for the agents received");
-    MPI_Ineighbor_alltoallv(d->send, sc, sd, d->rec_type, d->recv, rc, rd, d->rec_type, d->cart, &r);
+    return lo;
+}
+
+// The box (i, j, k) of the cuts.
+static box box_at(const decomp *d, uint32_t i, uint32_t j, uint32_t k) {
+    const uint32_t *x = cuts_of(d, 0, 0, 0), *y = cuts_of(d, 1, i, 0), *z = cuts_of(d, 2, i, j);
+    return (box){{x[i], y[j], z[k]}, {x[i + 1], y[j + 1], z[k + 1]}};
+}
+
+// The rank owning cell c.
+static int owner_of(const decomp *d, const uint32_t c[3]) {
+    uint32_t i = part_at(cuts_of(d, 0, 0, 0), d->parts[0], c[0]);
+    uint32_t j = part_at(cuts_of(d, 1, i, 0), d->parts[1], c[1]);
+    uint32_t k = part_at(cuts_of(d, 2, i, j), d->parts[2], c[2]);
+    return d->rank_of[((size_t)i * d->parts[1] + j) * d->parts[2] + k];
+}
+
+static bool in_box(const box *b, const uint32_t c[3]) {
+    for (int a = 0; a < 3; a++)
+        if (c[a] < b->lo[a] || c[a] >= b->hi[a])
+            return false;
+    return true;
+}
+
+// Is cell coordinate c of an axis of n cells within `depth` cells of the
+// part [lo, hi) (across the axis's ends when `wrap`)?
+static bool near_part(uint32_t c, uint32_t lo, uint32_t hi, uint32_t n, uint32_t depth, bool wrap) {
+    if (!wrap)
+        return (int64_t)c >= (int64_t)lo - depth && (int64_t)c < (int64_t)hi + depth;
+    uint64_t span = (uint64_t)(hi - lo) + 2u * depth;
+    if (span >= n)
+        return true;
+    uint64_t start = ((uint64_t)lo + (uint64_t)n * depth - depth) % n; // lo - depth on the circle
+    return ((uint64_t)c + n - start) % n < span;
+}
+
+// Does the halo of box b (`depth` cells around it) hold cell c?
+static bool in_halo_of(const decomp *d, const box *b, const uint32_t c[3], bool wrap) {
+    for (int a = 0; a < d->ndims; a++)
+        if (!near_part(c[a], b->lo[a], b->hi[a], d->w->cells[a], d->depth, wrap))
+            return false;
+    return true;
+}
+
+// Do the parts [alo, ahi) and [blo, bhi) of an axis come within `depth`
+// cells of each other? (Either the start of one is near the other.)
+static bool parts_near(const decomp *d, int a, uint32_t alo, uint32_t ahi, uint32_t blo, uint32_t bhi, bool wrap) {
+    uint32_t n = d->w->cells[a];
+    return near_part(blo, alo, ahi, n, d->depth, wrap) || near_part(alo, blo, bhi, n, d->depth, wrap);
+}
+
+// Even cuts: every part of an axis as wide as the others (to a cell).
+static void cut_even(decomp *d) {
+    for (uint32_t i = 0; i < d->parts[0]; i++)
+        for (uint32_t j = 0; j < d->parts[1]; j++)
+            for (int a = 0; a < 3; a++) {
+                uint32_t *cut = cuts_of(d, a, i, j);
+                for (uint32_t k = 0; k <= d->parts[a]; k++)
+                    cut[k] = even_lo(d->w->cells[a], d->parts[a], k);
+            }
+}
+
+// Recursive bisection of the cells [a, b) into `parts` parts of at least one
+// cell on the prefix sums pre (agents in cells before each): the cut between
+// the lower parts / 2 parts and the rest leaves the share of the agents
+// nearest parts / 2 / parts below it (the middle of the cells when there
+// are none), then each side is cut alike. cut[0] = a and cut[parts] = b are
+// the caller's.
+static void bisect(const uint64_t *pre, uint32_t a, uint32_t b, uint32_t parts, uint32_t *cut) {
+    if (parts < 2)
+        return;
+    uint32_t left = parts / 2, lo = a + left, hi = b - (parts - left), x = lo;
+    uint64_t total = pre[b] - pre[a];
+    if (total == 0) {
+        x = a + (uint32_t)((uint64_t)(b - a) * left / parts);
+    } else {
+        // The first x whose share below reaches left / parts, or the one before it when nearer.
+        while (x < hi && (pre[x] - pre[a]) * parts < total * left)
+            x++;
+        if (x > lo) {
+            uint64_t want = total * left, below = (pre[x - 1] - pre[a]) * parts, at = (pre[x] - pre[a]) * parts;
+            if (want - below < at - want)
+                x--;
+        }
+    }
+    x = x < lo ? lo : x > hi ? hi : x;
+    cut[left] = x;
+    bisect(pre, a, x, left, cut);
+    bisect(pre, x, b, parts - left, cut + left);
+}
+
+// Cuts by the agents' counts per cell (count, the world's grid): x by the
+// slabs' agents, then each slab's y by its own agents, then each column's z
+// (scratch: the prefix sums of the longest axis + 1).
+static void cut_counts(decomp *d, const uint32_t *count, uint64_t *pre) {
+    const uint32_t *cells = d->w->cells;
+    uint32_t *x = cuts_of(d, 0, 0, 0);
+    pre[0] = 0;
+    for (uint32_t c0 = 0; c0 < cells[0]; c0++) {
+        uint64_t sum = 0;
+        for (uint32_t c2 = 0; c2 < cells[2]; c2++)
+            for (uint32_t c1 = 0; c1 < cells[1]; c1++)
+                sum += count[((size_t)c2 * cells[1] + c1) * cells[0] + c0];
+        pre[c0 + 1] = pre[c0] + sum;
+    }
+    x[0] = 0;
+    x[d->parts[0]] = cells[0];
+    bisect(pre, 0, cells[0], d->parts[0], x);
+    for (uint32_t i = 0; i < d->parts[0]; i++) {
+        uint32_t *y = cuts_of(d, 1, i, 0);
+        for (uint32_t c1 = 0; c1 < cells[1]; c1++) {
+            uint64_t sum = 0;
+            for (uint32_t c2 = 0; c2 < cells[2]; c2++)
+                for (uint32_t c0 = x[i]; c0 < x[i + 1]; c0++)
+                    sum += count[((size_t)c2 * cells[1] + c1) * cells[0] + c0];
+            pre[c1 + 1] = pre[c1] + sum;
+        }
+        y[0] = 0;
+        y[d->parts[1]] = cells[1];
+        bisect(pre, 0, cells[1], d->parts[1], y);
+        for (uint32_t j = 0; j < d->parts[1]; j++) {
+            uint32_t *z = cuts_of(d, 2, i, j);
+            for (uint32_t c2 = 0; c2 < cells[2]; c2++) {
+                uint64_t sum = 0;
+                for (uint32_t c1 = y[j]; c1 < y[j + 1]; c1++)
+                    for (uint32_t c0 = x[i]; c0 < x[i + 1]; c0++)
+                        sum += count[((size_t)c2 * cells[1] + c1) * cells[0] + c0];
+                pre[c2 + 1] = pre[c2] + sum;
+            }
+            z[0] = 0;
+            z[d->parts[2]] = cells[2];
+            bisect(pre, 0, cells[2], d->parts[2], z);
+        }
+    }
+}
+
+// This rank's box and its neighbours from the cuts: the ranks whose box
+// comes within the halo's depth of this one (across the world's edges when
+// periodic: margin's agents jump there), and the graph communicator of the
+// exchanges (sources = destinations = the neighbours, increasing ranks).
+static void set_neighbours(decomp *d) {
+    d->me = box_at(d, d->coord[0], d->coord[1], d->coord[2]);
+    d->nnb = 0;
+    for (int q = 0; q < d->size; q++)
+        d->nb_slot[q] = -1;
+    for (uint32_t i = 0; i < d->parts[0]; i++)
+        for (uint32_t j = 0; j < d->parts[1]; j++)
+            for (uint32_t k = 0; k < d->parts[2]; k++) {
+                int q = d->rank_of[((size_t)i * d->parts[1] + j) * d->parts[2] + k];
+                if (q == d->rank)
+                    continue;
+                box b = box_at(d, i, j, k);
+                bool near = true;
+                for (int a = 0; a < d->ndims && near; a++)
+                    near = parts_near(d, a, d->me.lo[a], d->me.hi[a], b.lo[a], b.hi[a], d->periodic);
+                if (near) {
+                    d->nb[d->nnb] = q;
+                    d->nb_box[d->nnb++] = b;
+                }
+            }
+    // Increasing ranks (the boxes were met in coordinate order).
+    for (int a = 1; a < d->nnb; a++)
+        for (int b = a; b > 0 && d->nb[b - 1] > d->nb[b]; b--) {
+            int t = d->nb[b];
+            d->nb[b] = d->nb[b - 1];
+            d->nb[b - 1] = t;
+            box tb = d->nb_box[b];
+            d->nb_box[b] = d->nb_box[b - 1];
+            d->nb_box[b - 1] = tb;
+        }
+    for (int k = 0; k < d->nnb; k++)
+        d->nb_slot[d->nb[k]] = k;
+    if (d->graph != MPI_COMM_NULL)
+        MPI_Comm_free(&d->graph);
+    // Every rank is here (the caller's last exchange or barrier came back
+    // within the time-out): the graph is made at once.
+    // Equal weights (MPI_UNWEIGHTED is a pointer the compiler takes for an empty array).
+    for (int k = 0; k < d->nnb; k++)
+        d->rd[k] = 1;
+    MPI_Dist_graph_create_adjacent(d->cart, d->nnb, d->nb, d->rd, d->nnb, d->nb, d->rd, MPI_INFO_NULL, 0, &d->graph);
+}
+
+// One exchange with the neighbours: d->sc[k] records of the send buffer
+// (packed by neighbour, in nb order) to neighbour k, sizes first
+// (MPI_Ineighbor_alltoall), then the agents (MPI_Ineighbor_alltoallv) into
+// d->recv. Returns how many arrived.
+static uint32_t exchange(decomp *d, uint64_t *bytes, const char *what) {
+    MPI_Request r;
+    MPI_Ineighbor_alltoall(d->sc, 1, MPI_INT, d->rc, 1, MPI_INT, d->graph, &r);
     wait_for(d, &r, what);
-    *bytes += (uint64_t)nb * sizeof(int) + (uint64_t)(count[0] + count[1]) * sizeof(agent_rec);
+    size_t total = 0, sent = 0;
+    for (int k = 0; k < d->nnb; k++) {
+        d->sd[k] = (int)sent;
+        sent += (size_t)d->sc[k];
+        d->rd[k] = (int)total;
+        total += (size_t)d->rc[k];
+    }
+    grow_recv(d, total);
+    MPI_Ineighbor_alltoallv(d->send, d->sc, d->sd, d->rec_type, d->recv, d->rc, d->rd, d->rec_type, d->graph, &r);
+    wait_for(d, &r, what);
+    *bytes += (uint64_t)d->nnb * sizeof(int) + (uint64_t)sent * d->rec_bytes;
     return (uint32_t)total;
 }
 
-// The halo: after it, slots n_own.. of cur hold copies of the agents of the
-// cells one deep around the box (corners through the later axes).
-static void halo(decomp *d, boids_sim *s) {
-    for (uint32_t a = 0; a < (uint32_t)d->ndims; a++) {
-        if (d->parts[a] == 1) // the whole axis is here: the grid wraps it itself
-            continue;
-        bool lower = d->wrap || d->coord[a] > 0, upper = d->wrap || d->coord[a] + 1 < d->parts[a];
-        // The lower side's agents first, then the upper side's (a box one
-        // cell wide sends its agents both ways).
-        int count[2] = {0, 0};
-        if (!grow_buf(&d->send, &d->send_cap, 2 * (size_t)s->n))
-            fatal(d, "out of memory for the halo");
-        for (int side = 0; side < 2; side++) {
-            if (side == 0 ? !lower : !upper)
-                continue;
-            uint32_t edge = side == 0 ? d->lo[a] : d->hi[a] - 1;
-            for (uint32_t i = 0; i < s->n; i++) {
-                uint32_t c[3];
-                coords_of(d, s->cur.pos[i], c);
-                if (c[a] != edge)
-                    continue;
-                rec_of(s, i, &d->send[count[0] + count[1]]);
-                count[side]++;
-            }
-        }
-        uint32_t got = exchange(d, a, count, &d->halo_bytes, "the halo");
-        if (boids_sim_reserve(s, s->n + got) != BOIDS_OK)
-            fatal(d, "out of memory for the halo");
-        for (uint32_t k = 0; k < got; k++)
-            rec_to(s, s->n + k, &d->recv[k]);
-        s->n += got;
+// The received records after the n slots of s.
+static void append(decomp *d, boids_sim *s, uint32_t got, const char *what) {
+    if (boids_sim_reserve(s, s->n + got) != BOIDS_OK) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "out of memory for %s", what);
+        fatal(d, msg);
     }
+    grow_slots(d, s->n + got);
+    for (uint32_t k = 0; k < got; k++)
+        rec_to(d, s, s->n + k, d->recv, k);
+    s->n += got;
 }
 
-// The agents that left the box go to the neighbour box they entered, axis by
-// axis (a diagonal move crosses two exchanges).
-static void migrate(decomp *d, boids_sim *s) {
-    for (uint32_t a = 0; a < (uint32_t)d->ndims; a++) {
-        if (d->parts[a] == 1)
-            continue;
-        uint32_t p = d->parts[a], me = d->coord[a];
-        uint32_t down = d->periodic ? (me + p - 1) % p : me - 1, up = d->periodic ? (me + 1) % p : me + 1;
-        if (!grow_buf(&d->send, &d->send_cap, s->n))
-            fatal(d, "out of memory for the migration");
-        int count[2] = {0, 0};
-        // The lower neighbour's first: count them, then place both lists.
-        uint8_t *dir = d->owned; // scratch: 0 stays, 1 down, 2 up
-        for (uint32_t i = 0; i < s->n; i++) {
-            uint32_t c[3];
-            coords_of(d, s->cur.pos[i], c);
-            uint32_t k = part_of(d, a, c[a]);
-            dir[i] = 0;
-            if (k == me)
-                continue;
-            if (k == up)
-                dir[i] = 2;
-            else if (k == down && (d->periodic || me > 0))
-                dir[i] = 1;
-            else {
-                char msg[200];
-                snprintf(msg, sizeof msg, "agent %u crossed more than one box along axis %c in one step (box %u to %u)",
-                         s->cur.id[i], "xyz"[a], me, k);
-                fatal(d, msg);
-            }
-            count[dir[i] - 1]++;
-        }
-        int at[2] = {0, count[0]};
-        uint32_t kept = 0;
-        for (uint32_t i = 0; i < s->n; i++) {
-            if (dir[i]) {
-                rec_of(s, i, &d->send[at[dir[i] - 1]++]);
-                continue;
-            }
-            if (kept != i) {
-                agent_rec r;
-                rec_of(s, i, &r);
-                rec_to(s, kept, &r);
-            }
-            kept++;
-        }
-        d->migrated += (uint64_t)(count[0] + count[1]);
-        uint32_t got = exchange(d, a, count, &d->migrate_bytes, "the migration");
-        s->n = kept;
-        if (boids_sim_reserve(s, s->n + got) != BOIDS_OK)
-            fatal(d, "out of memory for the migration");
-        for (uint32_t k = 0; k < got; k++)
-            rec_to(s, s->n + k, &d->recv[k]);
-        s->n += got;
-        if (s->n > d->owned_cap) {
-            uint8_t *o = realloc(d->owned, s->n + (size_t)s->n / 2 + 64);
-            if (!o)
-                fatal(d, "out of memory");
-            d->owned = o;
-            d->owned_cap = s->n + s->n / 2 + 64;
-        }
-    }
-}
-
-static bool in_box(const decomp *d, const uint32_t c[3]) {
+// Is own cell c deeper in the box than the halo (no neighbour's halo holds it)?
+static bool interior(const decomp *d, const uint32_t c[3]) {
     for (int a = 0; a < d->ndims; a++)
-        if (c[a] < d->lo[a] || c[a] >= d->hi[a])
+        if (d->parts[a] > 1 && (c[a] < d->me.lo[a] + d->depth || c[a] + d->depth >= d->me.hi[a]))
             return false;
     return true;
+}
+
+// The halo: after it, slots n_own.. of cur hold copies of the agents of the
+// cells `depth` deep around the box, each sent once by its owner straight
+// to every rank whose halo holds its cell (corners too).
+static void halo(decomp *d, boids_sim *s) {
+    size_t pairs = 0;
+    for (int k = 0; k < d->nnb; k++)
+        d->sc[k] = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint32_t c[3];
+        coords_of(d, s->cur.pos[i], c);
+        if (interior(d, c))
+            continue;
+        for (int k = 0; k < d->nnb; k++)
+            if (in_halo_of(d, &d->nb_box[k], c, d->wrap)) {
+                d->pair = grow(d, d->pair, &d->pair_cap, pairs + 1, sizeof(*d->pair));
+                d->pair[pairs][0] = i;
+                d->pair[pairs++][1] = (uint32_t)k;
+                d->sc[k]++;
+            }
+    }
+    grow_send(d, pairs);
+    int at[d->nnb > 0 ? d->nnb : 1];
+    for (int k = 0, sum = 0; k < d->nnb; k++) {
+        at[k] = sum;
+        sum += d->sc[k];
+    }
+    for (size_t p = 0; p < pairs; p++)
+        rec_of(d, s, d->pair[p][0], d->send, (size_t)at[d->pair[p][1]]++);
+    append(d, s, exchange(d, &d->halo_bytes, "the halo"), "the halo");
+}
+
+// The agents that left the box go to the neighbour that owns their cell now.
+static void migrate(decomp *d, boids_sim *s) {
+    for (int k = 0; k < d->nnb; k++)
+        d->sc[k] = 0;
+    d->pair = grow(d, d->pair, &d->pair_cap, s->n, sizeof(*d->pair));
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint32_t c[3];
+        coords_of(d, s->cur.pos[i], c);
+        d->pair[i][0] = 0; // stays, or the neighbour's k + 1
+        if (in_box(&d->me, c))
+            continue;
+        int q = owner_of(d, c), k = d->nb_slot[q];
+        if (k < 0) {
+            char msg[200];
+            snprintf(msg, sizeof msg,
+                     "agent %u moved to the box of rank %d in one step, beyond this box's halo (%u cells)",
+                     s->cur.id[i], q, d->depth);
+            fatal(d, msg);
+        }
+        d->pair[i][0] = (uint32_t)k + 1;
+        d->sc[k]++;
+    }
+    int at[d->nnb > 0 ? d->nnb : 1], sent = 0;
+    for (int k = 0; k < d->nnb; k++) {
+        at[k] = sent;
+        sent += d->sc[k];
+    }
+    grow_send(d, (size_t)sent);
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (d->pair[i][0]) {
+            rec_of(d, s, i, d->send, (size_t)at[d->pair[i][0] - 1]++);
+            continue;
+        }
+        if (kept != i)
+            move_slot(d, s, i, kept);
+        kept++;
+    }
+    d->migrated += (uint64_t)sent;
+    uint32_t got = exchange(d, &d->migrate_bytes, "the migration");
+    s->n = kept;
+    append(d, s, got, "the migration");
 }
 
 // The statistics of the whole world from id-order arrays, as boids_sim_stats
@@ -351,12 +643,13 @@ typedef struct gathered {
     stat_rec *all, *mine, *sorted;
     int *counts, *displs;
     uint32_t *cell_count, *group;
+    size_t cell_cap; // cell_count's cells (the grid may change: grid_fine auto)
     float (*pos)[4], (*vel)[4];
 } gathered;
 
 static void gather(decomp *d, boids_sim *s, gathered *g, uint32_t cell_max, boids_stats *st, uint64_t *hash) {
     for (uint32_t i = 0; i < s->n; i++) {
-        rec_of(s, i, &g->mine[i].a);
+        agent_of(s, i, &g->mine[i].a);
         g->mine[i].neighbors = s->neighbors[i];
         g->mine[i].candidates = s->candidates[i];
         g->mine[i].nearest = s->nearest[i];
@@ -397,17 +690,210 @@ static void gather(decomp *d, boids_sim *s, gathered *g, uint32_t cell_max, boid
     }
     memset(st, 0, sizeof *st);
     st->step = s->step;
+    g->cell_count = grow(d, g->cell_count, &g->cell_cap, d->w->cells[3], sizeof(*g->cell_count));
     world_stats(d->w, g->n, g->sorted, g->cell_count, g->pos, g->vel, g->group, st);
     if (cell_max != UINT32_MAX)
         st->cell_max = most;
     *hash = boids_state_hash(g->n, (const float(*)[4])g->pos, (const float(*)[4])g->vel, g->group);
 }
 
+// Every own agent to the rank that owns its cell under new cuts (MPI_Ialltoallv
+// over all ranks: an agent may go anywhere).
+static void redistribute(decomp *d, boids_sim *s) {
+    for (int q = 0; q < d->size; q++)
+        d->sc[q] = 0;
+    d->pair = grow(d, d->pair, &d->pair_cap, s->n, sizeof(*d->pair));
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint32_t c[3];
+        coords_of(d, s->cur.pos[i], c);
+        int q = owner_of(d, c);
+        d->pair[i][0] = (uint32_t)q;
+        d->sc[q]++;
+    }
+    MPI_Request r;
+    MPI_Ialltoall(d->sc, 1, MPI_INT, d->rc, 1, MPI_INT, d->cart, &r);
+    wait_for(d, &r, "the re-cut's sizes");
+    size_t sent = 0, total = 0;
+    for (int q = 0; q < d->size; q++) {
+        d->sd[q] = (int)sent;
+        sent += (size_t)d->sc[q];
+        d->rd[q] = (int)total;
+        total += (size_t)d->rc[q];
+    }
+    grow_send(d, sent);
+    grow_recv(d, total);
+    int at[d->size];
+    for (int q = 0; q < d->size; q++)
+        at[q] = d->sd[q];
+    for (uint32_t i = 0; i < s->n; i++)
+        rec_of(d, s, i, d->send, (size_t)at[d->pair[i][0]]++);
+    MPI_Ialltoallv(d->send, d->sc, d->sd, d->rec_type, d->recv, d->rc, d->rd, d->rec_type, d->cart, &r);
+    wait_for(d, &r, "the re-cut");
+    d->recut_bytes += (uint64_t)d->size * sizeof(int) + (uint64_t)(sent - (size_t)d->sc[d->rank]) * d->rec_bytes;
+    s->n = 0;
+    append(d, s, (uint32_t)total, "the re-cut");
+}
+
+// The most agents of any box of the cuts (count: the world's per cell).
+static uint64_t most_in_a_box(const decomp *d, const uint32_t *count) {
+    uint64_t most = 0;
+    for (uint32_t i = 0; i < d->parts[0]; i++)
+        for (uint32_t j = 0; j < d->parts[1]; j++)
+            for (uint32_t k = 0; k < d->parts[2]; k++) {
+                box b = box_at(d, i, j, k);
+                uint64_t sum = 0;
+                for (uint32_t c2 = b.lo[2]; c2 < b.hi[2]; c2++)
+                    for (uint32_t c1 = b.lo[1]; c1 < b.hi[1]; c1++)
+                        for (uint32_t c0 = b.lo[0]; c0 < b.hi[0]; c0++)
+                            sum += count[((size_t)c2 * d->w->cells[1] + c1) * d->w->cells[0] + c0];
+                most = sum > most ? sum : most;
+            }
+    return most;
+}
+
+// New boxes for the agents where they are now: by their counts per cell
+// (the world's, summed over the ranks' own agents) or even; the agents go
+// to their new owners and the neighbours are found anew. With `only_better`
+// (a rebalance on the same grid) the old boxes stay when the new cuts would
+// leave the fullest box no emptier (a clump narrower than a cell cannot be
+// split): false, nothing moved.
+static bool recut(decomp *d, boids_sim *s, bool by_counts, bool only_better) {
+    if (by_counts) {
+        uint32_t cells = d->w->cells[3];
+        uint32_t *mine = calloc(cells, sizeof *mine), *all = malloc((size_t)cells * sizeof *all);
+        uint64_t *pre = malloc(((size_t)d->w->cells[0] + d->w->cells[1] + d->w->cells[2] + 1) * sizeof *pre);
+        if (!mine || !all || !pre)
+            fatal(d, "out of memory for the counts of the re-cut");
+        for (uint32_t i = 0; i < s->n; i++)
+            mine[boids_grid_cell_of(d->w, s->cur.pos[i])]++;
+        MPI_Request r;
+        MPI_Iallreduce(mine, all, (int)cells, MPI_UINT32_T, MPI_SUM, d->cart, &r);
+        wait_for(d, &r, "the counts of the re-cut");
+        size_t words = cut_words(d->parts);
+        uint32_t *old = only_better ? malloc(words * sizeof *old) : NULL;
+        if (only_better && !old)
+            fatal(d, "out of memory for the re-cut");
+        uint64_t before = 0;
+        if (old) {
+            memcpy(old, d->cut, words * sizeof *old);
+            before = most_in_a_box(d, all);
+        }
+        cut_counts(d, all, pre);
+        bool keep = old && most_in_a_box(d, all) >= before;
+        if (keep)
+            memcpy(d->cut, old, words * sizeof *old);
+        free(old);
+        free(mine);
+        free(all);
+        free(pre);
+        if (keep)
+            return false;
+    } else {
+        cut_even(d);
+    }
+    redistribute(d, s);
+    set_neighbours(d);
+    d->recuts++;
+    return true;
+}
+
+// The own agents' counts of every rank: the most over the mean (1: even).
+static double imbalance(decomp *d, const boids_sim *s) {
+    int mine = (int)s->n;
+    MPI_Request r;
+    MPI_Iallgather(&mine, 1, MPI_INT, d->rc, 1, MPI_INT, d->cart, &r);
+    wait_for(d, &r, "the counts of the ranks");
+    uint64_t sum = 0, most = 0;
+    for (int q = 0; q < d->size; q++) {
+        sum += (uint64_t)d->rc[q];
+        most = (uint64_t)d->rc[q] > most ? (uint64_t)d->rc[q] : most;
+    }
+    return sum ? (double)most * d->size / (double)sum : 1.0;
+}
+
+// grid_fine auto, as the engine does it every BOIDS_ENGINE_FINE_EVERY steps
+// (boids_engine_step): the world's sum of count^2 over the cells of the
+// step's grid (each rank its own cells), the factor of the least modelled
+// cost, and when it changes the new grid and new boxes on it (the halo is M
+// cells deep). `sq`: this rank's sum.
+static void auto_grid(decomp *d, boids_sim *s, uint64_t sq, uint32_t world_n, bool by_counts) {
+    uint64_t all = 0;
+    MPI_Request r;
+    MPI_Iallreduce(&sq, &all, 1, MPI_UINT64_T, MPI_SUM, d->cart, &r);
+    wait_for(d, &r, "the grid's occupancy");
+    double occ = boids_grid_occupancy_sum(d->w, (double)all, world_n);
+    uint32_t m = boids_grid_fine_choose(&s->p, occ);
+    if (m == boids_world_grid_fine(d->w))
+        return;
+    boids_params q = s->p;
+    q.flow.vec = NULL;
+    q.world.grid_fine = boids_grid_fine_word(m, true);
+    char what[256] = "";
+    if (boids_params_finalize(&q, what, sizeof what) != BOIDS_OK || boids_sim_set_grid(s, &q) != BOIDS_OK) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "grid fine: M %u refused: %s", m, what[0] ? what : "out of memory");
+        fatal(d, msg);
+    }
+    d->depth = m;
+    recut(d, s, by_counts, false);
+}
+
+// This rank's sum of count^2 over its own cells of the step's grid.
+static uint64_t own_square_sum(const decomp *d, const boids_sim *s) {
+    uint64_t sq = 0;
+    const uint32_t *cells = d->w->cells;
+    for (uint32_t c2 = d->me.lo[2]; c2 < d->me.hi[2]; c2++)
+        for (uint32_t c1 = d->me.lo[1]; c1 < d->me.hi[1]; c1++)
+            for (uint32_t c0 = d->me.lo[0]; c0 < d->me.hi[0]; c0++) {
+                size_t c = ((size_t)c2 * cells[1] + c1) * cells[0] + c0;
+                uint64_t k = s->grid.start[c + 1] - s->grid.start[c];
+                sq += k * k;
+            }
+    return sq;
+}
+
+static int by_id(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+// Bodies, before a step: the own agents' ids and joints as they are
+// (slots 0..n), to be found again by id once the step has sorted the slots.
+static void bodies_before(decomp *d, const boids_sim *s) {
+    d->by_id = grow(d, d->by_id, &d->by_id_cap, s->n, sizeof(*d->by_id));
+    for (uint32_t i = 0; i < s->n; i++) {
+        d->by_id[i][0] = s->cur.id[i];
+        d->by_id[i][1] = i;
+    }
+    qsort(d->by_id, s->n, sizeof(*d->by_id), by_id);
+    memcpy(d->joints_tmp, d->joints, (size_t)s->n * d->rows * sizeof(float[4]));
+}
+
+// Bodies, after the step (own slots 0..n, as many agents as before): each
+// agent's joints back by its id, then its body follows its head
+// (boids_sim_bodies' stage).
+static void bodies_after(decomp *d, boids_sim *s) {
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint32_t id = s->cur.id[i];
+        const uint32_t(*at)[2] = bsearch(&id, d->by_id, s->n, sizeof(*d->by_id), by_id);
+        if (!at)
+            fatal(d, "an agent's joints were lost in the step");
+        float(*chain)[4] = d->joints + (size_t)i * d->rows;
+        memcpy(chain, d->joints_tmp + (size_t)(*at)[1] * d->rows, d->rows * sizeof(float[4]));
+        const boids_body_params *b = &s->p.body[s->cur.group[i]];
+        if (b->style != BOIDS_BODY_NONE)
+            boids_body_follow(&s->p.world, b, s->cur.pos[i], s->cur.vel[i], chain);
+    }
+}
+
 // See decompose_mpi.h.
 int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const float (*pos)[4], const float (*vel)[4],
                      const uint32_t *group, const boids_decomp_options *o, boids_decomp_result *out) {
     memset(out, 0, sizeof *out);
-    decomp d = {.timeout_s = o->timeout_s > 0 ? o->timeout_s : 120.0, .err = o->err ? o->err : stderr};
+    decomp d = {.timeout_s = o->timeout_s > 0 ? o->timeout_s : 120.0,
+                .err = o->err ? o->err : stderr,
+                .cart = MPI_COMM_NULL,
+                .graph = MPI_COMM_NULL};
     MPI_Comm_rank(MPI_COMM_WORLD, &d.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &d.size);
     // The rank's simulation: p's world and groups, no agents yet (its own
@@ -426,7 +912,11 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     d.ndims = (int)d.w->dim;
     d.wrap = d.w->boundary == BOIDS_BOUNDARY_WRAP;
     d.periodic = d.wrap || d.w->boundary == BOIDS_BOUNDARY_MARGIN;
-    int dims[3], periods[3], coords[3];
+    d.depth = boids_world_grid_fine(d.w);
+    d.rows = boids_params_joint_rows(p);
+    d.rec_bytes = sizeof(agent_rec) + d.rows * sizeof(float[4]);
+    bool fine_auto = (d.w->grid_fine & BOIDS_GRID_FINE_AUTO) != 0, by_counts = o->rebalance_every > 0;
+    int dims[3], periods[3], coords[3] = {0, 0, 0};
     for (int a = 0; a < 3; a++) {
         d.parts[a] = a < d.ndims ? o->parts[a] : 1;
         dims[a] = (int)d.parts[a];
@@ -435,45 +925,21 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     MPI_Cart_create(MPI_COMM_WORLD, d.ndims, dims, periods, 0, &d.cart);
     MPI_Comm_rank(d.cart, &d.rank);
     MPI_Cart_coords(d.cart, d.rank, d.ndims, coords);
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < 3; a++)
         d.coord[a] = a < d.ndims ? (uint32_t)coords[a] : 0;
-        d.lo[a] = a < d.ndims ? box_lo(d.w->cells[a], d.parts[a], d.coord[a]) : 0;
-        d.hi[a] = a < d.ndims ? box_lo(d.w->cells[a], d.parts[a], d.coord[a] + 1) : 1;
-    }
-    MPI_Type_contiguous((int)sizeof(agent_rec), MPI_BYTE, &d.rec_type);
+    MPI_Type_contiguous((int)d.rec_bytes, MPI_BYTE, &d.rec_type);
     MPI_Type_commit(&d.rec_type);
     MPI_Type_contiguous((int)sizeof(stat_rec), MPI_BYTE, &d.stat_type);
     MPI_Type_commit(&d.stat_type);
     int rc = 0;
-    // The own agents of the initial state.
-    uint32_t own = 0;
-    for (uint32_t id = 0; id < n; id++) {
-        uint32_t c[3];
-        coords_of(&d, pos[id], c);
-        own += in_box(&d, c);
-    }
+    size_t R = (size_t)d.size;
     gathered g = {.n = n};
-    if (boids_sim_reserve(s, own + 1) != BOIDS_OK) {
-        rc = 3;
-        goto done;
-    }
-    s->n = 0;
-    for (uint32_t id = 0; id < n; id++) {
-        uint32_t c[3];
-        coords_of(&d, pos[id], c);
-        if (!in_box(&d, c))
-            continue;
-        memcpy(s->cur.pos[s->n], pos[id], sizeof(float[4]));
-        memcpy(s->cur.vel[s->n], vel[id], sizeof(float[4]));
-        s->cur.id[s->n] = id;
-        s->cur.group[s->n] = group[id];
-        s->neighbors[s->n] = 0;
-        s->candidates[s->n] = 0;
-        s->nearest[s->n] = 0.0f;
-        s->n++;
-    }
-    d.owned_cap = own + own / 2 + 64;
-    d.owned = malloc(d.owned_cap);
+    d.cut = malloc(cut_words(d.parts) * sizeof *d.cut);
+    d.rank_of = malloc(R * sizeof *d.rank_of);
+    d.nb = malloc(R * sizeof *d.nb);
+    d.nb_slot = malloc(R * sizeof *d.nb_slot);
+    d.nb_box = malloc(R * sizeof *d.nb_box);
+    d.sc = malloc(4 * R * sizeof *d.sc);
     size_t gn = d.rank == 0 ? (n ? n : 1) : 1;
     g.mine = malloc((size_t)(n ? n : 1) * sizeof(*g.mine)); // at most the world (a rank could hold it all)
     g.all = malloc(gn * sizeof(*g.all));
@@ -481,13 +947,74 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     g.pos = malloc(gn * sizeof(*g.pos));
     g.vel = malloc(gn * sizeof(*g.vel));
     g.group = malloc(gn * sizeof(*g.group));
-    g.cell_count = malloc((d.rank == 0 ? d.w->cells[3] : 1) * sizeof(*g.cell_count));
-    g.counts = malloc((size_t)d.size * sizeof(int));
-    g.displs = malloc((size_t)d.size * sizeof(int));
-    if (!d.owned || !g.mine || !g.all || !g.sorted || !g.pos || !g.vel || !g.group || !g.cell_count || !g.counts ||
-        !g.displs) {
+    g.counts = malloc(R * sizeof(int));
+    g.displs = malloc(R * sizeof(int));
+    if (!d.cut || !d.rank_of || !d.nb || !d.nb_slot || !d.nb_box || !d.sc || !g.mine || !g.all || !g.sorted || !g.pos ||
+        !g.vel || !g.group || !g.counts || !g.displs) {
         rc = 3;
         goto done;
+    }
+    d.rc = d.sc + R;
+    d.sd = d.rc + R;
+    d.rd = d.sd + R;
+    for (uint32_t i = 0; i < d.parts[0]; i++)
+        for (uint32_t j = 0; j < d.parts[1]; j++)
+            for (uint32_t k = 0; k < d.parts[2]; k++) {
+                int at[3] = {(int)i, (int)j, (int)k};
+                MPI_Cart_rank(d.cart, at, &d.rank_of[((size_t)i * d.parts[1] + j) * d.parts[2] + k]);
+            }
+    // The first cuts: every rank holds the whole world, so each cuts alike
+    // from its own counts (no exchange).
+    if (by_counts) {
+        uint32_t *count = calloc(d.w->cells[3], sizeof *count);
+        uint64_t *pre = malloc(((size_t)d.w->cells[0] + d.w->cells[1] + d.w->cells[2] + 1) * sizeof *pre);
+        if (!count || !pre) {
+            free(count);
+            free(pre);
+            rc = 3;
+            goto done;
+        }
+        for (uint32_t id = 0; id < n; id++)
+            count[boids_grid_cell_of(d.w, pos[id])]++;
+        cut_counts(&d, count, pre);
+        free(count);
+        free(pre);
+    } else {
+        cut_even(&d);
+    }
+    // The own agents of the initial state (and their joints).
+    uint32_t own = 0;
+    for (uint32_t id = 0; id < n; id++) {
+        uint32_t c[3];
+        coords_of(&d, pos[id], c);
+        own += owner_of(&d, c) == d.rank;
+    }
+    if (boids_sim_reserve(s, own + 1) != BOIDS_OK) {
+        rc = 3;
+        goto done;
+    }
+    grow_slots(&d, own + 1);
+    s->n = 0;
+    for (uint32_t id = 0; id < n; id++) {
+        uint32_t c[3];
+        coords_of(&d, pos[id], c);
+        if (owner_of(&d, c) != d.rank)
+            continue;
+        uint32_t i = s->n++;
+        memcpy(s->cur.pos[i], pos[id], sizeof(float[4]));
+        memcpy(s->cur.vel[i], vel[id], sizeof(float[4]));
+        s->cur.id[i] = id;
+        s->cur.group[i] = group[id];
+        s->neighbors[i] = 0;
+        s->candidates[i] = 0;
+        s->nearest[i] = 0.0f;
+        float(*chain)[4] = d.rows ? d.joints + (size_t)i * d.rows : NULL;
+        if (d.rows)
+            memset(chain, 0, d.rows * sizeof(float[4]));
+        for (uint32_t j = 0; j < d.rows && o->joints; j++)
+            memcpy(chain[j], o->joints[(size_t)j * n + id], sizeof(float[4]));
+        if (d.rows && !o->joints && p->body[group[id]].style != BOIDS_BODY_NONE)
+            boids_body_straight(d.w, &p->body[group[id]], pos[id], vel[id], chain);
     }
     uint64_t hash = 0;
     if (o->steps == 0)
@@ -495,6 +1022,7 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     MPI_Request br;
     MPI_Ibarrier(d.cart, &br);
     wait_for(&d, &br, "the start");
+    set_neighbours(&d);
     // Tests: BOIDS_DECOMPOSE_KILL=RANK:STEP kills that rank (SIGKILL) before
     // that step of the run, BOIDS_DECOMPOSE_STOP=RANK:STEP stops it (SIGSTOP,
     // a rank stuck): the others must not hang; BOIDS_DECOMPOSE_TIMEOUT=S
@@ -517,30 +1045,29 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         if (d.rank == kill_rank && k == kill_step)
             raise(kill_signal);
         uint32_t n_own = s->n;
+        if (d.rows)
+            bodies_before(&d, s);
         halo(&d, s);
         d.halo_agents += s->n - n_own;
         s->p.world.step = (uint32_t)s->step;
         boids_sim_build_grid(s);
-        if (s->n > d.owned_cap) {
-            uint8_t *ow = realloc(d.owned, s->n + (size_t)s->n / 2 + 64);
-            if (!ow)
-                fatal(&d, "out of memory");
-            d.owned = ow;
-            d.owned_cap = s->n + s->n / 2 + 64;
-        }
+        grow_slots(&d, s->n);
         for (uint32_t i = 0; i < s->n; i++) {
             uint32_t c[3];
             coords_of(&d, s->cur.pos[i], c);
-            d.owned[i] = in_box(&d, c);
+            d.owned[i] = in_box(&d.me, c);
         }
         bool stats = k % o->stats_every == 0 || k == o->steps;
+        bool fine_due = fine_auto && (s->step + 1) % BOIDS_ENGINE_FINE_EVERY == 0;
         uint32_t cell_max = 0;
-        for (uint32_t c = 0; stats && c < d.w->cells[3]; c++) { // the own cells of this step's grid
-            uint32_t cc[3] = {c % d.w->cells[0], c / d.w->cells[0] % d.w->cells[1],
-                              c / (d.w->cells[0] * d.w->cells[1])};
-            if (in_box(&d, cc) && s->grid.count[c] > cell_max)
-                cell_max = s->grid.count[c];
-        }
+        const uint32_t *cells = d.w->cells;
+        for (uint32_t c2 = d.me.lo[2]; stats && c2 < d.me.hi[2]; c2++) // the own cells of this step's grid
+            for (uint32_t c1 = d.me.lo[1]; c1 < d.me.hi[1]; c1++)
+                for (uint32_t c0 = d.me.lo[0]; c0 < d.me.hi[0]; c0++) {
+                    uint32_t count = s->grid.count[((size_t)c2 * cells[1] + c1) * cells[0] + c0];
+                    cell_max = count > cell_max ? count : cell_max;
+                }
+        uint64_t sq = fine_due ? own_square_sum(&d, s) : 0;
         s->owned = d.owned;
         boids_sim_steer(s);
         boids_sim_integrate(s);
@@ -550,17 +1077,13 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         for (uint32_t i = 0; i < s->n; i++) {
             if (!d.owned[i])
                 continue;
-            if (kept != i) {
-                agent_rec r;
-                rec_of(s, i, &r);
-                rec_to(s, kept, &r);
-                s->neighbors[kept] = s->neighbors[i];
-                s->candidates[kept] = s->candidates[i];
-                s->nearest[kept] = s->nearest[i];
-            }
+            if (kept != i)
+                move_slot(&d, s, i, kept);
             kept++;
         }
         s->n = kept;
+        if (d.rows)
+            bodies_after(&d, s);
         s->step++;
         interval_steps++;
         if (stats) {
@@ -572,15 +1095,23 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
             interval_steps = 0;
         }
         migrate(&d, s);
+        if (fine_due)
+            auto_grid(&d, s, sq, n, by_counts);
+        if (by_counts && k % o->rebalance_every == 0 && k < o->steps) {
+            d.imbalance = imbalance(&d, s);
+            if (d.imbalance > o->imbalance)
+                recut(&d, s, true, true);
+        }
     }
     double elapsed = MPI_Wtime() - start;
+    d.imbalance = imbalance(&d, s);
     // The exchange figures of every rank: the largest bytes, the mean halo.
     double mine[3] = {(double)d.halo_bytes, (double)d.migrate_bytes, d.wait_s / (elapsed > 0 ? elapsed : 1)}, most[3];
-    double sums[2] = {(double)d.halo_agents, (double)d.migrated}, total[2];
+    double sums[3] = {(double)d.halo_agents, (double)d.migrated, (double)d.recut_bytes}, total[3];
     MPI_Request rr[2];
     MPI_Ireduce(mine, most, 3, MPI_DOUBLE, MPI_MAX, 0, d.cart, &rr[0]);
     wait_for(&d, &rr[0], "the figures");
-    MPI_Ireduce(sums, total, 2, MPI_DOUBLE, MPI_SUM, 0, d.cart, &rr[1]);
+    MPI_Ireduce(sums, total, 3, MPI_DOUBLE, MPI_SUM, 0, d.cart, &rr[1]);
     wait_for(&d, &rr[1], "the figures");
     if (d.rank == 0) {
         double steps = o->steps ? (double)o->steps : 1.0;
@@ -591,11 +1122,25 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         out->halo_agents = total[0] / steps / d.size;
         out->migrated = (uint64_t)total[1];
         out->wait_share = most[2];
+        out->recuts = d.recuts;
+        out->recut_bytes = (uint64_t)total[2];
+        out->imbalance = d.imbalance;
+        out->grid_fine = boids_world_grid_fine(d.w);
     }
 done:
     free(d.send);
     free(d.recv);
     free(d.owned);
+    free(d.pair);
+    free(d.joints);
+    free(d.joints_tmp);
+    free(d.by_id);
+    free(d.cut);
+    free(d.rank_of);
+    free(d.nb);
+    free(d.nb_slot);
+    free(d.nb_box);
+    free(d.sc);
     free(g.mine);
     free(g.all);
     free(g.sorted);
@@ -607,6 +1152,8 @@ done:
     free(g.displs);
     MPI_Type_free(&d.rec_type);
     MPI_Type_free(&d.stat_type);
+    if (d.graph != MPI_COMM_NULL)
+        MPI_Comm_free(&d.graph);
     MPI_Comm_free(&d.cart);
     boids_sim_destroy(s);
     return rc;

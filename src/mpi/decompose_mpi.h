@@ -1,20 +1,24 @@
-/* src/mpi/decompose_mpi.h: one simulation split over MPI ranks (issue 18,
- * first slice; the optional component, BOIDS_MPI). The world's cells (M = 1)
- * are cut into A x B (x C) boxes on an MPI_Cart_create grid (periodic on a
- * torus); each rank owns the agents whose cell is in its box. A step: the
- * halo (the cells one deep around the box; a cell is at least the largest
- * reach) is exchanged axis by axis with MPI_Ineighbor_alltoall (sizes) and
- * MPI_Ineighbor_alltoallv (agents) on the Cartesian communicator (corners
- * arrive through the second axis), the core's grid and steer stages run
- * over own + halo agents, integrate moves the own ones (boids_sim.owned),
- * the halo is dropped and the agents that left the box migrate, axis by axis
- * again. The neighbour sums are fixed point, so the result is the one
- * process's bit for bit. Every wait is a test loop with a time-out
+/* src/mpi/decompose_mpi.h: one simulation split over MPI ranks (issue 18;
+ * the optional component, BOIDS_MPI). The world's cells are cut into
+ * A x B (x C) boxes, one per rank of an MPI_Cart_create grid: x into A slabs,
+ * each slab's y into B, each column's z into C, by recursive bisection of
+ * the agents' counts per cell (or evenly), and cut anew every K steps when
+ * the most loaded rank holds more than a threshold times the mean. Each
+ * rank owns the agents whose cell is in its box. A step: every own agent in
+ * the halo of another box (the cells M deep around it; a cell is at least
+ * reach / M) is sent straight to that box's rank, sizes then agents by
+ * MPI_Ineighbor_alltoall(v) on a graph communicator of the boxes within
+ * reach (MPI_Dist_graph_create_adjacent); the core's grid and steer stages
+ * run over own + halo agents, integrate moves the own ones
+ * (boids_sim.owned), the halo is dropped, bodies follow their heads, and the
+ * agents that left the box migrate to their new owner the same way. The
+ * neighbour sums are fixed point, so the result is the one process's bit
+ * for bit, whatever the cuts. Every wait is a test loop with a time-out
  * (MPI_Abort, exit 3), never a hang. The library (src/core, src/engine)
  * never needs MPI.
  *
- * Offers: boids_decomp_parse, boids_decomp_refusal, boids_decomp_check,
- *         boids_decomp_run.
+ * Offers: boids_decomp_parse, boids_decomp_parse_rebalance,
+ *         boids_decomp_refusal, boids_decomp_check, boids_decomp_run.
  */
 #ifndef BOIDS_MPI_DECOMPOSE_H
 #define BOIDS_MPI_DECOMPOSE_H
@@ -29,17 +33,31 @@
 // "AxB" or "AxBxC" (each 1..4096) into parts (C = 0 when not given): false
 // when it does not parse.
 bool boids_decomp_parse(const char *text, uint32_t parts[3]);
+// "K" or "K:T" (K steps between checks, 0: the first cuts only; T >= 1 the
+// most own agents of a rank over the mean that starts a re-cut, default
+// BOIDS_DECOMP_IMBALANCE_DEFAULT) or "off" (even boxes, never cut anew:
+// every = 0, threshold = 0): false when it does not parse.
+#define BOIDS_DECOMP_REBALANCE_DEFAULT 50u
+#define BOIDS_DECOMP_IMBALANCE_DEFAULT 1.1
+bool boids_decomp_parse_rebalance(const char *text, uint32_t *every, double *threshold);
 // What of p this slice cannot split ("behaviour follow (a named agent)"), or
 // NULL: p can run decomposed.
 const char *boids_decomp_refusal(const boids_params *p);
 // Whether parts fit p's grid (finalized) on `ranks` ranks: 0, or 2 with one
-// line in err (a C part in 2D, A*B*C != ranks, a box narrower than a cell,
-// or on a torus cut in two a box narrower than two cells: its halo's two
-// sides would be the same cells).
+// line in err (a C part in 2D, A*B*C != ranks, more boxes along an axis
+// than the cells of the reach: every box holds at least one cell of any M).
 int boids_decomp_check(const boids_params *p, uint32_t parts[3], int ranks, char *err, size_t err_size);
 
 typedef struct boids_decomp_options {
-    uint32_t parts[3];    // checked by boids_decomp_check (C 1 in 2D)
+    uint32_t parts[3]; // checked by boids_decomp_check (C 1 in 2D)
+    // Load balance: the first cuts and every `rebalance_every` steps a check
+    // of the ranks' own agents, cut anew when the most over the mean exceeds
+    // `imbalance` (>= 1); 0: even boxes, never cut anew.
+    uint32_t rebalance_every;
+    double imbalance;
+    // Bodies: the joints of the initial state, joint j of agent id at
+    // [j * n + id] (boids_engine_read_joints); NULL: laid straight.
+    const float (*joints)[4];
     uint64_t steps;       // steps to run
     uint64_t stats_every; // a statistics callback every K steps (and at the last)
     int threads;          // OpenMP threads per rank (0: default)
@@ -58,12 +76,16 @@ typedef struct boids_decomp_result {
     double halo_bytes, migrate_bytes; // bytes sent per step per rank, mean over steps, max over ranks
     uint64_t migrated;                // agents that changed rank, all ranks, all steps
     double wait_share;                // the share of the run a rank spent waiting for the others (the most of any)
+    uint32_t recuts;                  // the boxes cut anew (a rebalance, a new grid of grid_fine auto)
+    uint64_t recut_bytes;             // bytes sent by the re-cuts, all ranks
+    double imbalance;                 // the most own agents of a rank over the mean, at the end
+    uint32_t grid_fine;               // the grid's factor M at the end
 } boids_decomp_result;
 
 // Runs o->steps steps of p (finalized) from the n agents in id order (every
 // rank passes the same), starting at step `step0`, over MPI_COMM_WORLD
 // (initialised by the caller). Returns 0 (out filled on rank 0) or 3 (out of
-// memory; an agent that crossed more than one box in a step aborts the job).
+// memory; an agent that moved beyond its box's halo in one step aborts the job).
 int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const float (*pos)[4], const float (*vel)[4],
                      const uint32_t *group, const boids_decomp_options *o, boids_decomp_result *out);
 
