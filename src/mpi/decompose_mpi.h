@@ -9,7 +9,10 @@
  * over own + halo agents, integrate moves the own ones (boids_sim.owned),
  * the halo is dropped and the agents that left the box migrate, axis by axis
  * again. The neighbour sums are fixed point, so the result is the one
- * process's bit for bit. Every wait is a test loop with a time-out
+ * process's bit for bit. Before each steer, what only the whole world
+ * knows reaches every rank: the scenario's schedule at the step, the heading
+ * rules' survey (each rank's best block of its own cells, reduced) and the
+ * named agents' states (from the ranks that own them). Every wait is a test loop with a time-out
  * (MPI_Abort, exit 3), never a hang. The library (src/core, src/engine)
  * never needs MPI.
  *
@@ -25,12 +28,13 @@
 #include <stdio.h>
 
 #include "boids/core.h"
+#include "boids/scenario.h"
 
 // "AxB" or "AxBxC" (each 1..4096) into parts (C = 0 when not given): false
 // when it does not parse.
 bool boids_decomp_parse(const char *text, uint32_t parts[3]);
-// What of p this slice cannot split ("behaviour follow (a named agent)"), or
-// NULL: p can run decomposed.
+// What of p this slice cannot split ("--bodies (...)"), or NULL: p can run
+// decomposed.
 const char *boids_decomp_refusal(const boids_params *p);
 // Whether parts fit p's grid (finalized) on `ranks` ranks: 0, or 2 with one
 // line in err (a C part in 2D, A*B*C != ranks, a box narrower than a cell,
@@ -45,6 +49,9 @@ typedef struct boids_decomp_options {
     int threads;          // OpenMP threads per rank (0: default)
     double timeout_s;     // the longest wait for one exchange (0: 120 s)
     FILE *err;            // where a rank's time-out or abort is told (NULL: stderr)
+    // The run's scenario (NULL: none): its schedule (a moving target, varying
+    // weights) is applied at each step on every rank, as the engine does.
+    const boids_scenario *scenario;
     // rank 0: the statistics of the whole world after `step` (gathered in id order)
     void (*stats)(void *user, const boids_stats *st, double ms_per_step);
     void *user;
