@@ -71,6 +71,9 @@ same "--dim 3 --count 800 --steps 200 --scenario pursue-circle" 4:2x1x2 2:1x1x2
 # From a snapshot (--load): the step counter and the state of a saved run.
 timeout 60 "$bin" --count 800 --steps 100 --behaviors flocking,wander --save "$tmp/half.boids" --quiet >/dev/null
 same "--load $tmp/half.boids --steps 100" 2:2x1 4:2x2
+# A scheduled scenario's snapshot: its weights from the loaded step on.
+timeout 60 "$bin" --scenario flocking-varying --count 600 --steps 100 --save "$tmp/varying.boids" --quiet >/dev/null
+same "--load $tmp/varying.boids --steps 100" 2:2x1 3:1x3
 
 # The exchange is real: halo agents every step and agents that change rank.
 mpi 2 "$bin" --count 1000 --steps 200 --threads 1 --decompose 2x1 >"$tmp/verbose.out"
