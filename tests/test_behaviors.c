@@ -3344,6 +3344,25 @@ START_TEST(heading_by_hand) {
 }
 END_TEST
 
+// The survey of a 6 x 6 grid as a distributed run's ranks make it (src/mpi):
+// four boxes cut at x = y = cut, each surveyed alone (boids_survey_box), the
+// best of them (most agents, then the lowest cell) is boids_survey's.
+static void survey_split(const boids_world_params *w, const uint32_t *start, uint32_t cell, uint32_t n,
+                         const char *what) {
+    for (uint32_t cut = 1; cut < 6; cut++) {
+        uint64_t best = 0;
+        for (uint32_t b = 0; b < 4; b++) {
+            uint32_t lo[3] = {b & 1 ? cut : 0, b & 2 ? cut : 0, 0}, hi[3] = {b & 1 ? 6 : cut, b & 2 ? 6 : cut, 1};
+            uint32_t k, c = boids_survey_box(w, start, lo, hi, &k);
+            uint64_t key = (uint64_t)k << 32 | (UINT32_MAX - c);
+            best = key > best ? key : best;
+        }
+        uint32_t bc = UINT32_MAX - (uint32_t)best, bn = (uint32_t)(best >> 32);
+        EXPECT(bc == cell && bn == n, "%s, four boxes cut at %u: cell %u with %u, expected boids_survey's %u with %u",
+               what, cut, bc, bn, cell, n);
+    }
+}
+
 // The survey: a 6 x 6 grid of cells with agents in cells (1,1) and (5,5),
 // 3 each, and (2,2), (4,4), 3 each.
 START_TEST(survey_by_hand) {
@@ -3371,11 +3390,18 @@ START_TEST(survey_by_hand) {
     cell = boids_survey(&p.world, start, &n);
     EXPECT(cell == 0 && n == 6,
            "torus, a tie of cells 0, 7, 14, 21, 28 (6 each): cell %u with %u, expected the lowest, 0", cell, n);
+    survey_split(&p.world, start, 0, 6, "torus");
+    // One box alone: (3..5, 3..5)'s first block of 6 is (3,3)'s ((2,2) and (4,4)).
+    const uint32_t lo[3] = {3, 3, 0}, hi[3] = {6, 6, 1};
+    cell = boids_survey_box(&p.world, start, lo, hi, &n);
+    EXPECT(cell == 21 && n == 6, "torus, the box (3..5, 3..5): cell %u with %u, expected cell 21 (3,3) with 6", cell,
+           n);
     // Walls: no wrap, so cell (0,0)'s block holds only (1,1): 3; the first
     // block of 6 is (1,1)'s ((1,1) and (2,2)): cell 7.
     p.world.boundary = BOIDS_BOUNDARY_WALLS;
     cell = boids_survey(&p.world, start, &n);
     EXPECT(cell == 7 && n == 6, "walls: cell %u with %u, expected cell 7 (1,1) with 6", cell, n);
+    survey_split(&p.world, start, 7, 6, "walls");
     float c0[3];
     boids_survey_target(&p.world, 21, c0);
     expect_vec3("the centre of cell (3,3)", c0, -500 + 3.5 * 1000 / 6.0, -500 + 3.5 * 1000 / 6.0, 0, 1e-4,

@@ -3,10 +3,12 @@
 # The state-hash after 200 steps of runs split into boxes over
 # R = 1 (an MPI singleton, no mpirun), 2, 3 and 4 ranks (--oversubscribe)
 # and several decompositions of the same run equals the one process's, in 2D
-# and 3D, on every boundary mode, with many behaviours and several groups;
-# with boxes cut by the agents' counts and cut anew mid-run (and for a new
-# grid of grid_fine auto: then the final statistics too); the exchange
-# really happens (halo agents and migrations counted); every
+# and 3D, on every boundary mode, with many behaviours and several groups,
+# named agents (offset, follow, interpose; the leaders change rank during the
+# runs), the heading rules' survey and scheduled scenarios; with boxes cut
+# by the agents' counts and cut anew mid-run (and for a new grid of
+# grid_fine auto: then the final statistics too); the exchange really
+# happens (halo agents and migrations counted); every
 # bad input is one line on rank 0 and exit 2. Every run is bounded by timeout.
 set -euo pipefail
 build=$1 mpirun=${2:-mpirun}
@@ -48,6 +50,25 @@ same "--count 500 --steps 200 --scenario avoid" 4:2x2
 same "--count 500 --steps 200 --scenario flowfield-noise" 3:1x3
 # The K nearest (ties: the smaller id) are found in the same c-1..c+1 block.
 same "--dim 3 --count 1000 --steps 200 --neighbors-max 5 --boundary walls" 4:2x1x2
+# Named agents: the rank that owns each hands its state to all before the
+# steer. Each leader below changes rank at least once in its runs (id 7 twice
+# on 4x1, interpose's 5 four times on 1x1x4).
+same "--count 600 --steps 200 --behaviors flocking,follow --leader 7" 2:2x1 4:4x1 3:1x3
+same "--steps 200 --scenario follow-leader" 2:2x1 4:1x4
+same "--steps 200 --scenario formations" 4:2x2 3:3x1
+same "--dim 3 --count 800 --steps 200 --behaviors separation,offset --leader 3 --formation v" 4:2x1x2 2:1x2x1
+same "--dim 3 --count 800 --steps 200 --boundary walls --behaviors flocking,wander,interpose --interpose 5,9" \
+  4:1x1x4 3:3x1x1
+# (walls; an agent and the circling target: a schedule too)
+same "--steps 200 --scenario interpose" 2:1x2 4:2x2
+# The heading rules' survey (2D only): each rank's densest block of its own
+# cells, the ranks' best the world's.
+same "--count 500 --steps 200 --scenario angle-bug" 2:2x1 3:3x1 4:2x2
+same "--count 500 --steps 200 --scenario angle-bug --boundary walls" 4:4x1 2:1x2
+# Scheduled scenarios: the target and the weights of each step on every rank.
+same "--count 200 --steps 200 --scenario pursue-evade" 2:2x1 4:2x2
+same "--count 600 --steps 200 --scenario flocking-varying" 3:1x3 4:2x2
+same "--dim 3 --count 800 --steps 200 --scenario pursue-circle" 4:2x1x2 2:1x1x2
 
 # A torus of 2 or 3 cells along x cut in two: every agent goes once to each
 # rank whose halo holds its cell, however thin the boxes.
@@ -85,6 +106,9 @@ full "--scenario flocking --count 1500 --steps 200 --grid-fine auto" 2 2x1 10:1.
 # From a snapshot (--load): the step counter and the state of a saved run.
 timeout 60 "$bin" --count 800 --steps 100 --behaviors flocking,wander --save "$tmp/half.boids" --quiet >/dev/null
 same "--load $tmp/half.boids --steps 100" 2:2x1 4:2x2
+# A scheduled scenario's snapshot: its weights from the loaded step on.
+timeout 60 "$bin" --scenario flocking-varying --count 600 --steps 100 --save "$tmp/varying.boids" --quiet >/dev/null
+same "--load $tmp/varying.boids --steps 100" 2:2x1 3:1x3
 
 # The exchange is real: halo agents every step and agents that change rank.
 mpi 2 "$bin" --count 1000 --steps 200 --threads 1 --decompose 2x1 >"$tmp/verbose.out"
@@ -146,13 +170,10 @@ bad run1 --decompose 1x1 --rebalance ten -- "does not parse"
 bad run1 --decompose 1x1 --rebalance 10:0.5 -- "does not parse"
 bad run1 --decompose 1x1 --rebalance 10:x -- "does not parse"
 # What this slice refuses.
-bad run1 --decompose 1x1 --behaviors flocking,follow -- "named agent"
-bad run1 --decompose 1x1 --scenario pursue-evade -- "schedule"
 bad run1 --decompose 1x1 --backend gpu -- "--backend gpu"
 bad run1 --decompose 1x1 --index brute -- "--index"
 bad run1 --decompose 1x1 --update sequential -- "--update"
 bad run1 --decompose 1x1 --save "$tmp/x.boids" -- "--save"
 bad run1 --decompose 1x1 --export-csv "$tmp/x.csv" -- "--export-csv"
-bad mpi 2 "$bin" --count 500 --steps 5 --behaviors flocking,interpose --decompose 2x1 -- "named agent"
 [ ! -e "$tmp/x.boids" ] && [ ! -e "$tmp/x.csv" ] || fail "a refused run wrote an output"
 echo "all decompose tests passed"

@@ -299,6 +299,12 @@ void boids_heading_velocity(const float vel[3], float turn, float speed, float d
 // starts `start`) whose 3x3(x3) block holds the most agents, ties: lowest
 // index; *count its agents. GLSL twin: shaders/survey.comp.
 uint32_t boids_survey(const boids_world_params *w, const uint32_t *start, uint32_t *count);
+// The same among the cells of the box [lo, hi) per axis only (cell
+// coordinates; the blocks still reach one cell beyond it): a distributed
+// run's rank surveys its own cells over its own + halo agents, and the
+// ranks' answers reduce to boids_survey's (most agents, then lowest index).
+uint32_t boids_survey_box(const boids_world_params *w, const uint32_t *start, const uint32_t lo[3],
+                          const uint32_t hi[3], uint32_t *count);
 // Circles (FLAME GPU's benchmark; BOIDS_RULES_CIRCLES): a neighbour's term
 // sin(-2 pi d / r) x off / d (0 < d < r), and the displacement repulse x
 // sum / count (0 without neighbours; repulse 0: BOIDS_REPULSE_DEFAULT).

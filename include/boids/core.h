@@ -135,6 +135,14 @@ typedef enum boids_kernel {
 } boids_kernel;
 extern const char *const boids_kernel_names[BOIDS_KERNEL_KINDS + 1];
 
+// A named agent (offset, follow, interpose) as a distributed run's driver
+// supplies it to boids_sim.named: its state at the start of the step, read
+// from the rank that owns it (the wander lanes come along, unused).
+typedef struct boids_named_agent {
+    float pos[4], vel[4];
+    uint32_t id, group;
+} boids_named_agent;
+
 typedef struct boids_sim {
     boids_params p;
     uint32_t n;
@@ -167,6 +175,19 @@ typedef struct boids_sim {
     // neighbours only). NULL (always, in one process): every slot.
     uint32_t capacity;
     const uint8_t *owned;
+    // Distributed runs, what only the whole world knows, supplied by the
+    // driver before each steer (NULL, always, in one process: the core finds
+    // it over cur itself, and nothing here changes its bits):
+    // - world_survey: the heading rules' survey of the whole world's grid,
+    //   {the densest block's cell, its agents} as boids_survey gives them;
+    //   boids_sim_survey copies it instead of surveying cur.
+    // - named (named_count of them): the named agents' states; the steer
+    //   reads a named id there instead of through slot_of_id (whose ids are
+    //   the world's, not the slots'), and one not there is the world's
+    //   target. Set it (even with count 0) whenever cur holds ids >= n.
+    const uint32_t *world_survey;
+    const boids_named_agent *named;
+    uint32_t named_count;
 } boids_sim;
 
 // The default heading-rules turn (boids_group_params.turn), radians per time unit.

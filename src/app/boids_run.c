@@ -387,11 +387,6 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
         boids_cli_error(PROG, "--decompose", decompose_arg, "a run without it, or without that behaviour",
                         "cannot split a run with %s in this first slice", refused);
         rc = EXIT_INPUT;
-    } else if (boids_scenario_is_dynamic(boids_engine_scenario(e))) {
-        boids_cli_error(PROG, "--decompose", decompose_arg, "a static scenario",
-                        "cannot split a scenario with a schedule (a moving target, varying weights) in this "
-                        "first slice");
-        rc = EXIT_INPUT;
     } else if ((rc = boids_decomp_check(p, decompose_parts, decompose_ranks, err, sizeof err))) {
         fprintf(stderr, "%s: %s\n", PROG, err);
     }
@@ -459,6 +454,7 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
                               .joints = (const float(*)[4])joints,
                               .threads = o->threads,
                               .err = decompose_err,
+                              .scenario = boids_engine_scenario(e),
                               .stats = decompose_stats,
                               .user = (void *)o};
     memcpy(d.parts, decompose_parts, sizeof d.parts);

@@ -118,18 +118,30 @@ void boids_heading_velocity(const float vel[3], float turn, float speed, float d
 // index. *count: the agents in that block. Any order of the cells gives the
 // same answer (a total order), so a reduction on the GPU agrees.
 uint32_t boids_survey(const boids_world_params *w, const uint32_t *start, uint32_t *count) {
+    const uint32_t lo[3] = {0, 0, 0}, hi[3] = {w->cells[0], w->cells[1], w->cells[2]};
+    return boids_survey_box(w, start, lo, hi, count);
+}
+
+// The same over the cells of a box only, in cell index order (z, then y,
+// then x outermost to innermost), so the first best is the lowest index.
+uint32_t boids_survey_box(const boids_world_params *w, const uint32_t *start, const uint32_t lo[3],
+                          const uint32_t hi[3], uint32_t *count) {
     uint32_t best = 0, best_n = 0;
-    for (uint32_t cell = 0; cell < w->cells[3]; cell++) {
-        uint32_t c[3] = {cell % w->cells[0], (cell / w->cells[0]) % w->cells[1], cell / (w->cells[0] * w->cells[1])};
-        uint32_t ranges[BOIDS_GRID_MAX_RANGES][2];
-        uint32_t nr = boids_grid_ranges(w, start, c, ranges), n = 0;
-        for (uint32_t r = 0; r < nr; r++)
-            n += ranges[r][1] - ranges[r][0];
-        if (n > best_n) {
-            best_n = n;
-            best = cell;
-        }
-    }
+    bool found = false;
+    for (uint32_t z = lo[2]; z < hi[2]; z++)
+        for (uint32_t y = lo[1]; y < hi[1]; y++)
+            for (uint32_t x = lo[0]; x < hi[0]; x++) {
+                uint32_t c[3] = {x, y, z}, cell = (z * w->cells[1] + y) * w->cells[0] + x;
+                uint32_t ranges[BOIDS_GRID_MAX_RANGES][2];
+                uint32_t nr = boids_grid_ranges(w, start, c, ranges), n = 0;
+                for (uint32_t r = 0; r < nr; r++)
+                    n += ranges[r][1] - ranges[r][0];
+                if (!found || n > best_n) {
+                    best_n = n;
+                    best = cell;
+                    found = true;
+                }
+            }
     *count = best_n;
     return best;
 }

@@ -692,19 +692,34 @@ __attribute__((noinline)) static void gather_brute(const boids_sim *s, uint32_t 
 
 // The offset (minimum image) from pos to the named agent `id` and its
 // velocity: an agent through the slot of its id (s->slot_of_id, filled by
-// boids_sim_steer), or BOIDS_ID_TARGET, the world's target. Its slot, or
+// boids_sim_steer) or, in a distributed run, the driver's s->named (see
+// core.h); or BOIDS_ID_TARGET, the world's target. The agent's group, or
 // UINT32_MAX for the target.
 static uint32_t named_agent(const boids_sim *s, const float pos[3], uint32_t id, float off[3], float vel[3]) {
     const boids_world_params *w = &s->p.world;
-    if (id == BOIDS_ID_TARGET || id >= s->n) {
+    const float *at = NULL, *v = NULL;
+    uint32_t group = UINT32_MAX;
+    if (s->named) {
+        for (uint32_t k = 0; k < s->named_count && !at; k++)
+            if (s->named[k].id == id) {
+                at = s->named[k].pos;
+                v = s->named[k].vel;
+                group = s->named[k].group;
+            }
+    } else if (id != BOIDS_ID_TARGET && id < s->n) {
+        uint32_t j = s->slot_of_id[id];
+        at = s->cur.pos[j];
+        v = s->cur.vel[j];
+        group = s->cur.group[j];
+    }
+    if (!at) {
         boids_world_delta(w, pos, w->target_pos, off);
         glm_vec3_copy((float *)w->target_vel, vel);
         return UINT32_MAX;
     }
-    uint32_t j = s->slot_of_id[id];
-    boids_world_delta(w, pos, s->cur.pos[j], off);
-    glm_vec3_copy(s->cur.vel[j], vel);
-    return j;
+    boids_world_delta(w, pos, at, off);
+    glm_vec3_copy((float *)v, vel);
+    return group;
 }
 
 // Offset pursuit of agent i (id, group g): its place in the formation (or
@@ -716,8 +731,8 @@ static void offset_of(const boids_sim *s, uint32_t i, const boids_group_params *
     if (id == g->leader)
         return;
     float to_leader[3], lv[3], local[3];
-    uint32_t j = named_agent(s, pos, g->leader, to_leader, lv);
-    boids_formation_local(g, id, j != UINT32_MAX && s->cur.group[j] == s->cur.group[i], local);
+    uint32_t leader_group = named_agent(s, pos, g->leader, to_leader, lv);
+    boids_formation_local(g, id, leader_group == s->cur.group[i], local);
     boids_offset_pursuit(to_leader, lv, local, s->p.world.dim, s->cur.vel[i], g->arrive_radius, ms, mf, dest);
 }
 
@@ -1024,8 +1039,14 @@ static void steer_leaf(boids_sim *s, uint32_t leaf, float reach) {
 // The heading rules' global survey, over the grid of cur (see core.h).
 void boids_sim_survey(boids_sim *s) {
     s->survey[0] = s->survey[1] = 0;
-    if (boids_params_survey(&s->p))
+    if (!boids_params_survey(&s->p))
+        return;
+    if (s->world_survey) { // a distributed run: the whole world's, from the driver (core.h)
+        s->survey[0] = s->world_survey[0];
+        s->survey[1] = s->world_survey[1];
+    } else {
         s->survey[0] = boids_survey(&s->p.world, s->grid.start, &s->survey[1]);
+    }
 }
 
 // One agent over every pair (the sequential update's steer; see core.h).
@@ -1079,7 +1100,7 @@ void boids_sim_steer(boids_sim *s) {
     // Every index builds the survey before any agent reads it, and the slot
     // of every id before an agent looks for a named one.
     boids_sim_survey(s);
-    if (boids_params_named(&s->p))
+    if (boids_params_named(&s->p) && !s->named)
         boids_sim_slots_by_id(s);
     if (index == BOIDS_INDEX_QUADTREE && !boids_sim_build_quadtree(s))
         index = BOIDS_INDEX_GRID;

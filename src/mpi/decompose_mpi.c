@@ -127,10 +127,7 @@ bool boids_decomp_parse_rebalance(const char *text, uint32_t *every, double *thr
 
 // See decompose_mpi.h.
 const char *boids_decomp_refusal(const boids_params *p) {
-    if (boids_params_named(p))
-        return "behaviour offset, follow or interpose (a named agent, anywhere in the world)";
-    if (boids_params_survey(p))
-        return "rules heading with cohesion (the global survey of the densest block)";
+    (void)p; // every behaviour, body and grid splits (what boids-run refuses is of its flags)
     return NULL;
 }
 
@@ -886,6 +883,97 @@ static void bodies_after(decomp *d, boids_sim *s) {
     }
 }
 
+// What a rank's steer needs of the whole world at a step, beyond the halo
+// (boids_sim.world_survey and named, core.h): the heading rules' survey and
+// the named agents' states.
+#define NAMED_MAX (3 * BOIDS_MAX_GROUPS) // a leader and the two of interpose per group
+typedef struct world_view {
+    uint32_t survey[2];
+    boids_named_agent named[NAMED_MAX];
+} world_view;
+
+// The densest block of the whole world's grid: each rank surveys its own
+// cells (their blocks lie in its box and halo, so its grid counts them as
+// one process's does) and the ranks' answers reduce to the one process's
+// first best: the most agents, then the lowest cell, as the largest key
+// count << 32 | (UINT32_MAX - cell).
+static void survey_world(decomp *d, boids_sim *s, world_view *v) {
+    uint32_t count, cell = boids_survey_box(d->w, s->grid.start, d->me.lo, d->me.hi, &count);
+    uint64_t key = (uint64_t)count << 32 | (UINT32_MAX - cell), best = 0;
+    MPI_Request r;
+    MPI_Iallreduce(&key, &best, 1, MPI_UINT64_T, MPI_MAX, d->cart, &r);
+    wait_for(d, &r, "the survey");
+    v->survey[0] = UINT32_MAX - (uint32_t)best;
+    v->survey[1] = (uint32_t)(best >> 32);
+    s->world_survey = v->survey;
+}
+
+// The named agents' states at the start of the step (offset and follow's
+// leader, interpose's two; the target is no rank's): the rank owning each
+// fills its words, the others leave them 0, and a bitwise OR over the ranks
+// hands every rank the owner's bits exactly (a float sum would make -0 +0).
+// Words per agent: pos, vel, group, found.
+static void resolve_named(decomp *d, boids_sim *s, world_view *v) {
+    const uint32_t lead = BOIDS_BIT(BOIDS_BI_OFFSET) | BOIDS_BIT(BOIDS_BI_FOLLOW);
+    const uint32_t inter = BOIDS_BIT(BOIDS_BI_INTERPOSE);
+    uint32_t ids[NAMED_MAX], m = 0;
+    for (uint32_t g = 0; g < s->p.world.group_count && g < BOIDS_MAX_GROUPS; g++) {
+        const boids_group_params *gp = &s->p.group[g];
+        const uint32_t want[3] = {gp->behaviors & lead ? gp->leader : BOIDS_ID_TARGET,
+                                  gp->behaviors & inter ? gp->interpose_a : BOIDS_ID_TARGET,
+                                  gp->behaviors & inter ? gp->interpose_b : BOIDS_ID_TARGET};
+        for (int k = 0; k < 3; k++) {
+            bool seen = want[k] == BOIDS_ID_TARGET || want[k] >= s->p.world.count;
+            for (uint32_t j = 0; j < m && !seen; j++)
+                seen = ids[j] == want[k];
+            if (!seen)
+                ids[m++] = want[k];
+        }
+    }
+    s->named = v->named; // even with none: cur's ids are the world's, not slots
+    s->named_count = m;
+    if (m == 0)
+        return;
+    uint32_t mine[NAMED_MAX][10], all[NAMED_MAX][10];
+    memset(mine, 0, sizeof mine);
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (!s->owned[i])
+            continue;
+        for (uint32_t k = 0; k < m; k++)
+            if (s->cur.id[i] == ids[k]) {
+                memcpy(&mine[k][0], s->cur.pos[i], sizeof(float[4]));
+                memcpy(&mine[k][4], s->cur.vel[i], sizeof(float[4]));
+                mine[k][8] = s->cur.group[i];
+                mine[k][9] = 1;
+            }
+    }
+    MPI_Request r;
+    MPI_Iallreduce(mine, all, (int)(10 * m), MPI_UINT32_T, MPI_BOR, d->cart, &r);
+    wait_for(d, &r, "the named agents");
+    for (uint32_t k = 0; k < m; k++) {
+        if (!all[k][9]) {
+            char msg[120];
+            snprintf(msg, sizeof msg, "named agent %u is on no rank (agents lost)", ids[k]);
+            fatal(d, msg);
+        }
+        memcpy(v->named[k].pos, &all[k][0], sizeof(float[4]));
+        memcpy(v->named[k].vel, &all[k][4], sizeof(float[4]));
+        v->named[k].id = ids[k];
+        v->named[k].group = all[k][8];
+    }
+}
+
+// Before a rank's steer, what one process's engine and steer find over the
+// whole world: the scenario's schedule at this step (boids_scenario_at_step,
+// as the engine applies it before each step), the survey, the named agents.
+static void world_inputs(decomp *d, boids_sim *s, const boids_decomp_options *o, world_view *v) {
+    if (o->scenario && boids_scenario_is_dynamic(o->scenario))
+        boids_scenario_at_step(o->scenario, s->step, &s->p);
+    if (boids_params_survey(&s->p))
+        survey_world(d, s, v);
+    resolve_named(d, s, v);
+}
+
 // See decompose_mpi.h.
 int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const float (*pos)[4], const float (*vel)[4],
                      const uint32_t *group, const boids_decomp_options *o, boids_decomp_result *out) {
@@ -1039,6 +1127,7 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     const char *limit = getenv("BOIDS_DECOMPOSE_TIMEOUT");
     if (limit && atof(limit) > 0)
         d.timeout_s = atof(limit);
+    world_view view; // the survey and named agents of each step (world_inputs)
     double start = MPI_Wtime(), interval = start;
     uint64_t interval_steps = 0;
     for (uint64_t k = 1; k <= o->steps; k++) {
@@ -1069,6 +1158,7 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
                 }
         uint64_t sq = fine_due ? own_square_sum(&d, s) : 0;
         s->owned = d.owned;
+        world_inputs(&d, s, o, &view);
         boids_sim_steer(s);
         boids_sim_integrate(s);
         s->owned = NULL;

@@ -11,9 +11,12 @@
  * reach (MPI_Dist_graph_create_adjacent); the core's grid and steer stages
  * run over own + halo agents, integrate moves the own ones
  * (boids_sim.owned), the halo is dropped, bodies follow their heads, and the
- * agents that left the box migrate to their new owner the same way. The
- * neighbour sums are fixed point, so the result is the one process's bit
- * for bit, whatever the cuts. Every wait is a test loop with a time-out
+ * agents that left the box migrate to their new owner the same way. Before
+ * each steer, what only the whole world knows reaches every rank: the
+ * scenario's schedule at the step, the heading rules' survey (each rank's
+ * best block of its own cells, reduced) and the named agents' states (from
+ * the ranks that own them). The neighbour sums are fixed point, so the
+ * result is the one process's bit for bit, whatever the cuts. Every wait is a test loop with a time-out
  * (MPI_Abort, exit 3), never a hang. The library (src/core, src/engine)
  * never needs MPI.
  *
@@ -29,6 +32,7 @@
 #include <stdio.h>
 
 #include "boids/core.h"
+#include "boids/scenario.h"
 
 // "AxB" or "AxBxC" (each 1..4096) into parts (C = 0 when not given): false
 // when it does not parse.
@@ -40,8 +44,8 @@ bool boids_decomp_parse(const char *text, uint32_t parts[3]);
 #define BOIDS_DECOMP_REBALANCE_DEFAULT 50u
 #define BOIDS_DECOMP_IMBALANCE_DEFAULT 1.1
 bool boids_decomp_parse_rebalance(const char *text, uint32_t *every, double *threshold);
-// What of p this slice cannot split ("behaviour follow (a named agent)"), or
-// NULL: p can run decomposed.
+// What of p the driver cannot split, or NULL: p can run decomposed (today
+// every p can: the refusals left are of boids-run's flags).
 const char *boids_decomp_refusal(const boids_params *p);
 // Whether parts fit p's grid (finalized) on `ranks` ranks: 0, or 2 with one
 // line in err (a C part in 2D, A*B*C != ranks, more boxes along an axis
@@ -63,6 +67,9 @@ typedef struct boids_decomp_options {
     int threads;          // OpenMP threads per rank (0: default)
     double timeout_s;     // the longest wait for one exchange (0: 120 s)
     FILE *err;            // where a rank's time-out or abort is told (NULL: stderr)
+    // The run's scenario (NULL: none): its schedule (a moving target, varying
+    // weights) is applied at each step on every rank, as the engine does.
+    const boids_scenario *scenario;
     // rank 0: the statistics of the whole world after `step` (gathered in id order)
     void (*stats)(void *user, const boids_stats *st, double ms_per_step);
     void *user;
