@@ -591,6 +591,16 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         out->halo_agents = total[0] / steps / d.size;
         out->migrated = (uint64_t)total[1];
         out->wait_share = most[2];
+        // The final state to the caller (the outputs): the last gather's id-order arrays.
+        uint32_t *neighbors = o->final ? malloc((size_t)(n ? n : 1) * sizeof *neighbors) : NULL;
+        if (o->final && !neighbors)
+            rc = 3;
+        else if (o->final) {
+            for (uint32_t id = 0; id < n; id++)
+                neighbors[id] = g.sorted[id].neighbors;
+            o->final(o->user, s->step, n, (const float(*)[4])g.pos, (const float(*)[4])g.vel, g.group, neighbors);
+        }
+        free(neighbors);
     }
 done:
     free(d.send);

@@ -47,6 +47,13 @@ typedef struct boids_decomp_options {
     FILE *err;            // where a rank's time-out or abort is told (NULL: stderr)
     // rank 0: the statistics of the whole world after `step` (gathered in id order)
     void (*stats)(void *user, const boids_stats *st, double ms_per_step);
+    // rank 0, once after the last step and the last exchange (NULL: none):
+    // the final state of the whole world in id order, as the last statistics
+    // gathered it: pos and vel with their wander lanes, group, and the last
+    // step's neighbour counts (with 0 steps the initial state, counts 0);
+    // `step` is the step counter after the run. The arrays live for the call.
+    void (*final)(void *user, uint64_t step, uint32_t n, const float (*pos)[4], const float (*vel)[4],
+                  const uint32_t *group, const uint32_t *neighbors);
     void *user;
 } boids_decomp_options;
 
