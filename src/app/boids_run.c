@@ -100,7 +100,8 @@ static const char usage_more[] = // (C99 promises string literals of 4095 bytes 
     "                        looks; CPU backend only, every pair)\n"
     "  --quiet               print only the state-hash line (and no progress line)\n"
     "  --decompose AxB[xC]   under mpirun -n A*B*C (built with MPI): one run split into boxes of\n"
-    "                        cells, one per rank, the same state-hash as one process (CPU; see README)\n"
+    "                        cells, one per rank, the same state-hash as one process (CPU; rank 0\n"
+    "                        writes --save and --export-csv; no --save-every, --record, --profile)\n"
     "  --help, --version\n";
 static const char usage_notes[] =
     "\n"

@@ -10,8 +10,9 @@
  * the halo is dropped and the agents that left the box migrate, axis by axis
  * again. The neighbour sums are fixed point, so the result is the one
  * process's bit for bit. Every wait is a test loop with a time-out
- * (MPI_Abort, exit 3), never a hang. The library (src/core, src/engine)
- * never needs MPI.
+ * (MPI_Abort, exit 3), never a hang. At the end rank 0 hands the final
+ * world in id order to a callback (the caller's outputs). The library
+ * (src/core, src/engine) never needs MPI.
  *
  * Offers: boids_decomp_parse, boids_decomp_refusal, boids_decomp_check,
  *         boids_decomp_run.
