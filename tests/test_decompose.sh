@@ -8,8 +8,13 @@
 # runs), the heading rules' survey and scheduled scenarios; with boxes cut
 # by the agents' counts and cut anew mid-run (and for a new grid of
 # grid_fine auto: then the final statistics too); the exchange really
-# happens (halo agents and migrations counted); every
-# bad input is one line on rank 0 and exit 2. Every run is bounded by timeout.
+# happens (halo agents and migrations counted); --save and --export-csv
+# write on rank 0 what one process writes (a snapshot but its slot order,
+# bodies' joints included; the CSV byte for byte), a snapshot written by R
+# ranks continues on any R' with the one process's state-hash, a failed
+# write is one line and exit 3 with the old file kept; every bad input is
+# one line on rank 0 and exit 2, and writes nothing. Every run is bounded
+# by timeout.
 set -euo pipefail
 build=$1 mpirun=${2:-mpirun}
 bin=$build/bin/boids-run
@@ -110,6 +115,116 @@ same "--load $tmp/half.boids --steps 100" 2:2x1 4:2x2
 timeout 60 "$bin" --scenario flocking-varying --count 600 --steps 100 --save "$tmp/varying.boids" --quiet >/dev/null
 same "--load $tmp/varying.boids --steps 100" 2:2x1 3:1x3
 
+# ordr FILE: the byte range of a snapshot's ORDR chunk, payload and CRC ("START END",
+# END exclusive), walking the chunks (tag, u64 length, payload, CRC) from offset 12.
+ordr() {
+  local off=12 size tag len
+  size=$(stat -c %s "$1")
+  while [ "$off" -lt "$size" ]; do
+    tag=$(dd if="$1" bs=1 skip="$off" count=4 status=none)
+    len=$(od -An -tu8 -j $((off + 4)) -N8 "$1" | tr -d ' ')
+    [ "$tag" = ORDR ] && { echo "$((off + 12)) $((off + 16 + len))"; return; }
+    off=$((off + 16 + len))
+  done
+  fail "$1: no ORDR chunk"
+}
+# same_but_order PLAIN DECOMPOSED: the two snapshots hold the same bytes but
+# for the ORDR chunk's payload and CRC. That chunk is the slot order of cur:
+# a plain run's is the history of its grid's stable sorts, which no rank
+# has; a decomposed run's is the cell order of the final state (the
+# engine's set_state builds its grid). Nothing a step computes depends on
+# it (the loads below continue with the one process's state-hash).
+same_but_order() {
+  local a b
+  read -r a b < <(ordr "$1")
+  [ "$(stat -c %s "$1")" = "$(stat -c %s "$2")" ] || fail "$1 and $2 differ in size"
+  [ "$(ordr "$2")" = "$a $b" ] || fail "$1 and $2: ORDR at $a..$b and at $(ordr "$2")"
+  cmp -n "$a" "$1" "$2" >/dev/null || fail "$1 and $2 differ before ORDR: $(cmp -n "$a" "$1" "$2")"
+  cmp -i "$b" "$1" "$2" >/dev/null || fail "$1 and $2 differ after ORDR: $(cmp -i "$b" "$1" "$2")"
+}
+
+# outputs "ARGS" R:DECOMP...: --save and --export-csv of each decomposition
+# (rank 0 writes the gathered state) against the plain run's files; the
+# snapshot is the same bytes whatever the ranks. $extra: more flags of the
+# decomposed runs only.
+outputs() {
+  local args=$1 ref r dec got
+  shift
+  # shellcheck disable=SC2086 # args holds several words
+  ref=$(timeout 60 "$bin" $args --quiet --save "$tmp/plain.boids" --export-csv "$tmp/plain.csv")
+  rm -f "$tmp/first.boids"
+  for rd in "$@"; do
+    r=${rd%%:*} dec=${rd#*:}
+    rm -f "$tmp/dec.boids" "$tmp/dec.csv"
+    # shellcheck disable=SC2086
+    got=$(mpi "$r" "$bin" $args ${extra:-} --quiet --threads 1 --decompose "$dec" --save "$tmp/dec.boids" \
+      --export-csv "$tmp/dec.csv")
+    [ "$got" = "$ref" ] || fail "'$args' with outputs on $r ranks as $dec: '$got', one process: '$ref'"
+    cmp "$tmp/plain.csv" "$tmp/dec.csv" || fail "'$args' on $r ranks as $dec: the CSV differs"
+    same_but_order "$tmp/plain.boids" "$tmp/dec.boids"
+    [ -e "$tmp/first.boids" ] || cp "$tmp/dec.boids" "$tmp/first.boids"
+    cmp "$tmp/first.boids" "$tmp/dec.boids" || fail "'$args': the snapshots of $1 and $rd differ"
+  done
+  echo "ok: --save and --export-csv of $args ($*)"
+}
+outputs "--count 1000 --steps 200" 2:2x1 4:2x2
+outputs "--dim 3 --count 800 --steps 200 --boundary walls --scenario predators-prey" 4:2x1x2
+# Bodies: the joints migrate with their agents (and are cut anew with them):
+# the snapshot's joints are the one process's bits.
+extra="--rebalance 20:1.0" outputs "--count 800 --steps 200 --bodies fish" 3:3x1 4:2x2
+outputs "--dim 3 --count 600 --steps 200 --bodies chain --grid-fine 2 --boundary bounce" 4:1x2x2
+
+# Written by R ranks, continued on any R': 2x2 writes step 100, one process
+# (plain and 1x1), 2 and 3 ranks continue it to 200; 3 ranks write step 150
+# of it, 4 ranks and one process continue that: every state-hash is the
+# plain 200 steps'.
+args="--count 800 --behaviors flocking,wander"
+# shellcheck disable=SC2086
+ref=$(hash_of $args --steps 200)
+# shellcheck disable=SC2086
+mpi 4 "$bin" $args --steps 100 --quiet --threads 1 --decompose 2x2 --save "$tmp/half4.boids" >/dev/null
+same_but_order "$tmp/half.boids" "$tmp/half4.boids"
+got=$(hash_of --load "$tmp/half4.boids" --steps 100)
+[ "$got" = "$ref" ] || fail "written by 4 ranks, continued by one process: '$got', expected '$ref'"
+got=$(timeout 60 "$bin" --load "$tmp/half4.boids" --steps 100 --quiet --decompose 1x1 | tail -1)
+[ "$got" = "$ref" ] || fail "written by 4 ranks, continued as 1x1: '$got', expected '$ref'"
+for rd in 2:2x1 3:1x3; do
+  got=$(mpi "${rd%%:*}" "$bin" --load "$tmp/half4.boids" --steps 100 --quiet --threads 1 --decompose "${rd#*:}")
+  [ "$got" = "$ref" ] || fail "written by 4 ranks, continued on ${rd%%:*} as ${rd#*:}: '$got', expected '$ref'"
+done
+mpi 3 "$bin" --load "$tmp/half4.boids" --steps 50 --quiet --threads 1 --decompose 3x1 --save "$tmp/three.boids" \
+  >/dev/null
+got=$(mpi 4 "$bin" --load "$tmp/three.boids" --steps 50 --quiet --threads 1 --decompose 4x1)
+[ "$got" = "$ref" ] || fail "written by 3 ranks at step 150, continued on 4: '$got', expected '$ref'"
+got=$(hash_of --load "$tmp/three.boids" --steps 50)
+[ "$got" = "$ref" ] || fail "written by 3 ranks at step 150, continued by one process: '$got', expected '$ref'"
+echo "ok: a snapshot of 4 ranks continues on 1, 1x1, 2 and 3; one of 3 on 4 and 1 ($ref)"
+
+# A write that fails on rank 0 (files over 8 KiB refused to rank 0 alone:
+# EFBIG, SIGXFSZ ignored): one line naming the flag, exit 3, no state-hash,
+# the other ranks end (no hang), the old files kept, no temporary file left.
+# shellcheck disable=SC2016 # the script's own expansions
+printf '%s\n' '#!/usr/bin/env bash' "trap '' XFSZ" \
+  'if [ "${OMPI_COMM_WORLD_RANK:-0}" = 0 ]; then ulimit -f 8; fi' 'exec "$@"' >"$tmp/limit.sh"
+chmod +x "$tmp/limit.sh"
+mkdir -p "$tmp/keep"
+for flag in --save --export-csv; do
+  echo old >"$tmp/keep/old.boids" && echo old >"$tmp/keep/old.csv"
+  out=$tmp/keep/old.boids
+  [ $flag = --save ] || out=$tmp/keep/old.csv
+  rc=0
+  mpi 2 "$tmp/limit.sh" "$bin" --count 1000 --steps 20 --threads 1 --decompose 2x1 $flag "$out" \
+    >"$tmp/write.out" 2>"$tmp/write.err" || rc=$?
+  [ $rc = 3 ] || fail "a failed $flag: status $rc, expected 3: $(cat "$tmp/write.err")"
+  [ "$(grep -c '^boids-run:' "$tmp/write.err")" = 1 ] || fail "a failed $flag: not one line: $(cat "$tmp/write.err")"
+  grep '^boids-run:' "$tmp/write.err" | grep -q -- "$flag: .*File too large" \
+    || fail "a failed $flag: $(grep '^boids-run:' "$tmp/write.err")"
+  ! grep -q state-hash "$tmp/write.out" || fail "a failed $flag printed a state-hash"
+  [ "$(cat "$tmp/keep/old.boids") $(cat "$tmp/keep/old.csv")" = "old old" ] || fail "a failed $flag changed a file"
+  [ "$(find "$tmp/keep" -type f | wc -l)" = 2 ] || fail "a failed $flag left a file: $(ls -a "$tmp/keep")"
+  echo "ok: a failed write: $(grep '^boids-run:' "$tmp/write.err") (status $rc)"
+done
+
 # The exchange is real: halo agents every step and agents that change rank.
 mpi 2 "$bin" --count 1000 --steps 200 --threads 1 --decompose 2x1 >"$tmp/verbose.out"
 line=$(grep '^exchange' "$tmp/verbose.out") || fail "no exchange line: $(cat "$tmp/verbose.out")"
@@ -173,7 +288,20 @@ bad run1 --decompose 1x1 --rebalance 10:x -- "does not parse"
 bad run1 --decompose 1x1 --backend gpu -- "--backend gpu"
 bad run1 --decompose 1x1 --index brute -- "--index"
 bad run1 --decompose 1x1 --update sequential -- "--update"
-bad run1 --decompose 1x1 --save "$tmp/x.boids" -- "--save"
-bad run1 --decompose 1x1 --export-csv "$tmp/x.csv" -- "--export-csv"
-[ ! -e "$tmp/x.boids" ] && [ ! -e "$tmp/x.csv" ] || fail "a refused run wrote an output"
+bad run1 --decompose 1x1 --record "$tmp/x.rec" -- "--record"
+bad run1 --decompose 1x1 --profile "$tmp/x.json" -- "--profile"
+bad run1 --decompose 1x1 --save "$tmp/x.boids" --save-every 2 -- "--save-every"
+# A refused run with outputs asked for writes none of them.
+bad run1 --decompose 1x1 --index quadtree --save "$tmp/x.boids" --export-csv "$tmp/x.csv" -- "--index"
+bad mpi 2 "$bin" --count 500 --steps 5 --decompose 2x2 --save "$tmp/x.boids" --export-csv "$tmp/x.csv" -- "for 2 ranks"
+[ -z "$(find "$tmp" -maxdepth 1 -name '*x.*')" ] || fail "a refused run wrote an output: $(ls -a "$tmp")"
+# An output that cannot be written: rank 0 says so before the first step, every rank ends (exit 2).
+rc=0
+mpi 2 "$bin" --count 500 --steps 5 --decompose 2x1 --save "$tmp/no-such-dir/x.boids" >"$tmp/bad.out" \
+  2>"$tmp/bad.err" || rc=$?
+if [ $rc != 2 ] || [ "$(grep -c '^boids-run:' "$tmp/bad.err")" != 1 ] \
+  || ! grep -q "^boids-run: --save: .*no-such-dir/x.boids' cannot be written" "$tmp/bad.err"; then
+  fail "--save to a missing directory: status $rc: $(cat "$tmp/bad.err")"
+fi
+echo "ok: an output that cannot be written: $(grep '^boids-run:' "$tmp/bad.err")"
 echo "all decompose tests passed"

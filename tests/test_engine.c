@@ -6,6 +6,7 @@
 // the sizes (cells, bytes), gl_buffers on the CPU, BOIDS_FAULT=lost@3. Uses GL (label gpu): no GL 4.5
 // context is a failure, never a skip.
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,8 +167,7 @@ START_TEST(set_group_value) {
     ck_assert(boids_engine_params(e)->group[0].separation == 10.0f);
 
     boids_params before = *boids_engine_params(e);
-    ck_assert_int_eq(boids_engine_set_group_value(e, UINT32_MAX, "maxspeed", -1.0f, err, sizeof err),
-                     BOIDS_ERR_PARAM);
+    ck_assert_int_eq(boids_engine_set_group_value(e, UINT32_MAX, "maxspeed", -1.0f, err, sizeof err), BOIDS_ERR_PARAM);
     ck_assert_msg(strstr(err, "maxspeed") && strstr(err, "-1") && strstr(err, "> 0"),
                   "expected the line to name maxspeed, -1 and '> 0', got '%s'", err);
     ck_assert_int_eq(boids_engine_set_group_value(e, 0, "weight.alignment", 2e6f, err, sizeof err), BOIDS_ERR_PARAM);
@@ -333,6 +333,107 @@ START_TEST(copy_agents_and_reset_bodies) {
         free(arrays[k]);
         boids_engine_destroy(engines[k]);
     }
+}
+END_TEST
+
+// set_state on either backend: a CPU engine's state after 30 steps, given
+// with its step counter, is that engine (the hash, the counter, the world's
+// step of the last step taken, 29; 10 more steps the same hash); a speed
+// above maxspeed is kept as given (set_agents would limit it); NULL arrays,
+// a group out of range or a NaN are refused and change nothing.
+START_TEST(set_state) {
+    boids_params p = flocking();
+    boids_engine *c = make(&p, BOIDS_BACKEND_CPU);
+    ck_assert(boids_engine_step(c, 30, NULL) == BOIDS_OK);
+    static float pos[N][4], vel[N][4], fast[N][4], back[N][4];
+    static uint32_t group[N];
+    ck_assert(boids_engine_read(c, pos, vel, group) == BOIDS_OK);
+    uint64_t at30 = boids_engine_hash(c);
+    ck_assert(boids_engine_step(c, 10, NULL) == BOIDS_OK);
+    uint64_t at40 = boids_engine_hash(c);
+    boids_engine_destroy(c);
+    const float(*cp)[4] = (const float(*)[4])pos, (*cv)[4] = (const float(*)[4])vel;
+    memcpy(fast, vel, sizeof fast); // agent 3 twice as fast as its group's maxspeed allows
+    for (int a = 0; a < 3; a++)
+        fast[3][a] = 2.0f * p.group[0].maxspeed;
+    for (int b = 0; b < 2; b++) {
+        const char *name = b ? "gpu" : "cpu";
+        boids_engine *d = make(&p, b ? BOIDS_BACKEND_GPU : BOIDS_BACKEND_CPU);
+        uint64_t fresh = boids_engine_hash(d);
+        ck_assert_int_eq(boids_engine_set_state(d, 30, NULL, cv, group, NULL), BOIDS_ERR_ARGUMENT);
+        group[7] = 99;
+        ck_assert_int_eq(boids_engine_set_state(d, 30, cp, cv, group, NULL), BOIDS_ERR_PARAM);
+        group[7] = 0;
+        float keep = pos[9][3];
+        pos[9][3] = NAN;
+        ck_assert_int_eq(boids_engine_set_state(d, 30, cp, cv, group, NULL), BOIDS_ERR_PARAM);
+        pos[9][3] = keep;
+        ck_assert_msg(boids_engine_hash(d) == fresh && boids_engine_steps(d) == 0,
+                      "refused set_state (%s): expected the engine as it was", name);
+        ck_assert(boids_engine_set_state(d, 30, cp, cv, group, NULL) == BOIDS_OK);
+        ck_assert_uint_eq(boids_engine_steps(d), 30);
+        ck_assert_uint_eq(boids_engine_params(d)->world.step, 29);
+        ck_assert_msg(boids_engine_hash(d) == at30, "set_state (%s): expected the source's hash", name);
+        ck_assert(boids_engine_step(d, 10, NULL) == BOIDS_OK);
+        ck_assert_msg(boids_engine_hash(d) == at40,
+                      "set_state (%s) + 10 steps: expected the source's hash %016llx, got %016llx", name,
+                      (unsigned long long)at40, (unsigned long long)boids_engine_hash(d));
+        ck_assert(boids_engine_set_state(d, 30, cp, (const float(*)[4])fast, group, NULL) == BOIDS_OK);
+        ck_assert(boids_engine_read(d, NULL, back, NULL) == BOIDS_OK);
+        ck_assert_msg(memcmp(back, fast, sizeof fast) == 0, "set_state (%s): expected the velocities as given", name);
+        boids_engine_destroy(d);
+    }
+}
+END_TEST
+
+// set_state with joints on either backend: a CPU engine with bodies after
+// 30 steps, given with its joints, has them (read back bit for bit) and 10
+// more steps give the source's joints; NULL joints lay them straight (as a
+// fresh engine given the agents); a NaN joint is refused, nothing changed.
+START_TEST(set_state_joints) {
+    boids_params p = with_bodies();
+    boids_engine *c = make(&p, BOIDS_BACKEND_CPU);
+    ck_assert(boids_engine_step(c, 30, NULL) == BOIDS_OK);
+    static float pos[N][4], vel[N][4];
+    static uint32_t group[N];
+    ck_assert(boids_engine_read(c, pos, vel, group) == BOIDS_OK);
+    float(*at30)[4] = joints_of(c);
+    ck_assert(boids_engine_step(c, 10, NULL) == BOIDS_OK);
+    float(*at40)[4] = joints_of(c);
+    boids_engine_destroy(c);
+    const float(*cp)[4] = (const float(*)[4])pos, (*cv)[4] = (const float(*)[4])vel;
+    for (int b = 0; b < 2; b++) {
+        const char *name = b ? "gpu" : "cpu";
+        boids_engine *d = make(&p, b ? BOIDS_BACKEND_GPU : BOIDS_BACKEND_CPU);
+        float(*fresh)[4] = joints_of(d);
+        float keep = at30[17][1];
+        at30[17][1] = NAN;
+        ck_assert_int_eq(boids_engine_set_state(d, 30, cp, cv, group, (const float(*)[4])at30), BOIDS_ERR_PARAM);
+        at30[17][1] = keep;
+        float(*same)[4] = joints_of(d);
+        ck_assert_msg(memcmp(same, fresh, (size_t)6 * N * 16) == 0, "refused set_state (%s): joints changed", name);
+        ck_assert(boids_engine_set_state(d, 30, cp, cv, group, (const float(*)[4])at30) == BOIDS_OK);
+        float(*back)[4] = joints_of(d);
+        ck_assert_msg(memcmp(back, at30, (size_t)6 * N * 16) == 0, "set_state (%s): expected the joints as given",
+                      name);
+        if (!b) { // the CPU's bodies stage is the reference: 10 more steps follow the source
+            ck_assert(boids_engine_step(d, 10, NULL) == BOIDS_OK);
+            float(*later)[4] = joints_of(d);
+            ck_assert_msg(memcmp(later, at40, (size_t)6 * N * 16) == 0, "set_state (cpu) + 10 steps: joints differ");
+            free(later);
+        }
+        ck_assert(boids_engine_set_state(d, 30, cp, cv, group, NULL) == BOIDS_OK);
+        float(*straight)[4] = joints_of(d);
+        ck_assert_msg(memcmp(straight, at30, (size_t)6 * N * 16) != 0, "set_state (%s) without joints: expected "
+                                                                       "them laid straight, not the source's", name);
+        free(fresh);
+        free(same);
+        free(back);
+        free(straight);
+        boids_engine_destroy(d);
+    }
+    free(at30);
+    free(at40);
 }
 END_TEST
 
@@ -638,6 +739,8 @@ int main(void) {
         {"save_load_gpu", save_load_gpu},
         {"copy_state_and_stages", copy_state_and_stages},
         {"copy_agents_and_reset_bodies", copy_agents_and_reset_bodies},
+        {"set_state", set_state},
+        {"set_state_joints", set_state_joints},
         {"headless_and_sizes", headless_and_sizes},
         {"one_headless_at_a_time", one_headless_at_a_time},
         {"set_behaviors_one_and_all", set_behaviors_one_and_all},

@@ -12,7 +12,7 @@
  *   boids_engine_create / _create_scenario (a scenario file) / _load (a .boids snapshot) / _destroy
  *   boids_engine_step      N steps, the scenario's schedule applied before each, faults checked after each
  *   boids_engine_params / _set_params / _set_group_value / _set_behaviors / _behaviors / _scenario / _set_scenario
- *   boids_engine_read / _read_joints / _set_agents   the state by agent id, in caller memory
+ *   boids_engine_read / _read_joints / _set_agents / _set_state   the state by agent id, in caller memory
  *   boids_engine_copy_state / _copy_agents / _reset_bodies   (validation runs both backends from one state)
  *   boids_engine_read_buffer   per-slot outputs and grid buffers (validation)
  *   boids_engine_stage     one stage of a step (validation drives stages)
@@ -220,6 +220,18 @@ boids_result boids_engine_read_joints(boids_engine *e, float (*joints)[4], size_
 // that is not finite is BOIDS_ERR_PARAM, nothing changed.
 boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], const float (*vel)[4],
                                      const uint32_t *group);
+// Replaces the agents and the step counter with a state that steps left
+// (gathered from another run of the same parameters: boids-run --decompose's
+// ranks) exactly as given: pos and vel with their wander lanes, group, in id
+// order, nothing limited or wrapped; the counter becomes `step` (and the
+// world's step, the last step taken, step - 1 as a step leaves it; step 0
+// leaves it). The last step's per-agent outputs (neighbour counts, nearest)
+// read 0. The bodies take `joints` (joint j of agent id at [j * count + id],
+// boids_params_joint_rows rows, as boids_engine_read_joints gives them), or
+// are laid straight when joints is NULL. Checks and errors as set_agents's
+// (a joint that is not finite: BOIDS_ERR_PARAM too).
+boids_result boids_engine_set_state(boids_engine *e, uint64_t step, const float (*pos)[4], const float (*vel)[4],
+                                    const uint32_t *group, const float (*joints)[4]);
 // Copies another engine's whole state (agents, joints, step counter) into
 // this one, of the same shape: validation runs both backends from one state.
 boids_result boids_engine_copy_state(boids_engine *dst, boids_engine *src);

@@ -100,7 +100,8 @@ static const char usage_more[] = // (C99 promises string literals of 4095 bytes 
     "                        looks; CPU backend only, every pair)\n"
     "  --quiet               print only the state-hash line (and no progress line)\n"
     "  --decompose AxB[xC]   under mpirun -n A*B*C (built with MPI): one run split into boxes of\n"
-    "                        cells, one per rank, the same state-hash as one process (CPU; see README)\n"
+    "                        cells, one per rank, the same state-hash as one process (CPU; rank 0\n"
+    "                        writes --save and --export-csv; no --save-every, --record, --profile)\n"
     "  --rebalance K[:T]|off with --decompose: boxes cut by the agents' counts, cut anew every K\n"
     "                        steps when a rank holds over T times the mean (default 50:1.1);\n"
     "                        off: even boxes\n"
@@ -341,12 +342,25 @@ static int open_gpu(const boids_options *o, boids_engine **e) {
     return 0;
 }
 
+// The outputs' paths (before any step): 0, or 2 / 3 with one line.
+static int check_outputs(const boids_options *o) {
+    static const char expected[] = "a file path in an existing, writable directory";
+    int rc = 0;
+    if (o->export_csv && (rc = boids_cli_check_output(PROG, "--export-csv", o->export_csv, expected)))
+        return rc;
+    if (o->save && (rc = boids_cli_check_output(PROG, "--save", o->save, expected)))
+        return rc;
+    if (o->record && (rc = boids_cli_check_output(PROG, "--record", o->record, expected)))
+        return rc;
+    return 0;
+}
+
 static const char *decompose_arg; // --decompose AxB[xC] (main takes it out of argv)
 static const char *rebalance_arg; // --rebalance K[:T] | off (likewise)
 #ifdef BOIDS_HAVE_MPI
 static FILE *decompose_err; // every rank's own stderr (rank > 0's stderr is /dev/null)
 static uint32_t decompose_parts[3];
-static int decompose_ranks;
+static int decompose_ranks, decompose_rank;
 static uint32_t rebalance_every = BOIDS_DECOMP_REBALANCE_DEFAULT;
 static double rebalance_imbalance = BOIDS_DECOMP_IMBALANCE_DEFAULT;
 
@@ -355,8 +369,7 @@ static int decompose_flags(const boids_options *o) {
     const char *what = strcmp(o->backend, "gpu") == 0       ? "--backend gpu (the CPU backend only)"
                        : o->index != BOIDS_INDEX_GRID       ? "--index quadtree|brute (the grid only)"
                        : o->update != BOIDS_UPDATE_PARALLEL ? "--update sequential (every pair, in id order)"
-                       : o->export_csv                      ? "--export-csv"
-                       : o->save                            ? "--save"
+                       : o->save_every                      ? "--save-every (the state is gathered at the end only)"
                        : o->record                          ? "--record"
                        : o->profile                         ? "--profile"
                                                             : NULL;
@@ -367,12 +380,53 @@ static int decompose_flags(const boids_options *o) {
     return EXIT_INPUT;
 }
 
+// What the decomposed run's callbacks share: the options, rank 0's engine
+// and the outcome of the final writes (0, or 3 with its line printed).
+typedef struct decompose_run {
+    const boids_options *o;
+    boids_engine *e;
+    int rc;
+} decompose_run;
+
 static void decompose_stats(void *user, const boids_stats *st, double ms) {
-    const boids_options *o = user;
+    const boids_options *o = ((decompose_run *)user)->o;
     if (!o->quiet) {
         print_stats("", st, ms);
         fflush(stdout);
     }
+}
+
+// Rank 0 after the last step: the outputs a plain run writes at its end, in
+// run_write_outputs's order and words, from the world's final state in id
+// order. --export-csv through the core's writer (the last step's neighbour
+// counts are the ranks', not the engine's); --save through the engine,
+// given that state and its step counter, so the snapshot carries the
+// parameters and the scenario as a plain run's does. Both write a temporary
+// file and rename it: a failure leaves an existing file as it was.
+static void decompose_final(void *user, uint64_t step, uint32_t n, const float (*pos)[4], const float (*vel)[4],
+                            const uint32_t *group, const uint32_t *neighbors, const float (*joints)[4]) {
+    decompose_run *run = user;
+    const boids_options *o = run->o;
+    if (o->export_csv) {
+        errno = 0;
+        if (boids_csv_write_agents(o->export_csv, n, pos, vel, group, neighbors) != BOIDS_OK) {
+            boids_cli_error(PROG, "--export-csv", o->export_csv, NULL, "could not be written: %s",
+                            strerror(errno ? errno : EIO));
+            run->rc = EXIT_ENVIRONMENT;
+            return;
+        }
+    }
+    if (!o->save)
+        return;
+    boids_result r = boids_engine_set_state(run->e, step, pos, vel, group, joints);
+    if (r != BOIDS_OK) {
+        boids_cli_error(PROG, "--save", o->save, NULL, "not written: the final state was not taken: %s",
+                        boids_result_str(r));
+        run->rc = EXIT_ENVIRONMENT;
+        return;
+    }
+    if (run_save(o, run->e) != 0)
+        run->rc = EXIT_ENVIRONMENT;
 }
 
 // The run of the engine e (its parameters and initial state) split over the
@@ -389,7 +443,8 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
         rc = EXIT_INPUT;
     } else if ((rc = boids_decomp_check(p, decompose_parts, decompose_ranks, err, sizeof err))) {
         fprintf(stderr, "%s: %s\n", PROG, err);
-    }
+    } else if (decompose_rank == 0)
+        rc = check_outputs(o);
     int worst = rc;
     MPI_Request r;
     MPI_Iallreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &r);
@@ -447,6 +502,7 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
             return EXIT_ENVIRONMENT;
         }
     }
+    decompose_run dr = {.o = o, .e = e};
     boids_decomp_options d = {.steps = o->steps,
                               .stats_every = o->stats_every ? o->stats_every : 1,
                               .rebalance_every = rebalance_every,
@@ -456,7 +512,8 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
                               .err = decompose_err,
                               .scenario = boids_engine_scenario(e),
                               .stats = decompose_stats,
-                              .user = (void *)o};
+                              .final = o->export_csv || o->save ? decompose_final : NULL,
+                              .user = &dr};
     memcpy(d.parts, decompose_parts, sizeof d.parts);
     boids_decomp_result res;
     rc = boids_decomp_run(p, boids_engine_steps(e), n, (const float(*)[4])pos, (const float(*)[4])vel, group, &d, &res);
@@ -468,6 +525,8 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
         boids_cli_error(PROG, NULL, NULL, NULL, "--decompose: out of memory");
         return rc;
     }
+    if (dr.rc) // a final write failed (its line printed): no summary, no state-hash, as a plain run
+        return dr.rc;
     if (!o->quiet) {
         printf("summary: %llu steps, ms/step mean %.4f (decomposed %s over %d ranks)\n", (unsigned long long)o->steps,
                res.ms_per_step, parts, decompose_ranks);
@@ -488,6 +547,10 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
         printf("pairs (last step): candidates %llu, within radius %llu\n",
                (unsigned long long)res.stats.candidate_pairs, (unsigned long long)res.stats.neighbor_pairs);
         print_stats("final: ", &res.stats, res.ms_per_step);
+        if (o->export_csv)
+            printf("exported: %s (%u agents)\n", o->export_csv, n);
+        if (o->save)
+            printf("saved: %s (step %llu)\n", o->save, (unsigned long long)(boids_engine_steps(e)));
     }
     printf("state-hash: %016llx\n", (unsigned long long)res.hash);
     fflush(stdout);
@@ -534,14 +597,8 @@ static int run(const boids_options *o) {
         rc = EXIT_INPUT;
         goto done;
     }
-    if (o->export_csv && (rc = boids_cli_check_output(PROG, "--export-csv", o->export_csv,
-                                                      "a file path in an existing, writable directory")))
-        goto done;
-    if (o->save &&
-        (rc = boids_cli_check_output(PROG, "--save", o->save, "a file path in an existing, writable directory")))
-        goto done;
-    if (o->record &&
-        (rc = boids_cli_check_output(PROG, "--record", o->record, "a file path in an existing, writable directory")))
+    // Decomposed: rank 0 alone writes, and checks them before the ranks agree (run_decomposed).
+    if (!decompose_arg && (rc = check_outputs(o)))
         goto done;
     bool bodies =
         e ? boids_params_joint_rows(boids_engine_params(e)) > 0 : o->body_style_set && o->body_style != BOIDS_BODY_NONE;
@@ -795,6 +852,7 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    decompose_rank = rank;
     MPI_Comm_size(MPI_COMM_WORLD, &decompose_ranks);
     decompose_err = stderr;
     if (rank != 0) {

@@ -974,6 +974,52 @@ static void world_inputs(decomp *d, boids_sim *s, const boids_decomp_options *o,
     resolve_named(d, s, v);
 }
 
+// Bodies: every rank's own joints to rank 0, as the engine holds them
+// (joint j of agent id at [j * n + id]); NULL on the other ranks. A record
+// (id, then the rows) per own agent, by MPI_Igatherv.
+static float (*gather_joints(decomp *d, const boids_sim *s, gathered *g))[4] {
+    size_t rec = sizeof(uint32_t) + d->rows * sizeof(float[4]);
+    uint8_t *mine = malloc((s->n ? s->n : 1) * rec), *all = NULL;
+    float(*joints)[4] = NULL;
+    if (!mine)
+        fatal(d, "out of memory for the joints");
+    for (uint32_t i = 0; i < s->n; i++) {
+        memcpy(mine + i * rec, &s->cur.id[i], sizeof(uint32_t));
+        memcpy(mine + i * rec + sizeof(uint32_t), d->joints[(size_t)i * d->rows], d->rows * sizeof(float[4]));
+    }
+    MPI_Datatype t;
+    MPI_Type_contiguous((int)rec, MPI_BYTE, &t);
+    MPI_Type_commit(&t);
+    int count = (int)s->n;
+    MPI_Request r;
+    MPI_Igather(&count, 1, MPI_INT, g->counts, 1, MPI_INT, 0, d->cart, &r);
+    wait_for(d, &r, "the joints' sizes");
+    if (d->rank == 0) {
+        int total = 0;
+        for (int q = 0; q < d->size; q++) {
+            g->displs[q] = total;
+            total += g->counts[q];
+        }
+        all = malloc((size_t)(total ? total : 1) * rec);
+        joints = malloc((size_t)d->rows * (g->n ? g->n : 1) * sizeof(float[4]));
+        if (!all || !joints || (uint32_t)total != g->n)
+            fatal(d, "out of memory for the joints, or agents lost");
+    }
+    MPI_Igatherv(mine, count, t, all, g->counts, g->displs, t, 0, d->cart, &r);
+    wait_for(d, &r, "the joints");
+    for (uint32_t k = 0; d->rank == 0 && k < g->n; k++) {
+        uint32_t id;
+        memcpy(&id, all + k * rec, sizeof id);
+        for (uint32_t j = 0; j < d->rows; j++)
+            memcpy(joints[(size_t)j * g->n + id], all + k * rec + sizeof(uint32_t) + j * sizeof(float[4]),
+                   sizeof(float[4]));
+    }
+    MPI_Type_free(&t);
+    free(mine);
+    free(all);
+    return joints;
+}
+
 // See decompose_mpi.h.
 int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const float (*pos)[4], const float (*vel)[4],
                      const uint32_t *group, const boids_decomp_options *o, boids_decomp_result *out) {
@@ -1195,6 +1241,7 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     }
     double elapsed = MPI_Wtime() - start;
     d.imbalance = imbalance(&d, s);
+    float(*final_joints)[4] = d.rows && o->final ? gather_joints(&d, s, &g) : NULL;
     // The exchange figures of every rank: the largest bytes, the mean halo.
     double mine[3] = {(double)d.halo_bytes, (double)d.migrate_bytes, d.wait_s / (elapsed > 0 ? elapsed : 1)}, most[3];
     double sums[3] = {(double)d.halo_agents, (double)d.migrated, (double)d.recut_bytes}, total[3];
@@ -1216,6 +1263,18 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         out->recut_bytes = (uint64_t)total[2];
         out->imbalance = d.imbalance;
         out->grid_fine = boids_world_grid_fine(d.w);
+        // The final state to the caller (the outputs): the last gather's id-order arrays.
+        uint32_t *neighbors = o->final ? malloc((size_t)(n ? n : 1) * sizeof *neighbors) : NULL;
+        if (o->final && !neighbors)
+            rc = 3;
+        else if (o->final) {
+            for (uint32_t id = 0; id < n; id++)
+                neighbors[id] = g.sorted[id].neighbors;
+            o->final(o->user, s->step, n, (const float(*)[4])g.pos, (const float(*)[4])g.vel, g.group, neighbors,
+                     (const float(*)[4])final_joints);
+        }
+        free(neighbors);
+        free(final_joints);
     }
 done:
     free(d.send);

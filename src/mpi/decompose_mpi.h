@@ -16,9 +16,10 @@
  * scenario's schedule at the step, the heading rules' survey (each rank's
  * best block of its own cells, reduced) and the named agents' states (from
  * the ranks that own them). The neighbour sums are fixed point, so the
- * result is the one process's bit for bit, whatever the cuts. Every wait is a test loop with a time-out
- * (MPI_Abort, exit 3), never a hang. The library (src/core, src/engine)
- * never needs MPI.
+ * result is the one process's bit for bit, whatever the cuts. Every wait is a test
+ * loop with a time-out (MPI_Abort, exit 3), never a hang. At the end rank 0
+ * hands the final world in id order to a callback (the caller's outputs).
+ * The library (src/core, src/engine) never needs MPI.
  *
  * Offers: boids_decomp_parse, boids_decomp_parse_rebalance,
  *         boids_decomp_refusal, boids_decomp_check, boids_decomp_run.
@@ -72,6 +73,15 @@ typedef struct boids_decomp_options {
     const boids_scenario *scenario;
     // rank 0: the statistics of the whole world after `step` (gathered in id order)
     void (*stats)(void *user, const boids_stats *st, double ms_per_step);
+    // rank 0, once after the last step and the last exchange (NULL: none):
+    // the final state of the whole world in id order, as the last statistics
+    // gathered it: pos and vel with their wander lanes, group, and the last
+    // step's neighbour counts (with 0 steps the initial state, counts 0);
+    // `step` is the step counter after the run. The arrays live for the call.
+    // With bodies, `joints` are theirs (joint j of agent id at [j * n + id],
+    // boids_params_joint_rows of p rows); NULL without.
+    void (*final)(void *user, uint64_t step, uint32_t n, const float (*pos)[4], const float (*vel)[4],
+                  const uint32_t *group, const uint32_t *neighbors, const float (*joints)[4]);
     void *user;
 } boids_decomp_options;
 
