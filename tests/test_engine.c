@@ -424,8 +424,10 @@ START_TEST(set_state_joints) {
         }
         ck_assert(boids_engine_set_state(d, 30, cp, cv, group, NULL) == BOIDS_OK);
         float(*straight)[4] = joints_of(d);
-        ck_assert_msg(memcmp(straight, at30, (size_t)6 * N * 16) != 0, "set_state (%s) without joints: expected "
-                                                                       "them laid straight, not the source's", name);
+        ck_assert_msg(memcmp(straight, at30, (size_t)6 * N * 16) != 0,
+                      "set_state (%s) without joints: expected "
+                      "them laid straight, not the source's",
+                      name);
         free(fresh);
         free(same);
         free(back);
