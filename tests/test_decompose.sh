@@ -23,7 +23,8 @@ rm -rf "$tmp" && mkdir -p "$tmp"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 mpi() { timeout 60 "$mpirun" --allow-run-as-root --oversubscribe -n "$@"; }
 hash_of() { timeout 60 "$bin" "$@" --quiet | tail -1; }
-# same "ARGS" R:DECOMP...: each decomposition's state-hash is the plain run's.
+# same "ARGS" R:DECOMP...: each decomposition's state-hash is the plain run's
+# ($extra: more flags of the decomposed runs only, as --backend gpu).
 same() {
   local args=$1 ref got r dec
   shift
@@ -34,10 +35,10 @@ same() {
     r=${rd%%:*} dec=${rd#*:}
     if [ "$r" = 1 ]; then
       # shellcheck disable=SC2086
-      got=$(timeout 60 "$bin" $args --quiet --decompose "$dec" | tail -1)
+      got=$(timeout 60 "$bin" $args ${extra:-} --quiet --decompose "$dec" | tail -1)
     else
       # shellcheck disable=SC2086
-      got=$(mpi "$r" "$bin" $args --quiet --threads 1 --decompose "$dec" | tail -1)
+      got=$(mpi "$r" "$bin" $args ${extra:-} --quiet --threads 1 --decompose "$dec" | tail -1)
     fi
     [ "$got" = "$ref" ] || fail "'$args' on $r ranks as $dec: '$got', one process: '$ref'"
   done
@@ -91,7 +92,7 @@ full() {
   # shellcheck disable=SC2086
   plain=$(timeout 120 "$bin" $args | grep -E '^(pairs|final|state-hash)' | sed 's/ms\/step.*//')
   # shellcheck disable=SC2086
-  got=$(mpi "$r" "$bin" $args --threads 1 --decompose "$dec" --rebalance "$rb")
+  got=$(mpi "$r" "$bin" $args ${extra:-} --threads 1 --decompose "$dec" --rebalance "$rb")
   line=$(grep '^balance:' <<<"$got") || fail "'$args' as $dec: no balance line: $got"
   cuts=$(sed 's/.* cut anew \([0-9]*\) times.*/\1/' <<<"$line")
   [ "$cuts" -ge 1 ] || fail "'$args' as $dec --rebalance $rb: the boxes were never cut anew: $line"
@@ -107,6 +108,26 @@ full "--dim 3 --scenario flocking --count 2000 --steps 200 --boundary bounce" 4 
 # grid_fine auto: the factor changes mid-run (the boxes are cut on the new grid).
 full "--scenario flocking --count 1500 --steps 300 --grid-fine auto" 4 2x2 off
 full "--scenario flocking --count 1500 --steps 200 --grid-fine auto" 2 2x1 10:1.0
+
+# The GPU backend on every rank (llvmpipe here, an EGL context per rank):
+# each step's own and halo agents stepped on the rank's GPU and read back;
+# the GPU is the CPU reference bit for bit, so the state-hash is the one
+# CPU process's, whatever the kernel.
+extra="--backend gpu" same "--count 1000 --steps 200" 1:1x1 2:2x1 4:2x2
+extra="--backend gpu" same "--dim 3 --count 800 --steps 200 --boundary walls" 4:2x1x2 3:1x3x1
+extra="--backend gpu --kernel fused" same "--count 600 --steps 200 --scenario predators-prey --boundary bounce" 3:3x1
+extra="--backend gpu --kernel morton" same "--count 1000 --steps 200 --grid-fine 2 --boundary margin" 2:1x2
+extra="--backend gpu --kernel all" same "--count 600 --steps 200 --scenario flocking-varying" 2:2x1
+extra="--backend gpu" full "--scenario flocking --count 1500 --steps 200 --grid-fine auto" 2 2x1 10:1.0
+# A rank whose agents outgrow its GPU engine opens a larger one (room for
+# 100 agents at first here).
+got=$(BOIDS_DECOMPOSE_GPU_CAPACITY=100 timeout 120 "$mpirun" --allow-run-as-root --oversubscribe \
+  -x BOIDS_DECOMPOSE_GPU_CAPACITY -n 2 "$bin" --count 1500 --steps 100 --scenario flocking --threads 1 \
+  --backend gpu --decompose 2x1 --rebalance 20:1.0)
+ref=$(hash_of --count 1500 --steps 100 --scenario flocking)
+grep -q '^gpu: .*rank 0 opened [2-9] GPU engines' <<<"$got" || fail "no larger GPU engine: $(grep '^gpu' <<<"$got")"
+[ "$(tail -1 <<<"$got")" = "$ref" ] || fail "GPU engines grown: $(tail -1 <<<"$got"), one process: $ref"
+echo "ok: $(grep '^gpu:' <<<"$got")"
 
 # From a snapshot (--load): the step counter and the state of a saved run.
 timeout 60 "$bin" --count 800 --steps 100 --behaviors flocking,wander --save "$tmp/half.boids" --quiet >/dev/null
@@ -285,7 +306,10 @@ bad run1 --decompose 1x1 --rebalance ten -- "does not parse"
 bad run1 --decompose 1x1 --rebalance 10:0.5 -- "does not parse"
 bad run1 --decompose 1x1 --rebalance 10:x -- "does not parse"
 # What this slice refuses.
-bad run1 --decompose 1x1 --backend gpu -- "--backend gpu"
+# What the GPU backend leaves to the CPU's: named agents, the survey, bodies.
+bad run1 --decompose 1x1 --backend gpu --behaviors flocking,follow -- "on the GPU backend"
+bad run1 --decompose 1x1 --backend gpu --scenario angle-bug -- "survey"
+bad run1 --decompose 1x1 --backend gpu --bodies chain -- "--bodies"
 bad run1 --decompose 1x1 --index brute -- "--index"
 bad run1 --decompose 1x1 --update sequential -- "--update"
 bad run1 --decompose 1x1 --record "$tmp/x.rec" -- "--record"

@@ -232,6 +232,18 @@ boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], con
 // (a joint that is not finite: BOIDS_ERR_PARAM too).
 boids_result boids_engine_set_state(boids_engine *e, uint64_t step, const float (*pos)[4], const float (*vel)[4],
                                     const uint32_t *group, const float (*joints)[4]);
+// A distributed run's rank (src/mpi, boids-run --decompose --backend gpu):
+// one step of the s->n agents of s (its own and a halo's, any slot order,
+// ids of the whole world; s's parameters, step counter and grid) on this
+// GPU engine, whose agent count is the most it holds: uploaded, keyed,
+// sorted, steered and integrated there (every agent; the caller keeps the
+// ones it owns), then downloaded into s: the new state in the GPU's slot
+// order, the per-slot outputs, the step's grid counts and starts, the step
+// counter + 1. No bodies, no named agents, no survey (the caller's). The
+// engine's own agents are gone after it (boids_engine_read and the like
+// read what the GPU holds). BOIDS_ERR_ARGUMENT with one line in err: a CPU
+// engine, or more agents than it holds; a GPU fault as boids_engine_step's.
+boids_result boids_engine_step_agents(boids_engine *e, boids_sim *s, char *err, size_t err_size);
 // Copies another engine's whole state (agents, joints, step counter) into
 // this one, of the same shape: validation runs both backends from one state.
 boids_result boids_engine_copy_state(boids_engine *dst, boids_engine *src);

@@ -172,5 +172,13 @@ bool boids_gpu_int64(const boids_gpu *g);
 // Steps taken and agents.
 uint64_t boids_gpu_steps(const boids_gpu *g);
 uint32_t boids_gpu_count(const boids_gpu *g);
+// The agents the buffers hold: the params' count at create.
+uint32_t boids_gpu_capacity(const boids_gpu *g);
+// The agents the stages and reads cover from now on (a distributed run's
+// rank: its own and the halo's, fewer than the buffers hold): n <= the
+// capacity, else BOIDS_ERR_ARGUMENT; BOIDS_ERR_GPU_LOST after a loss. The
+// state is then the caller's to upload (boids_gpu_upload_agents); bodies
+// keep their rows of the capacity.
+boids_result boids_gpu_set_count(boids_gpu *g, uint32_t n);
 
 #endif

@@ -366,8 +366,7 @@ static double rebalance_imbalance = BOIDS_DECOMP_IMBALANCE_DEFAULT;
 
 // The flags this slice of --decompose cannot honour: 0, or 2 (one line).
 static int decompose_flags(const boids_options *o) {
-    const char *what = strcmp(o->backend, "gpu") == 0       ? "--backend gpu (the CPU backend only)"
-                       : o->index != BOIDS_INDEX_GRID       ? "--index quadtree|brute (the grid only)"
+    const char *what = o->index != BOIDS_INDEX_GRID         ? "--index quadtree|brute (the grid only)"
                        : o->update != BOIDS_UPDATE_PARALLEL ? "--update sequential (every pair, in id order)"
                        : o->save_every                      ? "--save-every (the state is gathered at the end only)"
                        : o->record                          ? "--record"
@@ -376,7 +375,7 @@ static int decompose_flags(const boids_options *o) {
     if (!what)
         return 0;
     boids_cli_error(PROG, "--decompose", decompose_arg, "a run without it, or without that flag",
-                    "cannot be used with %s in this first slice", what);
+                    "cannot be used with %s", what);
     return EXIT_INPUT;
 }
 
@@ -436,10 +435,15 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
     const boids_params *p = boids_engine_params(e);
     char err[512] = "";
     int rc = 0;
+    bool gpu = strcmp(o->backend, "gpu") == 0;
     const char *refused = boids_decomp_refusal(p);
+    if (!refused && gpu)
+        refused = boids_decomp_gpu_refusal(p);
     if (refused) {
-        boids_cli_error(PROG, "--decompose", decompose_arg, "a run without it, or without that behaviour",
-                        "cannot split a run with %s in this first slice", refused);
+        boids_cli_error(PROG, "--decompose", decompose_arg,
+                        gpu ? "the CPU backend, or a run without that behaviour"
+                            : "a run without it, or without that behaviour",
+                        "cannot split a run with %s%s", refused, gpu ? " on the GPU backend" : "");
         rc = EXIT_INPUT;
     } else if ((rc = boids_decomp_check(p, decompose_parts, decompose_ranks, err, sizeof err))) {
         fprintf(stderr, "%s: %s\n", PROG, err);
@@ -479,12 +483,13 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
     else
         snprintf(parts, sizeof parts, "%ux%u", decompose_parts[0], decompose_parts[1]);
     if (!o->quiet) {
-        printf("boids-run %s: %u agents, %uD, boundary %s, seed %llu, steps %llu, backend cpu, decomposed %s "
+        printf("boids-run %s: %u agents, %uD, boundary %s, seed %llu, steps %llu, backend %s, decomposed %s "
                "over %d ranks (grid %ux%ux%u cells)\n",
                BOIDS_VERSION, n, w->dim,
                w->boundary <= BOIDS_BOUNDARY_MARGIN ? boids_parse_boundary_names[w->boundary] : "?",
-               (unsigned long long)((uint64_t)w->seed_hi << 32 | w->seed_lo), (unsigned long long)o->steps, parts,
-               decompose_ranks, w->cells[0], w->cells[1], w->dim == 3 ? w->cells[2] : 1u);
+               (unsigned long long)((uint64_t)w->seed_hi << 32 | w->seed_lo), (unsigned long long)o->steps,
+               gpu ? "gpu (on every rank)" : "cpu", parts, decompose_ranks, w->cells[0], w->cells[1],
+               w->dim == 3 ? w->cells[2] : 1u);
         fflush(stdout);
     }
     // Bodies: their joints as the engine has them (laid straight, or a snapshot's).
@@ -508,6 +513,10 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
                               .rebalance_every = rebalance_every,
                               .imbalance = rebalance_imbalance,
                               .joints = (const float(*)[4])joints,
+                              .gpu = gpu,
+                              .shader_dir = o->shader_dir,
+                              .kernel = (boids_kernel)o->kernel,
+                              .quiet_gl = true,
                               .threads = o->threads,
                               .err = decompose_err,
                               .scenario = boids_engine_scenario(e),
@@ -544,6 +553,10 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
             printf("balance: even boxes (--rebalance off), cut anew %u times (a new grid); imbalance at the end %.3f "
                    "(the most agents of a rank over the mean); grid M %u\n",
                    res.recuts, res.imbalance, res.grid_fine);
+        if (gpu)
+            printf("gpu: every rank steps its own and halo agents on its GPU (uploaded and read back each step); "
+                   "rank 0 opened %u GPU engine%s\n",
+                   res.gpu_opened, res.gpu_opened == 1 ? "" : "s (its agents outgrew the first)");
         printf("pairs (last step): candidates %llu, within radius %llu\n",
                (unsigned long long)res.stats.candidate_pairs, (unsigned long long)res.stats.neighbor_pairs);
         print_stats("final: ", &res.stats, res.ms_per_step);

@@ -376,6 +376,46 @@ boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done) {
 }
 
 // See boids/engine.h.
+boids_result boids_engine_step_agents(boids_engine *e, boids_sim *s, char *err, size_t err_size) {
+    if (!e->gpu) {
+        engine_say(err, err_size, "step_agents: a CPU engine; expected one of the GPU backend");
+        return BOIDS_ERR_ARGUMENT;
+    }
+    boids_result r = engine_healthy(e);
+    if (r != BOIDS_OK)
+        return r;
+    if (s->n > boids_gpu_capacity(e->gpu)) {
+        engine_say(err, err_size, "step_agents: %u agents; the engine's GPU holds at most %u", s->n,
+                   boids_gpu_capacity(e->gpu));
+        return BOIDS_ERR_ARGUMENT;
+    }
+    // s's parameters (a schedule's target and weights, a new grid of
+    // grid_fine auto) with the engine's count: the buffers' rows.
+    boids_params q = s->p;
+    q.flow = e->sim->p.flow;
+    q.world.count = e->sim->p.world.count;
+    if (memcmp(q.world.cells, e->sim->p.world.cells, sizeof q.world.cells) != 0) {
+        if ((r = boids_gpu_set_grid(e->gpu, &q, err, err_size)) != BOIDS_OK)
+            return r;
+        e->sim->p.world = q.world;
+    }
+    boids_gpu_set_params(e->gpu, &q);
+    if ((r = boids_gpu_set_count(e->gpu, s->n)) != BOIDS_OK)
+        return r;
+    boids_gpu_upload_agents(e->gpu, s);
+    boids_gpu_build_grid(e->gpu);
+    boids_gpu_steer(e->gpu);
+    boids_gpu_integrate(e->gpu);
+    if ((r = engine_healthy(e)) != BOIDS_OK)
+        return r;
+    r = boids_gpu_download(e->gpu, s);
+    if (r == BOIDS_OK)
+        r = engine_healthy(e);
+    e->trusted = false; // the engine's own agents are gone
+    return r;
+}
+
+// See boids/engine.h.
 const boids_params *boids_engine_params(const boids_engine *e) {
     return &e->sim->p;
 }

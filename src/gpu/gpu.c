@@ -35,6 +35,7 @@ struct boids_gpu {
     boids_params p;
     boids_world_params world_gpu; // as uploaded (flow_dims[3] = 0 without a field)
     uint32_t n, cells;
+    uint32_t capacity; // the agents the buffers hold (n at create; boids_gpu_set_count moves n below it)
     state_buffers state[2];
     int cur; // index of the state bound as cur
     GLuint key, count, start, accel, neighbors, nearest, candidates, flow, slot_of;
@@ -383,6 +384,7 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     g->p.flow.vec = NULL;
     g->p.flow.dims[3] = 0;
     g->n = n;
+    g->capacity = n;
     g->cells = cells;
     g->quiet = d->quiet;
     g->shader_dir = d->shader_dir;
@@ -1183,6 +1185,21 @@ uint64_t boids_gpu_steps(const boids_gpu *g) {
 }
 uint32_t boids_gpu_count(const boids_gpu *g) {
     return g->n;
+}
+uint32_t boids_gpu_capacity(const boids_gpu *g) {
+    return g->capacity;
+}
+
+// See boids/gpu.h.
+boids_result boids_gpu_set_count(boids_gpu *g, uint32_t n) {
+    if (n > g->capacity)
+        return BOIDS_ERR_ARGUMENT;
+    if (gpu_lost(g))
+        return BOIDS_ERR_GPU_LOST;
+    g->n = n;
+    g->keys_ready = false; // kernel fused: keys of other agents
+    g->grid_built = false;
+    return BOIDS_OK;
 }
 bool boids_gpu_int64(const boids_gpu *g) {
     return (g->shader_flags & BOIDS_SHADER_INT64) != 0;

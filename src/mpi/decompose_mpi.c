@@ -69,9 +69,11 @@ typedef struct decomp {
     uint32_t (*by_id)[2]; // bodies: (id, slot before the step) of the own agents
     size_t by_id_cap;
     uint64_t halo_bytes, migrate_bytes, halo_agents, migrated, recut_bytes;
-    uint32_t recuts;  // the boxes cut anew (a rebalance or a new grid)
-    double imbalance; // the most own agents of a rank over the mean, at the last check
-    double wait_s;    // seconds in wait_for (the exchanges, the gathers)
+    uint32_t recuts;       // the boxes cut anew (a rebalance or a new grid)
+    double imbalance;      // the most own agents of a rank over the mean, at the last check
+    double wait_s;         // seconds in wait_for (the exchanges, the gathers)
+    uint32_t gpu_capacity; // agents the GPU backend holds (o->gpu)
+    uint32_t gpu_opened;   // GPU engines made (1, more when a step's agents outgrew one)
 } decomp;
 
 // See decompose_mpi.h.
@@ -854,15 +856,20 @@ static int by_id(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-// Bodies, before a step: the own agents' ids and joints as they are
-// (slots 0..n), to be found again by id once the step has sorted the slots.
-static void bodies_before(decomp *d, const boids_sim *s) {
+// Before a step: the own agents' ids (slots 0..n) sorted with their slots,
+// to be found again by id once the step has sorted the slots (bodies: their
+// joints too; the GPU: which slots are own).
+static void own_ids(decomp *d, const boids_sim *s) {
     d->by_id = grow(d, d->by_id, &d->by_id_cap, s->n, sizeof(*d->by_id));
     for (uint32_t i = 0; i < s->n; i++) {
         d->by_id[i][0] = s->cur.id[i];
         d->by_id[i][1] = i;
     }
     qsort(d->by_id, s->n, sizeof(*d->by_id), by_id);
+}
+
+static void bodies_before(decomp *d, const boids_sim *s) {
+    own_ids(d, s);
     memcpy(d->joints_tmp, d->joints, (size_t)s->n * d->rows * sizeof(float[4]));
 }
 
@@ -1020,6 +1027,40 @@ static float (*gather_joints(decomp *d, const boids_sim *s, gathered *g))[4] {
     return joints;
 }
 
+// The GPU backend of this rank: an engine of `capacity` agents (the own
+// and halo agents of a step, at most; boids_engine_step_agents steps them)
+// on s's parameters; a failure (no GL 4.5) aborts the job, exit 3.
+static boids_engine *open_gpu(decomp *d, const boids_sim *s, const boids_decomp_options *o, uint32_t capacity) {
+    boids_params q = s->p;
+    q.flow.vec = NULL;
+    q.flow.dims[3] = 0;
+    q.world.count = capacity ? capacity : 1;
+    boids_engine_desc desc = {.params = &q,
+                              .backend = BOIDS_BACKEND_GPU,
+                              .shader_dir = o->shader_dir,
+                              .kernel = o->kernel,
+                              .quiet = o->quiet_gl};
+    boids_engine *e = NULL;
+    char err[1024] = "", msg[1200];
+    if (boids_engine_create(&e, &desc, err, sizeof err) != BOIDS_OK) {
+        snprintf(msg, sizeof msg, "the GPU backend of %u agents: %s", q.world.count, err);
+        fatal(d, msg);
+    }
+    d->gpu_capacity = q.world.count;
+    return e;
+}
+
+// See decompose_mpi.h.
+const char *boids_decomp_gpu_refusal(const boids_params *p) {
+    if (boids_params_named(p))
+        return "behaviour offset, follow or interpose (named agents are resolved on the CPU backend only)";
+    if (boids_params_survey(p))
+        return "rules heading with cohesion (the survey is resolved on the CPU backend only)";
+    if (boids_params_joint_rows(p) > 0)
+        return "--bodies (the joints follow on the CPU backend only)";
+    return NULL;
+}
+
 // See decompose_mpi.h.
 int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const float (*pos)[4], const float (*vel)[4],
                      const uint32_t *group, const boids_decomp_options *o, boids_decomp_result *out) {
@@ -1174,6 +1215,15 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     if (limit && atof(limit) > 0)
         d.timeout_s = atof(limit);
     world_view view; // the survey and named agents of each step (world_inputs)
+    boids_engine *gpu = NULL;
+    if (o->gpu) {
+        // Tests: BOIDS_DECOMPOSE_GPU_CAPACITY=K starts the GPU backend with
+        // room for K agents (a step with more opens a larger one).
+        const char *cap = getenv("BOIDS_DECOMPOSE_GPU_CAPACITY");
+        uint64_t want = cap && atol(cap) > 0 ? (uint64_t)atol(cap) : 2 * (uint64_t)s->n + 1024;
+        gpu = open_gpu(&d, s, o, (uint32_t)(want < n ? want : n));
+        d.gpu_opened = 1;
+    }
     double start = MPI_Wtime(), interval = start;
     uint64_t interval_steps = 0;
     for (uint64_t k = 1; k <= o->steps; k++) {
@@ -1182,15 +1232,42 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         uint32_t n_own = s->n;
         if (d.rows)
             bodies_before(&d, s);
+        else if (gpu)
+            own_ids(&d, s);
         halo(&d, s);
         d.halo_agents += s->n - n_own;
         s->p.world.step = (uint32_t)s->step;
-        boids_sim_build_grid(s);
         grow_slots(&d, s->n);
-        for (uint32_t i = 0; i < s->n; i++) {
-            uint32_t c[3];
-            coords_of(&d, s->cur.pos[i], c);
-            d.owned[i] = in_box(&d.me, c);
+        uint64_t step = s->step;
+        if (gpu) {
+            // The whole step on this rank's GPU: the schedule first (the
+            // parameters go with the agents), then own and halo stepped
+            // there and read back in its slot order; the own ones found by id.
+            world_inputs(&d, s, o, &view);
+            if (s->n > d.gpu_capacity) {
+                boids_engine_destroy(gpu);
+                uint64_t want = (uint64_t)s->n + s->n / 2;
+                gpu = open_gpu(&d, s, o, (uint32_t)(want < n ? want : n));
+                d.gpu_opened++;
+            }
+            char err[512] = "";
+            boids_result r = boids_engine_step_agents(gpu, s, err, sizeof err);
+            if (r != BOIDS_OK) {
+                char msg[700];
+                snprintf(msg, sizeof msg, "the GPU step %llu: %s%s%s", (unsigned long long)step + 1,
+                         boids_result_str(r), err[0] ? ": " : "", err);
+                fatal(&d, msg);
+            }
+            s->step = step; // counted below, as the CPU's
+            for (uint32_t i = 0; i < s->n; i++)
+                d.owned[i] = bsearch(&s->cur.id[i], d.by_id, n_own, sizeof(*d.by_id), by_id) != NULL;
+        } else {
+            boids_sim_build_grid(s);
+            for (uint32_t i = 0; i < s->n; i++) {
+                uint32_t c[3];
+                coords_of(&d, s->cur.pos[i], c);
+                d.owned[i] = in_box(&d.me, c);
+            }
         }
         bool stats = k % o->stats_every == 0 || k == o->steps;
         bool fine_due = fine_auto && (s->step + 1) % BOIDS_ENGINE_FINE_EVERY == 0;
@@ -1203,11 +1280,13 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
                     cell_max = count > cell_max ? count : cell_max;
                 }
         uint64_t sq = fine_due ? own_square_sum(&d, s) : 0;
-        s->owned = d.owned;
-        world_inputs(&d, s, o, &view);
-        boids_sim_steer(s);
-        boids_sim_integrate(s);
-        s->owned = NULL;
+        if (!gpu) {
+            s->owned = d.owned;
+            world_inputs(&d, s, o, &view);
+            boids_sim_steer(s);
+            boids_sim_integrate(s);
+            s->owned = NULL;
+        }
         // Drop the halo: the own agents (and their steer outputs) to the front.
         uint32_t kept = 0;
         for (uint32_t i = 0; i < s->n; i++) {
@@ -1240,6 +1319,7 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         }
     }
     double elapsed = MPI_Wtime() - start;
+    boids_engine_destroy(gpu);
     d.imbalance = imbalance(&d, s);
     float(*final_joints)[4] = d.rows && o->final ? gather_joints(&d, s, &g) : NULL;
     // The exchange figures of every rank: the largest bytes, the mean halo.
@@ -1263,6 +1343,7 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         out->recut_bytes = (uint64_t)total[2];
         out->imbalance = d.imbalance;
         out->grid_fine = boids_world_grid_fine(d.w);
+        out->gpu_opened = d.gpu_opened;
         // The final state to the caller (the outputs): the last gather's id-order arrays.
         uint32_t *neighbors = o->final ? malloc((size_t)(n ? n : 1) * sizeof *neighbors) : NULL;
         if (o->final && !neighbors)

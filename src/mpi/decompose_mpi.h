@@ -48,6 +48,9 @@ bool boids_decomp_parse_rebalance(const char *text, uint32_t *every, double *thr
 // What of p the driver cannot split, or NULL: p can run decomposed (today
 // every p can: the refusals left are of boids-run's flags).
 const char *boids_decomp_refusal(const boids_params *p);
+// What of p the GPU backend on every rank cannot split (named agents, the
+// survey, bodies: the CPU backend's), or NULL.
+const char *boids_decomp_gpu_refusal(const boids_params *p);
 // Whether parts fit p's grid (finalized) on `ranks` ranks: 0, or 2 with one
 // line in err (a C part in 2D, A*B*C != ranks, more boxes along an axis
 // than the cells of the reach: every box holds at least one cell of any M).
@@ -63,6 +66,13 @@ typedef struct boids_decomp_options {
     // Bodies: the joints of the initial state, joint j of agent id at
     // [j * n + id] (boids_engine_read_joints); NULL: laid straight.
     const float (*joints)[4];
+    // The GPU backend on every rank (boids_engine_step_agents: each step's
+    // own and halo agents uploaded, stepped and read back), with these
+    // shaders (NULL: built in) and kernel; boids_decomp_gpu_refusal first.
+    bool gpu;
+    const char *shader_dir;
+    boids_kernel kernel;
+    bool quiet_gl; // no GL debug messages on stderr
     uint64_t steps;       // steps to run
     uint64_t stats_every; // a statistics callback every K steps (and at the last)
     int threads;          // OpenMP threads per rank (0: default)
@@ -97,6 +107,7 @@ typedef struct boids_decomp_result {
     uint64_t recut_bytes;             // bytes sent by the re-cuts, all ranks
     double imbalance;                 // the most own agents of a rank over the mean, at the end
     uint32_t grid_fine;               // the grid's factor M at the end
+    uint32_t gpu_opened;              // rank 0's GPU engines (o->gpu: 1, more when its agents outgrew one)
 } boids_decomp_result;
 
 // Runs o->steps steps of p (finalized) from the n agents in id order (every
