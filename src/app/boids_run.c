@@ -103,9 +103,9 @@ static const char usage_more[] = // (C99 promises string literals of 4095 bytes 
     "                        cells, one per rank, the same state-hash as one process (either\n"
     "                        backend; rank 0 writes --save and --export-csv; no --save-every,\n"
     "                        --record, --profile)\n"
-    "  --rebalance K[:T]|off with --decompose: boxes cut by the agents' counts, cut anew every K\n"
-    "                        steps when a rank holds over T times the mean (default 50:1.1);\n"
-    "                        off: even boxes\n"
+    "  --rebalance K[:T]|off with --decompose: boxes cut by the work of the agents (the candidate\n"
+    "                        pairs of their cells), cut anew every K steps when a rank's step\n"
+    "                        examined over T times the mean (default 50:1.1); off: even boxes\n"
     "  --help, --version\n";
 static const char usage_notes[] =
     "\n"
@@ -545,14 +545,14 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
                res.halo_agents, res.halo_bytes, res.migrate_bytes, (unsigned long long)res.migrated,
                100.0 * res.wait_share);
         if (rebalance_every)
-            printf("balance: boxes cut by the agents' counts, checked every %u steps (threshold %.2f); cut anew %u "
-                   "times (%.0f bytes sent in all); imbalance at the end %.3f (the most agents of a rank over the "
-                   "mean); grid M %u\n",
+            printf("balance: boxes cut by the work per cell, checked every %u steps (threshold %.2f); cut anew %u "
+                   "times (%.0f bytes sent in all); imbalance at the end %.3f (the most "
+                   "candidate pairs of a rank over the mean); grid M %u\n",
                    rebalance_every, rebalance_imbalance, res.recuts, (double)res.recut_bytes, res.imbalance,
                    res.grid_fine);
         else
             printf("balance: even boxes (--rebalance off), cut anew %u times (a new grid); imbalance at the end %.3f "
-                   "(the most agents of a rank over the mean); grid M %u\n",
+                   "(the most candidate pairs of a rank over the mean); grid M %u\n",
                    res.recuts, res.imbalance, res.grid_fine);
         if (gpu)
             printf("gpu: every rank steps its own and halo agents on its GPU (uploaded and read back each step); "
@@ -883,7 +883,7 @@ int main(int argc, char **argv) {
         rc = EXIT_INPUT;
     } else if (rebalance_arg && !boids_decomp_parse_rebalance(rebalance_arg, &rebalance_every, &rebalance_imbalance)) {
         boids_cli_error(PROG, "--rebalance", rebalance_arg,
-                        "K or K:T (K steps between checks, 0..1e9; T >= 1, the most agents of a rank over the "
+                        "K or K:T (K steps between checks, 0..1e9; T >= 1, the most work of a rank over the "
                         "mean), or off",
                         "does not parse");
         rc = EXIT_INPUT;

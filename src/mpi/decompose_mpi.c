@@ -70,7 +70,8 @@ typedef struct decomp {
     size_t by_id_cap;
     uint64_t halo_bytes, migrate_bytes, halo_agents, migrated, recut_bytes;
     uint32_t recuts;       // the boxes cut anew (a rebalance or a new grid)
-    double imbalance;      // the most own agents of a rank over the mean, at the last check
+    double imbalance;      // the most work of a rank over the mean, at the last check
+    uint64_t work;         // the candidate pairs the own agents examined in the last step
     double wait_s;         // seconds in wait_for (the exchanges, the gathers)
     uint32_t gpu_capacity; // agents the GPU backend holds (o->gpu)
     uint32_t gpu_opened;   // GPU engines made (1, more when a step's agents outgrew one)
@@ -404,10 +405,48 @@ static void bisect(const uint64_t *pre, uint32_t a, uint32_t b, uint32_t parts, 
     bisect(pre, x, b, parts - left, cut + left);
 }
 
-// Cuts by the agents' counts per cell (count, the world's grid): x by the
-// slabs' agents, then each slab's y by its own agents, then each column's z
-// (scratch: the prefix sums of the longest axis + 1).
-static void cut_counts(decomp *d, const uint32_t *count, uint64_t *pre) {
+// The work of each cell of the world's grid from its agents' counts: the
+// candidate pairs its agents examine, count x the agents of its search
+// block (the cells c-M..c+M per axis, across the edges of a torus, each cell
+// once), by a box sum along each axis in turn.
+static void cell_work(const decomp *d, const uint32_t *count, uint64_t *work, uint64_t *tmp) {
+    const uint32_t *cells = d->w->cells;
+    size_t total = cells[3];
+    for (size_t c = 0; c < total; c++)
+        work[c] = count[c];
+    for (int a = 0; a < d->ndims; a++) {
+        uint32_t n = cells[a], m = d->depth;
+        size_t stride = a == 0 ? 1 : a == 1 ? cells[0] : (size_t)cells[0] * cells[1];
+        bool whole = d->wrap && 2 * m + 1 >= n; // the block holds every cell of the axis
+        memcpy(tmp, work, total * sizeof *tmp);
+        for (size_t c = 0; c < total; c++) {
+            uint32_t x = (uint32_t)(c / stride % n);
+            size_t base = c - (size_t)x * stride;
+            uint64_t sum = 0;
+            if (whole) {
+                for (uint32_t y = 0; y < n; y++)
+                    sum += tmp[base + (size_t)y * stride];
+            } else {
+                for (int64_t o = -(int64_t)m; o <= (int64_t)m; o++) {
+                    int64_t y = (int64_t)x + o;
+                    if (d->wrap)
+                        y = (y % n + n) % n;
+                    else if (y < 0 || y >= n)
+                        continue;
+                    sum += tmp[base + (size_t)y * stride];
+                }
+            }
+            work[c] = sum;
+        }
+    }
+    for (size_t c = 0; c < total; c++)
+        work[c] *= count[c];
+}
+
+// Cuts by the work per cell (cell_work, the world's grid): x by the slabs'
+// work, then each slab's y by its own, then each column's z (scratch: the
+// prefix sums of the longest axis + 1).
+static void cut_counts(decomp *d, const uint64_t *count, uint64_t *pre) {
     const uint32_t *cells = d->w->cells;
     uint32_t *x = cuts_of(d, 0, 0, 0);
     pre[0] = 0;
@@ -733,8 +772,8 @@ static void redistribute(decomp *d, boids_sim *s) {
     append(d, s, (uint32_t)total, "the re-cut");
 }
 
-// The most agents of any box of the cuts (count: the world's per cell).
-static uint64_t most_in_a_box(const decomp *d, const uint32_t *count) {
+// The most work of any box of the cuts (count: the world's cell_work).
+static uint64_t most_in_a_box(const decomp *d, const uint64_t *count) {
     uint64_t most = 0;
     for (uint32_t i = 0; i < d->parts[0]; i++)
         for (uint32_t j = 0; j < d->parts[1]; j++)
@@ -759,15 +798,18 @@ static uint64_t most_in_a_box(const decomp *d, const uint32_t *count) {
 static bool recut(decomp *d, boids_sim *s, bool by_counts, bool only_better) {
     if (by_counts) {
         uint32_t cells = d->w->cells[3];
-        uint32_t *mine = calloc(cells, sizeof *mine), *all = malloc((size_t)cells * sizeof *all);
+        uint32_t *mine = calloc(cells, sizeof *mine), *counts = malloc((size_t)cells * sizeof *counts);
+        uint64_t *all = malloc((size_t)cells * 2 * sizeof *all);
         uint64_t *pre = malloc(((size_t)d->w->cells[0] + d->w->cells[1] + d->w->cells[2] + 1) * sizeof *pre);
-        if (!mine || !all || !pre)
+        if (!mine || !counts || !all || !pre)
             fatal(d, "out of memory for the counts of the re-cut");
         for (uint32_t i = 0; i < s->n; i++)
             mine[boids_grid_cell_of(d->w, s->cur.pos[i])]++;
         MPI_Request r;
-        MPI_Iallreduce(mine, all, (int)cells, MPI_UINT32_T, MPI_SUM, d->cart, &r);
+        MPI_Iallreduce(mine, counts, (int)cells, MPI_UINT32_T, MPI_SUM, d->cart, &r);
         wait_for(d, &r, "the counts of the re-cut");
+        cell_work(d, counts, all, all + cells);
+        free(counts);
         size_t words = cut_words(d->parts);
         uint32_t *old = only_better ? malloc(words * sizeof *old) : NULL;
         if (only_better && !old)
@@ -796,17 +838,21 @@ static bool recut(decomp *d, boids_sim *s, bool by_counts, bool only_better) {
     return true;
 }
 
-// The own agents' counts of every rank: the most over the mean (1: even).
-static double imbalance(decomp *d, const boids_sim *s) {
-    int mine = (int)s->n;
+// The work of every rank's last step (d->work: the candidate pairs its own
+// agents examined): the most over the mean (1: even).
+static double imbalance(decomp *d) {
+    uint64_t mine = d->work, *all = malloc((size_t)d->size * sizeof *all);
+    if (!all)
+        fatal(d, "out of memory");
     MPI_Request r;
-    MPI_Iallgather(&mine, 1, MPI_INT, d->rc, 1, MPI_INT, d->cart, &r);
-    wait_for(d, &r, "the counts of the ranks");
+    MPI_Iallgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, d->cart, &r);
+    wait_for(d, &r, "the work of the ranks");
     uint64_t sum = 0, most = 0;
     for (int q = 0; q < d->size; q++) {
-        sum += (uint64_t)d->rc[q];
-        most = (uint64_t)d->rc[q] > most ? (uint64_t)d->rc[q] : most;
+        sum += all[q];
+        most = all[q] > most ? all[q] : most;
     }
+    free(all);
     return sum ? (double)most * d->size / (double)sum : 1.0;
 }
 
@@ -1142,17 +1188,21 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     // from its own counts (no exchange).
     if (by_counts) {
         uint32_t *count = calloc(d.w->cells[3], sizeof *count);
+        uint64_t *work = malloc((size_t)d.w->cells[3] * 2 * sizeof *work);
         uint64_t *pre = malloc(((size_t)d.w->cells[0] + d.w->cells[1] + d.w->cells[2] + 1) * sizeof *pre);
-        if (!count || !pre) {
+        if (!count || !work || !pre) {
             free(count);
+            free(work);
             free(pre);
             rc = 3;
             goto done;
         }
         for (uint32_t id = 0; id < n; id++)
             count[boids_grid_cell_of(d.w, pos[id])]++;
-        cut_counts(&d, count, pre);
+        cell_work(&d, count, work, work + d.w->cells[3]);
+        cut_counts(&d, work, pre);
         free(count);
+        free(work);
         free(pre);
     } else {
         cut_even(&d);
@@ -1297,6 +1347,9 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
             kept++;
         }
         s->n = kept;
+        d.work = 0;
+        for (uint32_t i = 0; i < s->n; i++)
+            d.work += s->candidates[i];
         if (d.rows)
             bodies_after(&d, s);
         s->step++;
@@ -1313,14 +1366,14 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         if (fine_due)
             auto_grid(&d, s, sq, n, by_counts);
         if (by_counts && k % o->rebalance_every == 0 && k < o->steps) {
-            d.imbalance = imbalance(&d, s);
+            d.imbalance = imbalance(&d);
             if (d.imbalance > o->imbalance)
                 recut(&d, s, true, true);
         }
     }
     double elapsed = MPI_Wtime() - start;
     boids_engine_destroy(gpu);
-    d.imbalance = imbalance(&d, s);
+    d.imbalance = imbalance(&d);
     float(*final_joints)[4] = d.rows && o->final ? gather_joints(&d, s, &g) : NULL;
     // The exchange figures of every rank: the largest bytes, the mean halo.
     double mine[3] = {(double)d.halo_bytes, (double)d.migrate_bytes, d.wait_s / (elapsed > 0 ? elapsed : 1)}, most[3];

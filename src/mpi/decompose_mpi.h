@@ -2,8 +2,9 @@
  * the optional component, BOIDS_MPI). The world's cells are cut into
  * A x B (x C) boxes, one per rank of an MPI_Cart_create grid: x into A slabs,
  * each slab's y into B, each column's z into C, by recursive bisection of
- * the agents' counts per cell (or evenly), and cut anew every K steps when
- * the most loaded rank holds more than a threshold times the mean. Each
+ * the work per cell (its agents x the agents of its search block: the
+ * candidate pairs; or evenly), and cut anew every K steps when the busiest
+ * rank's last step examined more than a threshold times the mean. Each
  * rank owns the agents whose cell is in its box. A step: every own agent in
  * the halo of another box (the cells M deep around it; a cell is at least
  * reach / M) is sent straight to that box's rank, sizes then agents by
@@ -39,7 +40,7 @@
 // when it does not parse.
 bool boids_decomp_parse(const char *text, uint32_t parts[3]);
 // "K" or "K:T" (K steps between checks, 0: the first cuts only; T >= 1 the
-// most own agents of a rank over the mean that starts a re-cut, default
+// most work of a rank over the mean that starts a re-cut, default
 // BOIDS_DECOMP_IMBALANCE_DEFAULT) or "off" (even boxes, never cut anew:
 // every = 0, threshold = 0): false when it does not parse.
 #define BOIDS_DECOMP_REBALANCE_DEFAULT 50u
@@ -58,9 +59,10 @@ int boids_decomp_check(const boids_params *p, uint32_t parts[3], int ranks, char
 
 typedef struct boids_decomp_options {
     uint32_t parts[3]; // checked by boids_decomp_check (C 1 in 2D)
-    // Load balance: the first cuts and every `rebalance_every` steps a check
-    // of the ranks' own agents, cut anew when the most over the mean exceeds
-    // `imbalance` (>= 1); 0: even boxes, never cut anew.
+    // Load balance: the first cuts by the work per cell and every
+    // `rebalance_every` steps a check of the ranks' work (the candidate pairs
+    // their own agents examined in the step), cut anew when the most over
+    // the mean exceeds `imbalance` (>= 1); 0: even boxes, never cut anew.
     uint32_t rebalance_every;
     double imbalance;
     // Bodies: the joints of the initial state, joint j of agent id at
@@ -72,7 +74,7 @@ typedef struct boids_decomp_options {
     bool gpu;
     const char *shader_dir;
     boids_kernel kernel;
-    bool quiet_gl; // no GL debug messages on stderr
+    bool quiet_gl;        // no GL debug messages on stderr
     uint64_t steps;       // steps to run
     uint64_t stats_every; // a statistics callback every K steps (and at the last)
     int threads;          // OpenMP threads per rank (0: default)
@@ -105,7 +107,7 @@ typedef struct boids_decomp_result {
     double wait_share;                // the share of the run a rank spent waiting for the others (the most of any)
     uint32_t recuts;                  // the boxes cut anew (a rebalance, a new grid of grid_fine auto)
     uint64_t recut_bytes;             // bytes sent by the re-cuts, all ranks
-    double imbalance;                 // the most own agents of a rank over the mean, at the end
+    double imbalance;                 // the most work of a rank over the mean, in the last step
     uint32_t grid_fine;               // the grid's factor M at the end
     uint32_t gpu_opened;              // rank 0's GPU engines (o->gpu: 1, more when its agents outgrew one)
 } boids_decomp_result;
