@@ -238,12 +238,14 @@ boids_result boids_engine_set_state(boids_engine *e, uint64_t step, const float 
 // GPU engine, whose agent count is the most it holds: uploaded, keyed,
 // sorted, steered and integrated there (every agent; the caller keeps the
 // ones it owns), then downloaded into s: the new state in the GPU's slot
-// order, the per-slot outputs, the step's grid counts and starts, the step
-// counter + 1. No bodies, no named agents, no survey (the caller's). The
+// order, the candidates per slot and the step counter + 1, and with
+// `outputs` the other per-slot outputs (neighbours, nearest) and the step's
+// grid counts and starts (whole-world arrays: ask only when they are read).
+// No bodies, no named agents, no survey (the caller's). The
 // engine's own agents are gone after it (boids_engine_read and the like
 // read what the GPU holds). BOIDS_ERR_ARGUMENT with one line in err: a CPU
 // engine, or more agents than it holds; a GPU fault as boids_engine_step's.
-boids_result boids_engine_step_agents(boids_engine *e, boids_sim *s, char *err, size_t err_size);
+boids_result boids_engine_step_agents(boids_engine *e, boids_sim *s, bool outputs, char *err, size_t err_size);
 // Copies another engine's whole state (agents, joints, step counter) into
 // this one, of the same shape: validation runs both backends from one state.
 boids_result boids_engine_copy_state(boids_engine *dst, boids_engine *src);

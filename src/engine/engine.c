@@ -376,7 +376,7 @@ boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done) {
 }
 
 // See boids/engine.h.
-boids_result boids_engine_step_agents(boids_engine *e, boids_sim *s, char *err, size_t err_size) {
+boids_result boids_engine_step_agents(boids_engine *e, boids_sim *s, bool outputs, char *err, size_t err_size) {
     if (!e->gpu) {
         engine_say(err, err_size, "step_agents: a CPU engine; expected one of the GPU backend");
         return BOIDS_ERR_ARGUMENT;
@@ -408,7 +408,24 @@ boids_result boids_engine_step_agents(boids_engine *e, boids_sim *s, char *err, 
     boids_gpu_integrate(e->gpu);
     if ((r = engine_healthy(e)) != BOIDS_OK)
         return r;
-    r = boids_gpu_download(e->gpu, s);
+    if (outputs) {
+        r = boids_gpu_download(e->gpu, s);
+    } else { // the state and the candidates (a rank's work) only: not the grid's cells
+        size_t n = s->n;
+        struct {
+            boids_gpu_buffer which;
+            void *dst;
+            size_t bytes;
+        } reads[] = {
+            {BOIDS_GPU_POS, s->cur.pos, n * 16},       {BOIDS_GPU_VEL, s->cur.vel, n * 16},
+            {BOIDS_GPU_ID, s->cur.id, n * 4},          {BOIDS_GPU_GROUP, s->cur.group, n * 4},
+            {BOIDS_GPU_CANDIDATES, s->candidates, n * 4},
+        };
+        for (size_t k = 0; k < sizeof reads / sizeof reads[0] && r == BOIDS_OK; k++)
+            r = boids_gpu_read(e->gpu, reads[k].which, reads[k].dst, reads[k].bytes);
+        s->step = boids_gpu_steps(e->gpu);
+        s->p.world.step = (uint32_t)s->step;
+    }
     if (r == BOIDS_OK)
         r = engine_healthy(e);
     e->trusted = false; // the engine's own agents are gone

@@ -1301,7 +1301,9 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
                 d.gpu_opened++;
             }
             char err[512] = "";
-            boids_result r = boids_engine_step_agents(gpu, s, err, sizeof err);
+            bool outputs = k % o->stats_every == 0 || k == o->steps ||
+                           (fine_auto && (step + 1) % BOIDS_ENGINE_FINE_EVERY == 0); // the grid's cells read
+            boids_result r = boids_engine_step_agents(gpu, s, outputs, err, sizeof err);
             if (r != BOIDS_OK) {
                 char msg[700];
                 snprintf(msg, sizeof msg, "the GPU step %llu: %s%s%s", (unsigned long long)step + 1,
