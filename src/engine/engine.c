@@ -417,8 +417,10 @@ boids_result boids_engine_step_agents(boids_engine *e, boids_sim *s, bool output
             void *dst;
             size_t bytes;
         } reads[] = {
-            {BOIDS_GPU_POS, s->cur.pos, n * 16},       {BOIDS_GPU_VEL, s->cur.vel, n * 16},
-            {BOIDS_GPU_ID, s->cur.id, n * 4},          {BOIDS_GPU_GROUP, s->cur.group, n * 4},
+            {BOIDS_GPU_POS, s->cur.pos, n * 16},
+            {BOIDS_GPU_VEL, s->cur.vel, n * 16},
+            {BOIDS_GPU_ID, s->cur.id, n * 4},
+            {BOIDS_GPU_GROUP, s->cur.group, n * 4},
             {BOIDS_GPU_CANDIDATES, s->candidates, n * 4},
         };
         for (size_t k = 0; k < sizeof reads / sizeof reads[0] && r == BOIDS_OK; k++)
