@@ -16,5 +16,8 @@ void main() {
     next_vel[slot] = cur_vel[i];
     next_id[slot] = cur_id[i];
     next_group[slot] = cur_group[i];
-    slot_of[cur_id[i]] = slot; // the bodies stage walks agents by id
+    // The bodies stage walks agents by id. (A decomposed run's rank holds
+    // ids of the whole world, past the buffer's end: they have no row here.)
+    if (cur_id[i] < uint(slot_of.length()))
+        slot_of[cur_id[i]] = slot;
 }

@@ -129,6 +129,44 @@ grep -q '^gpu: .*rank 0 opened [2-9] GPU engines' <<<"$got" || fail "no larger G
 [ "$(tail -1 <<<"$got")" = "$ref" ] || fail "GPU engines grown: $(tail -1 <<<"$got"), one process: $ref"
 echo "ok: $(grep '^gpu:' <<<"$got")"
 
+# Faster than the halo's reach (dt 20: an agent crosses narrow boxes in a
+# step): the agents beyond the neighbouring boxes go to their owners over
+# all ranks, the state-hash is the one process's.
+args="--count 2000 --steps 100 --dt 20 --scenario flocking"
+# shellcheck disable=SC2086
+ref=$(hash_of $args)
+# shellcheck disable=SC2086
+got=$(mpi 4 "$bin" $args --threads 1 --decompose 4x1)
+grep -q '^strays: in [1-9][0-9]* steps' <<<"$got" || fail "dt 20 on 4x1: no strays line: $(tail -3 <<<"$got")"
+[ "$(tail -1 <<<"$got")" = "$ref" ] || fail "dt 20 on 4x1: $(tail -1 <<<"$got"), one process: $ref"
+echo "ok: $(grep '^strays:' <<<"$got" | cut -c1-60)... ($ref)"
+# --rebalance 0: cut by the work once, never again.
+got=$(mpi 2 "$bin" --scenario flocking --count 1000 --steps 60 --threads 1 --decompose 2x1 --rebalance 0:1.0)
+grep -q '^balance: boxes cut by the work per cell at the start (--rebalance 0), cut anew 0 times' <<<"$got" \
+  || fail "--rebalance 0: $(grep '^balance' <<<"$got")"
+echo "ok: --rebalance 0 cuts once"
+
+# Interrupted (SIGTERM to one rank alone, after 3 s of a long run): every rank
+# stops after the same step, exit 143, rank 0 writes the outputs, which are
+# a plain run's of that many steps.
+rm -f "$tmp/int.csv"
+timeout 120 "$mpirun" --allow-run-as-root --oversubscribe -n 2 "$bin" --count 20000 --steps 100000 --threads 1 \
+  --decompose 2x1 --export-csv "$tmp/int.csv" >"$tmp/int.out" 2>"$tmp/int.err" &
+job=$!
+sleep 3
+# The ranks' command lines start with the binary (mpirun's and timeout's with their own names).
+rank1=$(pgrep -f -- "^$bin --count 20000 --steps 100000 .*--export-csv $tmp/int.csv" | sort -n | tail -1)
+[ -n "$rank1" ] || fail "SIGTERM to rank 1: no rank found"
+kill -TERM "$rank1"
+rc=0
+wait "$job" || rc=$?
+[ "$rc" = 143 ] || fail "SIGTERM to rank 1: status $rc, expected 143: $(head -3 "$tmp/int.err")"
+steps=$(sed -n 's/^boids-run: interrupted after \([0-9]*\) steps.*/\1/p' "$tmp/int.err")
+[ -n "$steps" ] || fail "SIGTERM to rank 1: no interrupted line: $(head -3 "$tmp/int.err")"
+timeout 120 "$bin" --count 20000 --steps "$steps" --threads 1 --quiet --export-csv "$tmp/int-plain.csv" >/dev/null
+cmp "$tmp/int-plain.csv" "$tmp/int.csv" || fail "interrupted after $steps steps: the CSV is not the plain run's"
+echo "ok: SIGTERM to rank 1: every rank stopped after step $steps (status 143), the CSV a plain run's"
+
 # From a snapshot (--load): the step counter and the state of a saved run.
 timeout 60 "$bin" --count 800 --steps 100 --behaviors flocking,wander --save "$tmp/half.boids" --quiet >/dev/null
 same "--load $tmp/half.boids --steps 100" 2:2x1 4:2x2

@@ -474,7 +474,8 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
         free(pos);
         free(vel);
         free(group);
-        boids_cli_error(PROG, NULL, NULL, NULL, "out of memory for the initial state");
+        fprintf(decompose_err, "%s: --decompose: out of memory for the initial state\n", PROG);
+        MPI_Abort(MPI_COMM_WORLD, EXIT_ENVIRONMENT); // the other ranks are on their way to the first exchange
         return EXIT_ENVIRONMENT;
     }
     const boids_world_params *w = &p->world;
@@ -504,7 +505,8 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
             free(vel);
             free(group);
             free(joints);
-            boids_cli_error(PROG, NULL, NULL, NULL, "out of memory for the initial joints");
+            fprintf(decompose_err, "%s: --decompose: out of memory for the initial joints\n", PROG);
+            MPI_Abort(MPI_COMM_WORLD, EXIT_ENVIRONMENT); // the other ranks are on their way to the first exchange
             return EXIT_ENVIRONMENT;
         }
     }
@@ -513,6 +515,7 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
                               .stats_every = o->stats_every ? o->stats_every : 1,
                               .rebalance_every = rebalance_every,
                               .imbalance = rebalance_imbalance,
+                              .interrupted = boids_cli_interrupted,
                               .joints = (const float(*)[4])joints,
                               .gpu = gpu,
                               .shader_dir = o->shader_dir,
@@ -537,19 +540,26 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
     }
     if (dr.rc) // a final write failed (its line printed): no summary, no state-hash, as a plain run
         return dr.rc;
+    if (res.interrupted)
+        fprintf(stderr, "%s: interrupted after %llu steps (every rank after the same step); outputs written\n", PROG,
+                (unsigned long long)res.steps);
     if (!o->quiet) {
-        printf("summary: %llu steps, ms/step mean %.4f (decomposed %s over %d ranks)\n", (unsigned long long)o->steps,
+        printf("summary: %llu steps, ms/step mean %.4f (decomposed %s over %d ranks)\n", (unsigned long long)res.steps,
                res.ms_per_step, parts, decompose_ranks);
         printf("exchange (per step per rank; bytes the most of any rank): halo agents %.1f, halo bytes %.0f, "
                "migration bytes %.0f; agents migrated %llu in all; waiting %.1f%% of the run (the most of any rank)\n",
                res.halo_agents, res.halo_bytes, res.migrate_bytes, (unsigned long long)res.migrated,
                100.0 * res.wait_share);
-        if (rebalance_every)
+        if (rebalance_imbalance > 0 && rebalance_every)
             printf("balance: boxes cut by the work per cell, checked every %u steps (threshold %.2f); cut anew %u "
-                   "times (%.0f bytes sent in all); imbalance at the end %.3f (the most "
+                   "times (%.0f bytes sent by the re-cuts and strays); imbalance at the end %.3f (the most "
                    "candidate pairs of a rank over the mean); grid M %u\n",
                    rebalance_every, rebalance_imbalance, res.recuts, (double)res.recut_bytes, res.imbalance,
                    res.grid_fine);
+        else if (rebalance_imbalance > 0)
+            printf("balance: boxes cut by the work per cell at the start (--rebalance 0), cut anew %u times (a new "
+                   "grid); imbalance at the end %.3f (the most candidate pairs of a rank over the mean); grid M %u\n",
+                   res.recuts, res.imbalance, res.grid_fine);
         else
             printf("balance: even boxes (--rebalance off), cut anew %u times (a new grid); imbalance at the end %.3f "
                    "(the most candidate pairs of a rank over the mean); grid M %u\n",
@@ -558,6 +568,10 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
             printf("gpu: every rank steps its own and halo agents on its GPU (uploaded and read back each step); "
                    "rank 0 opened %u GPU engine%s\n",
                    res.gpu_opened, res.gpu_opened == 1 ? "" : "s (its agents outgrew the first)");
+        if (res.strays)
+            printf("strays: in %u steps an agent went beyond the neighbouring boxes (faster than the halo's reach "
+                   "per step); every agent then went to its owner over all ranks\n",
+                   res.strays);
         printf("pairs (last step): candidates %llu, within radius %llu\n",
                (unsigned long long)res.stats.candidate_pairs, (unsigned long long)res.stats.neighbor_pairs);
         print_stats("final: ", &res.stats, res.ms_per_step);
@@ -568,7 +582,7 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
     }
     printf("state-hash: %016llx\n", (unsigned long long)res.hash);
     fflush(stdout);
-    return 0;
+    return res.interrupted ? 128 + res.interrupted : 0;
 }
 #endif
 

@@ -397,7 +397,10 @@ boids_result boids_engine_step_agents(boids_engine *e, boids_sim *s, bool output
     if (memcmp(q.world.cells, e->sim->p.world.cells, sizeof q.world.cells) != 0) {
         if ((r = boids_gpu_set_grid(e->gpu, &q, err, err_size)) != BOIDS_OK)
             return r;
-        e->sim->p.world = q.world;
+        if ((r = boids_sim_set_grid(e->sim, &q)) != BOIDS_OK) { // the mirror's grid too (sized for the new cells)
+            engine_say(err, err_size, "step_agents: the grid of %u cells: %s", q.world.cells[3], boids_result_str(r));
+            return r;
+        }
     }
     boids_gpu_set_params(e->gpu, &q);
     if ((r = boids_gpu_set_count(e->gpu, s->n)) != BOIDS_OK)

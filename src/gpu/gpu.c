@@ -700,6 +700,7 @@ void boids_gpu_upload_agents(boids_gpu *g, const boids_sim *s) {
     // The slot of each id, as the scatter stage leaves it.
     uint32_t *slot = malloc(((size_t)g->n + 1) * 4);
     if (slot) {
+        memset(slot, 0xff, ((size_t)g->n + 1) * 4); // an id not held (a decomposed rank's): no slot
         for (uint32_t i = 0; i < g->n; i++)
             if (s->cur.id[i] < g->n)
                 slot[s->cur.id[i]] = i;

@@ -37,7 +37,7 @@ typedef struct box {
 typedef struct decomp {
     MPI_Comm cart;  // the A x B x C ranks (MPI_Cart_create, no reorder): a rank's coordinates
     MPI_Comm graph; // the neighbours (boxes within the halo's reach): the exchanges' neighbourhood collectives
-    MPI_Datatype rec_type, stat_type;
+    MPI_Datatype rec_type, full_type, stat_type; // halo records, migration records, gathered ones
     int rank, size, ndims;
     uint32_t parts[3], coord[3];
     uint32_t depth; // the halo's cells per side: the grid's factor M (a cell is at least reach / M)
@@ -55,8 +55,9 @@ typedef struct decomp {
     double timeout_s;
     FILE *err;
     const boids_world_params *w;
-    size_t rec_bytes; // agent_rec + rows joints
-    uint32_t rows;    // joints per agent (bodies; 0: none)
+    size_t full_bytes; // a migration's record: agent_rec, the last step's outputs, rows joints
+    bool full;         // the exchange under way moves agents (full records), not a halo's copies
+    uint32_t rows;     // joints per agent (bodies; 0: none)
     uint8_t *send, *recv;
     size_t send_cap, recv_cap; // in records
     uint32_t (*pair)[2];       // the halo's (slot, neighbour) pairs
@@ -75,6 +76,7 @@ typedef struct decomp {
     double wait_s;         // seconds in wait_for (the exchanges, the gathers)
     uint32_t gpu_capacity; // agents the GPU backend holds (o->gpu)
     uint32_t gpu_opened;   // GPU engines made (1, more when a step's agents outgrew one)
+    uint32_t strays;       // steps whose agents went beyond the neighbours' boxes (all redistributed)
 } decomp;
 
 // See decompose_mpi.h.
@@ -216,12 +218,20 @@ static void *grow(const decomp *d, void *b, size_t *cap, size_t need, size_t siz
     return n;
 }
 
-// Room for `need` records in the send (or receive) buffer.
+// The bytes of one record of the exchange under way: a halo's copy is the
+// state a neighbour's steer reads (agent_rec); an agent that moves to
+// another rank takes its last step's outputs (the statistics gathered
+// after it) and its joints with it.
+static size_t rec_bytes(const decomp *d) {
+    return d->full ? d->full_bytes : sizeof(agent_rec);
+}
+
+// Room for `need` records in the send (or receive) buffer (of either kind).
 static void grow_send(decomp *d, size_t need) {
-    d->send = grow(d, d->send, &d->send_cap, need, d->rec_bytes);
+    d->send = grow(d, d->send, &d->send_cap, need, d->full_bytes);
 }
 static void grow_recv(decomp *d, size_t need) {
-    d->recv = grow(d, d->recv, &d->recv_cap, need, d->rec_bytes);
+    d->recv = grow(d, d->recv, &d->recv_cap, need, d->full_bytes);
 }
 
 // Room for `need` slots in the per-slot arrays of the driver (the owned
@@ -249,22 +259,36 @@ static void agent_of(const boids_sim *s, uint32_t i, agent_rec *r) {
 static void rec_of(const decomp *d, const boids_sim *s, uint32_t i, uint8_t *buf, size_t k) {
     agent_rec r;
     agent_of(s, i, &r);
-    uint8_t *at = buf + k * d->rec_bytes;
+    uint8_t *at = buf + k * rec_bytes(d);
     memcpy(at, &r, sizeof r);
+    if (!d->full)
+        return;
+    at += sizeof r;
+    memcpy(at, &s->neighbors[i], 4);
+    memcpy(at + 4, &s->candidates[i], 4);
+    memcpy(at + 8, &s->nearest[i], 4);
     if (d->rows)
-        memcpy(at + sizeof r, d->joints[(size_t)i * d->rows], d->rows * sizeof(float[4]));
+        memcpy(at + 12, d->joints[(size_t)i * d->rows], d->rows * sizeof(float[4]));
 }
 
 static void rec_to(decomp *d, boids_sim *s, uint32_t i, const uint8_t *buf, size_t k) {
     agent_rec r;
-    const uint8_t *at = buf + k * d->rec_bytes;
+    const uint8_t *at = buf + k * rec_bytes(d);
     memcpy(&r, at, sizeof r);
     memcpy(s->cur.pos[i], r.pos, sizeof r.pos);
     memcpy(s->cur.vel[i], r.vel, sizeof r.vel);
     s->cur.id[i] = r.id;
     s->cur.group[i] = r.group;
+    s->neighbors[i] = s->candidates[i] = 0;
+    s->nearest[i] = 0.0f;
+    if (!d->full)
+        return;
+    at += sizeof r;
+    memcpy(&s->neighbors[i], at, 4);
+    memcpy(&s->candidates[i], at + 4, 4);
+    memcpy(&s->nearest[i], at + 8, 4);
     if (d->rows)
-        memcpy(d->joints[(size_t)i * d->rows], at + sizeof r, d->rows * sizeof(float[4]));
+        memcpy(d->joints[(size_t)i * d->rows], at + 12, d->rows * sizeof(float[4]));
 }
 
 // Slot i to slot k < i (the compaction of the own agents; the steer's outputs too).
@@ -524,10 +548,13 @@ static void set_neighbours(decomp *d) {
         }
     for (int k = 0; k < d->nnb; k++)
         d->nb_slot[d->nb[k]] = k;
+    // Every rank here before the blocking calls (a rank lost or stuck is a
+    // time-out, not a hang).
+    MPI_Request r;
+    MPI_Ibarrier(d->cart, &r);
+    wait_for(d, &r, "the new neighbours");
     if (d->graph != MPI_COMM_NULL)
         MPI_Comm_free(&d->graph);
-    // Every rank is here (the caller's last exchange or barrier came back
-    // within the time-out): the graph is made at once.
     // Equal weights (MPI_UNWEIGHTED is a pointer the compiler takes for an empty array).
     for (int k = 0; k < d->nnb; k++)
         d->rd[k] = 1;
@@ -550,15 +577,17 @@ static uint32_t exchange(decomp *d, uint64_t *bytes, const char *what) {
         total += (size_t)d->rc[k];
     }
     grow_recv(d, total);
-    MPI_Ineighbor_alltoallv(d->send, d->sc, d->sd, d->rec_type, d->recv, d->rc, d->rd, d->rec_type, d->graph, &r);
+    MPI_Datatype t = d->full ? d->full_type : d->rec_type;
+    MPI_Ineighbor_alltoallv(d->send, d->sc, d->sd, t, d->recv, d->rc, d->rd, t, d->graph, &r);
     wait_for(d, &r, what);
-    *bytes += (uint64_t)d->nnb * sizeof(int) + (uint64_t)sent * d->rec_bytes;
+    *bytes += (uint64_t)d->nnb * sizeof(int) + (uint64_t)sent * rec_bytes(d);
     return (uint32_t)total;
 }
 
 // The received records after the n slots of s.
 static void append(decomp *d, boids_sim *s, uint32_t got, const char *what) {
-    if (boids_sim_reserve(s, s->n + got) != BOIDS_OK) {
+    uint32_t need = s->n + got;
+    if (need > s->capacity && boids_sim_reserve(s, need + need / 4 + 64) != BOIDS_OK) {
         char msg[120];
         snprintf(msg, sizeof msg, "out of memory for %s", what);
         fatal(d, msg);
@@ -581,6 +610,7 @@ static bool interior(const decomp *d, const uint32_t c[3]) {
 // cells `depth` deep around the box, each sent once by its owner straight
 // to every rank whose halo holds its cell (corners too).
 static void halo(decomp *d, boids_sim *s) {
+    d->full = false;
     size_t pairs = 0;
     for (int k = 0; k < d->nnb; k++)
         d->sc[k] = 0;
@@ -609,7 +639,12 @@ static void halo(decomp *d, boids_sim *s) {
 }
 
 // The agents that left the box go to the neighbour that owns their cell now.
-static void migrate(decomp *d, boids_sim *s) {
+// One that went farther than the neighbours' boxes in a step (a speed over
+// the halo's reach) stays here for now: the count of them, for the caller's
+// agreement (all ranks then redistribute).
+static uint32_t migrate(decomp *d, boids_sim *s) {
+    d->full = true;
+    uint32_t far = 0;
     for (int k = 0; k < d->nnb; k++)
         d->sc[k] = 0;
     d->pair = grow(d, d->pair, &d->pair_cap, s->n, sizeof(*d->pair));
@@ -621,11 +656,8 @@ static void migrate(decomp *d, boids_sim *s) {
             continue;
         int q = owner_of(d, c), k = d->nb_slot[q];
         if (k < 0) {
-            char msg[200];
-            snprintf(msg, sizeof msg,
-                     "agent %u moved to the box of rank %d in one step, beyond this box's halo (%u cells)",
-                     s->cur.id[i], q, d->depth);
-            fatal(d, msg);
+            far++;
+            continue;
         }
         d->pair[i][0] = (uint32_t)k + 1;
         d->sc[k]++;
@@ -650,6 +682,7 @@ static void migrate(decomp *d, boids_sim *s) {
     uint32_t got = exchange(d, &d->migrate_bytes, "the migration");
     s->n = kept;
     append(d, s, got, "the migration");
+    return far;
 }
 
 // The statistics of the whole world from id-order arrays, as boids_sim_stats
@@ -682,10 +715,12 @@ typedef struct gathered {
     int *counts, *displs;
     uint32_t *cell_count, *group;
     size_t cell_cap; // cell_count's cells (the grid may change: grid_fine auto)
+    size_t mine_cap; // mine's records (this rank's own agents)
     float (*pos)[4], (*vel)[4];
 } gathered;
 
 static void gather(decomp *d, boids_sim *s, gathered *g, uint32_t cell_max, boids_stats *st, uint64_t *hash) {
+    g->mine = grow(d, g->mine, &g->mine_cap, s->n, sizeof(*g->mine));
     for (uint32_t i = 0; i < s->n; i++) {
         agent_of(s, i, &g->mine[i].a);
         g->mine[i].neighbors = s->neighbors[i];
@@ -738,6 +773,7 @@ static void gather(decomp *d, boids_sim *s, gathered *g, uint32_t cell_max, boid
 // Every own agent to the rank that owns its cell under new cuts (MPI_Ialltoallv
 // over all ranks: an agent may go anywhere).
 static void redistribute(decomp *d, boids_sim *s) {
+    d->full = true;
     for (int q = 0; q < d->size; q++)
         d->sc[q] = 0;
     d->pair = grow(d, d->pair, &d->pair_cap, s->n, sizeof(*d->pair));
@@ -765,9 +801,9 @@ static void redistribute(decomp *d, boids_sim *s) {
         at[q] = d->sd[q];
     for (uint32_t i = 0; i < s->n; i++)
         rec_of(d, s, i, d->send, (size_t)at[d->pair[i][0]]++);
-    MPI_Ialltoallv(d->send, d->sc, d->sd, d->rec_type, d->recv, d->rc, d->rd, d->rec_type, d->cart, &r);
+    MPI_Ialltoallv(d->send, d->sc, d->sd, d->full_type, d->recv, d->rc, d->rd, d->full_type, d->cart, &r);
     wait_for(d, &r, "the re-cut");
-    d->recut_bytes += (uint64_t)d->size * sizeof(int) + (uint64_t)(sent - (size_t)d->sc[d->rank]) * d->rec_bytes;
+    d->recut_bytes += (uint64_t)d->size * sizeof(int) + (uint64_t)(sent - (size_t)d->sc[d->rank]) * d->full_bytes;
     s->n = 0;
     append(d, s, (uint32_t)total, "the re-cut");
 }
@@ -1122,8 +1158,10 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     boids_params local = *p;
     local.world.count = 0;
     boids_sim *s = NULL;
+    // Out of memory on a rank before the ranks' first exchange: the job ends
+    // at once (MPI_Abort, exit 3), so no other rank waits in a collective.
     if (boids_sim_create(&s, &local, BOIDS_DIST_UNIFORM) != BOIDS_OK)
-        return 3;
+        fatal(&d, "out of memory for the rank's simulation");
     boids_flowfield flow = s->p.flow;
     s->p = *p;
     s->p.flow = flow;
@@ -1135,8 +1173,8 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     d.periodic = d.wrap || d.w->boundary == BOIDS_BOUNDARY_MARGIN;
     d.depth = boids_world_grid_fine(d.w);
     d.rows = boids_params_joint_rows(p);
-    d.rec_bytes = sizeof(agent_rec) + d.rows * sizeof(float[4]);
-    bool fine_auto = (d.w->grid_fine & BOIDS_GRID_FINE_AUTO) != 0, by_counts = o->rebalance_every > 0;
+    d.full_bytes = sizeof(agent_rec) + 12 + d.rows * sizeof(float[4]);
+    bool fine_auto = (d.w->grid_fine & BOIDS_GRID_FINE_AUTO) != 0, by_counts = o->imbalance > 0;
     int dims[3], periods[3], coords[3] = {0, 0, 0};
     for (int a = 0; a < 3; a++) {
         d.parts[a] = a < d.ndims ? o->parts[a] : 1;
@@ -1148,8 +1186,10 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     MPI_Cart_coords(d.cart, d.rank, d.ndims, coords);
     for (int a = 0; a < 3; a++)
         d.coord[a] = a < d.ndims ? (uint32_t)coords[a] : 0;
-    MPI_Type_contiguous((int)d.rec_bytes, MPI_BYTE, &d.rec_type);
+    MPI_Type_contiguous((int)sizeof(agent_rec), MPI_BYTE, &d.rec_type);
     MPI_Type_commit(&d.rec_type);
+    MPI_Type_contiguous((int)d.full_bytes, MPI_BYTE, &d.full_type);
+    MPI_Type_commit(&d.full_type);
     MPI_Type_contiguous((int)sizeof(stat_rec), MPI_BYTE, &d.stat_type);
     MPI_Type_commit(&d.stat_type);
     int rc = 0;
@@ -1162,7 +1202,6 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     d.nb_box = malloc(R * sizeof *d.nb_box);
     d.sc = malloc(4 * R * sizeof *d.sc);
     size_t gn = d.rank == 0 ? (n ? n : 1) : 1;
-    g.mine = malloc((size_t)(n ? n : 1) * sizeof(*g.mine)); // at most the world (a rank could hold it all)
     g.all = malloc(gn * sizeof(*g.all));
     g.sorted = malloc(gn * sizeof(*g.sorted));
     g.pos = malloc(gn * sizeof(*g.pos));
@@ -1170,11 +1209,9 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     g.group = malloc(gn * sizeof(*g.group));
     g.counts = malloc(R * sizeof(int));
     g.displs = malloc(R * sizeof(int));
-    if (!d.cut || !d.rank_of || !d.nb || !d.nb_slot || !d.nb_box || !d.sc || !g.mine || !g.all || !g.sorted || !g.pos ||
-        !g.vel || !g.group || !g.counts || !g.displs) {
-        rc = 3;
-        goto done;
-    }
+    if (!d.cut || !d.rank_of || !d.nb || !d.nb_slot || !d.nb_box || !d.sc || !g.all || !g.sorted || !g.pos || !g.vel ||
+        !g.group || !g.counts || !g.displs)
+        fatal(&d, "out of memory for the decomposition");
     d.rc = d.sc + R;
     d.sd = d.rc + R;
     d.rd = d.sd + R;
@@ -1190,13 +1227,8 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         uint32_t *count = calloc(d.w->cells[3], sizeof *count);
         uint64_t *work = malloc((size_t)d.w->cells[3] * 2 * sizeof *work);
         uint64_t *pre = malloc(((size_t)d.w->cells[0] + d.w->cells[1] + d.w->cells[2] + 1) * sizeof *pre);
-        if (!count || !work || !pre) {
-            free(count);
-            free(work);
-            free(pre);
-            rc = 3;
-            goto done;
-        }
+        if (!count || !work || !pre)
+            fatal(&d, "out of memory for the first cuts");
         for (uint32_t id = 0; id < n; id++)
             count[boids_grid_cell_of(d.w, pos[id])]++;
         cell_work(&d, count, work, work + d.w->cells[3]);
@@ -1214,10 +1246,8 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         coords_of(&d, pos[id], c);
         own += owner_of(&d, c) == d.rank;
     }
-    if (boids_sim_reserve(s, own + 1) != BOIDS_OK) {
-        rc = 3;
-        goto done;
-    }
+    if (boids_sim_reserve(s, own + 1) != BOIDS_OK)
+        fatal(&d, "out of memory for the own agents");
     grow_slots(&d, own + 1);
     s->n = 0;
     for (uint32_t id = 0; id < n; id++) {
@@ -1275,7 +1305,7 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         d.gpu_opened = 1;
     }
     double start = MPI_Wtime(), interval = start;
-    uint64_t interval_steps = 0;
+    uint64_t interval_steps = 0, done_steps = 0;
     for (uint64_t k = 1; k <= o->steps; k++) {
         if (d.rank == kill_rank && k == kill_step)
             raise(kill_signal);
@@ -1325,7 +1355,8 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         bool fine_due = fine_auto && (s->step + 1) % BOIDS_ENGINE_FINE_EVERY == 0;
         uint32_t cell_max = 0;
         const uint32_t *cells = d.w->cells;
-        for (uint32_t c2 = d.me.lo[2]; stats && c2 < d.me.hi[2]; c2++) // the own cells of this step's grid
+        for (uint32_t c2 = d.me.lo[2]; c2 < d.me.hi[2];
+             c2++) // the own cells of this step's grid (an interruption's statistics too)
             for (uint32_t c1 = d.me.lo[1]; c1 < d.me.hi[1]; c1++)
                 for (uint32_t c0 = d.me.lo[0]; c0 < d.me.hi[0]; c0++) {
                     uint32_t count = s->grid.count[((size_t)c2 * cells[1] + c1) * cells[0] + c0];
@@ -1364,13 +1395,36 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
             interval = MPI_Wtime();
             interval_steps = 0;
         }
-        migrate(&d, s);
+        uint32_t far = migrate(&d, s);
+        // What only the whole job knows, agreed every step: an agent that
+        // went beyond the neighbours' boxes (then every agent goes to its
+        // owner over all ranks), and an interruption (every rank stops after
+        // this same step, its outputs written as one process writes them).
+        int flags[2] = {far > 0, o->interrupted ? o->interrupted() : 0}, any[2] = {0, 0};
+        MPI_Request fr;
+        MPI_Iallreduce(flags, any, 2, MPI_INT, MPI_MAX, d.cart, &fr);
+        wait_for(&d, &fr, "the step's agreement");
+        if (any[0]) {
+            redistribute(&d, s);
+            d.strays++;
+        }
         if (fine_due)
             auto_grid(&d, s, sq, n, by_counts);
-        if (by_counts && k % o->rebalance_every == 0 && k < o->steps) {
+        if (by_counts && o->rebalance_every && k % o->rebalance_every == 0 && k < o->steps && !any[1]) {
             d.imbalance = imbalance(&d);
             if (d.imbalance > o->imbalance)
                 recut(&d, s, true, true);
+        }
+        done_steps = k;
+        if (any[1]) {
+            out->interrupted = any[1];
+            if (!stats) { // the statistics of this step (the moved agents carry their outputs)
+                double t = MPI_Wtime();
+                gather(&d, s, &g, cell_max, &out->stats, &hash);
+                if (d.rank == 0 && o->stats)
+                    o->stats(o->user, &out->stats, (t - interval) * 1e3 / (double)interval_steps);
+            }
+            break;
         }
     }
     double elapsed = MPI_Wtime() - start;
@@ -1386,7 +1440,9 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     MPI_Ireduce(sums, total, 3, MPI_DOUBLE, MPI_SUM, 0, d.cart, &rr[1]);
     wait_for(&d, &rr[1], "the figures");
     if (d.rank == 0) {
-        double steps = o->steps ? (double)o->steps : 1.0;
+        double steps = done_steps ? (double)done_steps : 1.0;
+        out->steps = done_steps;
+        out->strays = d.strays;
         out->hash = hash;
         out->ms_per_step = elapsed * 1e3 / steps;
         out->halo_bytes = most[0] / steps;
@@ -1412,7 +1468,6 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         free(neighbors);
         free(final_joints);
     }
-done:
     free(d.send);
     free(d.recv);
     free(d.owned);
@@ -1436,6 +1491,7 @@ done:
     free(g.counts);
     free(g.displs);
     MPI_Type_free(&d.rec_type);
+    MPI_Type_free(&d.full_type);
     MPI_Type_free(&d.stat_type);
     if (d.graph != MPI_COMM_NULL)
         MPI_Comm_free(&d.graph);

@@ -59,12 +59,18 @@ int boids_decomp_check(const boids_params *p, uint32_t parts[3], int ranks, char
 
 typedef struct boids_decomp_options {
     uint32_t parts[3]; // checked by boids_decomp_check (C 1 in 2D)
-    // Load balance: the first cuts by the work per cell and every
-    // `rebalance_every` steps a check of the ranks' work (the candidate pairs
-    // their own agents examined in the step), cut anew when the most over
-    // the mean exceeds `imbalance` (>= 1); 0: even boxes, never cut anew.
+    // Load balance: with `imbalance` (>= 1) the first cuts by the work per
+    // cell and every `rebalance_every` steps (0: never) a check of the
+    // ranks' work (the candidate pairs their own agents examined in the
+    // step), cut anew when the most over the mean exceeds `imbalance`;
+    // imbalance 0: even boxes, never cut anew.
     uint32_t rebalance_every;
     double imbalance;
+    // Polled every step on every rank (NULL: never): a signal number when
+    // the run is to stop (SIGINT, SIGTERM), 0 to go on. The ranks agree on
+    // it: all stop after the same step, rank 0 gets that step's statistics
+    // and the final callback, and the result says so.
+    int (*interrupted)(void);
     // Bodies: the joints of the initial state, joint j of agent id at
     // [j * n + id] (boids_engine_read_joints); NULL: laid straight.
     const float (*joints)[4];
@@ -110,6 +116,9 @@ typedef struct boids_decomp_result {
     double imbalance;                 // the most work of a rank over the mean, in the last step
     uint32_t grid_fine;               // the grid's factor M at the end
     uint32_t gpu_opened;              // rank 0's GPU engines (o->gpu: 1, more when its agents outgrew one)
+    uint64_t steps;                   // the steps run (fewer than asked when interrupted)
+    int interrupted;                  // the signal that stopped the run early, or 0
+    uint32_t strays;                  // steps with an agent beyond the neighbours' boxes (sent over all ranks)
 } boids_decomp_result;
 
 // Runs o->steps steps of p (finalized) from the n agents in id order (every
