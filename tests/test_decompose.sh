@@ -167,6 +167,30 @@ timeout 120 "$bin" --count 20000 --steps "$steps" --threads 1 --quiet --export-c
 cmp "$tmp/int-plain.csv" "$tmp/int.csv" || fail "interrupted after $steps steps: the CSV is not the plain run's"
 echo "ok: SIGTERM to rank 1: every rank stopped after step $steps (status 143), the CSV a plain run's"
 
+# The boxes where a run ended ('box R:' lines, the cells and the world's
+# extent of each rank's box: they tile the grid) and tools/plot_decompose.py's
+# picture of them over the exported agents; a bad input is one line, exit 2.
+mpi 4 "$bin" --scenario flocking --count 1500 --steps 50 --threads 1 --decompose 2x2 \
+  --export-csv "$tmp/boxes.csv" >"$tmp/boxes.txt"
+[ "$(grep -c '^box [0-3]: cells x ' "$tmp/boxes.txt")" = 4 ] || fail "no 4 box lines: $(cat "$tmp/boxes.txt")"
+cells=$(awk '/^box / { split($5, x, /\.\./); split($7, y, /\.\./); s += (x[2] - x[1]) * (y[2] - y[1]) }
+  END { print s }' "$tmp/boxes.txt")
+total=$(sed -n 's/^box 0: .* of \([0-9]*\)x\([0-9]*\)x1;.*/\1 \2/p' "$tmp/boxes.txt" | awk '{ print $1 * $2 }')
+[ "$cells" = "$total" ] || fail "the boxes hold $cells cells of $total"
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+  rm -f "$tmp/boxes.png"
+  /usr/bin/python3 "$(dirname "$0")/../tools/plot_decompose.py" "$tmp/boxes.txt" "$tmp/boxes.csv" \
+    --out "$tmp/boxes.png" || fail "plot_decompose.py"
+  [ -s "$tmp/boxes.png" ] || fail "plot_decompose.py wrote no picture"
+  rc=0
+  /usr/bin/python3 "$(dirname "$0")/../tools/plot_decompose.py" "$tmp/boxes.csv" "$tmp/boxes.csv" \
+    --out "$tmp/x.png" 2>"$tmp/plot.err" || rc=$?
+  [ $rc = 2 ] && [ "$(wc -l <"$tmp/plot.err")" = 1 ] || fail "plot of no box lines: status $rc: $(cat "$tmp/plot.err")"
+  echo "ok: 4 boxes tile the $total cells; plot_decompose.py drew them"
+else
+  fail "/usr/bin/python3 with matplotlib (python3-matplotlib, tools/deps.sh) is needed for plot_decompose.py"
+fi
+
 # From a snapshot (--load): the step counter and the state of a saved run.
 timeout 60 "$bin" --count 800 --steps 100 --behaviors flocking,wander --save "$tmp/half.boids" --quiet >/dev/null
 same "--load $tmp/half.boids --steps 100" 2:2x1 4:2x2

@@ -534,6 +534,8 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
     free(vel);
     free(group);
     free(joints);
+    if (rc || dr.rc)
+        free(res.boxes);
     if (rc) {
         boids_cli_error(PROG, NULL, NULL, NULL, "--decompose: out of memory");
         return rc;
@@ -568,6 +570,19 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
             printf("gpu: every rank steps its own and halo agents on its GPU (uploaded and read back each step); "
                    "rank 0 opened %u GPU engine%s\n",
                    res.gpu_opened, res.gpu_opened == 1 ? "" : "s (its agents outgrew the first)");
+        if (res.boxes && decompose_ranks <= 64) // the boxes where the run ended (tools/plot_decompose.py draws them)
+            for (int q = 0; q < decompose_ranks; q++) {
+                const uint32_t *b = res.boxes[q];
+                printf("box %d: cells x %u..%u y %u..%u z %u..%u of %ux%ux%u; world x %.6g..%.6g y %.6g..%.6g z "
+                       "%.6g..%.6g\n",
+                       q, b[0], b[1], b[2], b[3], b[4], b[5], res.cells[0], res.cells[1], res.cells[2],
+                       w->min[0] + b[0] * (double)w->size[0] / res.cells[0],
+                       w->min[0] + b[1] * (double)w->size[0] / res.cells[0],
+                       w->min[1] + b[2] * (double)w->size[1] / res.cells[1],
+                       w->min[1] + b[3] * (double)w->size[1] / res.cells[1],
+                       w->min[2] + b[4] * (double)w->size[2] / res.cells[2],
+                       w->min[2] + b[5] * (double)w->size[2] / res.cells[2]);
+            }
         if (res.strays)
             printf("strays: in %u steps an agent went beyond the neighbouring boxes (faster than the halo's reach "
                    "per step); every agent then went to its owner over all ranks\n",
@@ -582,6 +597,7 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
     }
     printf("state-hash: %016llx\n", (unsigned long long)res.hash);
     fflush(stdout);
+    free(res.boxes);
     return res.interrupted ? 128 + res.interrupted : 0;
 }
 #endif

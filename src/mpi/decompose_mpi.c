@@ -1454,6 +1454,19 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         out->recut_bytes = (uint64_t)total[2];
         out->imbalance = d.imbalance;
         out->grid_fine = boids_world_grid_fine(d.w);
+        // The boxes at the end, by rank: their cells [lo, hi) per axis.
+        out->boxes = malloc((size_t)d.size * sizeof *out->boxes);
+        for (uint32_t i = 0; out->boxes && i < d.parts[0]; i++)
+            for (uint32_t j = 0; j < d.parts[1]; j++)
+                for (uint32_t k = 0; k < d.parts[2]; k++) {
+                    box b = box_at(&d, i, j, k);
+                    uint32_t *to = out->boxes[d.rank_of[((size_t)i * d.parts[1] + j) * d.parts[2] + k]];
+                    for (int a = 0; a < 3; a++) {
+                        to[2 * a] = b.lo[a];
+                        to[2 * a + 1] = b.hi[a];
+                    }
+                }
+        memcpy(out->cells, d.w->cells, sizeof out->cells);
         out->gpu_opened = d.gpu_opened;
         // The final state to the caller (the outputs): the last gather's id-order arrays.
         uint32_t *neighbors = o->final ? malloc((size_t)(n ? n : 1) * sizeof *neighbors) : NULL;

@@ -119,6 +119,11 @@ typedef struct boids_decomp_result {
     uint64_t steps;                   // the steps run (fewer than asked when interrupted)
     int interrupted;                  // the signal that stopped the run early, or 0
     uint32_t strays;                  // steps with an agent beyond the neighbours' boxes (sent over all ranks)
+    // Rank 0: the boxes at the end by rank, cells [lo, hi) of x, y, z (the
+    // grid of `cells`: x, y, z, total); malloc'd (NULL if it failed), the
+    // caller frees it.
+    uint32_t (*boxes)[6];
+    uint32_t cells[4];
 } boids_decomp_result;
 
 // Runs o->steps steps of p (finalized) from the n agents in id order (every
