@@ -117,6 +117,9 @@ boids_result boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4]
 // BOIDS_ERR_GPU_LOST after a loss (s untouched), or for a loss during the
 // download (s partly overwritten: do not use it).
 boids_result boids_gpu_download(boids_gpu *g, boids_sim *s);
+// The same of the state only (pos, vel, id, group), the candidates per slot
+// and the step: not the grid's cells (a decomposed rank's step).
+boids_result boids_gpu_download_state(boids_gpu *g, boids_sim *s);
 // The same hash as boids_sim_hash, of the GPU state (0 after a loss).
 uint64_t boids_gpu_hash(boids_gpu *g);
 // Wait for the GPU, then take the last step's stage times (benchmarks only).

@@ -467,13 +467,18 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
     }
     if (worst)
         return worst;
-    uint32_t n = boids_engine_count(e);
+    // The initial state, and the bodies' joints as the engine has them (laid
+    // straight, or a snapshot's).
+    uint32_t n = boids_engine_count(e), rows = boids_params_joint_rows(p);
     float(*pos)[4] = malloc((size_t)(n ? n : 1) * sizeof *pos), (*vel)[4] = malloc((size_t)(n ? n : 1) * sizeof *vel);
     uint32_t *group = malloc((size_t)(n ? n : 1) * sizeof *group);
-    if (!pos || !vel || !group || boids_engine_read(e, pos, vel, group) != BOIDS_OK) {
+    float(*joints)[4] = rows ? malloc((size_t)rows * (n ? n : 1) * sizeof *joints) : NULL;
+    if (!pos || !vel || !group || (rows && !joints) || boids_engine_read(e, pos, vel, group) != BOIDS_OK ||
+        (rows && boids_engine_read_joints(e, joints, (size_t)rows * n * sizeof *joints) != BOIDS_OK)) {
         free(pos);
         free(vel);
         free(group);
+        free(joints);
         fprintf(decompose_err, "%s: --decompose: out of memory for the initial state\n", PROG);
         MPI_Abort(MPI_COMM_WORLD, EXIT_ENVIRONMENT); // the other ranks are on their way to the first exchange
         return EXIT_ENVIRONMENT;
@@ -493,22 +498,6 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
                gpu ? "gpu (on every rank)" : "cpu", parts, decompose_ranks, w->cells[0], w->cells[1],
                w->dim == 3 ? w->cells[2] : 1u);
         fflush(stdout);
-    }
-    // Bodies: their joints as the engine has them (laid straight, or a snapshot's).
-    uint32_t rows = boids_params_joint_rows(p);
-    float(*joints)[4] = NULL;
-    if (rows) {
-        size_t bytes = (size_t)rows * (n ? n : 1) * sizeof *joints;
-        joints = malloc(bytes);
-        if (!joints || boids_engine_read_joints(e, joints, (size_t)rows * n * sizeof *joints) != BOIDS_OK) {
-            free(pos);
-            free(vel);
-            free(group);
-            free(joints);
-            fprintf(decompose_err, "%s: --decompose: out of memory for the initial joints\n", PROG);
-            MPI_Abort(MPI_COMM_WORLD, EXIT_ENVIRONMENT); // the other ranks are on their way to the first exchange
-            return EXIT_ENVIRONMENT;
-        }
     }
     decompose_run dr = {.o = o, .e = e};
     boids_decomp_options d = {.steps = o->steps,

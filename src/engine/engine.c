@@ -411,26 +411,7 @@ boids_result boids_engine_step_agents(boids_engine *e, boids_sim *s, bool output
     boids_gpu_integrate(e->gpu);
     if ((r = engine_healthy(e)) != BOIDS_OK)
         return r;
-    if (outputs) {
-        r = boids_gpu_download(e->gpu, s);
-    } else { // the state and the candidates (a rank's work) only: not the grid's cells
-        size_t n = s->n;
-        struct {
-            boids_gpu_buffer which;
-            void *dst;
-            size_t bytes;
-        } reads[] = {
-            {BOIDS_GPU_POS, s->cur.pos, n * 16},
-            {BOIDS_GPU_VEL, s->cur.vel, n * 16},
-            {BOIDS_GPU_ID, s->cur.id, n * 4},
-            {BOIDS_GPU_GROUP, s->cur.group, n * 4},
-            {BOIDS_GPU_CANDIDATES, s->candidates, n * 4},
-        };
-        for (size_t k = 0; k < sizeof reads / sizeof reads[0] && r == BOIDS_OK; k++)
-            r = boids_gpu_read(e->gpu, reads[k].which, reads[k].dst, reads[k].bytes);
-        s->step = boids_gpu_steps(e->gpu);
-        s->p.world.step = (uint32_t)s->step;
-    }
+    r = outputs ? boids_gpu_download(e->gpu, s) : boids_gpu_download_state(e->gpu, s);
     if (r == BOIDS_OK)
         r = engine_healthy(e);
     e->trusted = false; // the engine's own agents are gone

@@ -1080,7 +1080,10 @@ static boids_result grid_counts(boids_gpu *g, uint32_t *count, uint32_t *start) 
 // The GPU state and per-agent outputs into a CPU simulation of the same
 // params, so its statistics, hash and CSV export describe the GPU run.
 // Every kernel gives the reference's layout: slots in row-major cell order.
-boids_result boids_gpu_download(boids_gpu *g, boids_sim *s) {
+// The state and the candidates into s, and with `outputs` the other
+// per-slot outputs and the grid's cells (boids_gpu_download: everything;
+// boids_gpu_download_state: what a decomposed rank needs every step).
+static boids_result download(boids_gpu *g, boids_sim *s, bool outputs) {
     if (gpu_lost(g)) // s is left as it was
         return BOIDS_ERR_GPU_LOST;
     size_t n = g->n;
@@ -1093,24 +1096,36 @@ boids_result boids_gpu_download(boids_gpu *g, boids_sim *s) {
         {BOIDS_GPU_VEL, s->cur.vel, n * 16},
         {BOIDS_GPU_ID, s->cur.id, n * 4},
         {BOIDS_GPU_GROUP, s->cur.group, n * 4},
-        {BOIDS_GPU_NEIGHBORS, s->neighbors, n * 4},
-        {BOIDS_GPU_NEAREST, s->nearest, n * 4},
         {BOIDS_GPU_CANDIDATES, s->candidates, n * 4},
+        {BOIDS_GPU_NEIGHBORS, s->neighbors, n * 4}, // outputs from here on
+        {BOIDS_GPU_NEAREST, s->nearest, n * 4},
         {BOIDS_GPU_COUNT, s->grid.count, (size_t)g->cells * 4},
         {BOIDS_GPU_START, s->grid.start, ((size_t)g->cells + 1) * 4},
     };
     // A loss between two reads: BOIDS_ERR_GPU_LOST, s partly overwritten.
-    for (size_t k = 0; k < sizeof reads / sizeof reads[0]; k++)
+    size_t reading = outputs ? sizeof reads / sizeof reads[0] : 5;
+    for (size_t k = 0; k < reading; k++)
         if (boids_gpu_read(g, reads[k].which, reads[k].dst, reads[k].bytes) != BOIDS_OK)
             return BOIDS_ERR_GPU_LOST;
     // (kernel morton: boids_gpu_read gives the slots in row-major cell order)
-    if (s->joints && s->joint_rows == g->joint_rows &&
+    if (outputs && s->joints && s->joint_rows == g->joint_rows &&
         boids_gpu_read_joints(g, s->joints, (size_t)g->joint_rows * n * 16) != BOIDS_OK)
         return BOIDS_ERR_GPU_LOST;
     s->step = g->step;
     s->p.world.step = (uint32_t)g->step;
-    boids_gpu_stage_ms(g, &s->ms);
+    if (outputs)
+        boids_gpu_stage_ms(g, &s->ms);
     return BOIDS_OK;
+}
+
+// See boids/gpu.h.
+boids_result boids_gpu_download(boids_gpu *g, boids_sim *s) {
+    return download(g, s, true);
+}
+
+// See boids/gpu.h.
+boids_result boids_gpu_download_state(boids_gpu *g, boids_sim *s) {
+    return download(g, s, false);
 }
 
 // The newest completed stage times.
