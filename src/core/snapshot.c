@@ -321,10 +321,13 @@ static const char *decode_neighborhoods(const unsigned char *b, boids_params *p)
 
 // The default rows of the later behaviours (boids_params_default's groups
 // are all alike): MORE_GROUP_BYTES of its group 0 from weight_more on.
+// Per thread: engines save and load from several at once (an ensemble's
+// jobs), and a shared copy being made by one thread read as zeros by
+// another wrote a LEAD or MORE chunk of defaults now and then.
 static const unsigned char *default_more(void) {
-    static boids_params d;
-    static bool made;
-    if (!made) { // the same bytes every time: a race would write them twice
+    static _Thread_local boids_params d;
+    static _Thread_local bool made;
+    if (!made) {
         boids_params_default(&d, 1, 2);
         made = true;
     }
