@@ -146,26 +146,33 @@ grep -q '^balance: boxes cut by the work per cell at the start (--rebalance 0), 
   || fail "--rebalance 0: $(grep '^balance' <<<"$got")"
 echo "ok: --rebalance 0 cuts once"
 
-# Interrupted (SIGTERM to one rank alone, after 3 s of a long run): every rank
-# stops after the same step, exit 143, rank 0 writes the outputs, which are
-# a plain run's of that many steps.
-rm -f "$tmp/int.csv"
-timeout 120 "$mpirun" --allow-run-as-root --oversubscribe -n 2 "$bin" --count 20000 --steps 100000 --threads 1 \
-  --decompose 2x1 --export-csv "$tmp/int.csv" >"$tmp/int.out" 2>"$tmp/int.err" &
-job=$!
-sleep 3
-# The ranks' command lines start with the binary (mpirun's and timeout's with their own names).
-rank1=$(pgrep -f -- "^$bin --count 20000 --steps 100000 .*--export-csv $tmp/int.csv" | sort -n | tail -1)
-[ -n "$rank1" ] || fail "SIGTERM to rank 1: no rank found"
-kill -TERM "$rank1"
-rc=0
-wait "$job" || rc=$?
-[ "$rc" = 143 ] || fail "SIGTERM to rank 1: status $rc, expected 143: $(head -3 "$tmp/int.err")"
-steps=$(sed -n 's/^boids-run: interrupted after \([0-9]*\) steps.*/\1/p' "$tmp/int.err")
-[ -n "$steps" ] || fail "SIGTERM to rank 1: no interrupted line: $(head -3 "$tmp/int.err")"
-timeout 120 "$bin" --count 20000 --steps "$steps" --threads 1 --quiet --export-csv "$tmp/int-plain.csv" >/dev/null
-cmp "$tmp/int-plain.csv" "$tmp/int.csv" || fail "interrupted after $steps steps: the CSV is not the plain run's"
-echo "ok: SIGTERM to rank 1: every rank stopped after step $steps (status 143), the CSV a plain run's"
+# interrupted COUNT [FLAGS...]: SIGTERM to one rank alone, after 3 s of a
+# long run: every rank stops after the same step, exit 143, rank 0 writes
+# the outputs, which are a plain run's of that many steps (the neighbour
+# counts too: on the GPU, off a statistics step, the last step's are read
+# back all the same).
+interrupted() {
+  local count=$1 job rank1 rc=0 steps
+  shift
+  rm -f "$tmp/int.csv"
+  timeout 120 "$mpirun" --allow-run-as-root --oversubscribe -n 2 "$bin" --count "$count" --steps 100000 "$@" \
+    --threads 1 --decompose 2x1 --export-csv "$tmp/int.csv" >"$tmp/int.out" 2>"$tmp/int.err" &
+  job=$!
+  sleep 3
+  # The ranks' command lines start with the binary (mpirun's and timeout's with their own names).
+  rank1=$(pgrep -f -- "^$bin --count $count --steps 100000 .*--export-csv $tmp/int.csv" | sort -n | tail -1)
+  [ -n "$rank1" ] || fail "SIGTERM to rank 1 ($*): no rank found"
+  kill -TERM "$rank1"
+  wait "$job" || rc=$?
+  [ "$rc" = 143 ] || fail "SIGTERM to rank 1 ($*): status $rc, expected 143: $(head -3 "$tmp/int.err")"
+  steps=$(sed -n 's/^boids-run: interrupted after \([0-9]*\) steps.*/\1/p' "$tmp/int.err")
+  [ -n "$steps" ] || fail "SIGTERM to rank 1 ($*): no interrupted line: $(head -3 "$tmp/int.err")"
+  timeout 120 "$bin" --count "$count" --steps "$steps" --threads 1 --quiet --export-csv "$tmp/int-plain.csv" >/dev/null
+  cmp "$tmp/int-plain.csv" "$tmp/int.csv" || fail "interrupted after $steps steps ($*): the CSV is not the plain run's"
+  echo "ok: SIGTERM to rank 1 ($*): every rank stopped after step $steps (status 143), the CSV a plain run's"
+}
+interrupted 20000
+interrupted 5000 --backend gpu --stats-every 1000
 
 # The boxes where a run ended ('box R:' lines, the cells and the world's
 # extent of each rank's box: they tile the grid) and tools/plot_decompose.py's

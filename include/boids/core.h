@@ -337,6 +337,14 @@ boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_dist
 void boids_sim_destroy(boids_sim *s);
 // Replace the agents (id order: pos[i], vel[i], group[i] for id i).
 boids_result boids_sim_set_agents(boids_sim *s, const float (*pos)[4], const float (*vel)[4], const uint32_t *group);
+// Replace the agents with a state that steps left exactly as given (id
+// order; pos and vel with their wander lanes, nothing limited or wrapped),
+// the step counter `step` (the world's step, the last step taken, step - 1;
+// step 0 leaves it), the per-agent outputs 0, the bodies' joints (joint j of
+// agent id at [j * n + id]) or, NULL, laid straight. BOIDS_ERR_PARAM (nothing
+// changed): a group out of range, a value that is not finite.
+boids_result boids_sim_set_state(boids_sim *s, uint64_t step, const float (*pos)[4], const float (*vel)[4],
+                                 const uint32_t *group, const float (*joints)[4]);
 // Grows the per-slot arrays (cur, next, accel, the neighbour outputs, the
 // grid's keys; not the joints) to hold `capacity` agents; s->n is unchanged.
 // A distributed run's rank sets s->n and cur itself (its own agents and the

@@ -437,14 +437,10 @@ static int run_decomposed(const boids_options *o, boids_engine *e) {
     char err[512] = "";
     int rc = 0;
     bool gpu = strcmp(o->backend, "gpu") == 0;
-    const char *refused = boids_decomp_refusal(p);
-    if (!refused && gpu)
-        refused = boids_decomp_gpu_refusal(p);
+    const char *refused = gpu ? boids_decomp_gpu_refusal(p) : NULL;
     if (refused) {
-        boids_cli_error(PROG, "--decompose", decompose_arg,
-                        gpu ? "the CPU backend, or a run without that behaviour"
-                            : "a run without it, or without that behaviour",
-                        "cannot split a run with %s%s", refused, gpu ? " on the GPU backend" : "");
+        boids_cli_error(PROG, "--decompose", decompose_arg, "the CPU backend, or a run without that behaviour",
+                        "cannot split a run with %s on the GPU backend", refused);
         rc = EXIT_INPUT;
     } else if ((rc = boids_decomp_check(p, decompose_parts, decompose_ranks, err, sizeof err))) {
         fprintf(stderr, "%s: %s\n", PROG, err);

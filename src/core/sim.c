@@ -222,15 +222,24 @@ void boids_sim_destroy(boids_sim *s) {
 // Replace the agents; positions outside the world are wrapped or clamped in,
 // speeds above the agent's maxspeed (boids_agent_maxspeed: its range's draw
 // or the group's) are limited to it (as every step does).
+// The checks of set_agents and set_state: every group in range, the first
+// `lanes` components of every position and velocity finite.
+static bool agents_ok(const boids_sim *s, const float (*pos)[4], const float (*vel)[4], const uint32_t *group,
+                      int lanes) {
+    for (uint32_t id = 0; id < s->n; id++) {
+        if (group[id] >= s->p.world.group_count)
+            return false;
+        for (int a = 0; a < lanes; a++)
+            if (!isfinite(pos[id][a]) || !isfinite(vel[id][a]))
+                return false;
+    }
+    return true;
+}
+
 boids_result boids_sim_set_agents(boids_sim *s, const float (*pos)[4], const float (*vel)[4], const uint32_t *group) {
     const boids_world_params *w = &s->p.world;
-    for (uint32_t id = 0; id < s->n; id++) {
-        if (group[id] >= w->group_count)
-            return BOIDS_ERR_PARAM;
-        for (int a = 0; a < 3; a++)
-            if (!isfinite(pos[id][a]) || !isfinite(vel[id][a]))
-                return BOIDS_ERR_PARAM;
-    }
+    if (!agents_ok(s, pos, vel, group, 3))
+        return BOIDS_ERR_PARAM;
     for (uint32_t id = 0; id < s->n; id++) {
         memcpy(s->cur.pos[id], pos[id], sizeof(float[4]));
         memcpy(s->cur.vel[id], vel[id], sizeof(float[4]));
@@ -245,6 +254,36 @@ boids_result boids_sim_set_agents(boids_sim *s, const float (*pos)[4], const flo
     }
     boids_sim_build_grid(s);
     boids_sim_reset_bodies(s);
+    return BOIDS_OK;
+}
+
+// See boids/core.h.
+boids_result boids_sim_set_state(boids_sim *s, uint64_t step, const float (*pos)[4], const float (*vel)[4],
+                                 const uint32_t *group, const float (*joints)[4]) {
+    size_t rows = joints && s->joints ? (size_t)s->joint_rows * s->n : 0;
+    if (!agents_ok(s, pos, vel, group, 4))
+        return BOIDS_ERR_PARAM;
+    for (size_t k = 0; k < rows; k++)
+        for (int a = 0; a < 4; a++)
+            if (!isfinite(joints[k][a]))
+                return BOIDS_ERR_PARAM;
+    for (uint32_t id = 0; id < s->n; id++) {
+        memcpy(s->cur.pos[id], pos[id], sizeof(float[4]));
+        memcpy(s->cur.vel[id], vel[id], sizeof(float[4]));
+        s->cur.id[id] = id;
+        s->cur.group[id] = group[id];
+        s->neighbors[id] = 0;
+        s->candidates[id] = 0;
+        s->nearest[id] = 0.0f;
+    }
+    s->step = step;
+    if (step > 0)
+        s->p.world.step = (uint32_t)(step - 1);
+    boids_sim_build_grid(s);
+    if (rows)
+        memcpy(s->joints, joints, rows * sizeof(float[4]));
+    else
+        boids_sim_reset_bodies(s);
     return BOIDS_OK;
 }
 

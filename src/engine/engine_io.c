@@ -4,7 +4,6 @@
 // GPU every read goes through the fault rule of engine.c: checked before,
 // trusted only if the check after it passes.
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,9 +125,9 @@ boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], con
     return upload(e, true);
 }
 
-// See boids/engine.h. The same checks as boids_sim_set_agents, then the
-// state copied bit for bit: a step's limit and boundary applied again could
-// move a coordinate that rounded onto the world's edge.
+// See boids/engine.h. The state copied bit for bit (boids_sim_set_state):
+// a step's limit and boundary applied again could move a coordinate that
+// rounded onto the world's edge.
 boids_result boids_engine_set_state(boids_engine *e, uint64_t step, const float (*pos)[4], const float (*vel)[4],
                                     const uint32_t *group, const float (*joints)[4]) {
     if (!pos || !vel || !group)
@@ -136,39 +135,11 @@ boids_result boids_engine_set_state(boids_engine *e, uint64_t step, const float 
     boids_result r = engine_healthy(e);
     if (r != BOIDS_OK)
         return r;
-    boids_sim *s = e->sim;
-    for (uint32_t id = 0; id < s->n; id++) {
-        if (group[id] >= s->p.world.group_count)
-            return BOIDS_ERR_PARAM;
-        for (int a = 0; a < 4; a++)
-            if (!isfinite(pos[id][a]) || !isfinite(vel[id][a]))
-                return BOIDS_ERR_PARAM;
-    }
-    size_t rows = joints && s->joints ? (size_t)s->joint_rows * s->n : 0;
-    for (size_t k = 0; k < rows; k++)
-        for (int a = 0; a < 4; a++)
-            if (!isfinite(joints[k][a]))
-                return BOIDS_ERR_PARAM;
-    if (e->gpu && e->bodies_stale && (r = boids_sim_set_bodies(s, s->p.body)) != BOIDS_OK)
+    if (e->gpu && e->bodies_stale && (r = boids_sim_set_bodies(e->sim, e->sim->p.body)) != BOIDS_OK)
         return r;
     e->bodies_stale = false;
-    for (uint32_t id = 0; id < s->n; id++) {
-        memcpy(s->cur.pos[id], pos[id], sizeof(float[4]));
-        memcpy(s->cur.vel[id], vel[id], sizeof(float[4]));
-        s->cur.id[id] = id;
-        s->cur.group[id] = group[id];
-        s->neighbors[id] = 0;
-        s->candidates[id] = 0;
-        s->nearest[id] = 0.0f;
-    }
-    s->step = step;
-    if (step > 0)
-        s->p.world.step = (uint32_t)(step - 1);
-    boids_sim_build_grid(s);
-    if (rows)
-        memcpy(s->joints, joints, rows * sizeof(float[4]));
-    else
-        boids_sim_reset_bodies(s);
+    if ((r = boids_sim_set_state(e->sim, step, pos, vel, group, joints)) != BOIDS_OK)
+        return r;
     return upload(e, true); // the GPU takes the step counter with the state (and the joints)
 }
 

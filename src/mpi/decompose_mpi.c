@@ -55,7 +55,7 @@ typedef struct decomp {
     double timeout_s;
     FILE *err;
     const boids_world_params *w;
-    size_t full_bytes; // a migration's record: agent_rec, the last step's outputs, rows joints
+    size_t full_bytes; // a migration's record: agent_rec, rows joints
     bool full;         // the exchange under way moves agents (full records), not a halo's copies
     uint32_t rows;     // joints per agent (bodies; 0: none)
     uint8_t *send, *recv;
@@ -128,12 +128,6 @@ bool boids_decomp_parse_rebalance(const char *text, uint32_t *every, double *thr
     *every = (uint32_t)k;
     *threshold = t;
     return true;
-}
-
-// See decompose_mpi.h.
-const char *boids_decomp_refusal(const boids_params *p) {
-    (void)p; // every behaviour, body and grid splits (what boids-run refuses is of its flags)
-    return NULL;
 }
 
 // The first cell of part k of `parts` even parts of an axis of `cells`.
@@ -218,10 +212,21 @@ static void *grow(const decomp *d, void *b, size_t *cap, size_t need, size_t siz
     return n;
 }
 
+// The displacements of n counts laid end to end (displ[k]: the sum of the
+// counts before k); returns their total.
+static size_t displace(const int *count, int *displ, int n) {
+    size_t total = 0;
+    for (int k = 0; k < n; k++) {
+        displ[k] = (int)total;
+        total += (size_t)count[k];
+    }
+    return total;
+}
+
 // The bytes of one record of the exchange under way: a halo's copy is the
 // state a neighbour's steer reads (agent_rec); an agent that moves to
-// another rank takes its last step's outputs (the statistics gathered
-// after it) and its joints with it.
+// another rank takes its joints with it (its last step's outputs are
+// gathered before it moves).
 static size_t rec_bytes(const decomp *d) {
     return d->full ? d->full_bytes : sizeof(agent_rec);
 }
@@ -263,12 +268,8 @@ static void rec_of(const decomp *d, const boids_sim *s, uint32_t i, uint8_t *buf
     memcpy(at, &r, sizeof r);
     if (!d->full)
         return;
-    at += sizeof r;
-    memcpy(at, &s->neighbors[i], 4);
-    memcpy(at + 4, &s->candidates[i], 4);
-    memcpy(at + 8, &s->nearest[i], 4);
     if (d->rows)
-        memcpy(at + 12, d->joints[(size_t)i * d->rows], d->rows * sizeof(float[4]));
+        memcpy(at + sizeof r, d->joints[(size_t)i * d->rows], d->rows * sizeof(float[4]));
 }
 
 static void rec_to(decomp *d, boids_sim *s, uint32_t i, const uint8_t *buf, size_t k) {
@@ -283,12 +284,8 @@ static void rec_to(decomp *d, boids_sim *s, uint32_t i, const uint8_t *buf, size
     s->nearest[i] = 0.0f;
     if (!d->full)
         return;
-    at += sizeof r;
-    memcpy(&s->neighbors[i], at, 4);
-    memcpy(&s->candidates[i], at + 4, 4);
-    memcpy(&s->nearest[i], at + 8, 4);
     if (d->rows)
-        memcpy(d->joints[(size_t)i * d->rows], at + 12, d->rows * sizeof(float[4]));
+        memcpy(d->joints[(size_t)i * d->rows], at + sizeof r, d->rows * sizeof(float[4]));
 }
 
 // Slot i to slot k < i (the compaction of the own agents; the steer's outputs too).
@@ -467,47 +464,54 @@ static void cell_work(const decomp *d, const uint32_t *count, uint64_t *work, ui
         work[c] *= count[c];
 }
 
+// The index of cell (x, y, z) of a grid of `cells`.
+static size_t cell_index(const uint32_t *cells, uint32_t x, uint32_t y, uint32_t z) {
+    return ((size_t)z * cells[1] + y) * cells[0] + x;
+}
+
+// The work of the cells of box b (work: per cell of the world's grid).
+static uint64_t box_work(const decomp *d, const uint64_t *work, const box *b) {
+    uint64_t sum = 0;
+    for (uint32_t z = b->lo[2]; z < b->hi[2]; z++)
+        for (uint32_t y = b->lo[1]; y < b->hi[1]; y++)
+            for (uint32_t x = b->lo[0]; x < b->hi[0]; x++)
+                sum += work[cell_index(d->w->cells, x, y, z)];
+    return sum;
+}
+
+// The cuts along axis a of the box b (whole along a): the prefix sums of
+// the work of its slices across a (scratch pre), bisected into the parts.
+static void cut_axis(decomp *d, const uint64_t *work, box b, int a, uint32_t *cut, uint64_t *pre) {
+    uint32_t n = d->w->cells[a];
+    pre[0] = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        b.lo[a] = c;
+        b.hi[a] = c + 1;
+        pre[c + 1] = pre[c] + box_work(d, work, &b);
+    }
+    cut[0] = 0;
+    cut[d->parts[a]] = n;
+    bisect(pre, 0, n, d->parts[a], cut);
+}
+
 // Cuts by the work per cell (cell_work, the world's grid): x by the slabs'
 // work, then each slab's y by its own, then each column's z (scratch: the
 // prefix sums of the longest axis + 1).
-static void cut_counts(decomp *d, const uint64_t *count, uint64_t *pre) {
+static void cut_counts(decomp *d, const uint64_t *work, uint64_t *pre) {
     const uint32_t *cells = d->w->cells;
-    uint32_t *x = cuts_of(d, 0, 0, 0);
-    pre[0] = 0;
-    for (uint32_t c0 = 0; c0 < cells[0]; c0++) {
-        uint64_t sum = 0;
-        for (uint32_t c2 = 0; c2 < cells[2]; c2++)
-            for (uint32_t c1 = 0; c1 < cells[1]; c1++)
-                sum += count[((size_t)c2 * cells[1] + c1) * cells[0] + c0];
-        pre[c0 + 1] = pre[c0] + sum;
-    }
-    x[0] = 0;
-    x[d->parts[0]] = cells[0];
-    bisect(pre, 0, cells[0], d->parts[0], x);
+    box b = {{0, 0, 0}, {cells[0], cells[1], cells[2]}};
+    const uint32_t *x = cuts_of(d, 0, 0, 0);
+    cut_axis(d, work, b, 0, cuts_of(d, 0, 0, 0), pre);
     for (uint32_t i = 0; i < d->parts[0]; i++) {
-        uint32_t *y = cuts_of(d, 1, i, 0);
-        for (uint32_t c1 = 0; c1 < cells[1]; c1++) {
-            uint64_t sum = 0;
-            for (uint32_t c2 = 0; c2 < cells[2]; c2++)
-                for (uint32_t c0 = x[i]; c0 < x[i + 1]; c0++)
-                    sum += count[((size_t)c2 * cells[1] + c1) * cells[0] + c0];
-            pre[c1 + 1] = pre[c1] + sum;
-        }
-        y[0] = 0;
-        y[d->parts[1]] = cells[1];
-        bisect(pre, 0, cells[1], d->parts[1], y);
+        b.lo[0] = x[i];
+        b.hi[0] = x[i + 1];
+        const uint32_t *y = cuts_of(d, 1, i, 0);
+        cut_axis(d, work, b, 1, cuts_of(d, 1, i, 0), pre);
         for (uint32_t j = 0; j < d->parts[1]; j++) {
-            uint32_t *z = cuts_of(d, 2, i, j);
-            for (uint32_t c2 = 0; c2 < cells[2]; c2++) {
-                uint64_t sum = 0;
-                for (uint32_t c1 = y[j]; c1 < y[j + 1]; c1++)
-                    for (uint32_t c0 = x[i]; c0 < x[i + 1]; c0++)
-                        sum += count[((size_t)c2 * cells[1] + c1) * cells[0] + c0];
-                pre[c2 + 1] = pre[c2] + sum;
-            }
-            z[0] = 0;
-            z[d->parts[2]] = cells[2];
-            bisect(pre, 0, cells[2], d->parts[2], z);
+            box col = b;
+            col.lo[1] = y[j];
+            col.hi[1] = y[j + 1];
+            cut_axis(d, work, col, 2, cuts_of(d, 2, i, j), pre);
         }
     }
 }
@@ -569,13 +573,7 @@ static uint32_t exchange(decomp *d, uint64_t *bytes, const char *what) {
     MPI_Request r;
     MPI_Ineighbor_alltoall(d->sc, 1, MPI_INT, d->rc, 1, MPI_INT, d->graph, &r);
     wait_for(d, &r, what);
-    size_t total = 0, sent = 0;
-    for (int k = 0; k < d->nnb; k++) {
-        d->sd[k] = (int)sent;
-        sent += (size_t)d->sc[k];
-        d->rd[k] = (int)total;
-        total += (size_t)d->rc[k];
-    }
+    size_t sent = displace(d->sc, d->sd, d->nnb), total = displace(d->rc, d->rd, d->nnb);
     grow_recv(d, total);
     MPI_Datatype t = d->full ? d->full_type : d->rec_type;
     MPI_Ineighbor_alltoallv(d->send, d->sc, d->sd, t, d->recv, d->rc, d->rd, t, d->graph, &r);
@@ -629,10 +627,7 @@ static void halo(decomp *d, boids_sim *s) {
     }
     grow_send(d, pairs);
     int at[d->nnb > 0 ? d->nnb : 1];
-    for (int k = 0, sum = 0; k < d->nnb; k++) {
-        at[k] = sum;
-        sum += d->sc[k];
-    }
+    displace(d->sc, at, d->nnb);
     for (size_t p = 0; p < pairs; p++)
         rec_of(d, s, d->pair[p][0], d->send, (size_t)at[d->pair[p][1]]++);
     append(d, s, exchange(d, &d->halo_bytes, "the halo"), "the halo");
@@ -662,12 +657,9 @@ static uint32_t migrate(decomp *d, boids_sim *s) {
         d->pair[i][0] = (uint32_t)k + 1;
         d->sc[k]++;
     }
-    int at[d->nnb > 0 ? d->nnb : 1], sent = 0;
-    for (int k = 0; k < d->nnb; k++) {
-        at[k] = sent;
-        sent += d->sc[k];
-    }
-    grow_send(d, (size_t)sent);
+    int at[d->nnb > 0 ? d->nnb : 1];
+    size_t sent = displace(d->sc, at, d->nnb);
+    grow_send(d, sent);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < s->n; i++) {
         if (d->pair[i][0]) {
@@ -687,22 +679,25 @@ static uint32_t migrate(decomp *d, boids_sim *s) {
 
 // The statistics of the whole world from id-order arrays, as boids_sim_stats
 // computes them over slots (the sums in id order here).
+// cell_count: NULL when the caller has the cell max (the ranks' own cells
+// of the step's grid); else the histogram's scratch (the initial state).
 static void world_stats(const boids_world_params *w, uint32_t n, const stat_rec *r, uint32_t *cell_count,
                         float (*pos)[4], float (*vel)[4], uint32_t *group, boids_stats *out) {
     boids_stats_sums t = {0};
-    memset(cell_count, 0, w->cells[3] * sizeof(*cell_count));
     for (uint32_t id = 0; id < n; id++) {
         memcpy(pos[id], r[id].a.pos, sizeof(float[4]));
         memcpy(vel[id], r[id].a.vel, sizeof(float[4]));
         group[id] = r[id].a.group;
         boids_stats_add(&t, r[id].a.vel, r[id].neighbors, r[id].candidates, r[id].nearest);
-        cell_count[boids_grid_cell_of(w, r[id].a.pos)]++;
     }
     boids_stats_finish(&t, out);
-    uint32_t mx = 0;
-    for (uint32_t c = 0; c < w->cells[3]; c++)
-        mx = cell_count[c] > mx ? cell_count[c] : mx;
-    out->cell_max = mx;
+    if (cell_count) {
+        memset(cell_count, 0, w->cells[3] * sizeof(*cell_count));
+        for (uint32_t id = 0; id < n; id++)
+            cell_count[boids_grid_cell_of(w, r[id].a.pos)]++;
+        for (uint32_t c = 0; c < w->cells[3]; c++)
+            out->cell_max = cell_count[c] > out->cell_max ? cell_count[c] : out->cell_max;
+    }
     out->cell_mean = w->cells[3] ? (double)n / w->cells[3] : 0.0;
     out->milling = boids_stats_milling(w, n, (const float(*)[4])pos, (const float(*)[4])vel, group, BOIDS_STATS_ALL);
 }
@@ -732,11 +727,7 @@ static void gather(decomp *d, boids_sim *s, gathered *g, uint32_t cell_max, boid
     MPI_Igather(&mine, 1, MPI_INT, g->counts, 1, MPI_INT, 0, d->cart, &r);
     wait_for(d, &r, "the gather's sizes");
     if (d->rank == 0) {
-        uint64_t total = 0;
-        for (int k = 0; k < d->size; k++) {
-            g->displs[k] = (int)total;
-            total += (uint64_t)g->counts[k];
-        }
+        size_t total = displace(g->counts, g->displs, d->size);
         if (total != g->n) {
             char msg[160];
             snprintf(msg, sizeof msg, "%llu agents gathered, %u expected (agents lost or doubled)",
@@ -763,10 +754,11 @@ static void gather(decomp *d, boids_sim *s, gathered *g, uint32_t cell_max, boid
     }
     memset(st, 0, sizeof *st);
     st->step = s->step;
-    g->cell_count = grow(d, g->cell_count, &g->cell_cap, d->w->cells[3], sizeof(*g->cell_count));
-    world_stats(d->w, g->n, g->sorted, g->cell_count, g->pos, g->vel, g->group, st);
-    if (cell_max != UINT32_MAX)
+    if (cell_max == UINT32_MAX) // no step yet: the initial state's histogram
+        g->cell_count = grow(d, g->cell_count, &g->cell_cap, d->w->cells[3], sizeof(*g->cell_count));
+    else
         st->cell_max = most;
+    world_stats(d->w, g->n, g->sorted, cell_max == UINT32_MAX ? g->cell_count : NULL, g->pos, g->vel, g->group, st);
     *hash = boids_state_hash(g->n, (const float(*)[4])g->pos, (const float(*)[4])g->vel, g->group);
 }
 
@@ -787,13 +779,7 @@ static void redistribute(decomp *d, boids_sim *s) {
     MPI_Request r;
     MPI_Ialltoall(d->sc, 1, MPI_INT, d->rc, 1, MPI_INT, d->cart, &r);
     wait_for(d, &r, "the re-cut's sizes");
-    size_t sent = 0, total = 0;
-    for (int q = 0; q < d->size; q++) {
-        d->sd[q] = (int)sent;
-        sent += (size_t)d->sc[q];
-        d->rd[q] = (int)total;
-        total += (size_t)d->rc[q];
-    }
+    size_t sent = displace(d->sc, d->sd, d->size), total = displace(d->rc, d->rd, d->size);
     grow_send(d, sent);
     grow_recv(d, total);
     int at[d->size];
@@ -808,18 +794,14 @@ static void redistribute(decomp *d, boids_sim *s) {
     append(d, s, (uint32_t)total, "the re-cut");
 }
 
-// The most work of any box of the cuts (count: the world's cell_work).
-static uint64_t most_in_a_box(const decomp *d, const uint64_t *count) {
+// The most work of any box of the cuts (work: the world's cell_work).
+static uint64_t most_in_a_box(const decomp *d, const uint64_t *work) {
     uint64_t most = 0;
     for (uint32_t i = 0; i < d->parts[0]; i++)
         for (uint32_t j = 0; j < d->parts[1]; j++)
             for (uint32_t k = 0; k < d->parts[2]; k++) {
                 box b = box_at(d, i, j, k);
-                uint64_t sum = 0;
-                for (uint32_t c2 = b.lo[2]; c2 < b.hi[2]; c2++)
-                    for (uint32_t c1 = b.lo[1]; c1 < b.hi[1]; c1++)
-                        for (uint32_t c0 = b.lo[0]; c0 < b.hi[0]; c0++)
-                            sum += count[((size_t)c2 * d->w->cells[1] + c1) * d->w->cells[0] + c0];
+                uint64_t sum = box_work(d, work, &b);
                 most = sum > most ? sum : most;
             }
     return most;
@@ -919,18 +901,20 @@ static void auto_grid(decomp *d, boids_sim *s, uint64_t sq, uint32_t world_n, bo
     recut(d, s, by_counts, false);
 }
 
-// This rank's sum of count^2 over its own cells of the step's grid.
-static uint64_t own_square_sum(const decomp *d, const boids_sim *s) {
-    uint64_t sq = 0;
-    const uint32_t *cells = d->w->cells;
-    for (uint32_t c2 = d->me.lo[2]; c2 < d->me.hi[2]; c2++)
-        for (uint32_t c1 = d->me.lo[1]; c1 < d->me.hi[1]; c1++)
-            for (uint32_t c0 = d->me.lo[0]; c0 < d->me.hi[0]; c0++) {
-                size_t c = ((size_t)c2 * cells[1] + c1) * cells[0] + c0;
-                uint64_t k = s->grid.start[c + 1] - s->grid.start[c];
-                sq += k * k;
+// The own cells of the step's grid: the fullest (the statistics' cell-max,
+// as one process counts it) and the sum of count^2 (grid_fine auto's
+// occupancy).
+static void own_cells(const decomp *d, const boids_sim *s, uint32_t *most, uint64_t *sq) {
+    *most = 0;
+    *sq = 0;
+    for (uint32_t z = d->me.lo[2]; z < d->me.hi[2]; z++)
+        for (uint32_t y = d->me.lo[1]; y < d->me.hi[1]; y++)
+            for (uint32_t x = d->me.lo[0]; x < d->me.hi[0]; x++) {
+                size_t c = cell_index(d->w->cells, x, y, z);
+                uint32_t k = s->grid.start[c + 1] - s->grid.start[c];
+                *most = k > *most ? k : *most;
+                *sq += (uint64_t)k * k;
             }
-    return sq;
 }
 
 static int by_id(const void *a, const void *b) {
@@ -1173,7 +1157,7 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     d.periodic = d.wrap || d.w->boundary == BOIDS_BOUNDARY_MARGIN;
     d.depth = boids_world_grid_fine(d.w);
     d.rows = boids_params_joint_rows(p);
-    d.full_bytes = sizeof(agent_rec) + 12 + d.rows * sizeof(float[4]);
+    d.full_bytes = sizeof(agent_rec) + d.rows * sizeof(float[4]);
     bool fine_auto = (d.w->grid_fine & BOIDS_GRID_FINE_AUTO) != 0, by_counts = o->imbalance > 0;
     int dims[3], periods[3], coords[3] = {0, 0, 0};
     for (int a = 0; a < 3; a++) {
@@ -1306,9 +1290,14 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     }
     double start = MPI_Wtime(), interval = start;
     uint64_t interval_steps = 0, done_steps = 0;
+    int stopping = 0; // the signal of an interruption the ranks agreed on: this step is the last
     for (uint64_t k = 1; k <= o->steps; k++) {
         if (d.rank == kill_rank && k == kill_step)
             raise(kill_signal);
+        bool last = k == o->steps || stopping;
+        bool stats = k % o->stats_every == 0 || last;
+        bool fine_due = fine_auto && (s->step + 1) % BOIDS_ENGINE_FINE_EVERY == 0;
+        bool check = by_counts && o->rebalance_every && k % o->rebalance_every == 0 && !last;
         uint32_t n_own = s->n;
         if (d.rows)
             bodies_before(&d, s);
@@ -1331,9 +1320,7 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
                 d.gpu_opened++;
             }
             char err[512] = "";
-            bool outputs = k % o->stats_every == 0 || k == o->steps ||
-                           (fine_auto && (step + 1) % BOIDS_ENGINE_FINE_EVERY == 0); // the grid's cells read
-            boids_result r = boids_engine_step_agents(gpu, s, outputs, err, sizeof err);
+            boids_result r = boids_engine_step_agents(gpu, s, stats || fine_due, err, sizeof err);
             if (r != BOIDS_OK) {
                 char msg[700];
                 snprintf(msg, sizeof msg, "the GPU step %llu: %s%s%s", (unsigned long long)step + 1,
@@ -1351,18 +1338,10 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
                 d.owned[i] = in_box(&d.me, c);
             }
         }
-        bool stats = k % o->stats_every == 0 || k == o->steps;
-        bool fine_due = fine_auto && (s->step + 1) % BOIDS_ENGINE_FINE_EVERY == 0;
         uint32_t cell_max = 0;
-        const uint32_t *cells = d.w->cells;
-        for (uint32_t c2 = d.me.lo[2]; c2 < d.me.hi[2];
-             c2++) // the own cells of this step's grid (an interruption's statistics too)
-            for (uint32_t c1 = d.me.lo[1]; c1 < d.me.hi[1]; c1++)
-                for (uint32_t c0 = d.me.lo[0]; c0 < d.me.hi[0]; c0++) {
-                    uint32_t count = s->grid.count[((size_t)c2 * cells[1] + c1) * cells[0] + c0];
-                    cell_max = count > cell_max ? count : cell_max;
-                }
-        uint64_t sq = fine_due ? own_square_sum(&d, s) : 0;
+        uint64_t sq = 0;
+        if (stats || fine_due)
+            own_cells(&d, s, &cell_max, &sq);
         if (!gpu) {
             s->owned = d.owned;
             world_inputs(&d, s, o, &view);
@@ -1380,9 +1359,11 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
             kept++;
         }
         s->n = kept;
-        d.work = 0;
-        for (uint32_t i = 0; i < s->n; i++)
-            d.work += s->candidates[i];
+        if (check || last) { // the rank's work, for the balance (its outputs do not migrate)
+            d.work = 0;
+            for (uint32_t i = 0; i < s->n; i++)
+                d.work += s->candidates[i];
+        }
         if (d.rows)
             bodies_after(&d, s);
         s->step++;
@@ -1398,8 +1379,9 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         uint32_t far = migrate(&d, s);
         // What only the whole job knows, agreed every step: an agent that
         // went beyond the neighbours' boxes (then every agent goes to its
-        // owner over all ranks), and an interruption (every rank stops after
-        // this same step, its outputs written as one process writes them).
+        // owner over all ranks), and an interruption (every rank then makes
+        // the next step its last: its statistics and the outputs are of that
+        // same step everywhere, as one process's of as many steps).
         int flags[2] = {far > 0, o->interrupted ? o->interrupted() : 0}, any[2] = {0, 0};
         MPI_Request fr;
         MPI_Iallreduce(flags, any, 2, MPI_INT, MPI_MAX, d.cart, &fr);
@@ -1410,22 +1392,16 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         }
         if (fine_due)
             auto_grid(&d, s, sq, n, by_counts);
-        if (by_counts && o->rebalance_every && k % o->rebalance_every == 0 && k < o->steps && !any[1]) {
+        if (check) {
             d.imbalance = imbalance(&d);
             if (d.imbalance > o->imbalance)
                 recut(&d, s, true, true);
         }
         done_steps = k;
-        if (any[1]) {
-            out->interrupted = any[1];
-            if (!stats) { // the statistics of this step (the moved agents carry their outputs)
-                double t = MPI_Wtime();
-                gather(&d, s, &g, cell_max, &out->stats, &hash);
-                if (d.rank == 0 && o->stats)
-                    o->stats(o->user, &out->stats, (t - interval) * 1e3 / (double)interval_steps);
-            }
+        if (stopping)
             break;
-        }
+        if (any[1])
+            stopping = out->interrupted = any[1];
     }
     double elapsed = MPI_Wtime() - start;
     boids_engine_destroy(gpu);

@@ -23,7 +23,7 @@
  * The library (src/core, src/engine) never needs MPI.
  *
  * Offers: boids_decomp_parse, boids_decomp_parse_rebalance,
- *         boids_decomp_refusal, boids_decomp_check, boids_decomp_run.
+ *         boids_decomp_gpu_refusal, boids_decomp_check, boids_decomp_run.
  */
 #ifndef BOIDS_MPI_DECOMPOSE_H
 #define BOIDS_MPI_DECOMPOSE_H
@@ -46,9 +46,6 @@ bool boids_decomp_parse(const char *text, uint32_t parts[3]);
 #define BOIDS_DECOMP_REBALANCE_DEFAULT 50u
 #define BOIDS_DECOMP_IMBALANCE_DEFAULT 1.1
 bool boids_decomp_parse_rebalance(const char *text, uint32_t *every, double *threshold);
-// What of p the driver cannot split, or NULL: p can run decomposed (today
-// every p can: the refusals left are of boids-run's flags).
-const char *boids_decomp_refusal(const boids_params *p);
 // What of p the GPU backend on every rank cannot split (named agents, the
 // survey, bodies: the CPU backend's), or NULL.
 const char *boids_decomp_gpu_refusal(const boids_params *p);
