@@ -256,17 +256,66 @@ float agent_maxforce(boids_group_params g, uint id) {
 // otherwise GLSL 4.50 core, each a uvec2 (x the low, y the high 32 bits, two's
 // complement). Both give the same bits: the C's int64_t, truncation toward
 // zero into the integer, float conversion rounding to nearest.
+//
+// Portable by construction: no float of 2^31 or more is ever converted to an
+// integer type (GLSL leaves out-of-range conversions undefined, and a driver
+// that converts int64_t(float) through 32 bits flips the sign of every term
+// past 2^31), and no integer of more than 24 bits is converted to a float
+// (the rounding of such a conversion is the driver's). Both paths build the
+// 64-bit value from two 32-bit halves that are exact in float, and round it
+// back to a float by hand; only the adds differ.
+
+// |v| (v < 2^40, not NaN) truncated toward zero as (low, high) 32-bit halves:
+// |v| = hi 2^32 + lo, both exact in float (the power-of-two scale is exact;
+// |v| >= 2^32 is an integer and |v| - hi 2^32 is a multiple of its ulp below
+// 2^32), each below 2^32: in range for uint().
+uvec2 fix_trunc_mag(float a) {
+    float hi = floor(a * (1.0 / 4294967296.0));
+    return uvec2(uint(a - hi * 4294967296.0), uint(hi));
+}
+
+// The 64-bit magnitude m as a float, rounded to nearest, ties to even, by
+// hand: its top 24 bits (an exact uint -> float), the rounding decided from
+// the bit below them and any bit further down, times an exact power of two.
+float fix_float_mag(uvec2 m) {
+    if (m.y == 0u && m.x < 16777216u)
+        return float(m.x);
+    int msb = m.y != 0u ? 32 + findMSB(m.y) : findMSB(m.x); // 24..63
+    int shift = msb - 23;                                     // 1..40: bits below the 24 kept
+    uint top, below_half, half_bit;
+    if (shift < 32) {
+        top = (m.x >> shift) | (m.y << (32 - shift)); // (m.y << 32 - shift: shift >= 1)
+        half_bit = (m.x >> (shift - 1)) & 1u;
+        below_half = shift >= 2 ? m.x & ((1u << (shift - 1)) - 1u) : 0u;
+    } else {
+        top = m.y >> (shift - 32);
+        half_bit = shift == 32 ? m.x >> 31 : (m.y >> (shift - 33)) & 1u;
+        below_half = shift == 32 ? m.x & 0x7fffffffu : m.x | (m.y & ((1u << (shift - 33)) - 1u));
+    }
+    top &= 0xffffffu;
+    if (half_bit != 0u && (below_half != 0u || (top & 1u) != 0u))
+        top += 1u; // may carry to 2^24: still exact
+    return float(top) * uintBitsToFloat(uint(127 + shift) << 23); // * 2^shift, exact
+}
+
 #ifdef BOIDS_INT64
 #define fix64 int64_t
 #define fix64x3 i64vec3
 
 fix64 fix_add(fix64 a, fix64 b) { return a + b; }
 
-// v (|v| <= 2^39, not NaN) truncated toward zero.
-fix64 fix_trunc(float v) { return int64_t(v); }
+// v (|v| <= 2^39, not NaN) truncated toward zero, from 32-bit halves.
+fix64 fix_trunc(float v) {
+    fix64 m = int64_t(packUint2x32(fix_trunc_mag(abs(v))));
+    return v < 0.0 ? -m : m;
+}
 
-// The integer as a float, rounded to nearest.
-float fix_float(fix64 s) { return float(s); }
+// The integer as a float, rounded to nearest (|s| < 2^63).
+float fix_float(fix64 s) {
+    bool neg = s < 0l;
+    float f = fix_float_mag(unpackUint2x32(uint64_t(neg ? -s : s)));
+    return neg ? -f : f;
+}
 
 fix64x3 fix3_zero() { return i64vec3(0); }
 #else
@@ -287,33 +336,16 @@ fix64 fix_add(fix64 a, fix64 b) {
     return uvec2(lo, a.y + b.y + carry);
 }
 
-// v (|v| <= 2^39, not NaN) truncated toward zero: |v| = hi 2^32 + lo, both
-// exact in float (the power-of-two scale is exact; |v| >= 2^32 is an
-// integer and |v| - hi 2^32 is a multiple of its ulp below 2^32), then the
-// sign.
+// v (|v| <= 2^39, not NaN) truncated toward zero, then the sign.
 fix64 fix_trunc(float v) {
-    float a = abs(v);
-    float hi = floor(a * (1.0 / 4294967296.0));
-    uvec2 m = uvec2(uint(a - hi * 4294967296.0), uint(hi));
+    uvec2 m = fix_trunc_mag(abs(v));
     return v < 0.0 ? fix_negate(m) : m;
 }
 
-// The integer as a float, rounded to nearest: the magnitude's top 32 bits
-// (the first set bit at bit 31), with bit 0 set if any bit below them is
-// (a sticky bit: below float's rounding position, so the one rounding of
-// uint -> float is the 64-bit value's), times an exact power of two.
+// The integer as a float, rounded to nearest.
 float fix_float(fix64 s) {
     bool neg = int(s.y) < 0;
-    uvec2 m = neg ? fix_negate(s) : s;
-    float f;
-    if (m.y == 0u) {
-        f = float(m.x);
-    } else {
-        int shift = 31 - findMSB(m.y); // 0..31
-        uint top = shift == 0 ? m.y : (m.y << shift) | (m.x >> (32 - shift));
-        top |= (m.x << shift) != 0u ? 1u : 0u;
-        f = float(top) * uintBitsToFloat(uint(127 + 32 - shift) << 23); // * 2^(32 - shift), exact
-    }
+    float f = fix_float_mag(neg ? fix_negate(s) : s);
     return neg ? -f : f;
 }
 

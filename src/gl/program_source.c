@@ -77,11 +77,16 @@ static void version_lines(const char *file, bool compute, unsigned flags, char *
     if (compute && dot)
         *dot = '\0';
     bool int64 = compute && (flags & BOIDS_SHADER_INT64);
-    snprintf(version, size, "#version 450 core\n%s#define BOIDS_GLSL 1\n#define BOIDS_STAGE_%s 1\n%s%s%s",
+    unsigned emu = compute ? flags : 0u;
+    snprintf(version, size, "#version 450 core\n%s#define BOIDS_GLSL 1\n#define BOIDS_STAGE_%s 1\n%s%s%s%s%s%s%s",
              int64 ? "#extension GL_ARB_gpu_shader_int64 : require\n#define BOIDS_INT64 1\n" : "", upper,
              compute && (flags & BOIDS_SHADER_MORTON) ? "#define BOIDS_KERNEL_MORTON 1\n" : "",
              compute && (flags & BOIDS_SHADER_TILED) ? "#define BOIDS_KERNEL_TILED 1\n" : "",
-             compute && (flags & BOIDS_SHADER_FUSED) ? "#define BOIDS_KERNEL_FUSED 1\n" : "");
+             compute && (flags & BOIDS_SHADER_FUSED) ? "#define BOIDS_KERNEL_FUSED 1\n" : "",
+             (emu & BOIDS_SHADER_EMU_CONV_SAT) ? "#define BOIDS_EMULATE_CONV_SAT 1\n" : "",
+             (emu & BOIDS_SHADER_EMU_CONV_WRAP) ? "#define BOIDS_EMULATE_CONV_WRAP 1\n" : "",
+             (emu & BOIDS_SHADER_EMU_SQRT_UP) ? "#define BOIDS_EMULATE_SQRT_UP 1\n" : "",
+             (emu & BOIDS_SHADER_EMU_SQRT_DOWN) ? "#define BOIDS_EMULATE_SQRT_DOWN 1\n" : "");
 }
 
 // See program_source.h.
@@ -90,8 +95,10 @@ boids_result boids_shader_source_build(boids_shader_source *s, const char *shade
     memset(s, 0, sizeof(*s));
     size_t len = strlen(file);
     bool compute = len > 5 && strcmp(file + len - 5, ".comp") == 0;
-    const char *files[PRELUDE_COUNT + 1];
+    const char *files[PRELUDE_COUNT + 2];
     size_t nfiles = 0;
+    if (compute && (flags & BOIDS_SHADER_EMU_ALL))
+        files[nfiles++] = "emulate.glsl";
     if (compute)
         for (size_t i = 0; i < PRELUDE_COUNT; i++)
             files[nfiles++] = prelude[i];

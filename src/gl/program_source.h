@@ -14,9 +14,10 @@
 
 #include "boids/error.h"
 
-// The most strings of one shader: the version line, shared.h, common.glsl,
-// behaviors.glsl, grid.glsl, the stage.
-#define BOIDS_SHADER_MAX_PARTS 6
+// The most strings of one shader: the version line, emulate.glsl (only
+// under an emulation), shared.h, common.glsl, behaviors.glsl, grid.glsl, the
+// stage.
+#define BOIDS_SHADER_MAX_PARTS 7
 
 // Variants of a compute shader's defines (the flags of
 // boids_shader_source_build; drawing shaders take none).
@@ -24,8 +25,16 @@
 // The GPU kernel variants (boids/engine.h boids_kernel): each defines
 // BOIDS_KERNEL_<NAME> in every compute stage; the same bits as the reference.
 #define BOIDS_SHADER_MORTON 2u // cells in Morton (Z) order: BOIDS_KERNEL_MORTON (key = the cell's rank)
-#define BOIDS_SHADER_TILED 4u  // work-group-cooperative steer (a tile's block staged in shared memory): BOIDS_KERNEL_TILED
-#define BOIDS_SHADER_FUSED 8u  // key + count in one pass, and in integrate for the next step: BOIDS_KERNEL_FUSED
+#define BOIDS_SHADER_TILED                                                                                             \
+    4u // work-group-cooperative steer (a tile's block staged in shared memory): BOIDS_KERNEL_TILED
+#define BOIDS_SHADER_FUSED 8u // key + count in one pass, and in integrate for the next step: BOIDS_KERNEL_FUSED
+// Test-only: what GLSL 4.50 lets a driver do differently, emulated
+// (shaders/emulate.glsl, assembled first; $BOIDS_EMULATE in src/gpu/gpu.c).
+#define BOIDS_SHADER_EMU_CONV_SAT 16u   // out-of-range float -> integer through 32 bits, saturating
+#define BOIDS_SHADER_EMU_CONV_WRAP 32u  // the same, wrapping modulo 2^32
+#define BOIDS_SHADER_EMU_SQRT_UP 64u    // sqrt, inversesqrt 2 ULP away from zero
+#define BOIDS_SHADER_EMU_SQRT_DOWN 128u // sqrt, inversesqrt 2 ULP toward zero
+#define BOIDS_SHADER_EMU_ALL 240u
 
 // One shader's source strings: texts[0] the version line, then one per file,
 // each opening with "#line 1 N" (N its index).

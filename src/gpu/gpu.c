@@ -66,15 +66,15 @@ struct boids_gpu {
     bool quiet;
     const char *shader_dir; // as given at create (the trig probe loads from it too)
     unsigned shader_flags; // BOIDS_SHADER_INT64 where the context has GL_ARB_gpu_shader_int64 (and not $BOIDS_NO_INT64)
-    float trig_error;       // boids_gpu_trig_error, once measured (< 0: not yet)
+    float trig_error;      // boids_gpu_trig_error, once measured (< 0: not yet)
     // Faults.
-    fault_kind fault;         // BOIDS_FAULT
-    uint64_t fault_step;      // its STEP
-    bool in_step;             // inside boids_gpu_step (for the step an error is blamed on)
-    bool robust;              // GL_RESET_NOTIFICATION_STRATEGY is GL_LOSE_CONTEXT_ON_RESET
-    GLenum reset;             // GL_NO_ERROR, or the reset status once a loss was seen: no GL calls from then on
-    uint64_t reset_step;      // steps done when the loss was seen
-    char first_error[256];    // the first GL debug error message since create (one line)
+    fault_kind fault;          // BOIDS_FAULT
+    uint64_t fault_step;       // its STEP
+    bool in_step;              // inside boids_gpu_step (for the step an error is blamed on)
+    bool robust;               // GL_RESET_NOTIFICATION_STRATEGY is GL_LOSE_CONTEXT_ON_RESET
+    GLenum reset;              // GL_NO_ERROR, or the reset status once a loss was seen: no GL calls from then on
+    uint64_t reset_step;       // steps done when the loss was seen
+    char first_error[256];     // the first GL debug error message since create (one line)
     uint64_t first_error_step; // the step it was blamed on
     bool first_error_in_step;  // seen inside that step (else after it)
     struct boids_gpu *next_alive;
@@ -91,8 +91,8 @@ static uint32_t gl_errors_seen;
 static pthread_mutex_t errors_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t backends_alive;
 static bool gl_quiet;
-static bool gl_silent_errors;    // errors are counted and kept, not printed (boids_gpu_check says them)
-static boids_gpu *alive_list;    // backends with the callback installed, for their first error's text
+static bool gl_silent_errors; // errors are counted and kept, not printed (boids_gpu_check says them)
+static boids_gpu *alive_list; // backends with the callback installed, for their first error's text
 
 // Keep the first error message (one line, newlines folded) in every living
 // backend that has none yet.
@@ -281,12 +281,18 @@ static bool joints_fit(uint32_t rows, uint32_t n, char *err, size_t err_size) {
 // The shader flags of a kernel.
 static unsigned kernel_flags(boids_kernel k) {
     switch (k) {
-    case BOIDS_KERNEL_MORTON: return BOIDS_SHADER_MORTON;
-    case BOIDS_KERNEL_TILED: return BOIDS_SHADER_TILED;
-    case BOIDS_KERNEL_FUSED: return BOIDS_SHADER_FUSED;
-    case BOIDS_KERNEL_ALL: return BOIDS_SHADER_MORTON | BOIDS_SHADER_TILED | BOIDS_SHADER_FUSED;
-    case BOIDS_KERNEL_MORTON_FUSED: return BOIDS_SHADER_MORTON | BOIDS_SHADER_FUSED;
-    default: return 0u;
+    case BOIDS_KERNEL_MORTON:
+        return BOIDS_SHADER_MORTON;
+    case BOIDS_KERNEL_TILED:
+        return BOIDS_SHADER_TILED;
+    case BOIDS_KERNEL_FUSED:
+        return BOIDS_SHADER_FUSED;
+    case BOIDS_KERNEL_ALL:
+        return BOIDS_SHADER_MORTON | BOIDS_SHADER_TILED | BOIDS_SHADER_FUSED;
+    case BOIDS_KERNEL_MORTON_FUSED:
+        return BOIDS_SHADER_MORTON | BOIDS_SHADER_FUSED;
+    default:
+        return 0u;
     }
 }
 
@@ -347,12 +353,57 @@ boids_result boids_gpu_fault_parse(const char *value, char *err, size_t err_size
 
 static bool grid_buffers(boids_gpu *g);
 
+// $BOIDS_EMULATE (test-only): a comma-separated list of what GLSL 4.50 lets
+// a driver do differently, emulated in every compute shader
+// (shaders/emulate.glsl): conv-sat | conv-wrap (out-of-range float ->
+// integer through 32 bits), sqrt-up | sqrt-down (sqrt and inversesqrt 2 ULP
+// off). Unset or empty: none.
+static boids_result parse_emulate(const char *v, unsigned *flags, char *err, size_t err_size) {
+    static const struct {
+        const char *name;
+        unsigned flag;
+    } items[] = {{"conv-sat", BOIDS_SHADER_EMU_CONV_SAT},
+                 {"conv-wrap", BOIDS_SHADER_EMU_CONV_WRAP},
+                 {"sqrt-up", BOIDS_SHADER_EMU_SQRT_UP},
+                 {"sqrt-down", BOIDS_SHADER_EMU_SQRT_DOWN}};
+    *flags = 0;
+    for (const char *p = v ? v : ""; *p;) {
+        size_t len = strcspn(p, ",");
+        unsigned f = 0;
+        for (size_t k = 0; k < sizeof items / sizeof items[0]; k++)
+            if (strlen(items[k].name) == len && strncmp(p, items[k].name, len) == 0)
+                f = items[k].flag;
+        if (!f) {
+            snprintf(err, err_size,
+                     "BOIDS_EMULATE: '%s' is not a list of emulations; expected conv-sat or conv-wrap, sqrt-up or "
+                     "sqrt-down, separated by commas",
+                     v);
+            return BOIDS_ERR_ARGUMENT;
+        }
+        *flags |= f;
+        p += len + (p[len] == ',');
+    }
+    unsigned conv = BOIDS_SHADER_EMU_CONV_SAT | BOIDS_SHADER_EMU_CONV_WRAP;
+    unsigned sq = BOIDS_SHADER_EMU_SQRT_UP | BOIDS_SHADER_EMU_SQRT_DOWN;
+    if ((*flags & conv) == conv || (*flags & sq) == sq) {
+        snprintf(err, err_size,
+                 "BOIDS_EMULATE: '%s' names both ways of one item; expected one of conv-sat, conv-wrap "
+                 "and one of sqrt-up, sqrt-down",
+                 v);
+        return BOIDS_ERR_ARGUMENT;
+    }
+    return BOIDS_OK;
+}
+
 // See boids/gpu.h.
 boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *err, size_t err_size) {
     *out = NULL;
     fault_kind fault = FAULT_NONE;
     uint64_t fault_step = 0;
     if (parse_fault(getenv("BOIDS_FAULT"), &fault, &fault_step, err, err_size) != BOIDS_OK)
+        return BOIDS_ERR_ARGUMENT;
+    unsigned emulate = 0;
+    if (parse_emulate(getenv("BOIDS_EMULATE"), &emulate, err, err_size) != BOIDS_OK)
         return BOIDS_ERR_ARGUMENT;
     if (!gladLoadGL((GLADloadfunc)d->load)) {
         snprintf(err, err_size, "the OpenGL 4.5 entry points could not be loaded");
@@ -393,7 +444,7 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     // forces them, for tests).
     const char *no_int64 = getenv("BOIDS_NO_INT64");
     bool want_int64 = !no_int64 || !*no_int64 || strcmp(no_int64, "0") == 0;
-    g->shader_flags = GLAD_GL_ARB_gpu_shader_int64 && want_int64 ? BOIDS_SHADER_INT64 : 0u;
+    g->shader_flags = (GLAD_GL_ARB_gpu_shader_int64 && want_int64 ? BOIDS_SHADER_INT64 : 0u) | emulate;
     g->kernel = d->kernel;
     g->kernel_flags = kernel_flags(d->kernel);
     if ((unsigned)d->kernel >= BOIDS_KERNEL_KINDS) {
@@ -417,19 +468,18 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     g->fault_step = fault_step;
     g->reset = GL_NO_ERROR;
     for (size_t s = 0; s < STAGE_N; s++) {
-        boids_result r =
-            boids_program_compute(d->shader_dir, stage_file[s], g->shader_flags | g->kernel_flags, &g->prog[s], err, err_size);
+        boids_result r = boids_program_compute(d->shader_dir, stage_file[s], g->shader_flags | g->kernel_flags,
+                                               &g->prog[s], err, err_size);
         if (r != BOIDS_OK) {
             boids_gpu_destroy(g);
             return r;
         }
     }
-    boids_result r =
-        boids_program_compute(d->shader_dir, "scan_add.comp", g->shader_flags | g->kernel_flags, &g->prog_scan_add, err,
-                              err_size);
+    boids_result r = boids_program_compute(d->shader_dir, "scan_add.comp", g->shader_flags | g->kernel_flags,
+                                           &g->prog_scan_add, err, err_size);
     if (r == BOIDS_OK)
-        r = boids_program_compute(d->shader_dir, "survey.comp", g->shader_flags | g->kernel_flags, &g->prog_survey,
-                                  err, err_size);
+        r = boids_program_compute(d->shader_dir, "survey.comp", g->shader_flags | g->kernel_flags, &g->prog_survey, err,
+                                  err_size);
     // Topological neighbourhoods (neighbors_max K > 0) keep their K in a
     // per-agent array: the tiled kernel leaves them to the per-agent gather
     // of the same cell order (the same pairs, the same bits).
@@ -544,9 +594,9 @@ void boids_gpu_destroy(boids_gpu *g) {
         GLuint b[] = {g->state[s].pos, g->state[s].vel, g->state[s].id, g->state[s].group};
         glDeleteBuffers(4, b);
     }
-    GLuint b[] = {g->key,       g->count,      g->start,  g->accel,     g->neighbors,
-                  g->nearest,   g->candidates, g->flow,   g->ubo_world, g->ubo_groups,
-                  g->ubo_scene, g->ubo_bodies, g->joints, g->slot_of,   g->survey, g->cell_rank};
+    GLuint b[] = {g->key,        g->count,   g->start,     g->accel,      g->neighbors, g->nearest,
+                  g->candidates, g->flow,    g->ubo_world, g->ubo_groups, g->ubo_scene, g->ubo_bodies,
+                  g->joints,     g->slot_of, g->survey,    g->cell_rank};
     glDeleteBuffers((GLsizei)(sizeof(b) / sizeof(b[0])), b);
     glDeleteBuffers(MAX_SCAN_LEVELS, g->scan_sums);
     for (size_t s = 0; s < STAGE_N; s++)
