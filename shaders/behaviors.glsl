@@ -40,6 +40,65 @@
 #define BOIDS_INFINITY uintBitsToFloat(0x7f800000u) // C INFINITY
 #define BOIDS_NONE 0xffffffffu                      // C UINT32_MAX
 
+// ---- square root and division as C computes them ---------------------------
+// GLSL 4.50 lets a driver's sqrt be 1/inversesqrt() with their error bounds
+// and its division be 2.5 ULP off; the C reference's are correctly rounded
+// (IEEE 754). A result the next float away turns every decision made on it
+// (a threshold, a side, a nearest) at its edge, and the state's bits with it.
+// So the driver's result is nudged, one ULP at a time, to the float the C
+// computes, decided exactly in double: the midpoint between two floats has
+// 25 significant bits, its square or its product with a float at most 50,
+// exact in double (no fused or faithful rounding changes an exact result),
+// and no root or quotient of floats lies on a midpoint. The driver's is kept
+// where it is exact anyway (0, infinity, NaN) and below the normal range.
+// BOIDS_DIV_RESULT: the driver's quotient (shaders/emulate.glsl may move it).
+#ifndef BOIDS_DIV_RESULT
+#define BOIDS_DIV_RESULT(q) (q)
+#endif
+
+// The float next to x (x > 0 finite) away from zero (up) or toward it.
+float next_up(float x) { return uintBitsToFloat(floatBitsToUint(x) + 1u); }
+float next_down(float x) { return uintBitsToFloat(floatBitsToUint(x) - 1u); }
+
+// C twin: sqrtf (correctly rounded). Nearest float to the root of x.
+float cr_sqrt(float x) {
+    float r = sqrt(x);
+    if (!(x >= 1.17549435e-38) || isinf(x) || !(r > 0.0) || isinf(r))
+        return r;
+    double dx = double(x);
+    for (int k = 0; k < 4; k++) { // the driver's is at most a few ULP off
+        double hi = 0.5 * (double(r) + double(next_up(r))), lo = 0.5 * (double(r) + double(next_down(r)));
+        if (hi * hi <= dx)
+            r = next_up(r);
+        else if (lo * lo > dx)
+            r = next_down(r);
+        else
+            break;
+    }
+    return r;
+}
+#undef sqrt
+#define sqrt(x) cr_sqrt(x)
+
+// C twin: a / b (correctly rounded). Nearest float to the quotient.
+float fdiv(float a, float b) {
+    float q = BOIDS_DIV_RESULT(a / b);
+    float m = abs(q);
+    if (!(m >= 1.17549435e-38) || isinf(m) || isnan(b))
+        return q;
+    double da = abs(double(a)), db = abs(double(b));
+    for (int k = 0; k < 4; k++) {
+        double hi = 0.5 * (double(m) + double(next_up(m))), lo = 0.5 * (double(m) + double(next_down(m)));
+        if (hi * db <= da)
+            m = next_up(m);
+        else if (lo * db > da)
+            m = next_down(m);
+        else
+            break;
+    }
+    return q < 0.0 ? -m : m;
+}
+
 // ---- cglm's vector arithmetic, in its operand order ----------------------
 
 // glm_vec3_dot: a0 b0 + a1 b1 + a2 b2, left to right.
@@ -72,7 +131,7 @@ vec3 normalize3(vec3 v) {
     float n = norm3(v);
     if (n == 0.0)
         return vec3(0.0);
-    return v * (1.0 / n);
+    return v * fdiv(1.0, n);
 }
 
 // ---- vector helpers (p5.Vector semantics) ---------------------------------
@@ -87,7 +146,7 @@ vec3 limit(vec3 v, float max_len) {
         m2 = norm2(v);
     }
     if (m2 > max_len * max_len)
-        v = v * (max_len / sqrt(m2));
+        v = v * fdiv(max_len, sqrt(m2));
     return v;
 }
 
@@ -98,7 +157,7 @@ vec3 set_mag(vec3 v, float m) {
     float n = norm3(v);
     if (n == 0.0)
         return vec3(0.0);
-    return v * (m / n);
+    return v * fdiv(m, n);
 }
 
 // C twin: src/core/vecmath.c boids_steer_from_desired().
@@ -141,7 +200,7 @@ vec3 world_wrap(vec3 pos) {
         float p = pos[a];
         if (p < lo || p >= hi) {
             precise float x = p - lo;
-            x -= size * floor(x / size);
+            x -= size * floor(fdiv(x, size));
             precise float q = lo + x;
             p = q;
             // Rounding can land exactly on hi (or a hair below lo).
@@ -368,7 +427,7 @@ fix64 fix(float value, float scale) {
 // C twin: include/boids/behaviors.h boids_unfix() (inline).
 // The sum back as a float (int64 -> float rounds to nearest, then an exact
 // power-of-two scale).
-float unfix(fix64 sum, float scale) { return fix_float(sum) * (1.0 / scale); }
+float unfix(fix64 sum, float scale) { return fix_float(sum) * fdiv(1.0, scale); }
 
 // ---- single-agent behaviours -----------------------------------------------------
 
@@ -388,7 +447,7 @@ vec3 target_speed(vec3 vel, float target, float maxforce) {
     if (!(speed > 0.0))
         return vec3(0.0);
     float push = min(max(target - speed, -maxforce), maxforce);
-    return vel * (push / speed);
+    return vel * fdiv(push, speed);
 }
 
 // C twin: src/core/queue.c boids_queue_blocks().
@@ -427,12 +486,13 @@ bool avoid_threat(vec3 off, vec3 vel, vec3 vj, float horizon, float danger, out 
     precise float limit_t = horizon * den;
     if (!(num > 0.0) || !(num < limit_t))
         return false;
-    float tc = num / den;
-    precise vec3 q = vec3(off.x + dv.x * tc, off.y + dv.y * tc, off.z + dv.z * tc);
-    precise float danger2 = danger * danger;
-    if (!(norm2(q) < danger2))
+    // The predicted offset times den: no division in its direction.
+    precise vec3 q = vec3(off.x * den + dv.x * num, off.y * den + dv.y * num, off.z * den + dv.z * num);
+    precise float reach = danger * den;
+    precise float reach2 = reach * reach;
+    if (!(norm2(q) < reach2))
         return false;
-    t = tc;
+    t = fdiv(num, den);
     predicted = q;
     return true;
 }
@@ -444,15 +504,17 @@ bool avoid_sooner(float t, uint id, float best_t, uint best_id) {
 }
 
 // C twin: src/core/avoid.c boids_avoid().
-// The side-step: -predicted perpendicular to the heading (all of it without
-// one), set to maxforce; zero without a threat.
-vec3 avoid(bool threat, vec3 predicted, vec3 heading, bool has_heading, float maxforce) {
+// The side-step: -predicted perpendicular to the velocity (all of it when
+// standing still), taken times |vel|^2 with products and sums alone, set to
+// maxforce; zero without a threat.
+vec3 avoid(bool threat, vec3 predicted, vec3 vel, float maxforce) {
     if (!threat)
         return vec3(0.0);
     vec3 away = -predicted;
-    if (has_heading) {
-        float along = dot3(away, heading);
-        precise vec3 side = vec3(away.x - heading.x * along, away.y - heading.y * along, away.z - heading.z * along);
+    float v2 = norm2(vel);
+    if (v2 > 0.0) {
+        float along = dot3(away, vel);
+        precise vec3 side = vec3(away.x * v2 - vel.x * along, away.y * v2 - vel.y * along, away.z * v2 - vel.z * along);
         away = side;
     }
     return set_mag(away, maxforce);
@@ -479,7 +541,7 @@ vec3 arrive(vec3 to_target, vec3 vel, float slow_radius, float maxspeed, float m
     float d = norm3(to_target);
     float speed = maxspeed;
     if (d < slow_radius)
-        speed = d / slow_radius * maxspeed;
+        speed = fdiv(d, slow_radius) * maxspeed;
     vec3 desired = set_mag(to_target, speed);
     return steer_from_desired(desired, vel, maxforce);
 }
@@ -620,7 +682,7 @@ vec3 normal_point(vec3 p, vec3 a, vec3 b, uint flags, out bool outside) {
     precise vec3 ap = p - a;
     precise vec3 ab = b - a;
     float len2 = norm2(ab);
-    float t = len2 > 0.0 ? dot3(ap, ab) / len2 : 0.0;
+    float t = len2 > 0.0 ? fdiv(dot3(ap, ab), len2) : 0.0;
     outside = false;
     if ((flags & BOIDS_PATH_LINE_INFINITE) != 0u) {
         // no clamp
@@ -649,7 +711,7 @@ ivec2 path_shifts(uint axis, float f, float a, float b) {
     if (world.boundary != BOIDS_BOUNDARY_WRAP || !(size > 0.0))
         return k;
     float lo = min(a, b), hi = max(a, b);
-    precise float from = ceil((f - hi) / size - 0.5), to = floor((f - lo) / size + 0.5);
+    precise float from = ceil(fdiv(f - hi, size) - 0.5), to = floor(fdiv(f - lo, size) + 0.5);
     const float most = float(BOIDS_PATH_MAX_SHIFT);
     k.x = int(min(max(from, -most), most));
     k.y = int(min(max(to, -most), most));
@@ -751,15 +813,22 @@ vec3 stay_on_path(vec3 pos, vec3 vel, float predict, float maxspeed, float maxfo
     return dest;
 }
 
-// C twin: src/core/obstacles.c perpendicular().
-// Any unit vector perpendicular to the unit vector h (left turn in 2D).
-vec3 perpendicular(vec3 h) {
+// C twin: src/core/view.c boids_view_frame().
+// The view rule's frame (view_term() below; obstacles' dead-ahead turn): the frame perpendicular to the velocity,
+// unnormalised: u = up x vel (the agent's left; up = z, or y when the
+// velocity is within ~26 deg of z), w = vel x u (its up). Products and sums
+// only (precise): the same bits as the C on every driver, so the sides
+// below are the same integers.
+void view_frame(vec3 vel, out vec3 u, out vec3 w) {
     vec3 up = vec3(0.0, 0.0, 1.0);
-    if (abs(h.z) > 0.9) {
+    precise float z2 = vel.z * vel.z;
+    precise float lim = 0.81 * norm2(vel);
+    if (z2 > lim) {
         up.y = 1.0;
         up.z = 0.0;
     }
-    return normalize3(cross3(up, h)); // 2D: (-hy, hx, 0)
+    u = cross3(up, vel);
+    w = cross3(vel, u);
 }
 
 // C twin: src/core/obstacles.c boids_obstacles().
@@ -767,11 +836,12 @@ vec3 perpendicular(vec3 h) {
 // corridor (length lookahead, half-width obstacle radius + body radius)
 // hits, the nearest (smallest distance along the heading) sets desired =
 // maxspeed away from its centre across the heading. An agent inside an
-// obstacle flees its centre.
+// obstacle flees its centre. Along the heading times |vel|, across it times
+// |vel|^2, tests on squares: products and sums alone, as the C.
 vec3 obstacles(vec3 pos, vec3 vel, float lookahead, float body_radius, float maxspeed, float maxforce) {
     vec3 dest = vec3(0.0);
-    vec3 heading = set_mag(vel, 1.0);
-    if (norm2(heading) == 0.0)
+    float v2 = norm2(vel);
+    if (v2 == 0.0)
         return dest;
     float nearest_along = BOIDS_INFINITY; // C: nearest (a buffer's name here)
     vec3 lateral_best = vec3(0.0);
@@ -787,12 +857,15 @@ vec3 obstacles(vec3 pos, vec3 vel, float lookahead, float body_radius, float max
             inside = true;
             break;
         }
-        float along = dot3(off, heading);
+        float along = dot3(off, vel);
         precise float corridor = lookahead + reach;
-        if (along <= 0.0 || along > corridor)
+        precise float along2 = along * along;
+        precise float corridor2 = corridor * corridor * v2;
+        if (along <= 0.0 || along2 > corridor2)
             continue;
-        precise vec3 lateral = off - heading * along;
-        if (norm2(lateral) >= reach * reach)
+        precise vec3 lateral = off * v2 - vel * along;
+        precise float reach4 = reach * reach * v2 * v2;
+        if (norm2(lateral) >= reach4)
             continue;
         if (along < nearest_along) {
             nearest_along = along;
@@ -801,9 +874,9 @@ vec3 obstacles(vec3 pos, vec3 vel, float lookahead, float body_radius, float max
     }
     if (inside || nearest_along == BOIDS_INFINITY)
         return dest;
-    vec3 desired;
+    vec3 desired, up;
     if (norm2(lateral_best) == 0.0)
-        desired = perpendicular(heading); // dead ahead: turn left
+        view_frame(vel, desired, up); // dead ahead: turn left (u = up x vel)
     else
         desired = -lateral_best;
     desired = set_mag(desired, maxspeed);
@@ -887,8 +960,8 @@ vec3 formation_place(uint formation, uint slot, uint members, float spacing, vec
         return vec3(-j * spacing, side * j * spacing, 0.0);
     if (formation == BOIDS_FORMATION_RING) {
         float m = float(members > 0u ? members : 1u);
-        float r = max(spacing, m * spacing / BOIDS_TWO_PI);
-        float a = BOIDS_TWO_PI * float(slot) / m;
+        float r = max(spacing, fdiv(m * spacing, BOIDS_TWO_PI));
+        float a = fdiv(BOIDS_TWO_PI * float(slot), m);
         return vec3(r * cos(a), r * sin(a), 0.0);
     }
     return offset;
@@ -931,7 +1004,7 @@ vec3 offset_pursuit(vec3 to_leader, vec3 leader_vel, vec3 local, uint dim, vec3 
     float z = dim == 2u ? 0.0 : local.z;
     precise vec3 place = to_leader + ahead * local.x + side * local.y + up * z;
     precise float speeds = maxspeed + norm3(leader_vel);
-    float t = norm3(place) / speeds;
+    float t = fdiv(norm3(place), speeds);
     precise vec3 target = place + leader_vel * t;
     return arrive(target, vel, arrive_radius, maxspeed, maxforce);
 }
@@ -960,7 +1033,7 @@ vec3 follow_leader(vec3 to_leader, vec3 leader_vel, vec3 vel, float behind, floa
 vec3 interpose(vec3 to_a, vec3 va, vec3 to_b, vec3 vb, vec3 vel, float arrive_radius, float maxspeed,
                float maxforce) {
     precise vec3 mid = (to_a + to_b) * 0.5;
-    float t = norm3(mid) / maxspeed;
+    float t = fdiv(norm3(mid), maxspeed);
     precise vec3 pa = to_a + va * t;
     precise vec3 pb = to_b + vb * t;
     precise vec3 m2 = (pa + pb) * 0.5;
@@ -981,7 +1054,7 @@ bool feeler_hit(vec3 p, vec3 tip, vec4 wa, vec4 wb, out float t, out vec3 normal
         if (sp == 0.0 || (sp > 0.0 ? st > 0.0 : st < 0.0))
             return false;
         precise float gap = sp - st;
-        t = sp / gap;
+        t = fdiv(sp, gap);
         normal = n * (sp > 0.0 ? 1.0 : -1.0);
         return true;
     }
@@ -991,7 +1064,7 @@ bool feeler_hit(vec3 p, vec3 tip, vec4 wa, vec4 wb, out float t, out vec3 normal
     if (den == 0.0)
         return false;
     precise float tn = wx * ey - wy * ex, un = wx * tip.y - wy * tip.x;
-    float tt = tn / den, uu = un / den;
+    float tt = fdiv(tn, den), uu = fdiv(un, den);
     if (!(tt >= 0.0 && tt <= 1.0 && uu >= 0.0 && uu <= 1.0))
         return false;
     t = tt;
@@ -1057,7 +1130,7 @@ bool accumulate_force(inout vec3 total, vec3 force, float maxforce) {
         total = s;
         return true;
     }
-    float k = remaining / mag;
+    float k = fdiv(remaining, mag);
     precise vec3 s = total + force * k;
     total = s;
     return false;
@@ -1110,30 +1183,31 @@ vec3 cohesion(vec3 mean_offset, uint count, vec3 vel, float maxspeed, float maxf
 
 // C twin: src/core/view.c boids_view_term().
 // Flake's fourth rule, "view" (The Computational Beauty of Nature; Nature of
-// Code 5, exercise 5.17): unit vector from the blocker's line of sight
-// outward, perpendicular to the heading; a blocker dead ahead: the heading
-// turned left (+90 deg about z, or about y when heading along z).
-vec3 view_term(vec3 offset, vec3 heading) {
-    float along = dot3(offset, heading);
-    precise vec3 lateral = -(offset - heading * along);
-    if (norm2(lateral) > 0.0)
-        return set_mag(lateral, 1.0);
-    vec3 up = vec3(0.0, 0.0, 1.0);
-    if (heading.z > 0.9 || heading.z < -0.9) {
-        up.y = 1.0;
-        up.z = 0.0;
-    }
-    vec3 dest = cross3(up, heading);
-    return set_mag(dest, 1.0);
+// Code 5, exercise 5.17): move laterally away from a blocker. A blocker's sides, away from it: (-sign(offset . u), -sign(offset . w));
+// dead ahead (both 0): (1, 0), turn left.
+ivec2 view_term(vec3 offset, vec3 vel) {
+    vec3 u, w;
+    view_frame(vel, u, w);
+    float along_u = dot3(offset, u), along_w = dot3(offset, w);
+    ivec2 dest = ivec2(along_u < 0.0 ? 1 : along_u > 0.0 ? -1 : 0, along_w < 0.0 ? 1 : along_w > 0.0 ? -1 : 0);
+    if (dest == ivec2(0))
+        dest.x = 1;
+    return dest;
 }
 
 // C twin: src/core/view.c boids_view().
-// setMag(sum, maxspeed) - velocity; no blocker: no force.
-vec3 view(vec3 sum, uint count, vec3 vel, float maxspeed, float maxforce) {
+// setMag(sum.x u/|u| + sum.y w/|w|, maxspeed) - velocity; no blocker, or as
+// many on each side: no force.
+vec3 view(ivec2 sum, uint count, vec3 vel, float maxspeed, float maxforce) {
     vec3 dest = vec3(0.0);
-    if (count == 0u || norm2(sum) == 0.0)
+    if (count == 0u || sum == ivec2(0))
         return dest;
-    vec3 desired = set_mag(sum, maxspeed);
+    vec3 u, w;
+    view_frame(vel, u, w);
+    u = set_mag(u, 1.0);
+    w = set_mag(w, 1.0);
+    precise vec3 lateral = float(sum.x) * u + float(sum.y) * w;
+    vec3 desired = set_mag(lateral, maxspeed);
     return steer_from_desired(desired, vel, maxforce);
 }
 
@@ -1240,7 +1314,7 @@ vec3 heading_velocity(vec3 vel, float turn, float speed) {
 // Circles (FLAME GPU's benchmark): one neighbour at off (d = |off|, 0 < d <
 // r): sin(-2 pi d / r) times the unit offset, each component in [-1, 1].
 vec3 circles_term(vec3 off, float d, float r) {
-    float k = sin(-BOIDS_TWO_PI * (d / r)) / d;
+    float k = fdiv(sin(-BOIDS_TWO_PI * fdiv(d, r)), d);
     return vec3(off.x * k, off.y * k, off.z * k);
 }
 
@@ -1249,7 +1323,7 @@ vec3 circles_term(vec3 off, float d, float r) {
 vec3 circles_displacement(vec3 sum, uint count, float repulse) {
     if (count == 0u)
         return vec3(0.0);
-    float k = (repulse > 0.0 ? repulse : BOIDS_REPULSE_DEFAULT) / float(count);
+    float k = fdiv(repulse > 0.0 ? repulse : BOIDS_REPULSE_DEFAULT, float(count));
     return vec3(sum.x * k, sum.y * k, sum.z * k);
 }
 
@@ -1292,8 +1366,8 @@ vec3 turn_limit(vec3 old_vel, float max_angle, uint dim, vec3 vel) {
         vel.y = speed * sin(a);
         return vel;
     }
-    vec3 u = old_vel * (1.0 / old_speed);
-    vec3 v = vel * (1.0 / speed);
+    vec3 u = old_vel * fdiv(1.0, old_speed);
+    vec3 v = vel * fdiv(1.0, speed);
     float c = dot3(u, v);
     c = c > 1.0 ? 1.0 : (c < -1.0 ? -1.0 : c);
     if (c >= cos(max_angle)) // the same test as acos(c) <= max_angle for max_angle in (0, pi]

@@ -86,7 +86,7 @@ void snake_resolve(uint id, boids_body_params b, uint n, float facing, vec3 faci
         float dist = norm3(d);
         vec3 u;
         if (dist > 0.0)
-            u = d * (1.0 / dist);
+            u = d * fdiv(1.0, dist);
         else if (have_ref)
             u = ref;
         else
@@ -110,7 +110,7 @@ vec3 heading_of(vec3 vel, inout float angle) {
     if (!(m > 0.0))
         return vec3(0.0);
     angle = atan(v.y, v.x);
-    return v * (1.0 / m);
+    return v * fdiv(1.0, m);
 }
 
 // C twin: src/core/bodies.c boids_body_straight(). A body straight behind the agent.

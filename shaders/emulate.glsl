@@ -10,9 +10,12 @@
 //   BOIDS_EMULATE_CONV_SAT / _CONV_WRAP: a float outside an integer type's
 //     range (undefined in GLSL) converted through 32 bits, saturating or
 //     wrapping modulo 2^32: int(), uint(), int64_t(), uint64_t();
-//   BOIDS_EMULATE_SQRT_UP / _SQRT_DOWN: sqrt() and inversesqrt() BOIDS_EMULATE_ULP
-//     ULPs off (sqrt is "inherited from 1.0 / inversesqrt()", inversesqrt
-//     2 ULP; the driver's rounding, not the correct one).
+//   BOIDS_EMULATE_ULP_UP / _ULP_DOWN: sqrt(), inversesqrt() and division
+//     BOIDS_EMULATE_ULP ULPs off, away from zero or toward it (sqrt is
+//     "inherited from 1.0 / inversesqrt()", inversesqrt 2 ULP, division 2.5
+//     ULP; the driver's rounding, not the correct one). Division: the
+//     quotient of behaviors.glsl's fdiv(), through BOIDS_DIV_RESULT (an
+//     operator cannot be renamed).
 // No shader of the pipeline should depend on any of these: validation
 // passes under each (tests/test_strict_driver.sh).
 
@@ -80,7 +83,7 @@ uint64_t emu_u64(uint64_t v) { return v; }
 #define uint(x) emu_u32(x)
 #endif
 
-#if defined(BOIDS_EMULATE_SQRT_UP) || defined(BOIDS_EMULATE_SQRT_DOWN)
+#if defined(BOIDS_EMULATE_ULP_UP) || defined(BOIDS_EMULATE_ULP_DOWN)
 #ifndef BOIDS_EMULATE_ULP
 #define BOIDS_EMULATE_ULP 2
 #endif
@@ -89,7 +92,7 @@ uint64_t emu_u64(uint64_t v) { return v; }
 float emu_ulp(float r) {
     if (r == 0.0 || isinf(r) || isnan(r))
         return r;
-#ifdef BOIDS_EMULATE_SQRT_UP
+#ifdef BOIDS_EMULATE_ULP_UP
     return uintBitsToFloat(floatBitsToUint(r) + uint(BOIDS_EMULATE_ULP));
 #else
     return uintBitsToFloat(floatBitsToUint(r) - uint(BOIDS_EMULATE_ULP));
@@ -107,4 +110,5 @@ vec4 emu_inversesqrt(vec4 x) {
 }
 #define sqrt(x) emu_sqrt(x)
 #define inversesqrt(x) emu_inversesqrt(x)
+#define BOIDS_DIV_RESULT(q) emu_ulp(q)
 #endif

@@ -96,7 +96,8 @@ bool sees(float c, bool has_heading, float dot, float d2) {
 // C twin: src/core/steer.c struct gather.
 // Order-independent neighbourhood sums of one agent.
 struct gather {
-    fix64x3 sep, ali, coh, view, esc; // behaviors.glsl: int64 or uint pairs
+    fix64x3 sep, ali, coh, esc; // behaviors.glsl: int64 or uint pairs
+    ivec2 view;                 // the view rule's sides: integer counts
     uint sep_n, ali_n, coh_n, view_n, esc_n;
     uint neighbors, candidates;
     float nearest2;      // smallest d^2 among neighbours, infinity if none
@@ -190,7 +191,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
                 t = separation_term(off, sqrt(d2), g.separation);
                 fix3(acc.sep, t, BOIDS_FIX_SEP);
             } else if (g.rules == BOIDS_RULES_TUTORIAL) {
-                float is = 1.0 / g.separation;
+                float is = fdiv(1.0, g.separation);
                 vec3 os = vec3(off.x * is, off.y * is, off.z * is);
                 fix3_unit(acc.sep, os, acc.dim);
             } else if (g.rules == BOIDS_RULES_CIRCLES) {
@@ -236,8 +237,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
         }
         if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u && has_heading && d2 < g.view_radius * g.view_radius &&
             in_cone(dot3(off, heading), g.view_cos, d2)) {
-            t = view_term(off, heading);
-            fix3(acc.view, t, BOIDS_FIX_UNIT);
+            acc.view += view_term(off, acc.vel);
             acc.view_n++;
         }
     } else if (rel == BOIDS_REL_FLEE) {
@@ -489,7 +489,7 @@ vec3 offset_of(uint i, boids_group_params g, float ms, float mf) {
 // The force of every enabled behaviour of agent i (each already limited to
 // maxforce), combined; updates the wander angles. Every enabled behaviour
 // is evaluated, also after a priority winner, as in C (wander's angles).
-vec3 behaviors_of(uint i, uint beh, gather acc, vec3 heading, bool has_heading, inout vec2 angles) {
+vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
     boids_group_params g = group[cur_group[i]];
     vec3 pos = cur_pos[i].xyz, vel = cur_vel[i].xyz;
     // The agent's own maxspeed / maxforce (its ranges' draws) or the group's.
@@ -517,7 +517,7 @@ vec3 behaviors_of(uint i, uint beh, gather acc, vec3 heading, bool has_heading, 
     if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u) {
         if (tutorial) {
             // Mean offset to the neighbours = sum * separation / count.
-            float k = acc.sep_n != 0u ? g.separation / float(acc.sep_n) : 0.0;
+            float k = acc.sep_n != 0u ? fdiv(g.separation, float(acc.sep_n)) : 0.0;
             t = unfix3(acc.sep, BOIDS_FIX_UNIT, k);
             f = tutorial_separation(t, acc.sep_n);
         } else {
@@ -563,20 +563,19 @@ vec3 behaviors_of(uint i, uint beh, gather acc, vec3 heading, bool has_heading, 
         combine_one(g, BOIDS_BI_FLOW, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u) {
-        t = unfix3(acc.view, BOIDS_FIX_UNIT, 1.0);
-        f = view(t, acc.view_n, vel, ms, mf);
+        f = view(acc.view, acc.view_n, vel, ms, mf);
         combine_one(g, BOIDS_BI_VIEW, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) != 0u) {
         // Average velocity = sum * max_speed_all / count.
-        float k = acc.ali_n != 0u ? world.max_speed_all / float(acc.ali_n) : 0.0;
+        float k = acc.ali_n != 0u ? fdiv(world.max_speed_all, float(acc.ali_n)) : 0.0;
         t = unfix3(acc.ali, BOIDS_FIX_UNIT, k);
         f = tutorial ? tutorial_alignment(t, acc.ali_n) : alignment(t, acc.ali_n, vel, ms, mf);
         combine_one(g, BOIDS_BI_ALIGNMENT, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u) {
         // Centroid - position = mean offset = sum * cohesion's radius / count.
-        float k = acc.coh_n != 0u ? cohesion_radius(g) / float(acc.coh_n) : 0.0;
+        float k = acc.coh_n != 0u ? fdiv(cohesion_radius(g), float(acc.coh_n)) : 0.0;
         t = unfix3(acc.coh, BOIDS_FIX_UNIT, k);
         f = tutorial ? tutorial_cohesion(t, acc.coh_n) : cohesion(t, acc.coh_n, vel, ms, mf);
         combine_one(g, BOIDS_BI_COHESION, f, mf, sum, chosen);
@@ -597,7 +596,7 @@ vec3 behaviors_of(uint i, uint beh, gather acc, vec3 heading, bool has_heading, 
         combine_one(g, BOIDS_BI_QUEUE, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_AVOID)) != 0u) {
-        f = avoid(acc.avoid_id != BOIDS_NONE, acc.avoid_off, heading, has_heading, mf);
+        f = avoid(acc.avoid_id != BOIDS_NONE, acc.avoid_off, vel, mf);
         combine_one(g, BOIDS_BI_AVOID, f, mf, sum, chosen);
     }
     if ((beh & BOIDS_BIT(BOIDS_BI_STAY)) != 0u) {
@@ -648,8 +647,8 @@ vec3 behaviors_of(uint i, uint beh, gather acc, vec3 heading, bool has_heading, 
 // the densest block of this step's survey (survey.comp; none when empty).
 vec3 heading_agent(uint i, gather acc) {
     boids_group_params g = group[cur_group[i]];
-    vec3 align = unfix3(acc.ali, BOIDS_FIX_UNIT, acc.ali_n != 0u ? 1.0 / float(acc.ali_n) : 0.0);
-    vec3 separate = unfix3(acc.sep, BOIDS_FIX_UNIT, acc.sep_n != 0u ? 1.0 / float(acc.sep_n) : 0.0);
+    vec3 align = unfix3(acc.ali, BOIDS_FIX_UNIT, acc.ali_n != 0u ? fdiv(1.0, float(acc.ali_n)) : 0.0);
+    vec3 separate = unfix3(acc.sep, BOIDS_FIX_UNIT, acc.sep_n != 0u ? fdiv(1.0, float(acc.sep_n)) : 0.0);
     vec3 to_dense = vec3(0.0);
     if ((g.behaviors & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u && survey[1] > 0u)
         to_dense = world_delta(cur_pos[i].xyz, survey_target(survey[0]));
@@ -683,7 +682,7 @@ gather gather_start(boids_group_params g, vec3 vel) {
     acc.sep = fix3_zero();
     acc.ali = fix3_zero();
     acc.coh = fix3_zero();
-    acc.view = fix3_zero();
+    acc.view = ivec2(0);
     acc.esc = fix3_zero();
     acc.sep_n = 0u;
     acc.ali_n = 0u;
@@ -699,8 +698,8 @@ gather gather_start(boids_group_params g, vec3 vel) {
     acc.hunter_slot = BOIDS_NONE;
     acc.hunter_d2 = BOIDS_INFINITY;
     acc.hunter_id = BOIDS_NONE;
-    acc.inv_speed = 1.0 / world.max_speed_all;
-    acc.inv_radius = 1.0 / cohesion_radius(g);
+    acc.inv_speed = fdiv(1.0, world.max_speed_all);
+    acc.inv_radius = fdiv(1.0, cohesion_radius(g));
     float ar = alignment_radius(g), cr = cohesion_radius(g);
     acc.ali_r2 = ar * ar;
     acc.coh_r2 = cr * cr;
@@ -732,7 +731,7 @@ void steer_finish(uint i, boids_group_params g, vec3 heading, bool has_heading, 
     } else {
         // The walls boundary mode is the stay-within-walls behaviour.
         uint beh = g.behaviors | (world.boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
-        a = behaviors_of(i, beh, acc, heading, has_heading, angles);
+        a = behaviors_of(i, beh, acc, angles);
     }
     accel[i] = vec4(a, 0.0);
     next_pos[i].w = angles.x;

@@ -574,7 +574,7 @@ START_TEST(avoid_by_hand) {
     // |dv|^2 = 2, t = -((10)(-1) + (-8)(1)) / 2 = 9, q = (10-9, -8+9) = (1,1).
     EXPECT(boids_avoid_threat((float[3]){10, -8, 0}, v, (float[3]){0, 1, 0}, 30, 6, &t, q), "crossing: a threat");
     EXPECT(t == 9.0f, "t %g, expected 18 / 2 = 9", (double)t);
-    expect_vec3("avoid predicted", q, 1, 1, 0, 0, "(10,-8) + 9 (-1,1)");
+    expect_vec3("avoid predicted", q, 2, 2, 0, 0, "((10,-8) + 9 (-1,1)) |dv|^2 = (1,1) 2 = (10,-8) 2 + (-1,1) 18");
     EXPECT(!boids_avoid_threat((float[3]){10, -8, 0}, v, (float[3]){0, 1, 0}, 9, 6, &t, q),
            "horizon 9: t = 9 is not below it");
     EXPECT(boids_avoid_threat((float[3]){10, -8, 0}, v, (float[3]){0, 1, 0}, 9.5f, 6, &t, q), "horizon 9.5: t 9");
@@ -590,15 +590,15 @@ START_TEST(avoid_by_hand) {
     EXPECT(boids_avoid_sooner(1e30f, 7, INFINITY, UINT32_MAX), "any threat before none");
     // The side-step: -q without its part along the heading, set to maxforce.
     float f[3];
-    boids_avoid(false, (float[3]){1, 1, 0}, (float[3]){1, 0, 0}, true, 0.05f, f);
+    boids_avoid(false, (float[3]){1, 1, 0}, (float[3]){1, 0, 0}, 0.05f, f);
     expect_zero("avoid no threat", f, "no threat: the zero vector");
-    boids_avoid(true, (float[3]){1, 1, 0}, (float[3]){1, 0, 0}, true, 0.05f, f);
-    expect_vec3("avoid side-step", f, 0, -0.05, 0, 0.05 * FEPS, "-(1,1) less its x part: (0,-1) * 0.05");
-    boids_avoid(true, (float[3]){3, 4, 0}, (float[3]){0, 0, 0}, false, 0.05f, f);
-    expect_vec3("avoid at rest", f, -0.03, -0.04, 0, 0.05 * FEPS, "no heading: all of -(3,4), setMag 0.05");
-    boids_avoid(true, (float[3]){2, 0, 0}, (float[3]){1, 0, 0}, true, 0.05f, f);
+    boids_avoid(true, (float[3]){1, 1, 0}, (float[3]){2, 0, 0}, 0.05f, f);
+    expect_vec3("avoid side-step", f, 0, -0.05, 0, 0.05 * FEPS, "-(1,1) less its part along v = (2,0): (0,-1) * 0.05");
+    boids_avoid(true, (float[3]){3, 4, 0}, (float[3]){0, 0, 0}, 0.05f, f);
+    expect_vec3("avoid at rest", f, -0.03, -0.04, 0, 0.05 * FEPS, "at rest: all of -(3,4), setMag 0.05");
+    boids_avoid(true, (float[3]){2, 0, 0}, (float[3]){1, 0, 0}, 0.05f, f);
     expect_zero("avoid dead ahead", f, "-(2,0) is all along the heading: no side");
-    boids_avoid(true, (float[3]){0, 1, 2}, (float[3]){0, 0, 1}, true, 0.1f, f);
+    boids_avoid(true, (float[3]){0, 1, 2}, (float[3]){0, 0, 3}, 0.1f, f);
     expect_vec3("avoid 3D", f, 0, -0.1, 0, 0.1 * FEPS, "-(0,1,2) less its z part: (0,-1,0) * 0.1");
 }
 END_TEST
@@ -2155,16 +2155,31 @@ END_TEST
 // ---- view (Flake's fourth rule) -----------------------------------------------
 
 START_TEST(view_by_hand) {
-    float t[3], f[3];
+    float f[3], u[3], w[3];
+    int32_t t[2];
+    boids_view_frame((float[3]){2, 0, 0}, u, w);
+    expect_vec3("view frame u", u, 0, 2, 0, 0, "z x (2,0,0) = (0,2,0): the agent's left, unnormalised");
+    expect_vec3("view frame w", w, 0, 0, 4, 0, "(2,0,0) x (0,2,0) = (0,0,4): its up");
+    boids_view_frame((float[3]){0, 0.3f, 1}, u, w);
+    expect_vec3("view frame near z", u, 1, 0, 0, 0, "within 26 deg of z: up = y, y x (0,0.3,1) = (1,0,0)");
     boids_view_term((float[3]){10, 2, 0}, (float[3]){1, 0, 0}, t);
-    expect_vec3("view term", t, 0, -1, 0, 4 * FEPS, "blocker 2 left of the line of sight: unit lateral away (0,-1)");
+    ck_assert_msg(t[0] == -1 && t[1] == 0,
+                  "blocker 2 left of the line of sight: away, to the right (-1, 0); got (%d, %d)", t[0], t[1]);
+    boids_view_term((float[3]){10, -1e-30f, 0}, (float[3]){1, 0, 0}, t);
+    ck_assert_msg(t[0] == 1 && t[1] == 0, "a hair right of the line of sight: to the left (1, 0); got (%d, %d)", t[0],
+                  t[1]);
     boids_view_term((float[3]){10, 0, 0}, (float[3]){1, 0, 0}, t);
-    expect_vec3("view term dead ahead", t, 0, 1, 0, 4 * FEPS, "dead ahead: heading rotated +90 deg (turn left)");
-    boids_view_term((float[3]){0, 0, 5}, (float[3]){0, 0, 1}, t);
-    expect_vec3("view term 3D along z", t, 1, 0, 0, 4 * FEPS, "heading +z: (0,1,0) x (0,0,1) = (1,0,0)");
-    boids_view((float[3]){0, -2, 0}, 2, (float[3]){1, 0, 0}, 3.0f, 100.0f, f);
-    expect_vec3("view force", f, -1, -3, 0, 8 * FEPS, "setMag((0,-2),3) - (1,0)");
-    boids_view((float[3]){0, -2, 0}, 0, (float[3]){1, 0, 0}, 3.0f, 100.0f, f);
+    ck_assert_msg(t[0] == 1 && t[1] == 0, "dead ahead: turn left (1, 0); got (%d, %d)", t[0], t[1]);
+    boids_view_term((float[3]){1, 0, -3}, (float[3]){1, 0, 0}, t);
+    ck_assert_msg(t[0] == 0 && t[1] == 1, "3D, below the line of sight: up (0, 1); got (%d, %d)", t[0], t[1]);
+    boids_view((int32_t[2]){-2, 0}, 2, (float[3]){1, 0, 0}, 3.0f, 100.0f, f);
+    expect_vec3("view force", f, -1, -3, 0, 8 * FEPS, "setMag(-2 (0,1,0), 3) - (1,0,0)");
+    boids_view((int32_t[2]){1, -1}, 2, (float[3]){1, 0, 0}, 3.0f, 100.0f, f);
+    expect_vec3("view force 3D", f, -1, 3 * 0.70710678f, -3 * 0.70710678f, 8 * FEPS,
+                "setMag((0,1,0) - (0,0,1), 3) - (1,0,0)");
+    boids_view((int32_t[2]){0, 0}, 4, (float[3]){1, 0, 0}, 3.0f, 100.0f, f);
+    expect_zero("view balanced", f, "as many blockers on each side: no force, whatever the rounding");
+    boids_view((int32_t[2]){0, -2}, 0, (float[3]){1, 0, 0}, 3.0f, 100.0f, f);
     expect_zero("view no blocker", f, "count 0");
     // In the sim: A heading +x; B (10,2) in the +-30 deg cone (cos 0.98 >=
     // 0.866): A moves laterally away, (0,-3) - v. C behind and D (10,8) at
@@ -2468,7 +2483,6 @@ START_TEST(boundary_by_hand) {
 END_TEST
 
 // ---- random numbers and fixed point ---------------------------------------------
-
 
 START_TEST(rng_by_hand) {
     // lowbias32 values worked out from the formula (x ^= x>>16; x *= 0x7feb352d;
@@ -2848,7 +2862,7 @@ START_TEST(topological_by_hand) {
     // elsewhere) are not.
     p.group[0].behaviors = BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION);
     p.group[0].neighbors_max = 2;
-    agent f[6] = {{0, 0, 0, 1, 0, 0, 0},     {3, 4, 0, 0, 2, 0, 0},  {-6, 8, 0, 2, 0, 0, 0},
+    agent f[6] = {{0, 0, 0, 1, 0, 0, 0},    {3, 4, 0, 0, 2, 0, 0},   {-6, 8, 0, 2, 0, 0, 0},
                   {0, -12, 0, 0, -2, 0, 0}, {15, 0, 0, -2, 0, 0, 0}, {0, -20, 0, -2, -2, 0, 0}};
     s = sim_with(&p, f, 6);
     boids_sim_steer(s);
@@ -3229,8 +3243,8 @@ START_TEST(circles_in_sim) {
     const float *p0 = pos_of(s, 0), *p1 = pos_of(s, 1), *v0 = vel_of(s, 0);
     EXPECT(fabs(p0[0] - 9.95) < 1e-5 && fabs(p1[0] - 10.55) < 1e-5, "x after one step: %g, %g (expected 9.95, 10.55)",
            (double)p0[0], (double)p1[0]);
-    EXPECT(fabs(v0[0] + 0.05) < 1e-6 && v0[1] == 0.0f && v0[2] == 0.0f, "agent 0's velocity (%g, %g, %g), expected (-0.05, 0, 0)",
-           (double)v0[0], (double)v0[1], (double)v0[2]);
+    EXPECT(fabs(v0[0] + 0.05) < 1e-6 && v0[1] == 0.0f && v0[2] == 0.0f,
+           "agent 0's velocity (%g, %g, %g), expected (-0.05, 0, 0)", (double)v0[0], (double)v0[1], (double)v0[2]);
     // Circles is the separation rule alone.
     boids_params q;
     small_world(&q, 3, BOIDS_B_FLOCKING);

@@ -123,7 +123,9 @@ static inline int64_t boids_fix(float value, float scale) {
 }
 // The sum back as a float (int64 -> float rounds to nearest, then an exact
 // power-of-two scale). GLSL twin: unfix().
-static inline float boids_unfix(int64_t sum, float scale) { return (float)sum * (1.0f / scale); }
+static inline float boids_unfix(int64_t sum, float scale) {
+    return (float)sum * (1.0f / scale);
+}
 
 // ---- single-agent behaviours ----
 // Seek: desired = setMag(target - position, maxspeed).
@@ -136,8 +138,8 @@ void boids_arrive(const float to_target[3], const float vel[3], float slow_radiu
 // Pursue / evade: seek / flee the target's predicted position (target + v * predict).
 void boids_pursue(const float to_target[3], const float target_vel[3], const float vel[3], float predict,
                   float maxspeed, float maxforce, float dest[3]);
-void boids_evade(const float to_target[3], const float target_vel[3], const float vel[3], float predict,
-                 float maxspeed, float maxforce, float dest[3]);
+void boids_evade(const float to_target[3], const float target_vel[3], const float vel[3], float predict, float maxspeed,
+                 float maxforce, float dest[3]);
 // Wander: the angle(s) take a random step (rnd in [-1,1) each), then seek a
 // point on a circle (2D, relative to the heading) or sphere (3D) projected
 // `distance` ahead. angles = {theta, phi} in, updated in place.
@@ -155,16 +157,15 @@ bool boids_queue_blocks(const float off[3], float d2, const float heading[3], bo
 void boids_queue(uint32_t blocked, const float vel[3], float maxforce, float dest[3]);
 // Unaligned collision avoidance (OpenSteer steerToAvoidNeighbors): is the
 // neighbour at off moving at vj a threat (closest approach at 0 < t <
-// horizon, nearer than danger)? Then *t and the predicted offset at t.
-// src/core/avoid.c.
+// horizon, nearer than danger)? Then *t and the predicted offset at t,
+// times |vj - vel|^2 (its direction without a division). src/core/avoid.c.
 bool boids_avoid_threat(const float off[3], const float vel[3], const float vj[3], float horizon, float danger,
                         float *t, float predicted[3]);
 // The order of threats: sooner t, ties to the smaller id.
 bool boids_avoid_sooner(float t, uint32_t id, float best_t, uint32_t best_id);
 // The side-step from the soonest threat: -predicted perpendicular to the
-// heading, set to maxforce; zero without a threat.
-void boids_avoid(bool threat, const float predicted[3], const float heading[3], bool has_heading, float maxforce,
-                 float dest[3]);
+// velocity, set to maxforce; zero without a threat.
+void boids_avoid(bool threat, const float predicted[3], const float vel[3], float maxforce, float dest[3]);
 // Stay within walls: within `offset` of a wall, desire maxspeed away from it
 // on that axis, keeping the other components. Far from the walls: no force
 // (returns false, dest = 0), never a brake.
@@ -178,9 +179,8 @@ void boids_flow(const float field[3], const float vel[3], float maxspeed, float 
 // keep the closest (ties: the earlier segment); outside the radius seek a
 // point `ahead` along the path. On a torus every image of a segment (shifted
 // by whole worlds) that can be the nearest is tried (boids_path_shifts).
-void boids_path_follow(const float pos[3], const float vel[3], const boids_scene *scene,
-                       const boids_world_params *w, float predict, float ahead, float maxspeed, float maxforce,
-                       float dest[3]);
+void boids_path_follow(const float pos[3], const float vel[3], const boids_scene *scene, const boids_world_params *w,
+                       float predict, float ahead, float maxspeed, float maxforce, float dest[3]);
 // Stay on the path (OpenSteer's steerToStayOnPath): predict `predict`
 // ahead; within the path's radius of its nearest normal point (the same
 // search and tie rule as path following) no force, outside seek that point.
@@ -262,11 +262,17 @@ void boids_alignment(const float sum[3], uint32_t count, const float vel[3], flo
 // Cohesion: seek the neighbours' centroid (mean offset from the agent).
 void boids_cohesion(const float mean_offset[3], uint32_t count, const float vel[3], float maxspeed, float maxforce,
                     float dest[3]);
-// Flake's view rule term: unit vector away from a blocker, perpendicular to
-// the heading (a blocker dead ahead: turn left, i.e. heading rotated +90 deg).
-void boids_view_term(const float offset[3], const float heading[3], float dest[3]);
-// View: setMag(sum of terms, maxspeed) - velocity.
-void boids_view(const float sum[3], uint32_t count, const float vel[3], float maxspeed, float maxforce, float dest[3]);
+// Flake's view rule: the frame perpendicular to the velocity (unnormalised:
+// u = up x vel, the agent's left; w = vel x u, its up), from products alone.
+void boids_view_frame(const float vel[3], float u[3], float w[3]);
+// The view term of a blocker at `offset`: the sides away from it, as
+// integers {-sign(offset . u), -sign(offset . w)}; dead ahead: {1, 0}
+// (turn left).
+void boids_view_term(const float offset[3], const float vel[3], int32_t dest[2]);
+// View: setMag(sum[0] u/|u| + sum[1] w/|w|, maxspeed) - velocity (sums of
+// terms; balanced sides: no force).
+void boids_view(const int32_t sum[2], uint32_t count, const float vel[3], float maxspeed, float maxforce,
+                float dest[3]);
 // Escape term: away from a predator's predicted position, scaled to 1/d.
 void boids_escape_term(const float offset[3], const float other_vel[3], float predict, float radius, float dest[3]);
 void boids_escape(const float sum[3], uint32_t count, const float vel[3], float maxspeed, float maxforce,
@@ -344,8 +350,8 @@ void boids_turn_limit(const float old_vel[3], float max_angle, uint32_t dim, flo
 // margin (the sketch's borders(): beyond world.margin, to the opposite margin).
 void boids_boundary(const boids_world_params *w, float pos[3], float vel[3]);
 // Semi-implicit Euler: v += a dt; limit maxspeed; turn limit; p += v dt; boundary.
-void boids_integrate(const boids_world_params *w, const boids_group_params *g, const float pos[3],
-                     const float vel[3], const float acc[3], float pos_out[3], float vel_out[3]);
+void boids_integrate(const boids_world_params *w, const boids_group_params *g, const float pos[3], const float vel[3],
+                     const float acc[3], float pos_out[3], float vel_out[3]);
 
 // ---- procedural bodies (procedural-animation-chains.txt; src/core/bodies.c) ----
 // A chain is `n` joints (xyz, w = facing angle in 2D) joined by n - 1
@@ -388,7 +394,7 @@ void boids_body_straight(const boids_world_params *w, const boids_body_params *b
                          const float vel[3], float (*joints)[4]);
 // The bodies stage for one agent: joint 0 = head (w = heading of vel in 2D),
 // then CHAIN: resolve(0) and the angles; SNAKE / FISH: boids_snake_resolve.
-void boids_body_follow(const boids_world_params *w, const boids_body_params *b, const float head[3],
-                       const float vel[3], float (*joints)[4]);
+void boids_body_follow(const boids_world_params *w, const boids_body_params *b, const float head[3], const float vel[3],
+                       float (*joints)[4]);
 
 #endif

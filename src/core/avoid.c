@@ -14,7 +14,11 @@
 // when 0 < t < horizon (decided on products: num > 0, num < horizon |dv|^2)
 // and the predicted separation |dp + dv t| is below `danger` (the caller's
 // 2 x body_radius, OpenSteer's collisionDangerThreshold = radius() * 2),
-// decided on squares. On a threat: *t and the predicted offset at t.
+// decided on squares. On a threat: *t and the predicted offset at t times
+// |dv|^2 (off |dv|^2 + dv num: products and sums alone, so its direction,
+// which is all avoid() uses, is the same bits on every driver; through t =
+// num / den it would carry the division's rounding, which a near miss, the
+// two terms cancelling, magnifies into the force's direction).
 bool boids_avoid_threat(const float off[3], const float vel[3], const float vj[3], float horizon, float danger,
                         float *t, float predicted[3]) {
     float dv[3];
@@ -25,11 +29,11 @@ bool boids_avoid_threat(const float off[3], const float vel[3], const float vj[3
     float num = -glm_vec3_dot((float *)off, dv);
     if (!(num > 0.0f) || !(num < horizon * den))
         return false;
-    float tc = num / den;
-    float q[3] = {off[0] + dv[0] * tc, off[1] + dv[1] * tc, off[2] + dv[2] * tc};
-    if (!(glm_vec3_norm2(q) < danger * danger))
+    float q[3] = {off[0] * den + dv[0] * num, off[1] * den + dv[1] * num, off[2] * den + dv[2] * num};
+    float reach = danger * den;
+    if (!(glm_vec3_norm2(q) < reach * reach))
         return false;
-    *t = tc;
+    *t = num / den;
     glm_vec3_copy(q, predicted);
     return true;
 }
@@ -40,22 +44,23 @@ bool boids_avoid_sooner(float t, uint32_t id, float best_t, uint32_t best_id) {
     return t < best_t || (t == best_t && id < best_id);
 }
 
-// The side-step: the part of -predicted perpendicular to the unit heading
-// (all of it without a heading), set to maxforce; zero without a threat or
-// when that part is zero (a dead-ahead threat meeting exactly head on: no
-// side to prefer; separation handles it).
-void boids_avoid(bool threat, const float predicted[3], const float heading[3], bool has_heading, float maxforce,
-                 float dest[3]) {
+// The side-step: the part of -predicted perpendicular to the velocity (all
+// of it when standing still), set to maxforce; zero without a threat or when
+// that part is zero (a dead-ahead threat meeting exactly head on: no side to
+// prefer; separation handles it). The part is taken times |vel|^2, away
+// |vel|^2 - vel (away . vel): products and sums alone (a unit heading's
+// square root would turn the last bit of a nearly head-on threat's side).
+void boids_avoid(bool threat, const float predicted[3], const float vel[3], float maxforce, float dest[3]) {
     glm_vec3_zero(dest);
     if (!threat)
         return;
     float away[3];
     glm_vec3_negate_to((float *)predicted, away);
-    if (has_heading) {
-        float along = glm_vec3_dot(away, (float *)heading);
-        away[0] -= heading[0] * along;
-        away[1] -= heading[1] * along;
-        away[2] -= heading[2] * along;
+    float v2 = glm_vec3_norm2((float *)vel);
+    if (v2 > 0.0f) {
+        float along = glm_vec3_dot(away, (float *)vel);
+        for (int a = 0; a < 3; a++)
+            away[a] = away[a] * v2 - vel[a] * along;
     }
     boids_set_mag(away, maxforce, dest);
 }

@@ -8,26 +8,18 @@
 
 #include "boids/behaviors.h"
 
-// Any unit vector perpendicular to the unit vector h (left turn in 2D).
-static void perpendicular(const float h[3], float dest[3]) {
-    float up[3] = {0.0f, 0.0f, 1.0f};
-    if (fabsf(h[2]) > 0.9f) {
-        up[1] = 1.0f;
-        up[2] = 0.0f;
-    }
-    glm_vec3_cross(up, (float *)h, dest); // 2D: (-hy, hx, 0)
-    glm_vec3_normalize(dest);
-}
-
 // The nearest threatening obstacle (smallest distance along the heading) sets
 // desired = maxspeed away from its centre across the heading. An agent inside
-// an obstacle flees its centre.
+// an obstacle flees its centre. Distances along the heading are taken times
+// |vel| (off . vel) and across it times |vel|^2 (off |vel|^2 - vel (off .
+// vel)), every test on squares: products and sums alone, the same bits on
+// every driver (a unit heading's square root, one ULP off, turned the side of
+// an obstacle nearly dead ahead).
 void boids_obstacles(const float pos[3], const float vel[3], const boids_scene *scene, const boids_world_params *w,
                      float lookahead, float body_radius, float maxspeed, float maxforce, float dest[3]) {
     glm_vec3_zero(dest);
-    float heading[3];
-    boids_set_mag(vel, 1.0f, heading);
-    if (glm_vec3_norm2(heading) == 0.0f)
+    float v2 = glm_vec3_norm2((float *)vel);
+    if (v2 == 0.0f)
         return;
     float nearest = INFINITY, lateral_best[3] = {0, 0, 0};
     bool inside = false;
@@ -43,13 +35,14 @@ void boids_obstacles(const float pos[3], const float vel[3], const boids_scene *
             inside = true;
             break;
         }
-        float along = glm_vec3_dot(off, heading);
-        if (along <= 0.0f || along > lookahead + reach)
+        float along = glm_vec3_dot(off, (float *)vel);
+        float corridor = lookahead + reach;
+        if (along <= 0.0f || along * along > corridor * corridor * v2)
             continue;
         float lateral[3];
         for (int a = 0; a < 3; a++)
-            lateral[a] = off[a] - heading[a] * along;
-        if (glm_vec3_norm2(lateral) >= reach * reach)
+            lateral[a] = off[a] * v2 - vel[a] * along;
+        if (glm_vec3_norm2(lateral) >= reach * reach * v2 * v2)
             continue;
         if (along < nearest) {
             nearest = along;
@@ -58,9 +51,9 @@ void boids_obstacles(const float pos[3], const float vel[3], const boids_scene *
     }
     if (inside || nearest == INFINITY)
         return;
-    float desired[3];
+    float desired[3], up[3];
     if (glm_vec3_norm2(lateral_best) == 0.0f)
-        perpendicular(heading, desired); // dead ahead: turn left
+        boids_view_frame(vel, desired, up); // dead ahead: turn left (u = up x vel)
     else
         glm_vec3_negate_to(lateral_best, desired);
     boids_set_mag(desired, maxspeed, desired);

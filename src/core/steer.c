@@ -18,11 +18,12 @@
 
 // Order-independent neighbourhood sums of one agent.
 typedef struct gather {
-    int64_t sep[3], ali[3], coh[3], view[3], esc[3];
+    int64_t sep[3], ali[3], coh[3], esc[3];
+    int32_t view[2]; // the view rule's sides: integer counts
     uint32_t sep_n, ali_n, coh_n, view_n, esc_n;
     uint32_t neighbors, candidates;
-    float nearest2;            // smallest d^2 among neighbours, INFINITY if none
-    uint32_t prey_slot;        // nearest prey (ties: smaller id), UINT32_MAX if none
+    float nearest2;     // smallest d^2 among neighbours, INFINITY if none
+    uint32_t prey_slot; // nearest prey (ties: smaller id), UINT32_MAX if none
     float prey_d2;
     uint32_t prey_id;
     uint32_t hunter_slot; // nearest hunter for hide (ties: smaller id), UINT32_MAX if none
@@ -36,7 +37,7 @@ typedef struct gather {
     uint32_t queue_n;   // neighbours that block (queue): a count, the same in any order
     float avoid_t;      // soonest threat's closest-approach time (avoid), INFINITY if none
     uint32_t avoid_id;  // its id (ties: the smaller), UINT32_MAX if none
-    float avoid_off[3]; // its predicted offset at avoid_t
+    float avoid_off[3]; // its predicted offset at avoid_t, times |dv|^2 (boids_avoid_threat)
     float vel[3];       // the agent's own velocity (queue, avoid)
 } gather;
 
@@ -162,8 +163,10 @@ static inline void gather_pair(const boids_sim *s, const boids_group_params *res
         }
         if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) && has_heading && d2 < g->view_radius * g->view_radius &&
             boids_in_cone(glm_vec3_dot((float *)off, (float *)heading), g->view_cos, d2)) {
-            boids_view_term(off, heading, t);
-            fix3(acc->view, t, BOIDS_FIX_UNIT);
+            int32_t side[2];
+            boids_view_term(off, acc->vel, side);
+            acc->view[0] += side[0];
+            acc->view[1] += side[1];
             acc->view_n++;
         }
     } else if (rel == BOIDS_REL_FLEE) {
@@ -384,8 +387,8 @@ static void filter_items(const boids_sim *s, const boids_qt_item *item, uint32_t
 // minimum, so none of this can change a bit. Any other group, an agent near
 // the seam (minimum-image offsets) or a world in 3D take the general path.
 typedef struct flock2d {
-    const float (*xy)[2];      // per slot of cur: x, y
-    const int64_t (*ali)[2];   // per slot of cur: the alignment term, fixed point
+    const float (*xy)[2];    // per slot of cur: x, y
+    const int64_t (*ali)[2]; // per slot of cur: the alignment term, fixed point
 } flock2d;
 
 // Does group g take the 2D flocking path (in a 2D world)? Only separation,
@@ -394,9 +397,9 @@ typedef struct flock2d {
 // topological K takes the general path).
 static bool flock2d_group(const boids_group_params *g) {
     uint32_t pairwise = BOIDS_BIT(BOIDS_BI_VIEW) | BOIDS_BIT(BOIDS_BI_QUEUE) | BOIDS_BIT(BOIDS_BI_AVOID);
-    return g->relations == 0 && g->neighbors_max == 0 && g->rules == BOIDS_RULES_CHAPTER && !(g->behaviors & pairwise) &&
-           boids_rule_cone(g, BOIDS_CONE_SEPARATION) <= -1.0f && boids_rule_cone(g, BOIDS_CONE_ALIGNMENT) <= -1.0f &&
-           boids_rule_cone(g, BOIDS_CONE_COHESION) <= -1.0f;
+    return g->relations == 0 && g->neighbors_max == 0 && g->rules == BOIDS_RULES_CHAPTER &&
+           !(g->behaviors & pairwise) && boids_rule_cone(g, BOIDS_CONE_SEPARATION) <= -1.0f &&
+           boids_rule_cone(g, BOIDS_CONE_ALIGNMENT) <= -1.0f && boids_rule_cone(g, BOIDS_CONE_COHESION) <= -1.0f;
 }
 
 // The candidates xy[first, first + n) (n <= BATCH) with 0 < d^2 < reach^2
@@ -476,8 +479,8 @@ static void flock2d_flush(const flock2d *f, const boids_group_params *g, float p
 }
 
 // gather_neighbors' ranges for a flock2d group, away from the seam.
-static void gather_flock2d(const flock2d *f, const float p[3], const boids_group_params *g, float reach2,
-                           uint32_t nr, const uint32_t ranges[][2], gather *acc) {
+static void gather_flock2d(const flock2d *f, const float p[3], const boids_group_params *g, float reach2, uint32_t nr,
+                           const uint32_t ranges[][2], gather *acc) {
     uint32_t slot[BATCH + 1], m = 0; // +1: the filter writes one past before deciding
     for (uint32_t r = 0; r < nr; r++) {
         acc->candidates += ranges[r][1] - ranges[r][0];
@@ -739,8 +742,8 @@ static void offset_of(const boids_sim *s, uint32_t i, const boids_group_params *
 // The force of every enabled behaviour of agent i (already limited to
 // maxforce each), with its maxforce mf (the combination's budget too).
 // Updates the wander angles.
-static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gather *acc, const float heading[3],
-                         bool has_heading, float mf, float force[BOIDS_BEHAVIOR_COUNT][3], float angles[2]) {
+static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gather *acc, float mf,
+                         float force[BOIDS_BEHAVIOR_COUNT][3], float angles[2]) {
     const boids_world_params *w = &s->p.world;
     const boids_group_params *g = &s->p.group[s->cur.group[i]];
     const float *pos = s->cur.pos[i], *vel = s->cur.vel[i];
@@ -750,8 +753,7 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
     boids_world_delta(w, pos, w->target_pos, to_target);
 
     if (beh & BOIDS_BIT(BOIDS_BI_OBSTACLES))
-        boids_obstacles(pos, vel, &s->p.scene, w, g->avoid_distance, g->body_radius, ms, mf,
-                        force[BOIDS_BI_OBSTACLES]);
+        boids_obstacles(pos, vel, &s->p.scene, w, g->avoid_distance, g->body_radius, ms, mf, force[BOIDS_BI_OBSTACLES]);
     if (beh & BOIDS_BIT(BOIDS_BI_WALLS))
         boids_walls(pos, vel, w, ms, mf, force[BOIDS_BI_WALLS]);
     if (beh & BOIDS_BIT(BOIDS_BI_ESCAPE)) {
@@ -793,8 +795,7 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
     if (beh & BOIDS_BIT(BOIDS_BI_FLOW))
         boids_flow(boids_flowfield_lookup(&s->p.flow, w, pos), vel, ms, mf, force[BOIDS_BI_FLOW]);
     if (beh & BOIDS_BIT(BOIDS_BI_VIEW)) {
-        unfix3(acc->view, BOIDS_FIX_UNIT, 1.0f, t);
-        boids_view(t, acc->view_n, vel, ms, mf, force[BOIDS_BI_VIEW]);
+        boids_view(acc->view, acc->view_n, vel, ms, mf, force[BOIDS_BI_VIEW]);
     }
     if (beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) {
         // Average velocity = sum * max_speed_all / count.
@@ -826,7 +827,7 @@ static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gat
     if (beh & BOIDS_BIT(BOIDS_BI_QUEUE))
         boids_queue(acc->queue_n, vel, mf, force[BOIDS_BI_QUEUE]);
     if (beh & BOIDS_BIT(BOIDS_BI_AVOID))
-        boids_avoid(acc->avoid_id != UINT32_MAX, acc->avoid_off, heading, has_heading, mf, force[BOIDS_BI_AVOID]);
+        boids_avoid(acc->avoid_id != UINT32_MAX, acc->avoid_off, vel, mf, force[BOIDS_BI_AVOID]);
     if (beh & BOIDS_BIT(BOIDS_BI_STAY))
         boids_stay_on_path(pos, vel, &s->p.scene, w, g->path_predict, ms, mf, force[BOIDS_BI_STAY]);
     if (beh & BOIDS_BIT(BOIDS_BI_HIDE)) {
@@ -997,7 +998,7 @@ static void steer_agent(boids_sim *s, uint32_t i, boids_index index, const leaf_
         float force[BOIDS_BEHAVIOR_COUNT][3];
         // The agent's own maxforce (its range's draw) or the group's, once.
         float mf = boids_agent_maxforce(w, g, s->cur.id[i]);
-        behaviors_of(s, i, beh, &acc, heading, has_heading, mf, force, angles);
+        behaviors_of(s, i, beh, &acc, mf, force, angles);
         combine(w, g, beh, mf, force, s->accel[i]);
     }
     s->accel[i][3] = 0.0f;

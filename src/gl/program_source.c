@@ -85,8 +85,8 @@ static void version_lines(const char *file, bool compute, unsigned flags, char *
              compute && (flags & BOIDS_SHADER_FUSED) ? "#define BOIDS_KERNEL_FUSED 1\n" : "",
              (emu & BOIDS_SHADER_EMU_CONV_SAT) ? "#define BOIDS_EMULATE_CONV_SAT 1\n" : "",
              (emu & BOIDS_SHADER_EMU_CONV_WRAP) ? "#define BOIDS_EMULATE_CONV_WRAP 1\n" : "",
-             (emu & BOIDS_SHADER_EMU_SQRT_UP) ? "#define BOIDS_EMULATE_SQRT_UP 1\n" : "",
-             (emu & BOIDS_SHADER_EMU_SQRT_DOWN) ? "#define BOIDS_EMULATE_SQRT_DOWN 1\n" : "");
+             (emu & BOIDS_SHADER_EMU_ULP_UP) ? "#define BOIDS_EMULATE_ULP_UP 1\n" : "",
+             (emu & BOIDS_SHADER_EMU_ULP_DOWN) ? "#define BOIDS_EMULATE_ULP_DOWN 1\n" : "");
 }
 
 // See program_source.h.

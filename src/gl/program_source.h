@@ -32,8 +32,8 @@
 // (shaders/emulate.glsl, assembled first; $BOIDS_EMULATE in src/gpu/gpu.c).
 #define BOIDS_SHADER_EMU_CONV_SAT 16u   // out-of-range float -> integer through 32 bits, saturating
 #define BOIDS_SHADER_EMU_CONV_WRAP 32u  // the same, wrapping modulo 2^32
-#define BOIDS_SHADER_EMU_SQRT_UP 64u    // sqrt, inversesqrt 2 ULP away from zero
-#define BOIDS_SHADER_EMU_SQRT_DOWN 128u // sqrt, inversesqrt 2 ULP toward zero
+#define BOIDS_SHADER_EMU_ULP_UP 64u    // sqrt, inversesqrt, division 2 ULP away from zero
+#define BOIDS_SHADER_EMU_ULP_DOWN 128u // sqrt, inversesqrt, division 2 ULP toward zero
 #define BOIDS_SHADER_EMU_ALL 240u
 
 // One shader's source strings: texts[0] the version line, then one per file,

@@ -356,16 +356,16 @@ static bool grid_buffers(boids_gpu *g);
 // $BOIDS_EMULATE (test-only): a comma-separated list of what GLSL 4.50 lets
 // a driver do differently, emulated in every compute shader
 // (shaders/emulate.glsl): conv-sat | conv-wrap (out-of-range float ->
-// integer through 32 bits), sqrt-up | sqrt-down (sqrt and inversesqrt 2 ULP
-// off). Unset or empty: none.
+// integer through 32 bits), ulp-up | ulp-down (sqrt, inversesqrt and division 2
+// ULP off). Unset or empty: none.
 static boids_result parse_emulate(const char *v, unsigned *flags, char *err, size_t err_size) {
     static const struct {
         const char *name;
         unsigned flag;
     } items[] = {{"conv-sat", BOIDS_SHADER_EMU_CONV_SAT},
                  {"conv-wrap", BOIDS_SHADER_EMU_CONV_WRAP},
-                 {"sqrt-up", BOIDS_SHADER_EMU_SQRT_UP},
-                 {"sqrt-down", BOIDS_SHADER_EMU_SQRT_DOWN}};
+                 {"ulp-up", BOIDS_SHADER_EMU_ULP_UP},
+                 {"ulp-down", BOIDS_SHADER_EMU_ULP_DOWN}};
     *flags = 0;
     for (const char *p = v ? v : ""; *p;) {
         size_t len = strcspn(p, ",");
@@ -375,8 +375,8 @@ static boids_result parse_emulate(const char *v, unsigned *flags, char *err, siz
                 f = items[k].flag;
         if (!f) {
             snprintf(err, err_size,
-                     "BOIDS_EMULATE: '%s' is not a list of emulations; expected conv-sat or conv-wrap, sqrt-up or "
-                     "sqrt-down, separated by commas",
+                     "BOIDS_EMULATE: '%s' is not a list of emulations; expected conv-sat or conv-wrap, ulp-up or "
+                     "ulp-down, separated by commas",
                      v);
             return BOIDS_ERR_ARGUMENT;
         }
@@ -384,11 +384,11 @@ static boids_result parse_emulate(const char *v, unsigned *flags, char *err, siz
         p += len + (p[len] == ',');
     }
     unsigned conv = BOIDS_SHADER_EMU_CONV_SAT | BOIDS_SHADER_EMU_CONV_WRAP;
-    unsigned sq = BOIDS_SHADER_EMU_SQRT_UP | BOIDS_SHADER_EMU_SQRT_DOWN;
+    unsigned sq = BOIDS_SHADER_EMU_ULP_UP | BOIDS_SHADER_EMU_ULP_DOWN;
     if ((*flags & conv) == conv || (*flags & sq) == sq) {
         snprintf(err, err_size,
                  "BOIDS_EMULATE: '%s' names both ways of one item; expected one of conv-sat, conv-wrap "
-                 "and one of sqrt-up, sqrt-down",
+                 "and one of ulp-up, ulp-down",
                  v);
         return BOIDS_ERR_ARGUMENT;
     }
