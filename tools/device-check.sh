@@ -4,7 +4,8 @@
 # device platform (BOIDS_EGL_DEVICE=hardware), the CPU-vs-GPU validation at
 # 1 M agents, and the benchmark sweep 10 k -> 10 M (2D and 3D, uniform and
 # clustered) for every GPU kernel, FLAME GPU 2's Circles workload, a
-# clustered flock with K = 7 at --grid-fine 1 and auto, and the
+# clustered flock with K = 7 at --grid-fine 1 and auto, the compute
+# programs as the driver compiled them (--program-stats), and the
 # viewer's frame time at 1 M agents off-screen (boids-bench --render: the
 # viewer's draw into a framebuffer object of the headless context, 1920x1080;
 # target >= 144 frames/s on an H200). One Markdown file, $OUT/device-check.md
@@ -35,7 +36,7 @@ md="$out/device-check.md"
 # minutes (BUDGET_S, 470 s): each command's time-out is its own cap or what is
 # left of the budget, whichever is less, and a command with under 5 s left is
 # skipped with a line saying so (the commands end well before their caps on
-# a GPU machine; the caps add up to 610 s).
+# a GPU machine; the caps add up to 630 s).
 budget=${BUDGET_S:-470}
 start=$(date +%s)
 # capped CAP CMD...: CMD under timeout min(CAP, what is left of the budget).
@@ -87,6 +88,17 @@ capped() {
     echo "## boids-bench --distribution clustered --neighbors-max 7 --grid-fine $fine, 1 M agents"
     capped 12 "$bin/boids-bench" --backend gpu --distribution clustered --neighbors-max 7 --grid-fine "$fine" \
       --counts 1000000 --steps 10 --quiet 2>&1
+    echo "rc=$?"
+  done
+  # The compute programs as the driver compiled them (--program-stats: the
+  # binaries' sizes and, on NVIDIA, the assembly's lines, vec4 temporaries
+  # and local memory), the reference kernel and the tiled one with K = 7
+  # (its per-agent steer_topo).
+  for args in "--kernel reference" "--kernel tiled --neighbors-max 7"; do
+    echo
+    echo "## boids-bench --program-stats $args, 100 k agents"
+    # shellcheck disable=SC2086
+    capped 10 "$bin/boids-bench" --backend gpu --program-stats --counts 100000 --steps 2 --quiet $args 2>&1
     echo "rc=$?"
   done
   # The viewer's frame at 1 M agents, off-screen: each of 100 steps, the

@@ -21,6 +21,7 @@
  *   boids_engine_save / _write_csv / _last_good / _record_open / _record_close / _error
  *   boids_engine_gl_buffers    the GPU's buffer names, to draw from (GPU backend only)
  *   boids_engine_trig_error / _fault_env (BOIDS_FAULT checked before GL)
+ *   boids_engine_program_stats  the GPU's compute programs as the driver compiled them (boids/program_stats.h)
  *   boids_engine_count / _dim / _steps / _backend / _describe / _context / _renderer / _cells / _bytes
  *   BOIDS_TOL_* / boids_tol_joint  the CPU-vs-GPU tolerances (boids/tolerance.h)
  *
@@ -55,6 +56,7 @@
 
 #include "core.h"
 #include "platform.h"
+#include "program_stats.h"
 #include "scenario.h"
 #include "tolerance.h"
 
@@ -368,6 +370,13 @@ boids_result boids_engine_gl_buffers(const boids_engine *e, boids_engine_gl *out
 // The largest absolute error of the GPU's sin, cos and atan
 // (boids_gpu_trig_error: measured once); 0 on the CPU.
 float boids_engine_trig_error(boids_engine *e);
+// The GPU backend's compute programs (boids_gpu_program_stats: key, count,
+// scan, scan_add, scatter, survey, steer, steer_topo with kernel tiled,
+// integrate, bodies), each with whether this engine ran it, its binary's
+// size and format and the driver's assembly figures where the binary holds
+// them (NVIDIA), into out; *n the rows. BOIDS_ERR_ARGUMENT on the CPU
+// backend; a GPU fault is returned (*n 0); BOIDS_ERR_NOMEM.
+boids_result boids_engine_program_stats(boids_engine *e, boids_program_stats out[BOIDS_PROGRAMS_MAX], uint32_t *n);
 // Checks $BOIDS_FAULT (boids/gpu.h: lost@STEP, error@STEP, oom) without a
 // context, so an executable can refuse a bad one before opening GL:
 // BOIDS_ERR_ARGUMENT with the line naming BOIDS_FAULT and its forms.

@@ -9,7 +9,8 @@
  * boids_gpu_read (by buffer), boids_gpu_read_state, boids_gpu_hash,
  * boids_gpu_stage_ms (timer queries, read a few steps late),
  * boids_gpu_max_agents, boids_gpu_debug_errors, boids_gpu_check (faults),
- * boids_gpu_robust, boids_gpu_fault_parse.
+ * boids_gpu_robust, boids_gpu_fault_parse, boids_gpu_program_stats (the
+ * driver's binaries of the compute programs; boids/program_stats.h).
  *
  * Faults. boids_gpu_check says whether the backend is still healthy: the
  * context was not lost (glGetGraphicsResetStatus; only a robust context,
@@ -42,6 +43,7 @@
 
 #include "core.h"
 #include "platform.h"
+#include "program_stats.h"
 #include "tolerance.h"
 
 typedef struct boids_gpu boids_gpu;
@@ -172,6 +174,14 @@ boids_result boids_gpu_fault_parse(const char *value, char *err, size_t err_size
 // unset, "" or "0"); else their fixed-point sums are pairs of 32-bit uints
 // (GLSL 4.50 core), with the same results.
 bool boids_gpu_int64(const boids_gpu *g);
+// The compute programs this backend built (boids/program_stats.h), in
+// pipeline order: key, count, scan, scan_add, scatter, survey, steer,
+// steer_topo (kernel tiled only), integrate, bodies; each with whether it
+// was dispatched since create, its binary's size and format
+// (glGetProgramBinary) and the driver's assembly text in it
+// (boids_gpu_asm_parse). *n: the rows written. BOIDS_ERR_GPU_LOST after a
+// loss (*n 0), BOIDS_ERR_NOMEM.
+boids_result boids_gpu_program_stats(boids_gpu *g, boids_program_stats out[BOIDS_PROGRAMS_MAX], uint32_t *n);
 // Steps taken and agents.
 uint64_t boids_gpu_steps(const boids_gpu *g);
 uint32_t boids_gpu_count(const boids_gpu *g);

@@ -5,6 +5,8 @@
 // --render WxH (GPU backend): each step also draws the viewer's frame
 // (flock_draw.h) into a framebuffer object of the headless context; the
 // frame's median ms (step + draw + glFinish) and frames/s per count.
+// --program-stats (GPU backend): the compute programs the run dispatched,
+// as the driver compiled them (boids/program_stats.h), in a second table.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@
 static const char usage[] =
     "usage: boids-bench [--backend cpu|gpu] [--counts N,N,...] [--dim 2|3] [--distribution uniform|clustered]\n"
     "                   [--steps S] [--threads N] [--seed X] [--render WxH [--screenshot FILE.png]]\n"
+    "                   [--program-stats]\n"
     "                   [simulation flags of boids-run]\n"
     "\n"
     "Times the step pipeline of the CPU reference (or, with --backend gpu, of the\n"
@@ -49,6 +52,10 @@ static const char usage[] =
     "                   framebuffer of W x H pixels (colour + depth), then glFinish; a second table\n"
     "                   gives per count the median frame ms (step + draw) and frames/s\n"
     "  --screenshot F   with --render: the last frame as a PNG (as the viewer's --screenshot)\n"
+    "  --program-stats  with --backend gpu: after the table, one row per compute program the run\n"
+    "                   dispatched: its binary's bytes and format (glGetProgramBinary) and, where\n"
+    "                   the driver puts its assembly in the binary (NVIDIA), its lines, vec4\n"
+    "                   temporaries (registers) and local-memory arrays (n/a elsewhere)\n"
     "  --quiet          no progress on stderr (on a terminal: one updating line, from 2 s on)\n"
     "SIGINT / SIGTERM: the current step is finished, the rows so far and --profile are\n"
     "written, exit status 130 / 143.\n";
@@ -104,6 +111,34 @@ typedef struct offscreen {
     boids_scenario scen; // the palette of --scenario's colours
 } offscreen;
 static offscreen *fb;
+
+// --program-stats: the compute programs of the first count's engine (the
+// same programs at every count), each marked dispatched when any count's
+// engine ran it (a scan of several levels, scan_add, only at large counts).
+static boids_program_stats programs[BOIDS_PROGRAMS_MAX];
+static uint32_t n_programs;
+static bool programs_taken;
+
+// --program-stats after the timed steps of engine e (n agents): the first
+// count's programs, or the dispatched marks of a later one. 0, or 3 (said).
+static int take_programs(boids_engine *e, uint32_t n) {
+    boids_program_stats now[BOIDS_PROGRAMS_MAX];
+    uint32_t k = 0;
+    boids_result r = boids_engine_program_stats(e, programs_taken ? now : programs, &k);
+    if (r != BOIDS_OK) {
+        char fault[1024] = "";
+        boids_engine_check(e, fault, sizeof fault);
+        fprintf(stderr, "boids-bench: --program-stats: N=%u: %s\n", n,
+                r == BOIDS_ERR_NOMEM ? "out of memory for a program's binary" : fault);
+        return 3;
+    }
+    if (!programs_taken)
+        n_programs = k;
+    for (uint32_t i = 0; programs_taken && i < k && i < n_programs; i++)
+        programs[i].dispatched = programs[i].dispatched || now[i].dispatched;
+    programs_taken = true;
+    return 0;
+}
 
 // The framebuffer object of --render (bound) and the render on gl's
 // context; 0 or the exit status (one line printed): 2 a size beyond the
@@ -321,6 +356,11 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
         boids_engine_destroy(e);
         return 3;
     }
+    if (o->program_stats && take_programs(e, n)) {
+        free(t);
+        boids_engine_destroy(e);
+        return 3;
+    }
     r->n = n;
     if (done == 0) { // interrupted before its first timed step: no row
         free(t);
@@ -356,8 +396,15 @@ static double fit_exponent(const row *r, uint32_t k) {
     return den != 0 ? (k * sxy - sx * sy) / den : NAN;
 }
 
-// --render and --screenshot against the other flags: 0, or 2 with one line.
-static int check_render(const boids_options *o) {
+// --render, --screenshot and --program-stats against the other flags: 0,
+// or 2 with one line.
+static int check_gpu_flags(const boids_options *o) {
+    if (o->program_stats && strcmp(o->backend, "gpu") != 0) {
+        boids_cli_error("boids-bench", "--program-stats", NULL, "--backend gpu with it",
+                        "needs --backend gpu: it reads the GPU backend's compute programs, and the backend is %s",
+                        o->backend);
+        return 2;
+    }
     char value[48];
     snprintf(value, sizeof value, "%ux%u", o->render_w, o->render_h);
     if (o->render_w && strcmp(o->backend, "gpu") != 0) {
@@ -374,6 +421,58 @@ static int check_render(const boids_options *o) {
                                                 "a PNG file path in an existing, writable directory"))
         return 2;
     return 0;
+}
+
+// Local memory of a program's assembly: "none", or its arrays
+// ("lmem0[180], lmem1[4]") and their uses.
+static void local_memory(const boids_asm_stats *a, char *buf, size_t size) {
+    if (!a->arrays) {
+        snprintf(buf, size, "none");
+        return;
+    }
+    size_t k = 0;
+    buf[0] = '\0';
+    uint32_t listed = a->arrays < BOIDS_ASM_LMEM_MAX ? a->arrays : BOIDS_ASM_LMEM_MAX;
+    for (uint32_t i = 0; i < listed && k < size; i++) {
+        int w = snprintf(buf + k, size - k, "%s%s[%u]", i ? ", " : "", a->array[i].name, a->array[i].size);
+        k += w > 0 ? (size_t)w : 0u;
+    }
+    if (k < size && a->arrays > listed)
+        k += (size_t)snprintf(buf + k, size - k, ", %u more", a->arrays - listed);
+    if (k < size)
+        snprintf(buf + k, size - k, " (%u uses)", a->array_uses);
+}
+
+// --program-stats' table: one row per compute program the run dispatched;
+// then the ones built but never run.
+static void program_outputs(void) {
+    printf("\ncompute programs (--program-stats): the binaries of the programs the run dispatched "
+           "(glGetProgramBinary); asm figures where the binary holds the driver's assembly (NVIDIA)\n\n");
+    printf("| program    | shader         | binary bytes | format | asm lines | vec4 temps | local memory |\n");
+    printf("|------------|----------------|--------------|--------|-----------|------------|--------------|\n");
+    for (uint32_t i = 0; i < n_programs; i++) {
+        const boids_program_stats *p = &programs[i];
+        if (!p->dispatched)
+            continue;
+        char format[16] = "none", lines[16] = "n/a", temps[16] = "n/a", lmem[512] = "n/a";
+        if (p->binary_bytes)
+            snprintf(format, sizeof format, "0x%04x", (unsigned)p->format);
+        if (p->text.found) {
+            snprintf(lines, sizeof lines, "%u", p->text.lines);
+            snprintf(temps, sizeof temps, "%u", p->text.temps);
+            local_memory(&p->text, lmem, sizeof lmem);
+        }
+        printf("| %-10s | %-14s | %12llu | %-6s | %9s | %10s | %-12s |\n", p->name, p->shader,
+               (unsigned long long)p->binary_bytes, format, lines, temps, lmem);
+    }
+    bool idle = false;
+    for (uint32_t i = 0; i < n_programs; i++)
+        if (!programs[i].dispatched) {
+            printf("%s%s", idle ? ", " : "\nbuilt, not dispatched in this run: ", programs[i].name);
+            idle = true;
+        }
+    if (idle)
+        printf("\n");
 }
 
 // --render's table: per count the median frame (step + draw + glFinish) and
@@ -419,7 +518,7 @@ static int run(const boids_options *opt) {
         return rc;
     char cpu[256];
     cpu_model(cpu, sizeof(cpu));
-    if (boids_cli_check_kernel("boids-bench", &o, strcmp(o.backend, "gpu") == 0) || check_render(&o)) {
+    if (boids_cli_check_kernel("boids-bench", &o, strcmp(o.backend, "gpu") == 0) || check_gpu_flags(&o)) {
         boids_profile_destroy(profile);
         return 2;
     }
@@ -483,6 +582,8 @@ static int run(const boids_options *opt) {
     }
     if (measured >= 2)
         printf("\nfitted exponent of ms/step vs N: %.3f (1.000 = linear)\n", fit_exponent(rows, measured));
+    if (programs_taken)
+        program_outputs();
     rc = fb ? render_outputs(&o, rows, measured) : 0;
     offscreen_close();
     boids_engine_headless_close(gl);
@@ -504,7 +605,8 @@ int main(int argc, char **argv) {
         .usage = usage,
         .flags = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_STEPS |
                  BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX |
-                 BOIDS_CLI_KERNEL | BOIDS_CLI_WORKLOAD | BOIDS_CLI_RENDER | BOIDS_CLI_SCREENSHOT,
+                 BOIDS_CLI_KERNEL | BOIDS_CLI_WORKLOAD | BOIDS_CLI_RENDER | BOIDS_CLI_SCREENSHOT |
+                 BOIDS_CLI_PROGRAM_STATS,
     };
     return boids_cli_main(argc, argv, &spec, run);
 }

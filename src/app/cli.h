@@ -101,6 +101,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_ETA BOIDS_CLI_BIT(69)            // --eta RADIANS (rules vicsek: every group's noise width)
 #define BOIDS_CLI_SIGMA BOIDS_CLI_BIT(70)          // --sigma RADIANS (rules couzin: every group's Gaussian noise)
 #define BOIDS_CLI_TURN BOIDS_CLI_BIT(71)           // --turn RADIANS (rules heading, couzin: per time unit)
+#define BOIDS_CLI_PROGRAM_STATS BOIDS_CLI_BIT(72)  // --program-stats (boids-bench: the GPU programs' binaries)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -224,6 +225,7 @@ typedef struct boids_options {
     const char *export_frames; // --export-frames: directory for frame-NNNNN.png, NULL if not given
     uint32_t frame;           // --frame: the replayed frame (0 = the first)
     uint32_t render_w, render_h; // --render WxH: boids-bench draws each step's frame off-screen (0x0: not given)
+    bool program_stats;          // --program-stats: boids-bench prints the GPU's compute programs as compiled
 } boids_options;
 
 // Parses argv[1..argc-1]. Returns 0: run; 1: --help, --version or

@@ -195,6 +195,7 @@ const cli_flag cli_flags[] = {
     CHOICE("workload", BOIDS_CLI_WORKLOAD, "circles", CLI_CHOICE, boids_cli_workloads, workload,
            "circles (FLAME GPU's Circles benchmark: scenarios/circles.ini)", "is not a workload", GIVEN(workload_set)),
     CUSTOM("render", BOIDS_CLI_RENDER, "WxH", parse_render, NO_GIVEN),
+    SWITCH("program-stats", BOIDS_CLI_PROGRAM_STATS, FIELD(program_stats)),
     PATH("scenario", BOIDS_CLI_SCENARIO, "FILE.ini|NAME", scenario_arg,
          "a scenario file (.ini) or a name of --list-scenarios", "is empty"),
     SWITCH("list-scenarios", BOIDS_CLI_LIST_SCENARIOS, NO_GIVEN), // acted on after parsing

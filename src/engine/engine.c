@@ -653,6 +653,21 @@ float boids_engine_trig_error(boids_engine *e) {
     return e->gpu ? boids_gpu_trig_error(e->gpu) : 0.0f;
 }
 
+// See boids/engine.h. The reads are checked like any other GL call.
+boids_result boids_engine_program_stats(boids_engine *e, boids_program_stats out[BOIDS_PROGRAMS_MAX], uint32_t *n) {
+    *n = 0;
+    if (!e->gpu)
+        return BOIDS_ERR_ARGUMENT;
+    boids_result r = engine_healthy(e);
+    if (r == BOIDS_OK)
+        r = boids_gpu_program_stats(e->gpu, out, n);
+    if (r == BOIDS_OK)
+        r = engine_healthy(e);
+    if (r != BOIDS_OK)
+        *n = 0;
+    return r;
+}
+
 // See boids/engine.h.
 boids_result boids_engine_fault_env(char *err, size_t err_size) {
     return boids_gpu_fault_parse(getenv("BOIDS_FAULT"), err, err_size);

@@ -20,6 +20,29 @@
 enum { STAGE_KEY, STAGE_COUNT, STAGE_SCAN, STAGE_SCATTER, STAGE_STEER, STAGE_INTEGRATE, STAGE_BODIES, STAGE_N };
 static const char *const stage_file[] = {"key.comp",   "count.comp",     "scan.comp",  "scatter.comp",
                                          "steer.comp", "integrate.comp", "bodies.comp"};
+// The compute programs, in pipeline order: boids_gpu_program_stats' rows
+// and the bits of boids_gpu.dispatched; prog_stage: the stage of g->prog
+// each is (-1: a program of its own field).
+enum {
+    PROG_KEY,
+    PROG_COUNT,
+    PROG_SCAN,
+    PROG_SCAN_ADD,
+    PROG_SCATTER,
+    PROG_SURVEY,
+    PROG_STEER,
+    PROG_STEER_TOPO,
+    PROG_INTEGRATE,
+    PROG_BODIES,
+    PROG_N
+};
+static const char *const prog_name[PROG_N] = {"key",    "count", "scan",       "scan_add",  "scatter",
+                                              "survey", "steer", "steer_topo", "integrate", "bodies"};
+static const char *const prog_shader[PROG_N] = {"key.comp",       "count.comp",  "scan.comp",  "scan_add.comp",
+                                                "scatter.comp",   "survey.comp", "steer.comp", "steer.comp",
+                                                "integrate.comp", "bodies.comp"};
+static const int prog_stage[PROG_N] = {STAGE_KEY,   STAGE_COUNT, STAGE_SCAN,      -1,          STAGE_SCATTER, -1,
+                                       STAGE_STEER, -1,          STAGE_INTEGRATE, STAGE_BODIES};
 #define TIMER_RING 4
 #define MAX_SCAN_LEVELS 4
 #define MAX_FAULT_STEP 1000000000ull
@@ -57,6 +80,7 @@ struct boids_gpu {
     GLuint joints; // vec4[joint_rows * n] (0: no bodies)
     uint32_t joint_rows;
     GLuint prog[STAGE_N], prog_scan_add, prog_survey;
+    uint32_t dispatched; // bit PROG_*: the program ran at least once (boids_gpu_program_stats)
     GLuint timers[TIMER_RING][STAGE_N + 1];
     uint64_t step, timed_steps;
     boids_stage_ms last_ms;
@@ -154,13 +178,28 @@ uint32_t boids_gpu_max_agents(void) {
     return (uint32_t)m;
 }
 
+// Program PROG_* k of g (0: not built).
+static GLuint program_of(const boids_gpu *g, int k) {
+    if (prog_stage[k] >= 0)
+        return g->prog[prog_stage[k]];
+    return k == PROG_SCAN_ADD ? g->prog_scan_add : k == PROG_SURVEY ? g->prog_survey : g->prog_steer_topo;
+}
+
+// Marks prog as run in g->dispatched (a program not of the table: nothing).
+static void mark_dispatched(boids_gpu *g, GLuint prog) {
+    for (int k = 0; k < PROG_N; k++)
+        if (prog && program_of(g, k) == prog)
+            g->dispatched |= 1u << k;
+}
+
 // Work groups for n items, split over x and y beyond 65535 groups.
-static void dispatch(GLuint prog, uint32_t n, uint32_t per_group) {
+static void dispatch(boids_gpu *g, GLuint prog, uint32_t n, uint32_t per_group) {
     glUseProgram(prog);
     glUniform1ui(BOIDS_LOC_COUNT, n);
     uint32_t groups = (n + per_group - 1) / per_group;
     if (groups == 0)
         return;
+    mark_dispatched(g, prog);
     // Split over y only as much as needed, so few groups are past the end.
     uint32_t gy = (groups + 65534u) / 65535u;
     uint32_t gx = (groups + gy - 1) / gy;
@@ -777,7 +816,7 @@ static void bodies_pass(boids_gpu *g, bool init) {
     bind_all(g);
     glUseProgram(g->prog[STAGE_BODIES]);
     glUniform1ui(BOIDS_LOC_BODIES_INIT, init ? 1u : 0u);
-    dispatch(g->prog[STAGE_BODIES], g->n, BOIDS_WORKGROUP_SIZE);
+    dispatch(g, g->prog[STAGE_BODIES], g->n, BOIDS_WORKGROUP_SIZE);
     barrier();
 }
 
@@ -795,14 +834,14 @@ static void scan(boids_gpu *g) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_IN, in);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_OUT, out);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_SUMS, g->scan_sums[l]);
-        dispatch(g->prog[STAGE_SCAN], g->scan_n[l], BOIDS_SCAN_BLOCK);
+        dispatch(g, g->prog[STAGE_SCAN], g->scan_n[l], BOIDS_SCAN_BLOCK);
         barrier();
     }
     // Add each level's scanned block sums back, top-down.
     for (uint32_t l = g->scan_levels; l-- > 1;) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_OUT, l == 1 ? g->start : g->scan_sums[l - 2]);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_SUMS, g->scan_sums[l - 1]);
-        dispatch(g->prog_scan_add, g->scan_n[l - 1], BOIDS_WORKGROUP_SIZE);
+        dispatch(g, g->prog_scan_add, g->scan_n[l - 1], BOIDS_WORKGROUP_SIZE);
         barrier();
     }
 }
@@ -815,11 +854,11 @@ void boids_gpu_build_grid(boids_gpu *g) {
     bind_all(g);
     timestamp(g, 0);
     if (!(g->kernel_flags & BOIDS_SHADER_FUSED)) {
-        dispatch(g->prog[STAGE_KEY], g->n, BOIDS_WORKGROUP_SIZE);
+        dispatch(g, g->prog[STAGE_KEY], g->n, BOIDS_WORKGROUP_SIZE);
         glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
         barrier();
         timestamp(g, 1);
-        dispatch(g->prog[STAGE_COUNT], g->n, BOIDS_WORKGROUP_SIZE);
+        dispatch(g, g->prog[STAGE_COUNT], g->n, BOIDS_WORKGROUP_SIZE);
         barrier();
     } else {
         // Kernel fused: key and count in one pass, unless the last
@@ -827,7 +866,7 @@ void boids_gpu_build_grid(boids_gpu *g) {
         if (!g->keys_ready) {
             glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
             barrier();
-            dispatch(g->prog[STAGE_KEY], g->n, BOIDS_WORKGROUP_SIZE);
+            dispatch(g, g->prog[STAGE_KEY], g->n, BOIDS_WORKGROUP_SIZE);
             barrier();
         }
         timestamp(g, 1);
@@ -838,7 +877,7 @@ void boids_gpu_build_grid(boids_gpu *g) {
     glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
     barrier();
     timestamp(g, 3);
-    dispatch(g->prog[STAGE_SCATTER], g->n, BOIDS_WORKGROUP_SIZE);
+    dispatch(g, g->prog[STAGE_SCATTER], g->n, BOIDS_WORKGROUP_SIZE);
     barrier();
     g->cur = 1 - g->cur;
     bind_state(g);
@@ -857,6 +896,7 @@ void boids_gpu_steer(boids_gpu *g) {
         glUseProgram(g->prog_survey);
         glUniform1ui(BOIDS_LOC_COUNT, g->cells);
         glDispatchCompute(1, 1, 1);
+        mark_dispatched(g, g->prog_survey);
         barrier();
     }
     bool topo = false;
@@ -865,7 +905,7 @@ void boids_gpu_steer(boids_gpu *g) {
     // The tiled kernel stages a tile and one cell around it: a finer grid's
     // blocks (c-M..c+M) take the per-agent steer too (the same bits).
     if ((g->kernel_flags & BOIDS_SHADER_TILED) && (topo || boids_world_grid_fine(&g->world_gpu) > 1)) {
-        dispatch(g->prog_steer_topo, g->n, BOIDS_WORKGROUP_SIZE);
+        dispatch(g, g->prog_steer_topo, g->n, BOIDS_WORKGROUP_SIZE);
     } else if (g->kernel_flags & BOIDS_SHADER_TILED) {
         // One work group per tile of cells (steer.comp: 2D 8x8, 3D 4x4x2).
         const uint32_t *c = g->p.world.cells;
@@ -873,9 +913,9 @@ void boids_gpu_steer(boids_gpu *g) {
         uint32_t tx = d3 ? BOIDS_TILE_3D_X : BOIDS_TILE_2D_X, ty = d3 ? BOIDS_TILE_3D_Y : BOIDS_TILE_2D_Y,
                  tz = d3 ? BOIDS_TILE_3D_Z : 1u;
         uint32_t tiles = ((c[0] + tx - 1) / tx) * ((c[1] + ty - 1) / ty) * ((c[2] + tz - 1) / tz);
-        dispatch(g->prog[STAGE_STEER], tiles, 1);
+        dispatch(g, g->prog[STAGE_STEER], tiles, 1);
     } else {
-        dispatch(g->prog[STAGE_STEER], g->n, BOIDS_WORKGROUP_SIZE);
+        dispatch(g, g->prog[STAGE_STEER], g->n, BOIDS_WORKGROUP_SIZE);
     }
     barrier();
 }
@@ -890,7 +930,7 @@ void boids_gpu_integrate(boids_gpu *g) {
         glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
         barrier();
     }
-    dispatch(g->prog[STAGE_INTEGRATE], g->n, BOIDS_WORKGROUP_SIZE);
+    dispatch(g, g->prog[STAGE_INTEGRATE], g->n, BOIDS_WORKGROUP_SIZE);
     barrier();
     g->cur = 1 - g->cur;
     bind_state(g);
@@ -1363,7 +1403,7 @@ float boids_gpu_trig_error(boids_gpu *g) {
         glNamedBufferSubData(bin, 0, PROBES * 16, in);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_IN, bin);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_OUT, bout);
-        dispatch(prog, PROBES, BOIDS_WORKGROUP_SIZE);
+        dispatch(g, prog, PROBES, BOIDS_WORKGROUP_SIZE);
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
         glGetNamedBufferSubData(bout, 0, PROBES * 16, out);
         double e = 0.0;
@@ -1381,4 +1421,38 @@ float boids_gpu_trig_error(boids_gpu *g) {
     free(out);
     g->trig_error = worst;
     return worst;
+}
+
+// See boids/gpu.h. Each program's binary is read, parsed and freed.
+boids_result boids_gpu_program_stats(boids_gpu *g, boids_program_stats out[BOIDS_PROGRAMS_MAX], uint32_t *n) {
+    *n = 0;
+    if (gpu_lost(g))
+        return BOIDS_ERR_GPU_LOST;
+    for (int k = 0; k < PROG_N; k++) {
+        GLuint prog = program_of(g, k);
+        if (!prog)
+            continue;
+        boids_program_stats *s = &out[(*n)++];
+        memset(s, 0, sizeof *s);
+        s->name = prog_name[k];
+        s->shader = prog_shader[k];
+        s->dispatched = (g->dispatched >> k) & 1u;
+        GLint length = 0;
+        glGetProgramiv(prog, GL_PROGRAM_BINARY_LENGTH, &length);
+        if (length <= 0) // the driver keeps no binary (GL_NUM_PROGRAM_BINARY_FORMATS 0)
+            continue;
+        void *binary = malloc((size_t)length);
+        if (!binary)
+            return BOIDS_ERR_NOMEM;
+        GLsizei got = 0;
+        GLenum format = 0;
+        glGetProgramBinary(prog, length, &got, &format, binary);
+        s->binary_bytes = got > 0 ? (uint64_t)got : 0u;
+        s->format = got > 0 ? (uint32_t)format : 0u;
+        boids_result r = boids_gpu_asm_parse(binary, s->binary_bytes, &s->text);
+        free(binary);
+        if (r != BOIDS_OK)
+            return r;
+    }
+    return BOIDS_OK;
 }
