@@ -1,112 +1,320 @@
 #!/usr/bin/env bash
 # tools/device-check.sh: the GPU check of a session that has a device machine
-# (see the device tool's README). One short, prepared run: headless EGL on the
-# device platform (BOIDS_EGL_DEVICE=hardware), the CPU-vs-GPU validation at
-# 1 M agents, and the benchmark sweep 10 k -> 10 M (2D and 3D, uniform and
-# clustered) for every GPU kernel, FLAME GPU 2's Circles workload, a
-# clustered flock with K = 7 at --grid-fine 1 and auto, the compute
-# programs as the driver compiled them (--program-stats), and the
-# viewer's frame time at 1 M agents off-screen (boids-bench --render: the
-# viewer's draw into a framebuffer object of the headless context, 1920x1080;
-# target >= 144 frames/s on an H200). One Markdown file, $OUT/device-check.md
-# (or ./device-out/), to paste into docs/BENCHMARKS.md.
+# (an NVIDIA GPU, headless EGL on the device platform). One short run,
+# prioritised and bounded: at most BUDGET_S seconds in all (default 360), each
+# command under `timeout` of min(its own cap, what is left of the budget), a
+# command with under 5 s left skipped with a line saying so. In this order:
+#   1. parity: boids-validate (CPU reference vs compute shaders) on its
+#      three-group set-up at 100 k and on five scenarios; the CPU and GPU state-hashes of five
+#      boids-run runs side by side; boids-validate for every --kernel at
+#      100 k, 2 steps; boids-validate at 1 M with every behaviour (the
+#      costliest, last of the parity checks);
+#   2. boids-bench --program-stats (the compiled programs' statistics);
+#   3. figures: boids-bench --backend gpu 2D 1 M and 10 M (reference kernel),
+#      the other kernels at 1 M, 3D 1 M, FLAME GPU 2's Circles (1 M, 200
+#      steps), the viewer's frame off-screen (1920x1080, 1 M agents).
+# One Markdown file, $OUT/device-check.md (OUT defaults to ./device-out):
+# device, driver, date and commit; every command with its raw output and rc
+# in a fenced block (boids-validate's PASS lines are counted, not listed: the
+# whole output is in $OUT/logs/); a summary line at the end. Exit status 0
+# when every validation passed, 1 otherwise.
 #
-# Prepare here, once (the machine there is bare):
-#   tools/build.sh                       # build/bin/* are carried (x86-64)
-#   echo /.gl/ >> .git/info/exclude; mkdir -p .gl /tmp/amd64/partial
-#   o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
-#   apt-get $o update
-#   (cd .gl && apt-get $o download libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 \
-#        libcglm0 libstb0 libgomp1 libsubunit0)
-# Then run with carry [".gl", "build/bin"] and the command
+# Prepare here, once (the machine there is bare: no Debian libraries, no MPI,
+# no network):
+#   tools/device-pack.sh      # builds build-dev/ without MPI and fills .dev/
+#                             # (bin/, lib/ with this Debian's libraries,
+#                             # scenarios/); both folders git-ignored
+# Then run with the device tool: carry [".dev"], the command
 #   bash tools/device-check.sh
+# and timeout_s 400 (the budget is 360 s; 400 leaves room for one rerun in a
+# 15-minute lease). Nothing to install there.
+#
+# The environment there (each one overridable by setting it):
+#   LD_LIBRARY_PATH=$PWD/.dev/lib:/usr/local/nvidia/lib64 (prepended)
+#   BOIDS_SCENARIOS=$PWD/.dev/scenarios
+#   BOIDS_EGL_DEVICE=hardware (when an NVIDIA driver is there; set it empty
+#     for the default order, hardware then software)
+#   __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+#     (when that file exists)
+# Without .dev/bin it uses build/bin (BIN_DIR overrides both).
+#
+# Knobs: BUDGET_S (360); OUT; SCALE=full (default) or small (tiny sizes, for
+# llvmpipe here: tests/test_device_check.sh); DRY_RUN=1 (list the commands,
+# run nothing); the sizes below by name (N_VALIDATE, STEPS_VALIDATE, ...).
 set -uo pipefail
+
 out=${OUT:-./device-out}
-mkdir -p "$out"
-if ls .gl/*.deb >/dev/null 2>&1; then
-  for f in .gl/*.deb; do dpkg -x "$f" /; done
-  ldconfig
-fi
-export __EGL_VENDOR_LIBRARY_FILENAMES=${__EGL_VENDOR_LIBRARY_FILENAMES:-/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json}
-export BOIDS_EGL_DEVICE=${BOIDS_EGL_DEVICE:-hardware}
-bin=build/bin
-md="$out/device-check.md"
-# One Markdown file to paste into docs/BENCHMARKS.md: every section's raw
-# boids-bench table, headed by what ran. The whole script stays within 8
-# minutes (BUDGET_S, 470 s): each command's time-out is its own cap or what is
-# left of the budget, whichever is less, and a command with under 5 s left is
-# skipped with a line saying so (the commands end well before their caps on
-# a GPU machine; the caps add up to 630 s).
-budget=${BUDGET_S:-470}
+mkdir -p "$out" || exit 2
+out=$(cd "$out" && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+md=$out/device-check.md
+logs=$out/logs
+mkdir -p "$logs"
+budget=${BUDGET_S:-360}
+dry=${DRY_RUN:-0}
+scale=${SCALE:-full}
 start=$(date +%s)
-# capped CAP CMD...: CMD under timeout min(CAP, what is left of the budget).
-capped() {
-  local cap=$1 left
-  shift
-  left=$((budget - ($(date +%s) - start)))
-  if [ "$left" -lt "$cap" ]; then cap=$left; fi
-  if [ "$cap" -lt 5 ]; then
-    echo "skipped: the script's $budget s are spent"
-    return 124
+
+# ---- sizes: full (the device) or small (llvmpipe on a laptop) ----
+case "$scale" in
+  full)
+    : "${N_VALIDATE:=100000}" "${STEPS_VALIDATE:=100}" "${STEPS_PREDATORS:=200}" "${STEPS_SCENARIO:=100}"
+    : "${N_HASH:=100000}" "${STEPS_HASH:=200}" "${N_KERNEL:=100000}" "${STEPS_KERNEL:=2}"
+    : "${N_LARGE:=1000000}" "${STEPS_LARGE:=50}"
+    : "${COUNTS_BENCH:=1000000,10000000}" "${N_BENCH:=1000000}" "${STEPS_BENCH:=10}"
+    : "${N_CIRCLES:=1000000}" "${STEPS_CIRCLES:=200}"
+    : "${N_RENDER:=1000000}" "${STEPS_RENDER:=100}" "${RENDER_SIZE:=1920x1080}"
+    ;;
+  small)
+    : "${N_VALIDATE:=2000}" "${STEPS_VALIDATE:=10}" "${STEPS_PREDATORS:=20}" "${STEPS_SCENARIO:=20}"
+    : "${N_HASH:=2000}" "${STEPS_HASH:=20}" "${N_KERNEL:=2000}" "${STEPS_KERNEL:=2}"
+    : "${N_LARGE:=5000}" "${STEPS_LARGE:=5}"
+    : "${COUNTS_BENCH:=2000,8000}" "${N_BENCH:=2000}" "${STEPS_BENCH:=2}"
+    : "${N_CIRCLES:=2000}" "${STEPS_CIRCLES:=5}"
+    : "${N_RENDER:=2000}" "${STEPS_RENDER:=5}" "${RENDER_SIZE:=320x200}"
+    ;;
+  *)
+    echo "device-check: SCALE is full or small, not '$scale'" >&2
+    exit 2
+    ;;
+esac
+
+# ---- binaries and environment ----
+dev=$root/.dev
+if [ -n "${BIN_DIR:-}" ]; then
+  bin=$BIN_DIR
+elif [ -x "$dev/bin/boids-validate" ]; then
+  bin=$dev/bin
+  export LD_LIBRARY_PATH=$dev/lib:/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+else
+  bin=$root/build/bin
+fi
+if [ -z "${BOIDS_SCENARIOS:-}" ]; then
+  if [ "$bin" = "$dev/bin" ] && [ -d "$dev/scenarios" ]; then
+    export BOIDS_SCENARIOS=$dev/scenarios
+  else
+    export BOIDS_SCENARIOS=$root/scenarios
   fi
-  timeout "$cap" "$@"
+fi
+nvidia_json=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+if [ -z "${__EGL_VENDOR_LIBRARY_FILENAMES+set}" ] && [ -f "$nvidia_json" ]; then
+  export __EGL_VENDOR_LIBRARY_FILENAMES=$nvidia_json
+fi
+if [ -z "${BOIDS_EGL_DEVICE+set}" ] && { [ -f "$nvidia_json" ] || command -v nvidia-smi >/dev/null 2>&1; }; then
+  export BOIDS_EGL_DEVICE=hardware
+fi
+
+# ---- helpers ----
+# human N: 10000000 -> "10 M", 100000 -> "100 k", 1500 -> "1500".
+human() {
+  local n=$1
+  if [ $((n % 1000000)) -eq 0 ]; then echo "$((n / 1000000)) M"
+  elif [ $((n % 1000)) -eq 0 ]; then echo "$((n / 1000)) k"
+  else echo "$n"; fi
 }
+elapsed() { echo $(($(date +%s) - start)); }
+# show CMD...: the command as typed (the binary by its name), a word quoted
+# only where the shell would need it.
+show() {
+  local s a
+  s=$(basename "$1")
+  shift
+  for a in "$@"; do
+    if [[ "$a" =~ ^[A-Za-z0-9_./,:=+@%-]+$ ]]; then s+=" $a"; else s+=" $(printf '%q' "$a")"; fi
+  done
+  echo "$s"
+}
+grace=3
+linebuf=()
+if command -v stdbuf >/dev/null 2>&1; then linebuf=(stdbuf -oL -eL); fi
+validations_pass=0 validations_fail=0 validations_skip=0 timed_out=0 skipped=0 ran=0
+last_rc=
+# run ID CAP KIND TITLE CMD...: a level-3 section TITLE in the Markdown, the
+# command, its raw output in a fenced block ending with its rc and seconds.
+# CMD runs under timeout min(CAP, what is left of the budget), or is skipped
+# with a line saying so when under 5 s are left. KIND validate: the PASS
+# lines are counted, not listed, and the result counts in the summary.
+# The whole output is in $logs/ID.log; last_rc is the rc (or "skipped").
+run() {
+  local id=$1 cap=$2 kind=$3 title=$4 left t0 t1 ms rc log npass note=""
+  shift 4
+  log=$logs/$id.log
+  # What is left, less the grace of timeout's KILL after its TERM.
+  left=$((budget - $(elapsed) - grace))
+  if [ "$left" -lt 0 ]; then left=0; fi
+  if [ "$left" -lt "$cap" ]; then cap=$left; fi
+  {
+    echo
+    echo "### $title"
+    echo
+    echo "\`$(show "$@")\`"
+    echo
+    echo '```text'
+  } >>"$md"
+  if [ "$dry" = 1 ]; then
+    echo "(dry run: not run; its time-out would be ${cap} s)" | tee "$log" >>"$md"
+    rc=dry ms=0
+  elif [ "$cap" -lt 5 ]; then
+    echo "skipped: ${left} s left of the ${budget} s budget" | tee "$log" >>"$md"
+    rc=skipped ms=0
+    skipped=$((skipped + 1))
+  else
+    t0=$(date +%s%N)
+    # (The braces take the shell's "Killed" line; stdbuf keeps a killed
+    # command's lines so far.)
+    { timeout -k "$grace" "$cap" "${linebuf[@]}" "$@" >"$log" 2>&1; } 2>/dev/null
+    rc=$?
+    t1=$(date +%s%N)
+    ms=$(((t1 - t0) / 1000000))
+    ran=$((ran + 1))
+    if [ "$kind" = validate ]; then
+      npass=$(grep -c '^  PASS ' "$log")
+      grep -v '^  PASS ' "$log" >>"$md"
+      echo "($npass PASS lines not listed: logs/$id.log)" >>"$md"
+    else
+      cat "$log" >>"$md"
+    fi
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+      note=", timed out after ${cap} s"
+      timed_out=$((timed_out + 1))
+    fi
+  fi
+  printf 'rc=%s (%d.%03d s%s)\n```\n' "$rc" $((ms / 1000)) $((ms % 1000)) "$note" >>"$md"
+  if [ "$kind" = validate ]; then
+    case "$rc" in
+      0) validations_pass=$((validations_pass + 1)) ;;
+      skipped) validations_skip=$((validations_skip + 1)) ;;
+      dry) ;;
+      *) validations_fail=$((validations_fail + 1)) ;;
+    esac
+  fi
+  printf '[%3d s] %-26s rc=%s\n' "$(elapsed)" "$id" "$rc"
+  last_rc=$rc
+}
+
+# ---- header ----
+device=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+device=${device:-"no nvidia-smi (device in the GL renderer line of the summary)"}
+# The commit: git's where it is there (the device's copy of the tree may have
+# no .git), and the one .dev/'s binaries were built from (device-pack.sh).
+built=""
+if [ "$bin" = "$dev/bin" ] && [ -f "$dev/COMMIT" ]; then
+  built=" (built from $(head -1 "$dev/COMMIT" | cut -c1-12)$(sed -n '2s/^/ /p' "$dev/COMMIT"))"
+fi
+if commit=$(git rev-parse --short HEAD 2>/dev/null); then
+  if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit+=" (with uncommitted changes)"; fi
+else
+  commit="unknown (no git here)"
+fi
 {
-  echo "# tools/device-check.sh, $(date -u +%Y-%m-%d)"
+  echo "# tools/device-check.sh: ${device}, $(date -u '+%Y-%m-%d %H:%M UTC'), commit ${commit}"
   echo
-  echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo unknown)"
+  echo "Binaries: ${bin#"$root"/}${built}; BOIDS_EGL_DEVICE=${BOIDS_EGL_DEVICE-(unset)}; SCALE=${scale}; budget ${budget} s$([ "$dry" = 1 ] && echo "; dry run: nothing was run")."
+} >"$md"
+echo "device-check: $md (budget ${budget} s, SCALE=${scale}, binaries in $bin)"
+
+v=$bin/boids-validate
+r=$bin/boids-run
+b=$bin/boids-bench
+
+# ---- parity ----
+echo -e "\n## 1. Parity: the GPU against the CPU reference" >>"$md"
+run validate-default 40 validate "boids-validate: its three-group set-up, every behaviour, $(human "$N_VALIDATE") agents, $STEPS_VALIDATE steps" \
+  "$v" --count "$N_VALIDATE" --steps "$STEPS_VALIDATE"
+# The GL renderer and context, from boids-validate's first line.
+gl_line=$(sed -n '1{s/^boids-validate [^:]*: [0-9]* agents, [23]D, //;s/, seed [0-9]*//;p}' "$logs/validate-default.log" 2>/dev/null)
+run validate-predators-prey 30 validate "boids-validate: scenario predators-prey, $STEPS_PREDATORS steps" \
+  "$v" --scenario predators-prey --steps "$STEPS_PREDATORS"
+for s in formations feelers path-following couzin-mill; do
+  run "validate-$s" 20 validate "boids-validate: scenario $s, $STEPS_SCENARIO steps" \
+    "$v" --scenario "$s" --steps "$STEPS_SCENARIO"
+done
+
+# State-hashes: the last line of boids-run is 'state-hash: H'.
+echo -e "\n## 2. State-hashes, CPU and GPU (boids-run)" >>"$md"
+hash_names=("flocking 2D" "flocking 3D" "predators-prey" "circles" "all behaviours, snake bodies")
+hash_args=("--count $N_HASH --steps $STEPS_HASH --dim 2"
+           "--count $N_HASH --steps $STEPS_HASH --dim 3"
+           "--scenario predators-prey --steps $STEPS_HASH"
+           "--scenario circles --count $N_HASH --steps $STEPS_HASH"
+           "--count $N_HASH --steps $STEPS_HASH --behaviors all --bodies snake")
+table=() hashes_equal=0 hashes_compared=0
+for i in "${!hash_names[@]}"; do
+  read -ra args <<<"${hash_args[$i]}"
+  h=()
+  for backend in cpu gpu; do
+    id="hash-$i-$backend"
+    run "$id" 25 hash "boids-run --backend $backend: ${hash_names[$i]}" "$r" "${args[@]}" --backend "$backend"
+    if [ "$last_rc" = 0 ]; then
+      h+=("$(tail -n 1 "$logs/$id.log" | sed -n 's/^state-hash: //p')")
+    else
+      h+=("")
+    fi
+  done
+  equal=n/a
+  if [ -n "${h[0]}" ] && [ -n "${h[1]}" ]; then
+    hashes_compared=$((hashes_compared + 1))
+    if [ "${h[0]}" = "${h[1]}" ]; then equal=yes hashes_equal=$((hashes_equal + 1)); else equal=no; fi
+  fi
+  table+=("| ${hash_names[$i]} | \`${hash_args[$i]}\` | ${h[0]:-–} | ${h[1]:-–} | $equal |")
+done
+{
   echo
-  echo "## Validation, 1 M agents, 50 steps, all behaviours"
-  echo '```'
-  capped 100 "$bin/boids-validate" --count 1000000 --steps 50 --behaviors all 2>&1 | tail -25
-  echo "rc=$?"
-  echo '```'
-  # The sweep 10 k -> 10 M for every kernel, 2D / 3D, uniform / clustered.
-  for kernel in reference morton tiled fused all morton-fused; do
-    for args in "--dim 2" "--dim 3" "--dim 2 --distribution clustered" "--dim 3 --distribution clustered"; do
-      echo
-      echo "## boids-bench --kernel $kernel $args"
-      # shellcheck disable=SC2086
-      capped 16 "$bin/boids-bench" --backend gpu --kernel "$kernel" --steps 10 --quiet \
-        --counts 10000,100000,1000000,10000000 $args 2>&1
-      echo "rc=$?"
-    done
-  done
-  # A peer's workload: FLAME GPU 2's Circles (1 M agents, 200 steps; their
-  # H100 PCIe: 2.12 ms/step), every kernel.
-  for kernel in reference morton tiled fused all morton-fused; do
-    echo
-    echo "## boids-bench --workload circles --kernel $kernel"
-    capped 12 "$bin/boids-bench" --backend gpu --kernel "$kernel" --workload circles --counts 1000000 \
-      --steps 200 --quiet 2>&1
-    echo "rc=$?"
-  done
-  # Flocks that crowd: a clustered 1 M flock with K = 7, today's grid against
-  # --grid-fine auto (the finer grid and the K-nearest early stop).
-  for fine in 1 auto; do
-    echo
-    echo "## boids-bench --distribution clustered --neighbors-max 7 --grid-fine $fine, 1 M agents"
-    capped 12 "$bin/boids-bench" --backend gpu --distribution clustered --neighbors-max 7 --grid-fine "$fine" \
-      --counts 1000000 --steps 10 --quiet 2>&1
-    echo "rc=$?"
-  done
-  # The compute programs as the driver compiled them (--program-stats: the
-  # binaries' sizes and, on NVIDIA, the assembly's lines, vec4 temporaries
-  # and local memory), the reference kernel and the tiled one with K = 7
-  # (its per-agent steer_topo).
-  for args in "--kernel reference" "--kernel tiled --neighbors-max 7"; do
-    echo
-    echo "## boids-bench --program-stats $args, 100 k agents"
-    # shellcheck disable=SC2086
-    capped 10 "$bin/boids-bench" --backend gpu --program-stats --counts 100000 --steps 2 --quiet $args 2>&1
-    echo "rc=$?"
-  done
-  # The viewer's frame at 1 M agents, off-screen: each of 100 steps, the
-  # engine step, the viewer's draw into a 1920x1080 framebuffer object,
-  # glFinish (target on an H200: >= 144 frames/s). The last frame as a PNG.
+  echo "### State-hashes side by side"
   echo
-  echo "## boids-bench --render 1920x1080 (the viewer's frame off-screen), 1 M agents, 100 steps"
-  capped 30 "$bin/boids-bench" --backend gpu --render 1920x1080 --counts 1000000 --steps 100 --quiet \
-    --screenshot "$out/render-1m.png" 2>&1
-  echo "rc=$?"
-} | tee "$md"
+  echo "| run | boids-run flags | CPU | GPU | equal |"
+  echo "|---|---|---|---|---|"
+  printf '%s\n' "${table[@]}"
+} >>"$md"
+
+echo -e "\n## 3. Parity of every GPU kernel (boids-validate --kernel)" >>"$md"
+for k in reference morton tiled fused all morton-fused; do
+  run "validate-kernel-$k" 20 validate "boids-validate --kernel $k: $(human "$N_KERNEL") agents, $STEPS_KERNEL steps" \
+    "$v" --kernel "$k" --count "$N_KERNEL" --steps "$STEPS_KERNEL"
+done
+
+echo -e "\n## 4. Parity at scale: every behaviour" >>"$md"
+run validate-large 120 validate "boids-validate: $(human "$N_LARGE") agents, $STEPS_LARGE steps, every behaviour" \
+  "$v" --count "$N_LARGE" --steps "$STEPS_LARGE" --behaviors all
+
+# ---- the compiled programs ----
+echo -e "\n## 5. The compiled programs (boids-bench --program-stats)" >>"$md"
+run program-stats 20 bench "boids-bench --program-stats" \
+  "$b" --backend gpu --program-stats --counts 1000 --steps 2 --quiet
+
+# ---- figures ----
+echo -e "\n## 6. Figures (boids-bench --backend gpu)" >>"$md"
+run bench-2d-reference 75 bench "2D, reference kernel, $COUNTS_BENCH agents" \
+  "$b" --backend gpu --kernel reference --dim 2 --counts "$COUNTS_BENCH" --steps "$STEPS_BENCH" --quiet
+for k in morton tiled fused all morton-fused; do
+  run "bench-2d-$k" 15 bench "2D, kernel $k, $(human "$N_BENCH") agents" \
+    "$b" --backend gpu --kernel "$k" --dim 2 --counts "$N_BENCH" --steps "$STEPS_BENCH" --quiet
+done
+run bench-3d 20 bench "3D, reference kernel, $(human "$N_BENCH") agents" \
+  "$b" --backend gpu --dim 3 --counts "$N_BENCH" --steps "$STEPS_BENCH" --quiet
+# FLAME GPU 2's Circles (their H100 PCIe: 2.12 ms/step at 1 M agents, 200 steps).
+run bench-circles 40 bench "FLAME GPU 2's Circles, $(human "$N_CIRCLES") agents, $STEPS_CIRCLES steps" \
+  "$b" --backend gpu --workload circles --counts "$N_CIRCLES" --steps "$STEPS_CIRCLES" --quiet
+# The viewer's frame off-screen: each step, the engine's step, the viewer's
+# draw into a framebuffer object, glFinish (target on an H200: >= 144 frames/s).
+shot=render-$(human "$N_RENDER" | tr -d ' ' | tr 'MK' 'mk').png
+run bench-render 40 bench "The viewer's frame off-screen, $RENDER_SIZE, $(human "$N_RENDER") agents, $STEPS_RENDER steps" \
+  "$b" --backend gpu --render "$RENDER_SIZE" --counts "$N_RENDER" --steps "$STEPS_RENDER" --quiet \
+  --screenshot "$out/$shot"
+
+# ---- summary ----
+summary="Summary: validations ${validations_pass} passed, ${validations_fail} failed, ${validations_skip} skipped;"
+summary+=" state-hashes equal ${hashes_equal} of ${#hash_names[@]} (${hashes_compared} compared);"
+summary+=" ${ran} commands run, ${timed_out} timed out, ${skipped} skipped; $(elapsed) s of ${budget} s."
+{
+  echo
+  echo "## Summary"
+  echo
+  echo "GL renderer: ${gl_line:-unknown (boids-validate gave no first line)}"
+  echo
+  echo "$summary"
+} >>"$md"
+echo "$summary"
+if [ "$dry" = 1 ]; then exit 0; fi
+[ "$validations_fail" -eq 0 ] && [ "$validations_skip" -eq 0 ]
