@@ -18,8 +18,9 @@
 //     blocks `world` and `scene` and the buffer flow_field[] (common.glsl);
 //     `const boids_group_params *g` is passed by value;
 //   - parameter names that are GLSL built-ins or reserved words are renamed
-//     (C max -> max_len, step -> counter, distance -> wander_distance,
-//     half -> half_size), with the C name noted.
+//     (C max -> max_len, step -> counter, distance -> wander_distance or
+//     queue_distance, dot -> along, half -> half_size), with the C name
+//     noted (tests/shader_lint.py finds any left).
 //
 // Parity with the C reference (built with -ffp-contract=off):
 //   - every add or subtract is `precise` wherever an operand may be a
@@ -454,8 +455,9 @@ vec3 target_speed(vec3 vel, float target, float maxforce) {
 // Queueing (Reynolds 1999): does the neighbour at off (d2 = |off|^2)
 // moving at vj block the agent? Within distance, ahead (off . heading > 0)
 // within the cone BOIDS_QUEUE_COS, and slower; decided on squares.
-bool queue_blocks(vec3 off, float d2, vec3 heading, bool has_heading, vec3 vel, vec3 vj, float distance) {
-    if (!has_heading || !(d2 < distance * distance))
+// (C: distance.)
+bool queue_blocks(vec3 off, float d2, vec3 heading, bool has_heading, vec3 vel, vec3 vj, float queue_distance) {
+    if (!has_heading || !(d2 < queue_distance * queue_distance))
         return false;
     float along = dot3(off, heading);
     if (!(along > 0.0) || !in_cone(along, BOIDS_QUEUE_COS, d2))

@@ -320,6 +320,7 @@
  * int in both languages. Compute stages: */
 #define BOIDS_LOC_COUNT 0       /* common.glsl u_count: items a dispatch covers */
 #define BOIDS_LOC_BODIES_INIT 1 /* bodies.comp u_init: 1 lays bodies straight */
+#define BOIDS_LOC_AGENTS 2      /* steer.comp u_agents: the agents this step (u_count is the tiles under kernel tiled) */
 /* Drawing programs; the shared ones mean the same in every program: */
 #define BOIDS_LOC_VIEW_PROJ 0       /* mat4 (agents, bodies, lines) */
 #define BOIDS_LOC_DIM 3             /* uint 2 or 3 (agents, bodies) */

@@ -87,10 +87,10 @@ float group_reach(uint gi) {
 }
 
 // C twin: src/core/steer.c sees().
-// Does the agent see the other (offset . heading = dot, d2 = |off|^2)
+// Does the agent see the other (offset . heading = along, C: dot; d2 = |off|^2)
 // through the cone `c`? -1 or no heading: all around.
-bool sees(float c, bool has_heading, float dot, float d2) {
-    return c <= -1.0 || !has_heading || in_cone(dot, c, d2);
+bool sees(float c, bool has_heading, float along, float d2) {
+    return c <= -1.0 || !has_heading || in_cone(along, c, d2);
 }
 
 // C twin: src/core/steer.c struct gather.
@@ -181,12 +181,12 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
     if (rel == BOIDS_REL_FLOCK) {
         // Each rule's neighbourhood: within its radius and its cone (field
         // of view) around the heading; by default one radius and one cone.
-        float dot = dot3(off, heading);
+        float along = dot3(off, heading); // C: dot (a built-in's name in GLSL)
         // The sums by rule set: the chapter's 1/d separation terms; the
         // tutorial's plain offsets (/ the separation radius); the heading
         // boids' unit headings (mean directions, never angles).
         if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u && d2 < g.separation * g.separation &&
-            sees(acc.sep_cos, has_heading, dot, d2)) {
+            sees(acc.sep_cos, has_heading, along, d2)) {
             if (g.rules == BOIDS_RULES_CHAPTER) {
                 t = separation_term(off, sqrt(d2), g.separation);
                 fix3(acc.sep, t, BOIDS_FIX_SEP);
@@ -209,7 +209,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
         // Couzin's zones are shells: orientation from the separation radius
         // out, attraction from the alignment radius out.
         bool couzin = g.rules == BOIDS_RULES_COUZIN;
-        if ((beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) != 0u && d2 < acc.ali_r2 && sees(acc.ali_cos, has_heading, dot, d2) &&
+        if ((beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) != 0u && d2 < acc.ali_r2 && sees(acc.ali_cos, has_heading, along, d2) &&
             !(couzin && d2 < g.separation * g.separation)) {
             // Unit headings for the heading, Vicsek and Couzin rules.
             if (g.rules == BOIDS_RULES_HEADING || g.rules == BOIDS_RULES_VICSEK || couzin) {
@@ -224,7 +224,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
         // The heading rules' cohesion steers to the survey's densest block,
         // not to the neighbours.
         if ((beh & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u && g.rules != BOIDS_RULES_HEADING && d2 < acc.coh_r2 &&
-            sees(acc.coh_cos, has_heading, dot, d2) && !(couzin && d2 < acc.ali_r2)) {
+            sees(acc.coh_cos, has_heading, along, d2) && !(couzin && d2 < acc.ali_r2)) {
             if (couzin) { // the zone of attraction: unit offsets
                 t = set_mag(off, 1.0);
                 fix3_unit(acc.coh, t, acc.dim);
@@ -456,12 +456,16 @@ void combine_one(boids_group_params g, uint b, vec3 force, float maxforce, inout
     acc = s;
 }
 
+// The agents of this step (every kernel: u_count is the number of tiles
+// under kernel tiled, where an id above it was once taken for the target).
+layout(location = BOIDS_LOC_AGENTS) uniform uint u_agents;
+
 // C twin: src/core/steer.c named_agent() (off, vel out).
 // The offset from pos to the named agent `id` and its velocity: an agent
 // through slot_of[id] (written by scatter for this step's cur), or
 // BOIDS_ID_TARGET, the world's target. Its slot, or BOIDS_NONE for the target.
 uint named_agent(vec3 pos, uint id, out vec3 off, out vec3 vel) {
-    if (id == BOIDS_ID_TARGET || id >= u_count) {
+    if (id == BOIDS_ID_TARGET || id >= u_agents) {
         off = world_delta(pos, world.target_pos.xyz);
         vel = world.target_vel.xyz;
         return BOIDS_NONE;
@@ -860,8 +864,10 @@ void main() {
     uint agents = t_tile_prefix[t_tile_cells];
     for (uint q = lid; q < agents; q += BOIDS_WORKGROUP_SIZE) {
         // The tile cell of the q-th agent: the last k with prefix[k] <= q.
+        // (At most 7 halvings of 64 cells: the loop is bounded by its count
+        // too, so no shared value a driver reads differently can spin it.)
         uint a = 0u, b = t_tile_cells - 1u;
-        while (a < b) {
+        for (int halvings = 0; halvings < 8 && a < b; halvings++) {
             uint m = (a + b + 1u) / 2u;
             if (t_tile_prefix[m] <= q)
                 a = m;

@@ -905,8 +905,10 @@ void boids_gpu_steer(boids_gpu *g) {
     // The tiled kernel stages a tile and one cell around it: a finer grid's
     // blocks (c-M..c+M) take the per-agent steer too (the same bits).
     if ((g->kernel_flags & BOIDS_SHADER_TILED) && (topo || boids_world_grid_fine(&g->world_gpu) > 1)) {
+        glProgramUniform1ui(g->prog_steer_topo, BOIDS_LOC_AGENTS, g->n);
         dispatch(g, g->prog_steer_topo, g->n, BOIDS_WORKGROUP_SIZE);
     } else if (g->kernel_flags & BOIDS_SHADER_TILED) {
+        glProgramUniform1ui(g->prog[STAGE_STEER], BOIDS_LOC_AGENTS, g->n);
         // One work group per tile of cells (steer.comp: 2D 8x8, 3D 4x4x2).
         const uint32_t *c = g->p.world.cells;
         bool d3 = g->p.world.dim == 3;
@@ -915,6 +917,7 @@ void boids_gpu_steer(boids_gpu *g) {
         uint32_t tiles = ((c[0] + tx - 1) / tx) * ((c[1] + ty - 1) / ty) * ((c[2] + tz - 1) / tz);
         dispatch(g, g->prog[STAGE_STEER], tiles, 1);
     } else {
+        glProgramUniform1ui(g->prog[STAGE_STEER], BOIDS_LOC_AGENTS, g->n);
         dispatch(g, g->prog[STAGE_STEER], g->n, BOIDS_WORKGROUP_SIZE);
     }
     barrier();
