@@ -46,7 +46,9 @@
 // and its division be 2.5 ULP off; the C reference's are correctly rounded
 // (IEEE 754). A result the next float away turns every decision made on it
 // (a threshold, a side, a nearest) at its edge, and the state's bits with it.
-// So the driver's result is nudged, one ULP at a time, to the float the C
+// So where the driver's are not correctly rounded (src/gpu/gpu.c probes it
+// with rounding_probe.comp and then defines BOIDS_CORRECT_ROUNDING), the
+// driver's result is nudged, one ULP at a time, to the float the C
 // computes, decided exactly in double: the midpoint between two floats has
 // 25 significant bits, its square or its product with a float at most 50,
 // exact in double (no fused or faithful rounding changes an exact result),
@@ -64,6 +66,7 @@ float next_down(float x) { return uintBitsToFloat(floatBitsToUint(x) - 1u); }
 // C twin: sqrtf (correctly rounded). Nearest float to the root of x.
 float cr_sqrt(float x) {
     float r = sqrt(x);
+#ifdef BOIDS_CORRECT_ROUNDING
     if (!(x >= 1.17549435e-38) || isinf(x) || !(r > 0.0) || isinf(r))
         return r;
     double dx = double(x);
@@ -76,6 +79,7 @@ float cr_sqrt(float x) {
         else
             break;
     }
+#endif
     return r;
 }
 #undef sqrt
@@ -84,6 +88,9 @@ float cr_sqrt(float x) {
 // C twin: a / b (correctly rounded). Nearest float to the quotient.
 float fdiv(float a, float b) {
     float q = BOIDS_DIV_RESULT(a / b);
+#ifndef BOIDS_CORRECT_ROUNDING
+    return q;
+#else
     float m = abs(q);
     if (!(m >= 1.17549435e-38) || isinf(m) || isnan(b))
         return q;
@@ -98,6 +105,7 @@ float fdiv(float a, float b) {
             break;
     }
     return q < 0.0 ? -m : m;
+#endif
 }
 
 // ---- cglm's vector arithmetic, in its operand order ----------------------

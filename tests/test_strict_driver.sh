@@ -14,7 +14,9 @@
 #      the fixed point fails validation under conv-sat, and one without the
 #      correction of sqrt and division gives another state-hash under
 #      ulp-up (so a pass above is the shaders' doing, not a dead emulation);
-#   4. a bad BOIDS_EMULATE is refused (exit 2, a message naming it).
+#   4. the rounding probe turns the correction on where it is needed only
+#      (and forced on, it keeps an exact driver's bits);
+#   5. a bad BOIDS_EMULATE is refused (exit 2, a message naming it).
 # Label gpu: llvmpipe through headless EGL; no GL 4.5 context fails.
 set -uo pipefail
 build=$1
@@ -89,7 +91,24 @@ else
     ok "uncorrected sqrt and division under ulp-up: GPU $gpu, CPU $cpu (differ, as expected)"
   fi
 fi
-# 4. A bad value.
+# The probe (rounding_probe.comp) decides the correction: off where the
+# driver rounds as the C (llvmpipe), on under ulp-up; forced on
+# (BOIDS_CORRECT_ROUNDING=1) it keeps the bits of a driver that needs none.
+plain=$("$bin/boids-validate" --count 100 --steps 1 2>&1 | sed -n 2p)
+up=$(BOIDS_EMULATE=ulp-up "$bin/boids-validate" --count 100 --steps 1 2>&1 | sed -n 2p)
+if [[ $plain == *"are the C's"* && $up == *"corrected in the shaders"* ]]; then
+  ok "the rounding probe: llvmpipe '$plain'; ulp-up '$up'"
+else
+  bad "the rounding probe: llvmpipe '$plain'; ulp-up '$up'"
+fi
+cpu=$(hash_of --count 3000 --steps 40 --backend cpu)
+gpu=$(BOIDS_CORRECT_ROUNDING=1 hash_of --count 3000 --steps 40 --backend gpu)
+if [[ $gpu == "$cpu" && $cpu == state-hash:* ]]; then
+  ok "BOIDS_CORRECT_ROUNDING=1 on llvmpipe: GPU $gpu = CPU"
+else
+  bad "BOIDS_CORRECT_ROUNDING=1 on llvmpipe: GPU '$gpu', CPU '$cpu'"
+fi
+# 5. A bad value.
 msg=$(BOIDS_EMULATE=conv-sat,sqrt "$bin/boids-validate" --count 100 --steps 1 2>&1)
 rc=$?
 if [[ $rc -eq 2 && $msg == *"BOIDS_EMULATE: 'conv-sat,sqrt'"* ]]; then

@@ -52,13 +52,13 @@ typedef struct boids_gpu boids_gpu;
 
 // Buffers that can be read back (see shared.h for their contents).
 typedef enum boids_gpu_buffer {
-    BOIDS_GPU_POS,        // vec4[N] of cur
-    BOIDS_GPU_VEL,        // vec4[N] of cur
-    BOIDS_GPU_ID,         // uint[N] of cur
-    BOIDS_GPU_GROUP,      // uint[N] of cur
-    BOIDS_GPU_KEY,        // uint[N]: cell of each slot of the state the grid was built from
-    BOIDS_GPU_COUNT,      // uint[cells]: the per-cell counts of the last grid
-    BOIDS_GPU_START,      // uint[cells + 1]
+    BOIDS_GPU_POS,   // vec4[N] of cur
+    BOIDS_GPU_VEL,   // vec4[N] of cur
+    BOIDS_GPU_ID,    // uint[N] of cur
+    BOIDS_GPU_GROUP, // uint[N] of cur
+    BOIDS_GPU_KEY,   // uint[N]: cell of each slot of the state the grid was built from
+    BOIDS_GPU_COUNT, // uint[cells]: the per-cell counts of the last grid
+    BOIDS_GPU_START, // uint[cells + 1]
     // (kernels morton, all: boids_gpu_read gives every buffer in the
     // reference's layout: keys as row-major cells, and once a grid is built
     // the slots in row-major cell order, start its scan)
@@ -174,6 +174,10 @@ boids_result boids_gpu_fault_parse(const char *value, char *err, size_t err_size
 // unset, "" or "0"); else their fixed-point sums are pairs of 32-bit uints
 // (GLSL 4.50 core), with the same results.
 bool boids_gpu_int64(const boids_gpu *g);
+// Whether the compute shaders correct sqrt and division to the C's correctly
+// rounded results (BOIDS_CORRECT_ROUNDING): where this driver's differ on
+// rounding_probe.comp, or $BOIDS_CORRECT_ROUNDING=1; never with =0.
+bool boids_gpu_corrects_rounding(const boids_gpu *g);
 // The compute programs this backend built (boids/program_stats.h), in
 // pipeline order: key, count, scan, scan_add, scatter, survey, steer,
 // steer_topo (kernel tiled only), integrate, bodies; each with whether it

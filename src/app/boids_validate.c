@@ -218,6 +218,9 @@ static int run(const boids_options *opt) {
     printf("boids-validate %s: %u agents, %uD, %s, seed %llu, on %s\n", BOIDS_VERSION, n, p.world.dim,
            boids_engine_renderer(g), (unsigned long long)((uint64_t)p.world.seed_hi << 32 | p.world.seed_lo),
            boids_engine_context(g));
+    printf("sqrt and division: %s\n", boids_engine_corrects_rounding(g)
+                                          ? "this driver's differ from the C's: corrected in the shaders"
+                                          : "this driver's are the C's (correctly rounded)");
     // A few CPU steps first, so agents have neighbours, headings and wander
     // state (a loaded snapshot has them).
     if (!o.load)

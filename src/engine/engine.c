@@ -508,7 +508,8 @@ boids_result boids_engine_set_group_value(boids_engine *e, uint32_t group, const
     boids_params q = e->sim->p;
     uint32_t groups = q.world.group_count;
     if (!name) {
-        engine_say(err, err_size, "value: no name; expected maxspeed, maxforce, radius, separation or weight.BEHAVIOUR");
+        engine_say(err, err_size,
+                   "value: no name; expected maxspeed, maxforce, radius, separation or weight.BEHAVIOUR");
         return BOIDS_ERR_ARGUMENT;
     }
     if (group != UINT32_MAX && group >= groups) {
@@ -649,6 +650,10 @@ boids_result boids_engine_gl_buffers(const boids_engine *e, boids_engine_gl *out
 }
 
 // See boids/engine.h.
+bool boids_engine_corrects_rounding(const boids_engine *e) {
+    return e->gpu && boids_gpu_corrects_rounding(e->gpu);
+}
+
 float boids_engine_trig_error(boids_engine *e) {
     return e->gpu ? boids_gpu_trig_error(e->gpu) : 0.0f;
 }

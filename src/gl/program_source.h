@@ -35,6 +35,9 @@
 #define BOIDS_SHADER_EMU_ULP_UP 64u    // sqrt, inversesqrt, division 2 ULP away from zero
 #define BOIDS_SHADER_EMU_ULP_DOWN 128u // sqrt, inversesqrt, division 2 ULP toward zero
 #define BOIDS_SHADER_EMU_ALL 240u
+// sqrt and division corrected to the C's (correctly rounded) results: where
+// the driver's are not (src/gpu/gpu.c rounding_exact), BOIDS_CORRECT_ROUNDING.
+#define BOIDS_SHADER_CORRECT 256u
 
 // One shader's source strings: texts[0] the version line, then one per file,
 // each opening with "#line 1 N" (N its index).

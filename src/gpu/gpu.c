@@ -392,6 +392,59 @@ boids_result boids_gpu_fault_parse(const char *value, char *err, size_t err_size
 
 static bool grid_buffers(boids_gpu *g);
 
+static float probe_float(uint64_t *x, int lo_exp, int span) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    uint32_t bits = (uint32_t)(127 + lo_exp + (int)((*x >> 40) % (uint64_t)span)) << 23 | (uint32_t)(*x & 0x7fffffu);
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+// Are this driver's sqrt and division correctly rounded (the C's results)?
+// rounding_probe.comp, compiled with `flags` (the emulations, never
+// BOIDS_SHADER_CORRECT), on 2^16 inputs of every magnitude the steps meet
+// (2^-40..2^40), against sqrtf and / here. Any difference: false. A probe
+// that cannot run: false (the correction is then compiled in: the same bits,
+// only slower).
+static bool rounding_exact(boids_gpu *g, unsigned flags) {
+    enum { PROBES = 1 << 16 };
+    float(*in)[4] = malloc(PROBES * 16), (*out)[4] = malloc(PROBES * 16);
+    GLuint prog = 0;
+    char err[512];
+    bool exact = false;
+    if (in && out &&
+        boids_program_compute(g->shader_dir, "rounding_probe.comp", flags, &prog, err, sizeof err) == BOIDS_OK) {
+        uint64_t x = 0x9e3779b97f4a7c15ull;
+        for (int i = 0; i < PROBES; i++) {
+            in[i][0] = probe_float(&x, -40, 80);
+            in[i][1] = probe_float(&x, -20, 40) * ((i & 1) ? -1.0f : 1.0f);
+            in[i][2] = probe_float(&x, -20, 40) * ((i & 2) ? -1.0f : 1.0f);
+            in[i][3] = 0.0f;
+        }
+        GLuint bin = buffer(PROBES * 16, "rounding probe in"), bout = buffer(PROBES * 16, "rounding probe out");
+        glNamedBufferSubData(bin, 0, PROBES * 16, in);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_IN, bin);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_OUT, bout);
+        dispatch(g, prog, PROBES, BOIDS_WORKGROUP_SIZE);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        glGetNamedBufferSubData(bout, 0, PROBES * 16, out);
+        exact = true;
+        for (int i = 0; i < PROBES && exact; i++) {
+            float s = sqrtf(in[i][0]), q = in[i][1] / in[i][2], r = 1.0f / in[i][2];
+            exact = memcmp(&s, &out[i][0], 4) == 0 && memcmp(&q, &out[i][1], 4) == 0 && memcmp(&r, &out[i][2], 4) == 0;
+        }
+        glDeleteBuffers(1, &bin);
+        glDeleteBuffers(1, &bout);
+        glDeleteProgram(prog);
+        g->dispatched = 0; // the probe is no program of the run (boids_gpu_program_stats)
+    }
+    free(in);
+    free(out);
+    return exact;
+}
+
 // $BOIDS_EMULATE (test-only): a comma-separated list of what GLSL 4.50 lets
 // a driver do differently, emulated in every compute shader
 // (shaders/emulate.glsl): conv-sat | conv-wrap (out-of-range float ->
@@ -484,6 +537,11 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     const char *no_int64 = getenv("BOIDS_NO_INT64");
     bool want_int64 = !no_int64 || !*no_int64 || strcmp(no_int64, "0") == 0;
     g->shader_flags = (GLAD_GL_ARB_gpu_shader_int64 && want_int64 ? BOIDS_SHADER_INT64 : 0u) | emulate;
+    // sqrt and division corrected to the C's where the driver's differ
+    // ($BOIDS_CORRECT_ROUNDING=1 or 0 decides instead of the probe).
+    const char *correct = getenv("BOIDS_CORRECT_ROUNDING");
+    bool exact = correct && *correct ? strcmp(correct, "0") == 0 : rounding_exact(g, g->shader_flags);
+    g->shader_flags |= exact ? 0u : BOIDS_SHADER_CORRECT;
     g->kernel = d->kernel;
     g->kernel_flags = kernel_flags(d->kernel);
     if ((unsigned)d->kernel >= BOIDS_KERNEL_KINDS) {
@@ -1309,6 +1367,9 @@ boids_result boids_gpu_set_count(boids_gpu *g, uint32_t n) {
     g->keys_ready = false; // kernel fused: keys of other agents
     g->grid_built = false;
     return BOIDS_OK;
+}
+bool boids_gpu_corrects_rounding(const boids_gpu *g) {
+    return (g->shader_flags & BOIDS_SHADER_CORRECT) != 0;
 }
 bool boids_gpu_int64(const boids_gpu *g) {
     return (g->shader_flags & BOIDS_SHADER_INT64) != 0;
