@@ -1320,11 +1320,38 @@ vec3 heading_velocity(vec3 vel, float turn, float speed) {
     return vec3(speed * cos(h), speed * sin(h), 0.0);
 }
 
+// C twin: src/core/rules.c boids_sin_turn().
+// sin(2 pi t) for t in [0, 1], folded onto [0, 1/4] exactly, then t P(t^2)
+// by Horner (shared.h BOIDS_SIN_T*): the C's bits, not the driver's sin().
+float sin_turn(float t) {
+    float flip = 1.0;
+    if (t >= 0.5) {
+        precise float h = t - 0.5;
+        t = h;
+        flip = -1.0;
+    }
+    if (t > 0.25) {
+        precise float h = 0.5 - t;
+        t = h;
+    }
+    precise float s = t * t;
+    precise float p = BOIDS_SIN_T13;
+    p = p * s + BOIDS_SIN_T11;
+    p = p * s + BOIDS_SIN_T9;
+    p = p * s + BOIDS_SIN_T7;
+    p = p * s + BOIDS_SIN_T5;
+    p = p * s + BOIDS_SIN_T3;
+    p = p * s + BOIDS_SIN_T1;
+    precise float r = t * p;
+    return flip * r;
+}
+
 // C twin: src/core/rules.c boids_circles_term().
 // Circles (FLAME GPU's benchmark): one neighbour at off (d = |off|, 0 < d <
-// r): sin(-2 pi d / r) times the unit offset, each component in [-1, 1].
+// r): sin(-2 pi d / r) = -sin_turn(d / r) times the unit offset, each
+// component in [-1, 1].
 vec3 circles_term(vec3 off, float d, float r) {
-    float k = fdiv(sin(-BOIDS_TWO_PI * fdiv(d, r)), d);
+    float k = fdiv(-sin_turn(fdiv(d, r)), d);
     return vec3(off.x * k, off.y * k, off.z * k);
 }
 

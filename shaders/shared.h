@@ -206,6 +206,18 @@
 #define BOIDS_RULES_COUNT 6u
 /* BOIDS_RULES_CIRCLES' repulsion factor when boids_group_params.repulse is 0 (FLAME GPU's benchmark: 0.05). */
 #define BOIDS_REPULSE_DEFAULT 0.05f
+/* sin(2 pi t) on [0, 1/4] as t P(t^2): its Taylor series to degree 13
+ * (truncation below 1e-9 there), evaluated by Horner with the same float
+ * operations in C (boids_sin_turn) and GLSL (sin_turn): the Circles force is
+ * then the same bits on every driver, where GLSL's sin() has no stated
+ * precision. */
+#define BOIDS_SIN_T1 6.283185307179586f
+#define BOIDS_SIN_T3 -41.341702240399755f
+#define BOIDS_SIN_T5 81.60524927607504f
+#define BOIDS_SIN_T7 -76.70585975306136f
+#define BOIDS_SIN_T9 42.058693944897634f
+#define BOIDS_SIN_T11 -15.094642576822984f
+#define BOIDS_SIN_T13 3.8199525848482803f
 
 /* ---- flow field kinds (the field itself is built on the CPU) -------------- */
 #define BOIDS_FLOW_NOISE 0u

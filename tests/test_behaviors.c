@@ -3224,6 +3224,19 @@ START_TEST(circles_by_hand) {
     expect_vec3("circles displacement, default repulse", t, -0.025, 0.025, 0, 4 * FEPS, "repulse 0: 0.05");
     boids_circles_displacement((float[3]){3, 4, 0}, 0, 0.05f, t);
     expect_zero("circles displacement, no neighbours", t, "count 0: the zero vector");
+    // The portable sine: exact at the quarter turns, and within 4 ULP of
+    // 1 (2^-21) of sin(2 pi t) in double over [0, 1].
+    ck_assert_msg(boids_sin_turn(0.0f) == 0.0f && boids_sin_turn(0.5f) == 0.0f && boids_sin_turn(1.0f) == 0.0f,
+                  "sin_turn(0), (1/2), (1): 0 exactly (the folds are exact)");
+    ck_assert_msg(fabsf(boids_sin_turn(0.25f) - 1.0f) <= FEPS && fabsf(boids_sin_turn(0.75f) + 1.0f) <= FEPS,
+                  "sin_turn(1/4) = 1, (3/4) = -1: got %.9g, %.9g", (double)boids_sin_turn(0.25f),
+                  (double)boids_sin_turn(0.75f));
+    double worst = 0;
+    for (int i = 0; i <= 100000; i++) {
+        float x = (float)i / 100000.0f;
+        worst = fmax(worst, fabs((double)boids_sin_turn(x) - sin(6.283185307179586 * (double)x)));
+    }
+    ck_assert_msg(worst <= 4.0 * 1.1920929e-7 / 2.0, "sin_turn off sin(2 pi t) by %.3g (allowed 4 ULP of 1)", worst);
 }
 END_TEST
 

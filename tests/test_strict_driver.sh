@@ -8,7 +8,7 @@
 # on llvmpipe (conv-sat, conv-wrap, ulp-up, ulp-down), and under each:
 #   1. boids-validate passes (every behaviour, rule set, bodies);
 #   2. the GPU's state-hash equals the CPU reference's (flocking 2D and 3D,
-#      predators-prey): the shaders correct the driver's roundings to the
+#      predators-prey, Circles): the shaders correct the driver's roundings to the
 #      C's, so the bits survive every emulation;
 #   3. the emulation bites: a copy of the shaders with int64_t(float) back in
 #      the fixed point fails validation under conv-sat, and one without the
@@ -46,7 +46,8 @@ for e in $emulations; do
     echo "$out" | grep -E 'FAIL|error' | head -20
   fi
 done
-runs=("--count 3000 --steps 40" "--count 3000 --steps 40 --dim 3" "--scenario predators-prey --steps 60")
+runs=("--count 3000 --steps 40" "--count 3000 --steps 40 --dim 3" "--scenario predators-prey --steps 60"
+  "--scenario circles --count 5000 --steps 60")
 for args in "${runs[@]}"; do
   # shellcheck disable=SC2086 # args holds several words
   cpu=$(hash_of $args --backend cpu)

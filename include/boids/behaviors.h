@@ -311,6 +311,9 @@ uint32_t boids_survey(const boids_world_params *w, const uint32_t *start, uint32
 // ranks' answers reduce to boids_survey's (most agents, then lowest index).
 uint32_t boids_survey_box(const boids_world_params *w, const uint32_t *start, const uint32_t lo[3],
                           const uint32_t hi[3], uint32_t *count);
+// sin(2 pi t) for t in [0, 1], by the same float operations in C and GLSL
+// (a few ULP of sinf; the Circles force's sine). src/core/rules.c.
+float boids_sin_turn(float t);
 // Circles (FLAME GPU's benchmark; BOIDS_RULES_CIRCLES): a neighbour's term
 // sin(-2 pi d / r) x off / d (0 < d < r), and the displacement repulse x
 // sum / count (0 without neighbours; repulse 0: BOIDS_REPULSE_DEFAULT).

@@ -157,12 +157,35 @@ void boids_survey_target(const boids_world_params *w, uint32_t cell, float dest[
 
 // ---- circles (FLAME GPU's benchmark model) ----
 
-// One neighbour at `off` (d = |off|, 0 < d < r): sin(-2 pi d / r) times the
-// unit offset to it; each component in [-1, 1] (the fixed-point sum's unit
-// range). Nearer than r / 2 the sine is negative: away from the neighbour;
-// beyond, toward it.
+// sin(2 pi t) for t in [0, 1]: folded onto [0, 1/4] by exact steps (t - 1/2
+// and 1/2 - t lose nothing there), then t P(t^2) (shared.h BOIDS_SIN_T*) by
+// Horner. Within a few ULP of sinf, and the same float operations as the
+// GLSL twin sin_turn(), so the same bits on every driver.
+float boids_sin_turn(float t) {
+    float flip = 1.0f;
+    if (t >= 0.5f) {
+        t = t - 0.5f;
+        flip = -1.0f;
+    }
+    if (t > 0.25f)
+        t = 0.5f - t;
+    float s = t * t;
+    float p = BOIDS_SIN_T13;
+    p = p * s + BOIDS_SIN_T11;
+    p = p * s + BOIDS_SIN_T9;
+    p = p * s + BOIDS_SIN_T7;
+    p = p * s + BOIDS_SIN_T5;
+    p = p * s + BOIDS_SIN_T3;
+    p = p * s + BOIDS_SIN_T1;
+    return flip * (t * p);
+}
+
+// One neighbour at `off` (d = |off|, 0 < d < r): sin(-2 pi d / r) =
+// -sin_turn(d / r) times the unit offset to it; each component in [-1, 1]
+// (the fixed-point sum's unit range). Nearer than r / 2 the sine is
+// negative: away from the neighbour; beyond, toward it.
 void boids_circles_term(const float off[3], float d, float r, float dest[3]) {
-    float k = sinf(-BOIDS_TWO_PI * (d / r)) / d;
+    float k = -boids_sin_turn(d / r) / d;
     for (int a = 0; a < 3; a++)
         dest[a] = off[a] * k;
 }

@@ -392,6 +392,23 @@ boids_result boids_gpu_fault_parse(const char *value, char *err, size_t err_size
 
 static bool grid_buffers(boids_gpu *g);
 
+// Runs a probe program (trig_probe.comp, rounding_probe.comp) over n vec4
+// inputs into n vec4 outputs, through two scratch buffers.
+static void run_probe(boids_gpu *g, GLuint prog, const float (*in)[4], float (*out)[4], int n, const char *label) {
+    char in_label[64], out_label[64];
+    snprintf(in_label, sizeof in_label, "%s in", label);
+    snprintf(out_label, sizeof out_label, "%s out", label);
+    GLuint bin = buffer((size_t)n * 16, in_label), bout = buffer((size_t)n * 16, out_label);
+    glNamedBufferSubData(bin, 0, (GLsizeiptr)n * 16, in);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_IN, bin);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_OUT, bout);
+    dispatch(g, prog, (uint32_t)n, BOIDS_WORKGROUP_SIZE);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(bout, 0, (GLsizeiptr)n * 16, out);
+    glDeleteBuffers(1, &bin);
+    glDeleteBuffers(1, &bout);
+}
+
 static float probe_float(uint64_t *x, int lo_exp, int span) {
     *x ^= *x << 13;
     *x ^= *x >> 7;
@@ -423,20 +440,12 @@ static bool rounding_exact(boids_gpu *g, unsigned flags) {
             in[i][2] = probe_float(&x, -20, 40) * ((i & 2) ? -1.0f : 1.0f);
             in[i][3] = 0.0f;
         }
-        GLuint bin = buffer(PROBES * 16, "rounding probe in"), bout = buffer(PROBES * 16, "rounding probe out");
-        glNamedBufferSubData(bin, 0, PROBES * 16, in);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_IN, bin);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_OUT, bout);
-        dispatch(g, prog, PROBES, BOIDS_WORKGROUP_SIZE);
-        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-        glGetNamedBufferSubData(bout, 0, PROBES * 16, out);
+        run_probe(g, prog, (const float(*)[4])in, out, PROBES, "rounding probe");
         exact = true;
         for (int i = 0; i < PROBES && exact; i++) {
             float s = sqrtf(in[i][0]), q = in[i][1] / in[i][2], r = 1.0f / in[i][2];
             exact = memcmp(&s, &out[i][0], 4) == 0 && memcmp(&q, &out[i][1], 4) == 0 && memcmp(&r, &out[i][2], 4) == 0;
         }
-        glDeleteBuffers(1, &bin);
-        glDeleteBuffers(1, &bout);
         glDeleteProgram(prog);
         g->dispatched = 0; // the probe is no program of the run (boids_gpu_program_stats)
     }
@@ -1463,13 +1472,7 @@ float boids_gpu_trig_error(boids_gpu *g) {
             in[i][2] = (float)(r * cos(b));
             in[i][3] = 0.0f;
         }
-        GLuint bin = buffer(PROBES * 16, "trig probe in"), bout = buffer(PROBES * 16, "trig probe out");
-        glNamedBufferSubData(bin, 0, PROBES * 16, in);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_IN, bin);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SCAN_OUT, bout);
-        dispatch(g, prog, PROBES, BOIDS_WORKGROUP_SIZE);
-        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-        glGetNamedBufferSubData(bout, 0, PROBES * 16, out);
+        run_probe(g, prog, (const float(*)[4])in, out, PROBES, "trig probe");
         double e = 0.0;
         for (int i = 0; i < PROBES; i++) {
             e = fmax(e, fabs(out[i][0] - sin((double)in[i][0])));
@@ -1477,8 +1480,6 @@ float boids_gpu_trig_error(boids_gpu *g) {
             e = fmax(e, fabs(out[i][2] - atan2((double)in[i][1], (double)in[i][2])));
         }
         worst = (float)fmax(e, 1.0 / 16777216.0); // at least the rounding of a float of magnitude 1 (2^-24)
-        glDeleteBuffers(1, &bin);
-        glDeleteBuffers(1, &bout);
         glDeleteProgram(prog);
     }
     free(in);
