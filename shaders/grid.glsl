@@ -6,7 +6,12 @@
 // explicitly: never a negative % or a negative float -> uint conversion.
 // 32-bit integers (the C's are 64-bit; the clamp to +-1e9 makes them equal).
 uint grid_axis_coord(float p, float lo, float inv, uint n, bool wrap) {
-    float f = floor((p - lo) * inv);
+    // precise: the same operations in key, steer, survey and integrate (a
+    // driver may otherwise fold them differently in each program, and an
+    // agent on a cell's edge would be keyed into one cell and sought in
+    // another)
+    precise float d = p - lo;
+    precise float f = floor(d * inv);
     if (isnan(f) || !(f > -1e9))
         f = -1e9;
     if (f > 1e9)

@@ -880,7 +880,11 @@ void main() {
         bool has_heading = norm2(heading) > 0.0;
         gather acc = gather_start(g, cur_vel[i].xyz);
         vec3 p = cur_pos[i].xyz;
-        uvec3 c = grid_coords(p);
+        // Its cell: the tile cell whose slots hold it (what key.comp gave it),
+        // not recomputed from the position, so the 3x3(x3) cells around it
+        // are inside the staged block by construction.
+        uvec3 tdim = c1 - c0 + 1u;
+        uvec3 c = c0 + uvec3(a % tdim.x, (a / tdim.x) % tdim.y, a / (tdim.x * tdim.y));
         // M = 1 only (src/gpu/gpu.c runs the per-agent steer for a finer grid).
         uint xs[BOIDS_GRID_AXIS_MAX], ys[BOIDS_GRID_AXIS_MAX], zs[BOIDS_GRID_AXIS_MAX];
         uint nx = grid_axis_cells(c.x, n.x, wrap, 1u, xs);

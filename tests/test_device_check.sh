@@ -9,6 +9,10 @@
 # the figures must have run (the last ones may be skipped for the budget).
 set -uo pipefail
 build=$1 src=$2
+# The script line-buffers through stdbuf (an LD_PRELOAD): under the
+# sanitizer build (tools/test.sh --sanitize) ASan must not insist on coming
+# first in the library list.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 script=$src/tools/device-check.sh
 tmp=$build/tests/tmp/device-check
 rm -rf "$tmp"
