@@ -182,10 +182,11 @@ vec3 steer_from_desired(vec3 desired, vec3 vel, float maxforce) {
 // to - from, with the minimum-image convention on a wrapped world (plain in
 // every other mode: margin's distances are the sketch's, not wrapped).
 vec3 world_delta(vec3 from, vec3 to) {
-    vec3 dest;
-    for (int a = 0; a < 3; a++) {
+    // In 2D every z is 0 and so is every z offset: a 2D program reads none.
+    vec3 dest = vec3(0.0);
+    for (int a = 0; a < (WORLD_DIM == 2u ? 2 : 3); a++) {
         precise float d = to[a] - from[a];
-        if (world.boundary == BOIDS_BOUNDARY_WRAP) {
+        if (WORLD_BOUNDARY == BOIDS_BOUNDARY_WRAP) {
             float half_size = 0.5 * world.size[a]; // C: half
             if (d > half_size)
                 d -= world.size[a];
@@ -718,7 +719,7 @@ vec3 normal_point(vec3 p, vec3 a, vec3 b, uint flags, out bool outside) {
 ivec2 path_shifts(uint axis, float f, float a, float b) {
     ivec2 k = ivec2(0);
     float size = world.size[axis];
-    if (world.boundary != BOIDS_BOUNDARY_WRAP || !(size > 0.0))
+    if (WORLD_BOUNDARY != BOIDS_BOUNDARY_WRAP || !(size > 0.0))
         return k;
     float lo = min(a, b), hi = max(a, b);
     precise float from = ceil(fdiv(f - hi, size) - 0.5), to = floor(fdiv(f - lo, size) + 0.5);
@@ -1373,7 +1374,7 @@ vec3 survey_target(uint cell) {
         precise float d = world.min[a] + (float(c[a]) + 0.5) * world.cell[a];
         dest[a] = d;
     }
-    if (world.dim == 2u)
+    if (WORLD_DIM == 2u)
         dest.z = world.min.z;
     return dest;
 }
@@ -1462,9 +1463,9 @@ void margin_axis(float lo, float hi, float r, inout float p) {
 // steering (steer stage); leaving the box anyway bounces, as a hard stop.
 // margin: the sketch's borders() with r = world.margin (0: the sketch's 3).
 void boundary(inout vec3 pos, inout vec3 vel) {
-    if (world.boundary == BOIDS_BOUNDARY_WRAP) {
+    if (WORLD_BOUNDARY == BOIDS_BOUNDARY_WRAP) {
         pos = world_wrap(pos);
-    } else if (world.boundary == BOIDS_BOUNDARY_MARGIN) {
+    } else if (WORLD_BOUNDARY == BOIDS_BOUNDARY_MARGIN) {
         float r = world.margin > 0.0 ? world.margin : BOIDS_MARGIN_DEFAULT;
         for (int a = 0; a < 3; a++)
             if (world.size[a] > 0.0) {
@@ -1478,7 +1479,7 @@ void boundary(inout vec3 pos, inout vec3 vel) {
                 bounce_axis(world.min[a], hi, pos[a], vel[a]);
             }
     }
-    if (world.dim == 2u) {
+    if (WORLD_DIM == 2u) {
         pos.z = world.min.z;
         vel.z = 0.0;
     }
@@ -1600,11 +1601,11 @@ void integrate(boids_group_params g, vec3 pos, vec3 vel, vec3 acc, out vec3 pos_
         v = limit(acc, g.maxspeed);
     } else if (g.rules == BOIDS_RULES_TUTORIAL) {
         v = tutorial_velocity(vel, acc, world.dt, g.maxspeed);
-        v = turn_limit(vel, g.max_turn * world.dt, world.dim, v);
+        v = turn_limit(vel, g.max_turn * world.dt, WORLD_DIM, v);
     } else {
         precise vec3 vs = vel + acc * world.dt;
         v = limit(vs, g.maxspeed);
-        v = turn_limit(vel, g.max_turn * world.dt, world.dim, v);
+        v = turn_limit(vel, g.max_turn * world.dt, WORLD_DIM, v);
     }
     precise vec3 p = pos + v * world.dt;
     boundary(p, v);
@@ -1623,7 +1624,7 @@ vec3 distance_constraint(vec3 anchor, vec3 target, float dist, bool min_only) {
     vec3 vec = world_delta(anchor, target);
     if (min_only && norm2(vec) < dist * dist) {
         // Left where it is; on a torus moved to its image beside the anchor.
-        if (world.boundary == BOIDS_BOUNDARY_WRAP) {
+        if (WORLD_BOUNDARY == BOIDS_BOUNDARY_WRAP) {
             precise vec3 t = anchor + vec;
             return t;
         }

@@ -9,6 +9,43 @@ layout(std140, binding = BOIDS_UBO_WORLD) uniform World { boids_world_params wor
 layout(std140, binding = BOIDS_UBO_GROUPS) uniform Groups { boids_group_params group[BOIDS_MAX_GROUPS]; };
 layout(std140, binding = BOIDS_UBO_SCENE) uniform Scene { boids_scene scene; };
 
+// A steer program specialised to the run (src/gpu/steer_spec.c): the
+// loader defines the run's constants, BOIDS_SPEC_*, and what no group uses
+// folds away (its registers with it). Undefined (every other program, and
+// the general steer): the parameters decide at run time. Either way the
+// same operations on the same values: the same bits.
+#if !defined(BOIDS_SPEC_BEHAVIORS)
+#define BOIDS_SPEC_BEHAVIORS 0xFFFFFFFFu // behaviours some group has (bits BOIDS_BI_*)
+#endif
+#if !defined(BOIDS_SPEC_RULES)
+#define BOIDS_SPEC_RULES 0xFFFFFFFFu // rule sets some group follows (bits BOIDS_RULES_*)
+#endif
+#if !defined(BOIDS_SPEC_RELATIONS)
+#define BOIDS_SPEC_RELATIONS 1 // some group has relations (0: every group flocks with every group)
+#endif
+#if !defined(BOIDS_SPEC_TOPK)
+#define BOIDS_SPEC_TOPK 32 // the largest neighbors_max K (0: no group keeps K nearest; 32: BOIDS_MAX_NEIGHBORS_K)
+#endif
+#if defined(BOIDS_SPEC_DIM)
+#define WORLD_DIM BOIDS_SPEC_DIM
+#else
+#define WORLD_DIM world.dim
+#endif
+#if defined(BOIDS_SPEC_BOUNDARY)
+#define WORLD_BOUNDARY BOIDS_SPEC_BOUNDARY
+#else
+#define WORLD_BOUNDARY world.boundary
+#endif
+#if defined(BOIDS_SPEC_COMBINE)
+#define WORLD_COMBINE BOIDS_SPEC_COMBINE
+#else
+#define WORLD_COMBINE world.combine
+#endif
+// Behaviour b on in the bits beh (a group's), or rule set r the group's
+// rules: the constant test first, so a specialised program drops the rest.
+#define BOIDS_ON(beh, b) ((BOIDS_SPEC_BEHAVIORS & BOIDS_BIT(b)) != 0u && ((beh) & BOIDS_BIT(b)) != 0u)
+#define BOIDS_RULES_ARE(rules, r) ((BOIDS_SPEC_RULES & BOIDS_BIT(r)) != 0u && (rules) == (r))
+
 // Storage blocks: each stage declares only those it uses (drivers count
 // declared blocks against GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, 16 on
 // llvmpipe). The loader defines BOIDS_STAGE_<NAME> from the stage's file name.

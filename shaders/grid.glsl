@@ -30,7 +30,7 @@ uint grid_axis_coord(float p, float lo, float inv, uint n, bool wrap) {
 }
 
 uvec3 grid_coords(vec3 pos) {
-    bool wrap = world.boundary == BOIDS_BOUNDARY_WRAP;
+    bool wrap = WORLD_BOUNDARY == BOIDS_BOUNDARY_WRAP;
     uvec3 c = uvec3(0u);
     for (int a = 0; a < 3; a++)
         c[a] = world.cells[a] > 1u ? grid_axis_coord(pos[a], world.min[a], world.inv_cell[a], world.cells[a], wrap) : 0u;
@@ -58,8 +58,12 @@ uint grid_key_of(vec3 pos) { return grid_rank(grid_cell_of(pos)); }
 // C twin: src/core/core.h boids_world_grid_fine().
 // The finer grid's factor M (world.grid_fine's low bits; 0 is 1).
 uint grid_fine() {
+#if defined(BOIDS_SPEC_FINE)
+    return BOIDS_SPEC_FINE; // a specialised steer program (common.glsl)
+#else
     uint m = world.grid_fine & BOIDS_GRID_FINE_MASK;
     return m != 0u ? m : 1u;
+#endif
 }
 
 // C twin: src/core/grid.c axis_cells().

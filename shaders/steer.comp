@@ -73,15 +73,15 @@ float rule_cone(boids_group_params g, uint cone) {
 float group_reach(uint gi) {
     boids_group_params g = group[gi];
     float r = g.radius;
-    if ((g.behaviors & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u)
+    if (BOIDS_ON(g.behaviors, BOIDS_BI_SEPARATION))
         r = max(r, g.separation);
-    if ((g.behaviors & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u)
+    if (BOIDS_ON(g.behaviors, BOIDS_BI_VIEW))
         r = max(r, g.view_radius);
-    if ((g.behaviors & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) != 0u)
+    if (BOIDS_ON(g.behaviors, BOIDS_BI_ALIGNMENT))
         r = max(r, alignment_radius(g));
-    if ((g.behaviors & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u)
+    if (BOIDS_ON(g.behaviors, BOIDS_BI_COHESION))
         r = max(r, cohesion_radius(g));
-    if ((g.behaviors & BOIDS_BIT(BOIDS_BI_QUEUE)) != 0u)
+    if (BOIDS_ON(g.behaviors, BOIDS_BI_QUEUE))
         r = max(r, g.queue_distance);
     return r;
 }
@@ -157,18 +157,18 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
     uint beh = g.behaviors;
     // relations == 0: flock with every group (the common case; no group read).
     uint rel = BOIDS_REL_FLOCK;
-    if (g.relations != 0u)
+    if (BOIDS_SPEC_RELATIONS != 0 && g.relations != 0u)
         rel = (g.relations >> (BOIDS_REL_BITS * OTHER_GROUP(j))) & BOIDS_REL_MASK;
     vec3 vj = OTHER_VEL(j);
     vec3 t;
     // Queueing and avoidance look at every agent the group sees (any
     // relation but ignore): a crowd files behind, and dodges, anyone.
     if (rel != BOIDS_REL_IGNORE) {
-        if ((beh & BOIDS_BIT(BOIDS_BI_QUEUE)) != 0u &&
+        if (BOIDS_ON(beh, BOIDS_BI_QUEUE) &&
             queue_blocks(off, d2, heading, has_heading, acc.vel, vj, g.queue_distance))
             acc.queue_n++;
         float tc;
-        if ((beh & BOIDS_BIT(BOIDS_BI_AVOID)) != 0u && d2 < g.radius * g.radius &&
+        if (BOIDS_ON(beh, BOIDS_BI_AVOID) && d2 < g.radius * g.radius &&
             avoid_threat(off, acc.vel, vj, g.avoid_horizon, 2.0 * g.body_radius, tc, t)) {
             uint id = OTHER_ID(j);
             if (avoid_sooner(tc, id, acc.avoid_t, acc.avoid_id)) {
@@ -185,22 +185,22 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
         // The sums by rule set: the chapter's 1/d separation terms; the
         // tutorial's plain offsets (/ the separation radius); the heading
         // boids' unit headings (mean directions, never angles).
-        if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u && d2 < g.separation * g.separation &&
+        if (BOIDS_ON(beh, BOIDS_BI_SEPARATION) && d2 < g.separation * g.separation &&
             sees(acc.sep_cos, has_heading, along, d2)) {
-            if (g.rules == BOIDS_RULES_CHAPTER) {
+            if (BOIDS_RULES_ARE(g.rules, BOIDS_RULES_CHAPTER)) {
                 t = separation_term(off, sqrt(d2), g.separation);
                 fix3(acc.sep, t, BOIDS_FIX_SEP);
-            } else if (g.rules == BOIDS_RULES_TUTORIAL) {
+            } else if (BOIDS_RULES_ARE(g.rules, BOIDS_RULES_TUTORIAL)) {
                 float is = fdiv(1.0, g.separation);
                 vec3 os = vec3(off.x * is, off.y * is, off.z * is);
                 fix3_unit(acc.sep, os, acc.dim);
-            } else if (g.rules == BOIDS_RULES_CIRCLES) {
+            } else if (BOIDS_RULES_ARE(g.rules, BOIDS_RULES_CIRCLES)) {
                 t = circles_term(off, sqrt(d2), g.separation);
                 fix3_unit(acc.sep, t, acc.dim);
-            } else if (g.rules == BOIDS_RULES_COUZIN) { // the zone of repulsion: unit offsets
+            } else if (BOIDS_RULES_ARE(g.rules, BOIDS_RULES_COUZIN)) { // the zone of repulsion: unit offsets
                 t = set_mag(off, 1.0);
                 fix3_unit(acc.sep, t, acc.dim);
-            } else {
+            } else if (BOIDS_RULES_ARE(g.rules, BOIDS_RULES_HEADING) || BOIDS_RULES_ARE(g.rules, BOIDS_RULES_VICSEK)) {
                 t = set_mag(vj, 1.0);
                 fix3_unit(acc.sep, t, acc.dim);
             }
@@ -208,11 +208,11 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
         }
         // Couzin's zones are shells: orientation from the separation radius
         // out, attraction from the alignment radius out.
-        bool couzin = g.rules == BOIDS_RULES_COUZIN;
-        if ((beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) != 0u && d2 < acc.ali_r2 && sees(acc.ali_cos, has_heading, along, d2) &&
+        bool couzin = BOIDS_RULES_ARE(g.rules, BOIDS_RULES_COUZIN);
+        if (BOIDS_ON(beh, BOIDS_BI_ALIGNMENT) && d2 < acc.ali_r2 && sees(acc.ali_cos, has_heading, along, d2) &&
             !(couzin && d2 < g.separation * g.separation)) {
             // Unit headings for the heading, Vicsek and Couzin rules.
-            if (g.rules == BOIDS_RULES_HEADING || g.rules == BOIDS_RULES_VICSEK || couzin) {
+            if (BOIDS_RULES_ARE(g.rules, BOIDS_RULES_HEADING) || BOIDS_RULES_ARE(g.rules, BOIDS_RULES_VICSEK) || couzin) {
                 t = set_mag(vj, 1.0);
             } else {
                 float iv = acc.inv_speed;
@@ -223,7 +223,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
         }
         // The heading rules' cohesion steers to the survey's densest block,
         // not to the neighbours.
-        if ((beh & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u && g.rules != BOIDS_RULES_HEADING && d2 < acc.coh_r2 &&
+        if (BOIDS_ON(beh, BOIDS_BI_COHESION) && !BOIDS_RULES_ARE(g.rules, BOIDS_RULES_HEADING) && d2 < acc.coh_r2 &&
             sees(acc.coh_cos, has_heading, along, d2) && !(couzin && d2 < acc.ali_r2)) {
             if (couzin) { // the zone of attraction: unit offsets
                 t = set_mag(off, 1.0);
@@ -235,19 +235,19 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
             }
             acc.coh_n++;
         }
-        if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u && has_heading && d2 < g.view_radius * g.view_radius &&
+        if (BOIDS_ON(beh, BOIDS_BI_VIEW) && has_heading && d2 < g.view_radius * g.view_radius &&
             in_cone(dot3(off, heading), g.view_cos, d2)) {
             acc.view += view_term(off, acc.vel);
             acc.view_n++;
         }
     } else if (rel == BOIDS_REL_FLEE) {
-        if ((beh & BOIDS_BIT(BOIDS_BI_ESCAPE)) != 0u && d2 < g.radius * g.radius) {
+        if (BOIDS_ON(beh, BOIDS_BI_ESCAPE) && d2 < g.radius * g.radius) {
             t = escape_term(off, vj, g.predict, g.radius);
             fix3(acc.esc, t, BOIDS_FIX_SEP);
             acc.esc_n++;
         }
         uint id = OTHER_ID(j);
-        if ((beh & BOIDS_BIT(BOIDS_BI_HIDE)) != 0u && d2 < g.radius * g.radius &&
+        if (BOIDS_ON(beh, BOIDS_BI_HIDE) && d2 < g.radius * g.radius &&
             (d2 < acc.hunter_d2 || (d2 == acc.hunter_d2 && id < acc.hunter_id))) {
             acc.hunter_d2 = d2;
             acc.hunter_id = id;
@@ -255,7 +255,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
         }
     } else if (rel == BOIDS_REL_PURSUE) {
         uint id = OTHER_ID(j);
-        if ((beh & BOIDS_BIT(BOIDS_BI_HUNT)) != 0u && d2 < g.radius * g.radius &&
+        if (BOIDS_ON(beh, BOIDS_BI_HUNT) && d2 < g.radius * g.radius &&
             (d2 < acc.prey_d2 || (d2 == acc.prey_d2 && id < acc.prey_id))) {
             acc.prey_d2 = d2;
             acc.prey_id = id;
@@ -265,57 +265,100 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
 }
 
 #if !defined(BOIDS_KERNEL_TILED)
+// The cells c-M..c+M of one axis (n cells), computed, not listed: the
+// cells (s + q) mod n for q < k (on a torus with at most 2M + 1 cells every
+// cell once, s = 0; at a wall those past the end dropped). The same cells
+// as grid_axis_cells (C: axis_cells), in another order: the sums are
+// integers and every choice is by (d^2, id), so the order does not matter.
+struct axis_span {
+    uint s, k, n, c;
+};
+
+axis_span axis_block(uint c, uint n, bool wrap, uint m) {
+    axis_span a;
+    a.n = n;
+    a.c = c;
+    if (wrap && n <= 2u * m + 1u) {
+        a.s = 0u;
+        a.k = n;
+    } else if (wrap) {
+        a.s = c >= m ? c - m : c + n - m;
+        a.k = 2u * m + 1u;
+    } else {
+        a.s = c >= m ? c - m : 0u;
+        a.k = min(c + m, n - 1u) - a.s + 1u;
+    }
+    return a;
+}
+
+// The q-th cell of the span (s + q < 2n: one subtraction, no %).
+uint axis_cell(axis_span a, uint q) {
+    uint x = a.s + q;
+    return x >= a.n ? x - a.n : x;
+}
+
+// C twin: src/core/grid.c boids_grid_axis_rings() (the ring of a cell).
+// The ring of cell x: its distance in cells from c (on a torus the shorter way).
+uint axis_ring(axis_span a, uint x) {
+    uint d = x >= a.c ? x - a.c : a.c - x;
+    return WORLD_BOUNDARY == BOIDS_BOUNDARY_WRAP ? min(d, a.n - d) : d;
+}
+
+// The slots of the cells x0..x1 (consecutive, x0 <= x1) of a row.
+uvec2 row_slots(uint row, uint x0, uint x1) {
+#if defined(BOIDS_KERNEL_MORTON)
+    // (morton: called for one cell at a time)
+    uint r = grid_rank(row + x0);
+    return uvec2(cell_start[r], cell_start[r + 1u]);
+#else
+    return uvec2(cell_start[row + x0], cell_start[row + x1 + 1u]);
+#endif
+}
+
+// The offset to slot j and its d^2 (precise: every driver the same bits).
+float pair_d2(vec3 p, uint j, out vec3 off) {
+    off = world_delta(p, cur_pos[j].xyz);
+    precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
+    return d2;
+}
+
+#if BOIDS_SPEC_TOPK > 0
+#define TOPK_N uint(BOIDS_SPEC_TOPK)
 // C twin: src/core/steer.c struct topk, topk_offer().
 // Topological neighbourhoods (group neighbors_max K > 0): of the accepted
-// candidates, the K smallest by (d^2, id), ties to the smaller id, kept
-// sorted by insertion (per invocation); gather_pair runs for exactly those
-// at the end (topk_gather). The choice depends on (d^2, id) alone, not on
-// the visiting order: every kernel picks the same K. (The tiled kernel
-// leaves K > 0 to this per-agent gather: src/gpu/gpu.c dispatches the
-// kernel without BOIDS_KERNEL_TILED then.)
-float tk_d2[BOIDS_MAX_NEIGHBORS_K];
-uint tk_id[BOIDS_MAX_NEIGHBORS_K];
-uint tk_slot[BOIDS_MAX_NEIGHBORS_K];
-uint tk_n;
+// candidates, the K smallest by (d^2, id), ties to the smaller id. Two
+// sweeps of the same cells: the first finds the K-th (d^2, id), the second
+// gathers every candidate at or below it - the same K as the C's sorted
+// list, chosen by (d^2, id) alone. The selection is a sorted row of
+// BOIDS_SPEC_TOPK (the largest K of the run's groups) kept in registers: a
+// candidate passes down the row, each place keeping the smaller (constant
+// indices only, so no local memory).
+float tk_d2[TOPK_N];
+uint tk_id[TOPK_N];
 
-bool topk_before(uint q, float d2, uint id) { return d2 < tk_d2[q] || (d2 == tk_d2[q] && id < tk_id[q]); }
+// (d2, id) before (e2, eid).
+bool topk_before(float d2, uint id, float e2, uint eid) { return d2 < e2 || (d2 == e2 && id < eid); }
 
-void topk_offer(uint k, uint j, float d2, uint id) {
-    uint q = tk_n;
-    if (q == k) { // full: it must beat the last, which drops out
-        if (!topk_before(q - 1u, d2, id))
-            return;
-        q--;
-    } else {
-        tk_n++;
-    }
-    for (; q > 0u && topk_before(q - 1u, d2, id); q--) {
-        tk_d2[q] = tk_d2[q - 1u];
-        tk_id[q] = tk_id[q - 1u];
-        tk_slot[q] = tk_slot[q - 1u];
-    }
-    tk_d2[q] = d2;
-    tk_id[q] = id;
-    tk_slot[q] = j;
-}
-
-// gather_pair for the kept K (the offset recomputed as the filter did: the
-// same bits).
-void topk_gather(vec3 p, boids_group_params g, vec3 heading, bool has_heading, inout gather acc) {
-    for (uint q = 0u; q < tk_n; q++) {
-        uint j = tk_slot[q];
-        gather_pair(g, heading, has_heading, j, world_delta(p, cur_pos[j].xyz), tk_d2[q], acc);
+void topk_offer(float d2, uint id) {
+    if (!topk_before(d2, id, tk_d2[TOPK_N - 1u], tk_id[TOPK_N - 1u]))
+        return;
+    for (uint q = 0u; q < TOPK_N; q++) {
+        bool take = topk_before(d2, id, tk_d2[q], tk_id[q]);
+        float e2 = tk_d2[q];
+        uint eid = tk_id[q];
+        tk_d2[q] = take ? d2 : e2;
+        tk_id[q] = take ? id : eid;
+        d2 = take ? e2 : d2;
+        id = take ? eid : id;
     }
 }
-#endif
 
-#if !defined(BOIDS_KERNEL_TILED)
 // C twin: src/core/steer.c ring_bound().
 // The distance below which every agent outside rings 0..j of the block lies
 // farther: j cells of the narrowest axis, less the rounding margins. <= 0: none.
 float ring_bound(uint j) {
     float wmin = BOIDS_INFINITY, e = 0.0;
-    for (uint a = 0u; a < world.dim; a++) {
+    for (uint a = 0u; a < WORLD_DIM; a++) {
         wmin = min(wmin, world.cell[a]);
         e = max(e, abs(world.min[a]) + world.size[a]);
     }
@@ -323,44 +366,73 @@ float ring_bound(uint j) {
 }
 
 // C twin: src/core/steer.c gather_rings().
-// The K-nearest gather with the early stop: the block around cell c ring by
-// ring (Chebyshev distance j = 0..M); once K are held and the K-th d^2 is
-// below ring_bound(j)^2 the rest cannot enter the K (the same K, the same bits).
-void gather_rings(uvec3 c, vec3 p, float reach2, uint kmax, boids_group_params g, vec3 heading, bool has_heading,
-                  inout gather acc) {
-    bool wrap = world.boundary == BOIDS_BOUNDARY_WRAP;
-    uint m = grid_fine();
-    uint cx[BOIDS_GRID_AXIS_MAX], cy[BOIDS_GRID_AXIS_MAX], cz[BOIDS_GRID_AXIS_MAX];
-    uint rx[BOIDS_GRID_AXIS_MAX], ry[BOIDS_GRID_AXIS_MAX], rz[BOIDS_GRID_AXIS_MAX];
-    uint nx = grid_axis_rings(c.x, world.cells.x, wrap, m, cx, rx);
-    uint ny = grid_axis_rings(c.y, world.cells.y, wrap, m, cy, ry);
-    uint nz = grid_axis_rings(c.z, world.cells.z, wrap, m, cz, rz);
-    for (uint j = 0u; j <= m; j++) {
-        for (uint kz = 0u; kz < nz && rz[kz] <= j; kz++)
-            for (uint ky = 0u; ky < ny && ry[ky] <= j; ky++) {
-                uint row = (cz[kz] * world.cells.y + cy[ky]) * world.cells.x;
-                bool edge = rz[kz] == j || ry[ky] == j; // the whole row is in ring j
-                for (uint kx = 0u; kx < nx && rx[kx] <= j; kx++) {
-                    if (!edge && rx[kx] != j)
+// The K-nearest gather with the early stop: the block around the agent ring
+// by ring (Chebyshev distance j = 0..M); once K are held and the K-th d^2 is
+// below ring_bound(j)^2 the rest cannot enter the K (the same K, the same
+// bits). Sweep `select`: offer every candidate to the row, and return the
+// last ring read; else gather those at or below the K-th (kd2, kid) in
+// rings 0..last.
+uint sweep_rings(bool select, axis_span ax, axis_span ay, axis_span az, uint last, vec3 p, float reach2, uint kmax,
+                 float kd2, uint kid, boids_group_params g, vec3 heading, bool has_heading, inout gather acc) {
+    for (uint j = 0u; j <= last; j++) {
+        for (uint qz = 0u; qz < az.k; qz++) {
+            uint z = axis_cell(az, qz), rz = axis_ring(az, z);
+            for (uint qy = 0u; qy < ay.k && rz <= j; qy++) {
+                uint y = axis_cell(ay, qy), ry = axis_ring(ay, y);
+                uint row = (z * world.cells.y + y) * world.cells.x;
+                bool edge = rz == j || ry == j; // the whole row is in ring j
+                for (uint qx = 0u; qx < ax.k && ry <= j; qx++) {
+                    uint x = axis_cell(ax, qx), rx = axis_ring(ax, x);
+                    if (rx > j || (!edge && rx != j))
                         continue;
-                    uint r = grid_rank(row + cx[kx]);
-                    uint first = cell_start[r], last = cell_start[r + 1u];
-                    acc.candidates += last - first;
-                    for (uint q = first; q < last; q++) {
-                        vec3 off = world_delta(p, cur_pos[q].xyz);
-                        precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
-                        if (d2 > 0.0 && d2 < reach2)
-                            topk_offer(kmax, q, d2, cur_id[q]);
+                    uint r = grid_rank(row + x);
+                    uint first = cell_start[r], end = cell_start[r + 1u];
+                    if (select)
+                        acc.candidates += end - first;
+                    for (uint q = first; q < end; q++) {
+                        vec3 off;
+                        float d2 = pair_d2(p, q, off);
+                        if (!(d2 > 0.0 && d2 < reach2))
+                            continue;
+                        uint id = cur_id[q];
+                        if (select)
+                            topk_offer(d2, id);
+                        else if (!topk_before(kd2, kid, d2, id))
+                            gather_pair(g, heading, has_heading, q, off, d2, acc);
                     }
                 }
             }
-        if (j == m)
-            break;
-        float bound = ring_bound(j);
-        if (tk_n == kmax && bound > 0.0 && tk_d2[tk_n - 1u] < bound * bound)
-            break;
+        }
+        if (j == last)
+            return j;
+        if (select) {
+            // The K-th held (the row's place kmax - 1; constant indices only).
+            float kth = BOIDS_INFINITY;
+            for (uint q = 0u; q < TOPK_N; q++)
+                kth = q + 1u == kmax ? tk_d2[q] : kth;
+            float bound = ring_bound(j);
+            if (kth < BOIDS_INFINITY && bound > 0.0 && kth < bound * bound)
+                return j;
+        }
     }
-    topk_gather(p, g, heading, has_heading, acc);
+    return last;
+}
+
+void gather_rings(axis_span ax, axis_span ay, axis_span az, vec3 p, float reach2, uint kmax, boids_group_params g,
+                  vec3 heading, bool has_heading, inout gather acc) {
+    for (uint q = 0u; q < TOPK_N; q++) {
+        tk_d2[q] = BOIDS_INFINITY;
+        tk_id[q] = BOIDS_NONE;
+    }
+    uint last = sweep_rings(true, ax, ay, az, grid_fine(), p, reach2, kmax, 0.0, 0u, g, heading, has_heading, acc);
+    // The K-th (d^2, id) held; fewer than K: every candidate (infinity).
+    float kd2 = BOIDS_INFINITY;
+    uint kid = BOIDS_NONE;
+    for (uint q = 0u; q < TOPK_N; q++) {
+        kd2 = q + 1u == kmax ? tk_d2[q] : kd2;
+        kid = q + 1u == kmax ? tk_id[q] : kid;
+    }
+    sweep_rings(false, ax, ay, az, last, p, reach2, kmax, kd2, kid, g, heading, has_heading, acc);
 }
 #endif
 
@@ -370,63 +442,47 @@ void gather_rings(uvec3 c, vec3 p, float reach2, uint kmax, boids_group_params g
 // or 3x3x3 at M = 1): every slot j of those cells with 0 < d^2 < reach^2
 // (d > 0 as in the chapter: skips self and coincident agents); a group with
 // neighbors_max K > 0 through gather_rings. candidates counts every slot of
-// the cells read.
-#if !defined(BOIDS_KERNEL_TILED)
+// the cells read. A row's cells in x are one run of slots, or two where the
+// block crosses the seam of a torus (kernel morton: a run per cell).
 void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_heading, inout gather acc) {
     vec3 p = cur_pos[i].xyz;
     uvec3 c = grid_coords(p);
-    bool wrap = world.boundary == BOIDS_BOUNDARY_WRAP;
+    bool wrap = WORLD_BOUNDARY == BOIDS_BOUNDARY_WRAP;
     float reach = group_reach(cur_group[i]);
     float reach2 = reach * reach;
+    uint m = grid_fine();
+    axis_span ax = axis_block(c.x, world.cells.x, wrap, m);
+    axis_span ay = axis_block(c.y, world.cells.y, wrap, m);
+    axis_span az = WORLD_DIM == 2u ? axis_block(0u, 1u, wrap, m) : axis_block(c.z, world.cells.z, wrap, m);
+#if BOIDS_SPEC_TOPK > 0
     uint kmax = g.neighbors_max;
-    tk_n = 0u;
     if (kmax != 0u) {
-        gather_rings(c, p, reach2, kmax, g, heading, has_heading, acc);
+        gather_rings(ax, ay, az, p, reach2, kmax, g, heading, has_heading, acc);
         return;
     }
-    uint m = grid_fine();
-    uint xs[BOIDS_GRID_AXIS_MAX], ys[BOIDS_GRID_AXIS_MAX], zs[BOIDS_GRID_AXIS_MAX];
-    uint nx = grid_axis_cells(c.x, world.cells.x, wrap, m, xs);
-    uint ny = grid_axis_cells(c.y, world.cells.y, wrap, m, ys);
-    uint nz = grid_axis_cells(c.z, world.cells.z, wrap, m, zs);
-    for (uint k = 0u; k < nz; k++)
-        for (uint jy = 0u; jy < ny; jy++) {
-            uint row = (zs[k] * world.cells.y + ys[jy]) * world.cells.x;
-#if defined(BOIDS_KERNEL_MORTON)
-            // Cells in Morton order: a run of slots per run of consecutive
-            // ranks (x cells 2k, 2k + 1 are neighbours in Morton order).
-            for (uint ix = 0u; ix < nx; ix++) {
-                uint r = grid_rank(row + xs[ix]), r1 = r;
-                while (ix + 1u < nx && grid_rank(row + xs[ix + 1u]) == r1 + 1u) {
-                    ix++;
-                    r1++;
-                }
-                uint first = cell_start[r], last = cell_start[r1 + 1u];
-                acc.candidates += last - first;
-                for (uint j = first; j < last; j++) {
-                    vec3 off = world_delta(p, cur_pos[j].xyz);
-                    precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
-                    if (d2 > 0.0 && d2 < reach2)
-                        gather_pair(g, heading, has_heading, j, off, d2, acc);
-                }
-            }
-#else
-            // Consecutive x cells are one contiguous run of slots (as
-            // boids_grid_ranges): one loop per run, not per cell.
-            for (uint ix = 0u; ix < nx; ix++) {
-                uint first_x = xs[ix];
-                while (ix + 1u < nx && xs[ix + 1u] == xs[ix] + 1u)
-                    ix++;
-                uint first = cell_start[row + first_x], last = cell_start[row + xs[ix] + 1u];
-                acc.candidates += last - first;
-                for (uint j = first; j < last; j++) {
-                    vec3 off = world_delta(p, cur_pos[j].xyz);
-                    precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
-                    if (d2 > 0.0 && d2 < reach2)
-                        gather_pair(g, heading, has_heading, j, off, d2, acc);
-                }
-            }
 #endif
+    // The row's runs: [s, s + k) up to the seam, then [0, s + k - n).
+    uint x_end = ax.s + ax.k;
+    uint run0 = min(x_end, ax.n), run1 = x_end > ax.n ? x_end - ax.n : 0u;
+    for (uint qz = 0u; qz < az.k; qz++)
+        for (uint qy = 0u; qy < ay.k; qy++) {
+            uint row = (axis_cell(az, qz) * world.cells.y + axis_cell(ay, qy)) * world.cells.x;
+#if defined(BOIDS_KERNEL_MORTON)
+            for (uint qx = 0u; qx < ax.k; qx++) {
+                uint x = axis_cell(ax, qx);
+                uvec2 slots = row_slots(row, x, x);
+#else
+            for (uint run = 0u; run < (run1 != 0u ? 2u : 1u); run++) {
+                uvec2 slots = run == 0u ? row_slots(row, ax.s, run0 - 1u) : row_slots(row, 0u, run1 - 1u);
+#endif
+                acc.candidates += slots.y - slots.x;
+                for (uint j = slots.x; j < slots.y; j++) {
+                    vec3 off;
+                    float d2 = pair_d2(p, j, off);
+                    if (d2 > 0.0 && d2 < reach2)
+                        gather_pair(g, heading, has_heading, j, off, d2, acc);
+                }
+            }
         }
 }
 #endif
@@ -443,12 +499,12 @@ void combine_one(boids_group_params g, uint b, vec3 force, float maxforce, inout
     if (chosen)
         return;
     vec3 f = force * weight_of(g, b);
-    if (world.combine == BOIDS_COMBINE_PRIORITY && norm3(f) > g.priority_threshold) {
+    if (WORLD_COMBINE == BOIDS_COMBINE_PRIORITY && norm3(f) > g.priority_threshold) {
         acc = f;
         chosen = true;
         return;
     }
-    if (world.combine == BOIDS_COMBINE_TRUNCATED) {
+    if (WORLD_COMBINE == BOIDS_COMBINE_TRUNCATED) {
         chosen = !accumulate_force(acc, f, maxforce);
         return;
     }
@@ -486,7 +542,7 @@ vec3 offset_of(uint i, boids_group_params g, float ms, float mf) {
     vec3 to_leader, lv;
     uint j = named_agent(cur_pos[i].xyz, g.leader, to_leader, lv);
     vec3 local = formation_local(g, id, j != BOIDS_NONE && cur_group[j] == cur_group[i]);
-    return offset_pursuit(to_leader, lv, local, world.dim, cur_vel[i].xyz, g.arrive_radius, ms, mf);
+    return offset_pursuit(to_leader, lv, local, WORLD_DIM, cur_vel[i].xyz, g.arrive_radius, ms, mf);
 }
 
 // C twin: src/core/steer.c behaviors_of() followed by combine().
@@ -504,21 +560,21 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
     vec3 sum = vec3(0.0); // C: combine()'s acc
     bool chosen = false;
 
-    if ((beh & BOIDS_BIT(BOIDS_BI_OBSTACLES)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_OBSTACLES)) {
         f = obstacles(pos, vel, g.avoid_distance, g.body_radius, ms, mf);
         combine_one(g, BOIDS_BI_OBSTACLES, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_WALLS)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_WALLS)) {
         walls(pos, vel, ms, mf, f);
         combine_one(g, BOIDS_BI_WALLS, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_ESCAPE)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_ESCAPE)) {
         t = unfix3(acc.esc, BOIDS_FIX_SEP, 1.0);
         f = escape(t, acc.esc_n, vel, ms, mf);
         combine_one(g, BOIDS_BI_ESCAPE, f, mf, sum, chosen);
     }
-    bool tutorial = g.rules == BOIDS_RULES_TUTORIAL;
-    if ((beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) != 0u) {
+    bool tutorial = BOIDS_RULES_ARE(g.rules, BOIDS_RULES_TUTORIAL);
+    if (BOIDS_ON(beh, BOIDS_BI_SEPARATION)) {
         if (tutorial) {
             // Mean offset to the neighbours = sum * separation / count.
             float k = acc.sep_n != 0u ? fdiv(g.separation, float(acc.sep_n)) : 0.0;
@@ -530,15 +586,15 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
         }
         combine_one(g, BOIDS_BI_SEPARATION, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_FLEE)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_FLEE)) {
         f = flee(to_target, vel, ms, mf);
         combine_one(g, BOIDS_BI_FLEE, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_EVADE)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_EVADE)) {
         f = evade(to_target, world.target_vel.xyz, vel, g.predict, ms, mf);
         combine_one(g, BOIDS_BI_EVADE, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_HUNT)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_HUNT)) {
         f = vec3(0.0);
         if (acc.prey_slot != BOIDS_NONE) {
             vec3 off = world_delta(pos, cur_pos[acc.prey_slot].xyz);
@@ -546,68 +602,68 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
         }
         combine_one(g, BOIDS_BI_HUNT, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_PURSUE)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_PURSUE)) {
         f = pursue(to_target, world.target_vel.xyz, vel, g.predict, ms, mf);
         combine_one(g, BOIDS_BI_PURSUE, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_SEEK)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_SEEK)) {
         f = seek(to_target, vel, ms, mf);
         combine_one(g, BOIDS_BI_SEEK, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_ARRIVE)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_ARRIVE)) {
         f = arrive(to_target, vel, g.arrive_radius, ms, mf);
         combine_one(g, BOIDS_BI_ARRIVE, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_PATH)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_PATH)) {
         f = path_follow(pos, vel, g.path_predict, g.path_ahead, ms, mf);
         combine_one(g, BOIDS_BI_PATH, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_FLOW)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_FLOW)) {
         f = flow(flow_lookup(pos), vel, ms, mf);
         combine_one(g, BOIDS_BI_FLOW, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_VIEW)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_VIEW)) {
         f = view(acc.view, acc.view_n, vel, ms, mf);
         combine_one(g, BOIDS_BI_VIEW, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_ALIGNMENT)) {
         // Average velocity = sum * max_speed_all / count.
         float k = acc.ali_n != 0u ? fdiv(world.max_speed_all, float(acc.ali_n)) : 0.0;
         t = unfix3(acc.ali, BOIDS_FIX_UNIT, k);
         f = tutorial ? tutorial_alignment(t, acc.ali_n) : alignment(t, acc.ali_n, vel, ms, mf);
         combine_one(g, BOIDS_BI_ALIGNMENT, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_COHESION)) {
         // Centroid - position = mean offset = sum * cohesion's radius / count.
         float k = acc.coh_n != 0u ? fdiv(cohesion_radius(g), float(acc.coh_n)) : 0.0;
         t = unfix3(acc.coh, BOIDS_FIX_UNIT, k);
         f = tutorial ? tutorial_cohesion(t, acc.coh_n) : cohesion(t, acc.coh_n, vel, ms, mf);
         combine_one(g, BOIDS_BI_COHESION, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_WANDER)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_WANDER)) {
         uint counter = world.step; // C: step
         float r1 = rng_signed(rng_u32(world.seed_lo, world.seed_hi, id, counter, BOIDS_RNG_WANDER));
         float r2 = rng_signed(rng_u32(world.seed_lo, world.seed_hi, id, counter, BOIDS_RNG_WANDER2));
-        f = wander(vel, angles, r1, r2, g.wander_distance, g.wander_radius, g.wander_change, world.dim, ms, mf);
+        f = wander(vel, angles, r1, r2, g.wander_distance, g.wander_radius, g.wander_change, WORLD_DIM, ms, mf);
         combine_one(g, BOIDS_BI_WANDER, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_SPEED)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_SPEED)) {
         f = target_speed(vel, g.target_speed, mf);
         combine_one(g, BOIDS_BI_SPEED, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_QUEUE)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_QUEUE)) {
         f = queue(acc.queue_n, vel, mf);
         combine_one(g, BOIDS_BI_QUEUE, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_AVOID)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_AVOID)) {
         f = avoid(acc.avoid_id != BOIDS_NONE, acc.avoid_off, vel, mf);
         combine_one(g, BOIDS_BI_AVOID, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_STAY)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_STAY)) {
         f = stay_on_path(pos, vel, g.path_predict, ms, mf);
         combine_one(g, BOIDS_BI_STAY, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_HIDE)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_HIDE)) {
         bool has = acc.hunter_slot != BOIDS_NONE;
         vec3 off = vec3(0.0), hv = vec3(0.0);
         if (has) {
@@ -617,11 +673,11 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
         f = hide(pos, vel, has, off, hv, g.radius, g.hide_margin, g.predict, g.arrive_radius, ms, mf);
         combine_one(g, BOIDS_BI_HIDE, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_OFFSET)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_OFFSET)) {
         f = offset_of(i, g, ms, mf);
         combine_one(g, BOIDS_BI_OFFSET, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_FOLLOW)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_FOLLOW)) {
         f = vec3(0.0);
         if (id != g.leader) {
             vec3 off, lv;
@@ -630,15 +686,15 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
         }
         combine_one(g, BOIDS_BI_FOLLOW, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_INTERPOSE)) != 0u) {
+    if (BOIDS_ON(beh, BOIDS_BI_INTERPOSE)) {
         vec3 oa, va, ob, vb;
         named_agent(pos, g.interpose_a, oa, va);
         named_agent(pos, g.interpose_b, ob, vb);
         f = interpose(oa, va, ob, vb, vel, g.arrive_radius, ms, mf);
         combine_one(g, BOIDS_BI_INTERPOSE, f, mf, sum, chosen);
     }
-    if ((beh & BOIDS_BIT(BOIDS_BI_FEELERS)) != 0u) {
-        f = feelers(pos, vel, world.dim, g.feeler_length, mf);
+    if (BOIDS_ON(beh, BOIDS_BI_FEELERS)) {
+        f = feelers(pos, vel, WORLD_DIM, g.feeler_length, mf);
         combine_one(g, BOIDS_BI_FEELERS, f, mf, sum, chosen);
     }
     return sum;
@@ -654,7 +710,7 @@ vec3 heading_agent(uint i, gather acc) {
     vec3 align = unfix3(acc.ali, BOIDS_FIX_UNIT, acc.ali_n != 0u ? fdiv(1.0, float(acc.ali_n)) : 0.0);
     vec3 separate = unfix3(acc.sep, BOIDS_FIX_UNIT, acc.sep_n != 0u ? fdiv(1.0, float(acc.sep_n)) : 0.0);
     vec3 to_dense = vec3(0.0);
-    if ((g.behaviors & BOIDS_BIT(BOIDS_BI_COHESION)) != 0u && survey[1] > 0u)
+    if (BOIDS_ON(g.behaviors, BOIDS_BI_COHESION) && survey[1] > 0u)
         to_dense = world_delta(cur_pos[i].xyz, survey_target(survey[0]));
     float heading = heading_angle(cur_vel[i].xyz);
     return vec3(heading_rules(heading, g.behaviors, align, separate, to_dense, g.turn * world.dt), 0.0, 0.0);
@@ -669,14 +725,14 @@ vec3 model_agent(uint i, gather acc) {
     boids_group_params g = group[cur_group[i]];
     vec3 vel = cur_vel[i].xyz;
     vec3 u = noise_draws(cur_id[i], world.step);
-    if (g.rules == BOIDS_RULES_VICSEK) {
+    if (BOIDS_RULES_ARE(g.rules, BOIDS_RULES_VICSEK)) {
         fix64x3 sum = acc.ali;
-        fix3_unit(sum, set_mag(vel, 1.0), world.dim);
-        return vicsek_heading(unfix3(sum, BOIDS_FIX_UNIT, 1.0), vel, g.noise, world.dim, u);
+        fix3_unit(sum, set_mag(vel, 1.0), WORLD_DIM);
+        return vicsek_heading(unfix3(sum, BOIDS_FIX_UNIT, 1.0), vel, g.noise, WORLD_DIM, u);
     }
     vec3 desired = couzin_desired(unfix3(acc.sep, BOIDS_FIX_UNIT, 1.0), acc.sep_n, unfix3(acc.ali, BOIDS_FIX_UNIT, 1.0),
                                   acc.ali_n, unfix3(acc.coh, BOIDS_FIX_UNIT, 1.0), acc.coh_n, vel);
-    return couzin_heading(desired, vel, g.noise, g.turn * world.dt, world.dim, u);
+    return couzin_heading(desired, vel, g.noise, g.turn * world.dt, WORLD_DIM, u);
 }
 
 // C twin: src/core/steer.c steer_agent() (the sums' start).
@@ -710,7 +766,7 @@ gather gather_start(boids_group_params g, vec3 vel) {
     acc.sep_cos = rule_cone(g, BOIDS_CONE_SEPARATION);
     acc.ali_cos = rule_cone(g, BOIDS_CONE_ALIGNMENT);
     acc.coh_cos = rule_cone(g, BOIDS_CONE_COHESION);
-    acc.dim = world.dim;
+    acc.dim = WORLD_DIM;
     acc.queue_n = 0u;
     acc.avoid_t = BOIDS_INFINITY;
     acc.avoid_id = BOIDS_NONE;
@@ -725,16 +781,16 @@ gather gather_start(boids_group_params g, vec3 vel) {
 void steer_finish(uint i, boids_group_params g, vec3 heading, bool has_heading, gather acc) {
     vec2 angles = vec2(cur_pos[i].w, cur_vel[i].w);
     vec3 a;
-    if (g.rules == BOIDS_RULES_HEADING) {
+    if (BOIDS_RULES_ARE(g.rules, BOIDS_RULES_HEADING)) {
         a = heading_agent(i, acc);
-    } else if (g.rules == BOIDS_RULES_VICSEK || g.rules == BOIDS_RULES_COUZIN) {
+    } else if (BOIDS_RULES_ARE(g.rules, BOIDS_RULES_VICSEK) || BOIDS_RULES_ARE(g.rules, BOIDS_RULES_COUZIN)) {
         a = model_agent(i, acc);
-    } else if (g.rules == BOIDS_RULES_CIRCLES) {
+    } else if (BOIDS_RULES_ARE(g.rules, BOIDS_RULES_CIRCLES)) {
         // The circles model's displacement (integrate moves the agent by it).
         a = circles_displacement(unfix3(acc.sep, BOIDS_FIX_UNIT, 1.0), acc.sep_n, g.repulse);
     } else {
         // The walls boundary mode is the stay-within-walls behaviour.
-        uint beh = g.behaviors | (world.boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
+        uint beh = g.behaviors | (WORLD_BOUNDARY == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0u);
         a = behaviors_of(i, beh, acc, angles);
     }
     accel[i] = vec4(a, 0.0);
@@ -763,7 +819,7 @@ void main() {
 #else
 // The tiles of the grid: 2D 8x8 cells, 3D 4x4x2 (cells per axis).
 uvec3 tile_size() {
-    return world.dim == 3u ? uvec3(BOIDS_TILE_3D_X, BOIDS_TILE_3D_Y, BOIDS_TILE_3D_Z)
+    return WORLD_DIM == 3u ? uvec3(BOIDS_TILE_3D_X, BOIDS_TILE_3D_Y, BOIDS_TILE_3D_Z)
                            : uvec3(BOIDS_TILE_2D_X, BOIDS_TILE_2D_Y, 1u);
 }
 
@@ -805,7 +861,7 @@ void main() {
     bool live = tile < tiles.x * tiles.y * tiles.z;
     uvec3 t = uvec3(tile % tiles.x, (tile / tiles.x) % tiles.y, tile / (tiles.x * tiles.y));
     uvec3 c0 = live ? t * ts : uvec3(0u), c1 = live ? min(c0 + ts, n) - 1u : uvec3(0u);
-    bool wrap = world.boundary == BOIDS_BOUNDARY_WRAP;
+    bool wrap = WORLD_BOUNDARY == BOIDS_BOUNDARY_WRAP;
     uvec3 lo, len;
     bvec3 whole;
     for (int a = 0; a < 3; a++) {
