@@ -15,40 +15,16 @@
 // The C "plain difference far from the seam" is the same bits as
 // world_delta, which is used for every pair here.
 //
-// Kernel variants (defines; the same pairs and the same operations on each,
+// Kernel variant (a define; the same pairs and the same operations on each,
 // so the same bits): BOIDS_KERNEL_MORTON (cells in Morton order: each cell's
-// slots found through grid_rank, one cell at a time), BOIDS_KERNEL_TILED
-// (one work group per tile of cells: the block around the tile staged in
-// shared memory once, read by every agent of the tile; tiled_main below).
+// slots found through grid_rank, one cell at a time).
 layout(local_size_x = BOIDS_WORKGROUP_SIZE) in;
 
-#if defined(BOIDS_KERNEL_TILED)
-// The staged block: per agent its position bits + group, velocity bits +
-// id, slot in cur.
-shared uvec4 t_pos[BOIDS_TILE_CAP];
-shared uvec4 t_vel[BOIDS_TILE_CAP];
-shared uint t_slot[BOIDS_TILE_CAP];
-// The block's cells (halo order: x fastest over each axis's list): first
-// slot in cur, agent count, index of the first in t_pos / t_vel.
-shared uint t_first[BOIDS_TILE_HALO_MAX];
-shared uint t_count[BOIDS_TILE_HALO_MAX];
-shared uint t_base[BOIDS_TILE_HALO_MAX];
-shared uint t_total;  // agents of the block
-shared bool t_staged; // t_pos / t_vel hold them (t_total <= BOIDS_TILE_CAP)
-// The other agent of a pair (slot j): its velocity, group and id are
-// gather_pair's arguments (from shared memory, or from the buffers when the
-// block did not fit), read by the caller.
-#define PAIR_ARGS , vec3 o_vel, uint o_group, uint o_id
-#define OTHER_VEL(j) o_vel
-#define OTHER_GROUP(j) o_group
-#define OTHER_ID(j) o_id
-#else
 // The other agent of a pair, read from the buffers where needed.
 #define PAIR_ARGS
 #define OTHER_VEL(j) cur_vel[j].xyz
 #define OTHER_GROUP(j) cur_group[j]
 #define OTHER_ID(j) cur_id[j]
-#endif
 
 // C twin: src/core/params.c boids_alignment_radius(), boids_cohesion_radius().
 // A rule's own radius, or (0) the perception radius.
@@ -143,8 +119,7 @@ vec3 unfix3(fix64x3 acc, float scale, float k) {
 
 // C twin: src/core/steer.c gather_pair().
 // One pair within the agent's interaction radius: agent (heading, group g)
-// and other slot j at offset `off` (minimum image), d2 = |off|^2 > 0
-// (kernel tiled: and the other's velocity, group, id).
+// and other slot j at offset `off` (minimum image), d2 = |off|^2 > 0.
 void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, vec3 off, float d2,
                  inout gather acc PAIR_ARGS) {
     // Every in-range decision compares squared values (as the C): a
@@ -264,15 +239,12 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
     }
 }
 
-#if !defined(BOIDS_KERNEL_TILED)
 // C twin: src/core/steer.c struct topk, topk_offer().
 // Topological neighbourhoods (group neighbors_max K > 0): of the accepted
 // candidates, the K smallest by (d^2, id), ties to the smaller id, kept
 // sorted by insertion (per invocation); gather_pair runs for exactly those
 // at the end (topk_gather). The choice depends on (d^2, id) alone, not on
-// the visiting order: every kernel picks the same K. (The tiled kernel
-// leaves K > 0 to this per-agent gather: src/gpu/gpu.c dispatches the
-// kernel without BOIDS_KERNEL_TILED then.)
+// the visiting order: every kernel picks the same K.
 float tk_d2[BOIDS_MAX_NEIGHBORS_K];
 uint tk_id[BOIDS_MAX_NEIGHBORS_K];
 uint tk_slot[BOIDS_MAX_NEIGHBORS_K];
@@ -307,9 +279,7 @@ void topk_gather(vec3 p, boids_group_params g, vec3 heading, bool has_heading, i
         gather_pair(g, heading, has_heading, j, world_delta(p, cur_pos[j].xyz), tk_d2[q], acc);
     }
 }
-#endif
 
-#if !defined(BOIDS_KERNEL_TILED)
 // C twin: src/core/steer.c ring_bound().
 // The distance below which every agent outside rings 0..j of the block lies
 // farther: j cells of the narrowest axis, less the rounding margins. <= 0: none.
@@ -362,7 +332,6 @@ void gather_rings(uvec3 c, vec3 p, float reach2, uint kmax, boids_group_params g
     }
     topk_gather(p, g, heading, has_heading, acc);
 }
-#endif
 
 // C twin: src/core/steer.c gather_neighbors() (with filter() and
 // boids_grid_ranges() of src/core/grid.c; no batches, a CPU device).
@@ -371,7 +340,6 @@ void gather_rings(uvec3 c, vec3 p, float reach2, uint kmax, boids_group_params g
 // (d > 0 as in the chapter: skips self and coincident agents); a group with
 // neighbors_max K > 0 through gather_rings. candidates counts every slot of
 // the cells read.
-#if !defined(BOIDS_KERNEL_TILED)
 void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_heading, inout gather acc) {
     vec3 p = cur_pos[i].xyz;
     uvec3 c = grid_coords(p);
@@ -429,7 +397,6 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
 #endif
         }
 }
-#endif
 
 // C twin: src/core/steer.c combine(), one iteration of its loop (behaviour
 // b, enabled). behaviors_of() calls it right after each enabled behaviour,
@@ -456,8 +423,7 @@ void combine_one(boids_group_params g, uint b, vec3 force, float maxforce, inout
     acc = s;
 }
 
-// The agents of this step (every kernel: u_count is the number of tiles
-// under kernel tiled, where an id above it was once taken for the target).
+// The agents of this step (an id at or above it names the target).
 layout(location = BOIDS_LOC_AGENTS) uniform uint u_agents;
 
 // C twin: src/core/steer.c named_agent() (off, vel out).
@@ -745,7 +711,6 @@ void steer_finish(uint i, boids_group_params g, vec3 heading, bool has_heading, 
     candidates[i] = acc.candidates;
 }
 
-#if !defined(BOIDS_KERNEL_TILED)
 // C twin: src/core/steer.c steer_agent().
 // Steer one agent (slot i of cur): acceleration into accel[i], the updated
 // wander angles into next (pos.w, vel.w), neighbour statistics.
@@ -760,173 +725,3 @@ void main() {
     gather_neighbors(i, g, heading, has_heading, acc);
     steer_finish(i, g, heading, has_heading, acc);
 }
-#else
-// The tiles of the grid: 2D 8x8 cells, 3D 4x4x2 (cells per axis).
-uvec3 tile_size() {
-    return world.dim == 3u ? uvec3(BOIDS_TILE_3D_X, BOIDS_TILE_3D_Y, BOIDS_TILE_3D_Z)
-                           : uvec3(BOIDS_TILE_2D_X, BOIDS_TILE_2D_Y, 1u);
-}
-
-// One axis of the block around the tile's cells [c0, c1] of n: its cells
-// are (lo + k) % n for k < len, or every cell 0..n-1 (all) when the wrapped
-// range covers the axis. The same cells as the union of grid_axis_cells.
-void halo_axis(uint c0, uint c1, uint n, bool wrap, out uint lo, out uint len, out bool whole) {
-    if (wrap) {
-        whole = c1 - c0 + 3u >= n;
-        lo = whole ? 0u : (c0 == 0u ? n - 1u : c0 - 1u);
-        len = whole ? n : c1 - c0 + 3u;
-        return;
-    }
-    whole = false;
-    lo = c0 > 0u ? c0 - 1u : 0u;
-    uint hi = c1 + 1u < n ? c1 + 1u : n - 1u;
-    len = hi - lo + 1u;
-}
-
-// The index on a halo axis of cell coordinate c (a cell of the block).
-uint halo_index(uint c, uint lo, uint n, bool whole) { return whole ? c : (c + n - lo) % n; }
-
-// Kernel tiled: work group = tile. Each invocation takes one cell of the
-// block (the tile and a cell around it): its first slot and count; one
-// invocation the prefix sums; each invocation stages its cell's agents.
-// Then the tile's agents, one per invocation in turn, gather as
-// gather_neighbors does (the same cells: grid_axis_cells of the agent's
-// cell, found in the block), reading the other agents from shared memory.
-shared uint t_tile_cells;                       // cells of the tile
-shared uint t_tile_halo[64];                    // each tile cell's index in the block (at most 8x8 or 4x4x2)
-shared uint t_tile_prefix[65];                  // agents of the tile cells before each
-void main() {
-    uint lid = gl_LocalInvocationID.x;
-    uint tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-    uvec3 ts = tile_size();
-    uvec3 n = world.cells.xyz;
-    uvec3 tiles = (n + ts - 1u) / ts;
-    // Work groups past the last tile do nothing (no return: barriers follow).
-    bool live = tile < tiles.x * tiles.y * tiles.z;
-    uvec3 t = uvec3(tile % tiles.x, (tile / tiles.x) % tiles.y, tile / (tiles.x * tiles.y));
-    uvec3 c0 = live ? t * ts : uvec3(0u), c1 = live ? min(c0 + ts, n) - 1u : uvec3(0u);
-    bool wrap = world.boundary == BOIDS_BOUNDARY_WRAP;
-    uvec3 lo, len;
-    bvec3 whole;
-    for (int a = 0; a < 3; a++) {
-        uint l, m;
-        bool every;
-        halo_axis(c0[a], c1[a], n[a], wrap, l, m, every);
-        lo[a] = l;
-        len[a] = m;
-        whole[a] = every;
-    }
-    uint halo_cells = live ? len.x * len.y * len.z : 0u;
-    if (lid < halo_cells) {
-        uvec3 h = uvec3(lid % len.x, (lid / len.x) % len.y, lid / (len.x * len.y));
-        uvec3 c;
-        for (int a = 0; a < 3; a++)
-            c[a] = whole[a] ? h[a] : (lo[a] + h[a]) % n[a];
-        uint r = grid_rank((c.z * n.y + c.y) * n.x + c.x);
-        t_first[lid] = cell_start[r];
-        t_count[lid] = cell_start[r + 1u] - cell_start[r];
-    }
-    barrier();
-    if (lid == 0u) {
-        uint total = 0u;
-        for (uint h = 0u; h < halo_cells; h++) {
-            t_base[h] = total;
-            total += t_count[h];
-        }
-        t_total = total;
-        t_staged = total <= BOIDS_TILE_CAP;
-        uint k = 0u, agents = 0u;
-        for (uint z = c0.z; live && z <= c1.z; z++)
-            for (uint y = c0.y; y <= c1.y; y++)
-                for (uint x = c0.x; x <= c1.x; x++) {
-                    uint h = (halo_index(z, lo.z, n.z, whole.z) * len.y + halo_index(y, lo.y, n.y, whole.y)) * len.x +
-                             halo_index(x, lo.x, n.x, whole.x);
-                    t_tile_halo[k] = h;
-                    t_tile_prefix[k] = agents;
-                    agents += t_count[h];
-                    k++;
-                }
-        t_tile_prefix[k] = agents;
-        t_tile_cells = k;
-    }
-    barrier();
-    if (t_staged && lid < halo_cells) {
-        uint first = t_first[lid], base = t_base[lid];
-        for (uint k = 0u; k < t_count[lid]; k++) {
-            uint j = first + k;
-            t_pos[base + k] = uvec4(floatBitsToUint(cur_pos[j].xyz), cur_group[j]);
-            t_vel[base + k] = uvec4(floatBitsToUint(cur_vel[j].xyz), cur_id[j]);
-            t_slot[base + k] = j;
-        }
-    }
-    barrier();
-    bool staged = t_staged;
-    uint agents = t_tile_prefix[t_tile_cells];
-    for (uint q = lid; q < agents; q += BOIDS_WORKGROUP_SIZE) {
-        // The tile cell of the q-th agent: the last k with prefix[k] <= q.
-        // (At most 7 halvings of 64 cells: the loop is bounded by its count
-        // too, so no shared value a driver reads differently can spin it.)
-        uint a = 0u, b = t_tile_cells - 1u;
-        for (int halvings = 0; halvings < 8 && a < b; halvings++) {
-            uint m = (a + b + 1u) / 2u;
-            if (t_tile_prefix[m] <= q)
-                a = m;
-            else
-                b = m - 1u;
-        }
-        uint i = t_first[t_tile_halo[a]] + (q - t_tile_prefix[a]);
-        boids_group_params g = group[cur_group[i]];
-        vec3 heading = set_mag(cur_vel[i].xyz, 1.0);
-        bool has_heading = norm2(heading) > 0.0;
-        gather acc = gather_start(g, cur_vel[i].xyz);
-        vec3 p = cur_pos[i].xyz;
-        // Its cell: the tile cell whose slots hold it (what key.comp gave it),
-        // not recomputed from the position, so the 3x3(x3) cells around it
-        // are inside the staged block by construction.
-        uvec3 tdim = c1 - c0 + 1u;
-        uvec3 c = c0 + uvec3(a % tdim.x, (a / tdim.x) % tdim.y, a / (tdim.x * tdim.y));
-        // M = 1 only (src/gpu/gpu.c runs the per-agent steer for a finer grid).
-        uint xs[BOIDS_GRID_AXIS_MAX], ys[BOIDS_GRID_AXIS_MAX], zs[BOIDS_GRID_AXIS_MAX];
-        uint nx = grid_axis_cells(c.x, n.x, wrap, 1u, xs);
-        uint ny = grid_axis_cells(c.y, n.y, wrap, 1u, ys);
-        uint nz = grid_axis_cells(c.z, n.z, wrap, 1u, zs);
-        float reach = group_reach(cur_group[i]);
-        float reach2 = reach * reach;
-        for (uint kz = 0u; kz < nz; kz++)
-            for (uint ky = 0u; ky < ny; ky++) {
-                uint hrow = (halo_index(zs[kz], lo.z, n.z, whole.z) * len.y + halo_index(ys[ky], lo.y, n.y, whole.y)) * len.x;
-                for (uint kx = 0u; kx < nx; kx++) {
-                    // Consecutive cells of the block: one run of staged agents.
-                    uint h0 = hrow + halo_index(xs[kx], lo.x, n.x, whole.x), h1 = h0;
-                    while (kx + 1u < nx && hrow + halo_index(xs[kx + 1u], lo.x, n.x, whole.x) == h1 + 1u) {
-                        kx++;
-                        h1++;
-                    }
-                    uint lfirst = t_base[h0], llast = t_base[h1] + t_count[h1];
-                    acc.candidates += llast - lfirst;
-                    if (staged) {
-                        for (uint lj = lfirst; lj < llast; lj++) {
-                            vec3 off = world_delta(p, uintBitsToFloat(t_pos[lj].xyz));
-                            precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
-                            if (d2 > 0.0 && d2 < reach2) {
-                                uvec4 v = t_vel[lj];
-                                gather_pair(g, heading, has_heading, t_slot[lj], off, d2, acc, uintBitsToFloat(v.xyz),
-                                            t_pos[lj].w, v.w);
-                            }
-                        }
-                    } else { // the block did not fit: the same agents from the buffers
-                        for (uint h = h0; h <= h1; h++)
-                            for (uint j = t_first[h]; j < t_first[h] + t_count[h]; j++) {
-                                vec3 off = world_delta(p, cur_pos[j].xyz);
-                                precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
-                                if (d2 > 0.0 && d2 < reach2)
-                                    gather_pair(g, heading, has_heading, j, off, d2, acc, cur_vel[j].xyz, cur_group[j],
-                                                cur_id[j]);
-                            }
-                    }
-                }
-            }
-        steer_finish(i, g, heading, has_heading, acc);
-    }
-}
-#endif
