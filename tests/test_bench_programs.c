@@ -180,6 +180,9 @@ START_TEST(refusal_and_help) {
     ck_assert_msg(WEXITSTATUS(r.status) == 0 && strstr(r.out, "[--program-stats]") &&
                       strstr(r.out, "\n  --program-stats  with --backend gpu"),
                   "expected --help to list --program-stats; stdout: %s", r.out);
+    ck_assert_msg(strstr(r.out, "\n  --kernel NAME") && strstr(r.out, "\n                   reference (") &&
+                      strstr(r.out, "\n                   morton ("),
+                  "expected --help to list --kernel with reference and morton; stdout: %s", r.out);
     boids_test_run_free(&r);
 }
 END_TEST
