@@ -63,14 +63,11 @@ layout(std430, binding = BOIDS_SSBO_NEXT_VEL) restrict buffer NextVel { vec4 nex
 layout(std430, binding = BOIDS_SSBO_NEXT_ID) restrict buffer NextId { uint next_id[]; };
 layout(std430, binding = BOIDS_SSBO_NEXT_GROUP) restrict buffer NextGroup { uint next_group[]; };
 #endif
-#if defined(BOIDS_STAGE_KEY) || defined(BOIDS_STAGE_COUNT) || defined(BOIDS_STAGE_SCATTER) || \
-    (defined(BOIDS_STAGE_INTEGRATE) && defined(BOIDS_KERNEL_FUSED))
-// (kernel fused: integrate writes the next step's keys and counts)
+#if defined(BOIDS_STAGE_KEY) || defined(BOIDS_STAGE_COUNT) || defined(BOIDS_STAGE_SCATTER)
 layout(std430, binding = BOIDS_SSBO_KEY) restrict buffer Key { uint cell_key[]; };
 layout(std430, binding = BOIDS_SSBO_COUNT) restrict buffer Count { uint cell_count[]; };
 #endif
-#if defined(BOIDS_KERNEL_MORTON) && (defined(BOIDS_STAGE_KEY) || defined(BOIDS_STAGE_STEER) || \
-                                     defined(BOIDS_STAGE_SURVEY) || defined(BOIDS_STAGE_INTEGRATE))
+#if defined(BOIDS_KERNEL_MORTON) && (defined(BOIDS_STAGE_KEY) || defined(BOIDS_STAGE_STEER) || defined(BOIDS_STAGE_SURVEY))
 // Kernel morton: the rank of each row-major cell in Morton order (grid_rank).
 layout(std430, binding = BOIDS_SSBO_CELL_RANK) restrict readonly buffer CellRank { uint cell_rank[]; };
 #define BOIDS_HAS_CELL_RANK 1

@@ -66,70 +66,41 @@ uint grid_fine() {
 #endif
 }
 
-// C twin: src/core/grid.c axis_cells().
-// The distinct cells c-M..c+M of one axis, ascending (wrapped on a torus,
-// with at most 2M + 1 cells each cell once; dropped at a wall); returns how many.
-uint grid_axis_cells(uint c, uint n, bool wrap, uint m, out uint cells[BOIDS_GRID_AXIS_MAX]) {
-    for (int i = 0; i < BOIDS_GRID_AXIS_MAX; i++)
-        cells[i] = 0u;
-    if (c >= m && c + m < n) { // away from both ends: the same in every mode
-        for (uint i = 0u; i <= 2u * m; i++)
-            cells[i] = c - m + i;
-        return 2u * m + 1u;
-    }
+// The cells c-M..c+M of one axis (n cells), computed, not listed: the
+// cells (s + q) mod n for q < k (on a torus with at most 2M + 1 cells every
+// cell once, s = 0; at a wall those past the end dropped). The same cells
+// as grid_axis_cells (C: axis_cells), in another order: the sums are
+// integers and every choice is by (d^2, id), so the order does not matter.
+struct axis_span {
+    uint s, k, n, c;
+};
+
+axis_span axis_block(uint c, uint n, bool wrap, uint m) {
+    axis_span a;
+    a.n = n;
+    a.c = c;
     if (wrap && n <= 2u * m + 1u) {
-        for (uint i = 0u; i < n; i++)
-            cells[i] = i;
-        return n;
+        a.s = 0u;
+        a.k = n;
+    } else if (wrap) {
+        a.s = c >= m ? c - m : c + n - m;
+        a.k = 2u * m + 1u;
+    } else {
+        a.s = c >= m ? c - m : 0u;
+        a.k = min(c + m, n - 1u) - a.s + 1u;
     }
-    uint k = 0u;
-    if (wrap) {
-        // Across the seam: (c + d) mod n for d = -m..m (all distinct),
-        // sorted ascending so consecutive cells merge into one run.
-        for (uint d = 0u; d <= 2u * m; d++) {
-            uint v = (c + n - m + d) % n, q = k++;
-            for (; q > 0u && cells[q - 1u] > v; q--)
-                cells[q] = cells[q - 1u];
-            cells[q] = v;
-        }
-        return k;
-    }
-    for (uint i = c >= m ? c - m : 0u; i <= c + m && i < n; i++)
-        cells[k++] = i;
-    return k;
+    return a;
 }
 
-// C twin: src/core/grid.c boids_grid_axis_rings().
-// The block's cells of one axis by ring: c first, then c-1, c+1, c-2, c+2,
-// ... each with its distance in cells (on a torus with at most 2M + 1 cells
-// every cell once, at its shorter distance; at a wall those past the end
-// dropped); returns how many.
-uint grid_axis_rings(uint c, uint n, bool wrap, uint m, out uint cell[BOIDS_GRID_AXIS_MAX],
-                     out uint ring[BOIDS_GRID_AXIS_MAX]) {
-    for (int i = 0; i < BOIDS_GRID_AXIS_MAX; i++) {
-        cell[i] = 0u;
-        ring[i] = 0u;
-    }
-    if (n <= 1u)
-        return 1u;
-    bool whole = wrap && n <= 2u * m + 1u;
-    uint k = 0u;
-    for (uint d = 0u; d <= m; d++)
-        for (uint side = 0u; side < (d != 0u ? 2u : 1u); side++) {
-            int i = side != 0u ? int(c) + int(d) : int(c) - int(d);
-            if (wrap) {
-                i = int(uint(i + int(n * (m + 1u))) % n); // non-negative first: GLSL's % of a negative is undefined
-                bool seen = false;
-                for (uint q = 0u; whole && q < k; q++)
-                    seen = seen || cell[q] == uint(i);
-                if (seen)
-                    continue;
-            } else if (i < 0 || i >= int(n)) {
-                continue;
-            }
-            cell[k] = uint(i);
-            ring[k] = d;
-            k++;
-        }
-    return k;
+// The q-th cell of the span (s + q < 2n: one subtraction, no %).
+uint axis_cell(axis_span a, uint q) {
+    uint x = a.s + q;
+    return x >= a.n ? x - a.n : x;
+}
+
+// C twin: src/core/grid.c boids_grid_axis_rings() (the ring of a cell).
+// The ring of cell x: its distance in cells from c (on a torus the shorter way).
+uint axis_ring(axis_span a, uint x) {
+    uint d = x >= a.c ? x - a.c : a.c - x;
+    return WORLD_BOUNDARY == BOIDS_BOUNDARY_WRAP ? min(d, a.n - d) : d;
 }

@@ -4,9 +4,7 @@
 // One invocation per agent slot i of cur: semi-implicit Euler with the
 // steer stage's accel[i] -> the xyz lanes of next_pos[i] / next_vel[i] (the
 // w lanes, the wander angles, were written by steer.comp and are kept), and
-// id / group copied. The host swaps cur and next afterwards. Kernel fused:
-// also the next step's key and count of slot i (next is that step's cur;
-// cell_count cleared by the host), so that step dispatches neither.
+// id / group copied. The host swaps cur and next afterwards.
 layout(local_size_x = BOIDS_WORKGROUP_SIZE) in;
 
 void main() {
@@ -23,9 +21,4 @@ void main() {
     next_vel[i].xyz = v;
     next_id[i] = cur_id[i];
     next_group[i] = g;
-#if defined(BOIDS_KERNEL_FUSED)
-    uint k = grid_key_of(p);
-    cell_key[i] = k;
-    atomicAdd(cell_count[k], 1u);
-#endif
 }

@@ -1,7 +1,6 @@
 // shaders/key.comp: stage 1, each agent's cell. C twin: boids_sim_build_grid
 // (key loop) in src/core/sim.c. Kernel morton: the cell's rank in Morton
-// order (grid_key_of). Kernel fused: also stage 2 (the count, atomicAdd into
-// cell_count, cleared by the host), so the count pass is not dispatched.
+// order (grid_key_of).
 layout(local_size_x = BOIDS_WORKGROUP_SIZE) in;
 
 void main() {
@@ -10,7 +9,4 @@ void main() {
         return;
     uint k = grid_key_of(cur_pos[i].xyz);
     cell_key[i] = k;
-#if defined(BOIDS_KERNEL_FUSED)
-    atomicAdd(cell_count[k], 1u);
-#endif
 }

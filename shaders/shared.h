@@ -312,17 +312,6 @@
 /* uint[cells]: the rank of each (row-major) cell in Morton order (kernel
  * morton: the key, count and start of a cell are at its rank). */
 #define BOIDS_SSBO_CELL_RANK 22
-/* The tiled steer (kernel tiled): one work group per tile of cells (2D 8x8,
- * 3D 4x4x2); the tile's block (the tile and one cell around it) staged in
- * shared memory when it holds at most BOIDS_TILE_CAP agents (else read from
- * the buffers: the same values). */
-#define BOIDS_TILE_2D_X 8u
-#define BOIDS_TILE_2D_Y 8u
-#define BOIDS_TILE_3D_X 4u
-#define BOIDS_TILE_3D_Y 4u
-#define BOIDS_TILE_3D_Z 2u
-#define BOIDS_TILE_HALO_MAX 144u /* (8+2)(8+2) = 100 in 2D, (4+2)(4+2)(2+2) = 144 in 3D */
-#define BOIDS_TILE_CAP 768u      /* agents staged: 36 bytes each, within the 32 KiB every GL 4.3 driver has */
 /* Each scan work group handles 2 * BOIDS_WORKGROUP_SIZE elements. */
 #define BOIDS_SCAN_BLOCK (2u * BOIDS_WORKGROUP_SIZE)
 
@@ -332,7 +321,7 @@
  * int in both languages. Compute stages: */
 #define BOIDS_LOC_COUNT 0       /* common.glsl u_count: items a dispatch covers */
 #define BOIDS_LOC_BODIES_INIT 1 /* bodies.comp u_init: 1 lays bodies straight */
-#define BOIDS_LOC_AGENTS 2      /* steer.comp u_agents: the agents this step (u_count is the tiles under kernel tiled) */
+#define BOIDS_LOC_AGENTS 2      /* steer.comp u_agents: the agents this step (an id at or above it: the target) */
 /* Drawing programs; the shared ones mean the same in every program: */
 #define BOIDS_LOC_VIEW_PROJ 0       /* mat4 (agents, bodies, lines) */
 #define BOIDS_LOC_DIM 3             /* uint 2 or 3 (agents, bodies) */

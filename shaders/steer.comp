@@ -8,47 +8,17 @@
 // (the xyz lanes of next belong to integrate.comp), neighbors[i],
 // nearest[i], candidates[i].
 //
-// Against the C loop: the cells are visited one by one (C merges runs of x
-// cells into one slot range and filters candidates in batches of 64: CPU
-// optimisations); the set of pairs and every operation on a pair are the
-// same, and the sums are integers, so the visiting order does not matter.
+// Against the C loop: the cells are visited in another order (C filters
+// candidates in batches of 64: a CPU optimisation); the set of pairs and
+// every operation on a pair are the same, and the sums are integers (every
+// choice by (d^2, id)), so the visiting order does not matter.
 // The C "plain difference far from the seam" is the same bits as
 // world_delta, which is used for every pair here.
 //
-// Kernel variants (defines; the same pairs and the same operations on each,
+// Kernel variant (a define; the same pairs and the same operations on each,
 // so the same bits): BOIDS_KERNEL_MORTON (cells in Morton order: each cell's
-// slots found through grid_rank, one cell at a time), BOIDS_KERNEL_TILED
-// (one work group per tile of cells: the block around the tile staged in
-// shared memory once, read by every agent of the tile; tiled_main below).
+// slots found through grid_rank, one cell at a time).
 layout(local_size_x = BOIDS_WORKGROUP_SIZE) in;
-
-#if defined(BOIDS_KERNEL_TILED)
-// The staged block: per agent its position bits + group, velocity bits +
-// id, slot in cur.
-shared uvec4 t_pos[BOIDS_TILE_CAP];
-shared uvec4 t_vel[BOIDS_TILE_CAP];
-shared uint t_slot[BOIDS_TILE_CAP];
-// The block's cells (halo order: x fastest over each axis's list): first
-// slot in cur, agent count, index of the first in t_pos / t_vel.
-shared uint t_first[BOIDS_TILE_HALO_MAX];
-shared uint t_count[BOIDS_TILE_HALO_MAX];
-shared uint t_base[BOIDS_TILE_HALO_MAX];
-shared uint t_total;  // agents of the block
-shared bool t_staged; // t_pos / t_vel hold them (t_total <= BOIDS_TILE_CAP)
-// The other agent of a pair (slot j): its velocity, group and id are
-// gather_pair's arguments (from shared memory, or from the buffers when the
-// block did not fit), read by the caller.
-#define PAIR_ARGS , vec3 o_vel, uint o_group, uint o_id
-#define OTHER_VEL(j) o_vel
-#define OTHER_GROUP(j) o_group
-#define OTHER_ID(j) o_id
-#else
-// The other agent of a pair, read from the buffers where needed.
-#define PAIR_ARGS
-#define OTHER_VEL(j) cur_vel[j].xyz
-#define OTHER_GROUP(j) cur_group[j]
-#define OTHER_ID(j) cur_id[j]
-#endif
 
 // C twin: src/core/params.c boids_alignment_radius(), boids_cohesion_radius().
 // A rule's own radius, or (0) the perception radius.
@@ -143,10 +113,9 @@ vec3 unfix3(fix64x3 acc, float scale, float k) {
 
 // C twin: src/core/steer.c gather_pair().
 // One pair within the agent's interaction radius: agent (heading, group g)
-// and other slot j at offset `off` (minimum image), d2 = |off|^2 > 0
-// (kernel tiled: and the other's velocity, group, id).
+// and other slot j at offset `off` (minimum image), d2 = |off|^2 > 0.
 void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, vec3 off, float d2,
-                 inout gather acc PAIR_ARGS) {
+                 inout gather acc) {
     // Every in-range decision compares squared values (as the C): a
     // product rounds the same everywhere, a sqrt need not.
     if (d2 < g.radius * g.radius) {
@@ -158,8 +127,8 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
     // relations == 0: flock with every group (the common case; no group read).
     uint rel = BOIDS_REL_FLOCK;
     if (BOIDS_SPEC_RELATIONS != 0 && g.relations != 0u)
-        rel = (g.relations >> (BOIDS_REL_BITS * OTHER_GROUP(j))) & BOIDS_REL_MASK;
-    vec3 vj = OTHER_VEL(j);
+        rel = (g.relations >> (BOIDS_REL_BITS * cur_group[j])) & BOIDS_REL_MASK;
+    vec3 vj = cur_vel[j].xyz;
     vec3 t;
     // Queueing and avoidance look at every agent the group sees (any
     // relation but ignore): a crowd files behind, and dodges, anyone.
@@ -170,7 +139,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
         float tc;
         if (BOIDS_ON(beh, BOIDS_BI_AVOID) && d2 < g.radius * g.radius &&
             avoid_threat(off, acc.vel, vj, g.avoid_horizon, 2.0 * g.body_radius, tc, t)) {
-            uint id = OTHER_ID(j);
+            uint id = cur_id[j];
             if (avoid_sooner(tc, id, acc.avoid_t, acc.avoid_id)) {
                 acc.avoid_t = tc;
                 acc.avoid_id = id;
@@ -246,7 +215,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
             fix3(acc.esc, t, BOIDS_FIX_SEP);
             acc.esc_n++;
         }
-        uint id = OTHER_ID(j);
+        uint id = cur_id[j];
         if (BOIDS_ON(beh, BOIDS_BI_HIDE) && d2 < g.radius * g.radius &&
             (d2 < acc.hunter_d2 || (d2 == acc.hunter_d2 && id < acc.hunter_id))) {
             acc.hunter_d2 = d2;
@@ -254,7 +223,7 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
             acc.hunter_slot = j;
         }
     } else if (rel == BOIDS_REL_PURSUE) {
-        uint id = OTHER_ID(j);
+        uint id = cur_id[j];
         if (BOIDS_ON(beh, BOIDS_BI_HUNT) && d2 < g.radius * g.radius &&
             (d2 < acc.prey_d2 || (d2 == acc.prey_d2 && id < acc.prey_id))) {
             acc.prey_d2 = d2;
@@ -262,46 +231,6 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
             acc.prey_slot = j;
         }
     }
-}
-
-#if !defined(BOIDS_KERNEL_TILED)
-// The cells c-M..c+M of one axis (n cells), computed, not listed: the
-// cells (s + q) mod n for q < k (on a torus with at most 2M + 1 cells every
-// cell once, s = 0; at a wall those past the end dropped). The same cells
-// as grid_axis_cells (C: axis_cells), in another order: the sums are
-// integers and every choice is by (d^2, id), so the order does not matter.
-struct axis_span {
-    uint s, k, n, c;
-};
-
-axis_span axis_block(uint c, uint n, bool wrap, uint m) {
-    axis_span a;
-    a.n = n;
-    a.c = c;
-    if (wrap && n <= 2u * m + 1u) {
-        a.s = 0u;
-        a.k = n;
-    } else if (wrap) {
-        a.s = c >= m ? c - m : c + n - m;
-        a.k = 2u * m + 1u;
-    } else {
-        a.s = c >= m ? c - m : 0u;
-        a.k = min(c + m, n - 1u) - a.s + 1u;
-    }
-    return a;
-}
-
-// The q-th cell of the span (s + q < 2n: one subtraction, no %).
-uint axis_cell(axis_span a, uint q) {
-    uint x = a.s + q;
-    return x >= a.n ? x - a.n : x;
-}
-
-// C twin: src/core/grid.c boids_grid_axis_rings() (the ring of a cell).
-// The ring of cell x: its distance in cells from c (on a torus the shorter way).
-uint axis_ring(axis_span a, uint x) {
-    uint d = x >= a.c ? x - a.c : a.c - x;
-    return WORLD_BOUNDARY == BOIDS_BOUNDARY_WRAP ? min(d, a.n - d) : d;
 }
 
 // The slots of the cells x0..x1 (consecutive, x0 <= x1) of a row.
@@ -485,7 +414,6 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
             }
         }
 }
-#endif
 
 // C twin: src/core/steer.c combine(), one iteration of its loop (behaviour
 // b, enabled). behaviors_of() calls it right after each enabled behaviour,
@@ -512,8 +440,7 @@ void combine_one(boids_group_params g, uint b, vec3 force, float maxforce, inout
     acc = s;
 }
 
-// The agents of this step (every kernel: u_count is the number of tiles
-// under kernel tiled, where an id above it was once taken for the target).
+// The agents of this step (an id at or above it names the target).
 layout(location = BOIDS_LOC_AGENTS) uniform uint u_agents;
 
 // C twin: src/core/steer.c named_agent() (off, vel out).
@@ -801,7 +728,6 @@ void steer_finish(uint i, boids_group_params g, vec3 heading, bool has_heading, 
     candidates[i] = acc.candidates;
 }
 
-#if !defined(BOIDS_KERNEL_TILED)
 // C twin: src/core/steer.c steer_agent().
 // Steer one agent (slot i of cur): acceleration into accel[i], the updated
 // wander angles into next (pos.w, vel.w), neighbour statistics.
@@ -816,173 +742,3 @@ void main() {
     gather_neighbors(i, g, heading, has_heading, acc);
     steer_finish(i, g, heading, has_heading, acc);
 }
-#else
-// The tiles of the grid: 2D 8x8 cells, 3D 4x4x2 (cells per axis).
-uvec3 tile_size() {
-    return WORLD_DIM == 3u ? uvec3(BOIDS_TILE_3D_X, BOIDS_TILE_3D_Y, BOIDS_TILE_3D_Z)
-                           : uvec3(BOIDS_TILE_2D_X, BOIDS_TILE_2D_Y, 1u);
-}
-
-// One axis of the block around the tile's cells [c0, c1] of n: its cells
-// are (lo + k) % n for k < len, or every cell 0..n-1 (all) when the wrapped
-// range covers the axis. The same cells as the union of grid_axis_cells.
-void halo_axis(uint c0, uint c1, uint n, bool wrap, out uint lo, out uint len, out bool whole) {
-    if (wrap) {
-        whole = c1 - c0 + 3u >= n;
-        lo = whole ? 0u : (c0 == 0u ? n - 1u : c0 - 1u);
-        len = whole ? n : c1 - c0 + 3u;
-        return;
-    }
-    whole = false;
-    lo = c0 > 0u ? c0 - 1u : 0u;
-    uint hi = c1 + 1u < n ? c1 + 1u : n - 1u;
-    len = hi - lo + 1u;
-}
-
-// The index on a halo axis of cell coordinate c (a cell of the block).
-uint halo_index(uint c, uint lo, uint n, bool whole) { return whole ? c : (c + n - lo) % n; }
-
-// Kernel tiled: work group = tile. Each invocation takes one cell of the
-// block (the tile and a cell around it): its first slot and count; one
-// invocation the prefix sums; each invocation stages its cell's agents.
-// Then the tile's agents, one per invocation in turn, gather as
-// gather_neighbors does (the same cells: grid_axis_cells of the agent's
-// cell, found in the block), reading the other agents from shared memory.
-shared uint t_tile_cells;                       // cells of the tile
-shared uint t_tile_halo[64];                    // each tile cell's index in the block (at most 8x8 or 4x4x2)
-shared uint t_tile_prefix[65];                  // agents of the tile cells before each
-void main() {
-    uint lid = gl_LocalInvocationID.x;
-    uint tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-    uvec3 ts = tile_size();
-    uvec3 n = world.cells.xyz;
-    uvec3 tiles = (n + ts - 1u) / ts;
-    // Work groups past the last tile do nothing (no return: barriers follow).
-    bool live = tile < tiles.x * tiles.y * tiles.z;
-    uvec3 t = uvec3(tile % tiles.x, (tile / tiles.x) % tiles.y, tile / (tiles.x * tiles.y));
-    uvec3 c0 = live ? t * ts : uvec3(0u), c1 = live ? min(c0 + ts, n) - 1u : uvec3(0u);
-    bool wrap = WORLD_BOUNDARY == BOIDS_BOUNDARY_WRAP;
-    uvec3 lo, len;
-    bvec3 whole;
-    for (int a = 0; a < 3; a++) {
-        uint l, m;
-        bool every;
-        halo_axis(c0[a], c1[a], n[a], wrap, l, m, every);
-        lo[a] = l;
-        len[a] = m;
-        whole[a] = every;
-    }
-    uint halo_cells = live ? len.x * len.y * len.z : 0u;
-    if (lid < halo_cells) {
-        uvec3 h = uvec3(lid % len.x, (lid / len.x) % len.y, lid / (len.x * len.y));
-        uvec3 c;
-        for (int a = 0; a < 3; a++)
-            c[a] = whole[a] ? h[a] : (lo[a] + h[a]) % n[a];
-        uint r = grid_rank((c.z * n.y + c.y) * n.x + c.x);
-        t_first[lid] = cell_start[r];
-        t_count[lid] = cell_start[r + 1u] - cell_start[r];
-    }
-    barrier();
-    if (lid == 0u) {
-        uint total = 0u;
-        for (uint h = 0u; h < halo_cells; h++) {
-            t_base[h] = total;
-            total += t_count[h];
-        }
-        t_total = total;
-        t_staged = total <= BOIDS_TILE_CAP;
-        uint k = 0u, agents = 0u;
-        for (uint z = c0.z; live && z <= c1.z; z++)
-            for (uint y = c0.y; y <= c1.y; y++)
-                for (uint x = c0.x; x <= c1.x; x++) {
-                    uint h = (halo_index(z, lo.z, n.z, whole.z) * len.y + halo_index(y, lo.y, n.y, whole.y)) * len.x +
-                             halo_index(x, lo.x, n.x, whole.x);
-                    t_tile_halo[k] = h;
-                    t_tile_prefix[k] = agents;
-                    agents += t_count[h];
-                    k++;
-                }
-        t_tile_prefix[k] = agents;
-        t_tile_cells = k;
-    }
-    barrier();
-    if (t_staged && lid < halo_cells) {
-        uint first = t_first[lid], base = t_base[lid];
-        for (uint k = 0u; k < t_count[lid]; k++) {
-            uint j = first + k;
-            t_pos[base + k] = uvec4(floatBitsToUint(cur_pos[j].xyz), cur_group[j]);
-            t_vel[base + k] = uvec4(floatBitsToUint(cur_vel[j].xyz), cur_id[j]);
-            t_slot[base + k] = j;
-        }
-    }
-    barrier();
-    bool staged = t_staged;
-    uint agents = t_tile_prefix[t_tile_cells];
-    for (uint q = lid; q < agents; q += BOIDS_WORKGROUP_SIZE) {
-        // The tile cell of the q-th agent: the last k with prefix[k] <= q.
-        // (At most 7 halvings of 64 cells: the loop is bounded by its count
-        // too, so no shared value a driver reads differently can spin it.)
-        uint a = 0u, b = t_tile_cells - 1u;
-        for (int halvings = 0; halvings < 8 && a < b; halvings++) {
-            uint m = (a + b + 1u) / 2u;
-            if (t_tile_prefix[m] <= q)
-                a = m;
-            else
-                b = m - 1u;
-        }
-        uint i = t_first[t_tile_halo[a]] + (q - t_tile_prefix[a]);
-        boids_group_params g = group[cur_group[i]];
-        vec3 heading = set_mag(cur_vel[i].xyz, 1.0);
-        bool has_heading = norm2(heading) > 0.0;
-        gather acc = gather_start(g, cur_vel[i].xyz);
-        vec3 p = cur_pos[i].xyz;
-        // Its cell: the tile cell whose slots hold it (what key.comp gave it),
-        // not recomputed from the position, so the 3x3(x3) cells around it
-        // are inside the staged block by construction.
-        uvec3 tdim = c1 - c0 + 1u;
-        uvec3 c = c0 + uvec3(a % tdim.x, (a / tdim.x) % tdim.y, a / (tdim.x * tdim.y));
-        // M = 1 only (src/gpu/gpu.c runs the per-agent steer for a finer grid).
-        uint xs[BOIDS_GRID_AXIS_MAX], ys[BOIDS_GRID_AXIS_MAX], zs[BOIDS_GRID_AXIS_MAX];
-        uint nx = grid_axis_cells(c.x, n.x, wrap, 1u, xs);
-        uint ny = grid_axis_cells(c.y, n.y, wrap, 1u, ys);
-        uint nz = grid_axis_cells(c.z, n.z, wrap, 1u, zs);
-        float reach = group_reach(cur_group[i]);
-        float reach2 = reach * reach;
-        for (uint kz = 0u; kz < nz; kz++)
-            for (uint ky = 0u; ky < ny; ky++) {
-                uint hrow = (halo_index(zs[kz], lo.z, n.z, whole.z) * len.y + halo_index(ys[ky], lo.y, n.y, whole.y)) * len.x;
-                for (uint kx = 0u; kx < nx; kx++) {
-                    // Consecutive cells of the block: one run of staged agents.
-                    uint h0 = hrow + halo_index(xs[kx], lo.x, n.x, whole.x), h1 = h0;
-                    while (kx + 1u < nx && hrow + halo_index(xs[kx + 1u], lo.x, n.x, whole.x) == h1 + 1u) {
-                        kx++;
-                        h1++;
-                    }
-                    uint lfirst = t_base[h0], llast = t_base[h1] + t_count[h1];
-                    acc.candidates += llast - lfirst;
-                    if (staged) {
-                        for (uint lj = lfirst; lj < llast; lj++) {
-                            vec3 off = world_delta(p, uintBitsToFloat(t_pos[lj].xyz));
-                            precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
-                            if (d2 > 0.0 && d2 < reach2) {
-                                uvec4 v = t_vel[lj];
-                                gather_pair(g, heading, has_heading, t_slot[lj], off, d2, acc, uintBitsToFloat(v.xyz),
-                                            t_pos[lj].w, v.w);
-                            }
-                        }
-                    } else { // the block did not fit: the same agents from the buffers
-                        for (uint h = h0; h <= h1; h++)
-                            for (uint j = t_first[h]; j < t_first[h] + t_count[h]; j++) {
-                                vec3 off = world_delta(p, cur_pos[j].xyz);
-                                precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
-                                if (d2 > 0.0 && d2 < reach2)
-                                    gather_pair(g, heading, has_heading, j, off, d2, acc, cur_vel[j].xyz, cur_group[j],
-                                                cur_id[j]);
-                            }
-                    }
-                }
-            }
-        steer_finish(i, g, heading, has_heading, acc);
-    }
-}
-#endif

@@ -17,18 +17,17 @@ shared uint best_n[BOIDS_WORKGROUP_SIZE];
 // The agents of the block around cell c.
 uint block_count(uint cell) {
     uvec3 c = uvec3(cell % world.cells.x, (cell / world.cells.x) % world.cells.y, cell / (world.cells.x * world.cells.y));
-    bool wrap = world.boundary == BOIDS_BOUNDARY_WRAP;
+    bool wrap = WORLD_BOUNDARY == BOIDS_BOUNDARY_WRAP;
     // The survey's blocks are 3x3 of reach-wide cells: finalize keeps M = 1
     // (grid_fine() is 1) whenever a group needs the survey.
-    uint xs[BOIDS_GRID_AXIS_MAX], ys[BOIDS_GRID_AXIS_MAX], zs[BOIDS_GRID_AXIS_MAX];
-    uint nx = grid_axis_cells(c.x, world.cells.x, wrap, 1u, xs);
-    uint ny = grid_axis_cells(c.y, world.cells.y, wrap, 1u, ys);
-    uint nz = grid_axis_cells(c.z, world.cells.z, wrap, 1u, zs);
+    axis_span ax = axis_block(c.x, world.cells.x, wrap, 1u);
+    axis_span ay = axis_block(c.y, world.cells.y, wrap, 1u);
+    axis_span az = axis_block(c.z, world.cells.z, wrap, 1u);
     uint n = 0u;
-    for (uint k = 0u; k < nz; k++)
-        for (uint j = 0u; j < ny; j++)
-            for (uint i = 0u; i < nx; i++) {
-                uint q = (zs[k] * world.cells.y + ys[j]) * world.cells.x + xs[i];
+    for (uint k = 0u; k < az.k; k++)
+        for (uint j = 0u; j < ay.k; j++)
+            for (uint i = 0u; i < ax.k; i++) {
+                uint q = (axis_cell(az, k) * world.cells.y + axis_cell(ay, j)) * world.cells.x + axis_cell(ax, i);
                 uint r = grid_rank(q); // kernel morton: counts in Morton order
                 n += cell_start[r + 1u] - cell_start[r];
             }

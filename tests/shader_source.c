@@ -5,8 +5,8 @@
 //   comp FILE        a compute stage (every embedded *.comp), once with
 //                    GL_ARB_gpu_shader_int64 (NAME.int64.comp) and once
 //                    without (NAME.comp: GLSL 4.50 core, no extension), and
-//                    with each GPU kernel variant's defines, no extension
-//                    (NAME.morton.comp, .tiled, .fused, .all)
+//                    with the GPU kernel variant's defines, no extension
+//                    (NAME.morton.comp)
 //   vert FILE / frag FILE   every embedded *.vert, *.frag
 //   link VERT FRAG   the drawing programs src/render links
 // Exit 0, or 1 with a message on stderr.
@@ -72,10 +72,7 @@ int main(int argc, char **argv) {
             static const struct {
                 const char *name;
                 unsigned flags;
-            } kernels[] = {{"morton", BOIDS_SHADER_MORTON},
-                           {"tiled", BOIDS_SHADER_TILED},
-                           {"fused", BOIDS_SHADER_FUSED},
-                           {"all", BOIDS_SHADER_MORTON | BOIDS_SHADER_TILED | BOIDS_SHADER_FUSED}};
+            } kernels[] = {{"morton", BOIDS_SHADER_MORTON}};
             for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
                 snprintf(name, sizeof(name), "%.*s.%s.comp", (int)(strlen(f) - 5), f, kernels[k].name);
                 if (!write_source(outdir, shader_dir, f, kernels[k].flags, name))

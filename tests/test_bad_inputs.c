@@ -47,6 +47,8 @@ static const char *const flag_cases[][6] = {
     {"--joints", "99", NULL},
     {"--body-length", "-1", NULL},
     {"--index", "tree", NULL},
+    {"--kernel", "tiled", NULL}, // removed kernels: not GPU kernels any more
+    {"--kernel", "morton-fused", "--backend", "gpu", NULL},
     {"--boundary", "margin", "--margin", "0", NULL},
     {"--margin", "-3", NULL},
     {"--margin", "1e30", NULL}, // above the largest finalize accepts (1e9)
@@ -291,8 +293,8 @@ START_TEST(flags_on_every_executable) {
 }
 END_TEST
 
-// The per-rule neighbourhood and combination inputs: the one line names
-// the flag or key, the value and what is allowed.
+// The per-rule neighbourhood, combination and kernel inputs: the one line
+// names the flag or key, the value and what is allowed.
 START_TEST(neighborhood_and_combine_messages) {
     make_inputs();
     static const struct {
@@ -300,6 +302,9 @@ START_TEST(neighborhood_and_combine_messages) {
         const char *named, *value, *allowed;
     } cases[] = {
         {{"--combine", "greedy"}, "--combine", "greedy", "sum, priority or truncated"},
+        {{"--kernel", "tiled", "--backend", "gpu"}, "--kernel", "tiled", "reference or morton"}, // removed kernels
+        {{"--kernel", "fused"}, "--kernel", "fused", "reference or morton"},
+        {{"--kernel", "all", "--backend", "gpu"}, "--kernel", "all", "reference or morton"},
         {{"--alignment-radius", "0"}, "--alignment-radius", "'0'", "> 0"},
         {{"--cohesion-radius", "-2"}, "--cohesion-radius", "-2", "> 0"},
         {{"--world", "200x200", "--cohesion-radius", "150"}, "--cohesion-radius", "150", "<= 100"},

@@ -93,7 +93,7 @@ static void expect_programs(const char *tag, const char *const *more, const char
         ck_assert_msg(strncmp(rows[i].format, "0x", 2) == 0 && strtoul(rows[i].format, NULL, 16) != 0,
                       "%s: %s: expected a format enum 0x..., got '%s'", tag, rows[i].name, rows[i].format);
         char file[40];
-        snprintf(file, sizeof file, "%s.comp", strcmp(rows[i].name, "steer_topo") ? rows[i].name : "steer");
+        snprintf(file, sizeof file, "%s.comp", rows[i].name);
         ck_assert_msg(strcmp(rows[i].shader, file) == 0, "%s: %s: expected shader %s, got %s", tag, rows[i].name, file,
                       rows[i].shader);
         if (llvmpipe) // Mesa's binary: no assembly text
@@ -137,25 +137,19 @@ START_TEST(bodies) {
 }
 END_TEST
 
-// Kernel tiled: its steer runs, the per-agent steer_topo is built beside it.
-START_TEST(tiled) {
-    expect_programs("programs-tiled", ARGV("--kernel", "tiled"), "key,count,scan,scatter,steer,integrate",
-                    "scan_add, survey, steer_topo, bodies");
+// Kernel morton: the same programs as the reference (the cells' Morton
+// ranks are a buffer, not a program).
+START_TEST(morton) {
+    expect_programs("programs-morton", ARGV("--kernel", "morton"), "key,count,scan,scatter,steer,integrate",
+                    "scan_add, survey, bodies");
 }
 END_TEST
 
-// Kernel tiled with K nearest neighbours and the heading rules: steer_topo
-// and the survey run, the tiled steer does not.
-START_TEST(tiled_topological) {
-    expect_programs("programs-topo", ARGV("--kernel", "tiled", "--neighbors-max", "4", "--rules", "heading"),
-                    "key,count,scan,scatter,survey,steer_topo,integrate", "scan_add, steer, bodies");
-}
-END_TEST
-
-// Kernel fused: key counts too, so count.comp never runs.
-START_TEST(fused) {
-    expect_programs("programs-fused", ARGV("--kernel", "fused"), "key,scan,scatter,steer,integrate",
-                    "count, scan_add, survey, bodies");
+// Kernel morton with K nearest neighbours and the heading rules: the survey
+// runs, the same steer gathers the K.
+START_TEST(morton_topological) {
+    expect_programs("programs-topo", ARGV("--kernel", "morton", "--neighbors-max", "4", "--rules", "heading"),
+                    "key,count,scan,scatter,survey,steer,integrate", "scan_add, bodies");
 }
 END_TEST
 
@@ -186,6 +180,9 @@ START_TEST(refusal_and_help) {
     ck_assert_msg(WEXITSTATUS(r.status) == 0 && strstr(r.out, "[--program-stats]") &&
                       strstr(r.out, "\n  --program-stats  with --backend gpu"),
                   "expected --help to list --program-stats; stdout: %s", r.out);
+    ck_assert_msg(strstr(r.out, "\n  --kernel NAME") && strstr(r.out, "\n                   reference (") &&
+                      strstr(r.out, "\n                   morton ("),
+                  "expected --help to list --kernel with reference and morton; stdout: %s", r.out);
     boids_test_run_free(&r);
 }
 END_TEST
@@ -194,9 +191,8 @@ int main(void) {
     Suite *s = suite_create("bench_programs");
     boids_test_tcase(s, "reference", reference);
     boids_test_tcase(s, "bodies", bodies);
-    boids_test_tcase(s, "tiled", tiled);
-    boids_test_tcase(s, "tiled_topological", tiled_topological);
-    boids_test_tcase(s, "fused", fused);
+    boids_test_tcase(s, "morton", morton);
+    boids_test_tcase(s, "morton_topological", morton_topological);
     boids_test_tcase(s, "refusal_and_help", refusal_and_help);
     return boids_test_main_suite(s, TMP);
 }

@@ -115,9 +115,9 @@ full "--scenario flocking --count 1500 --steps 200 --grid-fine auto" 2 2x1 10:1.
 # CPU process's, whatever the kernel.
 extra="--backend gpu" same "--count 1000 --steps 200" 1:1x1 2:2x1 4:2x2
 extra="--backend gpu" same "--dim 3 --count 800 --steps 200 --boundary walls" 4:2x1x2 3:1x3x1
-extra="--backend gpu --kernel fused" same "--count 600 --steps 200 --scenario predators-prey --boundary bounce" 3:3x1
+extra="--backend gpu --kernel morton" same "--count 600 --steps 200 --scenario predators-prey --boundary bounce" 3:3x1
 extra="--backend gpu --kernel morton" same "--count 1000 --steps 200 --grid-fine 2 --boundary margin" 2:1x2
-extra="--backend gpu --kernel all" same "--count 600 --steps 200 --scenario flocking-varying" 2:2x1
+extra="--backend gpu --kernel morton" same "--count 600 --steps 200 --scenario flocking-varying" 2:2x1
 extra="--backend gpu" full "--scenario flocking --count 1500 --steps 200 --grid-fine auto --stats-every 25" 2 2x1 10:1.0
 # A rank whose agents outgrow its GPU engine opens a larger one (room for
 # 100 agents at first here).

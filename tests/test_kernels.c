@@ -1,13 +1,13 @@
-// tests/test_kernels.c: the GPU kernel variants (boids/core.h boids_kernel:
-// morton, tiled, fused, all) give the same bits as the reference kernel:
-// the state-hash after a few steps, and per agent (by id) the last step's
-// accel, neighbours, nearest distance and candidates, the grid's counts; in
-// 2D and 3D, wrap and walls, tiny counts (1, 2, 255, 257), counts not a
-// multiple of the work group (256), clustered flocks (the tiled kernel's
-// blocks that overflow shared memory), predators and prey (groups, ids:
-// hunt, escape) and shipped scenarios. Label gpu: without a GL 4.5 context
-// the tests fail, never skip. Also: the CPU backend refuses every kernel but
-// the reference (the engine: BOIDS_ERR_ARGUMENT; the executables: exit 2).
+// tests/test_kernels.c: the GPU kernel variant (boids/core.h boids_kernel:
+// morton) gives the same bits as the reference kernel: the state-hash after
+// a few steps, and per agent (by id) the last step's accel, neighbours,
+// nearest distance and candidates, the grid's counts; in 2D and 3D, wrap
+// and walls, tiny counts (1, 2, 255, 257), counts not a multiple of the
+// work group (256), clustered flocks (crowded cells), predators and prey
+// (groups, ids: hunt, escape) and shipped scenarios. Label gpu: without a
+// GL 4.5 context the tests fail, never skip. Also: the CPU backend refuses
+// every kernel but the reference (the engine: BOIDS_ERR_ARGUMENT; the
+// executables: exit 2).
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,8 +143,7 @@ START_TEST(same_bits_2d_3d_wrap_walls) {
 }
 END_TEST
 
-// Dense clusters: the tiled kernel's blocks of more than BOIDS_TILE_CAP
-// agents are read from the buffers (the same values).
+// Dense clusters: crowded cells and long runs of slots per cell.
 START_TEST(same_bits_clustered) {
     uint32_t dim = 2 + (uint32_t)_i;
     boids_params p;
@@ -153,8 +152,8 @@ START_TEST(same_bits_clustered) {
 }
 END_TEST
 
-// Topological neighbourhoods (neighbors_max 7; the tiled kernel's
-// staged and unstaged blocks): the same K, the same bits.
+// Topological neighbourhoods (neighbors_max 7), uniform and clustered: the
+// same K, the same bits.
 START_TEST(same_bits_topological) {
     uint32_t dim = 2 + (uint32_t)_i;
     boids_params p;
@@ -170,7 +169,7 @@ START_TEST(same_bits_topological) {
 END_TEST
 
 // The finer grid (grid_fine M = _i + 2): every kernel gives the reference
-// kernel's bits at M (the tiled kernel through the per-agent steer), and the
+// kernel's bits at M, and the
 // reference at M gives M = 1's state, accelerations, neighbours and nearest
 // distances (the candidates read differ: other cells). 2D / 3D, wrap,
 // walls, a torus of few cells (every cell once), clustered with K = 7.
@@ -256,7 +255,7 @@ END_TEST
 // grid_fine auto on the GPU, every kernel: created uniform (M = 1), the
 // agents then replaced by a tight cluster; within BOIDS_ENGINE_FINE_EVERY
 // steps the engine picks a finer grid (the cell buffers, the scan's sums and
-// the Morton ranks made anew; kernel fused's keys made again) and the state
+// the Morton ranks made anew) and the state
 // stays the reference kernel's at M = 1 step for step.
 START_TEST(auto_grid_mid_run) {
     boids_kernel k = (boids_kernel)_i;

@@ -11,7 +11,7 @@
 #      costliest, last of the parity checks);
 #   2. boids-bench --program-stats (the compiled programs' statistics);
 #   3. figures: boids-bench --backend gpu 2D 1 M and 10 M (reference kernel),
-#      the other kernels at 1 M, 3D 1 M, FLAME GPU 2's Circles (1 M, 200
+#      the morton kernel at 1 M, 3D 1 M, FLAME GPU 2's Circles (1 M, 200
 #      steps), the viewer's frame off-screen (1920x1080, 1 M agents).
 # One Markdown file, $OUT/device-check.md (OUT defaults to ./device-out):
 # device, driver, date and commit; every command with its raw output and rc
@@ -269,7 +269,7 @@ done
 } >>"$md"
 
 echo -e "\n## 3. Parity of every GPU kernel (boids-validate --kernel)" >>"$md"
-for k in reference morton tiled fused all morton-fused; do
+for k in reference morton; do
   run "validate-kernel-$k" 20 validate "boids-validate --kernel $k: $(human "$N_KERNEL") agents, $STEPS_KERNEL steps" \
     "$v" --kernel "$k" --count "$N_KERNEL" --steps "$STEPS_KERNEL"
 done
@@ -287,7 +287,7 @@ run program-stats 20 bench "boids-bench --program-stats" \
 echo -e "\n## 6. Figures (boids-bench --backend gpu)" >>"$md"
 run bench-2d-reference 75 bench "2D, reference kernel, $COUNTS_BENCH agents" \
   "$b" --backend gpu --kernel reference --dim 2 --counts "$COUNTS_BENCH" --steps "$STEPS_BENCH" --quiet
-for k in morton tiled fused all morton-fused; do
+for k in morton; do
   run "bench-2d-$k" 15 bench "2D, kernel $k, $(human "$N_BENCH") agents" \
     "$b" --backend gpu --kernel "$k" --dim 2 --counts "$N_BENCH" --steps "$STEPS_BENCH" --quiet
 done

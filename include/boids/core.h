@@ -115,24 +115,12 @@ typedef enum boids_index { BOIDS_INDEX_GRID, BOIDS_INDEX_QUADTREE, BOIDS_INDEX_B
 // (O(N^2), as in the sketch), whatever the index.
 typedef enum boids_update { BOIDS_UPDATE_PARALLEL, BOIDS_UPDATE_SEQUENTIAL, BOIDS_UPDATE_KINDS } boids_update;
 
-// The GPU backend's kernel variants (issue 16), all the same bits as the
-// reference: REFERENCE (per-agent steer, row-major cells, a pass per
-// stage), MORTON (agents stored in the Morton / Z order of their cells),
-// TILED (work-group-cooperative steer: a tile of cells' block staged in
-// shared memory), FUSED (key + count in one pass, and done in integrate for
-// the next step), ALL (the three together), MORTON_FUSED (morton and fused
-// without the tiled steer, whose shared memory is plain memory on a CPU
-// device). The CPU backend has only the
-// reference. Names: boids_kernel_names (NULL-terminated, in this order).
-typedef enum boids_kernel {
-    BOIDS_KERNEL_REFERENCE,
-    BOIDS_KERNEL_MORTON,
-    BOIDS_KERNEL_TILED,
-    BOIDS_KERNEL_FUSED,
-    BOIDS_KERNEL_ALL,
-    BOIDS_KERNEL_MORTON_FUSED,
-    BOIDS_KERNEL_KINDS
-} boids_kernel;
+// The GPU backend's kernel variants, both the same bits as the reference:
+// REFERENCE (per-agent steer, row-major cells, a pass per stage), MORTON
+// (agents stored in the Morton / Z order of their cells). The CPU backend
+// has only the reference. Names: boids_kernel_names (NULL-terminated, in
+// this order).
+typedef enum boids_kernel { BOIDS_KERNEL_REFERENCE, BOIDS_KERNEL_MORTON, BOIDS_KERNEL_KINDS } boids_kernel;
 extern const char *const boids_kernel_names[BOIDS_KERNEL_KINDS + 1];
 
 // A named agent (offset, follow, interpose) as a distributed run's driver

@@ -375,10 +375,9 @@ float boids_engine_trig_error(boids_engine *e);
 // false on the CPU.
 bool boids_engine_corrects_rounding(const boids_engine *e);
 // The GPU backend's compute programs (boids_gpu_program_stats: key, count,
-// scan, scan_add, scatter, survey, steer, steer_topo with kernel tiled,
-// integrate, bodies), each with whether this engine ran it, its binary's
-// size and format and the driver's assembly figures where the binary holds
-// them (NVIDIA), into out; *n the rows. BOIDS_ERR_ARGUMENT on the CPU
+// scan, scan_add, scatter, survey, steer, integrate, bodies), each with
+// whether this engine ran it, its binary's size and format and the driver's
+// assembly figures where the binary holds them (NVIDIA), into out; *n the rows. BOIDS_ERR_ARGUMENT on the CPU
 // backend; a GPU fault is returned (*n 0); BOIDS_ERR_NOMEM.
 boids_result boids_engine_program_stats(boids_engine *e, boids_program_stats out[BOIDS_PROGRAMS_MAX], uint32_t *n);
 // Checks $BOIDS_FAULT (boids/gpu.h: lost@STEP, error@STEP, oom) without a

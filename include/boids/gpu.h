@@ -59,7 +59,7 @@ typedef enum boids_gpu_buffer {
     BOIDS_GPU_KEY,   // uint[N]: cell of each slot of the state the grid was built from
     BOIDS_GPU_COUNT, // uint[cells]: the per-cell counts of the last grid
     BOIDS_GPU_START, // uint[cells + 1]
-    // (kernels morton, all: boids_gpu_read gives every buffer in the
+    // (kernel morton: boids_gpu_read gives every buffer in the
     // reference's layout: keys as row-major cells, and once a grid is built
     // the slots in row-major cell order, start its scan)
     BOIDS_GPU_ACCEL,      // vec4[N]
@@ -180,7 +180,7 @@ bool boids_gpu_int64(const boids_gpu *g);
 bool boids_gpu_corrects_rounding(const boids_gpu *g);
 // The compute programs this backend built (boids/program_stats.h), in
 // pipeline order: key, count, scan, scan_add, scatter, survey, steer,
-// steer_topo (kernel tiled only), integrate, bodies; each with whether it
+// integrate, bodies; each with whether it
 // was dispatched since create, its binary's size and format
 // (glGetProgramBinary) and the driver's assembly text in it
 // (boids_gpu_asm_parse). *n: the rows written. BOIDS_ERR_GPU_LOST after a

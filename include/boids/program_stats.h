@@ -43,8 +43,8 @@ typedef struct boids_asm_stats {
 
 // One compute program of the GPU backend.
 typedef struct boids_program_stats {
-    const char *name;      // "key", "count", "scan", "scan_add", "scatter", "survey", "steer", "steer_topo",
-                           // "integrate", "bodies" (static strings)
+    const char *name;      // "key", "count", "scan", "scan_add", "scatter", "survey", "steer", "integrate",
+                           // "bodies" (static strings)
     const char *shader;    // its file in shaders/ ("steer.comp")
     bool dispatched;       // the backend ran it at least once since it was made
     uint64_t binary_bytes; // GL_PROGRAM_BINARY_LENGTH (0: the driver gives no binary)

@@ -382,8 +382,8 @@ class Simulation(_Closable):
     agent id).  ``backend="gpu"`` runs the OpenGL 4.5 compute shaders on a
     headless EGL context that every GPU Simulation of the process shares
     (opened by the first, closed after the last); ``kernel`` picks the GPU
-    kernel variant ("reference", "morton", "tiled", "fused", "all" or
-    "morton-fused": the same bits; the CPU has only "reference").
+    kernel variant ("reference" or "morton": the same bits; the CPU has only
+    "reference").
 
     Not thread-safe in the engine; here every call takes a lock, and a GPU
     simulation may only be used from the thread that made it (its GL context

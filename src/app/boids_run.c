@@ -74,6 +74,9 @@ static const char usage[] =
 static const char usage_more[] = // (C99 promises string literals of 4095 bytes only)
     "  --backend cpu|gpu     the C reference, or the OpenGL 4.5 compute shaders (headless EGL)\n"
     "  --shader-dir DIR      load the GPU shaders from DIR instead of the built-in copies\n"
+    "  --kernel NAME         with --backend gpu, the compute kernel (the same state-hash for each):\n"
+    "                        reference (default: one steer invocation per agent, row-major cells)\n"
+    "                        morton (the agents stored in the Morton / Z order of their cells)\n"
     "  --init FILE.csv       start from a snapshot: id,group,px,py,pz,vx,vy,vz\n"
     "                        (2D: id,group,px,py,vx,vy; a neighbors column is ignored)\n"
     "  --export-csv FILE.csv write the final state (written to a temporary file, then renamed)\n"

@@ -93,7 +93,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_LEADER BOIDS_CLI_BIT(61)         // --leader ID|target (offset, follow: every group's leader)
 #define BOIDS_CLI_FORMATION BOIDS_CLI_BIT(62)      // --formation none|line|column|v|ring (offset: every group)
 #define BOIDS_CLI_INTERPOSE BOIDS_CLI_BIT(63)      // --interpose A,B (interpose: every group)
-#define BOIDS_CLI_KERNEL BOIDS_CLI_BIT(64)         // --kernel reference|morton|tiled|fused|all|morton-fused (GPU)
+#define BOIDS_CLI_KERNEL BOIDS_CLI_BIT(64)         // --kernel reference|morton (GPU)
 #define BOIDS_CLI_WORKLOAD BOIDS_CLI_BIT(65)       // --workload circles (boids-bench: a peer's named workload)
 #define BOIDS_CLI_RENDER BOIDS_CLI_BIT(66)         // --render WxH (boids-bench: the viewer's frame off-screen)
 #define BOIDS_CLI_NEIGHBORS_MAX BOIDS_CLI_BIT(67)  // --neighbors-max K (every group: the K nearest only)

@@ -211,6 +211,4 @@ uint32_t boids_brute_neighbors(const boids_sim *s, uint32_t slot, float radius, 
 }
 
 // See boids/core.h (the GPU kernels; --kernel's names).
-const char *const boids_kernel_names[BOIDS_KERNEL_KINDS + 1] = {"reference", "morton",       "tiled",
-                                                                "fused",     "all",          "morton-fused",
-                                                                NULL};
+const char *const boids_kernel_names[BOIDS_KERNEL_KINDS + 1] = {"reference", "morton", NULL};

@@ -210,7 +210,7 @@ static boids_result finish(boids_engine *e, const boids_engine_desc *d, char *er
         return BOIDS_ERR_ARGUMENT;
     }
     if ((unsigned)d->kernel >= BOIDS_KERNEL_KINDS) {
-        engine_say(err, err_size, "kernel: %d is not a kernel; expected reference (0) to all (%d)", (int)d->kernel,
+        engine_say(err, err_size, "kernel: %d is not a kernel; expected reference (0) to morton (%d)", (int)d->kernel,
                    BOIDS_KERNEL_KINDS - 1);
         return BOIDS_ERR_ARGUMENT;
     }

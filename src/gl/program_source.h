@@ -22,12 +22,10 @@
 // Variants of a compute shader's defines (the flags of
 // boids_shader_source_build; drawing shaders take none).
 #define BOIDS_SHADER_INT64 1u // GL_ARB_gpu_shader_int64 enabled, BOIDS_INT64 defined (else 64-bit sums in uint pairs)
-// The GPU kernel variants (boids/engine.h boids_kernel): each defines
-// BOIDS_KERNEL_<NAME> in every compute stage; the same bits as the reference.
+// The GPU kernel variant beside the reference (boids/core.h boids_kernel):
+// defines BOIDS_KERNEL_MORTON in every compute stage; the same bits as the
+// reference. Bits 4 and 8 are left unused, so the flags below keep their values.
 #define BOIDS_SHADER_MORTON 2u // cells in Morton (Z) order: BOIDS_KERNEL_MORTON (key = the cell's rank)
-#define BOIDS_SHADER_TILED                                                                                             \
-    4u // work-group-cooperative steer (a tile's block staged in shared memory): BOIDS_KERNEL_TILED
-#define BOIDS_SHADER_FUSED 8u // key + count in one pass, and in integrate for the next step: BOIDS_KERNEL_FUSED
 // Test-only: what GLSL 4.50 lets a driver do differently, emulated
 // (shaders/emulate.glsl, assembled first; $BOIDS_EMULATE in src/gpu/gpu.c).
 #define BOIDS_SHADER_EMU_CONV_SAT 16u   // out-of-range float -> integer through 32 bits, saturating

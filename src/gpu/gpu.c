@@ -31,18 +31,17 @@ enum {
     PROG_SCATTER,
     PROG_SURVEY,
     PROG_STEER,
-    PROG_STEER_TOPO,
     PROG_INTEGRATE,
     PROG_BODIES,
     PROG_N
 };
-static const char *const prog_name[PROG_N] = {"key",    "count", "scan",       "scan_add",  "scatter",
-                                              "survey", "steer", "steer_topo", "integrate", "bodies"};
-static const char *const prog_shader[PROG_N] = {"key.comp",       "count.comp",  "scan.comp",  "scan_add.comp",
-                                                "scatter.comp",   "survey.comp", "steer.comp", "steer.comp",
-                                                "integrate.comp", "bodies.comp"};
-static const int prog_stage[PROG_N] = {STAGE_KEY,   STAGE_COUNT, STAGE_SCAN,      -1,          STAGE_SCATTER, -1,
-                                       STAGE_STEER, -1,          STAGE_INTEGRATE, STAGE_BODIES};
+static const char *const prog_name[PROG_N] = {"key",    "count", "scan",      "scan_add", "scatter",
+                                              "survey", "steer", "integrate", "bodies"};
+static const char *const prog_shader[PROG_N] = {"key.comp",      "count.comp",     "scan.comp",
+                                                "scan_add.comp", "scatter.comp",   "survey.comp",
+                                                "steer.comp",    "integrate.comp", "bodies.comp"};
+static const int prog_stage[PROG_N] = {STAGE_KEY, STAGE_COUNT, STAGE_SCAN,      -1,          STAGE_SCATTER,
+                                       -1,        STAGE_STEER, STAGE_INTEGRATE, STAGE_BODIES};
 #define TIMER_RING 4
 #define MAX_SCAN_LEVELS 4
 #define MAX_FAULT_STEP 1000000000ull
@@ -63,16 +62,13 @@ struct boids_gpu {
     int cur; // index of the state bound as cur
     GLuint key, count, start, accel, neighbors, nearest, candidates, flow, slot_of;
     GLuint survey; // uint[4]: the heading rules' survey (survey.comp)
-    // The kernel variant (boids/core.h): its shader flags (BOIDS_SHADER_MORTON,
-    // _TILED, _FUSED); kernel morton: the rank of each row-major cell in
-    // Morton order (cell_rank, also on the host: rank_of); kernel fused:
-    // keys_ready when integrate wrote the keys and counts of cur.
+    // The kernel variant (boids/core.h): its shader flags (BOIDS_SHADER_MORTON);
+    // kernel morton: the rank of each row-major cell in Morton order
+    // (cell_rank, also on the host: rank_of).
     boids_kernel kernel;
     unsigned kernel_flags;
-    GLuint prog_steer_topo; // kernel tiled: its steer without BOIDS_KERNEL_TILED, for groups with neighbors_max > 0
     GLuint cell_rank;
     uint32_t *rank_of, *cell_of_rank;
-    bool keys_ready;
     bool grid_built; // scatter ran since the last upload (start and the slots agree)
     GLuint scan_sums[MAX_SCAN_LEVELS];
     uint32_t scan_levels, scan_n[MAX_SCAN_LEVELS + 1];
@@ -182,7 +178,7 @@ uint32_t boids_gpu_max_agents(void) {
 static GLuint program_of(const boids_gpu *g, int k) {
     if (prog_stage[k] >= 0)
         return g->prog[prog_stage[k]];
-    return k == PROG_SCAN_ADD ? g->prog_scan_add : k == PROG_SURVEY ? g->prog_survey : g->prog_steer_topo;
+    return k == PROG_SCAN_ADD ? g->prog_scan_add : g->prog_survey;
 }
 
 // Marks prog as run in g->dispatched (a program not of the table: nothing).
@@ -322,14 +318,6 @@ static unsigned kernel_flags(boids_kernel k) {
     switch (k) {
     case BOIDS_KERNEL_MORTON:
         return BOIDS_SHADER_MORTON;
-    case BOIDS_KERNEL_TILED:
-        return BOIDS_SHADER_TILED;
-    case BOIDS_KERNEL_FUSED:
-        return BOIDS_SHADER_FUSED;
-    case BOIDS_KERNEL_ALL:
-        return BOIDS_SHADER_MORTON | BOIDS_SHADER_TILED | BOIDS_SHADER_FUSED;
-    case BOIDS_KERNEL_MORTON_FUSED:
-        return BOIDS_SHADER_MORTON | BOIDS_SHADER_FUSED;
     default:
         return 0u;
     }
@@ -558,17 +546,6 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
         free(g);
         return BOIDS_ERR_ARGUMENT;
     }
-    if (g->kernel_flags & BOIDS_SHADER_TILED) {
-        GLint shared = 0;
-        glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared);
-        if (shared < 32768) {
-            snprintf(err, err_size,
-                     "--kernel: '%s' needs 32768 bytes of compute shared memory; this GPU has %d (use reference)",
-                     boids_kernel_names[d->kernel], shared);
-            free(g);
-            return BOIDS_ERR_GPU_LIMIT;
-        }
-    }
     g->trig_error = -1.0f;
     g->fault = fault;
     g->fault_step = fault_step;
@@ -585,13 +562,6 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
                                            &g->prog_scan_add, err, err_size);
     if (r == BOIDS_OK)
         r = boids_program_compute(d->shader_dir, "survey.comp", g->shader_flags | g->kernel_flags, &g->prog_survey, err,
-                                  err_size);
-    // Topological neighbourhoods (neighbors_max K > 0) keep their K in a
-    // per-agent array: the tiled kernel leaves them to the per-agent gather
-    // of the same cell order (the same pairs, the same bits).
-    if (r == BOIDS_OK && (g->kernel_flags & BOIDS_SHADER_TILED))
-        r = boids_program_compute(d->shader_dir, stage_file[STAGE_STEER],
-                                  g->shader_flags | (g->kernel_flags & ~BOIDS_SHADER_TILED), &g->prog_steer_topo, err,
                                   err_size);
     if (r != BOIDS_OK) {
         boids_gpu_destroy(g);
@@ -709,7 +679,6 @@ void boids_gpu_destroy(boids_gpu *g) {
         glDeleteProgram(g->prog[s]);
     glDeleteProgram(g->prog_scan_add);
     glDeleteProgram(g->prog_survey);
-    glDeleteProgram(g->prog_steer_topo);
     if (g->timers[0][0])
         glDeleteQueries(TIMER_RING * (STAGE_N + 1), &g->timers[0][0]);
     if (g->alive && --backends_alive == 0)
@@ -740,10 +709,6 @@ void boids_gpu_set_params(boids_gpu *g, const boids_params *p) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_FLOW, g->flow);
     }
     uint32_t flow_total = g->world_gpu.flow_dims[3];
-    // Kernel fused: keys made for another grid or boundary are made again.
-    if (g->world_gpu.boundary != p->world.boundary || memcmp(g->world_gpu.min, p->world.min, sizeof p->world.min) ||
-        memcmp(g->world_gpu.inv_cell, p->world.inv_cell, sizeof p->world.inv_cell))
-        g->keys_ready = false;
     g->world_gpu = p->world;
     g->world_gpu.flow_dims[3] = flow_total;
     glNamedBufferSubData(g->ubo_groups, 0, sizeof(g->p.group), g->p.group);
@@ -815,7 +780,6 @@ boids_result boids_gpu_set_grid(boids_gpu *g, const boids_params *p, char *err, 
                  boids_kernel_names[g->kernel]);
         return BOIDS_ERR_NOMEM;
     }
-    g->keys_ready = false; // kernel fused: keys of the old grid
     upload_world(g);
     // Built over cur at once, so start, the counts and the slots agree for
     // any read before the next step (which builds it again).
@@ -845,7 +809,6 @@ void boids_gpu_upload_agents(boids_gpu *g, const boids_sim *s) {
     if (gpu_lost(g))
         return;
     state_buffers *c = &g->state[g->cur];
-    g->keys_ready = false; // kernel fused: new positions, new keys
     g->grid_built = false;
     glNamedBufferSubData(c->pos, 0, (GLsizeiptr)g->n * 16, s->cur.pos);
     glNamedBufferSubData(c->vel, 0, (GLsizeiptr)g->n * 16, s->cur.vel);
@@ -920,25 +883,12 @@ void boids_gpu_build_grid(boids_gpu *g) {
         return;
     bind_all(g);
     timestamp(g, 0);
-    if (!(g->kernel_flags & BOIDS_SHADER_FUSED)) {
-        dispatch(g, g->prog[STAGE_KEY], g->n, BOIDS_WORKGROUP_SIZE);
-        glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-        barrier();
-        timestamp(g, 1);
-        dispatch(g, g->prog[STAGE_COUNT], g->n, BOIDS_WORKGROUP_SIZE);
-        barrier();
-    } else {
-        // Kernel fused: key and count in one pass, unless the last
-        // integrate already made them for this state.
-        if (!g->keys_ready) {
-            glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-            barrier();
-            dispatch(g, g->prog[STAGE_KEY], g->n, BOIDS_WORKGROUP_SIZE);
-            barrier();
-        }
-        timestamp(g, 1);
-    }
-    g->keys_ready = false;
+    dispatch(g, g->prog[STAGE_KEY], g->n, BOIDS_WORKGROUP_SIZE);
+    glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    barrier();
+    timestamp(g, 1);
+    dispatch(g, g->prog[STAGE_COUNT], g->n, BOIDS_WORKGROUP_SIZE);
+    barrier();
     timestamp(g, 2);
     scan(g);
     glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
@@ -966,27 +916,8 @@ void boids_gpu_steer(boids_gpu *g) {
         mark_dispatched(g, g->prog_survey);
         barrier();
     }
-    bool topo = false;
-    for (uint32_t k = 0; k < BOIDS_MAX_GROUPS; k++)
-        topo = topo || g->p.group[k].neighbors_max != 0;
-    // The tiled kernel stages a tile and one cell around it: a finer grid's
-    // blocks (c-M..c+M) take the per-agent steer too (the same bits).
-    if ((g->kernel_flags & BOIDS_SHADER_TILED) && (topo || boids_world_grid_fine(&g->world_gpu) > 1)) {
-        glProgramUniform1ui(g->prog_steer_topo, BOIDS_LOC_AGENTS, g->n);
-        dispatch(g, g->prog_steer_topo, g->n, BOIDS_WORKGROUP_SIZE);
-    } else if (g->kernel_flags & BOIDS_SHADER_TILED) {
-        glProgramUniform1ui(g->prog[STAGE_STEER], BOIDS_LOC_AGENTS, g->n);
-        // One work group per tile of cells (steer.comp: 2D 8x8, 3D 4x4x2).
-        const uint32_t *c = g->p.world.cells;
-        bool d3 = g->p.world.dim == 3;
-        uint32_t tx = d3 ? BOIDS_TILE_3D_X : BOIDS_TILE_2D_X, ty = d3 ? BOIDS_TILE_3D_Y : BOIDS_TILE_2D_Y,
-                 tz = d3 ? BOIDS_TILE_3D_Z : 1u;
-        uint32_t tiles = ((c[0] + tx - 1) / tx) * ((c[1] + ty - 1) / ty) * ((c[2] + tz - 1) / tz);
-        dispatch(g, g->prog[STAGE_STEER], tiles, 1);
-    } else {
-        glProgramUniform1ui(g->prog[STAGE_STEER], BOIDS_LOC_AGENTS, g->n);
-        dispatch(g, g->prog[STAGE_STEER], g->n, BOIDS_WORKGROUP_SIZE);
-    }
+    glProgramUniform1ui(g->prog[STAGE_STEER], BOIDS_LOC_AGENTS, g->n);
+    dispatch(g, g->prog[STAGE_STEER], g->n, BOIDS_WORKGROUP_SIZE);
     barrier();
 }
 
@@ -995,16 +926,10 @@ void boids_gpu_integrate(boids_gpu *g) {
     if (g->reset != GL_NO_ERROR)
         return;
     timestamp(g, 5);
-    if (g->kernel_flags & BOIDS_SHADER_FUSED) { // integrate counts the next step's cells
-        const GLuint zero = 0;
-        glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-        barrier();
-    }
     dispatch(g, g->prog[STAGE_INTEGRATE], g->n, BOIDS_WORKGROUP_SIZE);
     barrier();
     g->cur = 1 - g->cur;
     bind_state(g);
-    g->keys_ready = (g->kernel_flags & BOIDS_SHADER_FUSED) != 0;
 }
 
 // The bodies stage alone (the step times it between timestamps).
@@ -1158,8 +1083,8 @@ boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, siz
     if (g->rank_of && which != BOIDS_GPU_COUNT)
         return read_row_major(g, which, b, dst, size);
     if (which == BOIDS_GPU_COUNT && g->kernel != BOIDS_KERNEL_REFERENCE) {
-        // Kernel fused: the count buffer already holds the next step's
-        // counts; morton: by rank. The grid's, by row-major cell, from start.
+        // Kernel morton: the counts are by rank. The grid's, by row-major
+        // cell, from start.
         uint32_t *start = malloc(((size_t)g->cells + 1) * 4);
         boids_result r = start ? grid_counts(g, dst, start) : BOIDS_ERR_NOMEM;
         free(start);
@@ -1373,7 +1298,6 @@ boids_result boids_gpu_set_count(boids_gpu *g, uint32_t n) {
     if (gpu_lost(g))
         return BOIDS_ERR_GPU_LOST;
     g->n = n;
-    g->keys_ready = false; // kernel fused: keys of other agents
     g->grid_built = false;
     return BOIDS_OK;
 }
