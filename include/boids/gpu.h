@@ -76,6 +76,12 @@ typedef struct boids_gpu_desc {
     bool timing;                // benchmarks: debug output asynchronous (synchronous output slows drivers)
     bool silent_errors;         // GL errors are counted, not printed: boids_gpu_check's line names the first
     boids_kernel kernel;        // the kernel variant (boids/core.h; default REFERENCE): the same bits for each
+    // Interactive use (the viewer): where the driver compiles in its own
+    // threads (GL_KHR_parallel_shader_compile), a steer program for new
+    // parameters builds in the background while the general steer (every
+    // behaviour; the same bits) steps. Else every build finishes before the
+    // step that needs it.
+    bool background_builds;
 } boids_gpu_desc;
 
 // Creates buffers and programs for the params' agent count. Errors: one
@@ -85,6 +91,23 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *desc, char 
 void boids_gpu_destroy(boids_gpu *g);
 // The largest agent count this GL implementation's limits allow.
 uint32_t boids_gpu_max_agents(void);
+// The steer stage runs a program specialised to the parameters (the
+// behaviours and rule sets the groups use, dimension, boundary, combine
+// mode, relations, the largest K, the grid's factor), built on first use
+// and kept (up to 32) for when they come back.
+// boids_gpu_prepare starts building p's in the background (background
+// builds only; else nothing): the viewer's likely next sets.
+void boids_gpu_prepare(boids_gpu *g, const boids_params *p);
+// What the steer programs did: specialised builds, steps the general steer
+// stepped while one was building, the last dispatch's spec (one line; ""
+// when it was the general steer).
+typedef struct boids_steer_info {
+    uint32_t built;
+    uint64_t general_steps;
+    bool background; // background builds are on
+    char spec[320];
+} boids_steer_info;
+void boids_gpu_steer_info(const boids_gpu *g, boids_steer_info *out);
 // The kernel the backend runs (boids_gpu_desc.kernel).
 boids_kernel boids_gpu_kernel(const boids_gpu *g);
 // New group, scene and target parameters (same count, world and grid).

@@ -4,6 +4,8 @@
 //
 // Offers: boids_program_compute / _graphics (programs built from shaders/,
 // embedded or from --shader-dir, with logs that name the file),
+// boids_program_compute_start / _build_ready / _build_finish (a build the
+// driver may do in its own threads), boids_program_parallel,
 // boids_gl_debug_enable / _disable (the debug-output callback).
 #ifndef BOIDS_GL_UTIL_H
 #define BOIDS_GL_UTIL_H
@@ -23,6 +25,29 @@
 // of the info log, joined by "; ".
 boids_result boids_program_compute(const char *shader_dir, const char *stage, unsigned flags, GLuint *out, char *err,
                                    size_t err_size);
+
+// A compute program being built: boids_program_compute_start hands the
+// driver the sources and asks for the link without waiting for it, so a
+// driver that compiles in its own threads (GL_KHR_parallel_shader_compile,
+// enabled by boids_program_parallel) does so while the caller goes on;
+// boids_program_build_ready says, without blocking, whether _finish would
+// wait; _finish waits if it must and checks the logs (the shader is then
+// deleted; on failure the program too).
+typedef struct boids_program_build {
+    GLuint shader, program;
+    const char *stage;
+    size_t count;                              // source strings
+    const char *names[BOIDS_SHADER_MAX_PARTS]; // their file names (static strings), for the log
+} boids_program_build;
+boids_result boids_program_compute_start(const char *shader_dir, const char *stage, unsigned flags, const char *defines,
+                                         boids_program_build *b, char *err, size_t err_size);
+bool boids_program_build_ready(const boids_program_build *b);
+boids_result boids_program_build_finish(boids_program_build *b, GLuint *out, char *err, size_t err_size);
+
+// Asks the driver for its own compiler threads (GL_KHR_parallel_shader_compile
+// or the ARB's); false where it offers neither (builds then finish within
+// glLinkProgram or at the first query).
+bool boids_program_parallel(void);
 
 // Link a drawing program of a vertex and a fragment shader (e.g.
 // "agents.vert", "agents.frag"), each after "#version 450 core", BOIDS_GLSL,

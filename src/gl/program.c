@@ -112,14 +112,89 @@ static boids_result link_program(const GLuint *shaders, size_t n, const char *la
 }
 
 // See gl_util.h.
+boids_result boids_program_compute_start(const char *shader_dir, const char *stage, unsigned flags, const char *defines,
+                                         boids_program_build *b, char *err, size_t err_size) {
+    memset(b, 0, sizeof *b);
+    boids_shader_source src;
+    boids_result r = boids_shader_source_build_with(&src, shader_dir, stage, flags, defines, err, err_size);
+    if (r != BOIDS_OK)
+        return r;
+    b->stage = stage;
+    b->count = src.count;
+    for (size_t i = 0; i < src.count; i++)
+        b->names[i] = src.names[i];
+    b->shader = glCreateShader(GL_COMPUTE_SHADER);
+    glShaderSource(b->shader, (GLsizei)src.count, src.texts, NULL);
+    boids_shader_source_free(&src);
+    glCompileShader(b->shader);
+    b->program = glCreateProgram();
+    glAttachShader(b->program, b->shader);
+    glLinkProgram(b->program);
+    return BOIDS_OK;
+}
+
+// See gl_util.h.
+bool boids_program_build_ready(const boids_program_build *b) {
+    if (!GLAD_GL_KHR_parallel_shader_compile && !GLAD_GL_ARB_parallel_shader_compile)
+        return true; // no way to ask: the next query finishes it
+    GLint done = GL_TRUE;
+    glGetProgramiv(b->program, GL_COMPLETION_STATUS_KHR, &done); // the ARB's enum has the same value
+    return done == GL_TRUE;
+}
+
+// See gl_util.h.
+boids_result boids_program_build_finish(boids_program_build *b, GLuint *out, char *err, size_t err_size) {
+    *out = 0;
+    GLint ok = 0;
+    glGetShaderiv(b->shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[8192] = "";
+        glGetShaderInfoLog(b->shader, sizeof(log), NULL, log);
+        snprintf(err, err_size, "shader %s failed to compile: ", b->stage);
+        named_log(log, b->names, b->count, err, err_size);
+    }
+    glDeleteShader(b->shader);
+    if (ok) {
+        glGetProgramiv(b->program, GL_LINK_STATUS, &ok);
+        if (!ok) {
+            char log[8192] = "";
+            glGetProgramInfoLog(b->program, sizeof(log), NULL, log);
+            snprintf(err, err_size, "shader %s failed to link: ", b->stage);
+            const char *none[1] = {NULL};
+            named_log(log, none, 0, err, err_size);
+        }
+    }
+    if (!ok) {
+        glDeleteProgram(b->program);
+        memset(b, 0, sizeof *b);
+        return BOIDS_ERR_SHADER;
+    }
+    glObjectLabel(GL_PROGRAM, b->program, -1, b->stage);
+    *out = b->program;
+    memset(b, 0, sizeof *b);
+    return BOIDS_OK;
+}
+
+// See gl_util.h.
+bool boids_program_parallel(void) {
+    if (GLAD_GL_KHR_parallel_shader_compile)
+        glMaxShaderCompilerThreadsKHR(0xFFFFFFFFu); // as many as the driver likes
+    else if (GLAD_GL_ARB_parallel_shader_compile)
+        glMaxShaderCompilerThreadsARB(0xFFFFFFFFu);
+    else
+        return false;
+    return true;
+}
+
+// See gl_util.h.
 boids_result boids_program_compute(const char *shader_dir, const char *stage, unsigned flags, GLuint *out, char *err,
                                    size_t err_size) {
     *out = 0;
-    boids_result r;
-    GLuint sh = compile_file(shader_dir, GL_COMPUTE_SHADER, stage, flags, err, err_size, &r);
-    if (!sh)
+    boids_program_build b;
+    boids_result r = boids_program_compute_start(shader_dir, stage, flags, NULL, &b, err, err_size);
+    if (r != BOIDS_OK)
         return r;
-    return link_program(&sh, 1, stage, out, err, err_size);
+    return boids_program_build_finish(&b, out, err, err_size);
 }
 
 // See gl_util.h. Vertex and fragment shaders get the version line and

@@ -91,6 +91,12 @@ static void version_lines(const char *file, bool compute, unsigned flags, char *
 // See program_source.h.
 boids_result boids_shader_source_build(boids_shader_source *s, const char *shader_dir, const char *file, unsigned flags,
                                        char *err, size_t err_size) {
+    return boids_shader_source_build_with(s, shader_dir, file, flags, NULL, err, err_size);
+}
+
+// See program_source.h.
+boids_result boids_shader_source_build_with(boids_shader_source *s, const char *shader_dir, const char *file,
+                                            unsigned flags, const char *defines, char *err, size_t err_size) {
     memset(s, 0, sizeof(*s));
     size_t len = strlen(file);
     bool compute = len > 5 && strcmp(file + len - 5, ".comp") == 0;
@@ -105,6 +111,15 @@ boids_result boids_shader_source_build(boids_shader_source *s, const char *shade
         files[nfiles++] = "shared.h";
     files[nfiles++] = file;
     version_lines(file, compute, flags, s->version, sizeof(s->version));
+    if (defines) {
+        size_t used = strlen(s->version);
+        if (used + strlen(defines) + 1 > sizeof(s->version)) {
+            snprintf(err, err_size, "shader %s: %zu bytes of defines (at most %zu)", file, strlen(defines),
+                     sizeof(s->version) - used - 1);
+            return BOIDS_ERR_SHADER;
+        }
+        memcpy(s->version + used, defines, strlen(defines) + 1);
+    }
     s->names[0] = "(version)";
     s->texts[0] = s->version;
     s->count = 1;

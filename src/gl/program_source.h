@@ -43,7 +43,7 @@ typedef struct boids_shader_source {
     size_t count;
     const char *names[BOIDS_SHADER_MAX_PARTS]; // "(version)", then the file names
     const char *texts[BOIDS_SHADER_MAX_PARTS];
-    char version[512];
+    char version[1536]; // the version line, the defines
     char *owned[BOIDS_SHADER_MAX_PARTS];
 } boids_shader_source;
 
@@ -53,6 +53,10 @@ typedef struct boids_shader_source {
 // the embedded files. On failure err says which file and *s holds nothing.
 boids_result boids_shader_source_build(boids_shader_source *s, const char *shader_dir, const char *file, unsigned flags,
                                        char *err, size_t err_size);
+// The same with more "#define ..." lines after the version's (a specialised
+// steer program's BOIDS_SPEC_*, src/gpu/steer_spec.h); NULL: none.
+boids_result boids_shader_source_build_with(boids_shader_source *s, const char *shader_dir, const char *file,
+                                            unsigned flags, const char *defines, char *err, size_t err_size);
 void boids_shader_source_free(boids_shader_source *s);
 
 // The strings joined (malloc'd; NULL if out of memory).

@@ -16,6 +16,7 @@
 
 #include "boids/gpu.h"
 #include "gl_util.h"
+#include "steer_spec.h"
 
 enum { STAGE_KEY, STAGE_COUNT, STAGE_SCAN, STAGE_SCATTER, STAGE_STEER, STAGE_INTEGRATE, STAGE_BODIES, STAGE_N };
 static const char *const stage_file[] = {"key.comp",   "count.comp",     "scan.comp",  "scatter.comp",
@@ -31,23 +32,37 @@ enum {
     PROG_SCATTER,
     PROG_SURVEY,
     PROG_STEER,
+    PROG_STEER_GENERAL,
     PROG_INTEGRATE,
     PROG_BODIES,
     PROG_N
 };
-static const char *const prog_name[PROG_N] = {"key",    "count", "scan",      "scan_add", "scatter",
-                                              "survey", "steer", "integrate", "bodies"};
-static const char *const prog_shader[PROG_N] = {"key.comp",      "count.comp",     "scan.comp",
-                                                "scan_add.comp", "scatter.comp",   "survey.comp",
-                                                "steer.comp",    "integrate.comp", "bodies.comp"};
+// "steer": the specialised steer program of the last dispatch;
+// "steer_general": the general one (every behaviour), where it was built.
+static const char *const prog_name[PROG_N] = {"key",   "count",         "scan",      "scan_add", "scatter", "survey",
+                                              "steer", "steer_general", "integrate", "bodies"};
+static const char *const prog_shader[PROG_N] = {"key.comp",     "count.comp",  "scan.comp",  "scan_add.comp",
+                                                "scatter.comp", "survey.comp", "steer.comp", "steer.comp",
+                                                "integrate.comp", "bodies.comp"};
 static const int prog_stage[PROG_N] = {STAGE_KEY, STAGE_COUNT, STAGE_SCAN,      -1,          STAGE_SCATTER,
-                                       -1,        STAGE_STEER, STAGE_INTEGRATE, STAGE_BODIES};
+                                       -1,        -1,          STAGE_STEER, STAGE_INTEGRATE, STAGE_BODIES};
+// Steer programs kept at once (the least recently used makes way).
+#define STEER_CACHE 32
 #define TIMER_RING 4
 #define MAX_SCAN_LEVELS 4
 #define MAX_FAULT_STEP 1000000000ull
 
 // BOIDS_FAULT: what is injected.
 typedef enum fault_kind { FAULT_NONE, FAULT_LOST, FAULT_ERROR, FAULT_OOM } fault_kind;
+
+// A steer program specialised to a spec (steer_spec.h): built, or being
+// built in the background (build.program != 0).
+typedef struct steer_variant {
+    boids_steer_spec spec;
+    GLuint prog;               // 0 while building
+    boids_program_build build; // the build in flight
+    uint64_t used;             // the backend's steer_uses when last dispatched (least recent goes first)
+} steer_variant;
 
 typedef struct state_buffers {
     GLuint pos, vel, id, group;
@@ -76,6 +91,19 @@ struct boids_gpu {
     GLuint joints; // vec4[joint_rows * n] (0: no bodies)
     uint32_t joint_rows;
     GLuint prog[STAGE_N], prog_scan_add, prog_survey;
+    // Steer programs specialised to the run (steer_spec.h), one per spec met;
+    // prog[STAGE_STEER] is the general steer (every behaviour, the
+    // parameters decide), built only for background builds (the viewer:
+    // it steps while a new spec builds) or after a specialised build failed.
+    steer_variant steer[STEER_CACHE];
+    uint32_t steer_n;
+    uint64_t steer_uses;
+    GLuint steer_last;      // the steer program of the last dispatch
+    bool background;        // boids_gpu_desc.background_builds, and the driver compiles in its own threads
+    boids_program_build steer_general_build; // the general steer's build in flight
+    uint32_t steer_built;   // specialised programs built (cache misses)
+    uint64_t steer_general_steps; // steps stepped by the general steer while a specialised one was building
+    char steer_error[256];  // a specialised build's failure (boids_gpu_check reports it)
     uint32_t dispatched; // bit PROG_*: the program ran at least once (boids_gpu_program_stats)
     GLuint timers[TIMER_RING][STAGE_N + 1];
     uint64_t step, timed_steps;
@@ -178,6 +206,8 @@ uint32_t boids_gpu_max_agents(void) {
 static GLuint program_of(const boids_gpu *g, int k) {
     if (prog_stage[k] >= 0)
         return g->prog[prog_stage[k]];
+    if (k == PROG_STEER)
+        return g->steer_last ? g->steer_last : g->steer_n ? g->steer[0].prog : 0;
     return k == PROG_SCAN_ADD ? g->prog_scan_add : g->prog_survey;
 }
 
@@ -485,6 +515,142 @@ static boids_result parse_emulate(const char *v, unsigned *flags, char *err, siz
 }
 
 // See boids/gpu.h.
+// ---- steer programs specialised to the run ----------------------------------
+
+// The cached variant of spec, or NULL.
+static steer_variant *steer_find(boids_gpu *g, const boids_steer_spec *spec) {
+    for (uint32_t k = 0; k < g->steer_n; k++)
+        if (boids_steer_spec_equal(&g->steer[k].spec, spec))
+            return &g->steer[k];
+    return NULL;
+}
+
+// A free place in the cache: a new one, or the least recently used built
+// one's (deleted). NULL when every place holds a build in flight.
+static steer_variant *steer_place(boids_gpu *g) {
+    if (g->steer_n < STEER_CACHE)
+        return &g->steer[g->steer_n++];
+    steer_variant *old = NULL;
+    for (uint32_t k = 0; k < g->steer_n; k++)
+        if (g->steer[k].prog && (!old || g->steer[k].used < old->used))
+            old = &g->steer[k];
+    if (old) {
+        if (g->steer_last == old->prog)
+            g->steer_last = 0;
+        glDeleteProgram(old->prog);
+        memset(old, 0, sizeof *old);
+    }
+    return old;
+}
+
+// Builds the steer program of spec into the cache: in the background
+// (`background`, where the driver compiles in its own threads: the build is
+// left in flight) or now. A failure: err, and the spec holds no place.
+static boids_result steer_variant_build(boids_gpu *g, const boids_steer_spec *spec, bool background, char *err,
+                                        size_t err_size) {
+    if (steer_find(g, spec))
+        return BOIDS_OK;
+    steer_variant *v = steer_place(g);
+    if (!v)
+        return BOIDS_OK; // every place building: this spec waits for a later call
+    char defines[1024];
+    if (!boids_steer_spec_defines(spec, defines, sizeof defines)) {
+        snprintf(err, err_size, "steer.comp: the spec's defines exceed %zu bytes", sizeof defines);
+        g->steer_n--;
+        return BOIDS_ERR_SHADER;
+    }
+    v->spec = *spec;
+    boids_result r = boids_program_compute_start(g->shader_dir, stage_file[STAGE_STEER],
+                                                 g->shader_flags | g->kernel_flags, defines, &v->build, err, err_size);
+    if (r == BOIDS_OK && !background)
+        r = boids_program_build_finish(&v->build, &v->prog, err, err_size);
+    if (r != BOIDS_OK) {
+        *v = g->steer[--g->steer_n]; // its place to the last
+        memset(&g->steer[g->steer_n], 0, sizeof g->steer[0]);
+        return r;
+    }
+    g->steer_built++;
+    return BOIDS_OK;
+}
+
+// The general steer (every behaviour), built now if it is not.
+static GLuint steer_general(boids_gpu *g) {
+    char err[512] = "";
+    boids_result r = BOIDS_OK;
+    if (!g->prog[STAGE_STEER] && g->steer_general_build.program)
+        r = boids_program_build_finish(&g->steer_general_build, &g->prog[STAGE_STEER], err, sizeof err);
+    else if (!g->prog[STAGE_STEER])
+        r = boids_program_compute(g->shader_dir, stage_file[STAGE_STEER], g->shader_flags | g->kernel_flags,
+                                  &g->prog[STAGE_STEER], err, sizeof err);
+    if (r != BOIDS_OK && !g->steer_error[0])
+        snprintf(g->steer_error, sizeof g->steer_error, "%s", err);
+    return g->prog[STAGE_STEER];
+}
+
+// The steer program for the current parameters: the spec's, built now if
+// it is new (or, with background builds, started; the general steer steps
+// until it is ready - the same bits). A failed build leaves its error for
+// boids_gpu_check and the general steer stepping.
+static GLuint steer_program(boids_gpu *g) {
+    boids_steer_spec spec;
+    boids_steer_spec_of(&g->world_gpu, g->p.group, &spec);
+    steer_variant *v = steer_find(g, &spec);
+    char err[512] = "";
+    if (!v) {
+        boids_result r = steer_variant_build(g, &spec, g->background, err, sizeof err);
+        if (r != BOIDS_OK) {
+            if (!g->steer_error[0])
+                snprintf(g->steer_error, sizeof g->steer_error, "%s", err);
+            return steer_general(g);
+        }
+        v = steer_find(g, &spec);
+        if (!v) // the cache is full of builds in flight
+            return steer_general(g);
+    }
+    if (!v->prog && v->build.program) {
+        // Building: ready, or no general steer to step with yet, finishes it.
+        bool general = g->prog[STAGE_STEER] || (g->steer_general_build.program &&
+                                                boids_program_build_ready(&g->steer_general_build));
+        if (boids_program_build_ready(&v->build) || !general) {
+            boids_result r = boids_program_build_finish(&v->build, &v->prog, err, sizeof err);
+            if (r != BOIDS_OK) {
+                if (!g->steer_error[0])
+                    snprintf(g->steer_error, sizeof g->steer_error, "%s", err);
+                *v = g->steer[--g->steer_n];
+                memset(&g->steer[g->steer_n], 0, sizeof g->steer[0]);
+                return steer_general(g);
+            }
+        } else {
+            g->steer_general_steps++;
+            return steer_general(g);
+        }
+    }
+    v->used = ++g->steer_uses;
+    return v->prog;
+}
+
+// See boids/gpu.h.
+void boids_gpu_prepare(boids_gpu *g, const boids_params *p) {
+    if (gpu_lost(g) || !g->background)
+        return;
+    boids_steer_spec spec;
+    boids_steer_spec_of(&p->world, p->group, &spec);
+    char err[512] = "";
+    if (steer_variant_build(g, &spec, true, err, sizeof err) != BOIDS_OK && !g->steer_error[0])
+        snprintf(g->steer_error, sizeof g->steer_error, "%s", err);
+}
+
+// See boids/gpu.h.
+void boids_gpu_steer_info(const boids_gpu *g, boids_steer_info *out) {
+    memset(out, 0, sizeof *out);
+    out->built = g->steer_built;
+    out->general_steps = g->steer_general_steps;
+    out->background = g->background;
+    for (uint32_t k = 0; k < g->steer_n; k++)
+        if (g->steer[k].prog && g->steer[k].prog == g->steer_last)
+            boids_steer_spec_name(&g->steer[k].spec, out->spec, sizeof out->spec);
+}
+
 boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *err, size_t err_size) {
     *out = NULL;
     fault_kind fault = FAULT_NONE;
@@ -551,6 +717,8 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     g->fault_step = fault_step;
     g->reset = GL_NO_ERROR;
     for (size_t s = 0; s < STAGE_N; s++) {
+        if (s == STAGE_STEER) // specialised below
+            continue;
         boids_result r = boids_program_compute(d->shader_dir, stage_file[s], g->shader_flags | g->kernel_flags,
                                                &g->prog[s], err, err_size);
         if (r != BOIDS_OK) {
@@ -563,6 +731,18 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     if (r == BOIDS_OK)
         r = boids_program_compute(d->shader_dir, "survey.comp", g->shader_flags | g->kernel_flags, &g->prog_survey, err,
                                   err_size);
+    // The steer of the first parameters (a shader error shows here, as for
+    // every other stage); background builds: the general steer starts
+    // building beside it, to step while later specs build.
+    g->background = d->background_builds && boids_program_parallel();
+    if (r == BOIDS_OK && g->background)
+        r = boids_program_compute_start(d->shader_dir, stage_file[STAGE_STEER], g->shader_flags | g->kernel_flags,
+                                        NULL, &g->steer_general_build, err, err_size);
+    if (r == BOIDS_OK) {
+        boids_steer_spec spec;
+        boids_steer_spec_of(&g->p.world, g->p.group, &spec);
+        r = steer_variant_build(g, &spec, false, err, err_size);
+    }
     if (r != BOIDS_OK) {
         boids_gpu_destroy(g);
         return r;
@@ -677,6 +857,17 @@ void boids_gpu_destroy(boids_gpu *g) {
     glDeleteBuffers(MAX_SCAN_LEVELS, g->scan_sums);
     for (size_t s = 0; s < STAGE_N; s++)
         glDeleteProgram(g->prog[s]);
+    for (uint32_t k = 0; k < g->steer_n; k++) {
+        glDeleteProgram(g->steer[k].prog);
+        if (g->steer[k].build.program) {
+            glDeleteShader(g->steer[k].build.shader);
+            glDeleteProgram(g->steer[k].build.program);
+        }
+    }
+    if (g->steer_general_build.program) {
+        glDeleteShader(g->steer_general_build.shader);
+        glDeleteProgram(g->steer_general_build.program);
+    }
     glDeleteProgram(g->prog_scan_add);
     glDeleteProgram(g->prog_survey);
     if (g->timers[0][0])
@@ -916,8 +1107,10 @@ void boids_gpu_steer(boids_gpu *g) {
         mark_dispatched(g, g->prog_survey);
         barrier();
     }
-    glProgramUniform1ui(g->prog[STAGE_STEER], BOIDS_LOC_AGENTS, g->n);
-    dispatch(g, g->prog[STAGE_STEER], g->n, BOIDS_WORKGROUP_SIZE);
+    GLuint steer = steer_program(g);
+    g->steer_last = steer;
+    glProgramUniform1ui(steer, BOIDS_LOC_AGENTS, g->n);
+    dispatch(g, steer, g->n, BOIDS_WORKGROUP_SIZE);
     barrier();
 }
 
@@ -1270,6 +1463,11 @@ boids_result boids_gpu_check(boids_gpu *g, char *err, size_t err_size) {
     uint64_t first_step = g->first_error_step;
     bool first_in_step = g->first_error_in_step;
     pthread_mutex_unlock(&errors_lock);
+    if (g->steer_error[0]) {
+        snprintf(err, err_size, "a specialised steer program failed to build (the general one stepped): %s",
+                 g->steer_error);
+        return BOIDS_ERR_SHADER;
+    }
     if (errors) {
         int len = snprintf(err, err_size, "%u OpenGL error%s reported", errors, errors == 1 ? " was" : "s were");
         if (first[0] && len >= 0 && (size_t)len < err_size)
