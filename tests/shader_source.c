@@ -6,7 +6,11 @@
 //                    GL_ARB_gpu_shader_int64 (NAME.int64.comp) and once
 //                    without (NAME.comp: GLSL 4.50 core, no extension), and
 //                    with the GPU kernel variant's defines, no extension
-//                    (NAME.morton.comp)
+//                    (NAME.morton.comp); steer.comp also specialised as
+//                    the backend specialises it (src/gpu/steer_spec.h): to
+//                    a 2D flocking run (steer.spec-flocking.comp) and to a
+//                    3D run of every behaviour with relations, K nearest
+//                    and a finer grid (steer.spec-all.comp)
 //   vert FILE / frag FILE   every embedded *.vert, *.frag
 //   link VERT FRAG   the drawing programs src/render links
 // Exit 0, or 1 with a message on stderr.
@@ -14,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boids/core.h"
 #include "program_source.h"
+#include "steer_spec.h"
 
 // The drawing programs of src/render/render.c and bodies.c.
 static const char *const drawing[][2] = {
@@ -29,12 +35,12 @@ static bool ends_with(const char *s, const char *end) {
     return n >= k && strcmp(s + n - k, end) == 0;
 }
 
-// Writes the source of `file` (flags) as OUTDIR/out_name; false on failure.
-static bool write_source(const char *outdir, const char *shader_dir, const char *file, unsigned flags,
-                         const char *out_name) {
+// Writes the source of `file` (flags, more defines) as OUTDIR/out_name; false on failure.
+static bool write_source_with(const char *outdir, const char *shader_dir, const char *file, unsigned flags,
+                              const char *defines, const char *out_name) {
     boids_shader_source src;
     char err[1024];
-    if (boids_shader_source_build(&src, shader_dir, file, flags, err, sizeof(err)) != BOIDS_OK) {
+    if (boids_shader_source_build_with(&src, shader_dir, file, flags, defines, err, sizeof(err)) != BOIDS_OK) {
         fprintf(stderr, "boids-shader-source: %s\n", err);
         return false;
     }
@@ -50,6 +56,24 @@ static bool write_source(const char *outdir, const char *shader_dir, const char 
         fprintf(stderr, "boids-shader-source: cannot write %s\n", path);
     free(text);
     return ok;
+}
+
+// Writes the source of `file` (flags) as OUTDIR/out_name; false on failure.
+static bool write_source(const char *outdir, const char *shader_dir, const char *file, unsigned flags,
+                         const char *out_name) {
+    return write_source_with(outdir, shader_dir, file, flags, NULL, out_name);
+}
+
+// The specialised steer of p's spec as OUTDIR/out_name (printed as a check).
+static bool write_spec(const char *outdir, const char *shader_dir, const boids_params *p, const char *out_name) {
+    boids_steer_spec spec;
+    boids_steer_spec_of(&p->world, p->group, &spec);
+    char defines[1024];
+    if (!boids_steer_spec_defines(&spec, defines, sizeof defines) ||
+        !write_source_with(outdir, shader_dir, "steer.comp", 0, defines, out_name))
+        return false;
+    printf("comp %s\n", out_name);
+    return true;
 }
 
 int main(int argc, char **argv) {
@@ -86,6 +110,23 @@ int main(int argc, char **argv) {
             printf("%s %s\n", ends_with(f, ".vert") ? "vert" : "frag", f);
         }
     }
+    // The specialised steer programs (src/gpu/steer_spec.h).
+    boids_params p;
+    char what[256];
+    boids_params_default(&p, 1000, 2);
+    if (boids_params_finalize(&p, what, sizeof what) != BOIDS_OK ||
+        !write_spec(outdir, shader_dir, &p, "steer.spec-flocking.comp"))
+        return 1;
+    boids_params_default(&p, 1000, 3);
+    p.world.boundary = BOIDS_BOUNDARY_WALLS;
+    p.world.grid_fine = 2;
+    p.group[0].behaviors = 0x1FFFFFFu; // every behaviour
+    p.group[0].neighbors_max = 7;
+    p.group[0].relations = BOIDS_REL_FLEE; // toward group 0 (the spec only asks: any)
+    boids_steer_spec spec;
+    boids_steer_spec_of(&p.world, p.group, &spec);
+    if (spec.topk != 7 || !spec.relations || !write_spec(outdir, shader_dir, &p, "steer.spec-all.comp"))
+        return 1;
     if (compute == 0) {
         fprintf(stderr, "boids-shader-source: no compute shader is built in\n");
         return 1;

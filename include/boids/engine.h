@@ -130,6 +130,11 @@ typedef struct boids_engine_desc {
     // REFERENCE); every one gives the same bits. The CPU has only REFERENCE
     // (another: BOIDS_ERR_ARGUMENT). Last, for the same reason.
     boids_kernel kernel;
+    // GPU, interactive use (the viewer): a steer program for new parameters
+    // builds in the background where the driver compiles in its own threads
+    // (the general steer steps meanwhile: the same bits); else each builds
+    // before the step that needs it. Last, for the same reason.
+    bool background_builds;
 } boids_engine_desc;
 
 // Makes an engine. Errors: BOIDS_ERR_ARGUMENT (a bad parameter, a bad
@@ -374,8 +379,15 @@ float boids_engine_trig_error(boids_engine *e);
 // rounded results (this driver's differ: boids_gpu_corrects_rounding);
 // false on the CPU.
 bool boids_engine_corrects_rounding(const boids_engine *e);
+// GPU: start building the steer program of these groups (in the engine's
+// world) in the background, so switching to them later does not wait
+// (background builds only; else, and on the CPU, nothing).
+void boids_engine_prepare(boids_engine *e, const boids_group_params group[BOIDS_MAX_GROUPS]);
+// GPU: what the steer programs did (boids/program_stats.h); zeros on the CPU.
+void boids_engine_steer_info(const boids_engine *e, boids_steer_info *out);
 // The GPU backend's compute programs (boids_gpu_program_stats: key, count,
-// scan, scan_add, scatter, survey, steer, integrate, bodies), each with
+// scan, scan_add, scatter, survey, steer (the run's specialised program),
+// steer_general (where built), integrate, bodies), each with
 // whether this engine ran it, its binary's size and format and the driver's
 // assembly figures where the binary holds them (NVIDIA), into out; *n the rows. BOIDS_ERR_ARGUMENT on the CPU
 // backend; a GPU fault is returned (*n 0); BOIDS_ERR_NOMEM.

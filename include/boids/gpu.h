@@ -95,18 +95,11 @@ uint32_t boids_gpu_max_agents(void);
 // behaviours and rule sets the groups use, dimension, boundary, combine
 // mode, relations, the largest K, the grid's factor), built on first use
 // and kept (up to 32) for when they come back.
-// boids_gpu_prepare starts building p's in the background (background
-// builds only; else nothing): the viewer's likely next sets.
-void boids_gpu_prepare(boids_gpu *g, const boids_params *p);
-// What the steer programs did: specialised builds, steps the general steer
-// stepped while one was building, the last dispatch's spec (one line; ""
-// when it was the general steer).
-typedef struct boids_steer_info {
-    uint32_t built;
-    uint64_t general_steps;
-    bool background; // background builds are on
-    char spec[320];
-} boids_steer_info;
+// boids_gpu_prepare starts building the program of these groups in the
+// backend's world in the background (background builds only; else
+// nothing): the viewer's likely next sets.
+void boids_gpu_prepare(boids_gpu *g, const boids_group_params group[BOIDS_MAX_GROUPS]);
+// What the steer programs did (boids/program_stats.h boids_steer_info).
 void boids_gpu_steer_info(const boids_gpu *g, boids_steer_info *out);
 // The kernel the backend runs (boids_gpu_desc.kernel).
 boids_kernel boids_gpu_kernel(const boids_gpu *g);

@@ -52,6 +52,18 @@ typedef struct boids_program_stats {
     boids_asm_stats text;  // boids_gpu_asm_parse of the binary
 } boids_program_stats;
 
+// What the GPU backend's steer programs did: programs specialised to a
+// set of parameters built (each once), steps the general steer (every
+// behaviour) stepped while one was building in the background, whether
+// background builds are on, and the spec of the last dispatch's program
+// (one line; "" when the general steer ran it).
+typedef struct boids_steer_info {
+    uint32_t built;
+    uint64_t general_steps;
+    bool background;
+    char spec[320];
+} boids_steer_info;
+
 // The figures of the assembly text in binary[0..bytes): from the first
 // "!!NVcp" anywhere in it up to the first NUL after it or the end. No such
 // text: out->found false and every figure 0 (BOIDS_OK). BOIDS_ERR_NOMEM when

@@ -121,6 +121,7 @@ static offscreen *fb;
 static boids_program_stats programs[BOIDS_PROGRAMS_MAX];
 static uint32_t n_programs;
 static bool programs_taken;
+static boids_steer_info steer_info; // the first count's steer programs
 
 // --program-stats after the timed steps of engine e (n agents): the first
 // count's programs, or the dispatched marks of a later one. 0, or 3 (said).
@@ -135,8 +136,10 @@ static int take_programs(boids_engine *e, uint32_t n) {
                 r == BOIDS_ERR_NOMEM ? "out of memory for a program's binary" : fault);
         return 3;
     }
-    if (!programs_taken)
+    if (!programs_taken) {
         n_programs = k;
+        boids_engine_steer_info(e, &steer_info);
+    }
     for (uint32_t i = 0; programs_taken && i < k && i < n_programs; i++)
         programs[i].dispatched = programs[i].dispatched || now[i].dispatched;
     programs_taken = true;
@@ -476,6 +479,9 @@ static void program_outputs(void) {
         }
     if (idle)
         printf("\n");
+    printf("\nsteer: %s%s; %u specialised program%s built\n",
+           steer_info.spec[0] ? "specialised to " : "the general program (every behaviour)", steer_info.spec,
+           steer_info.built, steer_info.built == 1 ? "" : "s");
 }
 
 // --render's table: per count the median frame (step + draw + glFinish) and

@@ -205,7 +205,9 @@ static int create_engine(viewer *v, uint32_t count) {
                            .threads = o->threads,
                            .gl_load = f->use_gpu ? boids_window_loader(v->win) : NULL,
                            .shader_dir = o->shader_dir,
-                           .silent_errors = true}; // check_fault prints the first
+                           .silent_errors = true, // check_fault prints the first
+                           // a key press steps with the general steer while its own builds
+                           .background_builds = true};
     boids_result r = boids_engine_create(&f->e, &d, err, sizeof err);
     if (r == BOIDS_ERR_NOMEM) {
         boids_cli_error(PROG, "--count", NULL, NULL, "cannot create a simulation of %u agents: out of memory", count);
@@ -346,6 +348,7 @@ static int flock_frame(viewer *v) {
     if (f->params_dirty) { // groups, scene, world; the grid and the flow field stay
         f->params_dirty = false;
         boids_engine_set_params(f->e, &f->p, NULL, 0); // a fault: check_fault says it
+        viewer_flock_prepare(f);
     }
     if (!f->paused || f->step_once) {
         double t0 = viewer_now();

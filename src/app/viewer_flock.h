@@ -55,6 +55,9 @@ void viewer_flock_print_behaviors(const viewer *v);
 // `before` and says why on stdout if the change is refused (a bad value, or
 // one that needs another grid). Returns whether the change stands.
 bool viewer_flock_refinalize(viewer_flock *f, const boids_params *before);
+// The steer programs one behaviour key away from f->p's groups, started in
+// the background (boids_engine_prepare; GPU with background builds only).
+void viewer_flock_prepare(viewer_flock *f);
 // viewer_menu.c: the behaviour menu (M) over the picture, while open.
 void viewer_menu_draw(viewer *v, int fb_w, int fb_h);
 // The name and the value (group 0's) of the parameter [ ] selected.

@@ -82,6 +82,23 @@ void viewer_flock_behavior(viewer *v, int key, int arg) {
     viewer_flock_print_behaviors(v);
 }
 
+// See viewer.h: the steer programs one behaviour key away from the
+// current groups start building in the background (GPU, where the driver
+// compiles in its own threads), so the key press finds its program ready.
+void viewer_flock_prepare(viewer_flock *f) {
+    for (size_t k = 0; k < viewer_key_count; k++) {
+        if (viewer_keys[k].fn != viewer_flock_behavior)
+            continue;
+        uint32_t bits = (uint32_t)viewer_keys[k].arg;
+        bool on = !(f->p.group[0].behaviors & bits);
+        boids_group_params next[BOIDS_MAX_GROUPS];
+        memcpy(next, f->p.group, sizeof next);
+        for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+            next[g].behaviors = on ? (next[g].behaviors | bits) : (next[g].behaviors & ~bits);
+        boids_engine_prepare(f->e, next);
+    }
+}
+
 // See viewer.h: the next of wrap, walls, bounce, margin (BOIDS_BOUNDARY_* order).
 void viewer_flock_boundary(viewer *v, int key, int arg) {
     (void)key;

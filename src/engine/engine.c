@@ -129,7 +129,8 @@ static boids_result open_gpu(boids_engine *e, const boids_engine_desc *d, char *
                          .quiet = d->quiet,
                          .timing = d->timing,
                          .silent_errors = d->silent_errors,
-                         .kernel = d->kernel};
+                         .kernel = d->kernel,
+                         .background_builds = d->background_builds};
     boids_result r = boids_gpu_create(&e->gpu, &gd, err, err_size);
     if (r != BOIDS_OK)
         return r;
@@ -652,6 +653,19 @@ boids_result boids_engine_gl_buffers(const boids_engine *e, boids_engine_gl *out
 // See boids/engine.h.
 bool boids_engine_corrects_rounding(const boids_engine *e) {
     return e->gpu && boids_gpu_corrects_rounding(e->gpu);
+}
+
+// See boids/engine.h.
+void boids_engine_prepare(boids_engine *e, const boids_group_params group[BOIDS_MAX_GROUPS]) {
+    if (e->gpu)
+        boids_gpu_prepare(e->gpu, group);
+}
+
+// See boids/engine.h.
+void boids_engine_steer_info(const boids_engine *e, boids_steer_info *out) {
+    memset(out, 0, sizeof *out);
+    if (e->gpu)
+        boids_gpu_steer_info(e->gpu, out);
 }
 
 float boids_engine_trig_error(boids_engine *e) {

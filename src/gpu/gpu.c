@@ -104,6 +104,7 @@ struct boids_gpu {
     uint32_t steer_built;   // specialised programs built (cache misses)
     uint64_t steer_general_steps; // steps stepped by the general steer while a specialised one was building
     char steer_error[256];  // a specialised build's failure (boids_gpu_check reports it)
+    bool steer_general_only; // $BOIDS_STEER_GENERAL=1 (tests): every step with the general steer
     uint32_t dispatched; // bit PROG_*: the program ran at least once (boids_gpu_program_stats)
     GLuint timers[TIMER_RING][STAGE_N + 1];
     uint64_t step, timed_steps;
@@ -592,6 +593,8 @@ static GLuint steer_general(boids_gpu *g) {
 // until it is ready - the same bits). A failed build leaves its error for
 // boids_gpu_check and the general steer stepping.
 static GLuint steer_program(boids_gpu *g) {
+    if (g->steer_general_only)
+        return steer_general(g);
     boids_steer_spec spec;
     boids_steer_spec_of(&g->world_gpu, g->p.group, &spec);
     steer_variant *v = steer_find(g, &spec);
@@ -630,11 +633,11 @@ static GLuint steer_program(boids_gpu *g) {
 }
 
 // See boids/gpu.h.
-void boids_gpu_prepare(boids_gpu *g, const boids_params *p) {
+void boids_gpu_prepare(boids_gpu *g, const boids_group_params group[BOIDS_MAX_GROUPS]) {
     if (gpu_lost(g) || !g->background)
         return;
     boids_steer_spec spec;
-    boids_steer_spec_of(&p->world, p->group, &spec);
+    boids_steer_spec_of(&g->world_gpu, group, &spec);
     char err[512] = "";
     if (steer_variant_build(g, &spec, true, err, sizeof err) != BOIDS_OK && !g->steer_error[0])
         snprintf(g->steer_error, sizeof g->steer_error, "%s", err);
@@ -732,16 +735,28 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
         r = boids_program_compute(d->shader_dir, "survey.comp", g->shader_flags | g->kernel_flags, &g->prog_survey, err,
                                   err_size);
     // The steer of the first parameters (a shader error shows here, as for
-    // every other stage); background builds: the general steer starts
-    // building beside it, to step while later specs build.
-    g->background = d->background_builds && boids_program_parallel();
-    if (r == BOIDS_OK && g->background)
-        r = boids_program_compute_start(d->shader_dir, stage_file[STAGE_STEER], g->shader_flags | g->kernel_flags,
-                                        NULL, &g->steer_general_build, err, err_size);
+    // every other stage). Background builds where the driver really builds
+    // in its own threads - the first build is still in flight right after
+    // it started (a driver may offer the extension and build within the
+    // calls: Mesa) - and then the general steer starts building too, to
+    // step while later specs build.
     if (r == BOIDS_OK) {
         boids_steer_spec spec;
         boids_steer_spec_of(&g->p.world, g->p.group, &spec);
-        r = steer_variant_build(g, &spec, false, err, err_size);
+        bool parallel = d->background_builds && boids_program_parallel();
+        const char *general = getenv("BOIDS_STEER_GENERAL");
+        g->steer_general_only = general && strcmp(general, "1") == 0;
+        r = steer_variant_build(g, &spec, parallel, err, err_size);
+        if (r == BOIDS_OK && parallel) {
+            steer_variant *v = &g->steer[0];
+            g->background = !boids_program_build_ready(&v->build);
+            r = boids_program_build_finish(&v->build, &v->prog, err, err_size); // the first step needs it
+            if (r != BOIDS_OK)
+                g->steer_n = 0;
+        }
+        if (r == BOIDS_OK && g->background)
+            r = boids_program_compute_start(d->shader_dir, stage_file[STAGE_STEER], g->shader_flags | g->kernel_flags,
+                                            NULL, &g->steer_general_build, err, err_size);
     }
     if (r != BOIDS_OK) {
         boids_gpu_destroy(g);
