@@ -75,6 +75,10 @@ layout(std430, binding = BOIDS_SSBO_CELL_RANK) restrict readonly buffer CellRank
 #if defined(BOIDS_STAGE_SCATTER) || defined(BOIDS_STAGE_STEER) || defined(BOIDS_STAGE_SURVEY)
 layout(std430, binding = BOIDS_SSBO_START) restrict buffer Start { uint cell_start[]; };
 #endif
+#if defined(BOIDS_STAGE_SCATTER) || defined(BOIDS_STAGE_STEER)
+// 2D: the packed records of cur's slots (scatter writes, steer reads).
+layout(std430, binding = BOIDS_SSBO_RECORD) restrict buffer Record { vec4 cell_record[]; };
+#endif
 #if defined(BOIDS_STAGE_STEER) || defined(BOIDS_STAGE_SURVEY)
 // The heading rules' survey: [0] the densest block's cell, [1] its agents.
 layout(std430, binding = BOIDS_SSBO_SURVEY) restrict buffer Survey { uint survey[]; };

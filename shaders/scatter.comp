@@ -16,6 +16,10 @@ void main() {
     next_vel[slot] = cur_vel[i];
     next_id[slot] = cur_id[i];
     next_group[slot] = cur_group[i];
+    // 2D: the slot's packed record (position and velocity: what the steer
+    // stage's neighbour loop reads of it).
+    if (WORLD_DIM == 2u)
+        cell_record[slot] = vec4(cur_pos[i].xy, cur_vel[i].xy);
     // The bodies stage walks agents by id. (A decomposed run's rank holds
     // ids of the whole world, past the buffer's end: they have no row here.)
     if (cur_id[i] < uint(slot_of.length()))

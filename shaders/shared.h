@@ -312,6 +312,10 @@
 /* uint[cells]: the rank of each (row-major) cell in Morton order (kernel
  * morton: the key, count and start of a cell are at its rank). */
 #define BOIDS_SSBO_CELL_RANK 22
+/* vec4[N] (2D; 3D: unused): the agents of cur in cell order as one packed
+ * record per slot, (pos.xy, vel.xy), written by scatter: all the steer
+ * stage's neighbour loop reads of a candidate, in one 16-byte load. */
+#define BOIDS_SSBO_RECORD 23
 /* Each scan work group handles 2 * BOIDS_WORKGROUP_SIZE elements. */
 #define BOIDS_SCAN_BLOCK (2u * BOIDS_WORKGROUP_SIZE)
 

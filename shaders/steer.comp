@@ -113,9 +113,12 @@ vec3 unfix3(fix64x3 acc, float scale, float k) {
 
 // C twin: src/core/steer.c gather_pair().
 // One pair within the agent's interaction radius: agent (heading, group g)
-// and other slot j at offset `off` (minimum image), d2 = |off|^2 > 0.
-void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, vec3 off, float d2,
+// and other slot j at offset `off` (minimum image), d2 = |off|^2 > 0, with
+// velocity vj (2D: from its record; 3D: read here, only for the pairs in range).
+void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, vec3 off, float d2, vec3 vj,
                  inout gather acc) {
+    if (WORLD_DIM != 2u)
+        vj = cur_vel[j].xyz;
     // Every in-range decision compares squared values (as the C): a
     // product rounds the same everywhere, a sqrt need not.
     if (d2 < g.radius * g.radius) {
@@ -128,7 +131,6 @@ void gather_pair(boids_group_params g, vec3 heading, bool has_heading, uint j, v
     uint rel = BOIDS_REL_FLOCK;
     if (BOIDS_SPEC_RELATIONS != 0 && g.relations != 0u)
         rel = (g.relations >> (BOIDS_REL_BITS * cur_group[j])) & BOIDS_REL_MASK;
-    vec3 vj = cur_vel[j].xyz;
     vec3 t;
     // Queueing and avoidance look at every agent the group sees (any
     // relation but ignore): a crowd files behind, and dodges, anyone.
@@ -244,9 +246,21 @@ uvec2 row_slots(uint row, uint x0, uint x1) {
 #endif
 }
 
-// The offset to slot j and its d^2 (precise: every driver the same bits).
-float pair_d2(vec3 p, uint j, out vec3 off) {
-    off = world_delta(p, cur_pos[j].xyz);
+// Candidate slot j: the offset to it and its d^2 (precise: every driver the
+// same bits) first, before anything else touches the pair; in 2D its packed
+// record also gives its velocity vj (one load; 3D: gather_pair reads it).
+// In 2D every z is the same: the z offset and velocity are 0.
+float candidate(vec3 p, uint j, out vec3 off, out vec3 vj) {
+    vec3 pj;
+    if (WORLD_DIM == 2u) {
+        vec4 r = cell_record[j];
+        pj = vec3(r.xy, p.z);
+        vj = vec3(r.zw, 0.0);
+    } else {
+        pj = cur_pos[j].xyz;
+        vj = vec3(0.0);
+    }
+    off = world_delta(p, pj);
     precise float d2 = off.x * off.x + off.y * off.y + off.z * off.z;
     return d2;
 }
@@ -319,15 +333,15 @@ uint sweep_rings(bool select, axis_span ax, axis_span ay, axis_span az, uint las
                     if (select)
                         acc.candidates += end - first;
                     for (uint q = first; q < end; q++) {
-                        vec3 off;
-                        float d2 = pair_d2(p, q, off);
+                        vec3 off, vq;
+                        float d2 = candidate(p, q, off, vq);
                         if (!(d2 > 0.0 && d2 < reach2))
                             continue;
                         uint id = cur_id[q];
                         if (select)
                             topk_offer(d2, id);
                         else if (!topk_before(kd2, kid, d2, id))
-                            gather_pair(g, heading, has_heading, q, off, d2, acc);
+                            gather_pair(g, heading, has_heading, q, off, d2, vq, acc);
                     }
                 }
             }
@@ -406,10 +420,10 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
 #endif
                 acc.candidates += slots.y - slots.x;
                 for (uint j = slots.x; j < slots.y; j++) {
-                    vec3 off;
-                    float d2 = pair_d2(p, j, off);
+                    vec3 off, vj;
+                    float d2 = candidate(p, j, off, vj);
                     if (d2 > 0.0 && d2 < reach2)
-                        gather_pair(g, heading, has_heading, j, off, d2, acc);
+                        gather_pair(g, heading, has_heading, j, off, d2, vj, acc);
                 }
             }
         }

@@ -39,13 +39,13 @@ enum {
 };
 // "steer": the specialised steer program of the last dispatch;
 // "steer_general": the general one (every behaviour), where it was built.
-static const char *const prog_name[PROG_N] = {"key",   "count",         "scan",      "scan_add", "scatter", "survey",
-                                              "steer", "steer_general", "integrate", "bodies"};
-static const char *const prog_shader[PROG_N] = {"key.comp",     "count.comp",  "scan.comp",  "scan_add.comp",
-                                                "scatter.comp", "survey.comp", "steer.comp", "steer.comp",
+static const char *const prog_name[PROG_N] = {"key",    "count", "scan",          "scan_add",  "scatter",
+                                              "survey", "steer", "steer_general", "integrate", "bodies"};
+static const char *const prog_shader[PROG_N] = {"key.comp",       "count.comp",  "scan.comp",  "scan_add.comp",
+                                                "scatter.comp",   "survey.comp", "steer.comp", "steer.comp",
                                                 "integrate.comp", "bodies.comp"};
-static const int prog_stage[PROG_N] = {STAGE_KEY, STAGE_COUNT, STAGE_SCAN,      -1,          STAGE_SCATTER,
-                                       -1,        -1,          STAGE_STEER, STAGE_INTEGRATE, STAGE_BODIES};
+static const int prog_stage[PROG_N] = {STAGE_KEY, STAGE_COUNT, STAGE_SCAN,      -1,          STAGE_SCATTER, -1,
+                                       -1,        STAGE_STEER, STAGE_INTEGRATE, STAGE_BODIES};
 // Steer programs kept at once (the least recently used makes way).
 #define STEER_CACHE 32
 #define TIMER_RING 4
@@ -76,6 +76,7 @@ struct boids_gpu {
     state_buffers state[2];
     int cur; // index of the state bound as cur
     GLuint key, count, start, accel, neighbors, nearest, candidates, flow, slot_of;
+    GLuint record; // 2D: vec4[n], cur's slots packed (pos.xy, vel.xy) by scatter for steer; 3D: 16 bytes, unused
     GLuint survey; // uint[4]: the heading rules' survey (survey.comp)
     // The kernel variant (boids/core.h): its shader flags (BOIDS_SHADER_MORTON);
     // kernel morton: the rank of each row-major cell in Morton order
@@ -98,14 +99,14 @@ struct boids_gpu {
     steer_variant steer[STEER_CACHE];
     uint32_t steer_n;
     uint64_t steer_uses;
-    GLuint steer_last;      // the steer program of the last dispatch
-    bool background;        // boids_gpu_desc.background_builds, and the driver compiles in its own threads
+    GLuint steer_last; // the steer program of the last dispatch
+    bool background;   // boids_gpu_desc.background_builds, and the driver compiles in its own threads
     boids_program_build steer_general_build; // the general steer's build in flight
-    uint32_t steer_built;   // specialised programs built (cache misses)
-    uint64_t steer_general_steps; // steps stepped by the general steer while a specialised one was building
-    char steer_error[256];  // a specialised build's failure (boids_gpu_check reports it)
-    bool steer_general_only; // $BOIDS_STEER_GENERAL=1 (tests): every step with the general steer
-    uint32_t dispatched; // bit PROG_*: the program ran at least once (boids_gpu_program_stats)
+    uint32_t steer_built;                    // specialised programs built (cache misses)
+    uint64_t steer_general_steps;            // steps stepped by the general steer while a specialised one was building
+    char steer_error[256];                   // a specialised build's failure (boids_gpu_check reports it)
+    bool steer_general_only;                 // $BOIDS_STEER_GENERAL=1 (tests): every step with the general steer
+    uint32_t dispatched;                     // bit PROG_*: the program ran at least once (boids_gpu_program_stats)
     GLuint timers[TIMER_RING][STAGE_N + 1];
     uint64_t step, timed_steps;
     boids_stage_ms last_ms;
@@ -260,6 +261,7 @@ static void bind_all(boids_gpu *g) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CANDIDATES, g->candidates);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_FLOW, g->flow);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SLOT_OF, g->slot_of);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_RECORD, g->record);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_SURVEY, g->survey);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CELL_RANK, g->cell_rank);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_WORLD, g->ubo_world);
@@ -612,8 +614,8 @@ static GLuint steer_program(boids_gpu *g) {
     }
     if (!v->prog && v->build.program) {
         // Building: ready, or no general steer to step with yet, finishes it.
-        bool general = g->prog[STAGE_STEER] || (g->steer_general_build.program &&
-                                                boids_program_build_ready(&g->steer_general_build));
+        bool general = g->prog[STAGE_STEER] ||
+                       (g->steer_general_build.program && boids_program_build_ready(&g->steer_general_build));
         if (boids_program_build_ready(&v->build) || !general) {
             boids_result r = boids_program_build_finish(&v->build, &v->prog, err, sizeof err);
             if (r != BOIDS_OK) {
@@ -793,6 +795,7 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
     g->nearest = buffer((size_t)n * 4, "nearest");
     g->candidates = buffer((size_t)n * 4, "candidates");
     g->slot_of = buffer((size_t)n * 4, "slot of id");
+    g->record = buffer(d->params->world.dim == 2 ? (size_t)n * 16 : 16, "cell records");
     g->survey = buffer(16, "survey");
     const GLuint zero = 0;
     glClearNamedBufferData(g->survey, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
@@ -867,7 +870,7 @@ void boids_gpu_destroy(boids_gpu *g) {
     }
     GLuint b[] = {g->key,        g->count,   g->start,     g->accel,      g->neighbors, g->nearest,
                   g->candidates, g->flow,    g->ubo_world, g->ubo_groups, g->ubo_scene, g->ubo_bodies,
-                  g->joints,     g->slot_of, g->survey,    g->cell_rank};
+                  g->joints,     g->slot_of, g->survey,    g->cell_rank,  g->record};
     glDeleteBuffers((GLsizei)(sizeof(b) / sizeof(b[0])), b);
     glDeleteBuffers(MAX_SCAN_LEVELS, g->scan_sums);
     for (size_t s = 0; s < STAGE_N; s++)
