@@ -1,4 +1,4 @@
-// shaders/agents.vert: one instance per agent, read straight from the
+// shaders/agents.vert: 3 (2D) or 6 (3D) vertices per agent, read straight from the
 // simulation's state buffers (no copy): a triangle along the velocity (2D),
 // two crossed triangles (a small arrow, 3D), coloured by group, heading,
 // speed or neighbour count. Drawn by src/render/render.c boids_render_agents.
@@ -32,7 +32,12 @@ vec3 ramp(float t) {
 }
 
 void main() {
-    uint i = uint(gl_InstanceID);
+    // Agent i, corner vid: one plain draw of 3 (6) vertices per agent (a GPU
+    // batches those better than 3-vertex instances), or one instance per
+    // agent where the vertex count would overflow.
+    uint per = u_dim == 3u ? 6u : 3u;
+    uint vid = uint(gl_VertexID) % per;
+    uint i = uint(gl_InstanceID) + uint(gl_VertexID) / per;
     vec3 p = agent_pos[i].xyz;
     vec3 v = agent_vel[i].xyz;
     float speed = length(v);
@@ -47,9 +52,9 @@ void main() {
         up = cross(side, f);
     }
     // Tip ahead, two corners behind; the second triangle (3D) is turned 90 degrees.
-    int k = gl_VertexID % 3;
-    vec3 across = gl_VertexID < 3 ? side : up;
-    vec3 offset = k == 0 ? f : (-0.6 * f + (k == 1 ? 0.45 : -0.45) * across);
+    uint k = vid % 3u;
+    vec3 across = vid < 3u ? side : up;
+    vec3 offset = k == 0u ? f : (-0.6 * f + (k == 1u ? 0.45 : -0.45) * across);
     gl_Position = u_view_proj * vec4(p + offset * u_size, 1.0);
 
     vec3 c;
@@ -62,5 +67,5 @@ void main() {
     else
         c = u_palette[agent_group[i] & (BOIDS_MAX_GROUPS - 1u)];
     // The tip a little brighter: the heading reads at a glance.
-    v_color = k == 0 ? min(c * 1.25, vec3(1.0)) : c * 0.8;
+    v_color = k == 0u ? min(c * 1.25, vec3(1.0)) : c * 0.8;
 }

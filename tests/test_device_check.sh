@@ -26,10 +26,10 @@ fail() {
 bash -n "$script" || fail "bash -n tools/device-check.sh"
 bash -n "$src/tools/device-pack.sh" || fail "bash -n tools/device-pack.sh"
 
-# The dry run: 25 commands, the budget untouched, exit 0.
+# The dry run: 28 commands, the budget untouched, exit 0.
 DRY_RUN=1 OUT=$tmp/dry BIN_DIR=$build/bin bash "$script" >"$tmp/dry.stdout" 2>&1 || fail "the dry run exits $?"
 n=$(grep -c '^(dry run: not run' "$tmp/dry/device-check.md")
-[ "$n" = 25 ] || fail "the dry run lists $n commands, not 25"
+[ "$n" = 28 ] || fail "the dry run lists $n commands, not 28"
 
 # The small mode, for real (llvmpipe unless BOIDS_EGL_DEVICE says otherwise).
 out=$tmp/small
@@ -66,9 +66,14 @@ rows=$(grep -cE '^\| [^|]+ \| `[^`]+` \| [0-9a-f]{16} \| [0-9a-f]{16} \| (yes|no
 # was skipped for the budget (program-stats may be refused by a boids-bench
 # without the flag).
 grep -q '^| ' "$out/logs/bench-2d-reference.log" || fail "bench-2d-reference gave no table"
-for id in bench-2d-reference bench-2d-morton bench-3d bench-circles bench-render; do
+for id in bench-2d-reference bench-2d-morton bench-3d bench-clustered-k7 bench-circles bench-render; do
   grep -q -e '^| ' -e '^skipped: ' "$out/logs/$id.log" || fail "$id: $(head -3 "$out/logs/$id.log")"
 done
+for id in program-stats program-stats-all program-stats-general; do
+  grep -q -e '^steer: ' -e '^skipped: ' "$out/logs/$id.log" || fail "$id: no steer line ($(tail -2 "$out/logs/$id.log"))"
+done
+grep -q '^steer: the general program' "$out/logs/program-stats-general.log" ||
+  grep -q '^skipped: ' "$out/logs/program-stats-general.log" || fail "program-stats-general did not run the general steer"
 if grep -q '^| ' "$out/logs/bench-render.log"; then
   [ -s "$out/render-2k.png" ] || fail "no screenshot $out/render-2k.png"
 fi

@@ -9,10 +9,13 @@
 #      boids-run runs side by side; boids-validate for every --kernel at
 #      100 k, 2 steps; boids-validate at 1 M with every behaviour (the
 #      costliest, last of the parity checks);
-#   2. boids-bench --program-stats (the compiled programs' statistics);
+#   2. boids-bench --program-stats (the compiled programs' statistics: the
+#      steer specialised to 2D flocking, to every behaviour, and the general
+#      steer);
 #   3. figures: boids-bench --backend gpu 2D 1 M and 10 M (reference kernel),
-#      the morton kernel at 1 M, 3D 1 M, FLAME GPU 2's Circles (1 M, 200
-#      steps), the viewer's frame off-screen (1920x1080, 1 M agents).
+#      the morton kernel at 1 M, 3D 1 M, 2D clustered with K = 7 and
+#      --grid-fine auto at 1 M, FLAME GPU 2's Circles (1 M, 200 steps), the
+#      viewer's frame off-screen (1920x1080, 1 M agents).
 # One Markdown file, $OUT/device-check.md (OUT defaults to ./device-out):
 # device, driver, date and commit; every command with its raw output and rc
 # in a fenced block (boids-validate's PASS lines are counted, not listed: the
@@ -280,8 +283,12 @@ run validate-large 120 validate "boids-validate: $(human "$N_LARGE") agents, $ST
 
 # ---- the compiled programs ----
 echo -e "\n## 5. The compiled programs (boids-bench --program-stats)" >>"$md"
-run program-stats 20 bench "boids-bench --program-stats" \
+run program-stats 20 bench "boids-bench --program-stats (2D flocking: its specialised steer)" \
   "$b" --backend gpu --program-stats --counts 1000 --steps 2 --quiet
+run program-stats-all 20 bench "boids-bench --program-stats --behaviors all (every behaviour's specialised steer)" \
+  "$b" --backend gpu --program-stats --counts 1000 --steps 2 --quiet --behaviors all
+run program-stats-general 20 bench "The general steer (BOIDS_STEER_GENERAL=1: every behaviour, rule set, relation, K)" \
+  env BOIDS_STEER_GENERAL=1 "$b" --backend gpu --program-stats --counts 1000 --steps 2 --quiet
 
 # ---- figures ----
 echo -e "\n## 6. Figures (boids-bench --backend gpu)" >>"$md"
@@ -293,6 +300,9 @@ for k in morton; do
 done
 run bench-3d 20 bench "3D, reference kernel, $(human "$N_BENCH") agents" \
   "$b" --backend gpu --dim 3 --counts "$N_BENCH" --steps "$STEPS_BENCH" --quiet
+run bench-clustered-k7 30 bench "2D clustered, K = 7 nearest, --grid-fine auto, $(human "$N_BENCH") agents" \
+  "$b" --backend gpu --distribution clustered --neighbors-max 7 --grid-fine auto --counts "$N_BENCH" \
+  --steps "$STEPS_BENCH" --quiet
 # FLAME GPU 2's Circles (their H100 PCIe: 2.12 ms/step at 1 M agents, 200 steps).
 run bench-circles 40 bench "FLAME GPU 2's Circles, $(human "$N_CIRCLES") agents, $STEPS_CIRCLES steps" \
   "$b" --backend gpu --workload circles --counts "$N_CIRCLES" --steps "$STEPS_CIRCLES" --quiet

@@ -2,6 +2,7 @@
 // shaders/agents.vert), world-space lines (lines.vert), HUD quads (hud.vert,
 // stb_easy_font) and the screenshot (stb_image_write); the bodies are in
 // bodies.c.
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,8 +156,10 @@ void boids_render_use(const boids_render *r, GLuint program, const float *view_p
     glUniform3fv(BOIDS_LOC_PALETTE, BOIDS_MAX_GROUPS, &r->palette[0][0]);
 }
 
-// See boids/render.h: 3 vertices (2D) or 6 (3D) per instance, made up in
-// the vertex shader from gl_VertexID; no vertex buffers.
+// See boids/render.h: 3 vertices (2D) or 6 (3D) per agent, made up in the
+// vertex shader from gl_VertexID; no vertex buffers. One plain draw of them
+// all (tiny instances batch poorly on GPUs), or one instance per agent
+// where the vertex count passes GLsizei's range.
 void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     if (!d->count)
         return;
@@ -169,7 +172,11 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     glUniform1ui(BOIDS_LOC_AGENT_MODE, (GLuint)d->mode);
     glUniform1f(BOIDS_LOC_AGENT_MAXSPEED, d->maxspeed);
     glBindVertexArray(r->vao_empty);
-    glDrawArraysInstanced(GL_TRIANGLES, 0, d->dim == 3 ? 6 : 3, (GLsizei)d->count);
+    uint64_t per = d->dim == 3 ? 6 : 3;
+    if ((uint64_t)d->count * per <= INT32_MAX)
+        glDrawArrays(GL_TRIANGLES, 0, (GLsizei)((uint64_t)d->count * per));
+    else
+        glDrawArraysInstanced(GL_TRIANGLES, 0, (GLsizei)per, (GLsizei)d->count);
 }
 
 // Grows a vertex buffer to hold `bytes` (doubling: no reallocation per frame).
