@@ -296,6 +296,17 @@ void topk_offer(float d2, uint id) {
     }
 }
 
+// The row's place kmax - 1 (the K-th held: infinity and BOIDS_NONE while
+// fewer are held), found with constant indices only.
+void topk_kth(uint kmax, out float kd2, out uint kid) {
+    kd2 = BOIDS_INFINITY;
+    kid = BOIDS_NONE;
+    for (uint q = 0u; q < TOPK_N; q++) {
+        kd2 = q + 1u == kmax ? tk_d2[q] : kd2;
+        kid = q + 1u == kmax ? tk_id[q] : kid;
+    }
+}
+
 // C twin: src/core/steer.c ring_bound().
 // The distance below which every agent outside rings 0..j of the block lies
 // farther: j cells of the narrowest axis, less the rounding margins. <= 0: none.
@@ -349,10 +360,9 @@ uint sweep_rings(bool select, axis_span ax, axis_span ay, axis_span az, uint las
         if (j == last)
             return j;
         if (select) {
-            // The K-th held (the row's place kmax - 1; constant indices only).
-            float kth = BOIDS_INFINITY;
-            for (uint q = 0u; q < TOPK_N; q++)
-                kth = q + 1u == kmax ? tk_d2[q] : kth;
+            float kth;
+            uint kth_id;
+            topk_kth(kmax, kth, kth_id);
             float bound = ring_bound(j);
             if (kth < BOIDS_INFINITY && bound > 0.0 && kth < bound * bound)
                 return j;
@@ -369,12 +379,9 @@ void gather_rings(axis_span ax, axis_span ay, axis_span az, vec3 p, float reach2
     }
     uint last = sweep_rings(true, ax, ay, az, grid_fine(), p, reach2, kmax, 0.0, 0u, g, heading, has_heading, acc);
     // The K-th (d^2, id) held; fewer than K: every candidate (infinity).
-    float kd2 = BOIDS_INFINITY;
-    uint kid = BOIDS_NONE;
-    for (uint q = 0u; q < TOPK_N; q++) {
-        kd2 = q + 1u == kmax ? tk_d2[q] : kd2;
-        kid = q + 1u == kmax ? tk_id[q] : kid;
-    }
+    float kd2;
+    uint kid;
+    topk_kth(kmax, kd2, kid);
     sweep_rings(false, ax, ay, az, last, p, reach2, kmax, kd2, kid, g, heading, has_heading, acc);
 }
 #endif

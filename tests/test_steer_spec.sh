@@ -11,16 +11,8 @@
 # context fails.
 set -uo pipefail
 bin=$1/bin
-passed=0
-failed=0
-ok() {
-  echo "PASS: $*"
-  passed=$((passed + 1))
-}
-bad() {
-  echo "FAIL: $*"
-  failed=$((failed + 1))
-}
+# shellcheck source=tests/checks.sh
+. "$(dirname "$0")/checks.sh"
 runs=(
   "--count 3000 --steps 30"
   "--count 3000 --steps 30 --dim 3"
@@ -40,9 +32,9 @@ runs=(
 )
 for args in "${runs[@]}"; do
   # shellcheck disable=SC2086 # args holds several words
-  spec=$("$bin/boids-run" $args --backend gpu --quiet 2>&1 | tail -1)
+  spec=$(hash_of $args --backend gpu)
   # shellcheck disable=SC2086
-  general=$(BOIDS_STEER_GENERAL=1 "$bin/boids-run" $args --backend gpu --quiet 2>&1 | tail -1)
+  general=$(BOIDS_STEER_GENERAL=1 hash_of $args --backend gpu)
   if [[ $spec != state-hash:* ]]; then
     bad "$args: no state-hash from the specialised run ($spec)"
   elif [[ $spec == "$general" ]]; then

@@ -24,19 +24,8 @@ src=$2
 bin=$build/bin
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() {
-  echo "PASS: $*"
-  passed=$((passed + 1))
-}
-bad() {
-  echo "FAIL: $*"
-  failed=$((failed + 1))
-}
-hash_of() { # hash_of ARGS...: boids-run's state-hash line
-  "$bin/boids-run" "$@" --quiet 2>&1 | tail -1
-}
+# shellcheck source=tests/checks.sh
+. "$(dirname "$0")/checks.sh"
 emulations="conv-sat conv-wrap ulp-up ulp-down"
 for e in $emulations; do
   if out=$(BOIDS_EMULATE=$e "$bin/boids-validate" --count 10000 --steps 2 --quiet 2>&1); then

@@ -25,6 +25,10 @@ typedef struct viewer_flock {
     bool faulted;         // a GL fault stopped the viewer (its line is printed)
     bool save_failed;     // a --save-every write failed (said once; no save at exit)
     bool paused, step_once, params_dirty;
+    // The groups viewer_flock_prepare last prepared from (a target that
+    // moves makes the parameters dirty every frame, the groups stay).
+    boids_group_params prepared[BOIDS_MAX_GROUPS];
+    bool prepared_valid;
     bool show[OVERLAYS];
     boids_line_vertex *overlay; // scratch of the overlays, overlay_cap vertices
     size_t overlay_cap;
@@ -33,10 +37,10 @@ typedef struct viewer_flock {
     // frame; N / V and G on either backend (debug views, off by default).
     float (*read_pos)[4], (*read_vel)[4], (*read_joints)[4];
     uint32_t *read_group, *read_neighbors, *read_id, *read_count;
-    size_t joints_cap; // bytes of read_joints
-    int selected;      // the parameter of [ ] - =
-    bool menu;         // the behaviour menu is open (M)
-    uint32_t menu_row; // its selected behaviour (an index BOIDS_BI_*)
+    size_t joints_cap;   // bytes of read_joints
+    int selected;        // the parameter of [ ] - =
+    bool menu;           // the behaviour menu is open (M)
+    uint32_t menu_row;   // its selected behaviour (an index BOIDS_BI_*)
     uint32_t menu_group; // the group it shows and changes
     float last_target[3], cursor_world[3];
     uint32_t body_style;  // BOIDS_BODY_* of every group (the K key)

@@ -86,6 +86,10 @@ void viewer_flock_behavior(viewer *v, int key, int arg) {
 // current groups start building in the background (GPU, where the driver
 // compiles in its own threads), so the key press finds its program ready.
 void viewer_flock_prepare(viewer_flock *f) {
+    if (f->prepared_valid && memcmp(f->prepared, f->p.group, sizeof f->prepared) == 0)
+        return;
+    memcpy(f->prepared, f->p.group, sizeof f->prepared);
+    f->prepared_valid = true;
     for (size_t k = 0; k < viewer_key_count; k++) {
         if (viewer_keys[k].fn != viewer_flock_behavior)
             continue;

@@ -520,6 +520,18 @@ static boids_result parse_emulate(const char *v, unsigned *flags, char *err, siz
 // See boids/gpu.h.
 // ---- steer programs specialised to the run ----------------------------------
 
+// Keeps the first failed build's message for boids_gpu_check.
+static void steer_fail(boids_gpu *g, const char *err) {
+    if (!g->steer_error[0])
+        snprintf(g->steer_error, sizeof g->steer_error, "%s", err);
+}
+
+// Gives v's place in the cache to the last entry (v holds no program).
+static void steer_drop(boids_gpu *g, steer_variant *v) {
+    *v = g->steer[--g->steer_n];
+    memset(&g->steer[g->steer_n], 0, sizeof g->steer[0]);
+}
+
 // The cached variant of spec, or NULL.
 static steer_variant *steer_find(boids_gpu *g, const boids_steer_spec *spec) {
     for (uint32_t k = 0; k < g->steer_n; k++)
@@ -568,8 +580,7 @@ static boids_result steer_variant_build(boids_gpu *g, const boids_steer_spec *sp
     if (r == BOIDS_OK && !background)
         r = boids_program_build_finish(&v->build, &v->prog, err, err_size);
     if (r != BOIDS_OK) {
-        *v = g->steer[--g->steer_n]; // its place to the last
-        memset(&g->steer[g->steer_n], 0, sizeof g->steer[0]);
+        steer_drop(g, v);
         return r;
     }
     g->steer_built++;
@@ -585,8 +596,8 @@ static GLuint steer_general(boids_gpu *g) {
     else if (!g->prog[STAGE_STEER])
         r = boids_program_compute(g->shader_dir, stage_file[STAGE_STEER], g->shader_flags | g->kernel_flags,
                                   &g->prog[STAGE_STEER], err, sizeof err);
-    if (r != BOIDS_OK && !g->steer_error[0])
-        snprintf(g->steer_error, sizeof g->steer_error, "%s", err);
+    if (r != BOIDS_OK)
+        steer_fail(g, err);
     return g->prog[STAGE_STEER];
 }
 
@@ -604,8 +615,7 @@ static GLuint steer_program(boids_gpu *g) {
     if (!v) {
         boids_result r = steer_variant_build(g, &spec, g->background, err, sizeof err);
         if (r != BOIDS_OK) {
-            if (!g->steer_error[0])
-                snprintf(g->steer_error, sizeof g->steer_error, "%s", err);
+            steer_fail(g, err);
             return steer_general(g);
         }
         v = steer_find(g, &spec);
@@ -619,10 +629,8 @@ static GLuint steer_program(boids_gpu *g) {
         if (boids_program_build_ready(&v->build) || !general) {
             boids_result r = boids_program_build_finish(&v->build, &v->prog, err, sizeof err);
             if (r != BOIDS_OK) {
-                if (!g->steer_error[0])
-                    snprintf(g->steer_error, sizeof g->steer_error, "%s", err);
-                *v = g->steer[--g->steer_n];
-                memset(&g->steer[g->steer_n], 0, sizeof g->steer[0]);
+                steer_fail(g, err);
+                steer_drop(g, v);
                 return steer_general(g);
             }
         } else {
@@ -641,8 +649,8 @@ void boids_gpu_prepare(boids_gpu *g, const boids_group_params group[BOIDS_MAX_GR
     boids_steer_spec spec;
     boids_steer_spec_of(&g->world_gpu, group, &spec);
     char err[512] = "";
-    if (steer_variant_build(g, &spec, true, err, sizeof err) != BOIDS_OK && !g->steer_error[0])
-        snprintf(g->steer_error, sizeof g->steer_error, "%s", err);
+    if (steer_variant_build(g, &spec, true, err, sizeof err) != BOIDS_OK)
+        steer_fail(g, err);
 }
 
 // See boids/gpu.h.
