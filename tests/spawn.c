@@ -1,9 +1,11 @@
 // tests/spawn.c: see spawn.h.
+#define _XOPEN_SOURCE 700 // nftw
 #include "spawn.h"
 
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <spawn.h>
 #include <signal.h>
 #include <time.h>
@@ -200,6 +202,47 @@ int boids_test_main(const char *name, const boids_test_case *cases, size_t n, co
         boids_test_tcase(s, cases[i].name, cases[i].test);
     }
     return boids_test_main_suite(s, tmp_dir);
+}
+
+// nftw callback: remove one entry of a scratch tree (children first).
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+    (void)st;
+    (void)type;
+    (void)ftw;
+    return remove(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+// Makes dir (and its parent) afresh: what an interrupted earlier run left
+// there (temporaries of a killed write, say) cannot fail this one.
+static int fresh_dir(const char *dir) {
+    if (nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0 && errno != ENOENT) {
+        fprintf(stderr, "cannot empty %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    char parent[1024];
+    snprintf(parent, sizeof parent, "%s", dir);
+    char *slash = strrchr(parent, '/');
+    if (slash && slash != parent) {
+        *slash = '\0';
+        if (mkdir(parent, 0755) != 0 && errno != EEXIST) {
+            fprintf(stderr, "cannot create %s: %s\n", parent, strerror(errno));
+            return -1;
+        }
+    }
+    if (mkdir(dir, 0755) != 0) {
+        fprintf(stderr, "cannot create %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+// Every test executable that runs the real ones starts with its own scratch
+// directory TMP (tests/tmp/NAME) made afresh, before main: what an
+// interrupted earlier run left there cannot fail this one, and no two
+// suites share a directory. (Check forks each case after this has run.)
+__attribute__((constructor)) static void make_scratch_dir(void) {
+    if (fresh_dir(TMP) != 0)
+        exit(1);
 }
 
 // See spawn.h.

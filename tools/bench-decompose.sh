@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/bench-decompose.sh [BUILD]: the figures of docs/BENCHMARKS.md's
-# decomposition section (issue 18): boids-run --decompose on 1 and 2 ranks
+# decomposition section: boids-run --decompose on 1 and 2 ranks
 # against the plain run, strong scaling (the same world on 1 and 2 ranks),
 # weak scaling (twice the agents and the world on 2 ranks), 3D, the load
 # balance of a flock gathered in a corner (even boxes against boxes cut by

@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# tools/test.sh: install dependencies, build, run every test. Non-zero exit on
-# any failure. Extra arguments go to ctest (e.g. -L core, -R grid).
+# tools/test.sh: install dependencies, build, run the tests, one line per
+# suite as it finishes. Non-zero exit on any failure. Extra arguments go to
+# ctest (e.g. -L core, -R grid).
+#
+# tools/test.sh: every suite but the long sweeps (label long), in parallel
+# on every core: about 10 minutes on 2 cores, the build included.
+# tools/test.sh --long: every suite, the long sweeps too (what CI runs).
 #
 # tools/test.sh --sanitize [ctest args]: the same build with AddressSanitizer
 # and UndefinedBehaviorSanitizer (build-asan/, RelWithDebInfo), then the core
@@ -16,6 +21,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 if command -v mpicc >/dev/null 2>&1; then
   export CMAKE_ARGS="${CMAKE_ARGS:-} -DBOIDS_MPI=ON"
 fi
+jobs=$(nproc)
 if [[ "${1:-}" == "--sanitize" ]]; then
   shift
   flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
@@ -27,6 +33,20 @@ if [[ "${1:-}" == "--sanitize" ]]; then
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 ctest --output-on-failure --timeout 1800 -L gpu "$@"
   exit 0
 fi
+select=(-LE long)
+if [[ "${1:-}" == "--long" ]]; then
+  shift
+  select=()
+fi
+echo "test.sh: building (build/)"
+start=$(date +%s)
 "$root/tools/build.sh"
 cd "$root/build"
-ctest --output-on-failure --timeout 1200 "$@"
+suites=$(ctest -N "${select[@]}" "$@" | sed -n 's/^Total Tests: //p')
+if [[ ${#select[@]} -gt 0 ]]; then
+  echo "test.sh: built in $(($(date +%s) - start)) s; running $suites suites on $jobs cores (the long sweeps too: tools/test.sh --long)"
+else
+  echo "test.sh: built in $(($(date +%s) - start)) s; running $suites suites on $jobs cores, the long sweeps included"
+fi
+ctest --output-on-failure --timeout 1200 -j"$jobs" "${select[@]}" "$@"
+echo "test.sh: all $suites suites passed in $(($(date +%s) - start)) s"
