@@ -1,30 +1,41 @@
 #!/usr/bin/env bash
 # tests/test_python_install.sh BUILD_DIR SOURCE_DIR (ctest: test_python_install,
-# label python): README.md's one command for a user -- a virtual
-# environment that sees Debian's packages, `pip install --no-build-isolation`
-# of python/ (offline) -- into a scratch folder, from a copy of python/ and
-# scenarios/ (the source tree stays clean). Then, from another folder with
-# no PYTHONPATH, BOIDS_LIBRARY or BOIDS_SCENARIOS: the package imported is
-# the installed one with its bundled libboids.so and scenarios, and its
-# hashes equal boids-run's on the CPU and the GPU (llvmpipe through headless
-# EGL in CI: no OpenGL 4.5 context is a failure, never a skip).
+# label python): README.md's one command for a user, read from README.md
+# and run as written -- a virtual environment of Debian's /usr/bin/python3
+# that sees Debian's packages, `pip install --no-build-isolation ./python`
+# (offline) -- with HOME a scratch folder (its ~/.venv/boids), from a copy
+# of python/ and scenarios/ beside the build (the source tree stays clean),
+# and a `python3` and `pip` first on PATH that are not Debian's (they fail
+# when called, as a pyenv 3.11 without wheel does). Then, from another
+# folder with no PYTHONPATH, BOIDS_LIBRARY or BOIDS_SCENARIOS: the package
+# imported is the installed one with its bundled libboids.so and scenarios,
+# and its hashes equal boids-run's on the CPU and the GPU (llvmpipe through
+# headless EGL in CI: no OpenGL 4.5 context is a failure, never a skip).
 set -euo pipefail
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
 work="$build/tests/tmp/python-install"
 rm -rf "$work"
-mkdir -p "$work/tree" "$work/elsewhere"
+mkdir -p "$work/tree" "$work/elsewhere" "$work/home" "$work/fakebin"
 fail() {
   echo "FAIL: $*" >&2
   exit 1
 }
 
+line=$(grep -E '^/usr/bin/python3 -m venv .*pip install' "$src/README.md" || true)
+[ "$(printf '%s\n' "$line" | grep -c .)" = 1 ] || fail "README.md has no single pip install line: '$line'"
 cp -r "$src/python" "$src/scenarios" "$work/tree/"
 rm -rf "$work/tree/python/build" "$work/tree/python"/*.egg-info
-echo "== /usr/bin/python3 -m venv --system-site-packages; pip install --no-build-isolation"
-/usr/bin/python3 -m venv --system-site-packages "$work/venv"
-BOIDS_LIBRARY="$build/lib/libboids.so.0" "$work/venv/bin/pip" install --no-build-isolation --no-index \
-  "$work/tree/python" >"$work/pip.log" 2>&1 || { cat "$work/pip.log"; fail "pip install"; }
+ln -s "$build" "$work/tree/build" # setup.py bundles ../build/lib/libboids.so.0, as in a clone
+for p in python3 pip; do
+  printf '#!/bin/sh\necho "%s: a fake first on PATH, not Debian'"'"'s" >&2\nexit 1\n' "$p" >"$work/fakebin/$p"
+  chmod +x "$work/fakebin/$p"
+done
+echo "== README.md: $line"
+(cd "$work/tree" && env -u BOIDS_LIBRARY HOME="$work/home" PATH="$work/fakebin:$PATH" bash -euo pipefail -c "$line") \
+  >"$work/pip.log" 2>&1 || { cat "$work/pip.log"; fail "README.md's install line"; }
+venv="$work/home/.venv/boids"
+[ -x "$venv/bin/python" ] || fail "no $venv/bin/python after README.md's line"
 
 hash_of() { "$build/bin/boids-run" "$@" --quiet | sed -n 's/^state-hash: //p'; }
 want_scenario=$(hash_of --scenario predators-prey --steps 25)
@@ -33,7 +44,7 @@ want_gpu=$(hash_of --count 800 --steps 30 --seed 7 --backend gpu)
 shipped=$(find "$src/scenarios" -maxdepth 1 -name '*.ini' | wc -l)
 
 cd "$work/elsewhere"
-env -u PYTHONPATH -u BOIDS_LIBRARY -u BOIDS_SCENARIOS "$work/venv/bin/python" - "$work/venv" "$shipped" \
+env -u PYTHONPATH -u BOIDS_LIBRARY -u BOIDS_SCENARIOS "$venv/bin/python" - "$venv" "$shipped" \
   "$want_scenario" "$want_cpu" "$want_gpu" <<'PY' || fail "the installed package"
 import os
 import sys
