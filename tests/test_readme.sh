@@ -11,8 +11,10 @@
 # longer reproduces fails here instead of misleading a reader.
 #
 # commands (ctest test_readme_commands, labels long and mpi): a fresh copy
-# of the source tree (no build), then every ```sh block of README.md in
-# order, as written, each with bash -euo pipefail in that copy, HOME a
+# of the source tree (no build), then every ```sh and ```python block of
+# README.md in order, as written, each in that copy (sh: bash -euo
+# pipefail; python: the venv README.md's install line made,
+# ~/.venv/boids/bin/python), HOME a
 # scratch folder, as the user running the suite (root in CI), with a
 # `python3` first on PATH that is not Debian's (it fails when called: no
 # command may rely on which python3 comes first). A block right after
@@ -31,16 +33,18 @@ fail() {
   exit 1
 }
 
-# The fenced blocks of README.md with LANG, one file each: $work/blocks/NNN
-# (its first line: the line number of the fence, then `skip REASON` or
-# `run`; then the block's lines).
+# The fenced blocks of README.md in the languages LANGS (a regex: sh,
+# console, sh|python), one file each: $work/blocks/NNN (its first line: the
+# line number of the fence, the language, then `skip REASON` or `run`;
+# then the block's lines).
 split_blocks() {
-  local lang=$1
+  local langs=$1
   mkdir -p "$work/blocks"
-  awk -v lang="$lang" -v dir="$work/blocks" '
+  awk -v l="$langs" -v dir="$work/blocks" '
+    BEGIN { langs = "^```(" l ")$" }
     /^<!-- readme-test: not run/ { skip = $0; sub(/^<!-- readme-test: not run */, "", skip); sub(/ *-->$/, "", skip); next }
-    !inb && $0 == "```" lang { inb = 1; n++; f = sprintf("%s/%03d", dir, n)
-                               print NR " " (skip != "" ? "skip " skip : "run") > f; skip = ""; next }
+    !inb && $0 ~ langs { inb = 1; n++; f = sprintf("%s/%03d", dir, n); lang = substr($0, 4)
+                         print NR " " lang " " (skip != "" ? "skip " skip : "run") > f; skip = ""; next }
     inb && /^```/ { inb = 0; close(f); next }
     inb { print > f; next }
     /^[^ ]/ { skip = "" }
@@ -104,10 +108,10 @@ exit 1
 EOF
 chmod +x "$work/fakebin/python3"
 cp "$work/fakebin/python3" "$work/fakebin/pip"
-split_blocks sh
+split_blocks 'sh|python'
 ran=0
 for f in "$work"/blocks/*; do
-  read -r line what reason <<<"$(head -1 "$f")"
+  read -r line lang what reason <<<"$(head -1 "$f")"
   if [[ $what == skip ]]; then
     echo "== README.md:$line: not run $reason"
     continue
@@ -116,8 +120,10 @@ for f in "$work"/blocks/*; do
   echo "== README.md:$line"
   tail -n +2 "$f" | sed 's/^/   /'
   start=$(date +%s)
-  tail -n +2 "$f" >"$f.sh"
-  (cd "$work" && HOME="$work/home" PATH="$work/fakebin:$PATH" timeout 1200 bash -euo pipefail "$f.sh" \
+  tail -n +2 "$f" >"$f.$lang"
+  run=(bash -euo pipefail)
+  [[ $lang == python ]] && run=("$work/home/.venv/boids/bin/python")
+  (cd "$work" && HOME="$work/home" PATH="$work/fakebin:$PATH" timeout 1200 "${run[@]}" "$f.$lang" \
     >"$f.out" 2>&1 </dev/null) ||
     fail "README.md:$line failed (status $?):
 $(tail -20 "$f.out")"
