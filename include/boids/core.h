@@ -23,6 +23,10 @@
 #include "boids/shared.h"
 #include "error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BOIDS_VERSION "0.1.0"
 
 // A flow field: one unit vector per cell of a grid laid over the world.
@@ -406,5 +410,9 @@ boids_result boids_csv_write(const char *path, boids_sim *s);
 // written atomically as boids_csv_write; errno tells what failed.
 boids_result boids_csv_write_agents(const char *path, uint32_t n, const float (*pos)[4], const float (*vel)[4],
                                     const uint32_t *group, const uint32_t *neighbors);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

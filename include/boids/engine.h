@@ -60,6 +60,10 @@
 #include "scenario.h"
 #include "tolerance.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct boids_engine boids_engine;
 
 // A headless GL 4.5 context (EGL) that GPU engines use in turn instead of
@@ -426,5 +430,9 @@ uint64_t boids_engine_bytes(const boids_engine *e);
 // or a headless one ("EGL device 1 of 2 (software), robust (...)"), "the caller's context,
 // robust" (or "not robust"), "none" on the CPU. Owned by e.
 const char *boids_engine_context(const boids_engine *e);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

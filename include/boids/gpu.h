@@ -46,6 +46,10 @@
 #include "program_stats.h"
 #include "tolerance.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct boids_gpu boids_gpu;
 
 // BOIDS_TOL_* and boids_tol_joint: boids/tolerance.h.
@@ -213,5 +217,9 @@ uint32_t boids_gpu_capacity(const boids_gpu *g);
 // state is then the caller's to upload (boids_gpu_upload_agents); bodies
 // keep their rows of the capacity.
 boids_result boids_gpu_set_count(boids_gpu *g, uint32_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
