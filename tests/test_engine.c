@@ -659,6 +659,22 @@ START_TEST(null_arguments) {
 }
 END_TEST
 
+// boids_version: the library's version string is the headers' BOIDS_VERSION
+// and CMakeLists.txt's project version, its numbers the macros'.
+START_TEST(version) {
+    int major = -1, minor = -1, patch = -1;
+    const char *v = boids_version(&major, &minor, &patch);
+    ck_assert_msg(v && strcmp(v, BOIDS_VERSION) == 0, "boids_version: '%s', BOIDS_VERSION '%s'", v, BOIDS_VERSION);
+    ck_assert_msg(strcmp(v, BOIDS_PROJECT_VERSION) == 0, "boids_version: '%s', the project's (CMakeLists.txt) '%s'", v,
+                  BOIDS_PROJECT_VERSION);
+    ck_assert(major == BOIDS_VERSION_MAJOR && minor == BOIDS_VERSION_MINOR && patch == BOIDS_VERSION_PATCH);
+    char joined[64];
+    snprintf(joined, sizeof joined, "%d.%d.%d", major, minor, patch);
+    ck_assert_msg(strcmp(joined, v) == 0, "numbers %s, string %s", joined, v);
+    ck_assert(boids_version(NULL, NULL, NULL) == v);
+}
+END_TEST
+
 // BOIDS_FAULT=lost@3: step 10 returns BOIDS_ERR_GPU_LOST after 3 steps, and
 // read leaves the caller's memory as it was (0xAB bytes stay).
 START_TEST(fault_lost) {
@@ -750,6 +766,7 @@ int main(void) {
         {"record_frames", record_frames},
         {"load_damaged_names_the_file", load_damaged_names_the_file},
         {"null_arguments", null_arguments},
+        {"version", version},
         {"fault_lost", fault_lost},
         {"save_after_a_fault", save_after_a_fault},
     };

@@ -1,6 +1,7 @@
 /* boids/core.h: the CPU reference simulation (src/core). No GL.
  *
  * Offers:
+ *   BOIDS_VERSION, boids_version   the headers' and the library's version
  *   boids_params        everything that defines a run (world, groups, scene, flow field)
  *   boids_params_default, boids_params_finalize (derive grid & scales, validate)
  *   boids_state         SoA agent buffers (pos/vel vec4, id, group)
@@ -27,7 +28,16 @@
 extern "C" {
 #endif
 
+// The version of these headers (CMakeLists.txt's project version; test_engine
+// checks they agree); boids_version gives the library's at run time.
 #define BOIDS_VERSION "0.1.0"
+#define BOIDS_VERSION_MAJOR 0
+#define BOIDS_VERSION_MINOR 1
+#define BOIDS_VERSION_PATCH 0
+// The version of the library in use ("0.1.0"), which may differ from the
+// BOIDS_VERSION a program was compiled with (another libboids.so.0 found at
+// run time); *major, *minor and *patch (each may be NULL) get its numbers.
+const char *boids_version(int *major, int *minor, int *patch);
 
 // A flow field: one unit vector per cell of a grid laid over the world.
 typedef struct boids_flowfield {
