@@ -333,7 +333,9 @@ void boids_flowfield_free(boids_flowfield *f);
 
 // Simulation. create copies p (finalized) and initialises agents from the
 // seed: uniform positions (or clustered), random directions. The flow field
-// is built if any group enables it.
+// is built if any group enables it. A NULL simulation (or params, bodies,
+// out) is BOIDS_ERR_ARGUMENT from the boids_sim_* functions that return a
+// boids_result; the others do nothing or return 0 / NULL (stats: zeros).
 typedef enum boids_distribution { BOIDS_DIST_UNIFORM, BOIDS_DIST_CLUSTERED } boids_distribution;
 boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_distribution dist);
 void boids_sim_destroy(boids_sim *s);
