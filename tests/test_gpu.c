@@ -1660,6 +1660,10 @@ START_TEST(null_handles) {
     ck_assert(boids_gpu_program_stats(g, ps, &n) == A && n == 0);
     ck_assert(boids_gpu_steps(g) == 0 && boids_gpu_count(g) == 0 && boids_gpu_capacity(g) == 0);
     ck_assert(boids_gpu_set_count(g, 1) == A);
+    // The context layer too.
+    ck_assert(boids_egl_create(NULL, NULL, 0) == A);
+    boids_gl_context_destroy(NULL);
+    ck_assert(strcmp(boids_gl_context_describe(NULL), "") == 0 && !boids_gl_context_robust(NULL));
 }
 END_TEST
 

@@ -13,6 +13,7 @@
 #include "layouts.h"
 #include "boids/behaviors.h"
 #include "boids/core.h"
+#include "boids/quadtree.h"
 
 // ck_assert_msg records the location of every check that passes (in fork
 // mode a write to the runner), which costs more than the simulation inside
@@ -964,6 +965,10 @@ START_TEST(null_handles) {
     boids_sim_stats(NULL, &st);
     ck_assert(st.step == 0);
     ck_assert(boids_sim_hash(NULL) == 0 && boids_sim_slots_by_id(NULL) == NULL);
+    ck_assert(!boids_quadtree_build(NULL, NULL, 0, 2, 0.0f) && !boids_sim_build_quadtree(NULL));
+    boids_quadtree_free(NULL);
+    uint32_t nb[4];
+    ck_assert(boids_quadtree_neighbors(NULL, 0, 1.0f, nb, 4) == 0 && boids_quadtree_reach(NULL) == 0.0f);
     ck_assert(boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM) == BOIDS_OK);
     uint64_t h = boids_sim_hash(s);
     ck_assert(boids_sim_set_grid(s, NULL) == BOIDS_ERR_ARGUMENT && boids_sim_set_bodies(s, NULL) == BOIDS_ERR_ARGUMENT);
