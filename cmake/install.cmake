@@ -23,10 +23,25 @@ install(FILES
 install(DIRECTORY scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/boids/scenarios FILES_MATCHING PATTERN "*.ini" PATTERN "*.png")
 
 # What a static link needs besides libboids.a: the same for pkg-config's
-# Libs.private and the CMake package's boids::boids_static.
-set(BOIDS_PC_REQUIRES_PRIVATE "stb inih zlib libzstd")
+# Libs.private and the CMake package's boids::boids_static. Linker flags
+# only (their -l, and -L outside the linker's own folders), not the
+# packages' names in Requires.private: pkg-config would add those packages'
+# Cflags (-I/usr/include/stb) for every user, and demand their .pc files of
+# a shared-library one; the public headers include none of their headers.
+set(BOIDS_PC_STATIC_DEPS "")
+foreach(flag IN LISTS STB_STATIC_LDFLAGS INIH_STATIC_LDFLAGS ZLIB_STATIC_LDFLAGS ZSTD_STATIC_LDFLAGS)
+  if(flag MATCHES "^-L(.*)$")
+    set(dir "${CMAKE_MATCH_1}")
+    if(dir IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
+      continue()
+    endif()
+  endif()
+  list(APPEND BOIDS_PC_STATIC_DEPS ${flag})
+endforeach()
 list(TRANSFORM CMAKE_DL_LIBS PREPEND -l OUTPUT_VARIABLE BOIDS_PC_DL)
-string(JOIN " " BOIDS_PC_LIBS_PRIVATE ${OpenMP_C_FLAGS} -lm ${BOIDS_PC_DL} ${CMAKE_THREAD_LIBS_INIT})
+set(BOIDS_PC_LIBS_PRIVATE ${BOIDS_PC_STATIC_DEPS} ${OpenMP_C_FLAGS} -lm ${BOIDS_PC_DL} ${CMAKE_THREAD_LIBS_INIT})
+list(REMOVE_DUPLICATES BOIDS_PC_LIBS_PRIVATE)
+string(JOIN " " BOIDS_PC_LIBS_PRIVATE ${BOIDS_PC_LIBS_PRIVATE})
 # prefix relative to the .pc file's folder, so a moved prefix still works.
 file(RELATIVE_PATH BOIDS_PC_UP /p/${CMAKE_INSTALL_LIBDIR}/pkgconfig /p)
 string(REGEX REPLACE "/$" "" BOIDS_PC_UP "${BOIDS_PC_UP}")

@@ -659,6 +659,194 @@ START_TEST(null_arguments) {
 }
 END_TEST
 
+// Whether err names the function and says NULL (ENGINE_NULL's line).
+static void says_null(const char *err, const char *fn) {
+    ck_assert_msg(strstr(err, fn) && strstr(err, "NULL"), "%s(NULL): expected err naming %s and NULL, got '%s'", fn,
+                  fn, err);
+}
+
+// Every function of boids/engine.h that takes a handle, given NULL for it:
+// BOIDS_ERR_ARGUMENT (err naming the function where one is taken) or the
+// header's neutral value; none crashes. NULL out-pointers likewise.
+START_TEST(null_handles) {
+    const boids_result A = BOIDS_ERR_ARGUMENT;
+    char err[512];
+    boids_engine *out = (boids_engine *)&err; // must become NULL where an error sets *out
+    err[0] = '\0';
+    ck_assert(boids_engine_create(NULL, NULL, err, sizeof err) == A);
+    says_null(err, "boids_engine_create");
+    ck_assert(boids_engine_create_scenario(NULL, "flocking", NULL, err, sizeof err) == A);
+    says_null(err, "boids_engine_create_scenario");
+    ck_assert(boids_engine_load(NULL, TMP "/x.boids", NULL, err, sizeof err) == A);
+    ck_assert(boids_engine_load(&out, NULL, NULL, err, sizeof err) == A && out == NULL);
+    says_null(err, "boids_engine_load");
+    ck_assert(boids_engine_headless_open(NULL, err, sizeof err) == A);
+    says_null(err, "boids_engine_headless_open");
+    ck_assert(strcmp(boids_engine_headless_renderer(NULL), "") == 0);
+    ck_assert(strcmp(boids_engine_headless_context(NULL), "") == 0);
+    boids_engine_destroy(NULL);
+    boids_engine_headless_close(NULL);
+
+    boids_engine *e = NULL;
+    uint64_t done = 7;
+    ck_assert(boids_engine_step(e, 3, &done) == A && done == 0);
+    boids_params p = flocking();
+    boids_sim *s = NULL;
+    ck_assert(boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM) == BOIDS_OK);
+    ck_assert(boids_engine_step_agents(e, s, false, err, sizeof err) == A);
+    says_null(err, "boids_engine_step_agents");
+    ck_assert(boids_engine_params(e) == NULL);
+    ck_assert(boids_engine_set_params(e, &p, err, sizeof err) == A);
+    says_null(err, "boids_engine_set_params");
+    ck_assert(boids_engine_set_behaviors(e, 0, BOIDS_B_FLOCKING) == A);
+    ck_assert(boids_engine_set_group_value(e, 0, "maxspeed", 2.0f, err, sizeof err) == A);
+    says_null(err, "boids_engine_set_group_value");
+    uint32_t mask = 7;
+    ck_assert(boids_engine_behaviors(e, 0, &mask) == A && mask == 7);
+    ck_assert(boids_engine_scenario(e) == NULL);
+    boids_scenario *sc = malloc(sizeof *sc);
+    ck_assert(sc != NULL);
+    boids_scenario_default(sc);
+    ck_assert(boids_engine_set_scenario(e, sc, err, sizeof err) == A);
+    says_null(err, "boids_engine_set_scenario");
+    static float pos[N][4], vel[N][4];
+    static uint32_t group[N];
+    ck_assert(boids_engine_read(e, pos, vel, group) == A);
+    ck_assert(boids_engine_read_joints(e, pos, 0) == A);
+    ck_assert(boids_engine_set_agents(e, (const float(*)[4])pos, (const float(*)[4])vel, group) == A);
+    ck_assert(boids_engine_set_state(e, 0, (const float(*)[4])pos, (const float(*)[4])vel, group, NULL) == A);
+    ck_assert(boids_engine_copy_state(e, e) == A);
+    ck_assert(boids_engine_copy_agents(e, e) == A);
+    ck_assert(boids_engine_reset_bodies(e) == A);
+    ck_assert(boids_engine_read_buffer(e, BOIDS_ENGINE_POS, pos, sizeof pos) == A);
+    ck_assert(boids_engine_stage(e, BOIDS_ENGINE_STAGE_GRID) == A);
+    boids_stage_ms ms;
+    memset(&ms, 0xAB, sizeof ms);
+    boids_engine_stage_ms(e, true, &ms);
+    ck_assert_msg(ms.key == 0.0 && ms.steer == 0.0 && ms.bodies == 0.0, "stage_ms(NULL): expected zeros");
+    boids_stats st;
+    ck_assert(boids_engine_stats(e, &st) == A);
+    double values[BOIDS_ENGINE_STATS_MAX];
+    ck_assert(boids_engine_stat_values(e, UINT32_MAX, values) == A);
+    ck_assert(boids_engine_hash(e) == 0);
+    ck_assert(boids_engine_check(e, err, sizeof err) == A);
+    says_null(err, "boids_engine_check");
+    ck_assert(boids_engine_save(e, TMP "/null.boids", err, sizeof err) == A);
+    says_null(err, "boids_engine_save");
+    ck_assert(boids_engine_write_csv(e, TMP "/null.csv", err, sizeof err) == A);
+    says_null(err, "boids_engine_write_csv");
+    uint64_t step = 7;
+    ck_assert(!boids_engine_last_good(e, &step) && step == 0);
+    ck_assert(boids_engine_record_open(e, TMP "/null.boidsrec", 1, err, sizeof err) == A);
+    says_null(err, "boids_engine_record_open");
+    uint32_t frames = 7;
+    ck_assert(boids_engine_record_close(e, &frames, &step, err, sizeof err) == A && frames == 0 && step == 0);
+    says_null(err, "boids_engine_record_close");
+    ck_assert(strcmp(boids_engine_error(e), "") == 0);
+    boids_engine_gl gl;
+    memset(&gl, 0xAB, sizeof gl);
+    ck_assert(boids_engine_gl_buffers(e, &gl) == A && gl.pos == 0 && gl.joint_rows == 0);
+    ck_assert(boids_engine_trig_error(e) == 0.0f);
+    ck_assert(!boids_engine_corrects_rounding(e));
+    boids_engine_prepare(e, p.group);
+    boids_steer_info info;
+    memset(&info, 0xAB, sizeof info);
+    boids_engine_steer_info(e, &info);
+    boids_steer_info zero;
+    memset(&zero, 0, sizeof zero);
+    ck_assert_msg(memcmp(&info, &zero, sizeof info) == 0, "steer_info(NULL): expected zeros");
+    static boids_program_stats ps[BOIDS_PROGRAMS_MAX];
+    uint32_t rows = 7;
+    ck_assert(boids_engine_program_stats(e, ps, &rows) == A && rows == 0);
+    ck_assert(boids_engine_count(e) == 0 && boids_engine_dim(e) == 0 && boids_engine_steps(e) == 0);
+    ck_assert(boids_engine_backend(e) == BOIDS_BACKEND_CPU);
+    ck_assert(strcmp(boids_engine_describe(e), "") == 0 && strcmp(boids_engine_renderer(e), "") == 0 &&
+              strcmp(boids_engine_context(e), "") == 0);
+    ck_assert(boids_engine_cells(e) == 0 && boids_engine_grid_fine(e) == 0 && boids_engine_bytes(e) == 0);
+
+    // A real engine with NULL for the other pointers it needs.
+    boids_engine *c = make(&p, BOIDS_BACKEND_CPU);
+    uint64_t before = boids_engine_hash(c);
+    ck_assert(boids_engine_set_params(c, NULL, err, sizeof err) == A);
+    ck_assert(boids_engine_set_scenario(c, NULL, err, sizeof err) == A);
+    ck_assert(boids_engine_behaviors(c, 0, NULL) == A);
+    ck_assert(boids_engine_copy_state(c, NULL) == A && boids_engine_copy_state(NULL, c) == A);
+    ck_assert(boids_engine_stats(c, NULL) == A);
+    ck_assert(boids_engine_stat_values(c, UINT32_MAX, NULL) == A);
+    ck_assert(boids_engine_read_buffer(c, BOIDS_ENGINE_POS, NULL, N * 16) == A);
+    ck_assert(boids_engine_save(c, NULL, err, sizeof err) == A);
+    says_null(err, "boids_engine_save");
+    ck_assert(boids_engine_gl_buffers(c, NULL) == A);
+    ck_assert(boids_engine_program_stats(c, ps, NULL) == A);
+    boids_engine_stage_ms(c, false, NULL);
+    boids_engine_steer_info(c, NULL);
+    boids_engine_prepare(c, NULL);
+    ck_assert_msg(boids_engine_hash(c) == before, "refused calls: expected the state unchanged");
+    boids_engine_destroy(c);
+    boids_sim_destroy(s);
+    free(sc);
+}
+END_TEST
+
+// set_behaviors is checked as a snapshot's load checks the mask: every bit
+// set (0xffffffff, past BOIDS_BEHAVIOR_COUNT) is BOIDS_ERR_PARAM with the
+// line in boids_engine_error and nothing changed; a group past the count is
+// BOIDS_ERR_ARGUMENT; a mask the rules refuse (heading boids with wander)
+// is finalize's error; an accepted mask saves a snapshot that loads.
+START_TEST(set_behaviors_checked) {
+    boids_params p = flocking();
+    boids_engine *e = make(&p, BOIDS_BACKEND_CPU);
+    const uint32_t before = boids_engine_params(e)->group[0].behaviors;
+    ck_assert_msg(boids_engine_set_behaviors(e, UINT32_MAX, 0xffffffffu) == BOIDS_ERR_PARAM,
+                  "mask 0xffffffff: expected BOIDS_ERR_PARAM (bits %u.. name no behaviour)", BOIDS_BEHAVIOR_COUNT);
+    ck_assert_msg(boids_engine_params(e)->group[0].behaviors == before, "a refused mask: expected nothing changed");
+    const char *line = boids_engine_error(e);
+    ck_assert_msg(strstr(line, "behaviors") && strstr(line, "0xffffffff") && strstr(line, "expected"),
+                  "expected a line naming behaviors, the value and what is allowed, got '%s'", line);
+    ck_assert_msg(boids_engine_set_behaviors(e, 1, BOIDS_B_FLOCKING) == BOIDS_ERR_ARGUMENT,
+                  "group 1 of 1: expected BOIDS_ERR_ARGUMENT");
+    ck_assert_msg(strstr(boids_engine_error(e), "group: 1"), "expected 'group: 1 ...', got '%s'",
+                  boids_engine_error(e));
+    boids_engine_destroy(e);
+
+    boids_params h = flocking();
+    h.group[0].rules = BOIDS_RULES_HEADING;
+    ck_assert(boids_params_finalize(&h, NULL, 0) == BOIDS_OK);
+    e = make(&h, BOIDS_BACKEND_CPU);
+    const uint32_t wander = BOIDS_BIT(BOIDS_BI_WANDER);
+    ck_assert_msg(boids_engine_set_behaviors(e, 0, BOIDS_B_FLOCKING | wander) == BOIDS_ERR_PARAM,
+                  "heading rules with wander: expected BOIDS_ERR_PARAM (finalize: separation, alignment, cohesion)");
+    ck_assert_msg(strstr(boids_engine_error(e), "heading"), "expected finalize's heading line, got '%s'",
+                  boids_engine_error(e));
+    ck_assert(boids_engine_set_behaviors(e, 0, BOIDS_BIT(BOIDS_BI_SEPARATION)) == BOIDS_OK);
+    const char *path = TMP "/engine_behaviors.boids";
+    char err[512] = "";
+    ck_assert_msg(boids_engine_save(e, path, err, sizeof err) == BOIDS_OK, "save: %s", err);
+    boids_engine *l = NULL;
+    ck_assert_msg(boids_engine_load(&l, path, NULL, err, sizeof err) == BOIDS_OK, "an accepted mask's snapshot: %s",
+                  err);
+    ck_assert(boids_engine_params(l)->group[0].behaviors == BOIDS_BIT(BOIDS_BI_SEPARATION));
+    boids_engine_destroy(l);
+    boids_engine_destroy(e);
+}
+END_TEST
+
+// boids_version: the library's version string is the headers' BOIDS_VERSION
+// and CMakeLists.txt's project version, its numbers the macros'.
+START_TEST(version) {
+    int major = -1, minor = -1, patch = -1;
+    const char *v = boids_version(&major, &minor, &patch);
+    ck_assert_msg(v && strcmp(v, BOIDS_VERSION) == 0, "boids_version: '%s', BOIDS_VERSION '%s'", v, BOIDS_VERSION);
+    ck_assert_msg(strcmp(v, BOIDS_PROJECT_VERSION) == 0, "boids_version: '%s', the project's (CMakeLists.txt) '%s'", v,
+                  BOIDS_PROJECT_VERSION);
+    ck_assert(major == BOIDS_VERSION_MAJOR && minor == BOIDS_VERSION_MINOR && patch == BOIDS_VERSION_PATCH);
+    char joined[64];
+    snprintf(joined, sizeof joined, "%d.%d.%d", major, minor, patch);
+    ck_assert_msg(strcmp(joined, v) == 0, "numbers %s, string %s", joined, v);
+    ck_assert(boids_version(NULL, NULL, NULL) == v);
+}
+END_TEST
+
 // BOIDS_FAULT=lost@3: step 10 returns BOIDS_ERR_GPU_LOST after 3 steps, and
 // read leaves the caller's memory as it was (0xAB bytes stay).
 START_TEST(fault_lost) {
@@ -750,6 +938,9 @@ int main(void) {
         {"record_frames", record_frames},
         {"load_damaged_names_the_file", load_damaged_names_the_file},
         {"null_arguments", null_arguments},
+        {"null_handles", null_handles},
+        {"set_behaviors_checked", set_behaviors_checked},
+        {"version", version},
         {"fault_lost", fault_lost},
         {"save_after_a_fault", save_after_a_fault},
     };

@@ -512,6 +512,39 @@ START_TEST(shipped_plans_expand) {
 }
 END_TEST
 
+// NULL for the plan, the output and the folders: BOIDS_ERR_ARGUMENT with
+// err naming the function, or a neutral value (0 runs, no value, an empty
+// header, not done); none crashes.
+START_TEST(null_arguments) {
+    char err[256] = "";
+    boids_plan *p = (boids_plan *)err;
+    ck_assert(boids_plan_load(NULL, &p, err, sizeof err) == BOIDS_ERR_ARGUMENT && p == NULL);
+    ck_assert_msg(strstr(err, "boids_plan_load") && strstr(err, "NULL"), "got '%s'", err);
+    ck_assert(boids_plan_load(BOIDS_PLAN_DIR "/tiny.ini", NULL, err, sizeof err) == BOIDS_ERR_ARGUMENT);
+    ck_assert(boids_plan_load_string(NULL, "t.ini", &p, err, sizeof err) == BOIDS_ERR_ARGUMENT && p == NULL);
+    ck_assert(boids_plan_load_string("[plan]\n", "t.ini", NULL, NULL, 0) == BOIDS_ERR_ARGUMENT);
+    boids_plan_free(NULL);
+    ck_assert(boids_plan_runs(NULL) == 0 && boids_plan_run_seed(NULL, 0) == 0 && !boids_plan_run_value(NULL, 0, 0));
+    char header[64] = "x";
+    boids_plan_csv_header(NULL, header, sizeof header);
+    ck_assert_str_eq(header, "");
+    ck_assert(boids_ensemble_run_one(NULL, 0, NULL, NULL) == BOIDS_ERR_ARGUMENT);
+    boids_run_output o;
+    ck_assert(boids_ensemble_run_one(NULL, 0, NULL, &o) == BOIDS_ERR_ARGUMENT);
+    boids_ensemble_output_free(NULL);
+    ck_assert(boids_ensemble_prepare(NULL, TMP "/null", false, err, sizeof err) == BOIDS_ERR_ARGUMENT);
+    ck_assert_msg(strstr(err, "boids_ensemble_prepare"), "got '%s'", err);
+    bool failed = true;
+    ck_assert(!boids_ensemble_run_done(NULL, 0, &failed) && !failed);
+    ck_assert(boids_ensemble_write_run(TMP "/null", NULL, err, sizeof err) == BOIDS_ERR_ARGUMENT);
+    uint32_t nfailed = 7;
+    ck_assert(boids_ensemble_assemble(NULL, TMP "/null", &nfailed, err, sizeof err) == BOIDS_ERR_ARGUMENT &&
+              nfailed == 0);
+    nfailed = 7;
+    ck_assert(boids_ensemble_run(NULL, NULL, &nfailed, NULL, 0) == BOIDS_ERR_ARGUMENT && nfailed == 0);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("ensemble");
     TCase *tc = tcase_create("plan");
@@ -524,6 +557,7 @@ int main(void) {
     tcase_add_test(tc, overrides);
     tcase_add_test(tc, stat_table);
     tcase_add_test(tc, shipped_plans_expand);
+    tcase_add_test(tc, null_arguments);
     suite_add_tcase(s, tc);
     TCase *runs = tcase_create("runs");
     tcase_set_timeout(runs, 300);

@@ -1601,6 +1601,72 @@ START_TEST(step_without_int64) {
 }
 END_TEST
 
+// Every boids_gpu_* function given a NULL backend: BOIDS_ERR_ARGUMENT (err
+// naming the function where one is taken), 0 / false, or nothing done with
+// its out-pointers zeroed; none touches GL, so no context is needed.
+START_TEST(null_handles) {
+    const boids_result A = BOIDS_ERR_ARGUMENT;
+    boids_gpu *g = NULL, *made = (boids_gpu *)&g;
+    char err[256] = "";
+    ck_assert(boids_gpu_create(&made, NULL, err, sizeof err) == A && made == NULL);
+    ck_assert_msg(strstr(err, "boids_gpu_create") && strstr(err, "NULL"), "got '%s'", err);
+    ck_assert(boids_gpu_create(NULL, NULL, NULL, 0) == A);
+    boids_gpu_destroy(g);
+    boids_params p;
+    boids_params_default(&p, 10, 2);
+    ck_assert(boids_params_finalize(&p, NULL, 0) == BOIDS_OK);
+    boids_gpu_prepare(g, p.group);
+    boids_steer_info info;
+    memset(&info, 0xAB, sizeof info);
+    boids_gpu_steer_info(g, &info);
+    ck_assert(info.built == 0 && info.general_steps == 0);
+    ck_assert(boids_gpu_kernel(g) == BOIDS_KERNEL_REFERENCE);
+    boids_gpu_set_params(g, &p);
+    ck_assert(boids_gpu_set_grid(g, &p, err, sizeof err) == A);
+    ck_assert_msg(strstr(err, "boids_gpu_set_grid"), "got '%s'", err);
+    double occ = 7.0;
+    ck_assert(boids_gpu_grid_occupancy(g, &occ) == A && occ == 0.0);
+    boids_gpu_upload(g, NULL);
+    boids_gpu_upload_agents(g, NULL);
+    boids_gpu_step(g);
+    boids_gpu_build_grid(g);
+    boids_gpu_steer(g);
+    boids_gpu_integrate(g);
+    boids_gpu_bodies(g);
+    boids_gpu_finish(g);
+    uint32_t word = 7;
+    ck_assert(boids_gpu_read(g, BOIDS_GPU_ID, &word, 4) == A);
+    ck_assert(boids_gpu_read_state(g, NULL, NULL, NULL) == A);
+    ck_assert(boids_gpu_download(g, NULL) == A && boids_gpu_download_state(g, NULL) == A);
+    ck_assert(boids_gpu_hash(g) == 0);
+    boids_stage_ms ms;
+    memset(&ms, 0xAB, sizeof ms);
+    boids_gpu_stage_ms(g, &ms);
+    ck_assert(ms.key == 0.0 && ms.bodies == 0.0);
+    uint32_t a = 7, b = 7, c = 7, d = 7, rows = 7;
+    boids_gpu_state_buffers(g, &a, &b, &c, &d);
+    ck_assert(a == 0 && b == 0 && c == 0 && d == 0);
+    ck_assert(boids_gpu_id_buffer(g) == 0 && boids_gpu_joint_buffer(g, &rows) == 0 && rows == 0);
+    ck_assert(boids_gpu_set_bodies(g, p.body, err, sizeof err) == A);
+    ck_assert_msg(strstr(err, "boids_gpu_set_bodies"), "got '%s'", err);
+    float joint[1][4];
+    ck_assert(boids_gpu_read_joints(g, joint, sizeof joint) == A);
+    ck_assert(boids_gpu_trig_error(g) == 0.0f && boids_gpu_debug_errors(g) == 0);
+    ck_assert(boids_gpu_check(g, err, sizeof err) == A);
+    ck_assert_msg(strstr(err, "boids_gpu_check"), "got '%s'", err);
+    ck_assert(!boids_gpu_robust(g) && !boids_gpu_int64(g) && !boids_gpu_corrects_rounding(g));
+    static boids_program_stats ps[BOIDS_PROGRAMS_MAX];
+    uint32_t n = 7;
+    ck_assert(boids_gpu_program_stats(g, ps, &n) == A && n == 0);
+    ck_assert(boids_gpu_steps(g) == 0 && boids_gpu_count(g) == 0 && boids_gpu_capacity(g) == 0);
+    ck_assert(boids_gpu_set_count(g, 1) == A);
+    // The context layer too.
+    ck_assert(boids_egl_create(NULL, NULL, 0) == A);
+    boids_gl_context_destroy(NULL);
+    ck_assert(strcmp(boids_gl_context_describe(NULL), "") == 0 && !boids_gl_context_robust(NULL));
+}
+END_TEST
+
 Suite *gpu_suite(void);
 Suite *gpu_suite(void) {
     Suite *s = suite_create("gpu");
@@ -1639,6 +1705,7 @@ Suite *gpu_suite(void) {
     tcase_add_test(errors, broken_shader_names_file);
     tcase_add_test(errors, too_many_agents_refused);
     tcase_add_test(errors, debug_errors_counted);
+    tcase_add_test(errors, null_handles);
     suite_add_tcase(s, errors);
     return s;
 }

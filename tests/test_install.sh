@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # tests/test_install.sh BUILD_DIR SOURCE_DIR (ctest: test_install, label
-# install): installs the built library into a scratch prefix, moves the
-# prefix (nothing may point back into the build), and builds examples/c
-# there as an outside project would: with pkg-config (the one-line command,
-# run through LD_LIBRARY_PATH; --static with libboids.a; the Makefile, run
-# through its rpath) and with find_package (boids::boids through the build
-# tree's rpath, boids::boids_static linked statically). engine_stats' state-hash must
+# install): installs the built library and programs into a scratch prefix,
+# moves the prefix (nothing may point back into the build), and builds
+# examples/c there as an outside project would: with pkg-config (the
+# one-line command, run through LD_LIBRARY_PATH; as C++ with g++; --static
+# with libboids.a; the Makefile, run through its rpath) and with
+# find_package (boids::boids through the build tree's rpath,
+# boids::boids_static linked statically). engine_stats' state-hash must
 # equal boids-run's, on the CPU and on the GPU (llvmpipe through headless
-# EGL in CI: no OpenGL 4.5 context is a failure, never a skip). Any error
-# fails the test; each step says what it does.
+# EGL in CI: no OpenGL 4.5 context is a failure, never a skip). The
+# installed programs run from outside the tree and find the installed
+# scenarios and plans. Any error fails the test; each step says what it does.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
@@ -29,7 +31,9 @@ cmake --install "$build" --prefix "$work/staged" >"$work/install.log"
 mv "$work/staged" "$work/prefix"
 prefix="$work/prefix"
 for f in lib/libboids.so lib/libboids.a lib/pkgconfig/boids.pc lib/cmake/boids/boidsConfig.cmake \
-  lib/cmake/boids/boidsConfigVersion.cmake include/boids/engine.h include/boids/shared.h include/boids/behaviors.h; do
+  lib/cmake/boids/boidsConfigVersion.cmake include/boids/engine.h include/boids/shared.h include/boids/behaviors.h \
+  bin/boids-run bin/boids-bench bin/boids-validate bin/boids-ensemble bin/boids share/boids/plans/tiny.ini \
+  share/boids/scenarios/flocking.ini; do
   [[ -e "$prefix/$f" ]] || fail "$f is not installed"
 done
 [[ ! -e "$prefix/include/boids/render.h" ]] || fail "render.h is installed (it needs glad)"
@@ -47,7 +51,13 @@ step "each installed header compiles on its own"
 for h in "$prefix"/include/boids/*.h; do
   echo "#include <boids/$(basename "$h")>" | cc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$prefix/include" \
     -x c -c - -o /dev/null || fail "boids/$(basename "$h") does not compile alone"
+  echo "#include <boids/$(basename "$h")>" | g++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -I"$prefix/include" \
+    -x c++ -c - -o /dev/null || fail "boids/$(basename "$h") does not compile alone as C++"
 done
+# A shared-library user needs no header of the library's private
+# dependencies (pkg-config's Cflags name none of them).
+! grep -lE '#include *[<"](stb|ini\.h|zlib|zstd)' "$prefix"/include/boids/*.h ||
+  fail "an installed header includes a private dependency's header"
 
 # The state-hash line of `boids-run --count N --steps S --quiet` on a backend.
 run_hash() { "$build/bin/boids-run" --count $count --steps $steps --backend "$1" --quiet | sed -n 's/^state-hash: //p'; }
@@ -69,6 +79,14 @@ declare -A hashes=([cpu]=$(run_hash cpu) [gpu]=$(run_hash gpu))
 echo "boids-run state-hash: cpu ${hashes[cpu]}, gpu ${hashes[gpu]}"
 
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+step "pkg-config: the public include folder only, no private requirements"
+read -r -a cflags < <(pkg-config --cflags boids)
+[[ ${#cflags[@]} -eq 1 && "${cflags[0]}" == -I* && "$(realpath "${cflags[0]#-I}")" == "$(realpath "$prefix/include")" ]] ||
+  fail "pkg-config --cflags boids: '${cflags[*]}', expected -I of $prefix/include alone"
+[[ -z "$(pkg-config --print-requires-private boids)" ]] ||
+  fail "boids.pc has Requires.private: $(pkg-config --print-requires-private boids)"
+echo "pkg-config --cflags boids: ${cflags[*]}"
+
 step "pkg-config: the one-line command, run with LD_LIBRARY_PATH"
 mkdir -p "$work/pkg-config"
 # shellcheck disable=SC2046 # pkg-config's words are meant to split
@@ -77,6 +95,13 @@ mkdir -p "$work/pkg-config"
 for backend in cpu gpu; do
   check_stats $backend env LD_LIBRARY_PATH="$prefix/lib" "$work/pkg-config/engine_stats"
 done
+
+step "C++: engine_stats.c compiled by g++ against the installed headers (extern \"C\"), run with LD_LIBRARY_PATH"
+# {0} initialises the desc in C; g++ -Wextra would name each member it leaves zero.
+# shellcheck disable=SC2046 # pkg-config's words are meant to split
+(cd "$src/examples/c" && g++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -Wno-missing-field-initializers \
+  -x c++ engine_stats.c -x none $(pkg-config --cflags --libs boids) -o "$work/pkg-config/engine_stats_cxx")
+check_stats cpu env LD_LIBRARY_PATH="$prefix/lib" "$work/pkg-config/engine_stats_cxx"
 
 step "pkg-config --static: libboids.a (docs/API.md's line)"
 # shellcheck disable=SC2046 # pkg-config's words are meant to split
@@ -123,4 +148,30 @@ for program in "env -u BOIDS_SCENARIOS LD_LIBRARY_PATH=$prefix/lib $work/pkg-con
 done
 echo "installed-only: state-hash $want, as boids-run --scenario predators-prey.ini"
 
-echo "PASS: installed, built with pkg-config and find_package, hashes equal boids-run's, scenarios found"
+step "the installed programs, run from outside the tree: versions, the installed scenarios and plans"
+mkdir -p "$work/elsewhere"
+cd "$work/elsewhere"
+for program in boids-run boids-bench boids-validate boids-ensemble boids; do
+  got=$("$prefix/bin/$program" --version) || fail "$program --version: exit $?"
+  [[ "$got" == "$program $(sed -n 's/^#define BOIDS_VERSION "\(.*\)"$/\1/p' "$prefix/include/boids/core.h")"* ]] ||
+    fail "$program --version: '$got'"
+  echo "$got"
+done
+# Found beside the program (bin/../share/boids/scenarios), before the
+# source tree's folder compiled into it.
+listed=$(env -u BOIDS_SCENARIOS "$prefix/bin/boids-run" --list-scenarios | sed -n '1s/^scenarios in \(.*\) (use .*/\1/p')
+[[ -n "$listed" && "$(realpath "$listed")" == "$(realpath "$prefix/share/boids/scenarios")" ]] ||
+  fail "boids-run --list-scenarios: the folder '$listed', expected $prefix/share/boids/scenarios"
+out=$(env -u BOIDS_SCENARIOS "$prefix/bin/boids-run" --scenario installed-only --steps 20 --quiet) ||
+  fail "boids-run --scenario installed-only: exit $?"
+got=$(sed -n 's/^state-hash: //p' <<<"$out")
+[[ "$got" == "$want" ]] || fail "installed boids-run --scenario installed-only: state-hash $got, expected $want"
+env -u BOIDS_SCENARIOS "$prefix/bin/boids-run" --scenario flowfield-image --steps 2 --quiet >/dev/null ||
+  fail "installed boids-run --scenario flowfield-image (its picture)"
+env -u BOIDS_SCENARIOS OMP_WAIT_POLICY=passive "$prefix/bin/boids-ensemble" "$prefix/share/boids/plans/tiny.ini" \
+  --out "$work/elsewhere/tiny" >"$work/ensemble.log" 2>&1 || { cat "$work/ensemble.log"; fail "installed boids-ensemble tiny.ini"; }
+[[ -s "$work/elsewhere/tiny/results.csv" ]] || fail "installed boids-ensemble wrote no results.csv"
+echo "installed boids-run: $listed; --scenario installed-only state-hash $got; boids-ensemble tiny.ini: results.csv"
+cd "$build"
+
+echo "PASS: installed, built with pkg-config (C and C++) and find_package, hashes equal boids-run's, scenarios found, the installed programs run"

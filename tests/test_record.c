@@ -419,12 +419,37 @@ START_TEST(test_run_signals) {
 }
 END_TEST
 
+// NULL for a recorder, recording, simulation, path or output: an error
+// (err naming the path, "(null)") or a neutral value; none crashes.
+START_TEST(null_handles) {
+    char err[256] = "";
+    boids_recorder *rec = (boids_recorder *)err;
+    ck_assert(boids_record_open(NULL, NULL, 1, &rec, err, sizeof err) == BOIDS_ERR_ARGUMENT && rec == NULL);
+    ck_assert_msg(strstr(err, "(null)"), "got '%s'", err);
+    bool written = true;
+    ck_assert(boids_record_frame(NULL, NULL, &written, NULL, 0) == BOIDS_ERR_ARGUMENT && !written);
+    ck_assert(boids_record_frames(NULL) == 0);
+    ck_assert(boids_record_close(NULL, NULL, 0) == BOIDS_OK); // closing nothing, as free(NULL)
+    boids_recording *r = (boids_recording *)err;
+    ck_assert(boids_recording_open(NULL, &r, err, sizeof err) == BOIDS_ERR_ARGUMENT && r == NULL);
+    ck_assert(boids_recording_open(TMP "/x.boidsrec", NULL, NULL, 0) == BOIDS_ERR_ARGUMENT);
+    ck_assert(boids_recording_get_info(NULL) == NULL);
+    ck_assert(boids_recording_frame(NULL, 0, NULL, NULL, NULL, err, sizeof err) == BOIDS_ERR_ARGUMENT);
+    boids_recording_close(NULL);
+    ck_assert(boids_snapshot_save(NULL, NULL, TMP "/x.boids", err, sizeof err) == BOIDS_ERR_ARGUMENT);
+    boids_sim *s = (boids_sim *)err;
+    ck_assert(boids_snapshot_load(NULL, &s, NULL, err, sizeof err) == BOIDS_ERR_ARGUMENT && s == NULL);
+    ck_assert(boids_snapshot_load(TMP "/x.boids", NULL, NULL, err, sizeof err) == BOIDS_ERR_ARGUMENT);
+}
+END_TEST
+
 // The cases, each in its own TCase; exit 0 when every one passes.
 int main(void) {
     const boids_test_case cases[] = {
         {"round_trip", test_round_trip},   {"header_damage", test_header_damage}, {"sizes", test_sizes},
         {"payload", test_payload_damage},  {"truncated", test_truncated},         {"run_record", test_run_record},
         {"run_signals", test_run_signals},
+        {"null_handles", null_handles},
     };
     return boids_test_main("record", cases, sizeof cases / sizeof cases[0], TMP);
 }

@@ -374,6 +374,33 @@ START_TEST(text_starting_with_semicolon) {
 }
 END_TEST
 
+// NULL for a path, text, scenario or stream: BOIDS_ERR_ARGUMENT with err
+// naming the function, false, or nothing done; none crashes.
+START_TEST(null_arguments) {
+    char err[256] = "", out[64];
+    boids_scenario *sc = malloc(sizeof *sc);
+    ck_assert(sc != NULL);
+    ck_assert(boids_scenario_load(NULL, sc, err, sizeof err) == BOIDS_ERR_ARGUMENT);
+    ck_assert_msg(strstr(err, "boids_scenario_load") && strstr(err, "NULL"), "got '%s'", err);
+    ck_assert(boids_scenario_load("x.ini", NULL, NULL, 0) == BOIDS_ERR_ARGUMENT);
+    bool key = true;
+    ck_assert(boids_scenario_load_with(NULL, NULL, 0, sc, err, sizeof err, &key) == BOIDS_ERR_ARGUMENT && !key);
+    ck_assert(boids_scenario_load_with("x.ini", NULL, 2, sc, NULL, 0, NULL) == BOIDS_ERR_ARGUMENT);
+    ck_assert(boids_scenario_load_string(NULL, "t.ini", sc, err, sizeof err) == BOIDS_ERR_ARGUMENT);
+    ck_assert(boids_scenario_load_string("[world]\n", "t.ini", NULL, NULL, 0) == BOIDS_ERR_ARGUMENT);
+    ck_assert_msg(boids_scenario_load_string("[world]\ncount = 10\n", NULL, sc, err, sizeof err) == BOIDS_OK,
+                  "a NULL name: expected the text loaded, got '%s'", err);
+    boids_scenario_default(NULL);
+    ck_assert(!boids_scenario_write(NULL, stdout) && !boids_scenario_write(sc, NULL));
+    ck_assert(!boids_scenario_is_dynamic(NULL) && !boids_scenario_target_scheduled(NULL));
+    boids_scenario_at_step(NULL, 1, &sc->params);
+    boids_scenario_size_world(NULL, &sc->params);
+    ck_assert(!boids_scenario_find(NULL, out, sizeof out) && !boids_scenario_find("flocking", NULL, 0));
+    ck_assert(boids_scenario_list(NULL) == -1);
+    free(sc);
+}
+END_TEST
+
 static Suite *scenario_suite(void) {
     Suite *s = suite_create("scenario");
     TCase *c = tcase_create("loader");
@@ -382,6 +409,7 @@ static Suite *scenario_suite(void) {
     tcase_add_test(c, bad_files);
     tcase_add_test(c, missing_file);
     tcase_add_test(c, text_starting_with_semicolon);
+    tcase_add_test(c, null_arguments);
     suite_add_tcase(s, c);
     TCase *run = tcase_create("boids-run");
     tcase_set_timeout(run, 300);

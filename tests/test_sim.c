@@ -13,6 +13,7 @@
 #include "layouts.h"
 #include "boids/behaviors.h"
 #include "boids/core.h"
+#include "boids/quadtree.h"
 
 // ck_assert_msg records the location of every check that passes (in fork
 // mode a write to the runner), which costs more than the simulation inside
@@ -933,6 +934,50 @@ START_TEST(group_value_names) {
 }
 END_TEST
 
+// NULL for the simulation or what a function must read or write: an
+// error (BOIDS_ERR_ARGUMENT), 0, NULL or nothing done; none crashes.
+START_TEST(null_handles) {
+    boids_params p;
+    boids_params_default(&p, 10, 2);
+    ck_assert(boids_params_finalize(&p, NULL, 0) == BOIDS_OK);
+    boids_sim *s = (boids_sim *)&p;
+    ck_assert(boids_sim_create(&s, NULL, BOIDS_DIST_UNIFORM) == BOIDS_ERR_ARGUMENT && s == NULL);
+    ck_assert(boids_sim_create(NULL, &p, BOIDS_DIST_UNIFORM) == BOIDS_ERR_ARGUMENT);
+    static float pos[1][4], vel[1][4];
+    static uint32_t group[1];
+    ck_assert(boids_sim_set_agents(NULL, (const float(*)[4])pos, (const float(*)[4])vel, group) == BOIDS_ERR_ARGUMENT);
+    ck_assert(boids_sim_set_state(NULL, 0, (const float(*)[4])pos, (const float(*)[4])vel, group, NULL) ==
+              BOIDS_ERR_ARGUMENT);
+    ck_assert(boids_sim_reserve(NULL, 10) == BOIDS_ERR_ARGUMENT);
+    ck_assert(boids_sim_set_grid(NULL, &p) == BOIDS_ERR_ARGUMENT);
+    ck_assert(boids_sim_set_bodies(NULL, p.body) == BOIDS_ERR_ARGUMENT);
+    boids_sim_step(NULL);
+    boids_sim_build_grid(NULL);
+    boids_sim_steer(NULL);
+    boids_sim_steer_agent(NULL, 0);
+    boids_sim_survey(NULL);
+    boids_sim_integrate(NULL);
+    boids_sim_bodies(NULL);
+    boids_sim_reset_bodies(NULL);
+    boids_sim_destroy(NULL);
+    boids_stats st;
+    st.step = 7;
+    boids_sim_stats(NULL, &st);
+    ck_assert(st.step == 0);
+    ck_assert(boids_sim_hash(NULL) == 0 && boids_sim_slots_by_id(NULL) == NULL);
+    ck_assert(!boids_quadtree_build(NULL, NULL, 0, 2, 0.0f) && !boids_sim_build_quadtree(NULL));
+    boids_quadtree_free(NULL);
+    uint32_t nb[4];
+    ck_assert(boids_quadtree_neighbors(NULL, 0, 1.0f, nb, 4) == 0 && boids_quadtree_reach(NULL) == 0.0f);
+    ck_assert(boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM) == BOIDS_OK);
+    uint64_t h = boids_sim_hash(s);
+    ck_assert(boids_sim_set_grid(s, NULL) == BOIDS_ERR_ARGUMENT && boids_sim_set_bodies(s, NULL) == BOIDS_ERR_ARGUMENT);
+    boids_sim_stats(s, NULL);
+    ck_assert_msg(boids_sim_hash(s) == h, "refused calls: expected the state unchanged");
+    boids_sim_destroy(s);
+}
+END_TEST
+
 static Suite *sim_suite(void) {
     Suite *s = suite_create("sim");
     TCase *det = tcase_create("determinism");
@@ -940,6 +985,7 @@ static Suite *sim_suite(void) {
     tcase_add_test(det, same_seed_same_hash);
     tcase_add_test(det, different_seeds_differ);
     tcase_add_test(det, threads_same_hash);
+    tcase_add_test(det, null_handles);
     suite_add_tcase(s, det);
     TCase *order = tcase_create("slot_order");
     tcase_set_timeout(order, 300);

@@ -18,6 +18,10 @@
 
 #include "boids/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 // Writes the whole content to f; false on a failure (errno telling why where
 // the writer knows it). ctx is boids_atomic_write's.
 typedef bool (*boids_atomic_fill)(FILE *f, void *ctx);
@@ -31,5 +35,9 @@ boids_result boids_atomic_write(const char *path, boids_atomic_fill fill, void *
 // The directory part of path ("." without a slash, "/" for "/x"),
 // malloc'd (the caller frees it); NULL when out of memory.
 char *boids_atomic_dir_of(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

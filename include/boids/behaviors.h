@@ -33,6 +33,10 @@
 
 #include "core.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 // ---- vector helpers (p5.Vector semantics) ----
 // v.limit(max): scale down to length max if longer.
 void boids_limit(float v[3], float max);
@@ -399,5 +403,9 @@ void boids_body_straight(const boids_world_params *w, const boids_body_params *b
 // then CHAIN: resolve(0) and the angles; SNAKE / FISH: boids_snake_resolve.
 void boids_body_follow(const boids_world_params *w, const boids_body_params *b, const float head[3], const float vel[3],
                        float (*joints)[4]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,6 +1,7 @@
 /* boids/core.h: the CPU reference simulation (src/core). No GL.
  *
  * Offers:
+ *   BOIDS_VERSION, boids_version   the headers' and the library's version
  *   boids_params        everything that defines a run (world, groups, scene, flow field)
  *   boids_params_default, boids_params_finalize (derive grid & scales, validate)
  *   boids_state         SoA agent buffers (pos/vel vec4, id, group)
@@ -23,7 +24,20 @@
 #include "boids/shared.h"
 #include "error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// The version of these headers (CMakeLists.txt's project version; test_engine
+// checks they agree); boids_version gives the library's at run time.
 #define BOIDS_VERSION "0.1.0"
+#define BOIDS_VERSION_MAJOR 0
+#define BOIDS_VERSION_MINOR 1
+#define BOIDS_VERSION_PATCH 0
+// The version of the library in use ("0.1.0"), which may differ from the
+// BOIDS_VERSION a program was compiled with (another libboids.so.0 found at
+// run time); *major, *minor and *patch (each may be NULL) get its numbers.
+const char *boids_version(int *major, int *minor, int *patch);
 
 // A flow field: one unit vector per cell of a grid laid over the world.
 typedef struct boids_flowfield {
@@ -319,7 +333,9 @@ void boids_flowfield_free(boids_flowfield *f);
 
 // Simulation. create copies p (finalized) and initialises agents from the
 // seed: uniform positions (or clustered), random directions. The flow field
-// is built if any group enables it.
+// is built if any group enables it. A NULL simulation (or params, bodies,
+// out) is BOIDS_ERR_ARGUMENT from the boids_sim_* functions that return a
+// boids_result; the others do nothing or return 0 / NULL (stats: zeros).
 typedef enum boids_distribution { BOIDS_DIST_UNIFORM, BOIDS_DIST_CLUSTERED } boids_distribution;
 boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_distribution dist);
 void boids_sim_destroy(boids_sim *s);
@@ -406,5 +422,9 @@ boids_result boids_csv_write(const char *path, boids_sim *s);
 // written atomically as boids_csv_write; errno tells what failed.
 boids_result boids_csv_write_agents(const char *path, uint32_t n, const float (*pos)[4], const float (*vel)[4],
                                     const uint32_t *group, const uint32_t *neighbors);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

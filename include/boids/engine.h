@@ -35,6 +35,13 @@
  * allowed (no program name, no trailing newline); err may be NULL. Nothing
  * here exits or prints, but GL debug messages when desc.quiet is false.
  *
+ * NULL: every function checks its handle (and the pointers it must write
+ * through or read). A NULL engine is BOIDS_ERR_ARGUMENT from a function
+ * that returns a boids_result (err, where taken: "FUNCTION: the engine is
+ * NULL; expected ..."); the others return a neutral value: 0 (counts, sizes,
+ * the hash, the step counter), false, NULL (params, scenario), "" (strings),
+ * BOIDS_BACKEND_CPU, and zero their out-struct. destroy and close of NULL do nothing.
+ *
  * Faults (GPU): after a lost context or a GL error every call that would
  * touch the GPU does nothing and returns the fault (BOIDS_ERR_GPU_LOST,
  * BOIDS_ERR_GL_ERRORS); reads leave the caller's memory as it was. On the
@@ -59,6 +66,10 @@
 #include "program_stats.h"
 #include "scenario.h"
 #include "tolerance.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct boids_engine boids_engine;
 
@@ -187,7 +198,12 @@ const boids_params *boids_engine_params(const boids_engine *e);
 // GPU: after a fault nothing changes and the fault is returned (err: its line).
 boids_result boids_engine_set_params(boids_engine *e, const boids_params *p, char *err, size_t err_size);
 // The behaviour mask (bit i = behaviour index BOIDS_BI_i) of one group, or of every group when
-// group is UINT32_MAX.
+// group is UINT32_MAX. Checked as a snapshot's load checks it: a group out
+// of range is BOIDS_ERR_ARGUMENT, bits of no behaviour (at or above
+// BOIDS_BEHAVIOR_COUNT) BOIDS_ERR_PARAM, a mask the group's rules or named
+// agents refuse (boids_params_finalize) its error; nothing changes on error,
+// and boids_engine_error gives the line ("behaviors: 0x... has bits of no
+// behaviour ...; expected ...").
 boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_t behaviors);
 // One value of one group (or of every group when group is UINT32_MAX), as a
 // scenario file's [group] key names it: "maxspeed", "maxforce", "radius",
@@ -359,7 +375,8 @@ boids_result boids_engine_record_open(boids_engine *e, const char *path, uint64_
 boids_result boids_engine_record_close(boids_engine *e, uint32_t *frames, uint64_t *last_step, char *err,
                                        size_t err_size);
 // The line of the last error of boids_engine_step that is not a fault (a
-// recording's frame not written: "FILE: problem"); "" if none. Owned by e.
+// recording's frame not written: "FILE: problem") or of
+// boids_engine_set_behaviors (which takes no err); "" if none. Owned by e.
 const char *boids_engine_error(const boids_engine *e);
 
 // The GPU backend's buffers of the current state, to draw from without a
@@ -426,5 +443,9 @@ uint64_t boids_engine_bytes(const boids_engine *e);
 // or a headless one ("EGL device 1 of 2 (software), robust (...)"), "the caller's context,
 // robust" (or "not robust"), "none" on the CPU. Owned by e.
 const char *boids_engine_context(const boids_engine *e);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

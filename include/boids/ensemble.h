@@ -34,6 +34,10 @@
 
 #include "engine.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BOIDS_PLAN_MAX_PARAMS 16
 #define BOIDS_PLAN_MAX_VALUES 100000 // of one parameter
 #define BOIDS_PLAN_MAX_SEEDS 100000
@@ -156,5 +160,9 @@ typedef struct boids_ensemble_desc {
 // (backend gpu without a GL 4.5 context), BOIDS_ERR_NOMEM.
 boids_result boids_ensemble_run(const boids_plan *p, const boids_ensemble_desc *d, uint32_t *failed, char *err,
                                 size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 #ifndef BOIDS_ERROR_H
 #define BOIDS_ERROR_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BOIDS_RESULTS(X)                                                    \
     X(BOIDS_OK, "ok")                                                       \
     X(BOIDS_ERR_NOMEM, "out of memory")                                     \
@@ -34,5 +38,9 @@ typedef enum boids_result {
 
 // The fixed message of a result code.
 const char *boids_result_str(boids_result r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -46,6 +46,10 @@
 #include "program_stats.h"
 #include "tolerance.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct boids_gpu boids_gpu;
 
 // BOIDS_TOL_* and boids_tol_joint: boids/tolerance.h.
@@ -86,7 +90,9 @@ typedef struct boids_gpu_desc {
 
 // Creates buffers and programs for the params' agent count. Errors: one
 // line in err (a shader's name and info log, or the limit and the largest
-// agent count that fits).
+// agent count that fits). Every boids_gpu_* function checks its handle: a
+// NULL one is BOIDS_ERR_ARGUMENT, or 0 / false / nothing done (out-structs
+// zeroed), as for the engine.
 boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *desc, char *err, size_t err_size);
 void boids_gpu_destroy(boids_gpu *g);
 // The largest agent count this GL implementation's limits allow.
@@ -213,5 +219,9 @@ uint32_t boids_gpu_capacity(const boids_gpu *g);
 // state is then the caller's to upload (boids_gpu_upload_agents); bodies
 // keep their rows of the capacity.
 boids_result boids_gpu_set_count(boids_gpu *g, uint32_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -25,6 +25,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BOIDS_PARSE_HEX 1u      // integers: 0x hex accepted too
 #define BOIDS_PARSE_TRIM 2u     // blanks around the value (and each list item) ignored; "" is "empty"
 #define BOIDS_PARSE_POSITIVE 4u // floats: > 0 ("negative", "zero", "too small")
@@ -89,5 +93,9 @@ extern const char *const boids_parse_path_line_names[];
 extern const char *const boids_parse_rules_names[];
 // "sum", "priority", "truncated": index = BOIDS_COMBINE_*.
 extern const char *const boids_parse_combine_names[];
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

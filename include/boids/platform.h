@@ -21,6 +21,10 @@
 
 #include "error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct boids_gl_context boids_gl_context;
 
 // A GL entry-point loader (eglGetProcAddress / glfwGetProcAddress).
@@ -62,5 +66,9 @@ boids_gl_loadfn boids_window_loader(const boids_window *w);
 struct GLFWwindow *boids_window_glfw(const boids_window *w);
 // How the window's context was made, e.g. "GLFW window, robust (lose context on reset)".
 const char *boids_window_describe(const boids_window *w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

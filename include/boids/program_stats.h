@@ -18,6 +18,10 @@
 
 #include "error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BOIDS_ASM_LMEM_MAX 8  // local-memory arrays listed by name (more are counted)
 #define BOIDS_ASM_NAME_MAX 32 // an array's name, NUL included (longer ones are cut)
 #define BOIDS_PROGRAMS_MAX 16 // programs of one backend (boids_gpu_program_stats)
@@ -69,5 +73,9 @@ typedef struct boids_steer_info {
 // text: out->found false and every figure 0 (BOIDS_OK). BOIDS_ERR_NOMEM when
 // the distinct names cannot be counted (out then as for no text).
 boids_result boids_gpu_asm_parse(const void *binary, size_t bytes, boids_asm_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,10 @@
 
 #include "core.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 // A node holding more than this many agents is split (unless it is at the
 // depth limit or all its agents share one position).
 #ifndef BOIDS_QT_BUCKET
@@ -126,5 +130,9 @@ bool boids_sim_build_quadtree(boids_sim *s);
 // through s->quadtree (built for the current cur; any radius). Returns the
 // count; writes at most cap slots into out. As boids_grid_neighbors.
 uint32_t boids_quadtree_neighbors(const boids_sim *s, uint32_t slot, float radius, uint32_t *out, uint32_t cap);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

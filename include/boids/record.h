@@ -35,6 +35,10 @@
 
 #include "core.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BOIDS_RECORD_MAGIC "\211BRC\r\n\032\n" // 89 42 52 43 0D 0A 1A 0A
 #define BOIDS_RECORD_MAGIC_SIZE 8u
 #define BOIDS_RECORD_VERSION 1u
@@ -91,5 +95,9 @@ boids_result boids_recording_frame(boids_recording *r, uint32_t i, uint64_t *ste
 
 // Closes r (NULL is fine).
 void boids_recording_close(boids_recording *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -24,6 +24,10 @@
 
 #include "core.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct boids_render boids_render;
 
 // Agent colour modes (the `C` key cycles them); the values are agents.vert's
@@ -189,5 +193,9 @@ void boids_camera_orbit(boids_camera *c, float dx, float dy);
 void boids_camera_unproject(const boids_camera *c, float aspect, float ndc_x, float ndc_y, float out[3]);
 // The 3D camera's position (2D: the centre, one unit in front of the plane, +z).
 void boids_camera_eye(const boids_camera *c, float out[3]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

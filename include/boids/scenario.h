@@ -17,6 +17,10 @@
 
 #include "core.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BOIDS_SCENARIO_MAX_VARY 32
 #define BOIDS_SCENARIO_NAME 32
 #define BOIDS_SCENARIO_TEXT_MAX 188 // title and example: "example = TEXT" fits a 198-character line
@@ -140,5 +144,9 @@ const char *boids_scenario_dir(void);
 bool boids_scenario_find(const char *arg, char *out, size_t out_size);
 // Prints "NAME  TITLE" for every scenario of the directory, sorted; the count.
 int boids_scenario_list(FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

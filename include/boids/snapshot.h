@@ -37,6 +37,10 @@
 #include "core.h"
 #include "scenario.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BOIDS_SNAPSHOT_MAGIC "\211BDS\r\n\032\n" // 89 42 44 53 0D 0A 1A 0A
 #define BOIDS_SNAPSHOT_MAGIC_SIZE 8u
 #define BOIDS_SNAPSHOT_VERSION 3u // reads 1 (no SCEN), 2 (no options, ranges, rules, line target) and 3
@@ -58,5 +62,9 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
 // that calls boids_scenario_at_step(sc, step, ...) each step, as the saved
 // run did, continues it exactly.
 boids_result boids_snapshot_load(const char *path, boids_sim **out, boids_scenario *sc, char *err, size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include <math.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BOIDS_TOL_ARITH (64.0f * 1.1920929e-7f) // a few ULP through ~10 correctly rounded operations
 #define BOIDS_TOL_TRIG (4.0f * 4.8828125e-4f)   // sin / cos / atan: 2^-11 absolute
 #define BOIDS_TOL_REL (1.0f / 65536.0f)         // relative part
@@ -27,5 +31,9 @@ static inline float boids_tol_joint(float coord, uint32_t joint, float reach, ui
     float ulps = 8.0f * (float)(joint + 1) * (fabsf(coord) + reach) * 1.1920929e-7f;
     return (ulps + 4.0f * trig * reach) * (float)steps;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

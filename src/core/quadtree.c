@@ -145,6 +145,8 @@ static void build_node(boids_quadtree *t, uint32_t index, uint32_t depth) {
 
 // (Re)build the tree over slots 0..n-1 of pos.
 bool boids_quadtree_build(boids_quadtree *t, const float (*pos)[4], uint32_t n, uint32_t dim, float min_size) {
+    if (!t || (!pos && n))
+        return false;
     t->dim = dim == 3 ? 3 : 2;
     t->min_size = min_size > 0.0f ? min_size : 0.0f;
     t->n = 0;
@@ -291,6 +293,8 @@ bool boids_quadtree_query_next(boids_qt_query *q, uint32_t *first, uint32_t *cou
 
 // The largest reach of any group.
 float boids_quadtree_reach(const boids_params *p) {
+    if (!p)
+        return 0.0f;
     float reach = 0.0f;
     for (uint32_t g = 0; g < p->world.group_count; g++) {
         float r = boids_group_reach(&p->group[g]);
@@ -302,6 +306,8 @@ float boids_quadtree_reach(const boids_params *p) {
 // Build s->quadtree over s->cur, allocating the tree on first use; nodes
 // are not split below BOIDS_QT_MIN_SIZE of the largest reach.
 bool boids_sim_build_quadtree(boids_sim *s) {
+    if (!s)
+        return false;
     if (!s->quadtree && !(s->quadtree = calloc(1, sizeof(*s->quadtree))))
         return false;
     return boids_quadtree_build(s->quadtree, (const float(*)[4])s->cur.pos, s->n, s->p.world.dim,
@@ -311,6 +317,8 @@ bool boids_sim_build_quadtree(boids_sim *s) {
 // Neighbours of `slot` through the tree: every j != slot with
 // 0 < |delta|^2 < radius^2 (minimum image), as boids_brute_neighbors.
 uint32_t boids_quadtree_neighbors(const boids_sim *s, uint32_t slot, float radius, uint32_t *out, uint32_t cap) {
+    if (!s || (!out && cap))
+        return 0;
     const boids_quadtree *t = s->quadtree;
     if (!t || t->n != s->n)
         return 0;

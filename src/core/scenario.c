@@ -1227,6 +1227,8 @@ static void finish(parse_ctx *c) {
 
 // The defaults (see scenario.h).
 void boids_scenario_default(boids_scenario *sc) {
+    if (!sc)
+        return;
     memset(sc, 0, sizeof *sc);
     boids_params_default(&sc->params, 1000, 2);
     snprintf(sc->group_name[0], BOIDS_SCENARIO_NAME, "default");
@@ -1326,6 +1328,11 @@ static boids_result parse(parse_ctx *c, boids_scenario *out, char *err, size_t e
 }
 
 boids_result boids_scenario_load(const char *path, boids_scenario *out, char *err, size_t err_size) {
+    if (!path || !out) {
+        snprintf(err, err_size, "boids_scenario_load: %s is NULL; expected a scenario file and a scenario to fill",
+                 path ? "out" : "path");
+        return BOIDS_ERR_ARGUMENT;
+    }
     parse_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return BOIDS_ERR_NOMEM;
@@ -1355,6 +1362,12 @@ boids_result boids_scenario_load_with(const char *path, const boids_scenario_ove
                                       boids_scenario *out, char *err, size_t err_size, bool *key_problem) {
     if (key_problem)
         *key_problem = false;
+    if (!path || !out || (n && !ov)) {
+        snprintf(err, err_size,
+                 "boids_scenario_load_with: %s is NULL; expected a scenario file, a scenario to fill and %u overrides",
+                 !path ? "path" : !out ? "out" : "ov", n);
+        return BOIDS_ERR_ARGUMENT;
+    }
     parse_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return BOIDS_ERR_NOMEM;
@@ -1377,10 +1390,15 @@ boids_result boids_scenario_load_with(const char *path, const boids_scenario_ove
 
 boids_result boids_scenario_load_string(const char *text, const char *name, boids_scenario *out, char *err,
                                         size_t err_size) {
+    if (!text || !out) {
+        snprintf(err, err_size, "boids_scenario_load_string: %s is NULL; expected a scenario's text and a scenario to fill",
+                 text ? "out" : "text");
+        return BOIDS_ERR_ARGUMENT;
+    }
     parse_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return BOIDS_ERR_NOMEM;
-    c->name = name;
+    c->name = name ? name : "(text)";
     c->text = text;
     boids_result r = parse(c, out, err, err_size);
     free(c);
@@ -1390,11 +1408,11 @@ boids_result boids_scenario_load_string(const char *text, const char *name, boid
 // ---- time -------------------------------------------------------------------------
 
 bool boids_scenario_is_dynamic(const boids_scenario *sc) {
-    return boids_scenario_target_scheduled(sc) || sc->vary_count > 0;
+    return sc && (boids_scenario_target_scheduled(sc) || sc->vary_count > 0);
 }
 
 bool boids_scenario_target_scheduled(const boids_scenario *sc) {
-    return sc->target_mode == BOIDS_TARGET_CIRCLE || sc->target_mode == BOIDS_TARGET_LINE;
+    return sc && (sc->target_mode == BOIDS_TARGET_CIRCLE || sc->target_mode == BOIDS_TARGET_LINE);
 }
 
 // See boids/scenario.h. The unfolded coordinate x = start - lo + step * v
@@ -1427,6 +1445,8 @@ void boids_target_line_axis(double lo, double size, double start, double velocit
 
 // The circling target and the varying weights at `step`.
 void boids_scenario_size_world(const boids_scenario *sc, boids_params *p) {
+    if (!sc || !p)
+        return;
     if (sc->density > 0.0f)
         boids_params_density_world(p, sc->density);
     else
@@ -1438,6 +1458,8 @@ float boids_scenario_default_target_radius(const boids_world_params *w) {
 }
 
 void boids_scenario_at_step(const boids_scenario *sc, uint64_t step, boids_params *p) {
+    if (!sc || !p)
+        return;
     double t = (double)step;
     if (sc->target_mode == BOIDS_TARGET_CIRCLE) {
         double w = 2.0 * 3.14159265358979323846 / (double)sc->target_period, a = w * fmod(t, sc->target_period);
@@ -1534,6 +1556,8 @@ float boids_fov_cos(float degrees) {
 }
 
 bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
+    if (!sc || !f)
+        return false;
     const boids_params *p = &sc->params;
     const boids_world_params *w = &p->world;
     char v[200];
@@ -1726,6 +1750,8 @@ const char *boids_scenario_dir(void) {
 }
 
 bool boids_scenario_find(const char *arg, char *out, size_t out_size) {
+    if (!arg || !out || !out_size)
+        return false;
     size_t n = strlen(arg);
     if (strchr(arg, '/') || (n > 4 && strcmp(arg + n - 4, ".ini") == 0)) {
         snprintf(out, out_size, "%s", arg);
@@ -1743,6 +1769,8 @@ static int cmp_names(const void *a, const void *b) {
 }
 
 int boids_scenario_list(FILE *f) {
+    if (!f)
+        return -1;
     const char *dir = boids_scenario_dir();
     DIR *d = dir ? opendir(dir) : NULL;
     if (!d)

@@ -83,6 +83,11 @@ static void init_agents(boids_sim *s, boids_distribution dist) {
 
 // A simulation of p (finalized here) with agents from the seed.
 boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_distribution dist) {
+    if (!out || !p) {
+        if (out)
+            *out = NULL;
+        return BOIDS_ERR_ARGUMENT;
+    }
     *out = NULL;
     boids_sim *s = calloc(1, sizeof(*s));
     if (!s)
@@ -145,6 +150,8 @@ static bool grow(void **a, size_t cap, size_t size) {
 
 // See boids/core.h.
 boids_result boids_sim_reserve(boids_sim *s, uint32_t capacity) {
+    if (!s)
+        return BOIDS_ERR_ARGUMENT;
     if (capacity <= s->capacity)
         return BOIDS_OK;
     size_t c = capacity;
@@ -167,6 +174,8 @@ boids_result boids_sim_reserve(boids_sim *s, uint32_t capacity) {
 
 // See boids/core.h.
 boids_result boids_sim_set_grid(boids_sim *s, const boids_params *p) {
+    if (!s || !p)
+        return BOIDS_ERR_ARGUMENT;
     uint32_t cells = p->world.cells[3];
     if (cells != s->grid.cells) {
         uint32_t *count = malloc((size_t)cells * sizeof(*count));
@@ -237,6 +246,8 @@ static bool agents_ok(const boids_sim *s, const float (*pos)[4], const float (*v
 }
 
 boids_result boids_sim_set_agents(boids_sim *s, const float (*pos)[4], const float (*vel)[4], const uint32_t *group) {
+    if (!s)
+        return BOIDS_ERR_ARGUMENT;
     const boids_world_params *w = &s->p.world;
     if (!agents_ok(s, pos, vel, group, 3))
         return BOIDS_ERR_PARAM;
@@ -260,6 +271,8 @@ boids_result boids_sim_set_agents(boids_sim *s, const float (*pos)[4], const flo
 // See boids/core.h.
 boids_result boids_sim_set_state(boids_sim *s, uint64_t step, const float (*pos)[4], const float (*vel)[4],
                                  const uint32_t *group, const float (*joints)[4]) {
+    if (!s)
+        return BOIDS_ERR_ARGUMENT;
     size_t rows = joints && s->joints ? (size_t)s->joint_rows * s->n : 0;
     if (!agents_ok(s, pos, vel, group, 4))
         return BOIDS_ERR_PARAM;
@@ -297,6 +310,8 @@ static void swap_state(boids_sim *s) {
 // Counting and scattering are serial in slot order, so the order within a
 // cell is reproducible (and the steer stage does not depend on it anyway).
 void boids_sim_build_grid(boids_sim *s) {
+    if (!s)
+        return;
     const boids_world_params *w = &s->p.world;
     boids_grid *g = &s->grid;
     int n = (int)s->n;
@@ -347,6 +362,8 @@ static void integrate_agent(const boids_sim *s, uint32_t i, float pos_out[4], fl
 
 // cur + accel -> next (kinematic lanes; steer wrote the wander lanes), swap.
 void boids_sim_integrate(boids_sim *s) {
+    if (!s)
+        return;
     int n = (int)s->n;
 #pragma omp parallel for schedule(static) num_threads(thread_count(s))
     for (int i = 0; i < n; i++) {
@@ -375,7 +392,7 @@ static void scatter_joints(boids_sim *s, uint32_t id, uint32_t count, const floa
 // read and written as a stream. Agents are independent: any thread count
 // gives the same bits.
 void boids_sim_bodies(boids_sim *s) {
-    if (!s->joints)
+    if (!s || !s->joints)
         return;
     const uint32_t *slot = boids_sim_slots_by_id(s);
     int n = (int)s->n;
@@ -394,7 +411,7 @@ void boids_sim_bodies(boids_sim *s) {
 
 // Every body straight behind its agent.
 void boids_sim_reset_bodies(boids_sim *s) {
-    if (!s->joints)
+    if (!s || !s->joints)
         return;
     for (uint32_t i = 0; i < s->n; i++) {
         const boids_body_params *b = &s->p.body[s->cur.group[i]];
@@ -409,6 +426,8 @@ void boids_sim_reset_bodies(boids_sim *s) {
 // New body types: checked like finalize does, joints reallocated when more
 // rows are needed (freed when none), bodies laid out anew.
 boids_result boids_sim_set_bodies(boids_sim *s, const boids_body_params body[BOIDS_MAX_GROUPS]) {
+    if (!s || !body)
+        return BOIDS_ERR_ARGUMENT;
     boids_params p = s->p;
     memcpy(p.body, body, sizeof(p.body));
     for (uint32_t g = 0; g < p.world.group_count; g++)
@@ -452,6 +471,8 @@ static void step_sequential(boids_sim *s) {
 
 // One step of the pipeline. The step counter feeds the RNG (wander).
 void boids_sim_step(boids_sim *s) {
+    if (!s)
+        return;
     s->p.world.step = (uint32_t)s->step;
     // Behaviours may be switched on between steps (the viewer's keys): a
     // group that starts following the flow field gets it built now.
@@ -484,6 +505,8 @@ void boids_sim_step(boids_sim *s) {
 
 // Slot in cur of every id.
 const uint32_t *boids_sim_slots_by_id(boids_sim *s) {
+    if (!s)
+        return NULL;
     for (uint32_t i = 0; i < s->n; i++)
         s->slot_of_id[s->cur.id[i]] = i;
     return s->slot_of_id;
@@ -507,6 +530,8 @@ static uint64_t hash_agent(uint64_t h, uint32_t id, uint32_t group, const float 
 
 // FNV-1a 64 of (id, group, pos, vel) of every agent in id order.
 uint64_t boids_sim_hash(boids_sim *s) {
+    if (!s)
+        return 0;
     const uint32_t *slot = boids_sim_slots_by_id(s);
     uint64_t h = 0xcbf29ce484222325ull;
     for (uint32_t id = 0; id < s->n; id++) {

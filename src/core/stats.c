@@ -128,7 +128,11 @@ void boids_stats_finish(const boids_stats_sums *t, boids_stats *out) {
 // Statistics of the state after the last step (neighbour figures are those
 // seen by that step's steer stage).
 void boids_sim_stats(const boids_sim *s, boids_stats *out) {
+    if (!out)
+        return;
     memset(out, 0, sizeof(*out));
+    if (!s)
+        return;
     out->step = s->step;
     boids_stats_sums t = {0};
     for (uint32_t i = 0; i < s->n; i++)

@@ -1039,6 +1039,8 @@ static void steer_leaf(boids_sim *s, uint32_t leaf, float reach) {
 
 // The heading rules' global survey, over the grid of cur (see core.h).
 void boids_sim_survey(boids_sim *s) {
+    if (!s)
+        return;
     s->survey[0] = s->survey[1] = 0;
     if (!boids_params_survey(&s->p))
         return;
@@ -1052,6 +1054,8 @@ void boids_sim_survey(boids_sim *s) {
 
 // One agent over every pair (the sequential update's steer; see core.h).
 void boids_sim_steer_agent(boids_sim *s, uint32_t slot) {
+    if (!s || slot >= s->n)
+        return;
     steer_agent(s, slot, BOIDS_INDEX_BRUTE, NULL, NULL, NULL);
 }
 
@@ -1095,6 +1099,8 @@ static bool flock2d_scratch(boids_sim *s, int threads, flock2d *f) {
 // stage's) and the agents are steered leaf by leaf; if the tree cannot be
 // allocated the grid answers instead (same bits).
 void boids_sim_steer(boids_sim *s) {
+    if (!s)
+        return;
     int n = (int)s->n;
     int threads = s->threads > 0 ? s->threads : omp_get_max_threads();
     boids_index index = s->index;

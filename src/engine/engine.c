@@ -46,6 +46,15 @@ void engine_say(char *err, size_t size, const char *fmt, ...) {
     va_end(ap);
 }
 
+// See engine_private.h.
+bool engine_null(const void *ptr, const char *fn, const char *what, const char *expected, char *err,
+                 size_t err_size) {
+    if (ptr)
+        return false;
+    engine_say(err, err_size, "%s: %s is NULL; expected %s", fn, what, expected);
+    return true;
+}
+
 // The GPU step counter, or the CPU's.
 uint64_t engine_steps_of(const boids_engine *e) {
     return e->gpu ? boids_gpu_steps(e->gpu) : e->sim->step;
@@ -249,6 +258,8 @@ static boids_engine *engine_new(void) {
 
 // See boids/engine.h.
 boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *desc, char *err, size_t err_size) {
+    if (engine_null(out, "boids_engine_create", "out", "where to put the engine", err, err_size))
+        return BOIDS_ERR_ARGUMENT;
     *out = NULL;
     static const boids_engine_desc zero = {0};
     const boids_engine_desc *d = desc ? desc : &zero;
@@ -291,6 +302,8 @@ boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *de
 // See boids/engine.h.
 boids_result boids_engine_create_scenario(boids_engine **out, const char *name_or_path, const boids_engine_desc *desc,
                                           char *err, size_t err_size) {
+    if (engine_null(out, "boids_engine_create_scenario", "out", "where to put the engine", err, err_size))
+        return BOIDS_ERR_ARGUMENT;
     *out = NULL;
     char path[1024];
     if (!name_or_path || !boids_scenario_find(name_or_path, path, sizeof path)) {
@@ -318,7 +331,11 @@ boids_result boids_engine_create_scenario(boids_engine **out, const char *name_o
 // See boids/engine.h.
 boids_result boids_engine_load(boids_engine **out, const char *path, const boids_engine_desc *desc, char *err,
                                size_t err_size) {
+    if (engine_null(out, "boids_engine_load", "out", "where to put the engine", err, err_size))
+        return BOIDS_ERR_ARGUMENT;
     *out = NULL;
+    if (engine_null(path, "boids_engine_load", "path", "a .boids snapshot file", err, err_size))
+        return BOIDS_ERR_ARGUMENT;
     static const boids_engine_desc zero = {0};
     boids_engine *e = engine_new();
     if (!e)
@@ -351,6 +368,10 @@ void boids_engine_destroy(boids_engine *e) {
 
 // See boids/engine.h.
 boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done) {
+    if (done)
+        *done = 0;
+    if (!e)
+        return BOIDS_ERR_ARGUMENT;
     uint64_t k = 0;
     boids_result r = engine_healthy(e);
     for (; k < n && r == BOIDS_OK; k++) {
@@ -378,6 +399,9 @@ boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done) {
 
 // See boids/engine.h.
 boids_result boids_engine_step_agents(boids_engine *e, boids_sim *s, bool outputs, char *err, size_t err_size) {
+    if (ENGINE_NULL(e, "boids_engine_step_agents", err, err_size) ||
+        engine_null(s, "boids_engine_step_agents", "the simulation", "the agents to step", err, err_size))
+        return BOIDS_ERR_ARGUMENT;
     if (!e->gpu) {
         engine_say(err, err_size, "step_agents: a CPU engine; expected one of the GPU backend");
         return BOIDS_ERR_ARGUMENT;
@@ -421,7 +445,7 @@ boids_result boids_engine_step_agents(boids_engine *e, boids_sim *s, bool output
 
 // See boids/engine.h.
 const boids_params *boids_engine_params(const boids_engine *e) {
-    return &e->sim->p;
+    return e ? &e->sim->p : NULL;
 }
 
 // Names what differs in shape between a and b into err; false if nothing.
@@ -453,6 +477,9 @@ bool engine_shape_differs(const boids_params *a, const boids_params *b, char *er
 
 // See boids/engine.h.
 boids_result boids_engine_set_params(boids_engine *e, const boids_params *p, char *err, size_t err_size) {
+    if (ENGINE_NULL(e, "boids_engine_set_params", err, err_size) ||
+        engine_null(p, "boids_engine_set_params", "params", "the new parameters", err, err_size))
+        return BOIDS_ERR_ARGUMENT;
     boids_params q = *p;
     // grid_fine auto on both sides: the grid is the engine's pick (the
     // caller's copy may predate the last one).
@@ -494,18 +521,46 @@ boids_result boids_engine_set_params(boids_engine *e, const boids_params *p, cha
 
 // See boids/engine.h.
 boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_t behaviors) {
-    boids_params p = e->sim->p;
-    if (group != UINT32_MAX && group >= p.world.group_count)
+    if (!e)
         return BOIDS_ERR_ARGUMENT;
-    for (uint32_t g = 0; g < p.world.group_count; g++)
+    boids_params p = e->sim->p;
+    uint32_t groups = p.world.group_count;
+    if (group != UINT32_MAX && group >= groups) {
+        engine_say(e->error, sizeof e->error, "group: %u is not a group of the engine; expected 0..%u or UINT32_MAX",
+                   group, groups - 1);
+        return BOIDS_ERR_ARGUMENT;
+    }
+    if (behaviors >> BOIDS_BEHAVIOR_COUNT) {
+        engine_say(e->error, sizeof e->error,
+                   "behaviors: 0x%x has bits of no behaviour (0x%x); expected bits of 0x%x (BOIDS_BIT of BOIDS_BI_*)",
+                   behaviors, behaviors & ~((1u << BOIDS_BEHAVIOR_COUNT) - 1u), (1u << BOIDS_BEHAVIOR_COUNT) - 1u);
+        return BOIDS_ERR_PARAM;
+    }
+    for (uint32_t g = 0; g < groups; g++)
         if (group == UINT32_MAX || g == group)
             p.group[g].behaviors = behaviors;
-    return boids_engine_set_params(e, &p, NULL, 0);
+    // What finalize refuses (a group's rules with a behaviour they lack, a
+    // leader that is no agent), a snapshot's load would refuse too: checked
+    // on a copy, as set_group_value does; the engine's params go on as they are.
+    boids_params f = p;
+    f.flow.vec = NULL;
+    char what[256] = "";
+    boids_result r = boids_params_finalize(&f, what, sizeof what);
+    if (r != BOIDS_OK) {
+        char names[256];
+        boids_behaviors_text(behaviors, ",", names, sizeof names);
+        engine_say(e->error, sizeof e->error, "behaviors: 0x%x (%s) is refused: %s", behaviors,
+                   names[0] ? names : "none", what);
+        return r;
+    }
+    return boids_engine_set_params(e, &p, e->error, sizeof e->error);
 }
 
 // See boids/engine.h.
 boids_result boids_engine_set_group_value(boids_engine *e, uint32_t group, const char *name, float value, char *err,
                                           size_t err_size) {
+    if (ENGINE_NULL(e, "boids_engine_set_group_value", err, err_size))
+        return BOIDS_ERR_ARGUMENT;
     boids_params q = e->sim->p;
     uint32_t groups = q.world.group_count;
     if (!name) {
@@ -572,7 +627,7 @@ boids_result boids_engine_set_group_value(boids_engine *e, uint32_t group, const
 
 // See boids/engine.h.
 boids_result boids_engine_behaviors(const boids_engine *e, uint32_t group, uint32_t *out) {
-    if (group >= e->sim->p.world.group_count)
+    if (!e || !out || group >= e->sim->p.world.group_count)
         return BOIDS_ERR_ARGUMENT;
     *out = e->sim->p.group[group].behaviors;
     return BOIDS_OK;
@@ -580,11 +635,15 @@ boids_result boids_engine_behaviors(const boids_engine *e, uint32_t group, uint3
 
 // See boids/engine.h.
 const boids_scenario *boids_engine_scenario(const boids_engine *e) {
-    return e->scen;
+    return e ? e->scen : NULL;
 }
 
 // See boids/engine.h.
 boids_result boids_engine_set_scenario(boids_engine *e, const boids_scenario *sc, char *err, size_t err_size) {
+    if (ENGINE_NULL(e, "boids_engine_set_scenario", err, err_size) ||
+        engine_null(sc, "boids_engine_set_scenario", "the scenario", "one from boids_scenario_load or _default", err,
+                    err_size))
+        return BOIDS_ERR_ARGUMENT;
     boids_result r = boids_engine_set_params(e, &sc->params, err, err_size);
     if (r != BOIDS_OK)
         return r;
@@ -596,6 +655,8 @@ boids_result boids_engine_set_scenario(boids_engine *e, const boids_scenario *sc
 
 // See boids/engine.h.
 boids_result boids_engine_stage(boids_engine *e, boids_engine_stage_id stage) {
+    if (!e)
+        return BOIDS_ERR_ARGUMENT;
     boids_result r = engine_healthy(e);
     if (r != BOIDS_OK)
         return r;
@@ -622,6 +683,12 @@ boids_result boids_engine_stage(boids_engine *e, boids_engine_stage_id stage) {
 
 // See boids/engine.h.
 void boids_engine_stage_ms(boids_engine *e, bool wait, boids_stage_ms *out) {
+    if (!out)
+        return;
+    if (!e) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
     if (!e->gpu) {
         *out = e->sim->ms;
         return;
@@ -633,6 +700,8 @@ void boids_engine_stage_ms(boids_engine *e, bool wait, boids_stage_ms *out) {
 
 // See boids/engine.h.
 boids_result boids_engine_check(boids_engine *e, char *err, size_t err_size) {
+    if (ENGINE_NULL(e, "boids_engine_check", err, err_size))
+        return BOIDS_ERR_ARGUMENT;
     boids_result r = engine_healthy(e);
     if (r != BOIDS_OK)
         engine_say(err, err_size, "%s", e->fault_line);
@@ -641,8 +710,10 @@ boids_result boids_engine_check(boids_engine *e, char *err, size_t err_size) {
 
 // See boids/engine.h.
 boids_result boids_engine_gl_buffers(const boids_engine *e, boids_engine_gl *out) {
+    if (!out)
+        return BOIDS_ERR_ARGUMENT;
     memset(out, 0, sizeof *out);
-    if (!e->gpu)
+    if (!e || !e->gpu)
         return BOIDS_ERR_ARGUMENT;
     boids_gpu_state_buffers(e->gpu, &out->pos, &out->vel, &out->group, &out->neighbors);
     out->id = boids_gpu_id_buffer(e->gpu);
@@ -652,30 +723,35 @@ boids_result boids_engine_gl_buffers(const boids_engine *e, boids_engine_gl *out
 
 // See boids/engine.h.
 bool boids_engine_corrects_rounding(const boids_engine *e) {
-    return e->gpu && boids_gpu_corrects_rounding(e->gpu);
+    return e && e->gpu && boids_gpu_corrects_rounding(e->gpu);
 }
 
 // See boids/engine.h.
 void boids_engine_prepare(boids_engine *e, const boids_group_params group[BOIDS_MAX_GROUPS]) {
-    if (e->gpu)
+    if (e && e->gpu && group)
         boids_gpu_prepare(e->gpu, group);
 }
 
 // See boids/engine.h.
 void boids_engine_steer_info(const boids_engine *e, boids_steer_info *out) {
+    if (!out)
+        return;
     memset(out, 0, sizeof *out);
-    if (e->gpu)
+    if (e && e->gpu)
         boids_gpu_steer_info(e->gpu, out);
 }
 
+// See boids/engine.h.
 float boids_engine_trig_error(boids_engine *e) {
-    return e->gpu ? boids_gpu_trig_error(e->gpu) : 0.0f;
+    return e && e->gpu ? boids_gpu_trig_error(e->gpu) : 0.0f;
 }
 
 // See boids/engine.h. The reads are checked like any other GL call.
 boids_result boids_engine_program_stats(boids_engine *e, boids_program_stats out[BOIDS_PROGRAMS_MAX], uint32_t *n) {
+    if (!n)
+        return BOIDS_ERR_ARGUMENT;
     *n = 0;
-    if (!e->gpu)
+    if (!e || !out || !e->gpu)
         return BOIDS_ERR_ARGUMENT;
     boids_result r = engine_healthy(e);
     if (r == BOIDS_OK)
@@ -694,51 +770,53 @@ boids_result boids_engine_fault_env(char *err, size_t err_size) {
 
 // See boids/engine.h.
 uint32_t boids_engine_count(const boids_engine *e) {
-    return e->sim->n;
+    return e ? e->sim->n : 0;
 }
 
 // See boids/engine.h.
 uint32_t boids_engine_dim(const boids_engine *e) {
-    return e->sim->p.world.dim;
+    return e ? e->sim->p.world.dim : 0;
 }
 
 // See boids/engine.h.
 uint64_t boids_engine_steps(const boids_engine *e) {
-    return engine_steps_of(e);
+    return e ? engine_steps_of(e) : 0;
 }
 
 // See boids/engine.h.
 boids_backend boids_engine_backend(const boids_engine *e) {
-    return e->backend;
+    return e ? e->backend : BOIDS_BACKEND_CPU;
 }
 
 // See boids/engine.h.
 const char *boids_engine_describe(const boids_engine *e) {
-    return e->describe;
+    return e ? e->describe : "";
 }
 
 // See boids/engine.h.
 const char *boids_engine_context(const boids_engine *e) {
-    return e->context;
+    return e ? e->context : "";
 }
 
 // See boids/engine.h.
 const char *boids_engine_renderer(const boids_engine *e) {
-    return e->renderer;
+    return e ? e->renderer : "";
 }
 
 // See boids/engine.h.
 uint32_t boids_engine_cells(const boids_engine *e) {
-    return e->sim->grid.cells;
+    return e ? e->sim->grid.cells : 0;
 }
 
 // See boids/engine.h.
 uint32_t boids_engine_grid_fine(const boids_engine *e) {
-    return boids_world_grid_fine(&e->sim->p.world);
+    return e ? boids_world_grid_fine(&e->sim->p.world) : 0;
 }
 
 // See boids/engine.h.
 uint64_t boids_engine_bytes(const boids_engine *e) {
+    if (!e)
+        return 0;
     uint64_t per_agent = 2 * (16 + 16 + 4 + 4) + 16 + 5 * 4 + 16 * (uint64_t)e->sim->joint_rows;
     // The CPU steer's 2D flocking scratch (x, y and the alignment terms), once a steer has built it.
     per_agent += (e->sim->steer_xy ? 8 : 0) + (e->sim->steer_ali ? 16 : 0);
@@ -747,6 +825,8 @@ uint64_t boids_engine_bytes(const boids_engine *e) {
 
 // See boids/engine.h.
 boids_result boids_engine_headless_open(boids_engine_headless **out, char *err, size_t err_size) {
+    if (engine_null(out, "boids_engine_headless_open", "out", "where to put the context", err, err_size))
+        return BOIDS_ERR_ARGUMENT;
     *out = NULL;
     char none[1]; // boids_egl_create writes err unconditionally
     if (!err || !err_size) {
@@ -781,10 +861,10 @@ void boids_engine_headless_close(boids_engine_headless *h) {
 
 // See boids/engine.h.
 const char *boids_engine_headless_renderer(const boids_engine_headless *h) {
-    return h->renderer;
+    return h ? h->renderer : "";
 }
 
 // See boids/engine.h.
 const char *boids_engine_headless_context(const boids_engine_headless *h) {
-    return boids_gl_context_describe(h->gl);
+    return h ? boids_gl_context_describe(h->gl) : "";
 }

@@ -44,6 +44,8 @@ boids_result engine_record_due(boids_engine *e) {
 
 // See boids/engine.h.
 boids_result boids_engine_read(boids_engine *e, float (*pos)[4], float (*vel)[4], uint32_t *group) {
+    if (!e)
+        return BOIDS_ERR_ARGUMENT;
     uint32_t n = e->sim->n;
     if (!e->gpu) {
         const uint32_t *slot = boids_sim_slots_by_id(e->sim);
@@ -69,8 +71,10 @@ boids_result boids_engine_read(boids_engine *e, float (*pos)[4], float (*vel)[4]
 
 // See boids/engine.h.
 boids_result boids_engine_read_joints(boids_engine *e, float (*joints)[4], size_t bytes) {
+    if (!e)
+        return BOIDS_ERR_ARGUMENT;
     size_t need = (size_t)boids_params_joint_rows(&e->sim->p) * e->sim->n * 16;
-    if (bytes != need)
+    if (bytes != need || (need && !joints))
         return BOIDS_ERR_ARGUMENT;
     if (!e->gpu) {
         if (need)
@@ -107,7 +111,7 @@ static boids_result upload(boids_engine *e, bool joints) {
 // See boids/engine.h.
 boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], const float (*vel)[4],
                                      const uint32_t *group) {
-    if (!pos || !vel || !group) // boids_sim_set_agents reads all three
+    if (!e || !pos || !vel || !group) // boids_sim_set_agents reads all three
         return BOIDS_ERR_ARGUMENT;
     boids_result r = engine_healthy(e);
     if (r != BOIDS_OK)
@@ -130,7 +134,7 @@ boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], con
 // rounded onto the world's edge.
 boids_result boids_engine_set_state(boids_engine *e, uint64_t step, const float (*pos)[4], const float (*vel)[4],
                                     const uint32_t *group, const float (*joints)[4]) {
-    if (!pos || !vel || !group)
+    if (!e || !pos || !vel || !group)
         return BOIDS_ERR_ARGUMENT;
     boids_result r = engine_healthy(e);
     if (r != BOIDS_OK)
@@ -159,6 +163,8 @@ static void copy_sim(boids_sim *dst, const boids_sim *src, bool joints) {
 // copy_state (joints true) and copy_agents (false): src read back, its
 // state into dst's sim, uploaded whole (joints) or the agents only.
 static boids_result copy_engine(boids_engine *dst, boids_engine *src, bool joints) {
+    if (!dst || !src)
+        return BOIDS_ERR_ARGUMENT;
     if (engine_shape_differs(&dst->sim->p, &src->sim->p, NULL, 0) ||
         boids_params_joint_rows(&dst->sim->p) != boids_params_joint_rows(&src->sim->p))
         return BOIDS_ERR_ARGUMENT;
@@ -192,6 +198,8 @@ boids_result boids_engine_copy_agents(boids_engine *dst, boids_engine *src) {
 
 // See boids/engine.h.
 boids_result boids_engine_reset_bodies(boids_engine *e) {
+    if (!e)
+        return BOIDS_ERR_ARGUMENT;
     boids_result r = engine_readback(e);
     if (r != BOIDS_OK)
         return r;
@@ -233,9 +241,11 @@ _Static_assert((int)BOIDS_ENGINE_POS == (int)BOIDS_GPU_POS && (int)BOIDS_ENGINE_
 
 // See boids/engine.h.
 boids_result boids_engine_read_buffer(boids_engine *e, boids_engine_buffer which, void *dst, size_t bytes) {
+    if (!e)
+        return BOIDS_ERR_ARGUMENT;
     size_t size = 0;
     const void *src = cpu_buffer(e->sim, which, &size);
-    if (!src || bytes != size)
+    if (!src || bytes != size || (size && !dst))
         return BOIDS_ERR_ARGUMENT;
     if (!e->gpu) {
         memcpy(dst, src, size);
@@ -256,6 +266,8 @@ boids_result boids_engine_read_buffer(boids_engine *e, boids_engine_buffer which
 
 // See boids/engine.h.
 boids_result boids_engine_stats(boids_engine *e, boids_stats *out) {
+    if (!e || !out)
+        return BOIDS_ERR_ARGUMENT;
     boids_result r = engine_readback(e);
     if (r != BOIDS_OK)
         return r;
@@ -265,6 +277,8 @@ boids_result boids_engine_stats(boids_engine *e, boids_stats *out) {
 
 // See boids/engine.h.
 uint64_t boids_engine_hash(boids_engine *e) {
+    if (!e)
+        return 0;
     if (!e->gpu)
         return boids_sim_hash(e->sim);
     if (engine_healthy(e) != BOIDS_OK)
@@ -276,17 +290,20 @@ uint64_t boids_engine_hash(boids_engine *e) {
 // See boids/engine.h.
 bool boids_engine_last_good(const boids_engine *e, uint64_t *step) {
     if (step)
-        *step = e->sim->step;
-    return e->trusted;
+        *step = e ? e->sim->step : 0;
+    return e && e->trusted;
 }
 
 // See boids/engine.h.
 const char *boids_engine_error(const boids_engine *e) {
-    return e->error;
+    return e ? e->error : "";
 }
 
 // See boids/engine.h.
 boids_result boids_engine_save(boids_engine *e, const char *path, char *err, size_t err_size) {
+    if (ENGINE_NULL(e, "boids_engine_save", err, err_size) ||
+        engine_null(path, "boids_engine_save", "path", "the file to write", err, err_size))
+        return BOIDS_ERR_ARGUMENT;
     boids_result r = state_to_write(e);
     if (r != BOIDS_OK) {
         engine_say(err, err_size, "%s: not written: %s", path, readback_why(e, r));
@@ -297,6 +314,9 @@ boids_result boids_engine_save(boids_engine *e, const char *path, char *err, siz
 
 // See boids/engine.h.
 boids_result boids_engine_write_csv(boids_engine *e, const char *path, char *err, size_t err_size) {
+    if (ENGINE_NULL(e, "boids_engine_write_csv", err, err_size) ||
+        engine_null(path, "boids_engine_write_csv", "path", "the file to write", err, err_size))
+        return BOIDS_ERR_ARGUMENT;
     boids_result r = state_to_write(e);
     if (r != BOIDS_OK) {
         engine_say(err, err_size, "%s: not written: %s", path, readback_why(e, r));
@@ -314,6 +334,9 @@ boids_result boids_engine_write_csv(boids_engine *e, const char *path, char *err
 
 // See boids/engine.h.
 boids_result boids_engine_record_open(boids_engine *e, const char *path, uint64_t every, char *err, size_t err_size) {
+    if (ENGINE_NULL(e, "boids_engine_record_open", err, err_size) ||
+        engine_null(path, "boids_engine_record_open", "path", "the recording's file", err, err_size))
+        return BOIDS_ERR_ARGUMENT;
     if (e->rec || every == 0) {
         engine_say(err, err_size, "%s: %s", path,
                    e->rec ? "a recording is already open" : "every 0; expected 1 or more");
@@ -345,9 +368,11 @@ boids_result boids_engine_record_open(boids_engine *e, const char *path, uint64_
 boids_result boids_engine_record_close(boids_engine *e, uint32_t *frames, uint64_t *last_step, char *err,
                                        size_t err_size) {
     if (frames)
-        *frames = e->rec ? boids_record_frames(e->rec) : 0;
+        *frames = e && e->rec ? boids_record_frames(e->rec) : 0;
     if (last_step)
-        *last_step = e->rec_last_step;
+        *last_step = e ? e->rec_last_step : 0;
+    if (ENGINE_NULL(e, "boids_engine_record_close", err, err_size))
+        return BOIDS_ERR_ARGUMENT;
     boids_result r = boids_record_close(e->rec, err, err_size);
     e->rec = NULL;
     return r;

@@ -33,6 +33,13 @@ struct boids_engine_headless {
     char renderer[256];
 };
 
+// Whether ptr, an argument of the public function fn that may not be
+// NULL, is NULL; if so err gets "FN: WHAT is NULL; expected EXPECTED".
+bool engine_null(const void *ptr, const char *fn, const char *what, const char *expected, char *err,
+                 size_t err_size);
+// engine_null for the engine handle itself.
+#define ENGINE_NULL(e, fn, err, err_size)                                                                              \
+    engine_null(e, fn, "the engine", "one from boids_engine_create, _create_scenario or _load", err, err_size)
 // Copies printf-style text into err (NULL or size 0: nothing).
 void engine_say(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 // The GPU step counter, or the CPU's.

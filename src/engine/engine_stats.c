@@ -86,6 +86,8 @@ static boids_result group_stats(boids_engine *e, uint32_t group, boids_stats *ou
 
 // See boids/engine.h.
 boids_result boids_engine_stat_values(boids_engine *e, uint32_t group, double values[BOIDS_ENGINE_STATS_MAX]) {
+    if (!e || !values)
+        return BOIDS_ERR_ARGUMENT;
     boids_stats st;
     boids_result r;
     if (group == UINT32_MAX) {

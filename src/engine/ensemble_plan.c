@@ -529,7 +529,15 @@ void boids_plan_free(boids_plan *p) {
 }
 
 boids_result boids_plan_load_string(const char *text, const char *name, boids_plan **out, char *err, size_t err_size) {
-    *out = NULL;
+    if (out)
+        *out = NULL;
+    if (!text || !out) {
+        snprintf(err, err_size, "boids_plan_load_string: %s is NULL; expected a plan's text and where to put the plan",
+                 text ? "out" : "text");
+        return BOIDS_ERR_ARGUMENT;
+    }
+    if (!name)
+        name = "(text)";
     plan_ctx *c = calloc(1, sizeof *c);
     boids_plan *p = calloc(1, sizeof *p);
     if (!c || !p) {
@@ -564,7 +572,13 @@ boids_result boids_plan_load_string(const char *text, const char *name, boids_pl
 }
 
 boids_result boids_plan_load(const char *path, boids_plan **out, char *err, size_t err_size) {
-    *out = NULL;
+    if (out)
+        *out = NULL;
+    if (!path || !out) {
+        snprintf(err, err_size, "boids_plan_load: %s is NULL; expected a plan file (.ini) and where to put the plan",
+                 path ? "out" : "path");
+        return BOIDS_ERR_ARGUMENT;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, err_size, "%s: cannot be read (%s); expected a plan file (.ini)", path, strerror(errno));
@@ -606,15 +620,15 @@ boids_result boids_plan_load(const char *path, boids_plan **out, char *err, size
 }
 
 uint32_t boids_plan_runs(const boids_plan *p) {
-    return p->runs;
+    return p ? p->runs : 0;
 }
 
 uint64_t boids_plan_run_seed(const boids_plan *p, uint32_t r) {
-    return p->seeds[r % p->n_seeds];
+    return p ? p->seeds[r % p->n_seeds] : 0;
 }
 
 const char *boids_plan_run_value(const boids_plan *p, uint32_t r, uint32_t k) {
-    if (r >= p->runs || k >= p->n_params)
+    if (!p || r >= p->runs || k >= p->n_params)
         return NULL;
     uint32_t combo = r / p->n_seeds;
     if (p->zip)
@@ -626,6 +640,12 @@ const char *boids_plan_run_value(const boids_plan *p, uint32_t r, uint32_t k) {
 }
 
 void boids_plan_csv_header(const boids_plan *p, char *out, size_t size) {
+    if (!out || !size)
+        return;
+    if (!p) {
+        out[0] = '\0';
+        return;
+    }
     size_t n = (size_t)snprintf(out, size, "run");
     for (uint32_t k = 0; k < p->n_params && n < size; k++)
         n += (size_t)snprintf(out + n, size - n, ",%s", p->param[k].key);

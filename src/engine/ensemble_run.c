@@ -139,9 +139,11 @@ static boids_result put_rows(text *t, const boids_plan *p, uint32_t r, boids_eng
 }
 
 boids_result boids_ensemble_run_one(const boids_plan *p, uint32_t r, const boids_run_env *env, boids_run_output *out) {
+    if (!out)
+        return BOIDS_ERR_ARGUMENT;
     memset(out, 0, sizeof *out);
     out->run = r;
-    if (r >= p->runs)
+    if (!p || r >= p->runs)
         return BOIDS_ERR_ARGUMENT;
     double t0 = now_s();
     boids_scenario_override ov[BOIDS_PLAN_MAX_PARAMS];
@@ -351,6 +353,11 @@ static char *plan_csv(const boids_plan *p, size_t *len) {
 }
 
 boids_result boids_ensemble_prepare(const boids_plan *p, const char *out_dir, bool resume, char *err, size_t err_size) {
+    if (!p || !out_dir) {
+        snprintf(err, err_size, "boids_ensemble_prepare: %s is NULL; expected a plan and an output folder",
+                 p ? "out_dir" : "the plan");
+        return BOIDS_ERR_ARGUMENT;
+    }
     char path[1200];
     snprintf(path, sizeof path, "%s/runs", out_dir);
     if (!make_dir(out_dir) || !make_dir(path)) {
@@ -395,6 +402,10 @@ boids_result boids_ensemble_prepare(const boids_plan *p, const char *out_dir, bo
 }
 
 bool boids_ensemble_run_done(const char *out_dir, uint32_t r, bool *failed) {
+    if (failed)
+        *failed = false;
+    if (!out_dir)
+        return false;
     char path[1200];
     run_path(out_dir, r, ".json", path, sizeof path);
     struct stat st;
@@ -409,6 +420,11 @@ bool boids_ensemble_run_done(const char *out_dir, uint32_t r, bool *failed) {
 }
 
 boids_result boids_ensemble_write_run(const char *out_dir, const boids_run_output *o, char *err, size_t err_size) {
+    if (!out_dir || !o || !o->csv || !o->json || !o->time_json) {
+        snprintf(err, err_size, "boids_ensemble_write_run: %s is NULL; expected an output folder and a run's output",
+                 !out_dir ? "out_dir" : !o ? "the output" : "the output's text");
+        return BOIDS_ERR_ARGUMENT;
+    }
     char path[1200];
     run_path(out_dir, o->run, ".csv", path, sizeof path);
     boids_result r = write_text(path, o->csv, strlen(o->csv), err, err_size);
@@ -461,6 +477,13 @@ static bool fill_results(FILE *f, void *user) {
 
 boids_result boids_ensemble_assemble(const boids_plan *p, const char *out_dir, uint32_t *failed, char *err,
                                      size_t err_size) {
+    if (failed)
+        *failed = 0;
+    if (!p || !out_dir) {
+        snprintf(err, err_size, "boids_ensemble_assemble: %s is NULL; expected a plan and its output folder",
+                 p ? "out_dir" : "the plan");
+        return BOIDS_ERR_ARGUMENT;
+    }
     char path[1200];
     snprintf(path, sizeof path, "%s/results.csv", out_dir);
     assemble_ctx a = {p, out_dir, 0, err, err_size, false};
@@ -552,6 +575,11 @@ boids_result boids_ensemble_run(const boids_plan *p, const boids_ensemble_desc *
                                 size_t err_size) {
     if (failed)
         *failed = 0;
+    if (!p || !d) {
+        snprintf(err, err_size, "boids_ensemble_run: %s is NULL; expected a plan and a boids_ensemble_desc",
+                 p ? "the desc" : "the plan");
+        return BOIDS_ERR_ARGUMENT;
+    }
     boids_result res = boids_ensemble_prepare(p, d->out_dir, d->resume, err, err_size);
     if (res != BOIDS_OK)
         return res;

@@ -403,6 +403,8 @@ static uint32_t *morton_ranks(const uint32_t cells[4]) {
 
 // See boids/gpu.h.
 boids_kernel boids_gpu_kernel(const boids_gpu *g) {
+    if (!g)
+        return BOIDS_KERNEL_REFERENCE;
     return g->kernel;
 }
 
@@ -644,6 +646,8 @@ static GLuint steer_program(boids_gpu *g) {
 
 // See boids/gpu.h.
 void boids_gpu_prepare(boids_gpu *g, const boids_group_params group[BOIDS_MAX_GROUPS]) {
+    if (!g || !group)
+        return;
     if (gpu_lost(g) || !g->background)
         return;
     boids_steer_spec spec;
@@ -655,6 +659,12 @@ void boids_gpu_prepare(boids_gpu *g, const boids_group_params group[BOIDS_MAX_GR
 
 // See boids/gpu.h.
 void boids_gpu_steer_info(const boids_gpu *g, boids_steer_info *out) {
+    if (!out)
+        return;
+    if (!g) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
     memset(out, 0, sizeof *out);
     out->built = g->steer_built;
     out->general_steps = g->steer_general_steps;
@@ -665,6 +675,14 @@ void boids_gpu_steer_info(const boids_gpu *g, boids_steer_info *out) {
 }
 
 boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *err, size_t err_size) {
+    if (!out || !d) {
+        if (out)
+            *out = NULL;
+        if (err && err_size)
+            snprintf(err, err_size, "boids_gpu_create: %s is NULL; expected where to put the backend and its desc",
+                     out ? "desc" : "out");
+        return BOIDS_ERR_ARGUMENT;
+    }
     *out = NULL;
     fault_kind fault = FAULT_NONE;
     uint64_t fault_step = 0;
@@ -909,6 +927,8 @@ void boids_gpu_destroy(boids_gpu *g) {
 // New group / scene / target parameters for the same agents and grid (the
 // validation switches behaviours on one at a time this way).
 void boids_gpu_set_params(boids_gpu *g, const boids_params *p) {
+    if (!g || !p)
+        return;
     if (gpu_lost(g))
         return;
     memcpy(g->p.group, p->group, sizeof(g->p.group));
@@ -967,6 +987,12 @@ static bool grid_buffers(boids_gpu *g) {
 
 // See boids/gpu.h.
 boids_result boids_gpu_set_grid(boids_gpu *g, const boids_params *p, char *err, size_t err_size) {
+    if (!g || !p) {
+        if (err && err_size)
+            snprintf(err, err_size, "boids_gpu_set_grid: %s is NULL; expected a GPU backend and its new params",
+                     g ? "params" : "the backend");
+        return BOIDS_ERR_ARGUMENT;
+    }
     if (gpu_lost(g))
         return BOIDS_ERR_GPU_LOST;
     uint32_t cells = p->world.cells[3];
@@ -1006,6 +1032,12 @@ boids_result boids_gpu_set_grid(boids_gpu *g, const boids_params *p, char *err, 
 
 // See boids/gpu.h.
 boids_result boids_gpu_grid_occupancy(boids_gpu *g, double *out) {
+    if (!out)
+        return BOIDS_ERR_ARGUMENT;
+    if (!g) {
+        *out = 0.0;
+        return BOIDS_ERR_ARGUMENT;
+    }
     *out = 0.0;
     if (!g->grid_built)
         return BOIDS_ERR_ARGUMENT;
@@ -1023,6 +1055,8 @@ boids_result boids_gpu_grid_occupancy(boids_gpu *g, double *out) {
 
 // Copy the CPU state (slot order as it is) and the step counter.
 void boids_gpu_upload_agents(boids_gpu *g, const boids_sim *s) {
+    if (!g || !s)
+        return;
     if (gpu_lost(g))
         return;
     state_buffers *c = &g->state[g->cur];
@@ -1047,6 +1081,8 @@ void boids_gpu_upload_agents(boids_gpu *g, const boids_sim *s) {
 
 // The state, and the bodies (copied, or laid straight when the CPU has none of the same rows).
 void boids_gpu_upload(boids_gpu *g, const boids_sim *s) {
+    if (!g || !s)
+        return;
     boids_gpu_upload_agents(g, s);
     if (!g->joints || g->reset != GL_NO_ERROR)
         return;
@@ -1095,6 +1131,8 @@ static void scan(boids_gpu *g) {
 
 // key -> count -> scan -> scatter (cur -> next), swap.
 void boids_gpu_build_grid(boids_gpu *g) {
+    if (!g)
+        return;
     const GLuint zero = 0;
     if (g->reset != GL_NO_ERROR) // lost: no GL calls
         return;
@@ -1120,6 +1158,8 @@ void boids_gpu_build_grid(boids_gpu *g) {
 
 // cur -> accel, next.w (wander angles), neighbour outputs.
 void boids_gpu_steer(boids_gpu *g) {
+    if (!g)
+        return;
     if (g->reset != GL_NO_ERROR)
         return;
     bind_all(g);
@@ -1142,6 +1182,8 @@ void boids_gpu_steer(boids_gpu *g) {
 
 // cur + accel -> next, swap.
 void boids_gpu_integrate(boids_gpu *g) {
+    if (!g)
+        return;
     if (g->reset != GL_NO_ERROR)
         return;
     timestamp(g, 5);
@@ -1153,6 +1195,8 @@ void boids_gpu_integrate(boids_gpu *g) {
 
 // The bodies stage alone (the step times it between timestamps).
 void boids_gpu_bodies(boids_gpu *g) {
+    if (!g)
+        return;
     if (g->reset != GL_NO_ERROR)
         return;
     bodies_pass(g, false);
@@ -1187,6 +1231,8 @@ static void collect_timers(boids_gpu *g) {
 // Wait for the GPU and take the stage times of the last step (benchmarks:
 // outside the step, never inside it).
 void boids_gpu_finish(boids_gpu *g) {
+    if (!g)
+        return;
     if (gpu_lost(g))
         return;
     glFinish();
@@ -1196,6 +1242,8 @@ void boids_gpu_finish(boids_gpu *g) {
 
 // One step of the pipeline; no readback.
 void boids_gpu_step(boids_gpu *g) {
+    if (!g)
+        return;
     if (gpu_lost(g))
         return;
     g->in_step = true;
@@ -1293,6 +1341,8 @@ static boids_result read_row_major(boids_gpu *g, boids_gpu_buffer which, GLuint 
 
 // Read a buffer back (glGetNamedBufferSubData waits for the GPU).
 boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, size_t bytes) {
+    if (!g || (!dst && bytes))
+        return BOIDS_ERR_ARGUMENT;
     GLuint b;
     size_t size = buffer_info(g, which, &b);
     if (!b || bytes != size)
@@ -1317,6 +1367,8 @@ boids_result boids_gpu_read(boids_gpu *g, boids_gpu_buffer which, void *dst, siz
 
 // The state in id order.
 boids_result boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4], uint32_t *group) {
+    if (!g)
+        return BOIDS_ERR_ARGUMENT;
     if (gpu_lost(g))
         return BOIDS_ERR_GPU_LOST;
     size_t n = g->n ? g->n : 1;
@@ -1356,6 +1408,8 @@ boids_result boids_gpu_read_state(boids_gpu *g, float (*pos)[4], float (*vel)[4]
 
 // boids_state_hash of the GPU state in id order.
 uint64_t boids_gpu_hash(boids_gpu *g) {
+    if (!g)
+        return 0;
     size_t n = g->n ? g->n : 1;
     float(*p)[4] = malloc(n * 16), (*v)[4] = malloc(n * 16);
     uint32_t *gr = malloc(n * 4);
@@ -1424,21 +1478,42 @@ static boids_result download(boids_gpu *g, boids_sim *s, bool outputs) {
 
 // See boids/gpu.h.
 boids_result boids_gpu_download(boids_gpu *g, boids_sim *s) {
+    if (!g || !s)
+        return BOIDS_ERR_ARGUMENT;
     return download(g, s, true);
 }
 
 // See boids/gpu.h.
 boids_result boids_gpu_download_state(boids_gpu *g, boids_sim *s) {
+    if (!g || !s)
+        return BOIDS_ERR_ARGUMENT;
     return download(g, s, false);
 }
 
 // The newest completed stage times.
 void boids_gpu_stage_ms(boids_gpu *g, boids_stage_ms *out) {
+    if (!out)
+        return;
+    if (!g) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
     *out = g->last_ms;
 }
 
 // The GL names of the current state's buffers (for drawing straight from them).
 void boids_gpu_state_buffers(const boids_gpu *g, uint32_t *pos, uint32_t *vel, uint32_t *group, uint32_t *neighbors) {
+    if (!g || !pos || !vel || !group || !neighbors) {
+        if (pos)
+            *pos = 0;
+        if (vel)
+            *vel = 0;
+        if (group)
+            *group = 0;
+        if (neighbors)
+            *neighbors = 0;
+        return;
+    }
     const state_buffers *c = &g->state[g->cur];
     *pos = c->pos;
     *vel = c->vel;
@@ -1447,6 +1522,8 @@ void boids_gpu_state_buffers(const boids_gpu *g, uint32_t *pos, uint32_t *vel, u
 }
 
 uint32_t boids_gpu_debug_errors(const boids_gpu *g) {
+    if (!g)
+        return 0;
     pthread_mutex_lock(&errors_lock);
     uint32_t n = gl_errors_seen - g->errors_at_create;
     pthread_mutex_unlock(&errors_lock);
@@ -1455,6 +1532,8 @@ uint32_t boids_gpu_debug_errors(const boids_gpu *g) {
 
 // See boids/gpu.h.
 bool boids_gpu_robust(const boids_gpu *g) {
+    if (!g)
+        return false;
     return g->robust;
 }
 
@@ -1473,6 +1552,11 @@ static const char *reset_name(GLenum status) {
 // See boids/gpu.h: the reset status first (a lost context's error count
 // means nothing), then the debug callback's error count.
 boids_result boids_gpu_check(boids_gpu *g, char *err, size_t err_size) {
+    if (!g) {
+        if (err && err_size)
+            snprintf(err, err_size, "boids_gpu_check: the backend is NULL; expected one from boids_gpu_create");
+        return BOIDS_ERR_ARGUMENT;
+    }
     char scratch[8];
     if (!err || !err_size)
         err = scratch, err_size = sizeof scratch;
@@ -1506,17 +1590,25 @@ boids_result boids_gpu_check(boids_gpu *g, char *err, size_t err_size) {
     return BOIDS_OK;
 }
 uint64_t boids_gpu_steps(const boids_gpu *g) {
+    if (!g)
+        return 0;
     return g->step;
 }
 uint32_t boids_gpu_count(const boids_gpu *g) {
+    if (!g)
+        return 0;
     return g->n;
 }
 uint32_t boids_gpu_capacity(const boids_gpu *g) {
+    if (!g)
+        return 0;
     return g->capacity;
 }
 
 // See boids/gpu.h.
 boids_result boids_gpu_set_count(boids_gpu *g, uint32_t n) {
+    if (!g)
+        return BOIDS_ERR_ARGUMENT;
     if (n > g->capacity)
         return BOIDS_ERR_ARGUMENT;
     if (gpu_lost(g))
@@ -1526,18 +1618,29 @@ boids_result boids_gpu_set_count(boids_gpu *g, uint32_t n) {
     return BOIDS_OK;
 }
 bool boids_gpu_corrects_rounding(const boids_gpu *g) {
+    if (!g)
+        return false;
     return (g->shader_flags & BOIDS_SHADER_CORRECT) != 0;
 }
 bool boids_gpu_int64(const boids_gpu *g) {
+    if (!g)
+        return false;
     return (g->shader_flags & BOIDS_SHADER_INT64) != 0;
 }
 
 // See boids/gpu.h.
 uint32_t boids_gpu_id_buffer(const boids_gpu *g) {
+    if (!g)
+        return 0;
     return g->state[g->cur].id;
 }
 
 uint32_t boids_gpu_joint_buffer(const boids_gpu *g, uint32_t *rows) {
+    if (!g) {
+        if (rows)
+            *rows = 0;
+        return 0;
+    }
     if (rows)
         *rows = g->joint_rows;
     return g->joints;
@@ -1546,6 +1649,12 @@ uint32_t boids_gpu_joint_buffer(const boids_gpu *g, uint32_t *rows) {
 // New body types: checked, the buffer grown (or dropped), every body laid straight.
 boids_result boids_gpu_set_bodies(boids_gpu *g, const boids_body_params body[BOIDS_MAX_GROUPS], char *err,
                                   size_t err_size) {
+    if (!g || !body) {
+        if (err && err_size)
+            snprintf(err, err_size, "boids_gpu_set_bodies: %s is NULL; expected a GPU backend and BOIDS_MAX_GROUPS bodies",
+                     g ? "body" : "the backend");
+        return BOIDS_ERR_ARGUMENT;
+    }
     boids_params p = g->p;
     memcpy(p.body, body, sizeof(p.body));
     char what[200];
@@ -1588,6 +1697,8 @@ boids_result boids_gpu_set_bodies(boids_gpu *g, const boids_body_params body[BOI
 }
 
 boids_result boids_gpu_read_joints(boids_gpu *g, float (*joints)[4], size_t bytes) {
+    if (!g || (!joints && bytes))
+        return BOIDS_ERR_ARGUMENT;
     size_t size = (size_t)g->joint_rows * g->n * 16;
     if (!g->joints || bytes != size)
         return BOIDS_ERR_ARGUMENT;
@@ -1601,6 +1712,8 @@ boids_result boids_gpu_read_joints(boids_gpu *g, float (*joints)[4], size_t byte
 // Sweep sin, cos over [-2pi, 2pi] and atan(y, x) around the circle (radius
 // 0.5..2) through trig_probe.comp, against libm in double.
 float boids_gpu_trig_error(boids_gpu *g) {
+    if (!g)
+        return 0.0f;
     if (g->trig_error >= 0.0f)
         return g->trig_error;
     if (gpu_lost(g))
@@ -1638,6 +1751,12 @@ float boids_gpu_trig_error(boids_gpu *g) {
 
 // See boids/gpu.h. Each program's binary is read, parsed and freed.
 boids_result boids_gpu_program_stats(boids_gpu *g, boids_program_stats out[BOIDS_PROGRAMS_MAX], uint32_t *n) {
+    if (!n)
+        return BOIDS_ERR_ARGUMENT;
+    if (!g || !out) {
+        *n = 0;
+        return BOIDS_ERR_ARGUMENT;
+    }
     *n = 0;
     if (gpu_lost(g))
         return BOIDS_ERR_GPU_LOST;

@@ -214,6 +214,15 @@ static boids_result try_display(boids_gl_context *c, EGLDisplay d, char *err, si
 // that cannot serve one GPU does not hide the next), then the surfaceless
 // platform unless BOIDS_EGL_DEVICE asked for a device.
 boids_result boids_egl_create(boids_gl_context **out, char *err, size_t err_size) {
+    char scratch[1024]; // the reasons below are built in err: a caller's NULL gets one
+    if (!err || !err_size) {
+        err = scratch;
+        err_size = sizeof scratch;
+    }
+    if (!out) {
+        snprintf(err, err_size, "boids_egl_create: out is NULL; expected where to put the context");
+        return BOIDS_ERR_ARGUMENT;
+    }
     *out = NULL;
     err[0] = '\0';
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) {
@@ -287,10 +296,10 @@ boids_gl_loadfn boids_gl_loader(const boids_gl_context *c) {
 
 // How the context was made.
 const char *boids_gl_context_describe(const boids_gl_context *c) {
-    return c->describe;
+    return c ? c->describe : "";
 }
 
 // Whether the context reports resets (see the top of the file).
 bool boids_gl_context_robust(const boids_gl_context *c) {
-    return c->robust;
+    return c && c->robust;
 }
