@@ -23,9 +23,9 @@
 #include "validate.h"
 
 static const char usage[] =
-    "usage: boids-validate [--count N] [--steps S] [--dim 2|3] [--behaviors LIST|all] [--seed X]\n"
-    "                      [--boundary wrap|walls|bounce|margin] [--margin R] [--shader-dir DIR] [--quiet]\n"
-    "                      [simulation flags of boids-run]\n"
+    "usage: boids-validate [--count N] [--steps S] [--behaviors LIST] [--kernel NAME] [options]\n"
+    "       boids-validate --scenario FILE.ini|NAME [options]\n"
+    "       boids-validate --load FILE.boids [--steps S] [--save FILE.boids]\n"
     "\n"
     "Runs the same initial state on the CPU reference and on the GPU compute shaders\n"
     "(headless EGL) and compares them: exactly (grid cells, counts, starts, ids per\n"

@@ -27,7 +27,7 @@
 
 static const char usage[] = "usage: boids [options]\n"
                             "       boids --replay FILE [--frame N] [--export-frames DIR]\n"
-                            "       boids --demo chain|snake\n"
+                            "       boids --demo NAME\n"
                             "Opens a window and runs the flock: the OpenGL compute shaders (default) or the\n"
                             "C reference, drawn each frame straight from the simulation's buffers.\n";
 
