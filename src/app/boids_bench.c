@@ -23,20 +23,22 @@
 #include "profile.h"
 #include "progress.h"
 
-static const char usage[] = "usage: boids-bench [--backend NAME] [--counts N,N,...] [--steps S] [--workload NAME]\n"
-                            "                   [--render WxH [--screenshot FILE.png]] [--program-stats] [options]\n"
-                            "\n"
-                            "Times the step pipeline of the CPU reference (or, with --backend gpu, of the\n"
-                            "compute shaders, stage by stage with GPU timer queries) for each agent count (default\n"
-                            "10000,100000,1000000) over S steps (default 10, after 2 warm-up steps) and\n"
-                            "prints, per count, the median ms/step of each stage, the candidate pairs\n"
-                            "and accepted neighbours per second of the steer stage, and the memory of the\n"
-                            "simulation; then the exponent b of a least-squares fit ms/step = a N^b\n"
-                            "(1 = linear). The world is sized for about 20 neighbours per agent unless\n"
-                            "--world is given. Output is a Markdown table for docs/BENCHMARKS.md.\n";
-static const char usage_notes[] = "\n"
-                                  "SIGINT / SIGTERM: the current step is finished, the rows so far and --profile are\n"
-                                  "written, exit status 130 / 143.\n";
+static const char usage[] = // the usage lines and what it does, before the flags
+    "usage: boids-bench [--backend NAME] [--counts N,N,...] [--steps S] [--workload NAME]\n"
+    "                   [--render WxH [--screenshot FILE.png]] [--program-stats] [options]\n"
+    "\n"
+    "Times the step pipeline of the CPU reference (or, with --backend gpu, of the\n"
+    "compute shaders, stage by stage with GPU timer queries) for each agent count (default\n"
+    "10000,100000,1000000) over S steps (default 10, after 2 warm-up steps) and\n"
+    "prints, per count, the median ms/step of each stage, the candidate pairs\n"
+    "and accepted neighbours per second of the steer stage, and the memory of the\n"
+    "simulation; then the exponent b of a least-squares fit ms/step = a N^b\n"
+    "(1 = linear). The world is sized for about 20 neighbours per agent unless\n"
+    "--world is given. Output is a Markdown table for docs/BENCHMARKS.md.\n";
+static const char usage_notes[] = // after the flags
+    "\n"
+    "SIGINT / SIGTERM: the current step is finished, the rows so far and --profile are\n"
+    "written, exit status 130 / 143.\n";
 
 // What the flags mean here, where boids-bench differs from the table.
 static const boids_cli_help help[] = {

@@ -17,15 +17,16 @@
 #include "ensemble_mpi.h"
 #endif
 
-static const char usage[] =
+static const char usage[] = // the usage lines and what it does, before the flags
     "usage: boids-ensemble PLAN.ini [--out DIR] [--jobs N] [--threads T] [--resume] [--timeout S]\n"
     "Runs every run of an ensemble plan (a base scenario, steps, seeds, swept keys:\n"
     "docs/ENSEMBLES.md) and writes DIR/results.csv (run, swept keys, seed, step,\n"
     "statistics, state_hash, status), DIR/plan.csv and DIR/runs/RUN.{csv,json,time.json}.\n"
     "Under mpirun (built with MPI) rank 0 hands the runs out to the ranks.\n";
-static const char usage_notes[] = "\n"
-                                  "Exit status: 0 done (failed runs are recorded, not fatal), 2 a bad plan or flag,\n"
-                                  "3 an environment problem (a folder that cannot be written, no GL, a lost rank).\n";
+static const char usage_notes[] = // after the flags
+    "\n"
+    "Exit status: 0 done (failed runs are recorded, not fatal), 2 a bad plan or flag,\n"
+    "3 an environment problem (a folder that cannot be written, no GL, a lost rank).\n";
 
 typedef struct progress_state {
     bool terminal;

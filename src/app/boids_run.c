@@ -35,15 +35,16 @@
 
 #define MAX_TIME_SAMPLES (1u << 20) // per-step times kept for the median
 
-static const char usage[] = "usage: boids-run --count N [options]\n"
-                            "       boids-run --init FILE.csv [options]\n"
-                            "       boids-run --load FILE.boids [--steps S] [run and output options]\n"
-                            "       mpirun -n A*B*C boids-run [options] --decompose AxB[xC]\n"
-                            "Runs the simulation without a window, on the CPU reference (default) or on the\n"
-                            "OpenGL 4.5 compute shaders (--backend gpu, headless EGL), and prints statistics.\n"
-                            "The last line of the output is 'state-hash: H', a hash of the final state\n"
-                            "(same flags and seed => same hash, for any --threads).\n";
-static const char usage_notes[] =
+static const char usage[] = // the usage lines and what it does, before the flags
+    "usage: boids-run --count N [options]\n"
+    "       boids-run --init FILE.csv [options]\n"
+    "       boids-run --load FILE.boids [--steps S] [run and output options]\n"
+    "       mpirun -n A*B*C boids-run [options] --decompose AxB[xC]\n"
+    "Runs the simulation without a window, on the CPU reference (default) or on the\n"
+    "OpenGL 4.5 compute shaders (--backend gpu, headless EGL), and prints statistics.\n"
+    "The last line of the output is 'state-hash: H', a hash of the final state\n"
+    "(same flags and seed => same hash, for any --threads).\n";
+static const char usage_notes[] = // after the flags
     "\n"
     "The flags set every group; a scenario file sets each group's own (the same keys).\n"
     "SIGINT / SIGTERM (exit 130 / 143), GPU faults (exit 3): --export-csv, --save, --record and\n"

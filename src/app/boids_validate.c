@@ -22,7 +22,7 @@
 #include "progress.h"
 #include "validate.h"
 
-static const char usage[] =
+static const char usage[] = // the usage lines and what it does, before the flags
     "usage: boids-validate [--count N] [--steps S] [--behaviors LIST] [--kernel NAME] [options]\n"
     "       boids-validate --scenario FILE.ini|NAME [options]\n"
     "       boids-validate --load FILE.boids [--steps S] [--save FILE.boids]\n"
@@ -34,7 +34,7 @@ static const char usage[] =
     "bodies stage alone from the same heads, after 1 and min(S, 100) steps (without\n"
     "--bodies: a snake, a chain and a fish, one per group; --joints, --body-length).\n"
     "Defaults: 100000 agents, 100 steps, behaviours all.\n";
-static const char usage_notes[] =
+static const char usage_notes[] = // after the flags
     "\n"
     "SIGINT / SIGTERM stop the S steps (the statistics compare the steps done, --save is\n"
     "written) and exit 130 / 143.\n"

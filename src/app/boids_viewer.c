@@ -25,11 +25,12 @@
 #include "gl_util.h"
 #include "viewer.h"
 
-static const char usage[] = "usage: boids [options]\n"
-                            "       boids --replay FILE [--frame N] [--export-frames DIR]\n"
-                            "       boids --demo NAME\n"
-                            "Opens a window and runs the flock: the OpenGL compute shaders (default) or the\n"
-                            "C reference, drawn each frame straight from the simulation's buffers.\n";
+static const char usage[] = // the usage lines and what it does, before the flags
+    "usage: boids [options]\n"
+    "       boids --replay FILE [--frame N] [--export-frames DIR]\n"
+    "       boids --demo NAME\n"
+    "Opens a window and runs the flock: the OpenGL compute shaders (default) or the\n"
+    "C reference, drawn each frame straight from the simulation's buffers.\n";
 
 // What the flags mean here, where the viewer differs from the table.
 static const boids_cli_help help[] = {
