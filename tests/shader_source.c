@@ -13,12 +13,14 @@
 //                    and a finer grid (steer.spec-all.comp)
 //   vert FILE / frag FILE   every embedded *.vert, *.frag
 //   link VERT FRAG   the drawing programs src/render links
-// Exit 0, or 1 with a message on stderr.
+// Exit 0, 1 with a message on stderr, or 2 for bad arguments (one line).
+// --help and --version: the shared command line (src/app/cli.h).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "boids/core.h"
+#include "cli.h"
 #include "program_source.h"
 #include "steer_spec.h"
 
@@ -76,12 +78,17 @@ static bool write_spec(const char *outdir, const char *shader_dir, const boids_p
     return true;
 }
 
-int main(int argc, char **argv) {
-    if (argc < 2 || argc > 3) {
-        fprintf(stderr, "usage: boids-shader-source OUTDIR [SHADER_DIR]\n");
-        return 1;
-    }
-    const char *outdir = argv[1], *shader_dir = argc > 2 ? argv[2] : NULL;
+static const char usage[] = // the usage lines and what it does, before the flags
+    "usage: boids-shader-source OUTDIR [SHADER_DIR]\n"
+    "Writes the source of every shader the GPU backend compiles, assembled by the backend's\n"
+    "own function (no GL context), into the existing folder OUTDIR, and prints one line per\n"
+    "check for tests/test_glslang.sh: comp FILE, vert FILE, frag FILE, link VERT FRAG.\n"
+    "SHADER_DIR: read the shader files from there instead of the built-in copies.\n"
+    "Exit status: 0 done, 1 a shader not written, 2 bad arguments.\n";
+
+// Writes every shader's source into o's OUTDIR; returns the exit status.
+static int run(const boids_options *o) {
+    const char *outdir = o->operand[0], *shader_dir = o->operand[1];
     size_t compute = 0;
     for (size_t i = 0; boids_shader_file_at(i); i++) {
         const char *f = boids_shader_file_at(i);
@@ -134,4 +141,16 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof(drawing) / sizeof(drawing[0]); i++)
         printf("link %s %s\n", drawing[i][0], drawing[i][1]);
     return 0;
+}
+
+// boids-shader-source: parse (the shared command line: --help, --version), write, exit 0 / 1 / 2.
+int main(int argc, char **argv) {
+    static const boids_cli_spec spec = {
+        .prog = "boids-shader-source",
+        .usage = usage,
+        .operands = "OUTDIR [SHADER_DIR]",
+        .operands_min = 1,
+        .operands_max = 2,
+    };
+    return boids_cli_main(argc, argv, &spec, run);
 }

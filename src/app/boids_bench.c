@@ -23,11 +23,9 @@
 #include "profile.h"
 #include "progress.h"
 
-static const char usage[] =
-    "usage: boids-bench [--backend cpu|gpu] [--counts N,N,...] [--dim 2|3] [--distribution uniform|clustered]\n"
-    "                   [--steps S] [--threads N] [--seed X] [--render WxH [--screenshot FILE.png]]\n"
-    "                   [--program-stats]\n"
-    "                   [simulation flags of boids-run]\n"
+static const char usage[] = // the usage lines and what it does, before the flags
+    "usage: boids-bench [--backend NAME] [--counts N,N,...] [--steps S] [--workload NAME]\n"
+    "                   [--render WxH [--screenshot FILE.png]] [--program-stats] [options]\n"
     "\n"
     "Times the step pipeline of the CPU reference (or, with --backend gpu, of the\n"
     "compute shaders, stage by stage with GPU timer queries) for each agent count (default\n"
@@ -36,32 +34,23 @@ static const char usage[] =
     "and accepted neighbours per second of the steer stage, and the memory of the\n"
     "simulation; then the exponent b of a least-squares fit ms/step = a N^b\n"
     "(1 = linear). The world is sized for about 20 neighbours per agent unless\n"
-    "--world is given. Output is a Markdown table for docs/BENCHMARKS.md.\n"
+    "--world is given. Output is a Markdown table for docs/BENCHMARKS.md.\n";
+static const char usage_notes[] = // after the flags
     "\n"
-    "  --scenario F|N   the world of a scenario file (counts from --counts)\n"
-    "  --workload NAME  a peer's published benchmark on the same work: circles (FLAME GPU 2's\n"
-    "                   Circles: 3D, one agent per unit volume, radius 2, its repulsion;\n"
-    "                   scenarios/circles.ini; their figure: 1 M agents, 200 steps)\n"
-    "  --index KIND     neighbour search of the CPU backend: grid, quadtree or brute\n"
-    "  --kernel NAME    with --backend gpu, the compute kernel (the same bits for each):\n"
-    "                   reference (default: one steer invocation per agent, row-major cells)\n"
-    "                   morton (the agents stored in the Morton / Z order of their cells)\n"
-    "  --grid-fine M    the finer grid, 1..4 or auto (as boids-run; auto's pick is printed after the table)\n"
-    "  --profile FILE   also record every timed step of every count: FILE.csv (one row\n"
-    "                   per step, with the agent count) or FILE.json (Chrome trace for\n"
-    "                   Perfetto); a per-stage summary is printed on stderr at exit\n"
-    "  --render WxH     with --backend gpu: after every step (warm-up too) draw the viewer's frame\n"
-    "                   (its camera, agents, bodies, scene lines and a HUD panel) into an off-screen\n"
-    "                   framebuffer of W x H pixels (colour + depth), then glFinish; a second table\n"
-    "                   gives per count the median frame ms (step + draw) and frames/s\n"
-    "  --screenshot F   with --render: the last frame as a PNG (as the viewer's --screenshot)\n"
-    "  --program-stats  with --backend gpu: after the table, one row per compute program the run\n"
-    "                   dispatched: its binary's bytes and format (glGetProgramBinary) and, where\n"
-    "                   the driver puts its assembly in the binary (NVIDIA), its lines, vec4\n"
-    "                   temporaries (registers) and local-memory arrays (n/a elsewhere)\n"
-    "  --quiet          no progress on stderr (on a terminal: one updating line, from 2 s on)\n"
     "SIGINT / SIGTERM: the current step is finished, the rows so far and --profile are\n"
     "written, exit status 130 / 143.\n";
+
+// What the flags mean here, where boids-bench differs from the table.
+static const boids_cli_help help[] = {
+    {BOIDS_CLI_STEPS, "timed steps per count, 1..1000000000 (default 10, after 2 warm-up steps)"},
+    {BOIDS_CLI_SCENARIO, "the world of a scenario file or a shipped one by name (counts from --counts)"},
+    {BOIDS_CLI_GRID_FINE, "the finer grid, M = %N (as boids-run; auto's pick is printed after the table)"},
+    {BOIDS_CLI_PROFILE, "also record every timed step of every count: FILE.csv (one row per step, with the agent "
+                        "count) or FILE.json (Chrome trace for Perfetto); a per-stage summary is printed on stderr "
+                        "at exit"},
+    {BOIDS_CLI_SCREENSHOT, "with --render: the last frame as a PNG (as the viewer's --screenshot)"},
+    {0, NULL},
+};
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -612,6 +601,8 @@ int main(int argc, char **argv) {
     const boids_cli_spec spec = {
         .prog = "boids-bench",
         .usage = usage,
+        .usage_notes = usage_notes,
+        .help = help,
         .flags = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_STEPS |
                  BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX |
                  BOIDS_CLI_KERNEL | BOIDS_CLI_WORKLOAD | BOIDS_CLI_RENDER | BOIDS_CLI_SCREENSHOT |

@@ -11,24 +11,20 @@
 
 #include "boids/ensemble.h"
 #include "boids/parse.h"
+#include "cli.h"
 #include "progress.h"
 #ifdef BOIDS_HAVE_MPI
 #include "ensemble_mpi.h"
 #endif
 
-static const char usage[] =
+static const char usage[] = // the usage lines and what it does, before the flags
     "usage: boids-ensemble PLAN.ini [--out DIR] [--jobs N] [--threads T] [--resume] [--timeout S]\n"
     "Runs every run of an ensemble plan (a base scenario, steps, seeds, swept keys:\n"
     "docs/ENSEMBLES.md) and writes DIR/results.csv (run, swept keys, seed, step,\n"
     "statistics, state_hash, status), DIR/plan.csv and DIR/runs/RUN.{csv,json,time.json}.\n"
-    "Under mpirun (built with MPI) rank 0 hands the runs out to the ranks.\n"
-    "  --out DIR       the output folder (default: the plan's name without .ini, in the working directory)\n"
-    "  --jobs N        runs at once on this process, each on its own thread (default 1;\n"
-    "                  the GPU backend: 1; under MPI: rank 0's own, 0 = dispatch only)\n"
-    "  --threads T     CPU threads of each run's engine (default 1)\n"
-    "  --resume        run only the runs DIR lacks (after a killed job), then write results.csv\n"
-    "  --timeout S     MPI: the longest wait for a rank's message, seconds (default 3600)\n"
-    "  --help, --version\n"
+    "Under mpirun (built with MPI) rank 0 hands the runs out to the ranks.\n";
+static const char usage_notes[] = // after the flags
+    "\n"
     "Exit status: 0 done (failed runs are recorded, not fatal), 2 a bad plan or flag,\n"
     "3 an environment problem (a folder that cannot be written, no GL, a lost rank).\n";
 
@@ -80,66 +76,13 @@ static int flag_number(const char *flag, const char *v, uint64_t lo, uint64_t hi
     return 0;
 }
 
-int main(int argc, char **argv) {
-    const char *plan_path = NULL, *out_dir = NULL;
-    uint64_t jobs = 1, threads = 1, timeout = 3600;
-    bool resume = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        }
-        if (strcmp(argv[i], "--version") == 0) {
-            printf("boids-ensemble %s%s\n", BOIDS_VERSION,
-#ifdef BOIDS_HAVE_MPI
-                   " (MPI)"
-#else
-                   " (no MPI)"
-#endif
-            );
-            return 0;
-        }
-    }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int bad = 0;
-        if (strcmp(a, "--out") == 0) {
-            if (!v || !*v) {
-                fprintf(stderr, "boids-ensemble: --out: missing; expected a folder\n");
-                return 2;
-            }
-            out_dir = v;
-            i++;
-        } else if (strcmp(a, "--jobs") == 0) {
-            bad = flag_number(a, v, 0, 1024, &jobs);
-            i++;
-        } else if (strcmp(a, "--threads") == 0) {
-            bad = flag_number(a, v, 1, 1024, &threads);
-            i++;
-        } else if (strcmp(a, "--timeout") == 0) {
-            bad = flag_number(a, v, 1, 86400 * 30, &timeout);
-            i++;
-        } else if (strcmp(a, "--resume") == 0) {
-            resume = true;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr,
-                    "boids-ensemble: '%s' is not a flag; expected --out, --jobs, --threads, --resume, --timeout, "
-                    "--help or --version\n",
-                    a);
-            return 2;
-        } else if (plan_path) {
-            fprintf(stderr, "boids-ensemble: '%s' is a second plan; expected one PLAN.ini\n", a);
-            return 2;
-        } else {
-            plan_path = a;
-        }
-        if (bad)
-            return bad;
-    }
-    if (!plan_path) {
-        fprintf(stderr, "boids-ensemble: no plan given; expected boids-ensemble PLAN.ini (see --help)\n");
-        return 2;
-    }
+// Runs the plan of the options; returns the exit status.
+static int run(const boids_options *o) {
+    const char *plan_path = o->operand[0], *out_dir = o->out_dir;
+    uint32_t jobs = o->jobs, threads = (o->flags_given & BOIDS_CLI_RUN_THREADS) ? (uint32_t)o->threads : 1u;
+    uint64_t timeout = o->timeout; // under MPI
+    (void)timeout;
+    bool resume = o->resume;
     char default_out[512];
     if (!out_dir) { // the plan's name without its folder and .ini
         const char *base = strrchr(plan_path, '/') ? strrchr(plan_path, '/') + 1 : plan_path;
@@ -201,4 +144,23 @@ int main(int argc, char **argv) {
             now_s() - t0, out_dir);
     boids_plan_free(plan);
     return 0;
+}
+
+// boids-ensemble: parse, run the plan, exit 0 / 2 / 3.
+int main(int argc, char **argv) {
+    static const boids_cli_spec spec = {
+        .prog = "boids-ensemble",
+        .usage = usage,
+        .usage_notes = usage_notes,
+        .flags = BOIDS_CLI_OUT | BOIDS_CLI_JOBS | BOIDS_CLI_RUN_THREADS | BOIDS_CLI_RESUME | BOIDS_CLI_TIMEOUT,
+        .operands = "PLAN.ini",
+        .operands_min = 1,
+        .operands_max = 1,
+#ifdef BOIDS_HAVE_MPI
+        .version_note = " (MPI)",
+#else
+        .version_note = " (no MPI)",
+#endif
+    };
+    return boids_cli_main(argc, argv, &spec, run);
 }

@@ -22,10 +22,10 @@
 #include "progress.h"
 #include "validate.h"
 
-static const char usage[] =
-    "usage: boids-validate [--count N] [--steps S] [--dim 2|3] [--behaviors LIST|all] [--seed X]\n"
-    "                      [--boundary wrap|walls|bounce|margin] [--margin R] [--shader-dir DIR] [--quiet]\n"
-    "                      [simulation flags of boids-run]\n"
+static const char usage[] = // the usage lines and what it does, before the flags
+    "usage: boids-validate [--count N] [--steps S] [--behaviors LIST] [--kernel NAME] [options]\n"
+    "       boids-validate --scenario FILE.ini|NAME [options]\n"
+    "       boids-validate --load FILE.boids [--steps S] [--save FILE.boids]\n"
     "\n"
     "Runs the same initial state on the CPU reference and on the GPU compute shaders\n"
     "(headless EGL) and compares them: exactly (grid cells, counts, starts, ids per\n"
@@ -33,20 +33,28 @@ static const char usage[] =
     "4.50 precision rules), and after S steps (statistics and invariants); then the\n"
     "bodies stage alone from the same heads, after 1 and min(S, 100) steps (without\n"
     "--bodies: a snake, a chain and a fish, one per group; --joints, --body-length).\n"
-    "--scenario FILE|NAME validates a scenario's world instead of the three-group set-up;\n"
-    "--load FILE.boids starts from a snapshot (its parameters, agents and bodies) instead.\n"
-    "--save FILE.boids writes the CPU reference's state after the S steps (boids-run --load\n"
-    "continues it), and every K of them with --save-every K.\n"
-    "--kernel NAME picks the GPU side's compute kernel (the same bits for each): reference\n"
-    "(default: one steer invocation per agent, row-major cells) or morton (the agents stored in\n"
-    "the Morton / Z order of their cells).\n"
-    "Progress of the S steps on stderr: on a terminal one updating line (from 2 s on), none\n"
-    "with --quiet.\n"
+    "Defaults: 100000 agents, 100 steps, behaviours all.\n";
+static const char usage_notes[] = // after the flags
+    "\n"
     "SIGINT / SIGTERM stop the S steps (the statistics compare the steps done, --save is\n"
     "written) and exit 130 / 143.\n"
-    "Defaults: 100000 agents, 100 steps, behaviours all. Exit status 0 when every\n"
-    "check holds, 1 when one fails, 2 for bad arguments, 3 without OpenGL 4.5 or on a\n"
-    "GPU fault (the OpenGL context lost, OpenGL errors).\n";
+    "Exit status 0 when every check holds, 1 when one fails, 2 for bad arguments, 3 without\n"
+    "OpenGL 4.5 or on a GPU fault (the OpenGL context lost, OpenGL errors).\n";
+
+// What the flags mean here, where boids-validate differs from the table.
+static const boids_cli_help help[] = {
+    {BOIDS_CLI_COUNT, "agents, 1..16777216 (default 100000)"},
+    {BOIDS_CLI_BEHAVIORS, "a comma list of behaviours or sets: %N (default all)"},
+    {BOIDS_CLI_SCENARIO, "validate a scenario's world (a file or a shipped one by name) instead of the three-group "
+                         "set-up"},
+    {BOIDS_CLI_LOAD, "start from a .boids snapshot (its parameters, agents and bodies) instead"},
+    {BOIDS_CLI_SAVE, "write the CPU reference's state after the S steps (boids-run --load continues it)"},
+    {BOIDS_CLI_KERNEL, "the GPU side's compute kernel (the same bits for each): %N (default reference: one steer "
+                       "invocation per agent, row-major cells; morton: the agents in the Morton / Z order of their "
+                       "cells)"},
+    {BOIDS_CLI_QUIET, "no progress line of the S steps on stderr (on a terminal: one updating line, from 2 s on)"},
+    {0, NULL},
+};
 
 static int failures;
 
@@ -302,6 +310,8 @@ int main(int argc, char **argv) {
     const boids_cli_spec spec = {
         .prog = PROG,
         .usage = usage,
+        .usage_notes = usage_notes,
+        .help = help,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
                  BOIDS_CLI_LOAD | BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_QUIET | BOIDS_CLI_KERNEL,
     };

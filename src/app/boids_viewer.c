@@ -25,59 +25,30 @@
 #include "gl_util.h"
 #include "viewer.h"
 
-static const char usage[] =
+static const char usage[] = // the usage lines and what it does, before the flags
     "usage: boids [options]\n"
+    "       boids --replay FILE [--frame N] [--export-frames DIR]\n"
+    "       boids --demo NAME\n"
     "Opens a window and runs the flock: the OpenGL compute shaders (default) or the\n"
-    "C reference, drawn each frame straight from the simulation's buffers.\n"
-    "\n"
-    "  --count N             agents, 1..16777216 (default 200000 on a hardware GPU,\n"
-    "                        20000 on a software renderer such as llvmpipe or with --backend cpu)\n"
-    "  --dim 2|3             dimensions (default 2)\n"
-    "  --seed X              random seed (default 1)\n"
-    "  --backend gpu|cpu     compute shaders (default), or the C reference uploaded each frame\n"
-    "  --boundary MODE       wrap, walls, bounce or margin (default wrap; margin: the chapter's\n"
-    "                        sketch, borders() with plain distances)\n"
-    "  --margin R            boundary margin's margin, the sketch's boid size r (default 3)\n"
-    "  --wall-corner RULE    stay within walls at a corner: both (default: away from\n"
-    "                        every near wall) or book (the chapter's: the last near axis)\n"
-    "  --behaviors LIST      comma list of behaviours, 'flocking', 'all' or 'none' (default flocking)\n"
-    "  --world, --origin, --weights, --radius, --separation, --fov, --maxspeed,\n"
-    "  --maxforce, --maxspeed-range, --maxforce-range, --dt, --path-outside,\n"
-    "  --path-line, --rules, --combine, --alignment-radius, --cohesion-radius,\n"
-    "  --separation-fov, --alignment-fov, --cohesion-fov, --leader, --formation,\n"
-    "  --interpose, --neighbors-max, --grid-fine  as for boids-run\n"
-    "  --scenario FILE|NAME  a scenario file or a shipped one (--list-scenarios lists them);\n"
-    "                        its colours, target (mouse or circling) and varying weights apply\n"
-    "  --bodies STYLE        bodies trailing the agents: none (default), chain, snake, fish\n"
-    "  --joints J            joints per body, 2..32 (default 12); --body-length L as for boids-run\n"
-    "  --demo chain|snake    no flock: the notebook's demos (procedural-animation-chains), a chain\n"
-    "                        whose joints the mouse drags (400x400) or a snake whose head follows\n"
-    "                        the mouse (600x600); the window is the canvas unless --width/--height\n"
-    "  --width W --height H  window size (default 1280x800)\n"
-    "  --vsync on|off        wait for the display's refresh (default on)\n"
-    "  --frames K            exit after K frames\n"
-    "  --screenshot FILE.png write the last frame as a PNG\n"
-    "  --profile FILE        record a frame-time profile (.csv or .json) from the start; T stops\n"
-    "                        and writes it (without --profile, T records to boids-profile.csv)\n"
-    "  --keys SCRIPT         key presses to replay: a comma list of [FRAME:]KEY, where KEY\n"
-    "                        is one of 0-9, a-z, space, '.', comma, esc, f1, '[', ']', '-', '=',\n"
-    "                        left, right, up, down, home, end, or\n"
-    "                        WxH to resize the window (0x0: minimise), mouse=X,Y to move the\n"
-    "                        mouse (world coordinates; with --demo the canvas' pixels, y down),\n"
-    "                        press / release for the left button; an item without a\n"
-    "                        FRAME comes one frame after the previous one (first: frame 1)\n"
-    "  --save FILE.boids     write the whole state (boids/snapshot.h) at exit, and with W;\n"
-    "                        --save-every K also every K steps\n"
-    "  --load FILE.boids     start from a snapshot of boids-run, boids-validate or the viewer\n"
-    "                        (--save); R goes back to it. Flags that set up the simulation\n"
-    "                        cannot be given with it\n"
-    "  --replay FILE         no simulation: play a recording of boids-run --record; --frame N\n"
-    "                        starts at frame N, --export-frames DIR writes every frame as\n"
-    "                        DIR/frame-00000.png and exits, --export-csv FILE writes frame N\n"
-    "                        as CSV (its keys are below)\n"
-    "  --shader-dir DIR      load the shaders from DIR instead of the built-in copies\n"
-    "  --threads N           OpenMP threads of the CPU backend\n"
-    "  --help, --version\n";
+    "C reference, drawn each frame straight from the simulation's buffers.\n";
+
+// What the flags mean here, where the viewer differs from the table.
+static const boids_cli_help help[] = {
+    {BOIDS_CLI_COUNT, "agents, 1..16777216 (default 200000 on a hardware GPU, 20000 on a software renderer such as "
+                      "llvmpipe or with --backend cpu)"},
+    {BOIDS_CLI_BACKEND, "%N: the C reference uploaded each frame, or the compute shaders (default)"},
+    {BOIDS_CLI_SCENARIO, "a scenario file or a shipped one by name; its colours, target (mouse or circling) and "
+                         "varying weights apply"},
+    {BOIDS_CLI_THREADS, "OpenMP threads of the CPU backend, 0 = the default"},
+    {BOIDS_CLI_PROFILE, "record a frame-time profile (.csv or .json) from the start; T stops and writes it "
+                        "(without --profile, T records to boids-profile.csv)"},
+    {BOIDS_CLI_SAVE, "write the whole state (boids/snapshot.h) at exit, and with W"},
+    {BOIDS_CLI_LOAD, "start from a snapshot of boids-run, boids-validate or the viewer (--save); R goes back to "
+                     "it. Flags that set up the simulation cannot be given with it"},
+    {BOIDS_CLI_EXPORT_CSV, "with --replay: write frame N as CSV and exit"},
+    {BOIDS_CLI_KEYS, "key presses to replay: a comma list of [FRAME:]KEY (the names are below)"},
+    {0, NULL},
+};
 
 static const char usage_tail[] =
     "\n"
@@ -428,6 +399,7 @@ int main(int argc, char **argv) {
         .prog = PROG,
         .usage = usage,
         .usage_more = usage_keys,
+        .help = help,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
                  BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_WIDTH | BOIDS_CLI_HEIGHT | BOIDS_CLI_VSYNC | BOIDS_CLI_FRAMES |
                  BOIDS_CLI_SCREENSHOT | BOIDS_CLI_KEYS | BOIDS_CLI_PROFILE | BOIDS_CLI_DEMO | BOIDS_CLI_REPLAY |

@@ -34,6 +34,8 @@ static void set_defaults(const boids_cli_spec *spec, boids_options *o) {
     o->height = 800;
     o->vsync = true;
     o->joints = 12;
+    o->jobs = 1;
+    o->timeout = 3600;
 }
 
 // --scenario: the file found and loaded (all or nothing); its count, dimension
@@ -87,20 +89,20 @@ int boids_cli_main(int argc, char **argv, const boids_cli_spec *spec, int (*run)
 // See cli.h.
 int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_options *out) {
     set_defaults(spec, out);
-    // --help and --version win wherever they are, even after a bad flag.
+    // --help, --version and --list-flags win wherever they are, even after a bad flag.
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(spec->usage, stdout);
-            if (spec->usage_more)
-                fputs(spec->usage_more, stdout);
-            if (spec->usage_notes)
-                fputs(spec->usage_notes, stdout);
+            boids_cli_help_print(spec, stdout);
             return 1;
         }
     }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--version") == 0) {
-            printf("%s %s\n", spec->prog, BOIDS_VERSION);
+            printf("%s %s%s\n", spec->prog, BOIDS_VERSION, spec->version_note ? spec->version_note : "");
+            return 1;
+        }
+        if (strcmp(argv[i], "--list-flags") == 0) {
+            boids_cli_list_flags(spec, stdout);
             return 1;
         }
     }
@@ -108,14 +110,22 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         parse_ctx c = {spec, NULL, arg};
+        if (arg[0] != '-' && spec->operands) {
+            if (out->n_operands >= spec->operands_max)
+                return cli_bad(&c, spec->operands, "is one word too many");
+            out->operand[out->n_operands++] = arg;
+            continue;
+        }
         if (arg[0] != '-' || strcmp(arg, "-") == 0 || strcmp(arg, "--") == 0)
             return cli_bad(&c, "options of the form --flag VALUE (see --help)", "is not an option");
         const char *name = arg + (arg[1] == '-' ? 2 : 1);
         const char *eq = strchr(name, '=');
         size_t name_len = eq ? (size_t)(eq - name) : strlen(name);
         const cli_flag *f = NULL;
+        // A name of two rows (--threads): the row this program accepts.
         for (size_t k = 0; k < cli_flag_count && arg[1] == '-'; k++)
-            if (strlen(cli_flags[k].name) == name_len && strncmp(cli_flags[k].name, name, name_len) == 0)
+            if (strlen(cli_flags[k].name) == name_len && strncmp(cli_flags[k].name, name, name_len) == 0 &&
+                (!f || !cli_flags[k].bit || (spec->flags & cli_flags[k].bit)))
                 f = &cli_flags[k];
         char flag[80];
         snprintf(flag, sizeof flag, "--%.*s", (int)(name_len < 60 ? name_len : 60), name);
@@ -191,6 +201,17 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
             parse_ctx c = {spec, flag, NULL};
             return cli_bad(&c, expected, "is required");
         }
+    }
+    if (spec->operands && out->n_operands < spec->operands_min) {
+        parse_ctx c = {spec, NULL, NULL};
+        char expected[128];
+        snprintf(expected, sizeof expected, "%s %s (see --help)", spec->prog, spec->operands);
+        return cli_bad(&c, expected, "%s is missing", spec->operands);
+    }
+    if ((out->flags_given & BOIDS_CLI_REBALANCE) && !out->decompose) {
+        parse_ctx c = {spec, "--rebalance", out->rebalance};
+        return cli_bad(&c, "--decompose AxB[xC] with it",
+                       "re-cuts the boxes of a decomposed run; this run has no --decompose");
     }
     if ((out->flags_given & BOIDS_CLI_RECORD_EVERY) && !out->record) {
         parse_ctx c = {spec, "--record-every", NULL};

@@ -1,14 +1,18 @@
-/* src/app/cli.h: the one command-line parser of every executable (boids-run,
- * boids-bench, the viewer). Each program names the flags it accepts and its
- * usage text; values are checked completely (full consumption, finite, in
- * range) and every error is ONE line on stderr:
+/* src/app/cli.h: the one command-line parser of every executable (boids,
+ * boids-run, boids-bench, boids-validate, boids-ensemble,
+ * boids-shader-source). Each program names the flags it accepts and the
+ * prose of its usage; --help is generated from the flag table the parser
+ * reads (cli_help.c). Values are checked completely (full consumption,
+ * finite, in range) and every error is ONE line on stderr:
  *   PROG: --flag: 'VALUE' <what is wrong>; expected <what is allowed>
  *
  * Offers:
  *   BOIDS_CLI_*            one bit per flag
  *   boids_cli_spec         what a program accepts (flags, usage)
  *   boids_options          the parsed values (defaults filled in)
+ *   boids_cli_help         a program's own description of a flag
  *   boids_cli_parse        argv -> options (0 run, 1 help/version shown, 2 error shown)
+ *   boids_cli_help_print, boids_cli_list_flags   --help and --list-flags
  *   boids_cli_main         parse, run, free: an executable's main
  *   boids_options_params   options -> finalized boids_params, errors as one line
  *   boids_cli_format, boids_cli_error   the one-line error format
@@ -19,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "boids/core.h"
 #include "boids/scenario.h"
@@ -102,6 +107,13 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_SIGMA BOIDS_CLI_BIT(70)          // --sigma RADIANS (rules couzin: every group's Gaussian noise)
 #define BOIDS_CLI_TURN BOIDS_CLI_BIT(71)           // --turn RADIANS (rules heading, couzin: per time unit)
 #define BOIDS_CLI_PROGRAM_STATS BOIDS_CLI_BIT(72)  // --program-stats (boids-bench: the GPU programs' binaries)
+#define BOIDS_CLI_DECOMPOSE BOIDS_CLI_BIT(73)      // --decompose AxB[xC] (boids-run under mpirun)
+#define BOIDS_CLI_REBALANCE BOIDS_CLI_BIT(74)      // --rebalance K[:T]|off (with --decompose)
+#define BOIDS_CLI_OUT BOIDS_CLI_BIT(75)            // --out DIR (boids-ensemble)
+#define BOIDS_CLI_JOBS BOIDS_CLI_BIT(76)           // --jobs N (boids-ensemble)
+#define BOIDS_CLI_RESUME BOIDS_CLI_BIT(77)         // --resume (boids-ensemble)
+#define BOIDS_CLI_TIMEOUT BOIDS_CLI_BIT(78)        // --timeout S (boids-ensemble under MPI)
+#define BOIDS_CLI_RUN_THREADS BOIDS_CLI_BIT(79)    // --threads T of each run (boids-ensemble: 1..1024, default 1)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -118,14 +130,30 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_MAX_THREADS 1024
 #define BOIDS_CLI_MAX_WINDOW 16384u
 
+#define BOIDS_CLI_MAX_OPERANDS 2u
+
+// A program's own description of a flag, in place of the flag table's (a
+// default of its own, what the flag means there).
+typedef struct boids_cli_help {
+    boids_cli_bits bit;
+    const char *text;
+} boids_cli_help;
+
 // What a program accepts. Zero `required` means every flag is optional.
+// --help is generated: `usage`, then every accepted flag of the flag table
+// (cli_flags.c) by section, each with its argument, its description and the
+// names it accepts, then `usage_notes` and `usage_more`.
 typedef struct boids_cli_spec {
-    const char *prog;  // program name in messages (stable, unlike argv[0])
-    const char *usage; // printed by --help, as is
-    const char *usage_more; // printed after it (C99 promises string literals of 4095 bytes only), or NULL
-    const char *usage_notes; // printed after usage_more, or NULL
-    boids_cli_bits flags;    // BOIDS_CLI_* accepted
-    boids_cli_bits required; // BOIDS_CLI_* that must be given
+    const char *prog;        // program name in messages (stable, unlike argv[0])
+    const char *usage;       // the usage lines and what the program does, printed before the flags
+    const char *usage_notes; // printed after the flags, or NULL
+    const char *usage_more;  // printed after the notes (a generated list), or NULL
+    const boids_cli_help *help; // descriptions of this program's own, ended by {0, NULL}; NULL: none
+    boids_cli_bits flags;       // BOIDS_CLI_* accepted
+    boids_cli_bits required;    // BOIDS_CLI_* that must be given
+    const char *operands;       // what the words that are not flags are ("PLAN.ini"); NULL: none taken
+    uint32_t operands_min, operands_max; // how many (max <= BOIDS_CLI_MAX_OPERANDS)
+    const char *version_note;            // printed after "PROG VERSION" by --version, or NULL
 } boids_cli_spec;
 
 // Parsed options; boids_cli_parse fills in the defaults of everything not given.
@@ -226,12 +254,26 @@ typedef struct boids_options {
     uint32_t frame;           // --frame: the replayed frame (0 = the first)
     uint32_t render_w, render_h; // --render WxH: boids-bench draws each step's frame off-screen (0x0: not given)
     bool program_stats;          // --program-stats: boids-bench prints the GPU's compute programs as compiled
+    const char *decompose;       // --decompose AxB[xC] as given (boids-run checks it), NULL if not given
+    const char *rebalance;       // --rebalance K[:T]|off as given, NULL if not given
+    const char *out_dir;         // --out: boids-ensemble's output folder, NULL if not given
+    uint32_t jobs;               // --jobs (boids-ensemble; default 1)
+    uint32_t timeout;            // --timeout seconds (boids-ensemble under MPI; default 3600)
+    bool resume;                 // --resume (boids-ensemble)
+    const char *operand[BOIDS_CLI_MAX_OPERANDS]; // the words that are not flags (spec->operands)
+    uint32_t n_operands;
 } boids_options;
 
-// Parses argv[1..argc-1]. Returns 0: run; 1: --help, --version or
-// --list-scenarios was printed (exit 0); 2: a one-line error was printed on
-// stderr (exit 2).
+// Parses argv[1..argc-1]. Returns 0: run; 1: --help, --version,
+// --list-flags or --list-scenarios was printed (exit 0); 2: a one-line error
+// was printed on stderr (exit 2). --list-flags (hidden, for tests) prints
+// one line per accepted flag: "--NAME" and every name its value may be, from
+// the tables the parser reads.
 int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_options *out);
+// The --help text of spec (see boids_cli_spec), on f.
+void boids_cli_help_print(const boids_cli_spec *spec, FILE *f);
+// The --list-flags lines of spec, on f.
+void boids_cli_list_flags(const boids_cli_spec *spec, FILE *f);
 // An executable's main: parses argv, then returns 0 after --help / --version
 // (3 when stdout cannot be written), 2 after a bad argument (its line
 // printed), else run's exit status; frees the options.

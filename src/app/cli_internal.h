@@ -1,7 +1,8 @@
 /* src/app/cli_internal.h: what the files of the command-line parser share
  * (cli.c: the parse and the checks across flags; cli_flags.c: the flag table
- * and its values; cli_format.c: the one-line messages; cli_params.c: options
- * to parameters). Not for the executables: they use cli.h. */
+ * and its values; cli_help.c: --help and --list-flags from that table;
+ * cli_format.c: the one-line messages; cli_params.c: options to
+ * parameters). Not for the executables: they use cli.h. */
 #ifndef BOIDS_APP_CLI_INTERNAL_H
 #define BOIDS_APP_CLI_INTERNAL_H
 
@@ -25,7 +26,22 @@ typedef struct parse_ctx {
     const char *value; // as given
 } parse_ctx;
 
-// One flag: its name, bit, value and where the value goes, and the texts of its errors.
+// The sections of --help, in their order.
+typedef enum cli_section {
+    CLI_SEC_RUN,     // what runs: counts, steps, seeds, where the start comes from
+    CLI_SEC_WORLD,   // the world and its edges
+    CLI_SEC_AGENTS,  // behaviours, neighbourhoods, limits
+    CLI_SEC_NAMED,   // named agents and paths
+    CLI_SEC_RULES,   // rule sets and the collective-motion models
+    CLI_SEC_BODIES,  // procedural bodies
+    CLI_SEC_BACKEND, // where and how it computes
+    CLI_SEC_OUTPUTS, // what it writes
+    CLI_SEC_WINDOW,  // the viewer's window, script and modes
+    CLI_SEC_OTHER,   // --help, --version
+    CLI_SECTIONS
+} cli_section;
+
+// One flag: its name, bit, value and where the value goes, its help and the texts of its errors.
 typedef struct cli_flag {
     const char *name;    // without the leading "--"
     boids_cli_bits bit;  // 0: --help / --version, always accepted
@@ -36,11 +52,21 @@ typedef struct cli_flag {
     size_t field, size;   // offsetof / sizeof in boids_options; 0: nothing stored
     size_t also;          // a second field set alike (--steps: bench_steps), 0 if none
     size_t given;         // the bool set once the value is good, 0 if none
-    const char *expected; // CLI_UINT: what follows "an integer LO..HI"; else the whole expectation
-    const char *problem;  // CLI_PATH, CLI_CHOICE, CLI_NAME: "is an empty path", "is not a backend"
+    // CLI_UINT: what follows "an integer LO..HI"; CLI_CHOICE, CLI_NAME: NULL or
+    // "(a note)", after the names of the choices ("a, b or c (a note)"); else
+    // the whole expectation.
+    const char *expected;
+    const char *problem; // CLI_PATH, CLI_CHOICE, CLI_NAME: "is an empty path", "is not a backend"
     const char *const *choices;
     int (*pick)(const char *name); // CLI_CHOICE by a function of the library instead of choices
     int (*parse)(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
+    cli_section section; // its section of --help
+    // Its one-line description in --help (NULL: hidden). "%N" stands for the
+    // names it accepts; without it they follow as ": a, b or c".
+    const char *help;
+    // The i-th name the value may be, NULL past the last, for flags whose
+    // names are not `choices` (behaviours, body styles); NULL: none.
+    const char *(*name_at)(size_t i);
 } cli_flag;
 
 // Every flag, in the order of the suggestions and of the checks across flags.
@@ -53,6 +79,10 @@ int cli_bad(const parse_ctx *c, const char *expected, const char *problem_fmt, .
 extern const char *const boids_cli_workloads[];
 // Checks and stores the value of flag f; returns 0 or 2 (error printed).
 int cli_flag_value(const parse_ctx *c, const cli_flag *f, boids_options *o, uint32_t *origin_n);
+// The i-th name the value of f may be (its choices or name_at), NULL past the last.
+const char *cli_flag_name(const cli_flag *f, size_t i);
+// The names the value of f may be, joined: "a, b or c" (sep NULL), else with sep.
+void cli_flag_names(const cli_flag *f, const char *sep, char *buf, size_t size);
 // The accepted flag nearest to `name` (a typo or a prefix), or NULL.
 const char *cli_flag_suggest(const boids_cli_spec *spec, const char *name);
 

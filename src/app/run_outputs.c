@@ -143,3 +143,24 @@ void run_close_record(boids_engine *e, run_outputs *out) {
         fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
     out->recording = false;
 }
+
+// See run_outputs.h.
+void run_print_stats(const char *label, const boids_stats *st, double ms_per_step) {
+    printf("%sstep %llu  polarisation %.4f  milling %.4f  speed %.4f  neighbors %.3f  nearest %.4f  cell-max %u  "
+           "cell-mean %.3f  ms/step %.3f\n",
+           label, (unsigned long long)st->step, st->polarisation, st->milling, st->mean_speed, st->mean_neighbors,
+           st->mean_nearest, st->cell_max, st->cell_mean, ms_per_step);
+}
+
+// See run_outputs.h.
+int run_check_outputs(const boids_options *o) {
+    static const char expected[] = "a file path in an existing, writable directory";
+    int rc = 0;
+    if (o->export_csv && (rc = boids_cli_check_output(PROG, "--export-csv", o->export_csv, expected)))
+        return rc;
+    if (o->save && (rc = boids_cli_check_output(PROG, "--save", o->save, expected)))
+        return rc;
+    if (o->record && (rc = boids_cli_check_output(PROG, "--record", o->record, expected)))
+        return rc;
+    return 0;
+}

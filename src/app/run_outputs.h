@@ -4,7 +4,9 @@
 // (the run loop) and run_outputs.c only; not public API.
 //
 // Offers: run_outputs (what is open or written so far), run_save,
-// run_write_outputs, run_flush_after_fault, run_close_record.
+// run_write_outputs, run_flush_after_fault, run_close_record,
+// run_print_stats, run_check_outputs (also for the decomposed run,
+// src/mpi/decompose_run.c).
 #ifndef BOIDS_RUN_OUTPUTS_H
 #define BOIDS_RUN_OUTPUTS_H
 
@@ -44,5 +46,11 @@ int run_flush_after_fault(const boids_options *o, boids_engine *e, run_outputs *
 
 // On every exit: a recording still open is closed (an error printed).
 void run_close_record(boids_engine *e, run_outputs *out);
+
+// One statistics line (also the "final:" line of the summary).
+void run_print_stats(const char *label, const boids_stats *st, double ms_per_step);
+
+// The outputs' paths (before any step): 0, or 2 / 3 with one line.
+int run_check_outputs(const boids_options *o);
 
 #endif
