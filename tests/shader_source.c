@@ -15,9 +15,11 @@
 //   link VERT FRAG   the drawing programs src/render links
 // Exit 0, 1 with a message on stderr, or 2 for bad arguments (one line).
 // --help and --version: the shared command line (src/app/cli.h).
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "boids/core.h"
 #include "cli.h"
@@ -89,6 +91,10 @@ static const char usage[] = // the usage lines and what it does, before the flag
 // Writes every shader's source into o's OUTDIR; returns the exit status.
 static int run(const boids_options *o) {
     const char *outdir = o->operand[0], *shader_dir = o->operand[1];
+    if (mkdir(outdir, 0755) != 0 && errno != EEXIST) { // made if missing (its parent must exist)
+        fprintf(stderr, "boids-shader-source: cannot create %s: %s\n", outdir, strerror(errno));
+        return 1;
+    }
     size_t compute = 0;
     for (size_t i = 0; boids_shader_file_at(i); i++) {
         const char *f = boids_shader_file_at(i);
