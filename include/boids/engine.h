@@ -367,8 +367,8 @@ boids_result boids_engine_set_options(boids_engine *e, uint32_t group, const boi
 // other agent at 0 < |delta| < the agent's group radius, delta the
 // boundary's minimum image on a wrapped world; found through a grid of the
 // engine's parameters (the GPU's state read back first), so a row's length
-// equals that output after the next step (which steers from this state). The arrays are the library's: free them
-// with boids_neighbor_graph_free.
+// equals that output after the next step (which steers from this state).
+// The arrays are the library's: free them with boids_neighbor_graph_free.
 typedef struct boids_neighbor_graph {
     uint32_t count;    // agents (rows)
     uint64_t edges;    // entries of indices (and distances): indptr[count]
