@@ -69,8 +69,7 @@ static const option options[] = {
     {"fov", K_DEGREES, AT(fov, fov_v), NULL, 0, 0, false, "a field of view in degrees, 0 < fov <= 360"},
     {"alignment-radius", K_POSITIVE, AT(alignment_radius, alignment_radius_v), NULL, 0, 0, false,
      "an alignment radius > 0"},
-    {"cohesion-radius", K_POSITIVE, AT(cohesion_radius, cohesion_radius_v), NULL, 0, 0, false,
-     "a cohesion radius > 0"},
+    {"cohesion-radius", K_POSITIVE, AT(cohesion_radius, cohesion_radius_v), NULL, 0, 0, false, "a cohesion radius > 0"},
     {"separation-fov", K_DEGREES, AT(separation_fov, separation_fov_v), NULL, 0, 0, false,
      "separation's field of view in degrees, 0 < fov <= 360"},
     {"alignment-fov", K_DEGREES, AT(alignment_fov, alignment_fov_v), NULL, 0, 0, false,
@@ -82,14 +81,11 @@ static const option options[] = {
     {"eta", K_FLOAT, AT(eta, eta_v), NULL, 0, 0, false, "Vicsek's noise width in radians, 0..2 pi"},
     {"sigma", K_FLOAT, AT(sigma, sigma_v), NULL, 0, 0, false, "Couzin's angular noise in radians, 0..pi"},
     {"turn", K_FLOAT, AT(turn, turn_v), NULL, 0, 0, false, "the turn per time unit in radians, 0..pi"},
-    {"grid-fine", K_CHOICE, AT(grid_fine, grid_fine_v), boids_parse_grid_fine_names, 0, 0, true,
-     "1, 2, 3, 4 or auto"},
+    {"grid-fine", K_CHOICE, AT(grid_fine, grid_fine_v), boids_parse_grid_fine_names, 0, 0, true, "1, 2, 3, 4 or auto"},
     {"maxspeed", K_POSITIVE, AT(maxspeed, maxspeed_v), NULL, 0, 0, false, "a maximum speed > 0"},
     {"maxforce", K_POSITIVE, AT(maxforce, maxforce_v), NULL, 0, 0, false, "a maximum steering force > 0"},
-    {"maxspeed-range", K_RANGE, AT(maxspeed_range, maxspeed_range_v), NULL, 0, 0, false,
-     "LO,HI with 0 < LO <= HI"},
-    {"maxforce-range", K_RANGE, AT(maxforce_range, maxforce_range_v), NULL, 0, 0, false,
-     "LO,HI with 0 < LO <= HI"},
+    {"maxspeed-range", K_RANGE, AT(maxspeed_range, maxspeed_range_v), NULL, 0, 0, false, "LO,HI with 0 < LO <= HI"},
+    {"maxforce-range", K_RANGE, AT(maxforce_range, maxforce_range_v), NULL, 0, 0, false, "LO,HI with 0 < LO <= HI"},
     {"rules", K_CHOICE, AT(rules, rules_v), boids_parse_rules_names, 0, 0, false,
      "chapter, tutorial, heading, circles, vicsek or couzin"},
     {"leader", K_CUSTOM, AT(leader, leader_v), NULL, 0, 0, false, "an agent id below the count, or target"},
@@ -97,13 +93,11 @@ static const option options[] = {
      "none, line, column, v or ring"},
     {"interpose", K_CUSTOM, AT(interpose, interpose_v), NULL, 0, 0, false,
      "A,B: each an agent id below the count, or target"},
-    {"combine", K_CHOICE, AT(combine, combine_v), boids_parse_combine_names, 0, 0, false,
-     "sum, priority or truncated"},
+    {"combine", K_CHOICE, AT(combine, combine_v), boids_parse_combine_names, 0, 0, false, "sum, priority or truncated"},
     {"dt", K_POSITIVE, AT(dt, dt_v), NULL, 0, 0, false, "a time step > 0"},
     {"bodies", K_CHOICE, AT(bodies, body_style_v), body_names, 0, 0, true, "none, chain, snake or fish"},
     {"joints", K_UINT, AT(joints, joints_v), NULL, BOIDS_MIN_JOINTS, BOIDS_MAX_JOINTS, true, "joints per body"},
-    {"body-length", K_POSITIVE, AT(body_length, body_length_v), NULL, 0, 0, true,
-     "a body length > 0 (head to tail)"},
+    {"body-length", K_POSITIVE, AT(body_length, body_length_v), NULL, 0, 0, true, "a body length > 0 (head to tail)"},
     {"path-outside", K_CHOICE, AT(path_outside, path_outside_v), boids_parse_path_outside_names, 0, 0, false,
      "clamp or end"},
     {"path-line", K_CHOICE, AT(path_line, path_line_v), boids_parse_path_line_names, 0, 0, false,
@@ -128,26 +122,36 @@ static const option *find_option(const char *name) {
 static boids_result refuse(char *err, size_t err_size, boids_result r, const char *name, const char *value,
                            const char *problem, const char *expected) {
     char shown[BOIDS_PARSE_SHOWN_MAX + 8];
-    engine_say(err, err_size, "%s: '%s' %s; expected %s", name, boids_parse_shown(value, shown, sizeof shown),
-               problem, expected);
+    engine_say(err, err_size, "%s: '%s' %s; expected %s", name, boids_parse_shown(value, shown, sizeof shown), problem,
+               expected);
     return r;
 }
 
-// Parses "A,B" / "AxB[xC]" numbers into v (n of them); the problem or NULL.
-static const char *parse_numbers(const char *value, const char *separators, unsigned flags, uint32_t lo, uint32_t hi,
-                                 float *v, uint32_t *n) {
-    char store[256];
+// Parses "A,B" / "AxB[xC]" numbers into v (n of them); false with the
+// problem ("has a number '-3' that is negative") in `problem`.
+static bool parse_numbers(const char *value, const char *separators, unsigned flags, uint32_t lo, uint32_t hi, float *v,
+                          uint32_t *n, char *problem, size_t problem_size) {
+    char store[256], shown[BOIDS_PARSE_SHOWN_MAX + 8];
     char *pieces[3];
-    if (strlen(value) >= sizeof store)
-        return "is too long";
+    if (strlen(value) >= sizeof store) {
+        snprintf(problem, problem_size, "is too long");
+        return false;
+    }
     uint32_t k = boids_parse_split(value, separators, store, pieces, 3);
-    if (k < lo || k > hi)
-        return k < lo ? "has too few numbers" : "has too many numbers";
-    for (uint32_t i = 0; i < k; i++)
-        if (boids_parse_float(pieces[i], flags, &v[i]))
-            return "has a value that is not allowed";
+    if (k < lo || k > hi) {
+        snprintf(problem, problem_size, "has %u numbers", k);
+        return false;
+    }
+    for (uint32_t i = 0; i < k; i++) {
+        const char *p = boids_parse_float(pieces[i], flags, &v[i]);
+        if (p) {
+            snprintf(problem, problem_size, "has a number '%s' that is %s",
+                     boids_parse_shown(pieces[i], shown, sizeof shown), p);
+            return false;
+        }
+    }
     *n = k;
-    return NULL;
+    return true;
 }
 
 // Parses one option's value into g; BOIDS_ERR_ARGUMENT with err on a bad one.
@@ -162,9 +166,10 @@ static boids_result parse_option(const option *o, const char *value, given *g, c
     case K_FLOAT:
     case K_POSITIVE:
     case K_DEGREES:
-        p = boids_parse_float(value, o->kind == K_FLOAT      ? 0u
-                                     : o->kind == K_POSITIVE ? BOIDS_PARSE_POSITIVE
-                                                             : BOIDS_PARSE_POSITIVE | BOIDS_PARSE_DEGREES,
+        p = boids_parse_float(value,
+                              o->kind == K_FLOAT      ? 0u
+                              : o->kind == K_POSITIVE ? BOIDS_PARSE_POSITIVE
+                                                      : BOIDS_PARSE_POSITIVE | BOIDS_PARSE_DEGREES,
                               &f);
         if (!p)
             memcpy(base + o->value, &f, sizeof f);
@@ -183,16 +188,16 @@ static boids_result parse_option(const option *o, const char *value, given *g, c
         break;
     case K_CHOICE:
         if ((k = boids_parse_pick(value, 0, o->choices)) < 0)
-            return refuse(err, err_size, BOIDS_ERR_ARGUMENT, o->name, value, "is not one of them", o->expected);
+            return refuse(err, err_size, BOIDS_ERR_ARGUMENT, o->name, value, "is not one of the choices", o->expected);
         n = (uint32_t)k;
         memcpy(base + o->value, &n, sizeof n);
         break;
     case K_TRIPLE: {
         float *v = (float *)(base + o->value);
         bool world = o->value == offsetof(given, world_v);
-        const char *q = parse_numbers(value, world ? "xX" : ",", world ? BOIDS_PARSE_POSITIVE : 0u, 2, 3, v, &n);
-        if (q)
-            return refuse(err, err_size, BOIDS_ERR_ARGUMENT, o->name, value, q, o->expected);
+        if (!parse_numbers(value, world ? "xX" : ",", world ? BOIDS_PARSE_POSITIVE : 0u, 2, 3, v, &n, problem,
+                           sizeof problem))
+            return refuse(err, err_size, BOIDS_ERR_ARGUMENT, o->name, value, problem, o->expected);
         if (world)
             g->world_n = n;
         else
@@ -201,11 +206,11 @@ static boids_result parse_option(const option *o, const char *value, given *g, c
     }
     case K_RANGE: {
         float *v = (float *)(base + o->value);
-        const char *q = parse_numbers(value, ",", BOIDS_PARSE_POSITIVE, 2, 2, v, &n);
-        if (!q && !(v[0] <= v[1]))
-            q = "has a LO above its HI";
-        if (q)
-            return refuse(err, err_size, BOIDS_ERR_ARGUMENT, o->name, value, q, o->expected);
+        bool ok = parse_numbers(value, ",", BOIDS_PARSE_POSITIVE, 2, 2, v, &n, problem, sizeof problem);
+        if (ok && !(v[0] <= v[1]))
+            ok = false, snprintf(problem, sizeof problem, "has a LO above its HI");
+        if (!ok)
+            return refuse(err, err_size, BOIDS_ERR_ARGUMENT, o->name, value, problem, o->expected);
         break;
     }
     case K_CUSTOM:
@@ -230,7 +235,7 @@ static boids_result parse_option(const option *o, const char *value, given *g, c
                     }
                     if (!eq || b < 0 || (uint32_t)b >= BOIDS_BEHAVIOR_COUNT || boids_parse_float(eq + 1, 0, &f))
                         r = refuse(err, err_size, BOIDS_ERR_ARGUMENT, o->name, value,
-                                   !eq ? "has a name without '=value'"
+                                   !eq     ? "has a name without '=value'"
                                    : b < 0 ? "names an unknown behaviour"
                                            : "has a weight that is not a finite number",
                                    o->expected);
@@ -278,8 +283,9 @@ static boids_result parse_all(const boids_engine_option *opt, uint32_t n, bool c
             names[OPTION_COUNT] = NULL;
             const char *near = boids_parse_nearest(name, names, 2, true);
             char shown[BOIDS_PARSE_SHOWN_MAX + 8];
-            engine_say(err, err_size, "option: '%s' is not an option%s%s%s; expected one of boids-run's flags "
-                                      "(world, boundary, radius, behaviors, ...)",
+            engine_say(err, err_size,
+                       "option: '%s' is not an option%s%s%s; expected one of boids-run's flags "
+                       "(world, boundary, radius, behaviors, ...)",
                        boids_parse_shown(name, shown, sizeof shown), near ? " (did you mean " : "", near ? near : "",
                        near ? "?)" : "");
             return BOIDS_ERR_ARGUMENT;
@@ -549,7 +555,7 @@ boids_result boids_engine_set_options(boids_engine *e, uint32_t group, const boi
     for (uint32_t a = 0; a < f.world.dim; a++)
         if (f.world.max_radius > q.world.cell[a] * fine) {
             engine_say(err, err_size,
-                       "options: make an interaction radius of %g, wider than the simulation's grid cells (%g); "
+                       "options: they make an interaction radius of %g, wider than the simulation's grid cells (%g); "
                        "expected a radius <= %g, or the option given when the simulation is made",
                        (double)f.world.max_radius, (double)(q.world.cell[a] * fine), (double)(q.world.cell[a] * fine));
             return BOIDS_ERR_RADIUS;
