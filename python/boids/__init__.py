@@ -122,6 +122,9 @@ boids_backend boids_engine_backend(const boids_engine *e);
 const char *boids_engine_describe(const boids_engine *e);
 
 const char *boids_engine_version(void);
+boids_result boids_csv_read(const char *path, uint32_t dim, uint32_t *count, float (**pos)[4],
+                            float (**vel)[4], uint32_t **group, char *msg, size_t msg_size);
+void free(void *p);
 typedef struct boids_engine_option {
     const char *name, *value;
 } boids_engine_option;
@@ -614,7 +617,8 @@ class Simulation(_Closable):
     dimension, groups and schedule, its own seed unless ``seed`` is given;
     count and dim may not be given with it.  ``init=(pos, vel, group)`` starts
     from arrays of the caller's instead ((N, 2..4) numbers and (N,) integers
-    by agent id: numpy arrays or lists, converted): N is the count (a
+    by agent id: numpy arrays or lists, converted; or the path of a CSV
+    as ``boids-run --init`` reads it): N is the count (a
     ``count`` that differs is a ValueError naming both) and, unless ``dim`` is
     given, positions of 3 columns make a 3D simulation.  ``backend="gpu"``
     runs the OpenGL 4.5 compute shaders on a headless EGL context that every
@@ -632,6 +636,8 @@ class Simulation(_Closable):
     ``rules="vicsek"``, ``eta=0.3``, ``sigma=0.1``, ``turn=0.5``, ``dt=0.5``,
     ``grid_fine="auto"``, ``index="brute"``, ``update="sequential"``,
     ``distribution="clustered"``, ``bodies="snake"``, ``leader=0``, ...
+    ``shader_dir`` (GPU) reads the shaders from a directory instead of the
+    library's built-in copies.
     With ``scenario=`` they change the scenario's values, as the flags do.
 
     >>> import boids
@@ -654,7 +660,8 @@ class Simulation(_Closable):
                  seed: Optional[int] = None,
                  init: Optional[Tuple[Any, Any, Any]] = None, threads: int = 0,
                  scenario: Optional[Union[str, os.PathLike]] = None, kernel: str = "reference",
-                 *, _engine: Any = None, **options: Any) -> None:
+                 *, shader_dir: Optional[Union[str, os.PathLike]] = None, _engine: Any = None,
+                 **options: Any) -> None:
         """Makes the engine (see the class doc); TypeError / ValueError /
         RuntimeError on failure."""
         self._engine = None
@@ -684,8 +691,10 @@ class Simulation(_Closable):
                 raise ValueError("init: not with scenario= (set_agents after making it)")
         keep = []
         pos = vel = group = None
+        if isinstance(init, (str, bytes, os.PathLike)):
+            init = _read_csv(init, 2 if dim is None else dim)
         if init is not None:
-            if isinstance(init, (str, bytes)) or not hasattr(init, "__len__") or len(init) != 3:
+            if not hasattr(init, "__len__") or len(init) != 3:
                 raise ValueError("init: expected (pos, vel, group)")
             first = np.asarray(init[0])
             if first.ndim != 2:
@@ -711,6 +720,10 @@ class Simulation(_Closable):
             raise ValueError(f"kernel: {kernel!r} is not a kernel; expected one of {', '.join(_KERNELS)}")
         desc.kernel = _KERNELS.index(kernel)
         desc.quiet = True
+        if shader_dir is not None:
+            shader_dir_c = ffi.new("char[]", os.fsencode(shader_dir))
+            keep.append(shader_dir_c)
+            desc.shader_dir = shader_dir_c
         # 0 means "the params' (or the scenario's) seed" in C; without a
         # scenario that is the default 1.
         desc.seed = seed if seed or scenario is not None else 1
@@ -718,7 +731,7 @@ class Simulation(_Closable):
             pos = _agents(count, "init pos", init[0], np.float32, 4)
             vel = _agents(count, "init vel", init[1], np.float32, 4)
             group = _agents(count, "init group", init[2], np.uint32, None)
-            keep = [pos, vel, group]
+            keep += [pos, vel, group]
             desc.pos = ffi.cast("float (*)[4]", ffi.from_buffer(pos))
             desc.vel = ffi.cast("float (*)[4]", ffi.from_buffer(vel))
             desc.group = ffi.cast("uint32_t *", ffi.from_buffer(group))
@@ -1137,6 +1150,34 @@ def _make(desc, create):
             _context.release()
         raise
     return out[0], gpu
+
+
+def _read_csv(path: Union[str, bytes, os.PathLike], dim: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(pos, vel, group) of a CSV as boids-run's --init reads it (header
+    id,group,px,py,pz,vx,vy,vz, ids 0..N-1 once each): ValueError naming
+    the file, the line and the column for bad content, OSError if unreadable."""
+    count = ffi.new("uint32_t *")
+    pos = ffi.new("float (**)[4]")
+    vel = ffi.new("float (**)[4]")
+    group = ffi.new("uint32_t **")
+    msg = ffi.new("char[]", _ERR_SIZE)
+    name = os.fsdecode(path)
+    code = _lib.boids_csv_read(os.fsencode(path), dim, count, pos, vel, group, msg, _ERR_SIZE)
+    try:
+        if code != _OK:
+            line = f"init: '{name}' {_text(msg) or _text(_lib.boids_result_str(code))}"
+            if code in (_FORMAT, _ARGUMENT):
+                raise ValueError(line + "; expected a CSV with the header id,group,px,py,pz,vx,vy,vz "
+                                 "and ids 0..N-1 once each")
+            _raise(code, line)
+        n = int(count[0])
+        return (np.frombuffer(ffi.buffer(pos[0], 16 * n), dtype=np.float32).reshape(n, 4).copy(),
+                np.frombuffer(ffi.buffer(vel[0], 16 * n), dtype=np.float32).reshape(n, 4).copy(),
+                np.frombuffer(ffi.buffer(group[0], 4 * n), dtype=np.uint32).copy())
+    finally:
+        for p in (pos[0], vel[0], group[0]):
+            if p != ffi.NULL:
+                _lib.free(p)
 
 
 def _kernel_names():

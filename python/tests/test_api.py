@@ -146,6 +146,25 @@ def test_init_sets_the_count_and_converts():
     assert "50" in str(info.value) and "120" in str(info.value)
 
 
+def test_init_from_a_csv(tmp_path):
+    """init= a CSV path reads it as boids-run --init does: the same hash;
+    a bad file names itself."""
+    csv = str(tmp_path / "start.csv")
+    subprocess.run([os.path.join(BIN_DIR, "boids-run"), "--count", "150", "--steps", "3", "--quiet",
+                    "--export-csv", csv], check=True, capture_output=True)
+    expected = run_hash("--init", csv, "--steps", "5", "--radius", "45")
+    with boids.Simulation(init=csv, radius=45) as sim:
+        assert sim.count == 150
+        sim.step(5)
+        assert sim.state_hash == expected
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,group,px\n0,0,1\n")
+    with pytest.raises(ValueError, match="bad.csv"):
+        boids.Simulation(init=str(bad))
+    with pytest.raises(OSError, match="nowhere.csv"):
+        boids.Simulation(init=str(tmp_path / "nowhere.csv"))
+
+
 # ---- boids-run's flags as keywords -----------------------------------------------
 
 
@@ -210,6 +229,15 @@ def test_set_after_creation():
     with boids.Simulation(count=300, seed=2) as sim:
         sim.set(boundary="walls")
         sim.step(5)
+        assert sim.state_hash == expected
+
+
+def test_shader_dir_keyword():
+    """shader_dir= (boids-run's --shader-dir) builds the GPU programs from the source tree's shaders."""
+    shaders = os.path.join(ROOT, "shaders")
+    expected = run_hash("--count", "200", "--steps", "3", "--backend", "gpu", "--shader-dir", shaders)
+    with boids.Simulation(count=200, backend="gpu", shader_dir=shaders) as sim:
+        sim.step(3)
         assert sim.state_hash == expected
 
 
