@@ -12,17 +12,31 @@ Arrays handed out (``positions``, ``velocities``, ``groups``, ``ids``) are
 numpy copies made by one ``boids_engine_read`` each: they are the caller's,
 stay valid for ever and do not change when the simulation steps.
 
-Errors: ``ValueError`` for bad parameters or arrays (the engine's message),
+``Simulation(...)`` takes boids-run's flags as keywords (``world=(800, 600),
+boundary="walls", radius=60, behaviors=[...]``: ``options()`` lists them)
+with boids-run's state-hash for the same flags; ``sim.neighbors(distances=True)``
+is the neighbour graph of the current state as CSR arrays.  A process
+forked from one that stepped a simulation (``multiprocessing``'s default
+``fork``) steps on one thread, with the same results.
+
+Errors: ``TypeError`` for an argument of the wrong type (integers are
+whatever ``operator.index`` takes, numpy's included), ``ValueError`` for bad
+values or arrays (the engine's message, naming the keyword),
 ``RuntimeError`` for OpenGL / device problems, ``OSError`` for files,
 ``MemoryError`` when the engine runs out of memory; every method of a closed
 simulation raises ``ValueError("... closed")``.
+
+>>> import boids
+>>> with boids.Simulation(count=100, seed=1) as sim:
+...     sim.step(2)
+...     sim.steps, sim.count, sim.positions.dtype
+(2, 100, dtype('float32'))
 """
 
 from __future__ import annotations
 
 import dataclasses
 import glob
-import math
 import operator
 import os
 import threading
