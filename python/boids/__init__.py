@@ -903,7 +903,9 @@ class Simulation(_Closable):
         that does not fix the grid or the world: boundary, margin,
         wall_corner, behaviors, fov and the rules' fovs, neighbors_max,
         maxspeed_range, maxforce_range, rules, leader, formation, interpose,
-        combine, dt, path_outside, path_line.  world, origin, grid_fine,
+        combine, dt, path_outside, path_line (boundary, margin, wall_corner,
+        combine, dt and the path's are the world's: every group's, whatever
+        ``group`` says).  world, origin, grid_fine,
         bodies, joints, body_length, distribution, index and update need a
         new simulation: ValueError saying so.  The named values go through
         boids_engine_set_group_value in turn, then the others at once; the
