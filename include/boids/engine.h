@@ -18,6 +18,9 @@
  *   boids_engine_stage     one stage of a step (validation drives stages)
  *   boids_engine_stage_ms / _stats / _hash / _check (faults)
  *   boids_engine_stat_count / _stat_name / _stat_grouped / _stat_values   the statistics as one name -> value table
+ *   boids_engine_version   the library's BOIDS_VERSION
+ *   boids_engine_create_options / _set_options   boids-run's flags by name and value text
+ *   boids_engine_neighbor_graph / boids_neighbor_graph_free   who is near whom, as CSR by agent id
  *   boids_engine_save / _write_csv / _last_good / _record_open / _record_close / _error
  *   boids_engine_gl_buffers    the GPU's buffer names, to draw from (GPU backend only)
  *   boids_engine_trig_error / _fault_env (BOIDS_FAULT checked before GL) / _corrects_rounding
@@ -343,6 +346,58 @@ uint64_t boids_engine_hash(boids_engine *e);
 // "the OpenGL context was lost (unknown reset) at step 37" or "2 OpenGL
 // errors were reported at step 37, the first: ..."). No wait for the GPU.
 boids_result boids_engine_check(boids_engine *e, char *err, size_t err_size);
+
+// BOIDS_VERSION of the library loaded ("0.1.0"): for callers without the headers.
+const char *boids_engine_version(void);
+// Engines made and changed by name: boids-run's flags (without "--", the
+// same names and value texts: "radius" "60", "world" "800x600", "boundary"
+// "walls", "behaviors" "separation,alignment", "weights" "alignment=2", ...;
+// src/engine/engine_options.c lists them), applied as boids-run applies
+// them, so the same flags give the same state-hash. For a caller without
+// boids_params (the Python package).
+typedef struct boids_engine_option {
+    const char *name, *value;
+} boids_engine_option;
+// Makes an engine as boids_engine_create does with desc (its params
+// ignored) from the defaults of desc.count and desc.dim, or from the
+// scenario `scenario` (a name or path as boids_engine_create_scenario takes
+// it; NULL: none), with the n options applied. "distribution", "index",
+// "update" and "kernel" set desc's fields. Errors: BOIDS_ERR_ARGUMENT with
+// err "NAME: 'VALUE' is PROBLEM; expected ALLOWED" for an unknown option or
+// a bad value, then create_scenario's and create's. *out is NULL on error.
+boids_result boids_engine_create_options(boids_engine **out, const char *scenario, const boids_engine_desc *desc,
+                                         const boids_engine_option *opt, uint32_t n, char *err, size_t err_size);
+// Applies the n options to the params in effect (every group, or group
+// `group` for a group's values; UINT32_MAX: every group) through
+// boids_engine_set_params. What fixes the grid, the world or the agents'
+// set-up (world, origin, grid-fine, bodies, joints, body-length,
+// distribution, index, update, kernel) is BOIDS_ERR_ARGUMENT ("NAME: cannot
+// change once the simulation is made ..."); a reach wider than the grid's
+// cells is BOIDS_ERR_RADIUS. Nothing changes on error.
+boids_result boids_engine_set_options(boids_engine *e, uint32_t group, const boids_engine_option *opt, uint32_t n,
+                                      char *err, size_t err_size);
+// The neighbour graph of the current state, by agent id, in CSR form: the
+// neighbours of agent i are indices[indptr[i] .. indptr[i + 1]), sorted by
+// id, and distances[k] (when asked for) the distance to indices[k]. A
+// neighbour is what the steer stage counts in BOIDS_ENGINE_NEIGHBORS: any
+// other agent at 0 < |delta| < the agent's group radius, delta the
+// boundary's minimum image on a wrapped world; found through a grid of the
+// engine's parameters (the GPU's state read back first), so a row's length
+// equals that output after the next step (which steers from this state).
+// The arrays are the library's: free them with boids_neighbor_graph_free.
+typedef struct boids_neighbor_graph {
+    uint32_t count;    // agents (rows)
+    uint64_t edges;    // entries of indices (and distances): indptr[count]
+    uint64_t *indptr;  // count + 1 offsets
+    uint32_t *indices; // agent ids
+    float *distances;  // NULL unless asked for
+} boids_neighbor_graph;
+// Fills *out (zeroed on error). Errors: BOIDS_ERR_NOMEM, a GPU fault of the
+// read-back, BOIDS_ERR_ARGUMENT for NULL e or out; err names the problem.
+boids_result boids_engine_neighbor_graph(boids_engine *e, bool distances, boids_neighbor_graph *out, char *err,
+                                         size_t err_size);
+// Frees the arrays of a graph (and zeroes it). NULL is fine.
+void boids_neighbor_graph_free(boids_neighbor_graph *g);
 
 // Writes a .boids snapshot of the state of now with the scenario in effect
 // (atomically: an existing file is replaced whole or left as it was). GPU:

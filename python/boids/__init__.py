@@ -12,22 +12,41 @@ Arrays handed out (``positions``, ``velocities``, ``groups``, ``ids``) are
 numpy copies made by one ``boids_engine_read`` each: they are the caller's,
 stay valid for ever and do not change when the simulation steps.
 
-Errors: ``ValueError`` for bad parameters or arrays (the engine's message),
+``Simulation(...)`` takes boids-run's flags as keywords (``world=(800, 600),
+boundary="walls", radius=60, behaviors=[...]``: ``options()`` lists them)
+with boids-run's state-hash for the same flags; ``sim.neighbors(distances=True)``
+is the neighbour graph of the current state as CSR arrays.  A process
+forked from one that stepped a simulation (``multiprocessing``'s default
+``fork``) steps on one thread, with the same results.
+
+Errors: ``TypeError`` for an argument of the wrong type (integers are
+whatever ``operator.index`` takes, numpy's included), ``ValueError`` for bad
+values or arrays (the engine's message, naming the keyword),
 ``RuntimeError`` for OpenGL / device problems, ``OSError`` for files,
 ``MemoryError`` when the engine runs out of memory; every method of a closed
 simulation raises ``ValueError("... closed")``.
+
+>>> import boids
+>>> with boids.Simulation(count=100, seed=1) as sim:
+...     sim.step(2)
+...     sim.steps, sim.count, sim.positions.dtype
+(2, 100, dtype('float32'))
 """
+
+from __future__ import annotations
 
 import dataclasses
 import glob
+import operator
 import os
 import threading
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import cffi
 import numpy as np
 
 __all__ = ["Simulation", "Stats", "Recording", "Frame", "scenarios", "behaviors", "library_path",
-           "run_ensemble", "read_ensemble", "stat_names"]
+           "run_ensemble", "read_ensemble", "stat_names", "options", "NeighborCounts", "__version__"]
 
 _CDEF = """
 typedef int boids_result;
@@ -35,6 +54,8 @@ typedef int boids_backend;
 typedef int boids_distribution;
 typedef int boids_index;
 typedef int boids_update;
+typedef int boids_kernel;
+typedef int boids_engine_buffer;
 typedef void *boids_gl_loadfn;
 typedef struct boids_engine boids_engine;
 typedef struct boids_engine_headless boids_engine_headless;
@@ -74,7 +95,8 @@ typedef struct boids_engine_desc {
     bool silent_errors;
     uint64_t seed;
     boids_update update;
-    int kernel;
+    boids_kernel kernel;
+    bool background_builds;
 } boids_engine_desc;
 
 const char *boids_result_str(boids_result r);
@@ -102,7 +124,7 @@ boids_result boids_engine_read(boids_engine *e, float (*pos)[4], float (*vel)[4]
 boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4],
                                      const float (*vel)[4], const uint32_t *group);
 boids_result boids_engine_stats(boids_engine *e, boids_stats *out);
-boids_result boids_engine_read_buffer(boids_engine *e, int which, void *dst, size_t bytes);
+boids_result boids_engine_read_buffer(boids_engine *e, boids_engine_buffer which, void *dst, size_t bytes);
 uint64_t boids_engine_hash(boids_engine *e);
 boids_result boids_engine_check(boids_engine *e, char *err, size_t err_size);
 boids_result boids_engine_save(boids_engine *e, const char *path, char *err, size_t err_size);
@@ -112,6 +134,28 @@ uint32_t boids_engine_dim(const boids_engine *e);
 uint64_t boids_engine_steps(const boids_engine *e);
 boids_backend boids_engine_backend(const boids_engine *e);
 const char *boids_engine_describe(const boids_engine *e);
+
+const char *boids_engine_version(void);
+boids_result boids_csv_read(const char *path, uint32_t dim, uint32_t *count, float (**pos)[4],
+                            float (**vel)[4], uint32_t **group, char *msg, size_t msg_size);
+void free(void *p);
+typedef struct boids_engine_option {
+    const char *name, *value;
+} boids_engine_option;
+boids_result boids_engine_create_options(boids_engine **out, const char *scenario, const boids_engine_desc *desc,
+                                         const boids_engine_option *opt, uint32_t n, char *err, size_t err_size);
+boids_result boids_engine_set_options(boids_engine *e, uint32_t group, const boids_engine_option *opt, uint32_t n,
+                                      char *err, size_t err_size);
+typedef struct boids_neighbor_graph {
+    uint32_t count;
+    uint64_t edges;
+    uint64_t *indptr;
+    uint32_t *indices;
+    float *distances;
+} boids_neighbor_graph;
+boids_result boids_engine_neighbor_graph(boids_engine *e, bool distances, boids_neighbor_graph *out, char *err,
+                                         size_t err_size);
+void boids_neighbor_graph_free(boids_neighbor_graph *g);
 
 typedef struct boids_recording boids_recording;
 typedef struct boids_recording_info {
@@ -196,9 +240,40 @@ def _open_library():
 _lib, _lib_path = _open_library()
 
 
-def library_path():
+def library_path() -> str:
     """The path or name the shared library was opened from."""
     return _lib_path
+
+
+#: The version of the libboids.so loaded (its BOIDS_VERSION, e.g. "0.1.0").
+__version__: str = ffi.string(_lib.boids_engine_version()).decode()
+
+_MAX_AGENTS = 16777216  # BOIDS_MAX_AGENTS (shaders/shared.h)
+_MAX_THREADS = 1024  # boids-run's --threads limit
+
+
+def _integer(name: str, value: Any, lo: int, hi: int, expected: str) -> int:
+    """value as an int through operator.index (int, numpy integers, ...):
+    TypeError naming `name` for another type, ValueError outside lo..hi."""
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name}: {value!r} is a {type(value).__name__}, not an integer; expected {expected}") \
+            from None
+    if not lo <= v <= hi:
+        raise ValueError(f"{name}: {v} is out of range; expected {expected}")
+    return v
+
+
+def _number(name: str, value: Any) -> float:
+    """value as a float: a real number (int, float, numpy scalars), not a
+    bool or str (TypeError naming `name`)."""
+    if isinstance(value, (bool, np.bool_, str, bytes)):
+        raise TypeError(f"{name}: {value!r} is a {type(value).__name__}, not a number")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: {value!r} is a {type(value).__name__}, not a number") from None
 
 
 def _text(ptr):
@@ -225,7 +300,7 @@ def _check(code, err=None):
         _raise(code, _text(err) if err is not None else "")
 
 
-def behaviors():
+def behaviors() -> List[str]:
     """The behaviour names the engine knows, in index order."""
     names = []
     for i in range(64):
@@ -236,7 +311,7 @@ def behaviors():
     return names
 
 
-def scenarios():
+def scenarios() -> List[str]:
     """The names of the shipped scenarios, sorted: ``$BOIDS_SCENARIOS``, else
     the ones bundled with the package (or installed beside the library),
     else the source tree's; [] when there is no such directory."""
@@ -262,7 +337,7 @@ class _Closable:
         """Whether a finalizer may free the handle on this thread."""
         return True
 
-    def close(self):
+    def close(self) -> None:
         """Frees the handle; later calls raise ValueError. Closing twice is fine."""
         with self._lock:
             handle = getattr(self, self._handle_attr)
@@ -302,24 +377,43 @@ class Stats:
     neighbor_pairs: int
     milling: float  # Couzin 2002's group angular momentum m_r, 0..1 (1: a mill)
 
+    def __getitem__(self, name: str) -> Union[int, float]:
+        """A statistic by its field name, as ``stats()["mean_neighbors"]``
+        (KeyError naming the fields for another)."""
+        names = [f.name for f in dataclasses.fields(self)]
+        if name not in names:
+            raise KeyError(f"{name!r} is not a statistic; expected one of {', '.join(names)}")
+        return getattr(self, name)
+
+    def keys(self) -> List[str]:
+        """The statistics' names, in field order (so ``dict(stats)`` works)."""
+        return [f.name for f in dataclasses.fields(self)]
+
 
 def _agents(count, name, array, dtype, width):
-    """`array` as a C-contiguous (count, width) copy of dtype for the engine.
+    """`array` (a numpy array, a list, ...) as a C-contiguous (count, width)
+    copy of dtype for the engine.
 
-    Accepts (count, 2..4) for positions / velocities (missing lanes are 0)
-    and (count,) for groups; anything else is a ValueError naming it.
+    Accepts (count, 2..4) real numbers (integers converted) for positions /
+    velocities (missing lanes are 0) and (count,) integers for groups;
+    another shape or kind is a ValueError naming it.
     """
-    a = np.asarray(array)
+    try:
+        a = np.asarray(array)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name}: not an array ({exc})") from None
     if width is None:
-        if a.shape != (count,) or not np.issubdtype(a.dtype, np.integer):
+        if a.shape == (count,) and a.dtype == np.bool_:
+            a = a.astype(np.uint32)
+        if a.shape != (count,) or not (np.issubdtype(a.dtype, np.integer) or (count == 0 and a.dtype == float)):
             raise ValueError(f"{name}: expected an integer array of shape ({count},), "
                              f"got {a.dtype} {a.shape}")
         if count and (a.min() < 0 or a.max() > 0xFFFFFFFF):
             raise ValueError(f"{name}: groups must be in 0..2^32-1")
         return np.ascontiguousarray(a, dtype=np.uint32)
-    if a.ndim != 2 or a.shape[0] != count or not 2 <= a.shape[1] <= width \
-            or not np.issubdtype(a.dtype, np.floating):
-        raise ValueError(f"{name}: expected a float array of shape ({count}, 2..{width}), "
+    real = np.issubdtype(a.dtype, np.floating) or np.issubdtype(a.dtype, np.integer)
+    if a.ndim != 2 or a.shape[0] != count or not 2 <= a.shape[1] <= width or not real:
+        raise ValueError(f"{name}: expected a real-number array of shape ({count}, 2..{width}), "
                          f"got {a.dtype} {a.shape}")
     out = np.zeros((count, width), dtype=np.float32)
     out[:, :a.shape[1]] = a
@@ -368,6 +462,164 @@ class _SharedContext:
 _context = _SharedContext()
 
 
+class NeighborCounts(np.ndarray):
+    """The (N,) uint32 array of ``Simulation.neighbors`` (each agent's
+    neighbour count at the last step), which can also be called:
+    ``sim.neighbors(distances=False)`` returns the neighbour graph of the
+    current state (``Simulation.neighbor_graph``)."""
+
+    _graph: Optional[Callable[..., Any]] = None
+
+    def __call__(self, distances: bool = False):
+        """``Simulation.neighbor_graph(distances)`` of the simulation it came from."""
+        if self._graph is None:
+            raise TypeError("this array is not a Simulation's neighbors (nothing to build a graph of)")
+        return self._graph(distances)
+
+    def __array_finalize__(self, obj):
+        """Arrays made from it (slices, arithmetic) are not callable."""
+        self._graph = None
+
+
+# The keywords of Simulation(...) and set(...) that are boids-run flags: the
+# Python name (snake_case) -> (the flag without "--", the kind of value).
+_OPTIONS: Dict[str, Tuple[str, str]] = {
+    "world": ("world", "extents"),
+    "origin": ("origin", "point"),
+    "boundary": ("boundary", "name"),
+    "margin": ("margin", "number"),
+    "wall_corner": ("wall-corner", "name"),
+    "behaviors": ("behaviors", "behaviors"),
+    "radius": ("radius", "number"),
+    "separation": ("separation", "number"),
+    "fov": ("fov", "number"),
+    "alignment_radius": ("alignment-radius", "number"),
+    "cohesion_radius": ("cohesion-radius", "number"),
+    "separation_fov": ("separation-fov", "number"),
+    "alignment_fov": ("alignment-fov", "number"),
+    "cohesion_fov": ("cohesion-fov", "number"),
+    "neighbors_max": ("neighbors-max", "integer"),
+    "eta": ("eta", "number"),
+    "sigma": ("sigma", "number"),
+    "turn": ("turn", "number"),
+    "grid_fine": ("grid-fine", "grid_fine"),
+    "maxspeed": ("maxspeed", "number"),
+    "maxforce": ("maxforce", "number"),
+    "maxspeed_range": ("maxspeed-range", "range"),
+    "maxforce_range": ("maxforce-range", "range"),
+    "rules": ("rules", "name"),
+    "leader": ("leader", "agent"),
+    "formation": ("formation", "name"),
+    "interpose": ("interpose", "agents"),
+    "combine": ("combine", "name"),
+    "dt": ("dt", "number"),
+    "bodies": ("bodies", "name"),
+    "joints": ("joints", "integer"),
+    "body_length": ("body-length", "number"),
+    "path_outside": ("path-outside", "name"),
+    "path_line": ("path-line", "name"),
+    "distribution": ("distribution", "name"),
+    "index": ("index", "name"),
+    "update": ("update", "name"),
+    "weights": ("weights", "weights"),
+}
+_FLAG_NAMES = {flag: name for name, (flag, _) in _OPTIONS.items()}
+
+
+def options() -> List[str]:
+    """The keywords ``Simulation(...)`` takes beside count, dim, backend,
+    seed, init, threads, scenario and kernel: boids-run's flags in
+    snake_case (``wall_corner`` for ``--wall-corner``)."""
+    return list(_OPTIONS)
+
+
+def _numbers(name: str, value: Any, lo: int, hi: int) -> List[str]:
+    """A sequence of lo..hi numbers as their texts (TypeError / ValueError naming `name`)."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+        raise TypeError(f"{name}: {value!r} is a {type(value).__name__}, not a sequence of {lo} to {hi} numbers")
+    if not lo <= len(value) <= hi:
+        raise ValueError(f"{name}: {value!r} has {len(value)} numbers; expected {lo} to {hi}")
+    return [repr(_number(name, v)) for v in value]
+
+
+def _agent_text(name: str, value: Any) -> str:
+    """An agent id or "target" as boids-run's --leader takes it."""
+    if isinstance(value, str):
+        return value
+    return str(_integer(name, value, 0, _MAX_AGENTS - 1, "an agent id or 'target'"))
+
+
+def _option_text(name: str, value: Any) -> str:
+    """The boids-run value text of keyword `name` (TypeError for a value of
+    the wrong type; the library checks the value itself)."""
+    kind = _OPTIONS[name][1]
+    if kind == "number":
+        return repr(_number(name, value))
+    if kind == "integer":
+        return str(_integer(name, value, 0, 2**32 - 1, "an integer"))
+    if kind == "name":
+        if not isinstance(value, str):
+            raise TypeError(f"{name}: {value!r} is a {type(value).__name__}, not a name (str)")
+        return value
+    if kind == "extents":
+        return "x".join(_numbers(name, value, 2, 3))
+    if kind == "point":
+        return ",".join(_numbers(name, value, 2, 3))
+    if kind == "range":
+        return ",".join(_numbers(name, value, 2, 2))
+    if kind == "grid_fine":
+        return value if isinstance(value, str) else str(_integer(name, value, 1, 4, "1..4 or 'auto'"))
+    if kind == "agent":
+        return _agent_text(name, value)
+    if kind == "agents":
+        if isinstance(value, str) or not hasattr(value, "__len__") or len(value) != 2:
+            raise TypeError(f"{name}: {value!r} is not a pair of agent ids (or 'target')")
+        return ",".join(_agent_text(name, v) for v in value)
+    if kind == "behaviors":
+        if isinstance(value, str):
+            return value
+        try:
+            names = list(value)
+        except TypeError:
+            raise TypeError(f"{name}: {value!r} is not a behaviour name or a list of them") from None
+        if not all(isinstance(v, str) for v in names):
+            raise TypeError(f"{name}: {value!r} is not a list of behaviour names (str)")
+        return ",".join(names) if names else "none"
+    # weights
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{name}: {value!r} is not a dict of behaviour name -> weight")
+    return ",".join(f"{k}={_number(f'weights[{k!r}]', v)!r}" for k, v in value.items())
+
+
+def _option_array(values: Mapping[str, Any]):
+    """(cdata array of boids_engine_option, n, the texts kept alive) for the keywords."""
+    keep = []
+    arr = ffi.new("boids_engine_option[]", max(1, len(values)))
+    for i, (name, value) in enumerate(values.items()):
+        flag = ffi.new("char[]", _OPTIONS[name][0].encode())
+        text = ffi.new("char[]", _option_text(name, value).encode())
+        keep += [flag, text]
+        arr[i].name = flag
+        arr[i].value = text
+    return arr, len(values), keep
+
+
+def _unknown_keyword(where: str, names: Sequence[str]) -> None:
+    """TypeError for keywords that are not options, with the nearest known ones."""
+    import difflib
+
+    bad = ", ".join(repr(n) for n in names)
+    near = [m for n in names for m in difflib.get_close_matches(n, list(_OPTIONS), 1)]
+    hint = f" (did you mean {', '.join(near)}?)" if near else ""
+    raise TypeError(f"{where}: unexpected keyword {bad}{hint}; boids.options() lists the keywords")
+
+
+def _python_words(message: str) -> str:
+    """An engine line "wall-corner: ..." with the flag spelt as the keyword ("wall_corner: ...")."""
+    head, sep, rest = message.partition(":")
+    return _FLAG_NAMES.get(head, head) + sep + rest if sep else message
+
+
 class Simulation(_Closable):
     """One simulation behind one engine handle (CPU reference or GPU backend).
 
@@ -378,21 +630,54 @@ class Simulation(_Closable):
     file) makes the flock of ``boids-run --scenario NAME``: its count,
     dimension, groups and schedule, its own seed unless ``seed`` is given;
     count and dim may not be given with it.  ``init=(pos, vel, group)`` starts
-    from arrays of the caller's instead ((N, dim) floats and (N,) integers, by
-    agent id).  ``backend="gpu"`` runs the OpenGL 4.5 compute shaders on a
-    headless EGL context that every GPU Simulation of the process shares
-    (opened by the first, closed after the last); ``kernel`` picks the GPU
-    kernel variant ("reference" or "morton": the same bits; the CPU has only
-    "reference").
+    from arrays of the caller's instead ((N, 2..4) numbers and (N,) integers
+    by agent id: numpy arrays or lists, converted; or the path of a CSV
+    as ``boids-run --init`` reads it): N is the count (a
+    ``count`` that differs is a ValueError naming both) and, unless ``dim`` is
+    given, positions of 3 columns make a 3D simulation.  ``backend="gpu"``
+    runs the OpenGL 4.5 compute shaders on a headless EGL context that every
+    GPU Simulation of the process shares (opened by the first, closed after
+    the last); ``kernel`` picks the GPU kernel variant ("reference" or
+    "morton": the same bits; the CPU has only "reference").
 
+    Every other flag of boids-run that sets up the simulation is a keyword
+    in snake_case (``boids.options()`` lists them), with the same values
+    and the same state-hash as the flag: ``world=(800, 600)``,
+    ``origin=(0, 0)``, ``boundary="walls"``, ``margin=3``,
+    ``behaviors=["separation", "alignment"]`` (or "all", "none"),
+    ``weights={"alignment": 2.0}``, ``radius=60``, ``separation=20``,
+    ``fov=270``, ``maxspeed=4``, ``maxforce=0.1``, ``maxspeed_range=(2, 4)``,
+    ``rules="vicsek"``, ``eta=0.3``, ``sigma=0.1``, ``turn=0.5``, ``dt=0.5``,
+    ``grid_fine="auto"``, ``index="brute"``, ``update="sequential"``,
+    ``distribution="clustered"``, ``bodies="snake"``, ``leader=0``, ...
+    ``shader_dir`` (GPU) reads the shaders from a directory instead of the
+    library's built-in copies.
+    With ``scenario=`` they change the scenario's values, as the flags do.
+
+    >>> import boids
+    >>> sim = boids.Simulation(count=200, seed=3, world=(300, 200), radius=40, boundary="walls")
+    >>> sim.step(5)
+    >>> sim.steps, sim.positions.shape
+    (5, (200, 2))
+    >>> sim.stats()["step"]
+    5
+    >>> sim.close()
+
+    Wrong types are TypeError (``count="10"``); values out of range or
+    refused by the engine are ValueError with its line naming the keyword.
     Not thread-safe in the engine; here every call takes a lock, and a GPU
     simulation may only be used from the thread that made it (its GL context
     is current there): another thread gets a RuntimeError.
     """
 
-    def __init__(self, count=None, dim=None, backend="cpu", seed=None, init=None, threads=0,
-                 scenario=None, kernel="reference", _engine=None):
-        """Makes the engine (see the class doc); ValueError / RuntimeError on failure."""
+    def __init__(self, count: Optional[int] = None, dim: Optional[int] = None, backend: str = "cpu",
+                 seed: Optional[int] = None,
+                 init: Optional[Tuple[Any, Any, Any]] = None, threads: int = 0,
+                 scenario: Optional[Union[str, os.PathLike]] = None, kernel: str = "reference",
+                 *, shader_dir: Optional[Union[str, os.PathLike]] = None, _engine: Any = None,
+                 **options: Any) -> None:
+        """Makes the engine (see the class doc); TypeError / ValueError /
+        RuntimeError on failure."""
         self._engine = None
         self._lock = threading.RLock()
         self._thread = threading.get_ident()
@@ -400,60 +685,91 @@ class Simulation(_Closable):
         if _engine is not None:
             self._engine, self._gpu = _engine
             return
+        unknown = [k for k in options if k not in _OPTIONS]
+        if unknown:
+            _unknown_keyword("Simulation", unknown)
         backend_id = _backend(backend)
+        if count is not None:
+            count = _integer("count", count, 1, _MAX_AGENTS, f"an agent count 1..{_MAX_AGENTS}")
+        if dim is not None:
+            dim = _integer("dim", dim, 2, 3, "2 or 3")
+        if seed is not None:
+            seed = _integer("seed", seed, 0, 2**64 - 1, "a seed 0..2^64-1")
+        threads = _integer("threads", threads, 0, _MAX_THREADS, f"0 (the OpenMP default) to {_MAX_THREADS}")
+        if not isinstance(kernel, str):
+            raise TypeError(f"kernel: {kernel!r} is a {type(kernel).__name__}, not a kernel name")
         if scenario is not None:
             if count is not None or dim is not None:
                 raise ValueError("count, dim: not with scenario= (the scenario gives them)")
             if init is not None:
                 raise ValueError("init: not with scenario= (set_agents after making it)")
+        keep = []
+        pos = vel = group = None
+        if isinstance(init, (str, bytes, os.PathLike)):
+            init = _read_csv(init, 2 if dim is None else dim)
+        if init is not None:
+            if not hasattr(init, "__len__") or len(init) != 3:
+                raise ValueError("init: expected (pos, vel, group)")
+            first = np.asarray(init[0])
+            if first.ndim != 2:
+                raise ValueError(f"init pos: expected an array of shape (N, 2..4), got {first.dtype} {first.shape}")
+            if count is not None and count != first.shape[0]:
+                raise ValueError(f"count, init: count={count} but init has {first.shape[0]} agents; "
+                                 "expected the same number (or no count)")
+            count = first.shape[0]
+            if count < 1 or count > _MAX_AGENTS:
+                raise ValueError(f"init: {count} agents; expected 1..{_MAX_AGENTS}")
+            if dim is None:
+                dim = 3 if first.shape[1] == 3 else 2
         count = 1000 if count is None else count
         dim = 2 if dim is None else dim
         if seed is None:
             seed = 0 if scenario is not None else 1
-        if not isinstance(count, int) or count <= 0 or count > 0xFFFFFFFF:
-            raise ValueError(f"count: {count!r} is not a positive agent count")
-        if dim not in (2, 3):
-            raise ValueError(f"dim: {dim!r} is not a dimension; expected 2 or 3")
-        if not isinstance(seed, int) or not 0 <= seed < 1 << 64:
-            raise ValueError(f"seed: {seed!r} is not in 0..2^64-1")
         desc = ffi.new("boids_engine_desc *")
         desc.count = count
         desc.dim = dim
         desc.backend = backend_id
-        desc.threads = int(threads)
+        desc.threads = threads
         if kernel not in _KERNELS:
             raise ValueError(f"kernel: {kernel!r} is not a kernel; expected one of {', '.join(_KERNELS)}")
         desc.kernel = _KERNELS.index(kernel)
         desc.quiet = True
+        if shader_dir is not None:
+            shader_dir_c = ffi.new("char[]", os.fsencode(shader_dir))
+            keep.append(shader_dir_c)
+            desc.shader_dir = shader_dir_c
         # 0 means "the params' (or the scenario's) seed" in C; without a
         # scenario that is the default 1.
         desc.seed = seed if seed or scenario is not None else 1
-        keep = []
         if init is not None:
-            if len(init) != 3:
-                raise ValueError("init: expected (pos, vel, group)")
             pos = _agents(count, "init pos", init[0], np.float32, 4)
             vel = _agents(count, "init vel", init[1], np.float32, 4)
             group = _agents(count, "init group", init[2], np.uint32, None)
-            keep = [pos, vel, group]
+            keep += [pos, vel, group]
             desc.pos = ffi.cast("float (*)[4]", ffi.from_buffer(pos))
             desc.vel = ffi.cast("float (*)[4]", ffi.from_buffer(vel))
             desc.group = ffi.cast("uint32_t *", ffi.from_buffer(group))
-        if scenario is not None:
-            self._engine, self._gpu = _make(desc, lambda out, err: _lib.boids_engine_create_scenario(
-                out, os.fsencode(scenario), desc, err, _ERR_SIZE))
+        opts, n, texts = _option_array(options)
+        name = ffi.NULL if scenario is None else ffi.new("char[]", os.fsencode(scenario))
+        if options:
+            create = (lambda out, err: _lib.boids_engine_create_options(out, name, desc, opts, n, err, _ERR_SIZE))
+        elif scenario is not None:
+            create = (lambda out, err: _lib.boids_engine_create_scenario(out, name, desc, err, _ERR_SIZE))
         else:
-            self._engine, self._gpu = _make(desc, lambda out, err: _lib.boids_engine_create(
-                out, desc, err, _ERR_SIZE))
-        del keep
+            create = (lambda out, err: _lib.boids_engine_create(out, desc, err, _ERR_SIZE))
+        try:
+            self._engine, self._gpu = _make(desc, create)
+        except ValueError as exc:
+            raise ValueError(_python_words(str(exc))) from None
+        del keep, texts
 
     @classmethod
-    def load(cls, path, backend="cpu", threads=0):
+    def load(cls, path: Union[str, os.PathLike], backend: str = "cpu", threads: int = 0) -> "Simulation":
         """A simulation from a .boids snapshot (``save`` or ``boids-run --save``):
         its agents, parameters, step and scenario; OSError for a file problem."""
         desc = ffi.new("boids_engine_desc *")
         desc.backend = _backend(backend)
-        desc.threads = int(threads)
+        desc.threads = _integer("threads", threads, 0, _MAX_THREADS, f"0 (the OpenMP default) to {_MAX_THREADS}")
         desc.quiet = True
         return cls(_engine=_make(desc, lambda out, err: _lib.boids_engine_load(
             out, os.fsencode(path), desc, err, _ERR_SIZE)))
@@ -474,7 +790,7 @@ class Simulation(_Closable):
         return threading.get_ident() == self._thread
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
         """Whether close() was called."""
         return self._engine is None
 
@@ -496,41 +812,41 @@ class Simulation(_Closable):
     # -- description ----------------------------------------------------------
 
     @property
-    def count(self):
+    def count(self) -> int:
         """The number of agents."""
         with self._lock:
             return int(_lib.boids_engine_count(self._owner()))
 
     @property
-    def dim(self):
+    def dim(self) -> int:
         """The dimension, 2 or 3."""
         with self._lock:
             return int(_lib.boids_engine_dim(self._owner()))
 
     @property
-    def steps(self):
+    def steps(self) -> int:
         """The step counter (a loaded snapshot's continues)."""
         with self._lock:
             return int(_lib.boids_engine_steps(self._owner()))
 
     @property
-    def backend(self):
+    def backend(self) -> str:
         """"cpu" or "gpu"."""
         with self._lock:
             return "gpu" if _lib.boids_engine_backend(self._owner()) == 1 else "cpu"
 
     @property
-    def describe(self):
+    def describe(self) -> str:
         """The engine's banner: "cpu (8 threads)" or "gpu: <renderer> (<context>)"."""
         with self._lock:
             return _text(_lib.boids_engine_describe(self._owner()))
 
     # -- running --------------------------------------------------------------
 
-    def step(self, n=1):
-        """Runs n steps (n >= 0); RuntimeError on a GPU fault (the fault's line)."""
-        if not isinstance(n, int) or n < 0:
-            raise ValueError(f"step: {n!r} is not a step count >= 0")
+    def step(self, n: int = 1) -> None:
+        """Runs n steps (an integer 0..2^64-1: TypeError for another type,
+        ValueError outside); RuntimeError on a GPU fault (the fault's line)."""
+        n = _integer("step", n, 0, 2**64 - 1, "a step count 0..2^64-1")
         with self._lock:
             e = self._owner()
             done = ffi.new("uint64_t *")
@@ -562,6 +878,8 @@ class Simulation(_Closable):
         with self._lock:
             e = self._owner()
             masks = self._groups_masks(e)
+            if group is not None:
+                group = _integer("group", group, 0, 2**32 - 1, "a group index")
             if group is not None and not 0 <= group < len(masks):
                 raise ValueError(f"group: {group!r} is not in 0..{len(masks) - 1}")
             for g, m in enumerate(masks):
@@ -569,54 +887,73 @@ class Simulation(_Closable):
                     m = m | (1 << index) if on else m & ~(1 << index)
                     _check(_lib.boids_engine_set_behaviors(e, g, m))
 
-    def set(self, maxspeed=None, maxforce=None, radius=None, separation=None, weights=None, group=None, *,
-            eta=None, sigma=None, turn=None, alignment_radius=None, cohesion_radius=None):
-        """Sets group values, in every group (group=None) or one: maxspeed,
-        maxforce, radius, separation (> 0) and weights ({"alignment": 2.0,
+    def set(self, maxspeed: Optional[float] = None, maxforce: Optional[float] = None,
+            radius: Optional[float] = None, separation: Optional[float] = None,
+            weights: Optional[Mapping[str, float]] = None, group: Optional[int] = None, *,
+            eta: Optional[float] = None, sigma: Optional[float] = None, turn: Optional[float] = None,
+            alignment_radius: Optional[float] = None, cohesion_radius: Optional[float] = None,
+            **options: Any) -> None:
+        """Sets values after creation, in every group (group=None) or one:
+        maxspeed, maxforce, radius, separation (> 0) and weights ({"alignment": 2.0,
         ...}: behaviour name -> weight, -1e6..1e6), as a scenario file's
-        [group] keys; and the collective-motion models' (docs/MODELS.md):
+        [group] keys; the collective-motion models' (docs/MODELS.md):
         eta (rules vicsek, 0..2 pi), sigma (rules couzin, 0..pi), turn
         (radians per time unit, 0..pi), alignment_radius and cohesion_radius
-        (Couzin's r_o, r_a).  Each goes through boids_engine_set_group_value in
-        turn; the first refused raises ValueError with the engine's line
-        (values set before it stay).  A radius wider than the grid the
-        engine was made with is refused; a dynamic scenario's varying weight
-        is overwritten by its schedule at the next step."""
-        values = [(k, v) for k, v in (("maxspeed", maxspeed), ("maxforce", maxforce),
-                                      ("radius", radius), ("separation", separation),
-                                      ("eta", eta), ("sigma", sigma), ("turn", turn),
-                                      ("alignment_radius", alignment_radius),
-                                      ("cohesion_radius", cohesion_radius)) if v is not None]
+        (Couzin's r_o, r_a); and any other keyword of ``Simulation(...)``
+        that does not fix the grid or the world: boundary, margin,
+        wall_corner, behaviors, fov and the rules' fovs, neighbors_max,
+        maxspeed_range, maxforce_range, rules, leader, formation, interpose,
+        combine, dt, path_outside, path_line (boundary, margin, wall_corner,
+        combine, dt and the path's are the world's: every group's, whatever
+        ``group`` says).  world, origin, grid_fine,
+        bodies, joints, body_length, distribution, index and update need a
+        new simulation: ValueError saying so.  The named values go through
+        boids_engine_set_group_value in turn, then the others at once; the
+        first refused raises ValueError with the engine's line (values set
+        before it stay).  A radius wider than the grid the simulation was
+        made with is refused (give it to ``Simulation(radius=...)``); a
+        dynamic scenario's varying weight is overwritten by its schedule at
+        the next step."""
+        unknown = [k for k in options if k not in _OPTIONS]
+        if unknown:
+            _unknown_keyword("set", unknown)
+        values = [(k, _number(k, v)) for k, v in (("maxspeed", maxspeed), ("maxforce", maxforce),
+                                                  ("radius", radius), ("separation", separation),
+                                                  ("eta", eta), ("sigma", sigma), ("turn", turn),
+                                                  ("alignment_radius", alignment_radius),
+                                                  ("cohesion_radius", cohesion_radius)) if v is not None]
         if weights is not None:
-            if not isinstance(weights, dict):
-                raise ValueError(f"weights: {weights!r} is not a dict of behaviour name -> weight")
-            values += [(f"weight.{k}", v) for k, v in weights.items()]
-        if group is None:
-            g = 0xFFFFFFFF
-        elif isinstance(group, int) and 0 <= group < 0xFFFFFFFF:
-            g = group
-        else:
-            raise ValueError(f"group: {group!r} is not a group index")
+            if not isinstance(weights, Mapping):
+                raise TypeError(f"weights: {weights!r} is not a dict of behaviour name -> weight")
+            values += [(f"weight.{k}", _number(f"weights[{k!r}]", v)) for k, v in weights.items()]
+        g = 0xFFFFFFFF if group is None else _integer("group", group, 0, 0xFFFFFFFE, "a group index")
+        opts, n, texts = _option_array(options)
         with self._lock:
             e = self._owner()
             for name, value in values:
-                try:
-                    value = float(value)
-                except (TypeError, ValueError):
-                    raise ValueError(f"{name}: {value!r} is not a number") from None
                 err = ffi.new("char[]", _ERR_SIZE)
-                _check(_lib.boids_engine_set_group_value(e, g, str(name).encode(), value, err, _ERR_SIZE), err)
+                code = _lib.boids_engine_set_group_value(e, g, str(name).encode(), value, err, _ERR_SIZE)
+                if code == _RADIUS and name in ("radius", "separation", "alignment_radius", "cohesion_radius"):
+                    _raise(code, _text(err) + f"; or give {name}= to Simulation(...) to make a grid for it")
+                _check(code, err)
+            if n:
+                err = ffi.new("char[]", _ERR_SIZE)
+                code = _lib.boids_engine_set_options(e, g, opts, n, err, _ERR_SIZE)
+                if code != _OK:
+                    _raise(code, _python_words(_text(err)))
+        del texts
 
-    def enable(self, name, group=None):
+    def enable(self, name: str, group: Optional[int] = None) -> None:
         """Turns behaviour `name` ("wander", "separation", ...) on, in every group or one."""
         self._toggle(name, True, group)
 
-    def disable(self, name, group=None):
+    def disable(self, name: str, group: Optional[int] = None) -> None:
         """Turns behaviour `name` off, in every group or one."""
         self._toggle(name, False, group)
 
-    def behaviors(self, group=0):
+    def behaviors(self, group: int = 0) -> List[str]:
         """The names of the behaviours enabled in a group."""
+        group = _integer("group", group, 0, 2**32 - 1, "a group index")
         with self._lock:
             masks = self._groups_masks(self._owner())
         if not 0 <= group < len(masks):
@@ -625,7 +962,7 @@ class Simulation(_Closable):
 
     # -- state ----------------------------------------------------------------
 
-    def read(self):
+    def read(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(pos, vel, group) of every agent by id in one engine read: (N, 4)
         float32 arrays (xyz + the wander angle) and an (N,) uint32 array, all
         fresh copies owned by the caller."""
@@ -657,17 +994,17 @@ class Simulation(_Closable):
             return np.ascontiguousarray(buf[:, :dim])
 
     @property
-    def positions(self):
+    def positions(self) -> np.ndarray:
         """(N, dim) float32 positions by agent id: a copy, valid for ever."""
         return self._lanes(0)
 
     @property
-    def velocities(self):
+    def velocities(self) -> np.ndarray:
         """(N, dim) float32 velocities by agent id (world units per step): a copy."""
         return self._lanes(1)
 
     @property
-    def groups(self):
+    def groups(self) -> np.ndarray:
         """(N,) uint32 group of each agent by id: a copy."""
         with self._lock:
             e = self._owner()
@@ -693,24 +1030,71 @@ class Simulation(_Closable):
             return out
 
     @property
-    def neighbors(self):
+    def neighbors(self) -> "NeighborCounts":
         """(N,) uint32 count of each agent's neighbours (the agents within the
-        radius and view the steer stage saw) at the last step, by id: a copy;
-        zeros before the first step. Their mean is stats()["neighbors"]."""
-        return self._by_id(_BUF_NEIGHBORS, np.uint32)
+        radius the steer stage saw) at the last step, by id: a copy; zeros
+        before the first step. Their mean is ``stats().mean_neighbors`` of
+        the state that step started from (``stats()["mean_neighbors"]``).
+
+        Also callable: ``sim.neighbors(distances=False)`` is
+        ``sim.neighbor_graph(distances)``, the graph of the current state."""
+        counts = self._by_id(_BUF_NEIGHBORS, np.uint32).view(NeighborCounts)
+        counts._graph = self.neighbor_graph
+        return counts
+
+    def neighbor_graph(self, distances: bool = False) -> Union[Tuple[np.ndarray, np.ndarray],
+                                                              Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Who is near whom in the current state, as CSR arrays by agent id:
+        ``(indptr, indices)`` or, with distances, ``(indptr, indices,
+        distances)``. The neighbours of agent i are
+        ``indices[indptr[i]:indptr[i + 1]]``, sorted by id; indptr is (N + 1,)
+        int64, indices int32, distances float32 (the distance to each).
+        A neighbour is what the steer stage counts (``neighbors``): another
+        agent closer than the agent's group radius, measured across the
+        seam on a wrapped world; the same grid and rule on both backends (a
+        GPU state is read back).  One step later, ``sim.neighbors`` holds each
+        row's length.  ``scipy.sparse.csr_matrix((distances, indices,
+        indptr), shape=(N, N))`` makes a sparse matrix of them.
+
+        >>> sim = Simulation(count=300, seed=2)
+        >>> indptr, indices = sim.neighbor_graph()
+        >>> indptr.shape, int(indptr[-1]) == len(indices)
+        ((301,), True)
+        >>> sim.step(1)
+        >>> bool((np.diff(indptr) == sim.neighbors).all())
+        True
+        >>> sim.close()
+        """
+        with self._lock:
+            e = self._owner()
+            graph = ffi.new("boids_neighbor_graph *")
+            err = ffi.new("char[]", _ERR_SIZE)
+            _check(_lib.boids_engine_neighbor_graph(e, bool(distances), graph, err, _ERR_SIZE), err)
+            try:
+                n, edges = int(graph.count), int(graph.edges)
+                indptr = np.frombuffer(ffi.buffer(graph.indptr, 8 * (n + 1)), dtype=np.uint64).astype(np.int64)
+                indices = np.frombuffer(ffi.buffer(graph.indices, 4 * edges), dtype=np.uint32).astype(np.int32) \
+                    if edges else np.empty(0, dtype=np.int32)
+                if not distances:
+                    return indptr, indices
+                dist = np.frombuffer(ffi.buffer(graph.distances, 4 * edges), dtype=np.float32).copy() \
+                    if edges else np.empty(0, dtype=np.float32)
+                return indptr, indices, dist
+            finally:
+                _lib.boids_neighbor_graph_free(graph)
 
     @property
-    def nearest(self):
+    def nearest(self) -> np.ndarray:
         """(N,) float32 distance from each agent to its nearest neighbour at
         the last step, by id (0 for an agent without one): a copy."""
         return self._by_id(_BUF_NEAREST, np.float32)
 
     @property
-    def ids(self):
+    def ids(self) -> np.ndarray:
         """(N,) uint32 agent ids, 0..N-1: the row order of every array here."""
         return np.arange(self.count, dtype=np.uint32)
 
-    def set_agents(self, pos, vel, group):
+    def set_agents(self, pos: Any, vel: Any, group: Any) -> None:
         """Replaces every agent (arrays by id as ``init=``); speeds above a
         group's maxspeed are limited and positions wrapped or clamped in.
         ValueError for a wrong shape or dtype, a group out of range or a value
@@ -728,7 +1112,7 @@ class Simulation(_Closable):
                 _raise(code, f"agents: rejected by the simulation: {_text(_lib.boids_result_str(code))}")
 
     @property
-    def state_hash(self):
+    def state_hash(self) -> int:
         """FNV-1a 64 of (id, group, pos, vel): boids-run's state-hash, the same
         on both backends for the same bits."""
         with self._lock:
@@ -738,7 +1122,7 @@ class Simulation(_Closable):
             _check(_lib.boids_engine_check(e, err, _ERR_SIZE), err)
             return h
 
-    def stats(self):
+    def stats(self) -> Stats:
         """Statistics of the current state (polarisation, mean speed,
         neighbours, nearest distance, grid occupancy, milling) as a Stats."""
         with self._lock:
@@ -749,7 +1133,7 @@ class Simulation(_Closable):
                 _raise_engine(e, code)
             return Stats(*(getattr(out, f.name) for f in dataclasses.fields(Stats)))
 
-    def save(self, path):
+    def save(self, path: Union[str, os.PathLike]) -> None:
         """Writes a .boids snapshot (atomically); ``Simulation.load`` continues
         it bit for bit. OSError for a file that cannot be written."""
         with self._lock:
@@ -782,6 +1166,34 @@ def _make(desc, create):
             _context.release()
         raise
     return out[0], gpu
+
+
+def _read_csv(path: Union[str, bytes, os.PathLike], dim: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(pos, vel, group) of a CSV as boids-run's --init reads it (header
+    id,group,px,py,pz,vx,vy,vz, ids 0..N-1 once each): ValueError naming
+    the file, the line and the column for bad content, OSError if unreadable."""
+    count = ffi.new("uint32_t *")
+    pos = ffi.new("float (**)[4]")
+    vel = ffi.new("float (**)[4]")
+    group = ffi.new("uint32_t **")
+    msg = ffi.new("char[]", _ERR_SIZE)
+    name = os.fsdecode(path)
+    code = _lib.boids_csv_read(os.fsencode(path), dim, count, pos, vel, group, msg, _ERR_SIZE)
+    try:
+        if code != _OK:
+            line = f"init: '{name}' {_text(msg) or _text(_lib.boids_result_str(code))}"
+            if code in (_FORMAT, _ARGUMENT):
+                raise ValueError(line + "; expected a CSV with the header id,group,px,py,pz,vx,vy,vz "
+                                 "and ids 0..N-1 once each")
+            _raise(code, line)
+        n = int(count[0])
+        return (np.frombuffer(ffi.buffer(pos[0], 16 * n), dtype=np.float32).reshape(n, 4).copy(),
+                np.frombuffer(ffi.buffer(vel[0], 16 * n), dtype=np.float32).reshape(n, 4).copy(),
+                np.frombuffer(ffi.buffer(group[0], 4 * n), dtype=np.uint32).copy())
+    finally:
+        for p in (pos[0], vel[0], group[0]):
+            if p != ffi.NULL:
+                _lib.free(p)
 
 
 def _kernel_names():
@@ -825,7 +1237,7 @@ class Recording(_Closable):
     every use raises ValueError.  Not thread-safe beyond its lock.
     """
 
-    def __init__(self, path):
+    def __init__(self, path: Union[str, os.PathLike]) -> None:
         """Opens and checks path; OSError ("FILE: problem") if it cannot."""
         self._r = None
         self._lock = threading.RLock()
@@ -849,14 +1261,16 @@ class Recording(_Closable):
         """Frees the reader."""
         _lib.boids_recording_close(reader)
 
-    def __len__(self):
+    def __len__(self) -> int:
         """The number of complete frames."""
         return self._frames
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int) -> "Frame":
         """Frame i (negative from the end) as a Frame; IndexError past the end."""
-        if not isinstance(i, int):
-            raise TypeError("Recording indices are integers")
+        try:
+            i = operator.index(i)
+        except TypeError:
+            raise TypeError(f"Recording indices are integers, not {type(i).__name__}") from None
         if i < 0:
             i += self._frames
         if not 0 <= i < self._frames:
@@ -875,7 +1289,7 @@ class Recording(_Closable):
         return Frame(int(step[0]), np.ascontiguousarray(pos[:, :self.dim]),
                      np.ascontiguousarray(vel[:, :self.dim]))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator["Frame"]:
         """The frames in order."""
         for i in range(self._frames):
             yield self[i]
@@ -889,7 +1303,7 @@ class Recording(_Closable):
 # ---- ensembles (boids/ensemble.h, docs/ENSEMBLES.md) ----------------------------------
 
 
-def stat_names():
+def stat_names() -> List[str]:
     """The statistics' names (boids_engine_stat_name), the columns of an ensemble's results."""
     return [_text(_lib.boids_engine_stat_name(i)) for i in range(_lib.boids_engine_stat_count())]
 
@@ -903,7 +1317,7 @@ def _column(values):
         return np.array(values, dtype=str)
 
 
-def read_ensemble(out_dir):
+def read_ensemble(out_dir: Union[str, os.PathLike]) -> Dict[str, np.ndarray]:
     """An ensemble's results.csv as a dict of columns (numpy arrays, in the
     file's order: run, the swept keys, seed, [group,] step, the statistics,
     state_hash, status). Numeric columns are float64 (NaN where empty: a
@@ -923,7 +1337,9 @@ def read_ensemble(out_dir):
     return out
 
 
-def run_ensemble(plan, out_dir, jobs=1, threads=1, resume=False, progress=None):
+def run_ensemble(plan: Union[str, os.PathLike], out_dir: Union[str, os.PathLike], jobs: int = 1, threads: int = 1,
+                 resume: bool = False,
+                 progress: Optional[Callable[[int, int, int], None]] = None) -> Dict[str, np.ndarray]:
     """Runs an ensemble plan (a plan file's path) as boids-ensemble does on
     one process: `jobs` runs at once on threads (the GPU backend: one after
     another), each engine on `threads` CPU threads; `resume` runs only what
@@ -942,8 +1358,8 @@ def run_ensemble(plan, out_dir, jobs=1, threads=1, resume=False, progress=None):
         desc = ffi.new("boids_ensemble_desc *")
         dir_c = ffi.new("char[]", os.fsencode(out_dir))
         desc.out_dir = dir_c
-        desc.jobs = int(jobs)
-        desc.threads = int(threads)
+        desc.jobs = _integer("jobs", jobs, 1, _MAX_THREADS, f"1..{_MAX_THREADS}")
+        desc.threads = _integer("threads", threads, 0, _MAX_THREADS, f"0..{_MAX_THREADS}")
         desc.resume = bool(resume)
         callback = None
         if progress is not None:

@@ -133,8 +133,9 @@ def test_enable_disable_and_stats():
     ({"dim": 4}, "dim"),
     ({"backend": "tpu"}, "backend"),
     ({"seed": -1}, "seed"),
-    ({"count": 10, "init": (np.zeros((9, 2)), np.zeros((10, 2)), np.zeros(10, int))}, "init pos"),
-    ({"count": 10, "init": (np.zeros((10, 2)), np.zeros((10, 2), np.int32), np.zeros(10, int))}, "init vel"),
+    ({"count": 10, "init": (np.zeros((9, 2)), np.zeros((10, 2)), np.zeros(10, int))}, "count, init"),
+    ({"count": 10, "init": (np.zeros((10, 2)), np.zeros((10, 5)), np.zeros(10, int))}, "init vel"),
+    ({"init": (np.zeros((10, 2)), np.zeros((10, 2)), np.zeros(10))}, "init group"),
 ])
 def test_bad_parameters_raise_value_error(kwargs, match):
     """Bad parameters and arrays: ValueError naming them."""
@@ -270,7 +271,6 @@ def test_models_from_python():
     ({"weights": {"nosuch": 1}}, ["nosuch"]),
     ({"radius": 1e6}, ["radius"]),
     ({"maxforce": 1, "group": 5}, ["group", "5"]),
-    ({"separation": "wide"}, ["separation", "wide"]),
 ])
 def test_set_bad_value_raises_the_engines_line(kwargs, words):
     """A refused value is a ValueError whose message names it; the flock stays."""
@@ -282,6 +282,14 @@ def test_set_bad_value_raises_the_engines_line(kwargs, words):
         sim.step(5)
         same.step(5)
         assert sim.state_hash == same.state_hash
+
+
+def test_set_wrong_type_is_a_type_error():
+    """A value of the wrong type (a str for a number) is a TypeError naming it."""
+    with boids.Simulation(count=50) as sim:
+        with pytest.raises(TypeError) as info:
+            sim.set(separation="wide")
+        assert "separation" in str(info.value) and "wide" in str(info.value)
 
 
 def test_scenario_matches_boids_run():

@@ -10,6 +10,7 @@
 
 #include "boids/behaviors.h"
 #include "boids/quadtree.h"
+#include "threads.h"
 
 static void state_free(boids_state *st) {
     free(st->pos);
@@ -29,7 +30,7 @@ static bool state_alloc(boids_state *st, uint32_t n) {
 }
 
 static int thread_count(const boids_sim *s) {
-    return s->threads > 0 ? s->threads : omp_get_max_threads();
+    return boids_step_threads(s->threads);
 }
 
 // Uniform draw in [0, 1) for (id, counter, stream) of this run's seed.

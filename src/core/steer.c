@@ -15,6 +15,7 @@
 #include "boids/behaviors.h"
 #include "boids/quadtree.h"
 #include "grid_internal.h"
+#include "threads.h"
 
 // Order-independent neighbourhood sums of one agent.
 typedef struct gather {
@@ -1102,7 +1103,7 @@ void boids_sim_steer(boids_sim *s) {
     if (!s)
         return;
     int n = (int)s->n;
-    int threads = s->threads > 0 ? s->threads : omp_get_max_threads();
+    int threads = boids_step_threads(s->threads);
     boids_index index = s->index;
     // Every index builds the survey before any agent reads it, and the slot
     // of every id before an agent looks for a named one.
