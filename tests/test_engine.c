@@ -144,7 +144,7 @@ START_TEST(set_params_shape) {
     q.group[0].maxspeed = 2.5f;
     ck_assert(boids_engine_set_params(e, &q, err, sizeof err) == BOIDS_OK);
     ck_assert_msg(boids_engine_params(e)->group[0].maxspeed == 2.5f, "expected the new maxspeed 2.5 in effect");
-    ck_assert(boids_engine_set_behaviors(e, UINT32_MAX, BOIDS_BIT(BOIDS_BI_SEPARATION)) == BOIDS_OK);
+    ck_assert(boids_engine_set_behaviors(e, UINT32_MAX, BOIDS_BIT(BOIDS_BI_SEPARATION), err, sizeof err) == BOIDS_OK);
     ck_assert_uint_eq(boids_engine_params(e)->group[0].behaviors, BOIDS_BIT(BOIDS_BI_SEPARATION));
     boids_engine_destroy(e);
 }
@@ -521,6 +521,7 @@ END_TEST
 // sets every group's; a group past group_count is BOIDS_ERR_ARGUMENT and
 // changes nothing.
 START_TEST(set_behaviors_one_and_all) {
+    char err[512] = "";
     boids_params p = flocking();
     p.world.group_count = 3;
     ck_assert(boids_params_finalize(&p, NULL, 0) == BOIDS_OK);
@@ -529,16 +530,16 @@ START_TEST(set_behaviors_one_and_all) {
     for (int g = 0; g < 3; g++)
         before[g] = boids_engine_params(e)->group[g].behaviors;
     const uint32_t sep = BOIDS_BIT(BOIDS_BI_SEPARATION), wander = BOIDS_BIT(BOIDS_BI_WANDER);
-    ck_assert(boids_engine_set_behaviors(e, 1, sep) == BOIDS_OK);
+    ck_assert(boids_engine_set_behaviors(e, 1, sep, err, sizeof err) == BOIDS_OK);
     const boids_params *q = boids_engine_params(e);
     ck_assert_msg(q->group[1].behaviors == sep && q->group[0].behaviors == before[0] &&
                       q->group[2].behaviors == before[2],
                   "group 1 only: expected group 1 = separation, groups 0 and 2 as before");
-    ck_assert_msg(boids_engine_set_behaviors(e, 3, wander) == BOIDS_ERR_ARGUMENT,
+    ck_assert_msg(boids_engine_set_behaviors(e, 3, wander, err, sizeof err) == BOIDS_ERR_ARGUMENT,
                   "group 3 of 3: expected BOIDS_ERR_ARGUMENT");
     ck_assert_msg(q->group[1].behaviors == sep && q->group[0].behaviors == before[0],
                   "a refused group: expected nothing changed");
-    ck_assert(boids_engine_set_behaviors(e, UINT32_MAX, wander) == BOIDS_OK);
+    ck_assert(boids_engine_set_behaviors(e, UINT32_MAX, wander, err, sizeof err) == BOIDS_OK);
     for (int g = 0; g < 3; g++)
         ck_assert_msg(q->group[g].behaviors == wander, "UINT32_MAX: expected group %d = wander", g);
     uint32_t mask = 7;
@@ -661,8 +662,8 @@ END_TEST
 
 // Whether err names the function and says NULL (ENGINE_NULL's line).
 static void says_null(const char *err, const char *fn) {
-    ck_assert_msg(strstr(err, fn) && strstr(err, "NULL"), "%s(NULL): expected err naming %s and NULL, got '%s'", fn,
-                  fn, err);
+    ck_assert_msg(strstr(err, fn) && strstr(err, "NULL"), "%s(NULL): expected err naming %s and NULL, got '%s'", fn, fn,
+                  err);
 }
 
 // Every function of boids/engine.h that takes a handle, given NULL for it:
@@ -698,7 +699,7 @@ START_TEST(null_handles) {
     ck_assert(boids_engine_params(e) == NULL);
     ck_assert(boids_engine_set_params(e, &p, err, sizeof err) == A);
     says_null(err, "boids_engine_set_params");
-    ck_assert(boids_engine_set_behaviors(e, 0, BOIDS_B_FLOCKING) == A);
+    ck_assert(boids_engine_set_behaviors(e, 0, BOIDS_B_FLOCKING, err, sizeof err) == A);
     ck_assert(boids_engine_set_group_value(e, 0, "maxspeed", 2.0f, err, sizeof err) == A);
     says_null(err, "boids_engine_set_group_value");
     uint32_t mask = 7;
@@ -790,23 +791,23 @@ END_TEST
 
 // set_behaviors is checked as a snapshot's load checks the mask: every bit
 // set (0xffffffff, past BOIDS_BEHAVIOR_COUNT) is BOIDS_ERR_PARAM with the
-// line in boids_engine_error and nothing changed; a group past the count is
+// line in err and nothing changed; a group past the count is
 // BOIDS_ERR_ARGUMENT; a mask the rules refuse (heading boids with wander)
 // is finalize's error; an accepted mask saves a snapshot that loads.
 START_TEST(set_behaviors_checked) {
+    char err[512] = "";
     boids_params p = flocking();
     boids_engine *e = make(&p, BOIDS_BACKEND_CPU);
     const uint32_t before = boids_engine_params(e)->group[0].behaviors;
-    ck_assert_msg(boids_engine_set_behaviors(e, UINT32_MAX, 0xffffffffu) == BOIDS_ERR_PARAM,
+    ck_assert_msg(boids_engine_set_behaviors(e, UINT32_MAX, 0xffffffffu, err, sizeof err) == BOIDS_ERR_PARAM,
                   "mask 0xffffffff: expected BOIDS_ERR_PARAM (bits %u.. name no behaviour)", BOIDS_BEHAVIOR_COUNT);
     ck_assert_msg(boids_engine_params(e)->group[0].behaviors == before, "a refused mask: expected nothing changed");
-    const char *line = boids_engine_error(e);
+    const char *line = err;
     ck_assert_msg(strstr(line, "behaviors") && strstr(line, "0xffffffff") && strstr(line, "expected"),
                   "expected a line naming behaviors, the value and what is allowed, got '%s'", line);
-    ck_assert_msg(boids_engine_set_behaviors(e, 1, BOIDS_B_FLOCKING) == BOIDS_ERR_ARGUMENT,
+    ck_assert_msg(boids_engine_set_behaviors(e, 1, BOIDS_B_FLOCKING, err, sizeof err) == BOIDS_ERR_ARGUMENT,
                   "group 1 of 1: expected BOIDS_ERR_ARGUMENT");
-    ck_assert_msg(strstr(boids_engine_error(e), "group: 1"), "expected 'group: 1 ...', got '%s'",
-                  boids_engine_error(e));
+    ck_assert_msg(strstr(err, "group: 1"), "expected 'group: 1 ...', got '%s'", err);
     boids_engine_destroy(e);
 
     boids_params h = flocking();
@@ -814,13 +815,11 @@ START_TEST(set_behaviors_checked) {
     ck_assert(boids_params_finalize(&h, NULL, 0) == BOIDS_OK);
     e = make(&h, BOIDS_BACKEND_CPU);
     const uint32_t wander = BOIDS_BIT(BOIDS_BI_WANDER);
-    ck_assert_msg(boids_engine_set_behaviors(e, 0, BOIDS_B_FLOCKING | wander) == BOIDS_ERR_PARAM,
+    ck_assert_msg(boids_engine_set_behaviors(e, 0, BOIDS_B_FLOCKING | wander, err, sizeof err) == BOIDS_ERR_PARAM,
                   "heading rules with wander: expected BOIDS_ERR_PARAM (finalize: separation, alignment, cohesion)");
-    ck_assert_msg(strstr(boids_engine_error(e), "heading"), "expected finalize's heading line, got '%s'",
-                  boids_engine_error(e));
-    ck_assert(boids_engine_set_behaviors(e, 0, BOIDS_BIT(BOIDS_BI_SEPARATION)) == BOIDS_OK);
+    ck_assert_msg(strstr(err, "heading"), "expected finalize's heading line, got '%s'", err);
+    ck_assert(boids_engine_set_behaviors(e, 0, BOIDS_BIT(BOIDS_BI_SEPARATION), err, sizeof err) == BOIDS_OK);
     const char *path = TMP "/engine_behaviors.boids";
-    char err[512] = "";
     ck_assert_msg(boids_engine_save(e, path, err, sizeof err) == BOIDS_OK, "save: %s", err);
     boids_engine *l = NULL;
     ck_assert_msg(boids_engine_load(&l, path, NULL, err, sizeof err) == BOIDS_OK, "an accepted mask's snapshot: %s",

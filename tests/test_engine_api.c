@@ -87,7 +87,7 @@ START_TEST(options_errors) {
     ck_assert(boids_engine_params(e)->world.boundary == BOIDS_BOUNDARY_WALLS);
     ck_assert(boids_engine_hash(e) == before); // the agents stay
     boids_engine_destroy(e);
-    ck_assert_str_eq(boids_engine_version(), BOIDS_VERSION);
+    ck_assert_str_eq(boids_version(NULL, NULL, NULL), BOIDS_VERSION);
 }
 END_TEST
 

@@ -18,7 +18,6 @@
  *   boids_engine_stage     one stage of a step (validation drives stages)
  *   boids_engine_stage_ms / _stats / _hash / _check (faults)
  *   boids_engine_stat_count / _stat_name / _stat_grouped / _stat_values   the statistics as one name -> value table
- *   boids_engine_version   the library's BOIDS_VERSION
  *   boids_engine_create_options / _set_options   boids-run's flags by name and value text
  *   boids_engine_neighbor_graph / boids_neighbor_graph_free   who is near whom, as CSR by agent id
  *   boids_engine_save / _write_csv / _last_good / _record_open / _record_close / _error
@@ -205,9 +204,10 @@ boids_result boids_engine_set_params(boids_engine *e, const boids_params *p, cha
 // of range is BOIDS_ERR_ARGUMENT, bits of no behaviour (at or above
 // BOIDS_BEHAVIOR_COUNT) BOIDS_ERR_PARAM, a mask the group's rules or named
 // agents refuse (boids_params_finalize) its error; nothing changes on error,
-// and boids_engine_error gives the line ("behaviors: 0x... has bits of no
-// behaviour ...; expected ...").
-boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_t behaviors);
+// and err gets the line ("behaviors: 0x... has bits of no behaviour ...;
+// expected ...").
+boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_t behaviors, char *err,
+                                        size_t err_size);
 // One value of one group (or of every group when group is UINT32_MAX), as a
 // scenario file's [group] key names it: "maxspeed", "maxforce", "radius",
 // "separation" (each > 0) or "weight.BEHAVIOUR" (-1e6..1e6), applied through
@@ -347,8 +347,6 @@ uint64_t boids_engine_hash(boids_engine *e);
 // errors were reported at step 37, the first: ..."). No wait for the GPU.
 boids_result boids_engine_check(boids_engine *e, char *err, size_t err_size);
 
-// BOIDS_VERSION of the library loaded ("0.1.0"): for callers without the headers.
-const char *boids_engine_version(void);
 // Engines made and changed by name: boids-run's flags (without "--", the
 // same names and value texts: "radius" "60", "world" "800x600", "boundary"
 // "walls", "behaviors" "separation,alignment", "weights" "alignment=2", ...;
@@ -430,8 +428,7 @@ boids_result boids_engine_record_open(boids_engine *e, const char *path, uint64_
 boids_result boids_engine_record_close(boids_engine *e, uint32_t *frames, uint64_t *last_step, char *err,
                                        size_t err_size);
 // The line of the last error of boids_engine_step that is not a fault (a
-// recording's frame not written: "FILE: problem") or of
-// boids_engine_set_behaviors (which takes no err); "" if none. Owned by e.
+// recording's frame not written: "FILE: problem"); "" if none. Owned by e.
 const char *boids_engine_error(const boids_engine *e);
 
 // The GPU backend's buffers of the current state, to draw from without a

@@ -118,7 +118,8 @@ boids_result boids_engine_create_scenario(boids_engine **out, const char *name_o
                                           const boids_engine_desc *desc, char *err, size_t err_size);
 boids_result boids_engine_set_group_value(boids_engine *e, uint32_t group, const char *name,
                                           float value, char *err, size_t err_size);
-boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_t behaviors);
+boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_t behaviors, char *err,
+                                       size_t err_size);
 boids_result boids_engine_behaviors(const boids_engine *e, uint32_t group, uint32_t *out);
 boids_result boids_engine_read(boids_engine *e, float (*pos)[4], float (*vel)[4], uint32_t *group);
 boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4],
@@ -135,7 +136,7 @@ uint64_t boids_engine_steps(const boids_engine *e);
 boids_backend boids_engine_backend(const boids_engine *e);
 const char *boids_engine_describe(const boids_engine *e);
 
-const char *boids_engine_version(void);
+const char *boids_version(int *major, int *minor, int *patch);
 boids_result boids_csv_read(const char *path, uint32_t dim, uint32_t *count, float (**pos)[4],
                             float (**vel)[4], uint32_t **group, char *msg, size_t msg_size);
 void free(void *p);
@@ -246,7 +247,7 @@ def library_path() -> str:
 
 
 #: The version of the libboids.so loaded (its BOIDS_VERSION, e.g. "0.1.0").
-__version__: str = ffi.string(_lib.boids_engine_version()).decode()
+__version__: str = ffi.string(_lib.boids_version(ffi.NULL, ffi.NULL, ffi.NULL)).decode()
 
 _MAX_AGENTS = 16777216  # BOIDS_MAX_AGENTS (shaders/shared.h)
 _MAX_THREADS = 1024  # boids-run's --threads limit
@@ -885,7 +886,8 @@ class Simulation(_Closable):
             for g, m in enumerate(masks):
                 if group is None or g == group:
                     m = m | (1 << index) if on else m & ~(1 << index)
-                    _check(_lib.boids_engine_set_behaviors(e, g, m))
+                    err = ffi.new("char[]", _ERR_SIZE)
+                    _check(_lib.boids_engine_set_behaviors(e, g, m, err, len(err)), err)
 
     def set(self, maxspeed: Optional[float] = None, maxforce: Optional[float] = None,
             radius: Optional[float] = None, separation: Optional[float] = None,

@@ -47,8 +47,7 @@ void engine_say(char *err, size_t size, const char *fmt, ...) {
 }
 
 // See engine_private.h.
-bool engine_null(const void *ptr, const char *fn, const char *what, const char *expected, char *err,
-                 size_t err_size) {
+bool engine_null(const void *ptr, const char *fn, const char *what, const char *expected, char *err, size_t err_size) {
     if (ptr)
         return false;
     engine_say(err, err_size, "%s: %s is NULL; expected %s", fn, what, expected);
@@ -520,18 +519,19 @@ boids_result boids_engine_set_params(boids_engine *e, const boids_params *p, cha
 }
 
 // See boids/engine.h.
-boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_t behaviors) {
-    if (!e)
+boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_t behaviors, char *err,
+                                        size_t err_size) {
+    if (ENGINE_NULL(e, "boids_engine_set_behaviors", err, err_size))
         return BOIDS_ERR_ARGUMENT;
     boids_params p = e->sim->p;
     uint32_t groups = p.world.group_count;
     if (group != UINT32_MAX && group >= groups) {
-        engine_say(e->error, sizeof e->error, "group: %u is not a group of the engine; expected 0..%u or UINT32_MAX",
-                   group, groups - 1);
+        engine_say(err, err_size, "group: %u is not a group of the engine; expected 0..%u or UINT32_MAX", group,
+                   groups - 1);
         return BOIDS_ERR_ARGUMENT;
     }
     if (behaviors >> BOIDS_BEHAVIOR_COUNT) {
-        engine_say(e->error, sizeof e->error,
+        engine_say(err, err_size,
                    "behaviors: 0x%x has bits of no behaviour (0x%x); expected bits of 0x%x (BOIDS_BIT of BOIDS_BI_*)",
                    behaviors, behaviors & ~((1u << BOIDS_BEHAVIOR_COUNT) - 1u), (1u << BOIDS_BEHAVIOR_COUNT) - 1u);
         return BOIDS_ERR_PARAM;
@@ -549,11 +549,10 @@ boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_
     if (r != BOIDS_OK) {
         char names[256];
         boids_behaviors_text(behaviors, ",", names, sizeof names);
-        engine_say(e->error, sizeof e->error, "behaviors: 0x%x (%s) is refused: %s", behaviors,
-                   names[0] ? names : "none", what);
+        engine_say(err, err_size, "behaviors: 0x%x (%s) is refused: %s", behaviors, names[0] ? names : "none", what);
         return r;
     }
-    return boids_engine_set_params(e, &p, e->error, sizeof e->error);
+    return boids_engine_set_params(e, &p, err, err_size);
 }
 
 // See boids/engine.h.
