@@ -14,7 +14,7 @@ stay valid for ever and do not change when the simulation steps.
 
 ``Simulation(...)`` takes boids-run's flags as keywords (``world=(800, 600),
 boundary="walls", radius=60, behaviors=[...]``: ``options()`` lists them)
-with boids-run's state-hash for the same flags; ``sim.neighbors(distances=True)``
+with boids-run's state-hash for the same flags; ``sim.neighbor_graph(distances=True)``
 is the neighbour graph of the current state as CSR arrays.  A process
 forked from one that stepped a simulation (``multiprocessing``'s default
 ``fork``) steps on one thread, with the same results.
@@ -46,7 +46,7 @@ import cffi
 import numpy as np
 
 __all__ = ["Simulation", "Stats", "Recording", "Frame", "scenarios", "behaviors", "library_path",
-           "run_ensemble", "read_ensemble", "stat_names", "options", "NeighborCounts", "__version__"]
+           "run_ensemble", "read_ensemble", "stat_names", "options", "__version__"]
 
 _CDEF = """
 typedef int boids_result;
@@ -461,25 +461,6 @@ class _SharedContext:
 
 
 _context = _SharedContext()
-
-
-class NeighborCounts(np.ndarray):
-    """The (N,) uint32 array of ``Simulation.neighbors`` (each agent's
-    neighbour count at the last step), which can also be called:
-    ``sim.neighbors(distances=False)`` returns the neighbour graph of the
-    current state (``Simulation.neighbor_graph``)."""
-
-    _graph: Optional[Callable[..., Any]] = None
-
-    def __call__(self, distances: bool = False):
-        """``Simulation.neighbor_graph(distances)`` of the simulation it came from."""
-        if self._graph is None:
-            raise TypeError("this array is not a Simulation's neighbors (nothing to build a graph of)")
-        return self._graph(distances)
-
-    def __array_finalize__(self, obj):
-        """Arrays made from it (slices, arithmetic) are not callable."""
-        self._graph = None
 
 
 # The keywords of Simulation(...) and set(...) that are boids-run flags: the
@@ -1032,17 +1013,13 @@ class Simulation(_Closable):
             return out
 
     @property
-    def neighbors(self) -> "NeighborCounts":
+    def neighbors(self) -> np.ndarray:
         """(N,) uint32 count of each agent's neighbours (the agents within the
         radius the steer stage saw) at the last step, by id: a copy; zeros
         before the first step. Their mean is ``stats().mean_neighbors`` of
         the state that step started from (``stats()["mean_neighbors"]``).
-
-        Also callable: ``sim.neighbors(distances=False)`` is
-        ``sim.neighbor_graph(distances)``, the graph of the current state."""
-        counts = self._by_id(_BUF_NEIGHBORS, np.uint32).view(NeighborCounts)
-        counts._graph = self.neighbor_graph
-        return counts
+        Who those neighbours are: ``neighbor_graph()``."""
+        return self._by_id(_BUF_NEIGHBORS, np.uint32)
 
     def neighbor_graph(self, distances: bool = False) -> Union[Tuple[np.ndarray, np.ndarray],
                                                               Tuple[np.ndarray, np.ndarray, np.ndarray]]:

@@ -442,7 +442,7 @@ def test_neighbor_graph_matches_brute_force(backend, kwargs, wrap):
     length is the engine's neighbour count of the next step."""
     with boids.Simulation(seed=9, backend=backend, **kwargs) as sim:
         sim.step(7)
-        indptr, indices, dist = sim.neighbors(distances=True)
+        indptr, indices, dist = sim.neighbor_graph(distances=True)
         pos = sim.positions
         n = sim.count
         assert indptr.shape == (n + 1,) and indptr.dtype == np.int64 and indices.dtype == np.int32
@@ -467,7 +467,7 @@ def test_neighbor_graph_scipy_form():
     """(distances, indices, indptr) is scipy.sparse.csr_matrix's form, when scipy is there."""
     sparse = pytest.importorskip("scipy.sparse")
     with boids.Simulation(count=200, seed=1) as sim:
-        indptr, indices, dist = sim.neighbors(distances=True)
+        indptr, indices, dist = sim.neighbor_graph(distances=True)
         m = sparse.csr_matrix((dist, indices, indptr), shape=(200, 200))
         assert m.nnz == len(indices)
         assert abs(m - m.T).max() < 1e-4  # one radius for all: a symmetric graph
