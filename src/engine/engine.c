@@ -555,6 +555,37 @@ boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_
     return boids_engine_set_params(e, &p, err, err_size);
 }
 
+// See engine_private.h.
+boids_result engine_set_params_kept_grid(boids_engine *e, const boids_params *q, const char *what, char *err,
+                                         size_t err_size) {
+    // Everything else finalize checks (a maxspeed against the world, a radius
+    // against a wrapped extent), on a copy; the grid stays the engine's.
+    boids_params f = *q;
+    f.flow.vec = NULL;
+    char why[256] = "";
+    boids_result r = boids_params_finalize(&f, why, sizeof why);
+    if (r != BOIDS_OK) {
+        engine_say(err, err_size, "%s is refused: %s", what, why[0] ? why : boids_result_str(r));
+        return r;
+    }
+    // The grid's cells are reach / M wide (the finer grid): its searches see M of them.
+    float fine = (float)boids_world_grid_fine(&q->world);
+    for (uint32_t a = 0; a < f.world.dim; a++)
+        if (f.world.max_radius > q->world.cell[a] * fine) {
+            engine_say(err, err_size,
+                       "%s makes an interaction radius of %g, wider than the engine's grid cells (%g on axis %c); "
+                       "expected a radius <= %g (the grid is fixed when the engine is made: give it then)",
+                       what, (double)f.world.max_radius, (double)(q->world.cell[a] * fine), "xyz"[a],
+                       (double)(q->world.cell[a] * fine));
+            return BOIDS_ERR_RADIUS;
+        }
+    memcpy(f.world.cells, q->world.cells, sizeof f.world.cells);
+    memcpy(f.world.cell, q->world.cell, sizeof f.world.cell);
+    memcpy(f.world.inv_cell, q->world.inv_cell, sizeof f.world.inv_cell);
+    f.flow = q->flow;
+    return boids_engine_set_params(e, &f, err, err_size);
+}
+
 // See boids/engine.h.
 boids_result boids_engine_set_group_value(boids_engine *e, uint32_t group, const char *name, float value, char *err,
                                           size_t err_size) {
@@ -596,32 +627,9 @@ boids_result boids_engine_set_group_value(boids_engine *e, uint32_t group, const
     for (uint32_t g = 0; g < groups; g++)
         if (group == UINT32_MAX || g == group)
             *boids_group_value(&q.group[g], name) = value;
-    // Everything else finalize checks (a maxspeed against the world, a radius
-    // against a wrapped extent), on a copy; the grid stays the engine's.
-    boids_params f = q;
-    f.flow.vec = NULL;
-    char what[256] = "";
-    boids_result r = boids_params_finalize(&f, what, sizeof what);
-    if (r != BOIDS_OK) {
-        engine_say(err, err_size, "%s: %g is refused: %s", name, (double)value, what);
-        return r;
-    }
-    // The grid's cells are reach / M wide (the finer grid): its searches see M of them.
-    float fine = (float)boids_world_grid_fine(&q.world);
-    for (uint32_t a = 0; a < f.world.dim; a++)
-        if (f.world.max_radius > q.world.cell[a] * fine) {
-            engine_say(err, err_size,
-                       "%s: %g makes an interaction radius of %g, wider than the engine's grid cells (%g on axis %c); "
-                       "expected a radius <= %g (the grid is fixed when the engine is made)",
-                       name, (double)value, (double)f.world.max_radius, (double)(q.world.cell[a] * fine), "xyz"[a],
-                       (double)(q.world.cell[a] * fine));
-            return BOIDS_ERR_RADIUS;
-        }
-    memcpy(f.world.cells, q.world.cells, sizeof f.world.cells);
-    memcpy(f.world.cell, q.world.cell, sizeof f.world.cell);
-    memcpy(f.world.inv_cell, q.world.inv_cell, sizeof f.world.inv_cell);
-    f.flow = q.flow;
-    return boids_engine_set_params(e, &f, err, err_size);
+    char what[160];
+    snprintf(what, sizeof what, "%s: %g", name, (double)value);
+    return engine_set_params_kept_grid(e, &q, what, err, err_size);
 }
 
 // See boids/engine.h.

@@ -542,27 +542,5 @@ boids_result boids_engine_set_options(boids_engine *e, uint32_t group, const boi
     boids_params q = *now;
     if ((r = apply(&o, &q, group, err, err_size)) != BOIDS_OK)
         return r;
-    boids_params f = q;
-    f.flow.vec = NULL;
-    char what[256] = "";
-    if ((r = boids_params_finalize(&f, what, sizeof what)) != BOIDS_OK) {
-        engine_say(err, err_size, "options: refused: %s", what[0] ? what : boids_result_str(r));
-        return r;
-    }
-    // The grid stays the engine's: a reach wider than its cells needs a new
-    // simulation (as boids_engine_set_group_value).
-    float fine = (float)boids_world_grid_fine(&q.world);
-    for (uint32_t a = 0; a < f.world.dim; a++)
-        if (f.world.max_radius > q.world.cell[a] * fine) {
-            engine_say(err, err_size,
-                       "options: they make an interaction radius of %g, wider than the simulation's grid cells (%g); "
-                       "expected a radius <= %g, or the option given when the simulation is made",
-                       (double)f.world.max_radius, (double)(q.world.cell[a] * fine), (double)(q.world.cell[a] * fine));
-            return BOIDS_ERR_RADIUS;
-        }
-    memcpy(f.world.cells, q.world.cells, sizeof f.world.cells);
-    memcpy(f.world.cell, q.world.cell, sizeof f.world.cell);
-    memcpy(f.world.inv_cell, q.world.inv_cell, sizeof f.world.inv_cell);
-    f.flow = q.flow;
-    return boids_engine_set_params(e, &f, err, err_size);
+    return engine_set_params_kept_grid(e, &q, "options", err, err_size);
 }

@@ -35,13 +35,18 @@ struct boids_engine_headless {
 
 // Whether ptr, an argument of the public function fn that may not be
 // NULL, is NULL; if so err gets "FN: WHAT is NULL; expected EXPECTED".
-bool engine_null(const void *ptr, const char *fn, const char *what, const char *expected, char *err,
-                 size_t err_size);
+bool engine_null(const void *ptr, const char *fn, const char *what, const char *expected, char *err, size_t err_size);
 // engine_null for the engine handle itself.
 #define ENGINE_NULL(e, fn, err, err_size)                                                                              \
     engine_null(e, fn, "the engine", "one from boids_engine_create, _create_scenario or _load", err, err_size)
 // Copies printf-style text into err (NULL or size 0: nothing).
 void engine_say(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+// Applies q, a changed copy of e's params, after the checks a snapshot's
+// load makes (boids_params_finalize, on a copy); the grid stays e's, so a
+// reach wider than its cells is BOIDS_ERR_RADIUS. what names the change in
+// the error line ("maxspeed: 4", "options"). Nothing changes on error.
+boids_result engine_set_params_kept_grid(boids_engine *e, const boids_params *q, const char *what, char *err,
+                                         size_t err_size);
 // The GPU step counter, or the CPU's.
 uint64_t engine_steps_of(const boids_engine *e);
 // BOIDS_OK while healthy (always on the CPU); the first fault is kept.
