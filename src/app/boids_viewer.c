@@ -9,7 +9,8 @@
 // printed on stdout whenever it changes ("behaviors: ..."), so scripts and
 // tests can follow it.
 // Exit status: 0 done, 2 bad arguments, 3 environment (no display, no
-// OpenGL 4.5, GL errors, a screenshot that cannot be written).
+// OpenGL 4.5, GL errors, a screenshot that cannot be written, --video
+// without ffmpeg or ffmpeg failing: viewer_video.c).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,11 +25,13 @@
 #include "flock_draw.h"
 #include "gl_util.h"
 #include "viewer.h"
+#include "viewer_video.h"
 
 static const char usage[] = // the usage lines and what it does, before the flags
     "usage: boids [options]\n"
     "       boids --replay FILE [--frame N] [--export-frames DIR]\n"
     "       boids --demo NAME\n"
+    "       boids [--replay FILE] --video FILE.mp4 [--video-fps N] --frames K\n"
     "Opens a window and runs the flock: the OpenGL compute shaders (default) or the\n"
     "C reference, drawn each frame straight from the simulation's buffers.\n";
 
@@ -56,7 +59,8 @@ static const char usage_tail[] =
     "(2D) or rotates (3D); the wheel zooms.\n"
     "Without a display: run it under a virtual X server (xvfb-run -a boids ...) or use\n"
     "boids-run for a headless run.\n"
-    "Exit status: 0 done, 2 bad arguments, 3 no display, no OpenGL 4.5, GL errors or a failed write.\n";
+    "Exit status: 0 done, 2 bad arguments, 3 no display, no OpenGL 4.5, GL errors, a failed write, or --video\n"
+    "without the ffmpeg program or with ffmpeg failing.\n";
 
 // See viewer.h.
 double viewer_now(void) {
@@ -221,6 +225,8 @@ static int present_frame(viewer *v, int fb_w, int fb_h, bool last_frame) {
     char err[512];
     int rc = 0;
     if (fb_w > 0 && fb_h > 0) {
+        if (v->video && viewer_video_frame(v, fb_w, fb_h))
+            rc = EXIT_ENVIRONMENT;
         if (last_frame && o->screenshot) {
             if (boids_render_screenshot(o->screenshot, fb_w, fb_h, err, sizeof err) != BOIDS_OK) {
                 fprintf(stderr, "%s: %s\n", PROG, err);
@@ -316,7 +322,7 @@ static int check_options(viewer *v) {
     if (o->save &&
         (checked = boids_cli_check_output(PROG, "--save", o->save, "a file path in an existing, writable directory")))
         return checked;
-    return 0;
+    return viewer_video_check(v); // last: 3 (no ffmpeg) after every 2
 }
 
 // The window with a GL 4.5 core context, glad loaded; 0 or 3 (said in one line).
@@ -379,6 +385,7 @@ static int run(const boids_options *o) {
         glfwSetScrollCallback(v->w, on_scroll);
         rc = loop(v);
     }
+    rc = viewer_video_finish(v, rc);
     boids_render_destroy(v->render);
     if (v->mode->destroy)
         v->mode->destroy(v);
@@ -404,7 +411,7 @@ int main(int argc, char **argv) {
                  BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_WIDTH | BOIDS_CLI_HEIGHT | BOIDS_CLI_VSYNC | BOIDS_CLI_FRAMES |
                  BOIDS_CLI_SCREENSHOT | BOIDS_CLI_KEYS | BOIDS_CLI_PROFILE | BOIDS_CLI_DEMO | BOIDS_CLI_REPLAY |
                  BOIDS_CLI_EXPORT_FRAMES | BOIDS_CLI_FRAME | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_SAVE |
-                 BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_LOAD,
+                 BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_LOAD | BOIDS_CLI_VIDEO | BOIDS_CLI_VIDEO_FPS,
     };
     return boids_cli_main(argc, argv, &spec, run);
 }

@@ -114,6 +114,8 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_RESUME BOIDS_CLI_BIT(77)         // --resume (boids-ensemble)
 #define BOIDS_CLI_TIMEOUT BOIDS_CLI_BIT(78)        // --timeout S (boids-ensemble under MPI)
 #define BOIDS_CLI_RUN_THREADS BOIDS_CLI_BIT(79)    // --threads T of each run (boids-ensemble: 1..1024, default 1)
+#define BOIDS_CLI_VIDEO BOIDS_CLI_BIT(80)          // --video FILE.mp4 (viewer: the drawn frames through ffmpeg)
+#define BOIDS_CLI_VIDEO_FPS BOIDS_CLI_BIT(81)      // --video-fps N (the video's frame rate, default 30)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -252,6 +254,8 @@ typedef struct boids_options {
     const char *replay;       // --replay: recording to play in the viewer, NULL if not given
     const char *export_frames; // --export-frames: directory for frame-NNNNN.png, NULL if not given
     uint32_t frame;           // --frame: the replayed frame (0 = the first)
+    const char *video;        // --video: the drawn frames as an H.264 file (through ffmpeg), NULL if not given
+    uint32_t video_fps;       // --video-fps: the video's frames per second (0 = not given: 30)
     uint32_t render_w, render_h; // --render WxH: boids-bench draws each step's frame off-screen (0x0: not given)
     bool program_stats;          // --program-stats: boids-bench prints the GPU's compute programs as compiled
     const char *decompose;       // --decompose AxB[xC] as given (boids-run checks it), NULL if not given

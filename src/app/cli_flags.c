@@ -341,6 +341,12 @@ const cli_flag cli_flags[] = {
          H(WINDOW, "with --replay: start at frame N (default 0, the first)")),
     PATH("export-frames", BOIDS_CLI_EXPORT_FRAMES, "DIR", export_frames, "an existing directory for the PNG frames",
          "is an empty path", H(WINDOW, "with --replay: write every frame as DIR/frame-00000.png and exit")),
+    PATH("video", BOIDS_CLI_VIDEO, "FILE.mp4", video, "a path of an MP4 file to write", "is an empty path",
+         H(WINDOW, "write the frames drawn (HUD too) as an H.264 video through the ffmpeg program, one video frame "
+                   "per drawn frame (the time follows frames, not the clock); with --frames K or --keys it is "
+                   "scriptable")),
+    UINT("video-fps", BOIDS_CLI_VIDEO_FPS, "N", 1, 240, video_fps, " (video frames per second)", NO_GIVEN,
+         H(WINDOW, "with --video: frames per second of the video, 1..240 (default 30)")),
     // Always accepted.
     SWITCH("help", 0, NO_GIVEN, H(OTHER, "print this help and exit")),
     SWITCH("version", 0, NO_GIVEN, H(OTHER, "print the version and exit")),

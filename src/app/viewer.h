@@ -78,6 +78,7 @@ typedef struct viewer_script_event {
 struct viewer_flock;
 struct viewer_replay;
 struct viewer_demo;
+struct viewer_video;
 
 // What every mode shares; each mode's own state hangs off its pointer.
 struct viewer {
@@ -109,6 +110,7 @@ struct viewer {
     struct viewer_flock *flock;   // the flock mode's
     struct viewer_replay *replay; // --replay's
     struct viewer_demo *demo;     // --demo's
+    struct viewer_video *video;   // --video's (viewer_video.c)
 };
 
 // One entry of the key table: up to two keys, the text shown for them, the
