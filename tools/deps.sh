@@ -20,6 +20,7 @@ packages=(
   clang libclang-rt-dev libomp-dev           # tools/fuzz.sh: libFuzzer, ASan/UBSan, OpenMP with clang
   glslang-tools                              # glslangValidator: the shaders checked against GLSL 4.50 core (test shaders_glslang)
   openmpi-bin libopenmpi-dev                 # boids-ensemble under mpirun (the optional MPI component; tests labelled mpi)
+  ffmpeg                                     # the viewer's --video FILE.mp4 (frames piped to ffmpeg; also ffprobe for test_viewer)
 )
 
 missing=()

@@ -4,7 +4,8 @@
 # (xvfb-run, llvmpipe unless a GPU is there) takes each screenshot, and
 # boids-bench's ms/step against N is plotted with matplotlib (Debian's
 # /usr/bin/python3). OUT_DIR defaults to docs/images. Build first
-# (tools/build.sh). Takes about 30 s on two cores.
+# (tools/build.sh). Takes about 30 s on two cores. With ffmpeg, also a
+# short clip OUT_DIR/flock.mp4 (--video; not committed).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$root/build/bin
@@ -45,6 +46,18 @@ shot formations --scenario formations --frames 600
 # Feelers: wanderers turning away from wall segments.
 shot feelers --scenario feelers --frames 400
 
+# A 5 s clip (150 frames at 30 fps, 640x400, ~1.5 MB): the 3D fish flock
+# through ffmpeg (--video). Not committed (.gitignore): it is made here, in
+# OUT_DIR, for sharing; skipped where ffmpeg is missing.
+if command -v ffmpeg >/dev/null; then
+  echo "gallery: flock.mp4: boids --video (150 frames at 30 fps)"
+  (cd "$scratch" && xvfb-run -a -f "$scratch/xauth" -s "-screen 0 1280x1024x24" \
+    "$bin/boids" --width 640 --height 400 --vsync off --dim 3 --count 800 --bodies fish \
+    --frames 150 --video "$out/flock.mp4" --video-fps 30 >/dev/null)
+else
+  echo "gallery: flock.mp4 skipped: ffmpeg not found (apt-get install ffmpeg, or tools/deps.sh)"
+fi
+
 # ms/step against N, CPU reference (2 threads) and the GPU backend.
 echo "gallery: bench.png: boids-bench --counts 1000..300000 on the CPU and the GPU"
 counts=1000,3000,10000,30000,100000,300000
@@ -82,4 +95,4 @@ ax.legend(fontsize=8)
 fig.tight_layout()
 fig.savefig(sys.argv[3])
 EOF
-ls -l "$out"/*.png
+ls -l "$out"/*.png "$out"/*.mp4 2>/dev/null || true
