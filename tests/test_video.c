@@ -76,16 +76,16 @@ static int leftovers(const char *part) {
 START_TEST(video_frames_written) {
     const char *file = TMP "/flock.mp4";
     unlink(file);
-    run_result r = run_viewer("video", ARGV("--count", "300", "--backend", "cpu", "--width", "64", "--height", "48",
-                                            "--vsync", "off", "--frames", "10", "--video", file, "--video-fps", "12"),
+    run_result r = run_viewer("video",
+                              ARGV("--count", "300", "--backend", "cpu", "--width", "64", "--height", "48", "--vsync",
+                                   "off", "--frames", "10", "--video", file, "--video-fps", "12"),
                               NULL);
     ck_assert_msg(WEXITSTATUS(r.status) == 0, "expected exit 0, got %d; stderr: %s", WEXITSTATUS(r.status), r.err);
     ck_assert_msg(strstr(r.out, "video: " TMP "/flock.mp4: 10 frames at 12 fps (64 x 48)\n"), "stdout: %s", r.out);
     boids_test_run_free(&r);
     char got[256];
     probe(file, got, sizeof got);
-    ck_assert_msg(strcmp(got, "h264,64,48,10") == 0, "expected h264, 64x48, 10 frames (as written); ffprobe: %s",
-                  got);
+    ck_assert_msg(strcmp(got, "h264,64,48,10") == 0, "expected h264, 64x48, 10 frames (as written); ffprobe: %s", got);
     ck_assert_int_eq(leftovers(".boids-video-"), 0);
 }
 END_TEST
@@ -94,16 +94,16 @@ END_TEST
 START_TEST(video_odd_size_padded) {
     const char *file = TMP "/odd.mp4";
     unlink(file);
-    run_result r = run_viewer("video_odd", ARGV("--count", "100", "--backend", "cpu", "--width", "65", "--height",
-                                                "47", "--vsync", "off", "--frames", "4", "--video", file),
+    run_result r = run_viewer("video_odd",
+                              ARGV("--count", "100", "--backend", "cpu", "--width", "65", "--height", "47", "--vsync",
+                                   "off", "--frames", "4", "--video", file),
                               NULL);
     ck_assert_msg(WEXITSTATUS(r.status) == 0, "expected exit 0, got %d; stderr: %s", WEXITSTATUS(r.status), r.err);
     ck_assert_msg(strstr(r.out, "video: " TMP "/odd.mp4: 4 frames at 30 fps (66 x 48)\n"), "stdout: %s", r.out);
     boids_test_run_free(&r);
     char got[256];
     probe(file, got, sizeof got);
-    ck_assert_msg(strcmp(got, "h264,66,48,4") == 0, "expected h264, 66x48 (65x47 padded), 4 frames; ffprobe: %s",
-                  got);
+    ck_assert_msg(strcmp(got, "h264,66,48,4") == 0, "expected h264, 66x48 (65x47 padded), 4 frames; ffprobe: %s", got);
 }
 END_TEST
 
@@ -111,14 +111,15 @@ END_TEST
 // frames drawn, 6 of them (--frames counts viewer frames).
 START_TEST(video_of_replay) {
     const char *rec = TMP "/video.rec", *file = TMP "/replay.mp4";
-    const char *const *argv = ARGV(BOIDS_BIN_DIR "/boids-run", "--count", "300", "--steps", "6", "--quiet",
-                                   "--record", rec, "--record-every", "2");
+    const char *const *argv = ARGV(BOIDS_BIN_DIR "/boids-run", "--count", "300", "--steps", "6", "--quiet", "--record",
+                                   rec, "--record-every", "2");
     run_result b = boids_test_run(argv[0], argv, TMP, "video_record");
     ck_assert_msg(WIFEXITED(b.status) && WEXITSTATUS(b.status) == 0, "boids-run --record failed: %s", b.err);
     boids_test_run_free(&b);
     unlink(file);
-    run_result r = run_viewer("video_replay", ARGV("--replay", rec, "--width", "80", "--height", "60", "--vsync",
-                                                   "off", "--frames", "6", "--keys", "space", "--video", file),
+    run_result r = run_viewer("video_replay",
+                              ARGV("--replay", rec, "--width", "80", "--height", "60", "--vsync", "off", "--frames",
+                                   "6", "--keys", "space", "--video", file),
                               NULL);
     ck_assert_msg(WEXITSTATUS(r.status) == 0, "expected exit 0, got %d; stderr: %s", WEXITSTATUS(r.status), r.err);
     ck_assert_msg(strstr(r.out, "video: " TMP "/replay.mp4: 6 frames at 30 fps (80 x 60)\n"), "stdout: %s", r.out);
@@ -184,8 +185,9 @@ START_TEST(video_ffmpeg_fails_exit_3) {
     char path[4096];
     snprintf(path, sizeof path, "%s:%s", dir, saved);
     setenv("PATH", path, 1);
-    run_result r = run_viewer("video_fails", ARGV("--count", "100", "--backend", "cpu", "--width", "64", "--height",
-                                                  "48", "--vsync", "off", "--frames", "30", "--video", file),
+    run_result r = run_viewer("video_fails",
+                              ARGV("--count", "100", "--backend", "cpu", "--width", "64", "--height", "48", "--vsync",
+                                   "off", "--frames", "30", "--video", file),
                               NULL);
     setenv("PATH", saved, 1);
     free(saved);

@@ -31,7 +31,7 @@ static const char usage[] = // the usage lines and what it does, before the flag
     "usage: boids [options]\n"
     "       boids --replay FILE [--frame N] [--export-frames DIR]\n"
     "       boids --demo NAME\n"
-    "       boids [--replay FILE] --video FILE.mp4 [--video-fps N] --frames K\n"
+    "       boids [--replay FILE] --video FILE.mp4 [--video-fps N] [--frames K]\n"
     "Opens a window and runs the flock: the OpenGL compute shaders (default) or the\n"
     "C reference, drawn each frame straight from the simulation's buffers.\n";
 
@@ -59,8 +59,8 @@ static const char usage_tail[] =
     "(2D) or rotates (3D); the wheel zooms.\n"
     "Without a display: run it under a virtual X server (xvfb-run -a boids ...) or use\n"
     "boids-run for a headless run.\n"
-    "Exit status: 0 done, 2 bad arguments, 3 no display, no OpenGL 4.5, GL errors, a failed write, or --video\n"
-    "without the ffmpeg program or with ffmpeg failing.\n";
+    "Exit status: 0 done, 2 bad arguments, 3 no display, no OpenGL 4.5, GL errors, a failed write,\n"
+    "or --video without the ffmpeg program or with ffmpeg failing.\n";
 
 // See viewer.h.
 double viewer_now(void) {

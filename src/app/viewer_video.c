@@ -112,10 +112,11 @@ static bool start(viewer *v, struct viewer_video *vv, int w, int h) {
         snprintf(filter, sizeof filter, "vflip,pad=%d:%d", w + w % 2, h + h % 2);
     else
         snprintf(filter, sizeof filter, "vflip");
-    const char *argv[] = {"ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-f", "rawvideo", "-pix_fmt",
-                          "rgb24", "-s", size, "-framerate", fps, "-i", "pipe:0", "-an", "-vf", filter, "-c:v",
-                          "libx264", "-pix_fmt", "yuv420p", "-preset", "veryfast", "-movflags", "+faststart", "-y",
-                          vv->tmp, NULL};
+    const char *argv[] = {"ffmpeg",    "-hide_banner", "-loglevel", "error",   "-nostdin", "-f",
+                          "rawvideo",  "-pix_fmt",     "rgb24",     "-s",      size,       "-framerate",
+                          fps,         "-i",           "pipe:0",    "-an",     "-vf",      filter,
+                          "-c:v",      "libx264",      "-pix_fmt",  "yuv420p", "-preset",  "veryfast",
+                          "-movflags", "+faststart",   "-y",        vv->tmp,   NULL};
     int fds[2];
     if (pipe(fds) != 0) {
         boids_cli_error(PROG, "--video", v->o->video, NULL, "cannot start ffmpeg: pipe: %s", strerror(errno));
