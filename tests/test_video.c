@@ -71,21 +71,30 @@ static int leftovers(const char *part) {
     return n;
 }
 
+// Runs the viewer (tag, argv) and expects exit 0, the closing line `line`
+// on stdout and ffprobe's "codec,width,height,frames" of file to be `want`
+// (what: the reason, for the message).
+static void expect_video(const char *tag, const char *const *argv, const char *file, const char *line, const char *want,
+                         const char *what) {
+    run_result r = run_viewer(tag, argv, NULL);
+    ck_assert_msg(WEXITSTATUS(r.status) == 0, "expected exit 0, got %d; stderr: %s", WEXITSTATUS(r.status), r.err);
+    ck_assert_msg(strstr(r.out, line), "expected '%s' on stdout: %s", line, r.out);
+    boids_test_run_free(&r);
+    char got[256];
+    probe(file, got, sizeof got);
+    ck_assert_msg(strcmp(got, want) == 0, "expected %s (%s); ffprobe: %s", want, what, got);
+}
+
 // 10 frames of 64x48 at --video-fps 12: an H.264 file of exactly 10 frames
 // of 64x48 (what the viewer drew), and the closing line.
 START_TEST(video_frames_written) {
     const char *file = TMP "/flock.mp4";
     unlink(file);
-    run_result r = run_viewer("video",
-                              ARGV("--count", "300", "--backend", "cpu", "--width", "64", "--height", "48", "--vsync",
-                                   "off", "--frames", "10", "--video", file, "--video-fps", "12"),
-                              NULL);
-    ck_assert_msg(WEXITSTATUS(r.status) == 0, "expected exit 0, got %d; stderr: %s", WEXITSTATUS(r.status), r.err);
-    ck_assert_msg(strstr(r.out, "video: " TMP "/flock.mp4: 10 frames at 12 fps (64 x 48)\n"), "stdout: %s", r.out);
-    boids_test_run_free(&r);
-    char got[256];
-    probe(file, got, sizeof got);
-    ck_assert_msg(strcmp(got, "h264,64,48,10") == 0, "expected h264, 64x48, 10 frames (as written); ffprobe: %s", got);
+    expect_video("video",
+                 ARGV("--count", "300", "--backend", "cpu", "--width", "64", "--height", "48", "--vsync", "off",
+                      "--frames", "10", "--video", file, "--video-fps", "12"),
+                 file, "video: " TMP "/flock.mp4: 10 frames at 12 fps (64 x 48)\n", "h264,64,48,10",
+                 "h264, 64x48, 10 frames as written");
     ck_assert_int_eq(leftovers(".boids-video-"), 0);
 }
 END_TEST
@@ -94,16 +103,11 @@ END_TEST
 START_TEST(video_odd_size_padded) {
     const char *file = TMP "/odd.mp4";
     unlink(file);
-    run_result r = run_viewer("video_odd",
-                              ARGV("--count", "100", "--backend", "cpu", "--width", "65", "--height", "47", "--vsync",
-                                   "off", "--frames", "4", "--video", file),
-                              NULL);
-    ck_assert_msg(WEXITSTATUS(r.status) == 0, "expected exit 0, got %d; stderr: %s", WEXITSTATUS(r.status), r.err);
-    ck_assert_msg(strstr(r.out, "video: " TMP "/odd.mp4: 4 frames at 30 fps (66 x 48)\n"), "stdout: %s", r.out);
-    boids_test_run_free(&r);
-    char got[256];
-    probe(file, got, sizeof got);
-    ck_assert_msg(strcmp(got, "h264,66,48,4") == 0, "expected h264, 66x48 (65x47 padded), 4 frames; ffprobe: %s", got);
+    expect_video("video_odd",
+                 ARGV("--count", "100", "--backend", "cpu", "--width", "65", "--height", "47", "--vsync", "off",
+                      "--frames", "4", "--video", file),
+                 file, "video: " TMP "/odd.mp4: 4 frames at 30 fps (66 x 48)\n", "h264,66,48,4",
+                 "65x47 padded to 66x48, 4 frames");
 }
 END_TEST
 
@@ -117,16 +121,10 @@ START_TEST(video_of_replay) {
     ck_assert_msg(WIFEXITED(b.status) && WEXITSTATUS(b.status) == 0, "boids-run --record failed: %s", b.err);
     boids_test_run_free(&b);
     unlink(file);
-    run_result r = run_viewer("video_replay",
-                              ARGV("--replay", rec, "--width", "80", "--height", "60", "--vsync", "off", "--frames",
-                                   "6", "--keys", "space", "--video", file),
-                              NULL);
-    ck_assert_msg(WEXITSTATUS(r.status) == 0, "expected exit 0, got %d; stderr: %s", WEXITSTATUS(r.status), r.err);
-    ck_assert_msg(strstr(r.out, "video: " TMP "/replay.mp4: 6 frames at 30 fps (80 x 60)\n"), "stdout: %s", r.out);
-    boids_test_run_free(&r);
-    char got[256];
-    probe(file, got, sizeof got);
-    ck_assert_msg(strcmp(got, "h264,80,60,6") == 0, "expected h264, 80x60, 6 frames; ffprobe: %s", got);
+    expect_video("video_replay",
+                 ARGV("--replay", rec, "--width", "80", "--height", "60", "--vsync", "off", "--frames", "6", "--keys",
+                      "space", "--video", file),
+                 file, "video: " TMP "/replay.mp4: 6 frames at 30 fps (80 x 60)\n", "h264,80,60,6", "80x60, 6 frames");
 }
 END_TEST
 
