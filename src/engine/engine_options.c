@@ -40,7 +40,7 @@ static const char *const update_names[] = {"parallel", "sequential", NULL};
 static const char *const body_names[] = {"none", "chain", "snake", "fish", NULL};
 
 // One option: its flag name, where its value goes, whether set_options may
-// change it after creation, and the words of its "expected".
+// change it after creation, and the words of its "expected" (a choice: its names).
 typedef struct option {
     const char *name;
     enum kind kind;
@@ -55,11 +55,9 @@ typedef struct option {
 static const option options[] = {
     {"world", K_TRIPLE, AT(world, world_v), NULL, 0, 0, true, "WxH (2D) or WxHxD (3D), every extent > 0"},
     {"origin", K_TRIPLE, AT(origin, origin_v), NULL, 0, 0, true, "X,Y (2D) or X,Y,Z (3D), finite numbers"},
-    {"boundary", K_CHOICE, AT(boundary, boundary_v), boids_parse_boundary_names, 0, 0, false,
-     "wrap, walls, bounce or margin"},
+    {"boundary", K_CHOICE, AT(boundary, boundary_v), boids_parse_boundary_names, 0, 0, false, NULL},
     {"margin", K_POSITIVE, AT(margin, margin_v), NULL, 0, 0, false, "a boundary margin > 0"},
-    {"wall-corner", K_CHOICE, AT(wall_corner, wall_corner_v), boids_parse_wall_corner_names, 0, 0, false,
-     "both or book"},
+    {"wall-corner", K_CHOICE, AT(wall_corner, wall_corner_v), boids_parse_wall_corner_names, 0, 0, false, NULL},
     {"behaviors", K_CUSTOM, AT(behaviors, behaviors_v), NULL, 0, 0, false,
      "a comma list of behaviour names, flocking, or all, none"},
     {"weights", K_CUSTOM, AT(weight_set, weights), NULL, 0, 0, false,
@@ -81,32 +79,27 @@ static const option options[] = {
     {"eta", K_FLOAT, AT(eta, eta_v), NULL, 0, 0, false, "Vicsek's noise width in radians, 0..2 pi"},
     {"sigma", K_FLOAT, AT(sigma, sigma_v), NULL, 0, 0, false, "Couzin's angular noise in radians, 0..pi"},
     {"turn", K_FLOAT, AT(turn, turn_v), NULL, 0, 0, false, "the turn per time unit in radians, 0..pi"},
-    {"grid-fine", K_CHOICE, AT(grid_fine, grid_fine_v), boids_parse_grid_fine_names, 0, 0, true, "1, 2, 3, 4 or auto"},
+    {"grid-fine", K_CHOICE, AT(grid_fine, grid_fine_v), boids_parse_grid_fine_names, 0, 0, true, NULL},
     {"maxspeed", K_POSITIVE, AT(maxspeed, maxspeed_v), NULL, 0, 0, false, "a maximum speed > 0"},
     {"maxforce", K_POSITIVE, AT(maxforce, maxforce_v), NULL, 0, 0, false, "a maximum steering force > 0"},
     {"maxspeed-range", K_RANGE, AT(maxspeed_range, maxspeed_range_v), NULL, 0, 0, false, "LO,HI with 0 < LO <= HI"},
     {"maxforce-range", K_RANGE, AT(maxforce_range, maxforce_range_v), NULL, 0, 0, false, "LO,HI with 0 < LO <= HI"},
-    {"rules", K_CHOICE, AT(rules, rules_v), boids_parse_rules_names, 0, 0, false,
-     "chapter, tutorial, heading, circles, vicsek or couzin"},
+    {"rules", K_CHOICE, AT(rules, rules_v), boids_parse_rules_names, 0, 0, false, NULL},
     {"leader", K_CUSTOM, AT(leader, leader_v), NULL, 0, 0, false, "an agent id below the count, or target"},
-    {"formation", K_CHOICE, AT(formation, formation_v), boids_parse_formation_names, 0, 0, false,
-     "none, line, column, v or ring"},
+    {"formation", K_CHOICE, AT(formation, formation_v), boids_parse_formation_names, 0, 0, false, NULL},
     {"interpose", K_CUSTOM, AT(interpose, interpose_v), NULL, 0, 0, false,
      "A,B: each an agent id below the count, or target"},
-    {"combine", K_CHOICE, AT(combine, combine_v), boids_parse_combine_names, 0, 0, false, "sum, priority or truncated"},
+    {"combine", K_CHOICE, AT(combine, combine_v), boids_parse_combine_names, 0, 0, false, NULL},
     {"dt", K_POSITIVE, AT(dt, dt_v), NULL, 0, 0, false, "a time step > 0"},
-    {"bodies", K_CHOICE, AT(bodies, body_style_v), body_names, 0, 0, true, "none, chain, snake or fish"},
+    {"bodies", K_CHOICE, AT(bodies, body_style_v), body_names, 0, 0, true, NULL},
     {"joints", K_UINT, AT(joints, joints_v), NULL, BOIDS_MIN_JOINTS, BOIDS_MAX_JOINTS, true, "joints per body"},
     {"body-length", K_POSITIVE, AT(body_length, body_length_v), NULL, 0, 0, true, "a body length > 0 (head to tail)"},
-    {"path-outside", K_CHOICE, AT(path_outside, path_outside_v), boids_parse_path_outside_names, 0, 0, false,
-     "clamp or end"},
-    {"path-line", K_CHOICE, AT(path_line, path_line_v), boids_parse_path_line_names, 0, 0, false,
-     "segment or infinite"},
-    {"distribution", K_CHOICE, AT(distribution, distribution_v), boids_parse_distribution_names, 0, 0, true,
-     "uniform or clustered"},
-    {"index", K_CHOICE, AT(index, index_v), index_names, 0, 0, true, "grid, quadtree or brute"},
-    {"update", K_CHOICE, AT(update, update_v), update_names, 0, 0, true, "parallel or sequential"},
-    {"kernel", K_CHOICE, AT(kernel, kernel_v), boids_kernel_names, 0, 0, true, "reference or morton"},
+    {"path-outside", K_CHOICE, AT(path_outside, path_outside_v), boids_parse_path_outside_names, 0, 0, false, NULL},
+    {"path-line", K_CHOICE, AT(path_line, path_line_v), boids_parse_path_line_names, 0, 0, false, NULL},
+    {"distribution", K_CHOICE, AT(distribution, distribution_v), boids_parse_distribution_names, 0, 0, true, NULL},
+    {"index", K_CHOICE, AT(index, index_v), index_names, 0, 0, true, NULL},
+    {"update", K_CHOICE, AT(update, update_v), update_names, 0, 0, true, NULL},
+    {"kernel", K_CHOICE, AT(kernel, kernel_v), boids_kernel_names, 0, 0, true, NULL},
 };
 #define OPTION_COUNT (sizeof options / sizeof options[0])
 
@@ -187,8 +180,18 @@ static boids_result parse_option(const option *o, const char *value, given *g, c
         memcpy(base + o->value, &n, sizeof n);
         break;
     case K_CHOICE:
-        if ((k = boids_parse_pick(value, 0, o->choices)) < 0)
-            return refuse(err, err_size, BOIDS_ERR_ARGUMENT, o->name, value, "is not one of the choices", o->expected);
+        if ((k = boids_parse_pick(value, 0, o->choices)) < 0) {
+            // The names the parser picks from, listed from its own table ("a, b or c").
+            char names[160] = "";
+            size_t len = 0;
+            for (size_t i = 0; o->choices[i] && len < sizeof names; i++)
+                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+                                        i == 0              ? ""
+                                        : o->choices[i + 1] ? ", "
+                                                            : " or ",
+                                        o->choices[i]);
+            return refuse(err, err_size, BOIDS_ERR_ARGUMENT, o->name, value, "is not one of the choices", names);
+        }
         n = (uint32_t)k;
         memcpy(base + o->value, &n, sizeof n);
         break;
