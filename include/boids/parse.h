@@ -16,7 +16,7 @@
  *   boids_parse_shown          a value as messages show it (escaped, cut)
  *   boids_parse_boundary_names, boids_parse_distribution_names, boids_parse_wall_corner_names,
  *   boids_parse_path_outside_names, boids_parse_path_line_names, boids_parse_rules_names,
- *   boids_parse_combine_names
+ *   boids_parse_combine_names, boids_parse_index_names, boids_parse_update_names
  */
 #ifndef BOIDS_PARSE_H
 #define BOIDS_PARSE_H
@@ -93,6 +93,10 @@ extern const char *const boids_parse_path_line_names[];
 extern const char *const boids_parse_rules_names[];
 // "sum", "priority", "truncated": index = BOIDS_COMBINE_*.
 extern const char *const boids_parse_combine_names[];
+// "grid", "quadtree", "brute": the CPU backend's neighbour indexes (index = BOIDS_INDEX_*).
+extern const char *const boids_parse_index_names[];
+// "parallel", "sequential": the CPU backend's update orders (index = BOIDS_UPDATE_*).
+extern const char *const boids_parse_update_names[];
 
 #ifdef __cplusplus
 }

@@ -541,15 +541,14 @@ static int run(const boids_options *opt) {
         }
     }
     int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
-    static const char *const indexes[BOIDS_INDEX_KINDS] = {"grid", "quadtree", "brute"};
     char fine[64] = ""; // --grid-fine, when given (the header as before without it)
     if (o.grid_fine_set)
         snprintf(fine, sizeof fine, ", grid fine %s", boids_parse_grid_fine_names[o.grid_fine]);
     printf("boids-bench %s: backend %s%s%s%s, %uD, %s, index %s, %llu steps (median), %d thread%s, %s\n", BOIDS_VERSION,
            o.backend, o.kernel ? ", kernel " : "", o.kernel ? boids_kernel_names[o.kernel] : "", fine, o.dim,
            o.distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform",
-           o.index < BOIDS_INDEX_KINDS ? indexes[o.index] : "?", (unsigned long long)o.bench_steps, threads,
-           threads == 1 ? "" : "s", cpu);
+           o.index < BOIDS_INDEX_KINDS ? boids_parse_index_names[o.index] : "?", (unsigned long long)o.bench_steps,
+           threads, threads == 1 ? "" : "s", cpu);
     printf("\n| N        | key ms  | count   | scan    | scatter  | steer     | integrate | bodies   | total ms  | "
            "neigh/ag | cand/s    | neigh/s   | MiB     |\n");
     printf("|----------|---------|---------|---------|----------|-----------|-----------|----------|-----------|"

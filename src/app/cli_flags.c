@@ -63,8 +63,6 @@ static const char *const dims[] = {"2", "3", NULL};
 static const char *const backends[] = {"cpu", "gpu", NULL};
 static const char *const vsyncs[] = {"off", "on", NULL};
 static const char *const demos[] = {"chain", "snake", NULL};
-static const char *const indexes[BOIDS_INDEX_KINDS + 1] = {"grid", "quadtree", "brute", NULL};
-static const char *const updates[BOIDS_UPDATE_KINDS + 1] = {"parallel", "sequential", NULL};
 // --workload: a peer's published benchmark, each a shipped scenario of the same name.
 const char *const boids_cli_workloads[] = {"circles", NULL};
 
@@ -255,10 +253,11 @@ const cli_flag cli_flags[] = {
            H(BACKEND, "with --backend gpu, the compute kernel (the same bits for each): %N (default reference: one "
                       "steer invocation per agent, row-major cells; morton: the agents in the Morton / Z order of "
                       "their cells)")),
-    CHOICE("index", BOIDS_CLI_INDEX, "KIND", CLI_CHOICE, indexes, index, NULL, "is not a neighbour index", NO_GIVEN,
+    CHOICE("index", BOIDS_CLI_INDEX, "KIND", CLI_CHOICE, boids_parse_index_names, index, NULL,
+           "is not a neighbour index", NO_GIVEN,
            H(BACKEND, "neighbour search of the CPU backend: %N (default grid, the bin lattice; quadtree: an octree "
                       "in 3D; brute: every pair)")),
-    CHOICE("update", BOIDS_CLI_UPDATE, "ORDER", CLI_CHOICE, updates, update,
+    CHOICE("update", BOIDS_CLI_UPDATE, "ORDER", CLI_CHOICE, boids_parse_update_names, update,
            "(sequential: the chapter's sketch, each boid moves before the next looks)", "is not an update order",
            NO_GIVEN,
            H(BACKEND, "%N (default parallel: every agent from the same state; sequential: the chapter's sketch, in "

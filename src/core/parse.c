@@ -60,6 +60,8 @@ const char *boids_parse_agents(const char *s, uint32_t n, uint32_t ids[2]) {
     return NULL;
 }
 const char *const boids_parse_combine_names[] = {"sum", "priority", "truncated", NULL};
+const char *const boids_parse_index_names[] = {"grid", "quadtree", "brute", NULL};
+const char *const boids_parse_update_names[] = {"parallel", "sequential", NULL};
 
 // The span of s without blanks at either end when TRIM is set; *n its length.
 static const char *span(const char *s, unsigned flags, size_t *n) {

@@ -35,8 +35,6 @@ typedef struct given {
 // The kinds of option values.
 enum kind { K_FLOAT, K_POSITIVE, K_DEGREES, K_UINT, K_CHOICE, K_TRIPLE, K_RANGE, K_CUSTOM };
 
-static const char *const index_names[] = {"grid", "quadtree", "brute", NULL};
-static const char *const update_names[] = {"parallel", "sequential", NULL};
 static const char *const body_names[] = {"none", "chain", "snake", "fish", NULL};
 
 // One option: its flag name, where its value goes, whether set_options may
@@ -97,8 +95,8 @@ static const option options[] = {
     {"path-outside", K_CHOICE, AT(path_outside, path_outside_v), boids_parse_path_outside_names, 0, 0, false, NULL},
     {"path-line", K_CHOICE, AT(path_line, path_line_v), boids_parse_path_line_names, 0, 0, false, NULL},
     {"distribution", K_CHOICE, AT(distribution, distribution_v), boids_parse_distribution_names, 0, 0, true, NULL},
-    {"index", K_CHOICE, AT(index, index_v), index_names, 0, 0, true, NULL},
-    {"update", K_CHOICE, AT(update, update_v), update_names, 0, 0, true, NULL},
+    {"index", K_CHOICE, AT(index, index_v), boids_parse_index_names, 0, 0, true, NULL},
+    {"update", K_CHOICE, AT(update, update_v), boids_parse_update_names, 0, 0, true, NULL},
     {"kernel", K_CHOICE, AT(kernel, kernel_v), boids_kernel_names, 0, 0, true, NULL},
 };
 #define OPTION_COUNT (sizeof options / sizeof options[0])
