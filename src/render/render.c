@@ -120,6 +120,14 @@ void boids_render_set_palette(boids_render *r, const float (*rgba)[4], const boo
             r->palette[g][k] = rgba && use && use[g] ? rgba[g][k] : builtin[g][k];
 }
 
+// See boids/render.h.
+void boids_render_set_glyphs(boids_render *r, const uint32_t *shape, const float *size) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        r->glyph_shape[g] = shape && shape[g] < BOIDS_GLYPH_COUNT ? shape[g] : BOIDS_GLYPH_DEFAULT;
+        r->glyph_size[g] = size && size[g] > 0.0f ? size[g] : 0.0f;
+    }
+}
+
 void boids_render_destroy(boids_render *r) {
     if (!r)
         return;
@@ -156,10 +164,12 @@ void boids_render_use(const boids_render *r, GLuint program, const float *view_p
     glUniform3fv(BOIDS_LOC_PALETTE, BOIDS_MAX_GROUPS, &r->palette[0][0]);
 }
 
-// See boids/render.h: 3 vertices (2D) or 6 (3D) per agent, made up in the
-// vertex shader from gl_VertexID; no vertex buffers. One plain draw of them
-// all (tiny instances batch poorly on GPUs), or one instance per agent
-// where the vertex count passes GLsizei's range.
+// See boids/render.h: 3 vertices (2D) or 12 (3D) per agent, or one point
+// where they are dense, made up in the vertex shader from gl_VertexID; no
+// vertex buffers. One plain draw of them all (tiny instances batch poorly
+// on GPUs), or one instance per agent where the vertex count passes
+// GLsizei's range. Dense (alpha < 1): colours added, no depth test, so the
+// brightness of a pixel counts the agents on it.
 void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     if (!d->count)
         return;
@@ -171,12 +181,42 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     glUniform1f(BOIDS_LOC_AGENT_SIZE, d->size);
     glUniform1ui(BOIDS_LOC_AGENT_MODE, (GLuint)d->mode);
     glUniform1f(BOIDS_LOC_AGENT_MAXSPEED, d->maxspeed);
+    float alpha = d->alpha > 0.0f && d->alpha < 1.0f ? d->alpha : 1.0f;
+    glUniform1ui(BOIDS_LOC_AGENT_POINTS, d->points ? 1u : 0u);
+    glUniform1f(BOIDS_LOC_AGENT_ALPHA, alpha);
+    glUniform1f(BOIDS_LOC_AGENT_PX, d->px > 0.0f ? d->px : 1.0f);
+    glUniform4f(BOIDS_LOC_AGENT_EYE, d->eye[0], d->eye[1], d->eye[2], d->fog_near);
+    glUniform4f(BOIDS_LOC_AGENT_FOG, d->background[0], d->background[1], d->background[2], d->fog_reach);
+    float glyph[BOIDS_MAX_GROUPS][2];
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        bool hunts = (d->hunters >> g) & 1u;
+        glyph[g][0] = r->glyph_size[g] > 0.0f ? r->glyph_size[g] : hunts ? 2.0f : 1.0f;
+        uint32_t shape = r->glyph_shape[g] ? r->glyph_shape[g] : hunts ? BOIDS_GLYPH_WEDGE : BOIDS_GLYPH_ARROW;
+        glyph[g][1] = (float)shape;
+    }
+    glUniform2fv(BOIDS_LOC_AGENT_GLYPH, BOIDS_MAX_GROUPS, &glyph[0][0]);
     glBindVertexArray(r->vao_empty);
-    uint64_t per = d->dim == 3 ? 6 : 3;
+    GLboolean depth = glIsEnabled(GL_DEPTH_TEST);
+    if (alpha < 1.0f) {
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE);
+        glDisable(GL_DEPTH_TEST);
+    }
+    if (d->points)
+        glEnable(GL_PROGRAM_POINT_SIZE);
+    GLenum prim = d->points ? GL_POINTS : GL_TRIANGLES;
+    uint64_t per = d->points ? 1 : d->dim == 3 ? 12 : 3;
     if ((uint64_t)d->count * per <= INT32_MAX)
-        glDrawArrays(GL_TRIANGLES, 0, (GLsizei)((uint64_t)d->count * per));
+        glDrawArrays(prim, 0, (GLsizei)((uint64_t)d->count * per));
     else
-        glDrawArraysInstanced(GL_TRIANGLES, 0, (GLsizei)per, (GLsizei)d->count);
+        glDrawArraysInstanced(prim, 0, (GLsizei)per, (GLsizei)d->count);
+    if (d->points)
+        glDisable(GL_PROGRAM_POINT_SIZE);
+    if (alpha < 1.0f) {
+        glDisable(GL_BLEND);
+        if (depth)
+            glEnable(GL_DEPTH_TEST);
+    }
 }
 
 // Grows a vertex buffer to hold `bytes` (doubling: no reallocation per frame).

@@ -14,6 +14,8 @@ typedef struct hud_vertex {
 
 struct boids_render {
     float palette[BOIDS_MAX_GROUPS][3]; // group colours, BOIDS_LOC_PALETTE of agents.vert and bodies.vert
+    uint32_t glyph_shape[BOIDS_MAX_GROUPS]; // BOIDS_GLYPH_* (DEFAULT: from the groups that hunt, at each draw)
+    float glyph_size[BOIDS_MAX_GROUPS];     // length factors (0: default)
     GLuint prog_agents, prog_lines, prog_hud, prog_bodies;
     GLuint vao_empty, vao_lines, vao_hud;
     GLuint vbo_lines, vbo_hud;
