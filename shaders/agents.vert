@@ -2,7 +2,8 @@
 // state buffers (no copy): 3 vertices (2D: a triangle) or 12 (3D: a
 // four-faced arrow, lit by a directional light from its face normals and
 // faded towards the background with distance) per agent, shaped and sized by
-// its group's glyph; or, where agents are dense, one point each. Coloured by
+// its group's glyph; or, where agents are dense, one point each, their
+// colours summed into a float image for density.frag. Coloured by
 // group, heading, speed or neighbour count. Drawn by src/render/render.c
 // boids_render_agents.
 layout(std430, binding = BOIDS_SSBO_CUR_POS) readonly buffer AgentPos { vec4 agent_pos[]; };
@@ -16,7 +17,7 @@ layout(location = BOIDS_LOC_AGENT_MODE) uniform uint u_mode;          // BOIDS_C
 layout(location = BOIDS_LOC_DIM) uniform uint u_dim;                  // 2 or 3
 layout(location = BOIDS_LOC_AGENT_MAXSPEED) uniform float u_maxspeed; // speed colour scale
 layout(location = BOIDS_LOC_AGENT_POINTS) uniform uint u_points;      // 1: one point per agent
-layout(location = BOIDS_LOC_AGENT_ALPHA) uniform float u_alpha;       // < 1: colours are added, weighted by it
+layout(location = BOIDS_LOC_AGENT_DENSE) uniform uint u_dense;        // 1: colours summed (density.frag)
 layout(location = BOIDS_LOC_AGENT_PX) uniform float u_px;             // agent length in pixels
 layout(location = BOIDS_LOC_AGENT_EYE) uniform vec4 u_eye;            // camera position, w: fog start
 layout(location = BOIDS_LOC_AGENT_FOG) uniform vec4 u_fog;            // background rgb, a: fog reach (0: none)
@@ -114,7 +115,7 @@ void main() {
         gl_Position = u_view_proj * vec4(p + corner * len, 1.0);
         // Lambert under a light from above (+z) and a little aside, plus ambient.
         const vec3 light = normalize(vec3(0.35, 0.25, 0.9));
-        shade = 0.35 + 0.9 * max(dot(n, light), 0.0);
+        shade = 0.3 + 1.0 * max(dot(n, light), 0.0);
     }
 
     vec3 c;
@@ -129,8 +130,8 @@ void main() {
     c = min(c * shade, vec3(1.0));
     // Depth cue (3D): towards the background with distance (blended: dimmer).
     if (u_dim == 3u && u_fog.a > 0.0) {
-        float t = 0.75 * clamp((distance(p, u_eye.xyz) - u_eye.w) / u_fog.a, 0.0, 1.0);
-        c = u_alpha < 1.0 ? c * (1.0 - t) : mix(c, u_fog.rgb, t);
+        float t = 0.6 * clamp((distance(p, u_eye.xyz) - u_eye.w) / u_fog.a, 0.0, 1.0);
+        c = u_dense == 1u ? c * (1.0 - t) : mix(c, u_fog.rgb, t);
     }
-    v_color = vec4(c, u_alpha);
+    v_color = vec4(c, 1.0);
 }

@@ -334,7 +334,7 @@
 #define BOIDS_LOC_AGENT_MODE 2      /* agents.vert: uint BOIDS_COLOR_BY_* */
 #define BOIDS_LOC_AGENT_MAXSPEED 4  /* agents.vert: float speed colour scale */
 #define BOIDS_LOC_AGENT_POINTS 5    /* agents.vert: uint 1: one point per agent (dense), 0: glyphs */
-#define BOIDS_LOC_AGENT_ALPHA 6     /* agents.vert: float weight of an agent's colour, added (1: opaque) */
+#define BOIDS_LOC_AGENT_DENSE 6     /* agents.vert: uint 1: colours summed for density.frag, 0: opaque */
 #define BOIDS_LOC_AGENT_PX 7        /* agents.vert: float agent length in pixels (the points' size) */
 #define BOIDS_LOC_AGENT_EYE 16      /* agents.vert: vec4 the camera's position (3D light and fog), w: fog start */
 #define BOIDS_LOC_AGENT_FOG 17      /* agents.vert: vec4 background rgb, a: fog reach (0: none) */
@@ -344,6 +344,8 @@
 #define BOIDS_LOC_BODY_COUNT 4      /* bodies.vert: uint agents (the joints' row length) */
 #define BOIDS_LOC_BODY_EYE 5        /* bodies.vert: vec3 the camera's position (3D) */
 #define BOIDS_LOC_HUD_FRAMEBUFFER 0 /* hud.vert: vec2 width, height in pixels */
+#define BOIDS_LOC_DENSITY_REF 0     /* density.frag: float agents on a pixel at full brightness */
+#define BOIDS_LOC_DENSITY_ORIGIN 1  /* density.frag: vec2 the viewport's lower left corner */
 /* Vertex attributes of the lines and the HUD (render.c's attrib_vao), and
  * the fragment shaders' one colour output: */
 #define BOIDS_ATTR_POS 0   /* lines.vert vec3, hud.vert vec2 */

@@ -84,16 +84,18 @@ typedef struct boids_agents_draw {
     float maxspeed;      // scale of the speed colours
     boids_color_mode mode;
     // How dense agents are drawn (boids_agents_scale): the length in pixels
-    // (the points' size), one point per agent instead of a glyph, and the
-    // weight of each agent's colour, added to what is under it (< 1: the
-    // picture's brightness follows the density; 1: opaque, no blending).
+    // (the points' size), one point per agent instead of a glyph, and
+    // whether their colours are summed into a float image and tone-mapped
+    // (shaders/density.frag: the mean colour of a pixel's agents, brighter
+    // with their number, full at density_ref agents) instead of drawn opaque.
     float px;
     bool points;
-    float alpha;
+    bool dense;
+    float density_ref;
     uint32_t hunters;    // bit g: group g hunts (default glyphs: larger wedges)
     float eye[3];        // 3D: the camera's position (light and fog)
     float fog_near;      // 3D: agents farther from the eye than this fade towards the background,
-    float fog_reach;     // reaching 3/4 of the way this much farther (0: no fog)
+    float fog_reach;     // reaching 60 % of the way this much farther (0: no fog)
     float background[3]; // the colour they fade to (the clear colour)
 } boids_agents_draw;
 // One draw of every agent.
@@ -102,19 +104,21 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d);
 // How to draw `count` agents in a world of `world_size` (x, y used; the
 // view's projection of a 3D world) seen at `world_per_px` world units per
 // pixel, no smaller than `smallest` world units where that keeps them at
-// least 5 pixels long: the length (size, world units; px, pixels), points
-// and alpha of boids_agents_draw. Agents are 5 pixels long until the mean
-// cover of a pixel by glyphs passes BOIDS_AGENTS_COVER, then shorter so it
-// stays there, down to one pixel, where a glyph becomes a point; past that
-// the colour's weight falls as 1 / cover (additive blending: a clump
-// brighter than a lone agent). No GL.
+// least `full` pixels long: the length (size, world units; px, pixels),
+// points, dense and density_ref of boids_agents_draw. Agents are `full`
+// pixels long until the mean cover of a pixel by glyphs passes
+// BOIDS_AGENTS_COVER, then shorter so it stays there, down to one pixel,
+// where a glyph becomes a point. Past BOIDS_AGENTS_COVER agents are drawn
+// dense (summed and tone-mapped, full brightness at 8 times the mean cover,
+// at least 4 agents on a pixel: a clump brighter than a lone agent). No GL.
 #define BOIDS_AGENTS_COVER 0.25f
 typedef struct boids_agents_look {
     float size, px;
     bool points;
-    float alpha;
+    bool dense;
+    float density_ref;
 } boids_agents_look;
-void boids_agents_scale(uint32_t count, const float world_size[3], float world_per_px, float smallest,
+void boids_agents_scale(uint32_t count, const float world_size[3], float world_per_px, float smallest, float full,
                         boids_agents_look *out);
 
 // Procedural bodies (procedural-animation-chains.txt; src/render/bodies.c,

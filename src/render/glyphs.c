@@ -14,14 +14,14 @@ boids_color_mode boids_render_default_color(uint32_t count) {
 // (agents.vert: tip at +1, back at -0.6, 0.9 across); the world covers
 // area / world_per_px^2 pixels, so the mean cover of a pixel at L is
 // count * 0.72 L^2 / that.
-void boids_agents_scale(uint32_t count, const float world_size[3], float world_per_px, float smallest,
+void boids_agents_scale(uint32_t count, const float world_size[3], float world_per_px, float smallest, float full,
                         boids_agents_look *out) {
-    const float full = 5.0f;  // pixels: the glyph's length where agents are sparse
     const float point = 2.0f; // pixels: below it a glyph is drawn as a point
     out->size = fmaxf(smallest, full * world_per_px);
     out->px = out->size / world_per_px;
     out->points = false;
-    out->alpha = 1.0f;
+    out->dense = false;
+    out->density_ref = 1.0f;
     double world_px = (double)world_size[0] * (double)world_size[1] / ((double)world_per_px * world_per_px);
     if (!(world_px > 0.0) || !isfinite(world_px) || count == 0)
         return;
@@ -36,7 +36,6 @@ void boids_agents_scale(uint32_t count, const float world_size[3], float world_p
     out->points = px < point;
     if (out->points)
         cover = (double)count * (double)px * px / world_px; // a point covers px^2
-    // A lone agent at 60 % until one pixel is reached, then dimmer as the
-    // cover grows (a pixel under 1 / alpha agents saturates), never below 12 %.
-    out->alpha = (float)fmin(0.6, fmax(0.12, 0.6 * BOIDS_AGENTS_COVER / cover));
+    out->dense = true;
+    out->density_ref = (float)fmax(4.0, 8.0 * cover);
 }

@@ -83,6 +83,8 @@ boids_result boids_render_create(boids_render **out, const boids_render_desc *d,
     if (res == BOIDS_OK)
         res = boids_program_graphics(d->shader_dir, "hud.vert", "lines.frag", &r->prog_hud, err, err_size);
     if (res == BOIDS_OK)
+        res = boids_program_graphics(d->shader_dir, "density.vert", "density.frag", &r->prog_density, err, err_size);
+    if (res == BOIDS_OK)
         res = boids_render_bodies_init(r, d->shader_dir, err, err_size);
     if (res != BOIDS_OK) {
         boids_render_destroy(r);
@@ -134,6 +136,9 @@ void boids_render_destroy(boids_render *r) {
     glDeleteProgram(r->prog_agents);
     glDeleteProgram(r->prog_lines);
     glDeleteProgram(r->prog_hud);
+    glDeleteProgram(r->prog_density);
+    glDeleteFramebuffers(1, &r->density_fbo);
+    glDeleteTextures(1, &r->density_tex);
     GLuint vaos[] = {r->vao_empty, r->vao_lines, r->vao_hud};
     glDeleteVertexArrays(3, vaos);
     GLuint bufs[] = {r->vbo_lines, r->vbo_hud};
@@ -164,12 +169,31 @@ void boids_render_use(const boids_render *r, GLuint program, const float *view_p
     glUniform3fv(BOIDS_LOC_PALETTE, BOIDS_MAX_GROUPS, &r->palette[0][0]);
 }
 
+// The float image dense agents are summed into, as large as the viewport
+// (made again when that changes); false where it cannot be made.
+static bool density_target(boids_render *r, int w, int h) {
+    if (r->density_fbo && r->density_w == w && r->density_h == h)
+        return true;
+    glDeleteFramebuffers(1, &r->density_fbo);
+    glDeleteTextures(1, &r->density_tex);
+    glCreateTextures(GL_TEXTURE_2D, 1, &r->density_tex);
+    glTextureStorage2D(r->density_tex, 1, GL_RGBA32F, w, h);
+    glTextureParameteri(r->density_tex, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTextureParameteri(r->density_tex, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glCreateFramebuffers(1, &r->density_fbo);
+    glNamedFramebufferTexture(r->density_fbo, GL_COLOR_ATTACHMENT0, r->density_tex, 0);
+    r->density_w = w;
+    r->density_h = h;
+    return glCheckNamedFramebufferStatus(r->density_fbo, GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+}
+
 // See boids/render.h: 3 vertices (2D) or 12 (3D) per agent, or one point
 // where they are dense, made up in the vertex shader from gl_VertexID; no
 // vertex buffers. One plain draw of them all (tiny instances batch poorly
 // on GPUs), or one instance per agent where the vertex count passes
-// GLsizei's range. Dense (alpha < 1): colours added, no depth test, so the
-// brightness of a pixel counts the agents on it.
+// GLsizei's range. Dense: their colours added into a float image (no depth
+// test; alpha counts them), then tone-mapped over the frame by
+// density.frag, so a pixel's brightness follows the agents on it.
 void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     if (!d->count)
         return;
@@ -181,9 +205,7 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     glUniform1f(BOIDS_LOC_AGENT_SIZE, d->size);
     glUniform1ui(BOIDS_LOC_AGENT_MODE, (GLuint)d->mode);
     glUniform1f(BOIDS_LOC_AGENT_MAXSPEED, d->maxspeed);
-    float alpha = d->alpha > 0.0f && d->alpha < 1.0f ? d->alpha : 1.0f;
     glUniform1ui(BOIDS_LOC_AGENT_POINTS, d->points ? 1u : 0u);
-    glUniform1f(BOIDS_LOC_AGENT_ALPHA, alpha);
     glUniform1f(BOIDS_LOC_AGENT_PX, d->px > 0.0f ? d->px : 1.0f);
     glUniform4f(BOIDS_LOC_AGENT_EYE, d->eye[0], d->eye[1], d->eye[2], d->fog_near);
     glUniform4f(BOIDS_LOC_AGENT_FOG, d->background[0], d->background[1], d->background[2], d->fog_reach);
@@ -196,10 +218,19 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     }
     glUniform2fv(BOIDS_LOC_AGENT_GLYPH, BOIDS_MAX_GROUPS, &glyph[0][0]);
     glBindVertexArray(r->vao_empty);
+    GLint viewport[4], framebuffer = 0;
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+    bool dense = d->dense && viewport[2] > 0 && viewport[3] > 0 && density_target(r, viewport[2], viewport[3]);
+    glUniform1ui(BOIDS_LOC_AGENT_DENSE, dense ? 1u : 0u);
     GLboolean depth = glIsEnabled(GL_DEPTH_TEST);
-    if (alpha < 1.0f) {
+    if (dense) {
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->density_fbo);
+        glViewport(0, 0, viewport[2], viewport[3]);
+        static const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        glClearBufferfv(GL_COLOR, 0, zero);
         glEnable(GL_BLEND);
-        glBlendFunc(GL_SRC_ALPHA, GL_ONE);
+        glBlendFunc(GL_ONE, GL_ONE);
         glDisable(GL_DEPTH_TEST);
     }
     if (d->points)
@@ -212,8 +243,15 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
         glDrawArraysInstanced(prim, 0, (GLsizei)per, (GLsizei)d->count);
     if (d->points)
         glDisable(GL_PROGRAM_POINT_SIZE);
-    if (alpha < 1.0f) {
+    if (dense) {
         glDisable(GL_BLEND);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)framebuffer);
+        glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+        glUseProgram(r->prog_density);
+        glUniform1f(BOIDS_LOC_DENSITY_REF, d->density_ref);
+        glUniform2f(BOIDS_LOC_DENSITY_ORIGIN, (float)viewport[0], (float)viewport[1]);
+        glBindTextureUnit(0, r->density_tex);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
         if (depth)
             glEnable(GL_DEPTH_TEST);
     }
