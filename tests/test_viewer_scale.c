@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "pixels.h"
 #include "spawn.h"
 #include "viewer_run.h"
 #include "boids/render.h"
@@ -206,8 +207,7 @@ START_TEST(lit_3d) {
     for (int y = 0; y < im.h; y++)
         for (int x = 0; x < im.w; x++) {
             const unsigned char *p = image_at(&im, x, y);
-            // Yellow at any brightness: red well above blue, green near red.
-            if (p[0] > 40 && p[0] > p[2] + 25 && p[1] * 10 > p[0] * 7 && p[1] <= p[0] + 10)
+            if (boids_test_yellow_pixel(p))
                 lum[n++] = luminance(p);
         }
     ck_assert_msg(n > 1000, "expected the 3D agents drawn, got %ld yellow pixels", n);

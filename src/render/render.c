@@ -170,21 +170,30 @@ void boids_render_use(const boids_render *r, GLuint program, const float *view_p
 }
 
 // The float image dense agents are summed into, as large as the viewport
-// (made again when that changes); false where it cannot be made.
+// (made again when that changes); false where it cannot be made. GL 3.0
+// calls only (no DSA): the viewer's GL 4.1 path draws with it too.
 static bool density_target(boids_render *r, int w, int h) {
     if (r->density_fbo && r->density_w == w && r->density_h == h)
         return true;
     glDeleteFramebuffers(1, &r->density_fbo);
     glDeleteTextures(1, &r->density_tex);
-    glCreateTextures(GL_TEXTURE_2D, 1, &r->density_tex);
-    glTextureStorage2D(r->density_tex, 1, GL_RGBA32F, w, h);
-    glTextureParameteri(r->density_tex, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTextureParameteri(r->density_tex, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glCreateFramebuffers(1, &r->density_fbo);
-    glNamedFramebufferTexture(r->density_fbo, GL_COLOR_ATTACHMENT0, r->density_tex, 0);
+    GLint texture = 0, framebuffer = 0;
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &texture);
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+    glGenTextures(1, &r->density_tex);
+    glBindTexture(GL_TEXTURE_2D, r->density_tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, w, h, 0, GL_RGBA, GL_FLOAT, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glGenFramebuffers(1, &r->density_fbo);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->density_fbo);
+    glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->density_tex, 0);
+    bool complete = glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)framebuffer);
+    glBindTexture(GL_TEXTURE_2D, (GLuint)texture);
     r->density_w = w;
     r->density_h = h;
-    return glCheckNamedFramebufferStatus(r->density_fbo, GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    return complete;
 }
 
 // See boids/render.h: 3 vertices (2D) or 12 (3D) per agent, or one point
@@ -250,8 +259,10 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
         glUseProgram(r->prog_density);
         glUniform1f(BOIDS_LOC_DENSITY_REF, d->density_ref);
         glUniform2f(BOIDS_LOC_DENSITY_ORIGIN, (float)viewport[0], (float)viewport[1]);
-        glBindTextureUnit(0, r->density_tex);
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, r->density_tex);
         glDrawArrays(GL_TRIANGLES, 0, 3);
+        glBindTexture(GL_TEXTURE_2D, 0);
         if (depth)
             glEnable(GL_DEPTH_TEST);
     }
