@@ -1,7 +1,11 @@
-// shaders/agents.vert: 3 (2D) or 6 (3D) vertices per agent, read straight from the
-// simulation's state buffers (no copy): a triangle along the velocity (2D),
-// two crossed triangles (a small arrow, 3D), coloured by group, heading,
-// speed or neighbour count. Drawn by src/render/render.c boids_render_agents.
+// shaders/agents.vert: one agent's glyph, read straight from the simulation's
+// state buffers (no copy): 3 vertices (2D: a triangle) or 12 (3D: a
+// four-faced arrow, lit by a directional light from its face normals and
+// faded towards the background with distance) per agent, shaped and sized by
+// its group's glyph; or, where agents are dense, one point each, their
+// colours summed into a float image for density.frag. Coloured by
+// group, heading, speed or neighbour count. Drawn by src/render/render.c
+// boids_render_agents.
 layout(std430, binding = BOIDS_SSBO_CUR_POS) readonly buffer AgentPos { vec4 agent_pos[]; };
 layout(std430, binding = BOIDS_SSBO_CUR_VEL) readonly buffer AgentVel { vec4 agent_vel[]; };
 layout(std430, binding = BOIDS_SSBO_CUR_GROUP) readonly buffer AgentGroup { uint agent_group[]; };
@@ -12,8 +16,15 @@ layout(location = BOIDS_LOC_AGENT_SIZE) uniform float u_size;         // agent l
 layout(location = BOIDS_LOC_AGENT_MODE) uniform uint u_mode;          // BOIDS_COLOR_BY_*
 layout(location = BOIDS_LOC_DIM) uniform uint u_dim;                  // 2 or 3
 layout(location = BOIDS_LOC_AGENT_MAXSPEED) uniform float u_maxspeed; // speed colour scale
+layout(location = BOIDS_LOC_AGENT_POINTS) uniform uint u_points;      // 1: one point per agent
+layout(location = BOIDS_LOC_AGENT_DENSE) uniform uint u_dense;        // 1: colours summed (density.frag)
+layout(location = BOIDS_LOC_AGENT_PX) uniform float u_px;             // agent length in pixels
+layout(location = BOIDS_LOC_AGENT_EYE) uniform vec4 u_eye;            // camera position, w: fog start
+layout(location = BOIDS_LOC_AGENT_FOG) uniform vec4 u_fog;            // background rgb, a: fog reach (0: none)
+// Per group: x the length factor, y BOIDS_GLYPH_* (never DEFAULT: render.c resolves it).
+layout(location = BOIDS_LOC_AGENT_GLYPH) uniform vec2 u_glyph[BOIDS_MAX_GROUPS];
 
-out vec3 v_color;
+out vec4 v_color;
 
 // The group colours (src/render/render.c: built in, or a scenario's).
 layout(location = BOIDS_LOC_PALETTE) uniform vec3 u_palette[BOIDS_MAX_GROUPS];
@@ -31,13 +42,31 @@ vec3 ramp(float t) {
     return mix(b, vec3(1.0), smoothstep(0.75, 1.0, t));
 }
 
+// Corner k (0: the tip, 1..3: around the back) of the 3D glyph `shape`
+// along f, with side and up across it (offsets in agent lengths).
+vec3 corner3(uint shape, uint k, vec3 f, vec3 side, vec3 up) {
+    if (shape == BOIDS_GLYPH_DOT) { // a small tetrahedron, the same whatever the heading
+        const vec3 t[4] = vec3[4](vec3(0.0, 0.0, 0.5), vec3(0.47, 0.0, -0.17), vec3(-0.24, 0.41, -0.17),
+                                  vec3(-0.24, -0.41, -0.17));
+        return t[k];
+    }
+    bool wedge = shape == BOIDS_GLYPH_WEDGE;
+    if (k == 0u)
+        return f;
+    float a = 6.28318530718 * float(k - 1u) / 3.0;
+    return (wedge ? -0.5 : -0.6) * f + (wedge ? 0.75 : 0.45) * (cos(a) * up + sin(a) * side);
+}
+
 void main() {
-    // Agent i, corner vid: one plain draw of 3 (6) vertices per agent (a GPU
-    // batches those better than 3-vertex instances), or one instance per
-    // agent where the vertex count would overflow.
-    uint per = u_dim == 3u ? 6u : 3u;
+    // Agent i, vertex vid: one plain draw of `per` vertices per agent (a GPU
+    // batches those better than tiny instances), or one instance per agent
+    // where the vertex count would overflow.
+    uint per = u_points == 1u ? 1u : u_dim == 3u ? 12u : 3u;
     uint vid = uint(gl_VertexID) % per;
     uint i = uint(gl_InstanceID) + uint(gl_VertexID) / per;
+    uint g = agent_group[i] & (BOIDS_MAX_GROUPS - 1u);
+    vec2 glyph = u_glyph[g];
+    uint shape = uint(glyph.y + 0.5);
     vec3 p = agent_pos[i].xyz;
     vec3 v = agent_vel[i].xyz;
     float speed = length(v);
@@ -51,11 +80,43 @@ void main() {
         side = normalize(cross(f, ref));
         up = cross(side, f);
     }
-    // Tip ahead, two corners behind; the second triangle (3D) is turned 90 degrees.
-    uint k = vid % 3u;
-    vec3 across = vid < 3u ? side : up;
-    vec3 offset = k == 0u ? f : (-0.6 * f + (k == 1u ? 0.45 : -0.45) * across);
-    gl_Position = u_view_proj * vec4(p + offset * u_size, 1.0);
+    float len = u_size * glyph.x;
+    float shade = 1.0;
+    if (u_points == 1u) {
+        gl_Position = u_view_proj * vec4(p, 1.0);
+        gl_PointSize = clamp(u_px * glyph.x, 1.0, 64.0);
+    } else if (u_dim == 2u) {
+        // Tip ahead, two corners behind (arrow, wedge), or a triangle around the agent (dot).
+        uint k = vid;
+        vec3 offset;
+        if (shape == BOIDS_GLYPH_DOT)
+            offset = 0.5 * vec3(cos(2.09439510239 * float(k) + 1.5707963), sin(2.09439510239 * float(k) + 1.5707963), 0.0);
+        else if (shape == BOIDS_GLYPH_WEDGE)
+            offset = k == 0u ? f : (-0.5 * f + (k == 1u ? 0.75 : -0.75) * side);
+        else
+            offset = k == 0u ? f : (-0.6 * f + (k == 1u ? 0.45 : -0.45) * side);
+        gl_Position = u_view_proj * vec4(p + offset * len, 1.0);
+        // The tip a little brighter: the heading reads at a glance.
+        shade = k == 0u ? 1.25 : 0.8;
+    } else {
+        // Four faces: tip with each pair of back corners, and the back.
+        uint face = vid / 3u, k = vid % 3u;
+        const uint faces[12] = uint[12](0u, 1u, 2u, 0u, 2u, 3u, 0u, 3u, 1u, 1u, 3u, 2u);
+        vec3 a = corner3(shape, faces[face * 3u], f, side, up);
+        vec3 b = corner3(shape, faces[face * 3u + 1u], f, side, up);
+        vec3 c = corner3(shape, faces[face * 3u + 2u], f, side, up);
+        vec3 n = normalize(cross(b - a, c - a));
+        // Outward whatever the winding: away from the glyph's middle.
+        vec3 mid = 0.25 * (corner3(shape, 0u, f, side, up) + corner3(shape, 1u, f, side, up) +
+                           corner3(shape, 2u, f, side, up) + corner3(shape, 3u, f, side, up));
+        if (dot(n, (a + b + c) / 3.0 - mid) < 0.0)
+            n = -n;
+        vec3 corner = k == 0u ? a : k == 1u ? b : c;
+        gl_Position = u_view_proj * vec4(p + corner * len, 1.0);
+        // Lambert under a light from above (+z) and a little aside, plus ambient.
+        const vec3 light = normalize(vec3(0.35, 0.25, 0.9));
+        shade = 0.3 + 1.0 * max(dot(n, light), 0.0);
+    }
 
     vec3 c;
     if (u_mode == BOIDS_COLOR_BY_HEADING)
@@ -65,7 +126,12 @@ void main() {
     else if (u_mode == BOIDS_COLOR_BY_NEIGHBORS)
         c = ramp(float(agent_neighbors[i]) / 40.0);
     else
-        c = u_palette[agent_group[i] & (BOIDS_MAX_GROUPS - 1u)];
-    // The tip a little brighter: the heading reads at a glance.
-    v_color = k == 0u ? min(c * 1.25, vec3(1.0)) : c * 0.8;
+        c = u_palette[g];
+    c = min(c * shade, vec3(1.0));
+    // Depth cue (3D): towards the background with distance (blended: dimmer).
+    if (u_dim == 3u && u_fog.a > 0.0) {
+        float t = 0.6 * clamp((distance(p, u_eye.xyz) - u_eye.w) / u_fog.a, 0.0, 1.0);
+        c = u_dense == 1u ? c * (1.0 - t) : mix(c, u_fog.rgb, t);
+    }
+    v_color = vec4(c, 1.0);
 }

@@ -333,11 +333,19 @@
 #define BOIDS_LOC_AGENT_SIZE 1      /* agents.vert: float agent length in world units */
 #define BOIDS_LOC_AGENT_MODE 2      /* agents.vert: uint BOIDS_COLOR_BY_* */
 #define BOIDS_LOC_AGENT_MAXSPEED 4  /* agents.vert: float speed colour scale */
+#define BOIDS_LOC_AGENT_POINTS 5    /* agents.vert: uint 1: one point per agent (dense), 0: glyphs */
+#define BOIDS_LOC_AGENT_DENSE 6     /* agents.vert: uint 1: colours summed for density.frag, 0: opaque */
+#define BOIDS_LOC_AGENT_PX 7        /* agents.vert: float agent length in pixels (the points' size) */
+#define BOIDS_LOC_AGENT_EYE 16      /* agents.vert: vec4 the camera's position (3D light and fog), w: fog start */
+#define BOIDS_LOC_AGENT_FOG 17      /* agents.vert: vec4 background rgb, a: fog reach (0: none) */
+#define BOIDS_LOC_AGENT_GLYPH 18    /* agents.vert: vec2[BOIDS_MAX_GROUPS] size factor, BOIDS_GLYPH_* */
 #define BOIDS_LOC_BODY_STYLE 1      /* bodies.vert: uint BOIDS_BODY_* of this draw */
 #define BOIDS_LOC_BODY_PART 2       /* bodies.vert: uint BOIDS_BODY_PART_* */
 #define BOIDS_LOC_BODY_COUNT 4      /* bodies.vert: uint agents (the joints' row length) */
 #define BOIDS_LOC_BODY_EYE 5        /* bodies.vert: vec3 the camera's position (3D) */
 #define BOIDS_LOC_HUD_FRAMEBUFFER 0 /* hud.vert: vec2 width, height in pixels */
+#define BOIDS_LOC_DENSITY_REF 0     /* density.frag: float agents on a pixel at full brightness */
+#define BOIDS_LOC_DENSITY_ORIGIN 1  /* density.frag: vec2 the viewport's lower left corner */
 /* Vertex attributes of the lines and the HUD (render.c's attrib_vao), and
  * the fragment shaders' one colour output: */
 #define BOIDS_ATTR_POS 0   /* lines.vert vec3, hud.vert vec2 */
@@ -350,6 +358,14 @@
 #define BOIDS_COLOR_BY_SPEED 2u     /* ramp of speed / maxspeed */
 #define BOIDS_COLOR_BY_NEIGHBORS 3u /* ramp of the neighbour count / 40 */
 #define BOIDS_COLOR_BY_COUNT 4u
+
+/* ---- agent glyphs (agents.vert u_glyph[g].y; scenario [group] glyph) -------
+ * DEFAULT: ARROW, or WEDGE for a group that hunts (boids_render_set_glyphs). */
+#define BOIDS_GLYPH_DEFAULT 0u /* chosen by the renderer */
+#define BOIDS_GLYPH_ARROW 1u   /* a slender triangle along the heading (3D: a four-faced arrow) */
+#define BOIDS_GLYPH_WEDGE 2u   /* a broad, blunt triangle (3D: a broad arrow) */
+#define BOIDS_GLYPH_DOT 3u     /* a small shape centred on the agent, no heading */
+#define BOIDS_GLYPH_COUNT 4u
 
 /* ---- per-rule view cones: bits of boids_group_params.own_cones ------------
  * A set bit: the rule sees through its own cone (separation_fov_cos, ...);

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pixels.h"
 #include "spawn.h"
 
 #include <stb_image.h> // stbi_load: the implementation is boids_core's (src/core/flowfield.c)
@@ -60,7 +61,7 @@ static void count_pixels(const char *path, int w, int h, long *unlike, long *age
         for (int c = 0; c < 3; c++)
             same = same && abs((int)p[c] - background[c]) <= 2;
         *unlike += !same;
-        *agents += p[0] > 140 && p[1] > 110 && p[2] < 130 && p[0] > p[2] + 60;
+        *agents += boids_test_yellow_pixel(p);
     }
     stbi_image_free(px);
 }

@@ -50,6 +50,7 @@ START_TEST(every_section_applied) {
             "[group.prey]\nshare = 9\nbehaviors = flocking, escape ; inline comment\nweight.escape = 3\n"
             "fov = 270\nmaxspeed = 2.5\ncolor = #ff8000\nbody = fish\njoints = 10\nbody_length = 40\n"
             "[group.wolves]\nshare = 1\nbehaviors = hunt\nmaxspeed = 3\nvary.hunt = 0.5, 1.5, 200\n"
+            "glyph = dot\nglyph_size = 3.5\n"
             "[relation]\nprey.wolves = flee\nwolves.prey = pursue\nwolves.wolves = ignore\n"
             "[obstacle]\ncenter = 10, 20\nradius = 5\n[obstacle]\ncenter = -30, 40\nradius = 6\n"
             "[path]\npoint = -300, 0\npoint = 0, 100\npoint = 300, 0\nradius = 15\nclosed = true\n"
@@ -75,6 +76,10 @@ START_TEST(every_section_applied) {
     ck_assert_float_eq_tol(sc.color[0][1], 128.0f / 255.0f, 1e-6f);
     ck_assert_uint_eq(p->body[0].style, BOIDS_BODY_FISH);
     ck_assert_uint_eq(p->body[0].joints, 10);
+    ck_assert_uint_eq(sc.glyph[0], BOIDS_GLYPH_DEFAULT);
+    ck_assert_float_eq(sc.glyph_size[0], 0.0f);
+    ck_assert_uint_eq(sc.glyph[1], BOIDS_GLYPH_DOT);
+    ck_assert_float_eq(sc.glyph_size[1], 3.5f);
     ck_assert_uint_eq((p->group[0].relations >> 2) & 3u, BOIDS_REL_FLEE);
     ck_assert_uint_eq(p->group[1].relations & 3u, BOIDS_REL_PURSUE);
     ck_assert_uint_eq((p->group[1].relations >> 2) & 3u, BOIDS_REL_IGNORE);
@@ -144,6 +149,9 @@ START_TEST(bad_files) {
     load_bad("[group.a]\nbody = eel\n", ARGV("'eel' is not a body style"));
     load_bad("[group.a]\njoints = 40\n", ARGV("joints: '40' is too large", "2..32"));
     load_bad("[group.a]\ncolor = red\n", ARGV("'red' is not a colour", "#rrggbb"));
+    load_bad("[group.a]\nglyph = star\n", ARGV("t.ini:2:", "'star' is not a glyph", "default, arrow, wedge or dot"));
+    load_bad("[group.a]\nglyph_size = 17\n", ARGV("glyph_size: '17' is too large"));
+    load_bad("[group.a]\nglyph_size = -1\n", ARGV("glyph_size: '-1'"));
     load_bad("[flowfield]\nimage = /nonexistent.png\n", ARGV("is not a file"));
     load_bad("[world]\nsize = 100x100\n[group.a]\nradius = 80\n", ARGV("rejected", "radius"));
     load_bad("[world]\ndim = 2\nsize = 10x10x10\n", ARGV("size", "3 extents"));
@@ -200,6 +208,7 @@ static const char scenario_text[] =
     "[world]\ncount = 1500\nseed = 5\n"
     "[group.fish]\nshare = 4\nbehaviors = flocking, escape, wander\nbody = snake\njoints = 6\nfov = 300\n"
     "[group.shark]\nshare = 1\nbehaviors = hunt, separation\nmaxspeed = 3.3\nvary.hunt = 0.2, 1.8, 40\n"
+    "glyph = wedge\nglyph_size = 2.5\n"
     "[relation]\nfish.shark = flee\nshark.fish = pursue\n"
     "[target]\nmode = circle\nperiod = 90\n";
 
@@ -211,6 +220,8 @@ START_TEST(run_dump_roundtrip) {
     // The dump loads back to the same run.
     run_result r = boids_test_run(RUN_BIN, ARGV("boids-run", "--scenario", path, "--dump-scenario"), TMP, "dump");
     ck_assert_msg(r.spawned && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "dump failed: %s", r.err);
+    ck_assert_msg(strstr(r.out, "glyph = wedge\nglyph_size = 2.5\n"), "the glyph keys are missing from the dump: %s",
+                  r.out);
     boids_test_write(dump, r.out, strlen(r.out));
     boids_test_run_free(&r);
     unsigned long long b = run_hash(ARGV("boids-run", "--scenario", dump, "--steps", "40", "--quiet"));
@@ -301,8 +312,9 @@ START_TEST(path_options) {
     ck_assert_msg(loaded == a, "10 + 10 steps through a snapshot: %016llx, 20 steps with the flags: %016llx", loaded,
                   a);
     unlink(snap);
-    r = boids_test_run(RUN_BIN, ARGV("boids-run", "--scenario", "path-simple", "--path-line", "segment",
-                                     "--dump-scenario"), TMP, "dump");
+    r = boids_test_run(RUN_BIN,
+                       ARGV("boids-run", "--scenario", "path-simple", "--path-line", "segment", "--dump-scenario"), TMP,
+                       "dump");
     ck_assert_msg(strstr(r.out, "\noutside = clamp\n") && strstr(r.out, "\nline = segment\n"),
                   "expected the defaults 'outside = clamp' and 'line = segment' in the dump: %s", r.out);
     boids_test_run_free(&r);

@@ -16,7 +16,8 @@
  *   boids_parse_shown          a value as messages show it (escaped, cut)
  *   boids_parse_boundary_names, boids_parse_distribution_names, boids_parse_wall_corner_names,
  *   boids_parse_path_outside_names, boids_parse_path_line_names, boids_parse_rules_names,
- *   boids_parse_combine_names, boids_parse_index_names, boids_parse_update_names
+ *   boids_parse_combine_names, boids_parse_index_names, boids_parse_update_names,
+ *   boids_parse_glyph_names
  */
 #ifndef BOIDS_PARSE_H
 #define BOIDS_PARSE_H
@@ -89,6 +90,8 @@ const char *boids_parse_grid_fine_text(uint32_t word);
 // [path] line / --path-line: "segment" (0), "infinite" (1, BOIDS_PATH_LINE_INFINITE).
 extern const char *const boids_parse_path_outside_names[];
 extern const char *const boids_parse_path_line_names[];
+// [group] glyph: "default", "arrow", "wedge", "dot" (index = BOIDS_GLYPH_*), NULL-terminated.
+extern const char *const boids_parse_glyph_names[];
 // "chapter", "tutorial", "heading" (index = BOIDS_RULES_*), NULL-terminated.
 extern const char *const boids_parse_rules_names[];
 // "sum", "priority", "truncated": index = BOIDS_COMBINE_*.

@@ -40,6 +40,11 @@ typedef enum boids_color_mode {
     BOIDS_COLOR_MODES = BOIDS_COLOR_BY_COUNT
 } boids_color_mode;
 const char *boids_color_mode_name(boids_color_mode m);
+// The colour mode a view of `count` agents starts in: heading from
+// BOIDS_COLOR_HEADING_FROM agents on (a dense flock's structure shows in its
+// headings; one group's colour is a flat carpet), else group.
+#define BOIDS_COLOR_HEADING_FROM 100000u
+boids_color_mode boids_render_default_color(uint32_t count);
 
 typedef struct boids_render_desc {
     const char *shader_dir; // NULL: the shaders built into the executable
@@ -50,6 +55,11 @@ boids_result boids_render_create(boids_render **out, const boids_render_desc *d,
 // The colours of groups 0..7 (rgba; alpha unused) where use[g]; the built-in
 // palette elsewhere, and everywhere with NULL (the default).
 void boids_render_set_palette(boids_render *r, const float (*rgba)[4], const bool *use);
+// The glyph of each group (shapes BOIDS_GLYPH_*, sizes as factors of the
+// agent length; NULL, or BOIDS_GLYPH_DEFAULT and size 0 per group: the
+// default, chosen at each draw from the groups that hunt: a wedge twice as
+// long for them, an arrow of the agent length for the others).
+void boids_render_set_glyphs(boids_render *r, const uint32_t *shape, const float *size);
 void boids_render_destroy(boids_render *r);
 // GL names of the own buffers (pos, vel, group, neighbours).
 void boids_render_own_buffers(const boids_render *r, uint32_t *pos, uint32_t *vel, uint32_t *group,
@@ -73,9 +83,43 @@ typedef struct boids_agents_draw {
     float size;          // agent length in world units
     float maxspeed;      // scale of the speed colours
     boids_color_mode mode;
+    // How dense agents are drawn (boids_agents_scale): the length in pixels
+    // (the points' size), one point per agent instead of a glyph, and
+    // whether their colours are summed into a float image and tone-mapped
+    // (shaders/density.frag: the mean colour of a pixel's agents, brighter
+    // with their number, full at density_ref agents) instead of drawn opaque.
+    float px;
+    bool points;
+    bool dense;
+    float density_ref;
+    uint32_t hunters;    // bit g: group g hunts (default glyphs: larger wedges)
+    float eye[3];        // 3D: the camera's position (light and fog)
+    float fog_near;      // 3D: agents farther from the eye than this fade towards the background,
+    float fog_reach;     // reaching 60 % of the way this much farther (0: no fog)
+    float background[3]; // the colour they fade to (the clear colour)
 } boids_agents_draw;
-// One instanced draw of every agent.
+// One draw of every agent.
 void boids_render_agents(boids_render *r, const boids_agents_draw *d);
+
+// How to draw `count` agents in a world of `world_size` (x, y used; the
+// view's projection of a 3D world) seen at `world_per_px` world units per
+// pixel, no smaller than `smallest` world units where that keeps them at
+// least `full` pixels long: the length (size, world units; px, pixels),
+// points, dense and density_ref of boids_agents_draw. Agents are `full`
+// pixels long until the mean cover of a pixel by glyphs passes
+// BOIDS_AGENTS_COVER, then shorter so it stays there, down to one pixel,
+// where a glyph becomes a point. Past BOIDS_AGENTS_COVER agents are drawn
+// dense (summed and tone-mapped, full brightness at 8 times the mean cover,
+// at least 4 agents on a pixel: a clump brighter than a lone agent). No GL.
+#define BOIDS_AGENTS_COVER 0.25f
+typedef struct boids_agents_look {
+    float size, px;
+    bool points;
+    bool dense;
+    float density_ref;
+} boids_agents_look;
+void boids_agents_scale(uint32_t count, const float world_size[3], float world_per_px, float smallest, float full,
+                        boids_agents_look *out);
 
 // Procedural bodies (procedural-animation-chains.txt; src/render/bodies.c,
 // shaders/bodies.vert): instanced draws, one instance per agent slot, whose

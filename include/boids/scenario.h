@@ -32,6 +32,8 @@ extern "C" {
 #define BOIDS_SCENARIO_MIN_PERIOD 1.0f
 #define BOIDS_SCENARIO_MAX_PERIOD 1e9f
 #define BOIDS_SCENARIO_MAX_TARGET_SPEED 1e7f
+// [group] glyph_size: the largest factor of the drawn agent length.
+#define BOIDS_GLYPH_SIZE_MAX 16.0f
 
 // The target's motion: fixed at its position, following the viewer's mouse,
 // circling (center, radius, period) or crossing the world in a line
@@ -57,6 +59,10 @@ typedef struct boids_scenario {
     char group_name[BOIDS_MAX_GROUPS][BOIDS_SCENARIO_NAME];
     float color[BOIDS_MAX_GROUPS][4]; // rgba 0..1
     bool color_set[BOIDS_MAX_GROUPS];
+    // How the viewer draws each group's agents: BOIDS_GLYPH_* and a length
+    // factor (DEFAULT and 0: the renderer's choice, larger wedges for hunters).
+    uint32_t glyph[BOIDS_MAX_GROUPS];
+    float glyph_size[BOIDS_MAX_GROUPS];
     float body_length[BOIDS_MAX_GROUPS]; // the length each group's body was made with (written back)
     boids_target_mode target_mode;
     float target_center[3], target_radius, target_period; // circle

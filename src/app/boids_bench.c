@@ -205,7 +205,7 @@ static void draw_frame(const boids_engine *e, const boids_camera *cam, double fp
     flock_draw_begin(cam, fb->w, fb->h, NULL, vp);
     boids_engine_gl b = {0};
     boids_engine_gl_buffers(e, &b);
-    flock_draw_agents(fb->render, cam, BOIDS_COLOR_GROUP, fb->h, vp, p, &b, false);
+    flock_draw_agents(fb->render, cam, boids_render_default_color(p->world.count), fb->h, vp, p, &b, false);
     char hud[512];
     snprintf(hud, sizeof hud,
              "FPS %.1f   frame %.2f ms   step %llu\n"
@@ -275,6 +275,7 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
         boids_camera_fit(&cam, &p->world, (float)fb->w / (float)fb->h);
         boids_options_scenario(o, p, &fb->scen);
         boids_render_set_palette(fb->render, (const float(*)[4])fb->scen.color, fb->scen.color_set);
+        boids_render_set_glyphs(fb->render, fb->scen.glyph, fb->scen.glyph_size);
     }
     for (int i = 0; i < 2; i++) {
         double t0 = omp_get_wtime();

@@ -34,15 +34,36 @@ void flock_draw_agents(boids_render *r, const boids_camera *cam, boids_color_mod
                            .mode = color,
                            .maxspeed = p->group[0].maxspeed};
     memcpy(d.view_proj, view_proj, sizeof d.view_proj);
-    // About 5 pixels long whatever the zoom, never below 3 world units (the
-    // chapter's boid size r) or the agents' own size where that is smaller
-    // (group 0's body_radius: circles' agents are 0.5 across).
+    // About 5 pixels long whatever the zoom (3D: 9 at the world's centre, so
+    // that their lit faces read), never below 3 world units (the chapter's
+    // boid size r) or the agents' own size where that is smaller (group 0's
+    // body_radius: circles' agents are 0.5 across); shorter, down to a
+    // pixel, where they are dense on screen (boids_agents_scale).
     float world_per_px = cam->dim == 3 ? 2.0f * cam->distance * tanf(0.5f * cam->fov_y) / (float)fb_h
                                        : 2.0f * cam->half_height / (float)fb_h;
     float smallest = p->group[0].body_radius > 0.0f ? fminf(3.0f, p->group[0].body_radius) : 3.0f;
-    d.size = fmaxf(smallest, 5.0f * world_per_px);
-    if (d.dim == 3)
+    boids_agents_look look;
+    boids_agents_scale(d.count, p->world.size, world_per_px, smallest, d.dim == 3 ? 9.0f : 5.0f, &look);
+    d.size = look.size;
+    d.px = look.px;
+    d.points = look.points;
+    d.dense = look.dense;
+    d.density_ref = look.density_ref;
+    for (uint32_t g = 0; g < p->world.group_count && g < BOIDS_MAX_GROUPS; g++)
+        if (p->group[g].behaviors & BOIDS_BIT(BOIDS_BI_HUNT))
+            d.hunters |= 1u << g;
+    boids_camera_eye(cam, d.eye);
+    float clear[4];
+    glGetFloatv(GL_COLOR_CLEAR_VALUE, clear);
+    memcpy(d.background, clear, sizeof d.background);
+    if (d.dim == 3) {
+        // Fog from the world's near side to its far side as seen from the eye.
+        float half = 0.5f * sqrtf(p->world.size[0] * p->world.size[0] + p->world.size[1] * p->world.size[1] +
+                                  p->world.size[2] * p->world.size[2]);
+        d.fog_near = fmaxf(0.0f, cam->distance - half);
+        d.fog_reach = 2.0f * half;
         glEnable(GL_DEPTH_TEST);
+    }
     boids_bodies_draw bd = {.joints = b->joints,
                             .rows = b->joint_rows,
                             .id = b->id,

@@ -279,6 +279,8 @@ static int flock_init(viewer *v) {
     if ((rc = viewer_render_create(v, f->use_gpu ? 0 : count, f->use_gpu)))
         return rc;
     boids_render_set_palette(v->render, (const float(*)[4])f->scen->color, f->scen->color_set);
+    boids_render_set_glyphs(v->render, f->scen->glyph, f->scen->glyph_size);
+    v->color = boids_render_default_color(count);
     int fb_w, fb_h;
     glfwGetFramebufferSize(v->w, &fb_w, &fb_h);
     boids_camera_fit(&v->cam, &f->p.world, fb_h > 0 ? (float)fb_w / (float)fb_h : 1.0f);

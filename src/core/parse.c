@@ -32,6 +32,7 @@ const char *boids_parse_grid_fine_text(uint32_t word) {
 }
 const char *const boids_parse_path_outside_names[] = {"clamp", "end", NULL};
 const char *const boids_parse_path_line_names[] = {"segment", "infinite", NULL};
+const char *const boids_parse_glyph_names[BOIDS_GLYPH_COUNT + 1] = {"default", "arrow", "wedge", "dot", NULL};
 const char *const boids_parse_rules_names[BOIDS_RULES_COUNT + 1] = {"chapter", "tutorial", "heading", "circles",
                                                                     "vicsek",  "couzin",   NULL};
 const char *const boids_parse_formation_names[BOIDS_FORMATION_COUNT + 1] = {

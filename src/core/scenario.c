@@ -261,6 +261,8 @@ static const char *const group_keys[] = {"share",
                                          "joints",
                                          "body_length",
                                          "color",
+                                         "glyph",
+                                         "glyph_size",
                                          NULL};
 
 static const char *const world_keys[] = {"dim",          "count",  "size",    "origin",      "boundary",
@@ -652,6 +654,17 @@ static int group_key(parse_ctx *c, const char *sec, uint32_t gi, const char *key
         x->joints = (uint32_t)u;
         return 1;
     }
+    if (strcmp(key, "glyph") == 0) {
+        int s = boids_parse_pick(value, BOIDS_PARSE_TRIM, boids_parse_glyph_names);
+        if (s < 0) {
+            fail(c, c->line, sec, key, value, "default, arrow, wedge or dot", "is not a glyph");
+            return 0;
+        }
+        c->sc.glyph[gi] = (uint32_t)s;
+        return 1;
+    }
+    if (strcmp(key, "glyph_size") == 0) // a factor of the drawn agent length; 0: the default
+        return float_key(c, sec, key, value, 0.0f, false, BOIDS_GLYPH_SIZE_MAX, &c->sc.glyph_size[gi]);
     if (strcmp(key, "color") == 0) {
         if (!parse_color(value, c->sc.color[gi])) {
             fail(c, c->line, sec, key, value, "#rrggbb (hexadecimal)", "is not a colour");
@@ -1649,6 +1662,10 @@ bool boids_scenario_write(const boids_scenario *sc, FILE *f) {
         if (p->body[gi].style != BOIDS_BODY_NONE)
             fprintf(f, "body = %s\njoints = %u\nbody_length = %.9g\n", boids_body_style_name(p->body[gi].style),
                     p->body[gi].joints, (double)sc->body_length[gi]);
+        if (sc->glyph[gi] != BOIDS_GLYPH_DEFAULT && sc->glyph[gi] < BOIDS_GLYPH_COUNT)
+            fprintf(f, "glyph = %s\n", boids_parse_glyph_names[sc->glyph[gi]]);
+        if (sc->glyph_size[gi] > 0.0f)
+            fprintf(f, "glyph_size = %.9g\n", (double)sc->glyph_size[gi]);
         if (sc->color_set[gi])
             fprintf(f, "color = #%02x%02x%02x\n", (unsigned)lroundf(sc->color[gi][0] * 255.0f),
                     (unsigned)lroundf(sc->color[gi][1] * 255.0f), (unsigned)lroundf(sc->color[gi][2] * 255.0f));

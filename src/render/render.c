@@ -83,6 +83,8 @@ boids_result boids_render_create(boids_render **out, const boids_render_desc *d,
     if (res == BOIDS_OK)
         res = boids_program_graphics(d->shader_dir, "hud.vert", "lines.frag", &r->prog_hud, err, err_size);
     if (res == BOIDS_OK)
+        res = boids_program_graphics(d->shader_dir, "density.vert", "density.frag", &r->prog_density, err, err_size);
+    if (res == BOIDS_OK)
         res = boids_render_bodies_init(r, d->shader_dir, err, err_size);
     if (res != BOIDS_OK) {
         boids_render_destroy(r);
@@ -120,12 +122,23 @@ void boids_render_set_palette(boids_render *r, const float (*rgba)[4], const boo
             r->palette[g][k] = rgba && use && use[g] ? rgba[g][k] : builtin[g][k];
 }
 
+// See boids/render.h.
+void boids_render_set_glyphs(boids_render *r, const uint32_t *shape, const float *size) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        r->glyph_shape[g] = shape && shape[g] < BOIDS_GLYPH_COUNT ? shape[g] : BOIDS_GLYPH_DEFAULT;
+        r->glyph_size[g] = size && size[g] > 0.0f ? size[g] : 0.0f;
+    }
+}
+
 void boids_render_destroy(boids_render *r) {
     if (!r)
         return;
     glDeleteProgram(r->prog_agents);
     glDeleteProgram(r->prog_lines);
     glDeleteProgram(r->prog_hud);
+    glDeleteProgram(r->prog_density);
+    glDeleteFramebuffers(1, &r->density_fbo);
+    glDeleteTextures(1, &r->density_tex);
     GLuint vaos[] = {r->vao_empty, r->vao_lines, r->vao_hud};
     glDeleteVertexArrays(3, vaos);
     GLuint bufs[] = {r->vbo_lines, r->vbo_hud};
@@ -156,10 +169,40 @@ void boids_render_use(const boids_render *r, GLuint program, const float *view_p
     glUniform3fv(BOIDS_LOC_PALETTE, BOIDS_MAX_GROUPS, &r->palette[0][0]);
 }
 
-// See boids/render.h: 3 vertices (2D) or 6 (3D) per agent, made up in the
-// vertex shader from gl_VertexID; no vertex buffers. One plain draw of them
-// all (tiny instances batch poorly on GPUs), or one instance per agent
-// where the vertex count passes GLsizei's range.
+// The float image dense agents are summed into, as large as the viewport
+// (made again when that changes); false where it cannot be made. GL 3.0
+// calls only (no DSA): the viewer's GL 4.1 path draws with it too.
+static bool density_target(boids_render *r, int w, int h) {
+    if (r->density_fbo && r->density_w == w && r->density_h == h)
+        return true;
+    glDeleteFramebuffers(1, &r->density_fbo);
+    glDeleteTextures(1, &r->density_tex);
+    GLint texture = 0, framebuffer = 0;
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &texture);
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+    glGenTextures(1, &r->density_tex);
+    glBindTexture(GL_TEXTURE_2D, r->density_tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, w, h, 0, GL_RGBA, GL_FLOAT, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glGenFramebuffers(1, &r->density_fbo);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->density_fbo);
+    glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->density_tex, 0);
+    bool complete = glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)framebuffer);
+    glBindTexture(GL_TEXTURE_2D, (GLuint)texture);
+    r->density_w = w;
+    r->density_h = h;
+    return complete;
+}
+
+// See boids/render.h: 3 vertices (2D) or 12 (3D) per agent, or one point
+// where they are dense, made up in the vertex shader from gl_VertexID; no
+// vertex buffers. One plain draw of them all (tiny instances batch poorly
+// on GPUs), or one instance per agent where the vertex count passes
+// GLsizei's range. Dense: their colours added into a float image (no depth
+// test; alpha counts them), then tone-mapped over the frame by
+// density.frag, so a pixel's brightness follows the agents on it.
 void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     if (!d->count)
         return;
@@ -171,12 +214,58 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     glUniform1f(BOIDS_LOC_AGENT_SIZE, d->size);
     glUniform1ui(BOIDS_LOC_AGENT_MODE, (GLuint)d->mode);
     glUniform1f(BOIDS_LOC_AGENT_MAXSPEED, d->maxspeed);
+    glUniform1ui(BOIDS_LOC_AGENT_POINTS, d->points ? 1u : 0u);
+    glUniform1f(BOIDS_LOC_AGENT_PX, d->px > 0.0f ? d->px : 1.0f);
+    glUniform4f(BOIDS_LOC_AGENT_EYE, d->eye[0], d->eye[1], d->eye[2], d->fog_near);
+    glUniform4f(BOIDS_LOC_AGENT_FOG, d->background[0], d->background[1], d->background[2], d->fog_reach);
+    float glyph[BOIDS_MAX_GROUPS][2];
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        bool hunts = (d->hunters >> g) & 1u;
+        glyph[g][0] = r->glyph_size[g] > 0.0f ? r->glyph_size[g] : hunts ? 2.0f : 1.0f;
+        uint32_t shape = r->glyph_shape[g] ? r->glyph_shape[g] : hunts ? BOIDS_GLYPH_WEDGE : BOIDS_GLYPH_ARROW;
+        glyph[g][1] = (float)shape;
+    }
+    glUniform2fv(BOIDS_LOC_AGENT_GLYPH, BOIDS_MAX_GROUPS, &glyph[0][0]);
     glBindVertexArray(r->vao_empty);
-    uint64_t per = d->dim == 3 ? 6 : 3;
+    GLint viewport[4], framebuffer = 0;
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+    bool dense = d->dense && viewport[2] > 0 && viewport[3] > 0 && density_target(r, viewport[2], viewport[3]);
+    glUniform1ui(BOIDS_LOC_AGENT_DENSE, dense ? 1u : 0u);
+    GLboolean depth = glIsEnabled(GL_DEPTH_TEST);
+    if (dense) {
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->density_fbo);
+        glViewport(0, 0, viewport[2], viewport[3]);
+        static const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        glClearBufferfv(GL_COLOR, 0, zero);
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_ONE, GL_ONE);
+        glDisable(GL_DEPTH_TEST);
+    }
+    if (d->points)
+        glEnable(GL_PROGRAM_POINT_SIZE);
+    GLenum prim = d->points ? GL_POINTS : GL_TRIANGLES;
+    uint64_t per = d->points ? 1 : d->dim == 3 ? 12 : 3;
     if ((uint64_t)d->count * per <= INT32_MAX)
-        glDrawArrays(GL_TRIANGLES, 0, (GLsizei)((uint64_t)d->count * per));
+        glDrawArrays(prim, 0, (GLsizei)((uint64_t)d->count * per));
     else
-        glDrawArraysInstanced(GL_TRIANGLES, 0, (GLsizei)per, (GLsizei)d->count);
+        glDrawArraysInstanced(prim, 0, (GLsizei)per, (GLsizei)d->count);
+    if (d->points)
+        glDisable(GL_PROGRAM_POINT_SIZE);
+    if (dense) {
+        glDisable(GL_BLEND);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)framebuffer);
+        glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+        glUseProgram(r->prog_density);
+        glUniform1f(BOIDS_LOC_DENSITY_REF, d->density_ref);
+        glUniform2f(BOIDS_LOC_DENSITY_ORIGIN, (float)viewport[0], (float)viewport[1]);
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, r->density_tex);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glBindTexture(GL_TEXTURE_2D, 0);
+        if (depth)
+            glEnable(GL_DEPTH_TEST);
+    }
 }
 
 // Grows a vertex buffer to hold `bytes` (doubling: no reallocation per frame).

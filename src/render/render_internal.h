@@ -14,7 +14,11 @@ typedef struct hud_vertex {
 
 struct boids_render {
     float palette[BOIDS_MAX_GROUPS][3]; // group colours, BOIDS_LOC_PALETTE of agents.vert and bodies.vert
-    GLuint prog_agents, prog_lines, prog_hud, prog_bodies;
+    uint32_t glyph_shape[BOIDS_MAX_GROUPS]; // BOIDS_GLYPH_* (DEFAULT: from the groups that hunt, at each draw)
+    float glyph_size[BOIDS_MAX_GROUPS];     // length factors (0: default)
+    GLuint prog_agents, prog_lines, prog_hud, prog_bodies, prog_density;
+    GLuint density_fbo, density_tex; // dense agents' sums (RGBA32F), density_w x density_h
+    int density_w, density_h;
     GLuint vao_empty, vao_lines, vao_hud;
     GLuint vbo_lines, vbo_hud;
     size_t lines_cap, hud_cap; // bytes
