@@ -92,8 +92,9 @@ static long drawn_pixels(const image *im) {
 
 // Runs `args` capped at 4.1 and at 4.5 with a screenshot each; the two
 // pictures below the HUD must be the same and show at least `least` drawn
-// pixels. Returns the drawn pixels of the 4.1 picture.
-static long same_on_both(const char *name, const char *const *args, long least) {
+// pixels. `flock`: a flock run, which must say it is on the CPU backend.
+// Returns the drawn pixels of the 4.1 picture.
+static long same_pictures(const char *name, const char *const *args, long least, bool flock) {
     char shot[2][256];
     const char *all[MAX_ARGS];
     int n = 0;
@@ -111,7 +112,7 @@ static long same_on_both(const char *name, const char *const *args, long least) 
         all[n + 8] = NULL;
         run_result r = run_viewer(name, all, c == 0);
         expect_ok(&r, c ? "OpenGL 4.5" : "OpenGL 4.1");
-        ck_assert_msg(strstr(r.out, "backend cpu"), "%s: expected the CPU backend; stdout: %s", name, r.out);
+        ck_assert_msg(!flock || strstr(r.out, "backend cpu"), "%s: expected the CPU backend; stdout: %s", name, r.out);
         boids_test_run_free(&r);
         im[c] = load(shot[c]);
     }
@@ -128,6 +129,11 @@ static long same_on_both(const char *name, const char *const *args, long least) 
                   name, differ);
     ck_assert_msg(drawn >= least, "%s: expected >= %ld drawn pixels below the HUD on 4.1, got %ld", name, least, drawn);
     return drawn;
+}
+
+// A flock on the CPU backend, the same on 4.1 as on 4.5.
+static long same_on_both(const char *name, const char *const *args, long least) {
+    return same_pictures(name, args, least, true);
 }
 
 // 2D glyphs in the group colours, the world's box.
@@ -172,6 +178,22 @@ START_TEST(cpu_overlays) {
 }
 END_TEST
 
+// A replay of a boids-run recording and the chain demo: no simulation on
+// the GPU, so they run on 4.1 too.
+START_TEST(replay_and_demo) {
+    const char *rec = TMP "/gl41.rec";
+    run_result r =
+        boids_test_run(RUN_BIN, ARGV(RUN_BIN, "--count", "3000", "--steps", "10", "--record", rec), TMP, "record");
+    ck_assert_msg(r.spawned && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "expected boids-run to record; %s",
+                  r.err);
+    boids_test_run_free(&r);
+    same_pictures("replay", ARGV("--replay", rec, "--frames", "5"), 3000, false);
+    // The demo's canvas is light: its picture equal to 4.5's (the chain's
+    // dark joints included) is the check, the drawn pixels are the canvas.
+    same_pictures("demo", ARGV("--demo", "chain", "--frames", "3"), 1000, false);
+}
+END_TEST
+
 // --backend gpu on 4.1: exit 3 with one line naming the version found and
 // --backend cpu; no window's picture.
 START_TEST(gpu_refused) {
@@ -212,6 +234,7 @@ int main(void) {
         {"cpu_colours", cpu_colours},
         {"cpu_bodies", cpu_bodies},
         {"cpu_overlays", cpu_overlays},
+        {"replay_and_demo", replay_and_demo},
         {"gpu_refused", gpu_refused},
         {"default_falls_back", default_falls_back},
     };
