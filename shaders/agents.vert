@@ -6,28 +6,45 @@
 // colours summed into a float image for density.frag. Coloured by
 // group, heading, speed or neighbour count. Drawn by src/render/render.c
 // boids_render_agents.
+// Agent i's state: the storage buffers (4.5), or on GL 4.1 the same
+// buffers as buffer textures (BOIDS_TEX_* units, set by render.c).
+#ifdef BOIDS_GL41
+uniform samplerBuffer u_tex_pos;
+uniform samplerBuffer u_tex_vel;
+uniform usamplerBuffer u_tex_group;
+uniform usamplerBuffer u_tex_neighbors;
+#define AGENT_POS(i) texelFetch(u_tex_pos, int(i))
+#define AGENT_VEL(i) texelFetch(u_tex_vel, int(i))
+#define AGENT_GROUP(i) texelFetch(u_tex_group, int(i)).x
+#define AGENT_NEIGHBORS(i) texelFetch(u_tex_neighbors, int(i)).x
+#else
 layout(std430, binding = BOIDS_SSBO_CUR_POS) readonly buffer AgentPos { vec4 agent_pos[]; };
 layout(std430, binding = BOIDS_SSBO_CUR_VEL) readonly buffer AgentVel { vec4 agent_vel[]; };
 layout(std430, binding = BOIDS_SSBO_CUR_GROUP) readonly buffer AgentGroup { uint agent_group[]; };
 layout(std430, binding = BOIDS_SSBO_NEIGHBORS) readonly buffer AgentNeighbors { uint agent_neighbors[]; };
+#define AGENT_POS(i) agent_pos[i]
+#define AGENT_VEL(i) agent_vel[i]
+#define AGENT_GROUP(i) agent_group[i]
+#define AGENT_NEIGHBORS(i) agent_neighbors[i]
+#endif
 
-layout(location = BOIDS_LOC_VIEW_PROJ) uniform mat4 u_view_proj;
-layout(location = BOIDS_LOC_AGENT_SIZE) uniform float u_size;         // agent length in world units
-layout(location = BOIDS_LOC_AGENT_MODE) uniform uint u_mode;          // BOIDS_COLOR_BY_*
-layout(location = BOIDS_LOC_DIM) uniform uint u_dim;                  // 2 or 3
-layout(location = BOIDS_LOC_AGENT_MAXSPEED) uniform float u_maxspeed; // speed colour scale
-layout(location = BOIDS_LOC_AGENT_POINTS) uniform uint u_points;      // 1: one point per agent
-layout(location = BOIDS_LOC_AGENT_DENSE) uniform uint u_dense;        // 1: colours summed (density.frag)
-layout(location = BOIDS_LOC_AGENT_PX) uniform float u_px;             // agent length in pixels
-layout(location = BOIDS_LOC_AGENT_EYE) uniform vec4 u_eye;            // camera position, w: fog start
-layout(location = BOIDS_LOC_AGENT_FOG) uniform vec4 u_fog;            // background rgb, a: fog reach (0: none)
+BOIDS_UNIFORM_LOC(BOIDS_LOC_VIEW_PROJ) uniform mat4 u_view_proj;
+BOIDS_UNIFORM_LOC(BOIDS_LOC_AGENT_SIZE) uniform float u_size;         // agent length in world units
+BOIDS_UNIFORM_LOC(BOIDS_LOC_AGENT_MODE) uniform uint u_mode;          // BOIDS_COLOR_BY_*
+BOIDS_UNIFORM_LOC(BOIDS_LOC_DIM) uniform uint u_dim;                  // 2 or 3
+BOIDS_UNIFORM_LOC(BOIDS_LOC_AGENT_MAXSPEED) uniform float u_maxspeed; // speed colour scale
+BOIDS_UNIFORM_LOC(BOIDS_LOC_AGENT_POINTS) uniform uint u_points;      // 1: one point per agent
+BOIDS_UNIFORM_LOC(BOIDS_LOC_AGENT_DENSE) uniform uint u_dense;        // 1: colours summed (density.frag)
+BOIDS_UNIFORM_LOC(BOIDS_LOC_AGENT_PX) uniform float u_px;             // agent length in pixels
+BOIDS_UNIFORM_LOC(BOIDS_LOC_AGENT_EYE) uniform vec4 u_eye;            // camera position, w: fog start
+BOIDS_UNIFORM_LOC(BOIDS_LOC_AGENT_FOG) uniform vec4 u_fog;            // background rgb, a: fog reach (0: none)
 // Per group: x the length factor, y BOIDS_GLYPH_* (never DEFAULT: render.c resolves it).
-layout(location = BOIDS_LOC_AGENT_GLYPH) uniform vec2 u_glyph[BOIDS_MAX_GROUPS];
+BOIDS_UNIFORM_LOC(BOIDS_LOC_AGENT_GLYPH) uniform vec2 u_glyph[BOIDS_MAX_GROUPS];
 
 out vec4 v_color;
 
 // The group colours (src/render/render.c: built in, or a scenario's).
-layout(location = BOIDS_LOC_PALETTE) uniform vec3 u_palette[BOIDS_MAX_GROUPS];
+BOIDS_UNIFORM_LOC(BOIDS_LOC_PALETTE) uniform vec3 u_palette[BOIDS_MAX_GROUPS];
 
 vec3 hue(float h) {
     vec3 k = clamp(abs(fract(h + vec3(0.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0 - 3.0) - 1.0, 0.0, 1.0);
@@ -64,11 +81,11 @@ void main() {
     uint per = u_points == 1u ? 1u : u_dim == 3u ? 12u : 3u;
     uint vid = uint(gl_VertexID) % per;
     uint i = uint(gl_InstanceID) + uint(gl_VertexID) / per;
-    uint g = agent_group[i] & (BOIDS_MAX_GROUPS - 1u);
+    uint g = AGENT_GROUP(i) & (BOIDS_MAX_GROUPS - 1u);
     vec2 glyph = u_glyph[g];
     uint shape = uint(glyph.y + 0.5);
-    vec3 p = agent_pos[i].xyz;
-    vec3 v = agent_vel[i].xyz;
+    vec3 p = AGENT_POS(i).xyz;
+    vec3 v = AGENT_VEL(i).xyz;
     float speed = length(v);
     vec3 f = speed > 1e-6 ? v / speed : vec3(1.0, 0.0, 0.0);
     vec3 side, up;
@@ -124,7 +141,7 @@ void main() {
     else if (u_mode == BOIDS_COLOR_BY_SPEED)
         c = ramp(speed / max(u_maxspeed, 1e-6));
     else if (u_mode == BOIDS_COLOR_BY_NEIGHBORS)
-        c = ramp(float(agent_neighbors[i]) / 40.0);
+        c = ramp(float(AGENT_NEIGHBORS(i)) / 40.0);
     else
         c = u_palette[g];
     c = min(c * shade, vec3(1.0));

@@ -5,24 +5,39 @@
 // (u_part); instances whose group's style is not u_style, and vertices past
 // the group's own joints, are put outside the clip volume (nothing drawn).
 // Drawn by src/render/bodies.c boids_render_bodies.
+// The slot's id and group and the joints: storage buffers (4.5), or on GL
+// 4.1 the same buffers as buffer textures (BOIDS_TEX_* units, set by
+// bodies.c, as the block's binding).
+#ifdef BOIDS_GL41
+uniform usamplerBuffer u_tex_id;
+uniform usamplerBuffer u_tex_group;
+uniform samplerBuffer u_tex_joints;
+#define AGENT_ID(i) texelFetch(u_tex_id, int(i)).x
+#define AGENT_GROUP(i) texelFetch(u_tex_group, int(i)).x
+#define JOINT(i) texelFetch(u_tex_joints, int(i))
+#else
 layout(std430, binding = BOIDS_SSBO_CUR_ID) readonly buffer AgentId { uint agent_id[]; };
 layout(std430, binding = BOIDS_SSBO_CUR_GROUP) readonly buffer AgentGroup { uint agent_group[]; };
 layout(std430, binding = BOIDS_SSBO_JOINTS) readonly buffer Joints { vec4 joint[]; };
-layout(std140, binding = BOIDS_UBO_BODIES) uniform Bodies { boids_body_params body[BOIDS_MAX_GROUPS]; };
+#define AGENT_ID(i) agent_id[i]
+#define AGENT_GROUP(i) agent_group[i]
+#define JOINT(i) joint[i]
+#endif
+layout(std140 BOIDS_BINDING(BOIDS_UBO_BODIES)) uniform Bodies { boids_body_params body[BOIDS_MAX_GROUPS]; };
 
-layout(location = BOIDS_LOC_VIEW_PROJ) uniform mat4 u_view_proj;
-layout(location = BOIDS_LOC_BODY_STYLE) uniform uint u_style; // BOIDS_BODY_* of this draw
-layout(location = BOIDS_LOC_BODY_PART) uniform uint u_part;   // BOIDS_BODY_PART_* (shared.h)
-layout(location = BOIDS_LOC_DIM) uniform uint u_dim;          // 2 or 3
-layout(location = BOIDS_LOC_BODY_COUNT) uniform uint u_count; // agents (the joints' row length)
-layout(location = BOIDS_LOC_BODY_EYE) uniform vec3 u_eye;     // 3D: the camera's position
+BOIDS_UNIFORM_LOC(BOIDS_LOC_VIEW_PROJ) uniform mat4 u_view_proj;
+BOIDS_UNIFORM_LOC(BOIDS_LOC_BODY_STYLE) uniform uint u_style; // BOIDS_BODY_* of this draw
+BOIDS_UNIFORM_LOC(BOIDS_LOC_BODY_PART) uniform uint u_part;   // BOIDS_BODY_PART_* (shared.h)
+BOIDS_UNIFORM_LOC(BOIDS_LOC_DIM) uniform uint u_dim;          // 2 or 3
+BOIDS_UNIFORM_LOC(BOIDS_LOC_BODY_COUNT) uniform uint u_count; // agents (the joints' row length)
+BOIDS_UNIFORM_LOC(BOIDS_LOC_BODY_EYE) uniform vec3 u_eye;     // 3D: the camera's position
 
 out vec4 v_color;
 out vec2 v_local;     // quads: the corner in [-1, 1]^2
 flat out uint v_disc; // 0 flat colour, 1 a disc, 2 an eye (white disc, dark pupil)
 
 // The group colours (src/render/render.c: built in, or a scenario's).
-layout(location = BOIDS_LOC_PALETTE) uniform vec3 u_palette[BOIDS_MAX_GROUPS];
+BOIDS_UNIFORM_LOC(BOIDS_LOC_PALETTE) uniform vec3 u_palette[BOIDS_MAX_GROUPS];
 // Corners of a quad as two triangles.
 const vec2 corner[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, -1.0), vec2(1.0, 1.0),
                                vec2(-1.0, 1.0));
@@ -33,7 +48,7 @@ struct agent {
 };
 
 vec4 joint_at(agent a, uint j) {
-    return joint[j * u_count + a.id];
+    return JOINT(j * u_count + a.id);
 }
 
 float width_at(agent a, uint j) {
@@ -111,8 +126,8 @@ vec3 billboard(vec3 c, float r, vec2 at) {
 void main() {
     uint slot = uint(gl_InstanceID);
     agent a;
-    a.group = agent_group[slot] & (BOIDS_MAX_GROUPS - 1u);
-    a.id = agent_id[slot];
+    a.group = AGENT_GROUP(slot) & (BOIDS_MAX_GROUPS - 1u);
+    a.id = AGENT_ID(slot);
     a.joints = body[a.group].joints;
     uint k = uint(gl_VertexID);
     v_local = vec2(0.0);

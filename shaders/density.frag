@@ -5,9 +5,9 @@
 // disagree) at a brightness that grows with the logarithm of their number,
 // full at u_ref agents: a clump is brighter than a lone agent, and a dense
 // flock's inside still shows its structure instead of saturating to white.
-uniform sampler2D u_sum; // texture unit 0
-layout(location = BOIDS_LOC_DENSITY_REF) uniform float u_ref;      // agents on a pixel drawn at full brightness
-layout(location = BOIDS_LOC_DENSITY_ORIGIN) uniform vec2 u_origin; // the viewport's lower left corner, pixels
+uniform sampler2D u_sum; // texture unit BOIDS_TEX_DENSITY (render.c)
+BOIDS_UNIFORM_LOC(BOIDS_LOC_DENSITY_REF) uniform float u_ref;      // agents on a pixel drawn at full brightness
+BOIDS_UNIFORM_LOC(BOIDS_LOC_DENSITY_ORIGIN) uniform vec2 u_origin; // the viewport's lower left corner, pixels
 layout(location = BOIDS_FRAG_COLOR) out vec4 frag_color;
 
 void main() {

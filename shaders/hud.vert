@@ -2,7 +2,7 @@
 // at the top left of the framebuffer. Drawn by boids_render_text / _rect.
 layout(location = BOIDS_ATTR_POS) in vec2 a_pos;
 layout(location = BOIDS_ATTR_COLOR) in vec4 a_color;
-layout(location = BOIDS_LOC_HUD_FRAMEBUFFER) uniform vec2 u_framebuffer; // width, height in pixels
+BOIDS_UNIFORM_LOC(BOIDS_LOC_HUD_FRAMEBUFFER) uniform vec2 u_framebuffer; // width, height in pixels
 
 out vec4 v_color;
 

@@ -90,10 +90,11 @@
 #define BOIDS_WEIGHT_FIRST 16u /* behaviours whose weights are in weight[]; the rest in weight_more[] */
 #define BOIDS_BIT(index) (1u << (index))
 #define BOIDS_B_FLOCKING (BOIDS_BIT(BOIDS_BI_SEPARATION) | BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))
-/* Behaviours that need the neighbour gather. */
-#define BOIDS_B_NEIGHBOR_MASK                                                                                          \
-    (BOIDS_B_FLOCKING | BOIDS_BIT(BOIDS_BI_VIEW) | BOIDS_BIT(BOIDS_BI_ESCAPE) | BOIDS_BIT(BOIDS_BI_HUNT) |             \
-     BOIDS_BIT(BOIDS_BI_QUEUE) | BOIDS_BIT(BOIDS_BI_AVOID) | BOIDS_BIT(BOIDS_BI_HIDE))
+/* Behaviours that need the neighbour gather (in parts, each on one line:
+ * GLSL 4.10, the drawing shaders on GL 4.1, has no line continuation). */
+#define BOIDS_B_NEIGHBOR_PART1 (BOIDS_BIT(BOIDS_BI_VIEW) | BOIDS_BIT(BOIDS_BI_ESCAPE) | BOIDS_BIT(BOIDS_BI_HUNT))
+#define BOIDS_B_NEIGHBOR_PART2 (BOIDS_BIT(BOIDS_BI_QUEUE) | BOIDS_BIT(BOIDS_BI_AVOID) | BOIDS_BIT(BOIDS_BI_HIDE))
+#define BOIDS_B_NEIGHBOR_MASK (BOIDS_B_FLOCKING | BOIDS_B_NEIGHBOR_PART1 | BOIDS_B_NEIGHBOR_PART2)
 /* Queueing's cone: a neighbour is "ahead" within acos(0.7) ~ 45.6 degrees of the heading. */
 #define BOIDS_QUEUE_COS 0.7f
 
@@ -348,6 +349,28 @@
 #define BOIDS_LOC_DENSITY_ORIGIN 1  /* density.frag: vec2 the viewport's lower left corner */
 /* Vertex attributes of the lines and the HUD (render.c's attrib_vao), and
  * the fragment shaders' one colour output: */
+/* GL 4.1 core (macOS; BOIDS_GL41, the viewer's --backend cpu): no explicit
+ * uniform locations and no binding qualifiers, so BOIDS_UNIFORM_LOC(n) and
+ * BOIDS_BINDING(n) are empty there; C finds each uniform by name
+ * (glGetUniformLocation: on 4.5 the same location), and sets the binding of
+ * a block and the unit of a sampler itself. Without storage buffers the
+ * drawing shaders read the state through buffer textures, on these units: */
+#define BOIDS_TEX_POS 0       /* samplerBuffer (RGBA32F): agents' pos */
+#define BOIDS_TEX_VEL 1       /* samplerBuffer (RGBA32F): agents' vel */
+#define BOIDS_TEX_GROUP 2     /* usamplerBuffer (R32UI): agents' group */
+#define BOIDS_TEX_NEIGHBORS 3 /* usamplerBuffer (R32UI): agents' neighbour counts */
+#define BOIDS_TEX_ID 4        /* usamplerBuffer (R32UI): bodies.vert, the slot's id */
+#define BOIDS_TEX_JOINTS 5    /* samplerBuffer (RGBA32F): bodies.vert, the joints */
+#define BOIDS_TEX_DENSITY 6   /* sampler2D (RGBA32F): density.frag, the dense agents' sums (4.5 too) */
+#ifdef BOIDS_GLSL
+#ifdef BOIDS_GL41
+#define BOIDS_UNIFORM_LOC(n)
+#define BOIDS_BINDING(n)
+#else
+#define BOIDS_UNIFORM_LOC(n) layout(location = n)
+#define BOIDS_BINDING(n) , binding = n
+#endif
+#endif
 #define BOIDS_ATTR_POS 0   /* lines.vert vec3, hud.vert vec2 */
 #define BOIDS_ATTR_COLOR 1 /* vec4 RGBA */
 #define BOIDS_FRAG_COLOR 0 /* out vec4 frag_color */

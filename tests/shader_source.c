@@ -11,8 +11,10 @@
 //                    a 2D flocking run (steer.spec-flocking.comp) and to a
 //                    3D run of every behaviour with relations, K nearest
 //                    and a finer grid (steer.spec-all.comp)
-//   vert FILE / frag FILE   every embedded *.vert, *.frag
-//   link VERT FRAG   the drawing programs src/render links
+//   vert FILE / frag FILE   every embedded *.vert, *.frag, once as on GL 4.5
+//                    and once as on GL 4.1 core (NAME.gl41.vert: "#version
+//                    410 core", BOIDS_GL41; the viewer's --backend cpu)
+//   link VERT FRAG   the drawing programs src/render links, on 4.5 and 4.1
 // Exit 0, 1 with a message on stderr, or 2 for bad arguments (one line).
 // --help and --version: the shared command line (src/app/cli.h).
 #include <errno.h>
@@ -32,6 +34,7 @@ static const char *const drawing[][2] = {
     {"lines.vert", "lines.frag"},
     {"hud.vert", "lines.frag"},
     {"bodies.vert", "bodies.frag"},
+    {"density.vert", "density.frag"},
 };
 
 static bool ends_with(const char *s, const char *end) {
@@ -118,9 +121,13 @@ static int run(const boids_options *o) {
             }
             compute++;
         } else if (ends_with(f, ".vert") || ends_with(f, ".frag")) {
-            if (!write_source(outdir, shader_dir, f, 0, f))
+            char name[256];
+            snprintf(name, sizeof(name), "%.*s.gl41%s", (int)(strlen(f) - 5), f, f + strlen(f) - 5);
+            if (!write_source(outdir, shader_dir, f, 0, f) ||
+                !write_source(outdir, shader_dir, f, BOIDS_SHADER_GL41, name))
                 return 1;
-            printf("%s %s\n", ends_with(f, ".vert") ? "vert" : "frag", f);
+            printf("%s %s\n%s %s\n", ends_with(f, ".vert") ? "vert" : "frag", f,
+                   ends_with(f, ".vert") ? "vert" : "frag", name);
         }
     }
     // The specialised steer programs (src/gpu/steer_spec.h).
@@ -144,8 +151,11 @@ static int run(const boids_options *o) {
         fprintf(stderr, "boids-shader-source: no compute shader is built in\n");
         return 1;
     }
-    for (size_t i = 0; i < sizeof(drawing) / sizeof(drawing[0]); i++)
-        printf("link %s %s\n", drawing[i][0], drawing[i][1]);
+    for (size_t i = 0; i < sizeof(drawing) / sizeof(drawing[0]); i++) {
+        const char *v = drawing[i][0], *f = drawing[i][1];
+        printf("link %s %s\n", v, f);
+        printf("link %.*s.gl41.vert %.*s.gl41.frag\n", (int)(strlen(v) - 5), v, (int)(strlen(f) - 5), f);
+    }
     return 0;
 }
 

@@ -3,7 +3,8 @@
 # compiles, assembled by the backend's own code (TOOL: boids-shader-source,
 # tests/shader_source.c), through the Khronos reference compiler
 # glslangValidator (Debian's glslang-tools): desktop GLSL as the #version
-# line says (450 core), each compute stage with and without
+# line says (450 core; the drawing shaders also as 410 core, the viewer on GL
+# 4.1), each compute stage with and without
 # GL_ARB_gpu_shader_int64, each drawing program's shaders linked together.
 # Mesa accepts some GLSL that other drivers reject; glslang holds to the
 # specification. A missing glslangValidator is a failure, never a skip.

@@ -47,7 +47,8 @@ const char *boids_gl_context_describe(const boids_gl_context *ctx);
 bool boids_gl_context_robust(const boids_gl_context *ctx);
 
 // The viewer's window (src/platform/glfw_window.c): GLFW, an OpenGL 4.5
-// core debug context, current on this thread.
+// core debug context, else a 4.1 core forward-compatible one (the version
+// glad's loader returns says which), current on this thread.
 typedef struct boids_window boids_window;
 struct GLFWwindow;
 typedef struct boids_window_desc {

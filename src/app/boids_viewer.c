@@ -192,7 +192,7 @@ static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLen
 
 // See viewer.h.
 int viewer_render_create(viewer *v, uint32_t own_count, bool gpu_debug) {
-    if (!gpu_debug) {
+    if (!gpu_debug && boids_gl_debug_available()) { // 4.3 or GL_KHR_debug (not macOS's 4.1)
         boids_gl_debug_enable(debug_message, v, true);
         v->debug_installed = true;
     }
@@ -325,7 +325,10 @@ static int check_options(viewer *v) {
     return viewer_video_check(v); // last: 3 (no ffmpeg) after every 2
 }
 
-// The window with a GL 4.5 core context, glad loaded; 0 or 3 (said in one line).
+// The window with a GL 4.5 core context, glad loaded; or a 4.1 core one
+// (v->gl41) where the flock runs on the CPU backend (--backend cpu; the
+// default GPU backend falls back to it with a one-line notice), or for a
+// replay or demo. 0 or 3 (said in one line).
 static int open_window(viewer *v) {
     char err[4096];
     bool no_display = false;
@@ -338,8 +341,8 @@ static int open_window(viewer *v) {
                     PROG, err);
         else
             fprintf(stderr,
-                    "%s: %s; expected OpenGL 4.5 core: the viewer draws with it on both backends (--backend cpu "
-                    "too), so neither works here: use boids-run --backend cpu for a headless run%s\n",
+                    "%s: %s; expected OpenGL 4.5 core (4.1 core with --backend cpu), so neither backend works "
+                    "here: use boids-run --backend cpu for a headless run%s\n",
                     PROG, err, strstr(err, "llvmpipe") ? "" : ", or Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)");
         return EXIT_ENVIRONMENT;
     }
@@ -347,13 +350,26 @@ static int open_window(viewer *v) {
     int version = gladLoadGL((GLADloadfunc)boids_window_loader(v->win));
     snprintf(v->renderer, sizeof v->renderer, "%s", version ? (const char *)glGetString(GL_RENDERER) : "?");
     snprintf(v->gl_version, sizeof v->gl_version, "%s", version ? (const char *)glGetString(GL_VERSION) : "?");
-    if (!version || GLAD_VERSION_MAJOR(version) * 10 + GLAD_VERSION_MINOR(version) < 45) {
+    int found = version ? GLAD_VERSION_MAJOR(version) * 10 + GLAD_VERSION_MINOR(version) : 0;
+    if (found < 41) {
         fprintf(stderr,
-                "%s: no OpenGL 4.5 core context: found OpenGL '%s' on '%s'; expected 4.5 core (both backends "
-                "draw with it): use boids-run --backend cpu for a headless run\n",
+                "%s: no OpenGL 4.1 core context: found OpenGL '%s' on '%s'; expected 4.5 core (4.1 core with "
+                "--backend cpu): use boids-run --backend cpu for a headless run\n",
                 PROG, v->gl_version, v->renderer);
         return EXIT_ENVIRONMENT;
     }
+    v->gl41 = found < 45;
+    if (v->gl41 && v->wants_gpu && !v->gpu_by_default) {
+        fprintf(stderr,
+                "%s: --backend gpu: found OpenGL '%s' on '%s'; the GPU backend needs OpenGL 4.5 (compute shaders): "
+                "use --backend cpu, which draws with 4.1\n",
+                PROG, v->gl_version, v->renderer);
+        return EXIT_ENVIRONMENT;
+    }
+    if (v->gl41 && v->wants_gpu) // the default backend: a notice, and the CPU
+        fprintf(stderr,
+                "%s: found OpenGL '%s' (the GPU backend needs 4.5): running on the CPU backend, as --backend cpu\n",
+                PROG, v->gl_version);
     return 0;
 }
 

@@ -91,6 +91,10 @@ struct viewer {
     boids_camera cam;
     boids_color_mode color; // the C key
     char renderer[256], gl_version[128];
+    bool gl41; // the window's context is below 4.5: only the CPU backend (viewer_flock.c), drawn with GL 4.1
+    // Set by the flock's prepare: the GPU backend, and whether by default
+    // (no --backend); a context below 4.5 then falls back to the CPU.
+    bool wants_gpu, gpu_by_default;
     bool help, quit, stop, last_frame, forced_zero, dragging, debug_installed;
     float hud_bottom; // pixels: the HUD panel's lower edge this frame (the help overlay starts below it)
     bool have_cursor; // the cursor has moved over the window (or the script's mouse=)

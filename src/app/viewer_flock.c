@@ -90,7 +90,8 @@ static int check_fault(viewer *v) {
     char what[1024];
     uint64_t step = boids_engine_steps(f->e);
     if (boids_engine_check(f->e, what, sizeof what) == BOIDS_OK) {
-        GLenum st = glGetGraphicsResetStatus();
+        // GL 4.1 has no reset query (glad loads glGetGraphicsResetStatus from 4.5)
+        GLenum st = v->gl41 ? GL_NO_ERROR : glGetGraphicsResetStatus();
         if (st == GL_NO_ERROR)
             return 0;
         snprintf(what, sizeof what, "the OpenGL context was lost (%s reset) at step %llu",
@@ -170,6 +171,8 @@ static int flock_prepare(viewer *v) {
         return EXIT_ENVIRONMENT;
     }
     f->use_gpu = !(o->flags_given & BOIDS_CLI_BACKEND) || strcmp(o->backend, "gpu") == 0;
+    v->wants_gpu = f->use_gpu;
+    v->gpu_by_default = !(o->flags_given & BOIDS_CLI_BACKEND);
     char err[1200];
     if (f->use_gpu && boids_engine_fault_env(err, sizeof err) != BOIDS_OK) {
         fprintf(stderr, "%s: %s\n", PROG, err);
@@ -246,6 +249,8 @@ static int flock_init(viewer *v) {
     const boids_options *o = v->o;
     viewer_flock *f = v->flock;
     char err[4096];
+    if (v->gl41) // no compute shaders: the CPU backend (open_window said so, or refused --backend gpu)
+        f->use_gpu = false;
     bool software = software_renderer(v->renderer);
     uint32_t count = o->count_set ? o->count : (f->use_gpu && !software ? COUNT_HARDWARE : COUNT_SOFTWARE);
     if (f->loaded) { // the snapshot's parameters and scenario (loaded before the window)

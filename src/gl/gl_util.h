@@ -51,9 +51,34 @@ bool boids_program_parallel(void);
 
 // Link a drawing program of a vertex and a fragment shader (e.g.
 // "agents.vert", "agents.frag"), each after "#version 450 core", BOIDS_GLSL,
-// BOIDS_STAGE_<FILE> (AGENTS_VERT) and shared.h; errors as above.
+// BOIDS_STAGE_<FILE> (AGENTS_VERT) and shared.h; errors as above. On a
+// context below 4.5 (boids_gl41) "#version 410 core" and BOIDS_GL41
+// (program_source.h BOIDS_SHADER_GL41).
 boids_result boids_program_graphics(const char *shader_dir, const char *vert, const char *frag, GLuint *out, char *err,
                                     size_t err_size);
+
+// Is the current context below OpenGL 4.5 (the viewer's GL 4.1 core on
+// --backend cpu)? Then drawing uses only GL 4.1: no storage buffers,
+// explicit uniform locations, DSA or memory barriers.
+bool boids_gl41(void);
+
+// A drawing program's uniform: its BOIDS_LOC_* (shared.h) and GLSL name.
+typedef struct boids_uniform {
+    int loc;
+    const char *name;
+} boids_uniform;
+// map[u.loc] = glGetUniformLocation(program, u.name) for each of the n
+// uniforms (-1 where the program has none of that name); every other entry
+// of map (map_size of them) -1. On 4.5 a found location equals its
+// BOIDS_LOC_* (layout(location)); on 4.1 it is the driver's.
+void boids_program_uniforms(GLuint program, const boids_uniform *u, size_t n, GLint *map, size_t map_size);
+
+// A debug label on a GL object where the context has them (4.3 or
+// GL_KHR_debug); nothing elsewhere (macOS's 4.1).
+void boids_gl_label(GLenum identifier, GLuint name, const char *label);
+
+// Does the context offer debug output (4.3 or GL_KHR_debug)?
+bool boids_gl_debug_available(void);
 
 // Turns debug output on and routes it to callback(…, user): synchronous (the
 // callback runs inside the GL call that caused the message, so it can say

@@ -106,7 +106,7 @@ static boids_result link_program(const GLuint *shaders, size_t n, const char *la
         glDeleteProgram(prog);
         return BOIDS_ERR_SHADER;
     }
-    glObjectLabel(GL_PROGRAM, prog, -1, label);
+    boids_gl_label(GL_PROGRAM, prog, label);
     *out = prog;
     return BOIDS_OK;
 }
@@ -206,8 +206,9 @@ boids_result boids_program_graphics(const char *shader_dir, const char *vert, co
     char label[128];
     GLuint sh[2];
     const char *files[2] = {vert, frag};
+    unsigned flags = boids_gl41() ? BOIDS_SHADER_GL41 : 0u;
     for (int i = 0; i < 2; i++) {
-        sh[i] = compile_file(shader_dir, i ? GL_FRAGMENT_SHADER : GL_VERTEX_SHADER, files[i], 0, err, err_size, &r);
+        sh[i] = compile_file(shader_dir, i ? GL_FRAGMENT_SHADER : GL_VERTEX_SHADER, files[i], flags, err, err_size, &r);
         if (!sh[i]) {
             if (i)
                 glDeleteShader(sh[0]);
@@ -216,4 +217,29 @@ boids_result boids_program_graphics(const char *shader_dir, const char *vert, co
     }
     snprintf(label, sizeof(label), "%s + %s", vert, frag);
     return link_program(sh, 2, label, out, err, err_size);
+}
+
+// See gl_util.h.
+bool boids_gl41(void) {
+    return !GLAD_GL_VERSION_4_5;
+}
+
+// See gl_util.h.
+void boids_program_uniforms(GLuint program, const boids_uniform *u, size_t n, GLint *map, size_t map_size) {
+    for (size_t i = 0; i < map_size; i++)
+        map[i] = -1;
+    for (size_t i = 0; i < n; i++)
+        if (u[i].loc >= 0 && (size_t)u[i].loc < map_size)
+            map[u[i].loc] = glGetUniformLocation(program, u[i].name);
+}
+
+// See gl_util.h.
+bool boids_gl_debug_available(void) {
+    return GLAD_GL_VERSION_4_3 || GLAD_GL_KHR_debug;
+}
+
+// See gl_util.h.
+void boids_gl_label(GLenum identifier, GLuint name, const char *label) {
+    if (boids_gl_debug_available())
+        glObjectLabel(identifier, name, -1, label);
 }

@@ -66,7 +66,8 @@ static const char *shader_text(const char *dir, const char *name, char **owned, 
 // BOIDS_STAGE_STEER_COMP 1"-style name of a file (upper case, '.' as '_');
 // compute stages get the name without the extension (BOIDS_STAGE_STEER:
 // which blocks common.glsl declares) and, with BOIDS_SHADER_INT64, the
-// extension and BOIDS_INT64.
+// extension and BOIDS_INT64; drawing shaders with BOIDS_SHADER_GL41 get
+// "#version 410 core" and BOIDS_GL41.
 static void version_lines(const char *file, bool compute, unsigned flags, char *version, size_t size) {
     char upper[64];
     size_t k = 0;
@@ -78,7 +79,9 @@ static void version_lines(const char *file, bool compute, unsigned flags, char *
         *dot = '\0';
     bool int64 = compute && (flags & BOIDS_SHADER_INT64);
     unsigned emu = compute ? flags : 0u;
-    snprintf(version, size, "#version 450 core\n%s#define BOIDS_GLSL 1\n#define BOIDS_STAGE_%s 1\n%s%s%s%s%s%s",
+    bool gl41 = !compute && (flags & BOIDS_SHADER_GL41);
+    snprintf(version, size, "#version %s core\n%s%s#define BOIDS_GLSL 1\n#define BOIDS_STAGE_%s 1\n%s%s%s%s%s%s",
+             gl41 ? "410" : "450", gl41 ? "#define BOIDS_GL41 1\n" : "",
              int64 ? "#extension GL_ARB_gpu_shader_int64 : require\n#define BOIDS_INT64 1\n" : "", upper,
              compute && (flags & BOIDS_SHADER_MORTON) ? "#define BOIDS_KERNEL_MORTON 1\n" : "",
              (emu & BOIDS_SHADER_EMU_CONV_SAT) ? "#define BOIDS_EMULATE_CONV_SAT 1\n" : "",

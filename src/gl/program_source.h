@@ -36,6 +36,10 @@
 // sqrt and division corrected to the C's (correctly rounded) results: where
 // the driver's are not (src/gpu/gpu.c rounding_exact), BOIDS_CORRECT_ROUNDING.
 #define BOIDS_SHADER_CORRECT 256u
+// Drawing shaders only: "#version 410 core" and BOIDS_GL41 (shared.h's
+// BOIDS_UNIFORM_LOC and BOIDS_BINDING empty; agents and bodies read buffer
+// textures instead of storage buffers), for a GL 4.1 core context (macOS).
+#define BOIDS_SHADER_GL41 512u
 
 // One shader's source strings: texts[0] the version line, then one per file,
 // each opening with "#line 1 N" (N its index).

@@ -1,7 +1,9 @@
 // src/platform/glfw_window.c: the viewer's window, an OpenGL 4.5 core debug
-// context through GLFW. The error callback is set before anything can fail;
-// without a display, or without GL 4.5, the caller gets one line saying
-// what was found (a second, default context is opened only to ask it).
+// context through GLFW, else a 4.1 core forward-compatible one (macOS, older
+// drivers: the caller decides what it can draw there). The error callback is
+// set before anything can fail; without a display, or without GL 4.1, the
+// caller gets one line saying what was found (a second, default context is
+// opened only to ask it).
 // The context is asked to report GPU resets (GLFW_LOSE_CONTEXT_ON_RESET);
 // when that is refused, a plain one is made and the window says so.
 #include <stdio.h>
@@ -44,6 +46,29 @@ static void probe_default_context(char *buf, size_t size) {
     glfwDestroyWindow(w);
 }
 
+// A window with an OpenGL 4.`minor` core forward-compatible debug context,
+// reporting GPU resets where the driver grants it (*robust), else a plain
+// one; NULL where neither is made.
+static GLFWwindow *create_context(const boids_window_desc *d, int minor, bool *robust) {
+    glfwDefaultWindowHints();
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
+    glfwWindowHint(GLFW_DEPTH_BITS, 24);
+    glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_LOSE_CONTEXT_ON_RESET);
+    GLFWwindow *w = glfwCreateWindow(d->width, d->height, d->title, NULL, NULL);
+    *robust = w != NULL;
+    if (!w) { // refused with robustness: a plain context
+        glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_NO_ROBUSTNESS);
+        w = glfwCreateWindow(d->width, d->height, d->title, NULL, NULL);
+    }
+    if (w && *robust) // what the driver granted
+        *robust = glfwGetWindowAttrib(w, GLFW_CONTEXT_ROBUSTNESS) == GLFW_LOSE_CONTEXT_ON_RESET;
+    return w;
+}
+
 // See boids/platform.h.
 boids_result boids_window_create(boids_window **out, const boids_window_desc *d, bool *no_display, char *err,
                                  size_t err_size) {
@@ -56,28 +81,16 @@ boids_result boids_window_create(boids_window **out, const boids_window_desc *d,
         snprintf(err, err_size, "no display: %s", last_error[0] ? last_error : "glfwInit failed");
         return BOIDS_ERR_GL;
     }
-    glfwDefaultWindowHints();
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
-    glfwWindowHint(GLFW_DEPTH_BITS, 24);
-    glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_LOSE_CONTEXT_ON_RESET);
-    GLFWwindow *w = glfwCreateWindow(d->width, d->height, d->title, NULL, NULL);
-    bool robust = w != NULL;
-    if (!w) { // refused with robustness: a plain context
-        glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_NO_ROBUSTNESS);
-        w = glfwCreateWindow(d->width, d->height, d->title, NULL, NULL);
-    }
-    if (w && robust) // what the driver granted
-        robust = glfwGetWindowAttrib(w, GLFW_CONTEXT_ROBUSTNESS) == GLFW_LOSE_CONTEXT_ON_RESET;
+    bool robust = false;
+    GLFWwindow *w = create_context(d, 5, &robust);
+    char why[512];
+    snprintf(why, sizeof why, "%s", last_error);
+    if (!w) // no 4.5 (macOS, older drivers): 4.1 core, forward-compatible as macOS requires
+        w = create_context(d, 1, &robust);
     if (!w) {
         char found[400];
-        char why[512];
-        snprintf(why, sizeof why, "%s", last_error);
         probe_default_context(found, sizeof found);
-        snprintf(err, err_size, "no OpenGL 4.5 core context (%s); %s", why, found);
+        snprintf(err, err_size, "no OpenGL 4.5 or 4.1 core context (%s); %s", why, found);
         glfwTerminate();
         return BOIDS_ERR_GL;
     }

@@ -11,11 +11,27 @@
 #include "gl_util.h"
 #include "render_internal.h"
 
+// bodies.vert's uniforms by BOIDS_LOC_* (shared.h).
+static const boids_uniform bodies_uniforms[] = {
+    {BOIDS_LOC_VIEW_PROJ, "u_view_proj"}, {BOIDS_LOC_DIM, "u_dim"},        {BOIDS_LOC_PALETTE, "u_palette"},
+    {BOIDS_LOC_BODY_STYLE, "u_style"},    {BOIDS_LOC_BODY_PART, "u_part"}, {BOIDS_LOC_BODY_COUNT, "u_count"},
+    {BOIDS_LOC_BODY_EYE, "u_eye"},
+};
+// GL 4.1: its buffer textures and their units.
+static const boids_uniform bodies_samplers[] = {
+    {BOIDS_TEX_ID, "u_tex_id"}, {BOIDS_TEX_GROUP, "u_tex_group"}, {BOIDS_TEX_JOINTS, "u_tex_joints"}};
+
 // See render_internal.h.
 boids_result boids_render_bodies_init(boids_render *r, const char *shader_dir, char *err, size_t err_size) {
     boids_result res = boids_program_graphics(shader_dir, "bodies.vert", "bodies.frag", &r->prog_bodies, err, err_size);
     if (res != BOIDS_OK)
         return res;
+    boids_program_uniforms(r->prog_bodies, bodies_uniforms, sizeof bodies_uniforms / sizeof bodies_uniforms[0],
+                           r->loc_bodies, RENDER_LOCS);
+    if (r->gl41) { // no binding qualifiers: the block's binding and the samplers' units set here
+        glUniformBlockBinding(r->prog_bodies, glGetUniformBlockIndex(r->prog_bodies, "Bodies"), BOIDS_UBO_BODIES);
+        boids_render_samplers(r->prog_bodies, bodies_samplers, sizeof bodies_samplers / sizeof bodies_samplers[0]);
+    }
     r->ubo_bodies = boids_render_buffer(sizeof(boids_body_params) * BOIDS_MAX_GROUPS, "render bodies");
     return BOIDS_OK;
 }
@@ -35,9 +51,10 @@ void boids_render_own_body_buffers(const boids_render *r, uint32_t *joints, uint
 }
 
 // One instanced draw of a part of every body of `style`, `vertices` per instance.
-static void draw_part(const boids_bodies_draw *d, uint32_t style, uint32_t part, GLenum mode, uint32_t vertices) {
-    glUniform1ui(BOIDS_LOC_BODY_STYLE, style);
-    glUniform1ui(BOIDS_LOC_BODY_PART, part);
+static void draw_part(const boids_render *r, const boids_bodies_draw *d, uint32_t style, uint32_t part, GLenum mode,
+                      uint32_t vertices) {
+    glUniform1ui(r->loc_bodies[BOIDS_LOC_BODY_STYLE], style);
+    glUniform1ui(r->loc_bodies[BOIDS_LOC_BODY_PART], part);
     glDrawArraysInstanced(mode, 0, (GLsizei)vertices, (GLsizei)d->count);
 }
 
@@ -56,14 +73,21 @@ void boids_render_bodies(boids_render *r, const boids_bodies_draw *d) {
         return;
     if (d->eyes && (d->dim != 2 || (!most[BOIDS_BODY_SNAKE] && !most[BOIDS_BODY_FISH])))
         return;
-    boids_render_use(r, r->prog_bodies, d->view_proj, d->dim); // after the joints' compute writes
-    glNamedBufferSubData(r->ubo_bodies, 0, (GLsizeiptr)(sizeof(boids_body_params) * BOIDS_MAX_GROUPS), d->body);
+    // after the joints' compute writes
+    boids_render_use(r, r->prog_bodies, r->loc_bodies, d->view_proj, d->dim);
+    boids_render_buffer_write(r->ubo_bodies, sizeof(boids_body_params) * BOIDS_MAX_GROUPS, d->body);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_BODIES, r->ubo_bodies);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_ID, d->id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_GROUP, d->group);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_JOINTS, d->joints);
-    glUniform1ui(BOIDS_LOC_BODY_COUNT, d->count);
-    glUniform3f(BOIDS_LOC_BODY_EYE, d->eye[0], d->eye[1], d->eye[2]);
+    if (r->gl41) { // the same buffers as buffer textures (bodies.vert)
+        boids_render_buffer_texture(r, BOIDS_TEX_ID, GL_R32UI, d->id);
+        boids_render_buffer_texture(r, BOIDS_TEX_GROUP, GL_R32UI, d->group);
+        boids_render_buffer_texture(r, BOIDS_TEX_JOINTS, GL_RGBA32F, d->joints);
+    } else {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_ID, d->id);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_GROUP, d->group);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_JOINTS, d->joints);
+    }
+    glUniform1ui(r->loc_bodies[BOIDS_LOC_BODY_COUNT], d->count);
+    glUniform3f(r->loc_bodies[BOIDS_LOC_BODY_EYE], d->eye[0], d->eye[1], d->eye[2]);
     glBindVertexArray(r->vao_empty);
     // Outlines on the fills they border: the same depth passes. 2D: the
     // depth of each agent id orders whole bodies (bodies.vert).
@@ -76,13 +100,13 @@ void boids_render_bodies(boids_render *r, const boids_bodies_draw *d) {
             continue;
         if (d->eyes) {
             if (style != BOIDS_BODY_CHAIN)
-                draw_part(d, style, BOIDS_BODY_PART_EYES, GL_TRIANGLES, 12);
+                draw_part(r, d, style, BOIDS_BODY_PART_EYES, GL_TRIANGLES, 12);
         } else if (style == BOIDS_BODY_CHAIN) {
-            draw_part(d, style, BOIDS_BODY_PART_LINKS, GL_LINE_STRIP, j);
-            draw_part(d, style, BOIDS_BODY_PART_DOTS, GL_TRIANGLES, 6 * j);
+            draw_part(r, d, style, BOIDS_BODY_PART_LINKS, GL_LINE_STRIP, j);
+            draw_part(r, d, style, BOIDS_BODY_PART_DOTS, GL_TRIANGLES, 6 * j);
         } else {
-            draw_part(d, style, BOIDS_BODY_PART_FILL, GL_TRIANGLE_STRIP, 2 * j + 6);
-            draw_part(d, style, BOIDS_BODY_PART_OUTLINE, GL_LINE_STRIP, 2 * j + 7);
+            draw_part(r, d, style, BOIDS_BODY_PART_FILL, GL_TRIANGLE_STRIP, 2 * j + 6);
+            draw_part(r, d, style, BOIDS_BODY_PART_OUTLINE, GL_LINE_STRIP, 2 * j + 7);
         }
     }
     glDepthFunc(GL_LESS);

@@ -32,35 +32,98 @@ const char *boids_color_mode_name(boids_color_mode m) {
     return m < BOIDS_COLOR_MODES ? color_names[m] : "?";
 }
 
-// A vertex array of a position (n floats) and an RGBA colour, from vbo.
+// Each drawing program's uniforms by BOIDS_LOC_* (shared.h).
+static const boids_uniform agents_uniforms[] = {
+    {BOIDS_LOC_VIEW_PROJ, "u_view_proj"}, {BOIDS_LOC_DIM, "u_dim"},           {BOIDS_LOC_PALETTE, "u_palette"},
+    {BOIDS_LOC_AGENT_SIZE, "u_size"},     {BOIDS_LOC_AGENT_MODE, "u_mode"},   {BOIDS_LOC_AGENT_MAXSPEED, "u_maxspeed"},
+    {BOIDS_LOC_AGENT_POINTS, "u_points"}, {BOIDS_LOC_AGENT_DENSE, "u_dense"}, {BOIDS_LOC_AGENT_PX, "u_px"},
+    {BOIDS_LOC_AGENT_EYE, "u_eye"},       {BOIDS_LOC_AGENT_FOG, "u_fog"},     {BOIDS_LOC_AGENT_GLYPH, "u_glyph"},
+};
+static const boids_uniform lines_uniforms[] = {{BOIDS_LOC_VIEW_PROJ, "u_view_proj"}};
+static const boids_uniform hud_uniforms[] = {{BOIDS_LOC_HUD_FRAMEBUFFER, "u_framebuffer"}};
+static const boids_uniform density_uniforms[] = {{BOIDS_LOC_DENSITY_REF, "u_ref"},
+                                                 {BOIDS_LOC_DENSITY_ORIGIN, "u_origin"}};
+static const boids_uniform density_samplers[] = {{BOIDS_TEX_DENSITY, "u_sum"}};
+// GL 4.1: agents.vert's buffer textures and their units.
+static const boids_uniform agents_samplers[] = {{BOIDS_TEX_POS, "u_tex_pos"},
+                                                {BOIDS_TEX_VEL, "u_tex_vel"},
+                                                {BOIDS_TEX_GROUP, "u_tex_group"},
+                                                {BOIDS_TEX_NEIGHBORS, "u_tex_neighbors"}};
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+// A vertex array of a position (n floats) and an RGBA colour, from vbo
+// (bind-to-edit: GL 4.1 has no DSA).
 static GLuint attrib_vao(GLuint vbo, int n, size_t stride) {
     GLuint vao;
-    glCreateVertexArrays(1, &vao);
-    glVertexArrayVertexBuffer(vao, 0, vbo, 0, (GLsizei)stride);
-    glEnableVertexArrayAttrib(vao, BOIDS_ATTR_POS);
-    glEnableVertexArrayAttrib(vao, BOIDS_ATTR_COLOR);
-    glVertexArrayAttribFormat(vao, BOIDS_ATTR_POS, n, GL_FLOAT, GL_FALSE, 0);
-    glVertexArrayAttribFormat(vao, BOIDS_ATTR_COLOR, 4, GL_FLOAT, GL_FALSE, (GLuint)(sizeof(float) * (size_t)n));
-    glVertexArrayAttribBinding(vao, BOIDS_ATTR_POS, 0);
-    glVertexArrayAttribBinding(vao, BOIDS_ATTR_COLOR, 0);
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glEnableVertexAttribArray(BOIDS_ATTR_POS);
+    glEnableVertexAttribArray(BOIDS_ATTR_COLOR);
+    glVertexAttribPointer(BOIDS_ATTR_POS, n, GL_FLOAT, GL_FALSE, (GLsizei)stride, (const void *)0);
+    glVertexAttribPointer(BOIDS_ATTR_COLOR, 4, GL_FLOAT, GL_FALSE, (GLsizei)stride,
+                          (const void *)(sizeof(float) * (size_t)n));
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
     return vao;
+}
+
+// See render_internal.h.
+void boids_render_buffer_storage(GLuint buffer, size_t bytes) {
+    glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
+    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+}
+
+// See render_internal.h.
+void boids_render_buffer_write(GLuint buffer, size_t bytes, const void *data) {
+    glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
+    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)bytes, data);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
 }
 
 // See render_internal.h.
 GLuint boids_render_buffer(size_t bytes, const char *label) {
     GLuint b;
-    glCreateBuffers(1, &b);
-    glNamedBufferData(b, (GLsizeiptr)(bytes ? bytes : 16), NULL, GL_DYNAMIC_DRAW);
-    glObjectLabel(GL_BUFFER, b, -1, label);
+    glGenBuffers(1, &b);
+    boids_render_buffer_storage(b, bytes ? bytes : 16);
+    boids_gl_label(GL_BUFFER, b, label);
     return b;
+}
+
+// See render_internal.h.
+void boids_render_buffer_texture(const boids_render *r, int unit, GLenum format, GLuint buffer) {
+    glActiveTexture(GL_TEXTURE0 + (GLenum)unit);
+    glBindTexture(GL_TEXTURE_BUFFER, r->tex[unit]);
+    glTexBuffer(GL_TEXTURE_BUFFER, format, buffer);
+    glActiveTexture(GL_TEXTURE0);
+}
+
+// See render_internal.h.
+void boids_render_samplers(GLuint program, const boids_uniform *units, size_t n) {
+    glUseProgram(program);
+    for (size_t i = 0; i < n; i++)
+        glUniform1i(glGetUniformLocation(program, units[i].name), units[i].loc);
+    glUseProgram(0);
 }
 
 // See boids/render.h.
 boids_result boids_render_create(boids_render **out, const boids_render_desc *d, char *err, size_t err_size) {
     *out = NULL;
-    GLint vertex_blocks = 0;
-    glGetIntegerv(GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, &vertex_blocks);
-    if (vertex_blocks < 4) {
+    bool gl41 = boids_gl41();
+    GLint vertex_blocks = 0, texels = 0;
+    if (gl41)
+        glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
+    else
+        glGetIntegerv(GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, &vertex_blocks);
+    if (gl41 && (uint64_t)d->own_count > (uint64_t)texels) {
+        snprintf(err, err_size,
+                 "this OpenGL 4.1's buffer textures hold %d texels (GL_MAX_TEXTURE_BUFFER_SIZE); the viewer draws "
+                 "one per agent, %u agents",
+                 texels, d->own_count);
+        return BOIDS_ERR_GL;
+    }
+    if (!gl41 && vertex_blocks < 4) {
         snprintf(err, err_size,
                  "this OpenGL gives vertex shaders %d storage blocks (GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS); the "
                  "viewer draws agents from 4",
@@ -70,6 +133,7 @@ boids_result boids_render_create(boids_render **out, const boids_render_desc *d,
     boids_render *r = calloc(1, sizeof *r);
     if (!r)
         return BOIDS_ERR_NOMEM;
+    r->gl41 = gl41;
     r->hud = malloc(sizeof(hud_vertex) * HUD_MAX_QUADS * 6);
     r->quads = malloc((size_t)HUD_MAX_QUADS * 64);
     if (!r->hud || !r->quads) {
@@ -90,7 +154,16 @@ boids_result boids_render_create(boids_render **out, const boids_render_desc *d,
         boids_render_destroy(r);
         return res;
     }
-    glCreateVertexArrays(1, &r->vao_empty);
+    boids_program_uniforms(r->prog_agents, agents_uniforms, COUNT(agents_uniforms), r->loc_agents, RENDER_LOCS);
+    boids_program_uniforms(r->prog_lines, lines_uniforms, COUNT(lines_uniforms), r->loc_lines, RENDER_LOCS);
+    boids_program_uniforms(r->prog_hud, hud_uniforms, COUNT(hud_uniforms), r->loc_hud, RENDER_LOCS);
+    boids_program_uniforms(r->prog_density, density_uniforms, COUNT(density_uniforms), r->loc_density, RENDER_LOCS);
+    boids_render_samplers(r->prog_density, density_samplers, COUNT(density_samplers));
+    if (gl41) {
+        glGenTextures(6, r->tex);
+        boids_render_samplers(r->prog_agents, agents_samplers, COUNT(agents_samplers));
+    }
+    glGenVertexArrays(1, &r->vao_empty);
     r->lines_cap = 64 * sizeof(boids_line_vertex);
     r->vbo_lines = boids_render_buffer(r->lines_cap, "lines");
     r->vao_lines = attrib_vao(r->vbo_lines, 3, sizeof(boids_line_vertex));
@@ -145,6 +218,8 @@ void boids_render_destroy(boids_render *r) {
     glDeleteBuffers(2, bufs);
     if (r->own[0])
         glDeleteBuffers(4, r->own);
+    if (r->tex[0])
+        glDeleteTextures(6, r->tex);
     boids_render_bodies_free(r);
     free(r->hud);
     free(r->quads);
@@ -161,12 +236,13 @@ void boids_render_own_buffers(const boids_render *r, uint32_t *pos, uint32_t *ve
 }
 
 // See render_internal.h.
-void boids_render_use(const boids_render *r, GLuint program, const float *view_proj, uint32_t dim) {
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+void boids_render_use(const boids_render *r, GLuint program, const GLint *loc, const float *view_proj, uint32_t dim) {
+    if (!r->gl41) // GL 4.1 has no compute writes to wait for (nor glMemoryBarrier)
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glUseProgram(program);
-    glUniformMatrix4fv(BOIDS_LOC_VIEW_PROJ, 1, GL_FALSE, view_proj);
-    glUniform1ui(BOIDS_LOC_DIM, dim);
-    glUniform3fv(BOIDS_LOC_PALETTE, BOIDS_MAX_GROUPS, &r->palette[0][0]);
+    glUniformMatrix4fv(loc[BOIDS_LOC_VIEW_PROJ], 1, GL_FALSE, view_proj);
+    glUniform1ui(loc[BOIDS_LOC_DIM], dim);
+    glUniform3fv(loc[BOIDS_LOC_PALETTE], BOIDS_MAX_GROUPS, &r->palette[0][0]);
 }
 
 // The float image dense agents are summed into, as large as the viewport
@@ -206,18 +282,26 @@ static bool density_target(boids_render *r, int w, int h) {
 void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     if (!d->count)
         return;
-    boids_render_use(r, r->prog_agents, d->view_proj, d->dim);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_POS, d->pos);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_VEL, d->vel);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_GROUP, d->group);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_NEIGHBORS, d->neighbors);
-    glUniform1f(BOIDS_LOC_AGENT_SIZE, d->size);
-    glUniform1ui(BOIDS_LOC_AGENT_MODE, (GLuint)d->mode);
-    glUniform1f(BOIDS_LOC_AGENT_MAXSPEED, d->maxspeed);
-    glUniform1ui(BOIDS_LOC_AGENT_POINTS, d->points ? 1u : 0u);
-    glUniform1f(BOIDS_LOC_AGENT_PX, d->px > 0.0f ? d->px : 1.0f);
-    glUniform4f(BOIDS_LOC_AGENT_EYE, d->eye[0], d->eye[1], d->eye[2], d->fog_near);
-    glUniform4f(BOIDS_LOC_AGENT_FOG, d->background[0], d->background[1], d->background[2], d->fog_reach);
+    const GLint *loc = r->loc_agents;
+    boids_render_use(r, r->prog_agents, loc, d->view_proj, d->dim);
+    if (r->gl41) { // the same buffers as buffer textures (agents.vert)
+        boids_render_buffer_texture(r, BOIDS_TEX_POS, GL_RGBA32F, d->pos);
+        boids_render_buffer_texture(r, BOIDS_TEX_VEL, GL_RGBA32F, d->vel);
+        boids_render_buffer_texture(r, BOIDS_TEX_GROUP, GL_R32UI, d->group);
+        boids_render_buffer_texture(r, BOIDS_TEX_NEIGHBORS, GL_R32UI, d->neighbors);
+    } else {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_POS, d->pos);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_VEL, d->vel);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_GROUP, d->group);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_NEIGHBORS, d->neighbors);
+    }
+    glUniform1f(loc[BOIDS_LOC_AGENT_SIZE], d->size);
+    glUniform1ui(loc[BOIDS_LOC_AGENT_MODE], (GLuint)d->mode);
+    glUniform1f(loc[BOIDS_LOC_AGENT_MAXSPEED], d->maxspeed);
+    glUniform1ui(loc[BOIDS_LOC_AGENT_POINTS], d->points ? 1u : 0u);
+    glUniform1f(loc[BOIDS_LOC_AGENT_PX], d->px > 0.0f ? d->px : 1.0f);
+    glUniform4f(loc[BOIDS_LOC_AGENT_EYE], d->eye[0], d->eye[1], d->eye[2], d->fog_near);
+    glUniform4f(loc[BOIDS_LOC_AGENT_FOG], d->background[0], d->background[1], d->background[2], d->fog_reach);
     float glyph[BOIDS_MAX_GROUPS][2];
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
         bool hunts = (d->hunters >> g) & 1u;
@@ -225,13 +309,13 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
         uint32_t shape = r->glyph_shape[g] ? r->glyph_shape[g] : hunts ? BOIDS_GLYPH_WEDGE : BOIDS_GLYPH_ARROW;
         glyph[g][1] = (float)shape;
     }
-    glUniform2fv(BOIDS_LOC_AGENT_GLYPH, BOIDS_MAX_GROUPS, &glyph[0][0]);
+    glUniform2fv(loc[BOIDS_LOC_AGENT_GLYPH], BOIDS_MAX_GROUPS, &glyph[0][0]);
     glBindVertexArray(r->vao_empty);
     GLint viewport[4], framebuffer = 0;
     glGetIntegerv(GL_VIEWPORT, viewport);
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
     bool dense = d->dense && viewport[2] > 0 && viewport[3] > 0 && density_target(r, viewport[2], viewport[3]);
-    glUniform1ui(BOIDS_LOC_AGENT_DENSE, dense ? 1u : 0u);
+    glUniform1ui(loc[BOIDS_LOC_AGENT_DENSE], dense ? 1u : 0u);
     GLboolean depth = glIsEnabled(GL_DEPTH_TEST);
     if (dense) {
         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->density_fbo);
@@ -257,12 +341,13 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)framebuffer);
         glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
         glUseProgram(r->prog_density);
-        glUniform1f(BOIDS_LOC_DENSITY_REF, d->density_ref);
-        glUniform2f(BOIDS_LOC_DENSITY_ORIGIN, (float)viewport[0], (float)viewport[1]);
-        glActiveTexture(GL_TEXTURE0);
+        glUniform1f(r->loc_density[BOIDS_LOC_DENSITY_REF], d->density_ref);
+        glUniform2f(r->loc_density[BOIDS_LOC_DENSITY_ORIGIN], (float)viewport[0], (float)viewport[1]);
+        glActiveTexture(GL_TEXTURE0 + BOIDS_TEX_DENSITY);
         glBindTexture(GL_TEXTURE_2D, r->density_tex);
         glDrawArrays(GL_TRIANGLES, 0, 3);
         glBindTexture(GL_TEXTURE_2D, 0);
+        glActiveTexture(GL_TEXTURE0);
         if (depth)
             glEnable(GL_DEPTH_TEST);
     }
@@ -274,7 +359,7 @@ static void ensure(GLuint vbo, size_t *cap, size_t bytes) {
         return;
     while (*cap < bytes)
         *cap *= 2;
-    glNamedBufferData(vbo, (GLsizeiptr)*cap, NULL, GL_DYNAMIC_DRAW);
+    boids_render_buffer_storage(vbo, *cap);
 }
 
 // World-space primitives of the lines program.
@@ -282,9 +367,9 @@ static void draw_world(boids_render *r, GLenum mode, const float view_proj[16], 
     if (!n)
         return;
     ensure(r->vbo_lines, &r->lines_cap, n * sizeof *v);
-    glNamedBufferSubData(r->vbo_lines, 0, (GLsizeiptr)(n * sizeof *v), v);
+    boids_render_buffer_write(r->vbo_lines, n * sizeof *v, v);
     glUseProgram(r->prog_lines);
-    glUniformMatrix4fv(BOIDS_LOC_VIEW_PROJ, 1, GL_FALSE, view_proj);
+    glUniformMatrix4fv(r->loc_lines[BOIDS_LOC_VIEW_PROJ], 1, GL_FALSE, view_proj);
     glBindVertexArray(r->vao_lines);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
@@ -307,9 +392,9 @@ static void draw_hud(boids_render *r, int fb_w, int fb_h, const hud_vertex *v, s
     if (!n)
         return;
     ensure(r->vbo_hud, &r->hud_cap, n * sizeof *v);
-    glNamedBufferSubData(r->vbo_hud, 0, (GLsizeiptr)(n * sizeof *v), v);
+    boids_render_buffer_write(r->vbo_hud, n * sizeof *v, v);
     glUseProgram(r->prog_hud);
-    glUniform2f(BOIDS_LOC_HUD_FRAMEBUFFER, (float)fb_w, (float)fb_h);
+    glUniform2f(r->loc_hud[BOIDS_LOC_HUD_FRAMEBUFFER], (float)fb_w, (float)fb_h);
     glBindVertexArray(r->vao_hud);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);

@@ -6,14 +6,17 @@
 #include <glad/gl.h>
 
 #include "boids/render.h"
+#include "gl_util.h"
 
 typedef struct hud_vertex {
     float pos[2];
     float color[4];
 } hud_vertex;
 
+#define RENDER_LOCS 32 // above every BOIDS_LOC_* of the drawing programs (shared.h)
+
 struct boids_render {
-    float palette[BOIDS_MAX_GROUPS][3]; // group colours, BOIDS_LOC_PALETTE of agents.vert and bodies.vert
+    float palette[BOIDS_MAX_GROUPS][3];     // group colours, BOIDS_LOC_PALETTE of agents.vert and bodies.vert
     uint32_t glyph_shape[BOIDS_MAX_GROUPS]; // BOIDS_GLYPH_* (DEFAULT: from the groups that hunt, at each draw)
     float glyph_size[BOIDS_MAX_GROUPS];     // length factors (0: default)
     GLuint prog_agents, prog_lines, prog_hud, prog_bodies, prog_density;
@@ -30,14 +33,31 @@ struct boids_render {
     GLuint ubo_bodies;         // boids_body_params[BOIDS_MAX_GROUPS] at BOIDS_UBO_BODIES
     hud_vertex *hud;           // scratch: HUD_MAX_QUADS * 6
     char *quads;               // scratch for stb_easy_font: HUD_MAX_QUADS * 64 bytes
+    bool gl41;                 // a GL 4.1 context (boids_gl41): buffer textures, no storage buffers
+    // Each program's uniforms by BOIDS_LOC_* (boids_program_uniforms): the
+    // explicit locations on 4.5, the driver's on 4.1.
+    GLint loc_agents[RENDER_LOCS], loc_lines[RENDER_LOCS], loc_hud[RENDER_LOCS], loc_bodies[RENDER_LOCS],
+        loc_density[RENDER_LOCS];
+    GLuint tex[6]; // GL 4.1: the buffer textures at units BOIDS_TEX_* (0 on 4.5)
 };
 
 // Before a draw from the simulation's storage buffers: waits for the compute
 // writes to be visible to vertex fetches, then binds `program` with its
 // view-projection, dimension and palette uniforms (agents.vert, bodies.vert).
-void boids_render_use(const boids_render *r, GLuint program, const float *view_proj, uint32_t dim);
+// loc: the program's uniforms (loc_agents, loc_bodies).
+void boids_render_use(const boids_render *r, GLuint program, const GLint *loc, const float *view_proj, uint32_t dim);
 // A GL buffer of `bytes` (at least 16), GL_DYNAMIC_DRAW, labelled.
 GLuint boids_render_buffer(size_t bytes, const char *label);
+// Bind-to-edit (GL 4.1 has no DSA), through GL_COPY_WRITE_BUFFER so that no
+// binding a draw reads changes: the store of `buffer` re-made with `bytes`
+// (contents undefined), or its first `bytes` replaced by data.
+void boids_render_buffer_storage(GLuint buffer, size_t bytes);
+void boids_render_buffer_write(GLuint buffer, size_t bytes, const void *data);
+// GL 4.1: `buffer` as the buffer texture of `unit` (BOIDS_TEX_*), texels of
+// `format` (GL_RGBA32F, GL_R32UI), for texelFetch in the vertex shaders.
+void boids_render_buffer_texture(const boids_render *r, int unit, GLenum format, GLuint buffer);
+// GL 4.1: the program's sampler uniforms pointed at their units (n pairs).
+void boids_render_samplers(GLuint program, const boids_uniform *units, size_t n);
 // Builds the bodies program and its uniform buffer (render.c's create calls it).
 boids_result boids_render_bodies_init(boids_render *r, const char *shader_dir, char *err, size_t err_size);
 // Deletes what boids_render_bodies_init and boids_render_upload_joints made.

@@ -11,7 +11,7 @@ void boids_render_upload_agents(boids_render *r, uint32_t n, const float (*pos)[
     const size_t size[4] = {16, 16, 4, 4};
     for (int k = 0; k < 4; k++)
         if (src[k])
-            glNamedBufferSubData(r->own[k], 0, (GLsizeiptr)(n * size[k]), src[k]);
+            boids_render_buffer_write(r->own[k], n * size[k], src[k]);
 }
 
 // See boids/render.h.
@@ -20,7 +20,7 @@ void boids_render_upload_joints(boids_render *r, uint32_t n, const uint32_t *id,
     if (!r->own_id)
         return;
     uint32_t m = n < r->own_count ? n : r->own_count;
-    glNamedBufferSubData(r->own_id, 0, (GLsizeiptr)m * 4, id);
+    boids_render_buffer_write(r->own_id, (size_t)m * 4, id);
     r->own_rows = joints && m == n ? rows : 0;
     if (!r->own_rows)
         return;
@@ -30,5 +30,5 @@ void boids_render_upload_joints(boids_render *r, uint32_t n, const uint32_t *id,
         r->own_joints = boids_render_buffer(bytes, "render joints");
         r->own_joints_cap = bytes;
     }
-    glNamedBufferSubData(r->own_joints, 0, (GLsizeiptr)bytes, joints);
+    boids_render_buffer_write(r->own_joints, bytes, joints);
 }
