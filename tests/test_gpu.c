@@ -1229,6 +1229,41 @@ START_TEST(bodies_in_the_step) {
 }
 END_TEST
 
+// The stage times and the step they belong to: the same step on the same
+// clock, so the stages shown beside the step never sum to more than it,
+// both as read a few steps late (the viewer's HUD) and after a wait.
+START_TEST(stage_times_nest_in_the_step) {
+    open_context();
+    boids_sim *s = bodies_sim(3000, 2);
+    boids_gpu *a = gpu_for(&s->p, NULL);
+    boids_gpu_upload(a, s);
+    for (int round = 0; round < 2; round++) {
+        for (int k = 0; k < 10; k++)
+            boids_gpu_step(a);
+        if (round == 1)
+            boids_gpu_finish(a);
+        boids_stage_ms ms;
+        boids_gpu_stage_ms(a, &ms);
+        const double st[7] = {ms.key, ms.count, ms.scan, ms.scatter, ms.steer, ms.integrate, ms.bodies};
+        double sum = 0.0;
+        for (int k = 0; k < 7; k++) {
+            EXPECT(st[k] >= 0.0, "round %d: stage %d took %g ms (expected >= 0)", round, k, st[k]);
+            sum += st[k];
+        }
+        EXPECT(ms.step > 0.0, "round %d: the step's GPU span is %g ms (expected > 0: first to last timestamp)", round,
+               ms.step);
+        EXPECT(sum <= ms.step * (1.0 + 1e-9) + 1e-9,
+               "round %d: the stages sum to %.6f ms, more than their step's %.6f ms (expected <= : same step, same "
+               "clock)",
+               round, sum, ms.step);
+    }
+    ck_assert_uint_eq(boids_gpu_debug_errors(a), 0);
+    boids_gpu_destroy(a);
+    boids_sim_destroy(s);
+    close_context();
+}
+END_TEST
+
 // ---- the executables ----------------------------------------------------------------
 
 // Run a command line; its exit status and the last line it printed.
@@ -1691,6 +1726,7 @@ Suite *gpu_suite(void) {
     tcase_set_timeout(bodies, 600);
     tcase_add_loop_test(bodies, bodies_parity, 0, 2);
     tcase_add_test(bodies, bodies_in_the_step);
+    tcase_add_test(bodies, stage_times_nest_in_the_step);
     suite_add_tcase(s, bodies);
     TCase *apps = tcase_create("executables");
     tcase_set_timeout(apps, 900);

@@ -359,8 +359,8 @@ START_TEST(every_key_runs) {
     // dispatch is made of), overlays on, in 2D and 3D and on both backends:
     // exit 0, zero GL errors, each change reported. Esc comes last.
     const char *keys =
-        "2:1,2,3,4,5,6,7,8,9,0,o,m,up,down,down,enter,right,left,tab,m,b,b,b,u,u,c,c,c,c,g,n,v,f,p,l,h,f1,],],=,-,[,"
-        "space,.,space,r,s,k,w,t,t,esc";
+        "2:1,2,3,4,5,6,7,8,9,0,o,m,up,down,down,enter,right,left,tab,m,b,b,b,u,u,c,c,c,c,g,n,v,f,p,l,h,f1,f2,i,i,"
+        "],],=,-,[,space,.,space,r,s,k,w,t,t,esc";
     char names[64][16];
     int n = help_keys(names, 64);
     for (int i = 0; i < n; i++)
@@ -400,7 +400,9 @@ START_TEST(every_key_runs) {
                                   "menu: group 0 walls weight 1.1",
                                   "menu: group 0 walls weight 1",
                                   "menu: off",
-                                  "frames: 53,"}; // one frame per key after frame 2, Esc last
+                                  "panels: hidden",
+                                  "panels: shown",
+                                  "frames: 56,"}; // one frame per key after frame 2, Esc last
         for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
             ck_assert_msg(strstr(r.out, expected[i]), "expected '%s' on stdout (%s): %s", expected[i], name, r.out);
         run_free(&r);
@@ -408,6 +410,100 @@ START_TEST(every_key_runs) {
     unlink("boids-0000.png");
     unlink("boids-0000.boids");
     unlink("boids-profile.csv");
+}
+END_TEST
+
+// The HUD's panel over the background: black at 0.55 alpha over (0.05,
+// 0.06, 0.08) is about (6, 7, 9), darker than the background (13, 15, 20).
+static bool hud_panel_pixel(const unsigned char *p) {
+    return p[0] <= 9 && p[1] <= 10 && p[2] <= 12;
+}
+
+// An agent, bright or dimmed under a panel: warm (red well over blue), as
+// neither the white text, the grey box nor the background is.
+static bool warm_pixel(const unsigned char *p) {
+    return p[0] > 50 && p[0] > p[2] + 35 && p[1] > p[2] + 15;
+}
+
+// The HUD band's lower edge: where the panel ends down the window's left
+// edge (x = 4, left of the text); 0 when there is no panel there.
+static int hud_band(const image *im) {
+    int y = 0;
+    while (y < im->h && hud_panel_pixel(im->px + ((size_t)y * (size_t)im->w + 4) * 3))
+        y++;
+    return y;
+}
+
+// Warm (agent) pixels in rows [y0, y1).
+static long count_warm(const image *im, int y0, int y1) {
+    long n = 0;
+    for (int y = y0; y < y1 && y < im->h; y++)
+        for (int x = 0; x < im->w; x++)
+            n += warm_pixel(im->px + ((size_t)y * (size_t)im->w + (size_t)x) * 3);
+    return n;
+}
+
+// The highest row with a bright agent pixel (im->h if none).
+static int top_agent_row(const image *im) {
+    for (int y = 0; y < im->h; y++)
+        for (int x = 0; x < im->w; x++)
+            if (agent_pixel(im->px + ((size_t)y * (size_t)im->w + (size_t)x) * 3))
+                return y;
+    return im->h;
+}
+
+START_TEST(panels_keep_off_the_world) {
+    // The HUD shown (2D and 3D, 1280x800 and 800x600): the camera frames the
+    // world below its band, so no agent, not even dimmed by the panel, is
+    // under it. With I (every panel hidden) there is no band and the world
+    // is fitted again to the whole window: agents reach higher.
+    const char *sizes[2][2] = {{"1280", "800"}, {"800", "600"}};
+    for (int k = 0; k < 4; k++) {
+        const char *dim = k & 1 ? "3" : "2", *w = sizes[k >> 1][0], *h = sizes[k >> 1][1];
+        char name[32], path[256];
+        snprintf(name, sizeof name, "panels%d", k);
+        snprintf(path, sizeof path, TMP "/panels%d.png", k);
+        run_result r = run_viewer(name,
+                                  ARGV("--count", "6000", "--dim", dim, "--width", w, "--height", h, "--frames", "20",
+                                       "--vsync", "off", "--screenshot", path),
+                                  true);
+        expect_ok(&r);
+        image im = load(path);
+        int band = hud_band(&im);
+        // Six lines of text at scale 2 (1 below 700 pixels) and the margins.
+        ck_assert_msg(band > im.h / 10 && band < im.h / 3, "%sD %sx%s: expected the HUD band, found its foot at %d",
+                      dim, w, h, band);
+        long under = count_warm(&im, 0, band);
+        ck_assert_msg(under == 0, "%sD %sx%s: %ld agent pixels under the HUD band (rows 0..%d): it covers the world",
+                      dim, w, h, under, band);
+        long below = count_warm(&im, band, im.h);
+        ck_assert_msg(below > 500, "%sD %sx%s: expected the agents below the HUD, found %ld pixels", dim, w, h, below);
+        int top_shown = top_agent_row(&im);
+        stbi_image_free(im.px);
+        run_free(&r);
+        // I hides every panel: no band, the world fitted to the whole window.
+        snprintf(name, sizeof name, "panels%dI", k);
+        snprintf(path, sizeof path, TMP "/panels%dI.png", k);
+        r = run_viewer(name,
+                       ARGV("--count", "6000", "--dim", dim, "--width", w, "--height", h, "--frames", "20", "--vsync",
+                            "off", "--keys", "2:h,3:i", "--screenshot", path),
+                       true);
+        expect_ok(&r);
+        ck_assert_msg(strstr(r.out, "panels: hidden"), "expected 'panels: hidden' after I; stdout: %s", r.out);
+        im = load(path);
+        long dark = 0;
+        for (int y = 0; y < im.h; y++)
+            dark += hud_panel_pixel(im.px + ((size_t)y * (size_t)im.w + 4) * 3);
+        ck_assert_msg(dark == 0, "%sD %sx%s with I: expected no panel (HUD or help), found %ld panel pixels at x 4",
+                      dim, w, h, dark);
+        int top_hidden = top_agent_row(&im);
+        ck_assert_msg(top_hidden < top_shown - 20,
+                      "%sD %sx%s: with I the world should be fitted to the whole window (agents from row %d, with "
+                      "the HUD from row %d)",
+                      dim, w, h, top_hidden, top_shown);
+        stbi_image_free(im.px);
+        run_free(&r);
+    }
 }
 END_TEST
 
@@ -564,7 +660,7 @@ START_TEST(bodies_drawn) {
             run_result r = run_viewer(name,
                                       ARGV("--count", "300", "--backend", backends[k], "--bodies", b ? "snake" : "none",
                                            "--joints", "12", "--body-length", "60", "--frames", "8", "--width", "400",
-                                           "--height", "300", "--vsync", "off", "--screenshot", path),
+                                           "--height", "300", "--vsync", "off", "--keys", "1:i", "--screenshot", path),
                                       true);
             expect_ok(&r);
             image im = load(path);
@@ -573,7 +669,8 @@ START_TEST(bodies_drawn) {
             run_free(&r);
         }
         // 300 snakes 60 long and up to ~10 wide in a 344-unit world at ~0.8 px
-        // per unit cover far more than the agents' ~10 px triangles.
+        // per unit (I: no HUD, the world fills the window's height) cover far
+        // more than the agents' ~10 px triangles.
         ck_assert_msg(count[1] > 4 * count[0] && count[1] > 10000,
                       "expected the snakes (%s) to add many body pixels: none %ld, snake %ld", backends[k], count[0],
                       count[1]);
@@ -1080,6 +1177,7 @@ int main(void) {
     tcase_add_test(tc, menu_drawn);
     tcase_add_test(tc, follows_drawn);
     tcase_add_test(tc, resize_to_zero_and_back);
+    tcase_add_test(tc, panels_keep_off_the_world);
     tcase_add_test(tc, cpu_backend_and_3d);
     tcase_add_test(tc, rule_set_scenarios);
     tcase_add_test(tc, no_display_exit_3);

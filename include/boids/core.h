@@ -77,8 +77,12 @@ typedef struct boids_grid {
     uint32_t *fill;     // scatter cursor per cell
 } boids_grid;
 
+// One step's stage times in ms, and `step`, the whole step's span on the
+// same clock (GPU: its first to its last timestamp; CPU: the stages' sum),
+// so the stages always sum to at most `step`.
 typedef struct boids_stage_ms {
     double key, count, scan, scatter, steer, integrate, bodies;
+    double step;
 } boids_stage_ms;
 
 typedef struct boids_stats {

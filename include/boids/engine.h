@@ -320,6 +320,8 @@ boids_result boids_engine_stage(boids_engine *e, boids_engine_stage_id stage);
 // Stage times (ms) of the newest step that has them: the CPU's last step;
 // the GPU's timer queries, read a few steps late unless wait is true (then
 // the GPU is waited for and the last step's are read: benchmarks, profiles).
+// `step` is that step's whole time (GPU: first to last timestamp; CPU: the
+// stages' sum), so the stages never sum to more than it.
 void boids_engine_stage_ms(boids_engine *e, bool wait, boids_stage_ms *out);
 // Statistics of the current state (boids_sim_stats; GPU: read back first).
 boids_result boids_engine_stats(boids_engine *e, boids_stats *out);

@@ -148,7 +148,9 @@ boids_result boids_gpu_download_state(boids_gpu *g, boids_sim *s);
 uint64_t boids_gpu_hash(boids_gpu *g);
 // Wait for the GPU, then take the last step's stage times (benchmarks only).
 void boids_gpu_finish(boids_gpu *g);
-// Stage times of the newest step whose timer queries have completed (0 if none yet).
+// Stage times of the newest step whose timer queries have completed (0 if
+// none yet), and that step's whole span (`step`, its first to its last
+// timestamp): the same step and clock, so the stages sum to `step`.
 void boids_gpu_stage_ms(boids_gpu *g, boids_stage_ms *out);
 // GL buffer names of the current state (pos, vel vec4[N]; group uint[N])
 // and of the per-slot neighbour counts, valid until the next step (the

@@ -12,7 +12,7 @@
  * boids_render_triangles, boids_render_rect, boids_render_text,
  * boids_render_text_size, boids_overlay_flow / _grid / _agent / _follows and
  * boids_lines_segment / _ring / _scene (vertex lists),
- * boids_render_screenshot; boids_camera and boids_camera_fit / _matrix /
+ * boids_render_screenshot; boids_camera and boids_camera_fit / _fit_region / _matrix /
  * _zoom / _pan / _orbit / _unproject / _eye.
  */
 #ifndef BOIDS_RENDER_H
@@ -214,15 +214,29 @@ boids_result boids_render_screenshot(const char *path, int w, int h, char *err, 
 
 // Cameras. 2D: orthographic, `center` and `half_height` (world units); 3D:
 // perspective orbit around `center` at `distance`, `yaw`/`pitch` radians.
+// `region`: the part of the window the view fills, in the window's NDC
+// (x0, y0, x1, y1; y up), so that panels over the window's edges leave the
+// world alone; all 0 is the whole window. The matrix maps the view into it
+// (a clip-space scale and offset), and zoom, pan and unproject take the
+// window's NDC and aspect as before.
 typedef struct boids_camera {
     uint32_t dim;
     float center[3];
     float half_height;
     float distance, yaw, pitch, fov_y;
     float world_min[3], world_size[3];
+    float region[4];
 } boids_camera;
-// A camera that shows the whole world of w.
+// A camera that shows the whole world of w in a window of `aspect` (w / h):
+// 2D, the world's rectangle with a 4 % margin; 3D, its bounding sphere
+// inside both fields of view (in view from any orbit angle).
 void boids_camera_fit(boids_camera *c, const boids_world_params *w, float aspect);
+// A camera that frames the world in `region` of the window (NDC, as
+// boids_camera.region; NULL: the whole window): 2D as boids_camera_fit;
+// 3D, the world box's eight corners inside both the vertical and the
+// horizontal field of view from the starting orbit angles, with a 4 %
+// margin (tighter than the sphere: the box fills the region along one axis).
+void boids_camera_fit_region(boids_camera *c, const boids_world_params *w, float aspect, const float region[4]);
 // The view-projection matrix (column-major) for a framebuffer aspect (w / h).
 void boids_camera_matrix(const boids_camera *c, float aspect, float out[16]);
 // Zoom by `factor` (< 1 in), keeping the world point under the cursor

@@ -124,6 +124,7 @@ void viewer_cursor(viewer *v, double x, double y) {
             boids_camera_orbit(&v->cam, (float)(x - v->cursor_x), (float)(y - v->cursor_y));
         else
             boids_camera_pan(&v->cam, aspect, nx - px, ny - py);
+        v->cam_moved = v->cam_moved || x != v->cursor_x || y != v->cursor_y; // a resize keeps the user's view
     }
     v->cursor_x = x;
     v->cursor_y = y;
@@ -172,8 +173,10 @@ static void on_scroll(GLFWwindow *w, double dx, double dy) {
     (void)dx;
     viewer *v = glfwGetWindowUserPointer(w);
     float nx, ny, aspect;
-    if (viewer_cursor_ndc(v, v->cursor_x, v->cursor_y, &nx, &ny, &aspect))
+    if (viewer_cursor_ndc(v, v->cursor_x, v->cursor_y, &nx, &ny, &aspect)) {
         boids_camera_zoom(&v->cam, aspect, powf(0.88f, (float)dy), nx, ny);
+        v->cam_moved = true;
+    }
 }
 
 // GL debug output where the GPU backend does not install its own.

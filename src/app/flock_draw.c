@@ -39,8 +39,11 @@ void flock_draw_agents(boids_render *r, const boids_camera *cam, boids_color_mod
     // boid size r) or the agents' own size where that is smaller (group 0's
     // body_radius: circles' agents are 0.5 across); shorter, down to a
     // pixel, where they are dense on screen (boids_agents_scale).
-    float world_per_px = cam->dim == 3 ? 2.0f * cam->distance * tanf(0.5f * cam->fov_y) / (float)fb_h
-                                       : 2.0f * cam->half_height / (float)fb_h;
+    // The view's pixels are the camera's region of the window (boids_camera.region).
+    const float *rg = cam->region;
+    float view_h = (float)fb_h * (rg[3] > rg[1] && rg[2] > rg[0] ? 0.5f * (rg[3] - rg[1]) : 1.0f);
+    float world_per_px =
+        cam->dim == 3 ? 2.0f * cam->distance * tanf(0.5f * cam->fov_y) / view_h : 2.0f * cam->half_height / view_h;
     float smallest = p->group[0].body_radius > 0.0f ? fminf(3.0f, p->group[0].body_radius) : 3.0f;
     boids_agents_look look;
     boids_agents_scale(d.count, p->world.size, world_per_px, smallest, d.dim == 3 ? 9.0f : 5.0f, &look);

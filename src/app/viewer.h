@@ -8,8 +8,9 @@
 //
 // Offers: viewer, viewer_mode, viewer_key and viewer_keys[]; the keys
 // (viewer_keys_usage / _press / _on_glfw / _script_parse / _script_run), the
-// HUD (viewer_hud / _hud_scale / viewer_help / viewer_profile_start / _stop / _frame /
-// _graph), and the shared helpers (viewer_render_create, viewer_free_name,
+// HUD and the layout (viewer_hud / _hud_scale / viewer_layout_frame /
+// viewer_camera_world / viewer_help / viewer_profile_start / _stop / _frame
+// / _graph), and the shared helpers (viewer_render_create, viewer_free_name,
 // viewer_screenshot_key, viewer_gl_errors, viewer_now).
 #ifndef BOIDS_VIEWER_H
 #define BOIDS_VIEWER_H
@@ -20,6 +21,7 @@
 
 #include "cli.h"
 #include "profile.h"
+#include "viewer_layout.h"
 #include "boids/engine.h"
 #include "boids/platform.h"
 #include "boids/render.h"
@@ -96,7 +98,17 @@ struct viewer {
     // (no --backend); a context below 4.5 then falls back to the CPU.
     bool wants_gpu, gpu_by_default;
     bool help, quit, stop, last_frame, forced_zero, dragging, debug_installed;
-    float hud_bottom; // pixels: the HUD panel's lower edge this frame (the help overlay starts below it)
+    bool panels_hidden; // I: no HUD, menu or help (H and M still say which show when shown)
+    int help_page;      // F2: the help's page where it needs several
+    float hud_bottom;   // pixels: the HUD panel's lower edge this frame (the help overlay starts below it)
+    // The layout of this frame (viewer_layout_frame): the panels and the
+    // free rectangle the camera frames the world in; the world it fits
+    // (fit_set: the mode has one), and whether the user has moved the
+    // camera since (then a resize or a panel keeps its view).
+    viewer_panels panels;
+    boids_world_params fit_world;
+    bool fit_set, cam_moved;
+    int fit_w, fit_h;
     bool have_cursor; // the cursor has moved over the window (or the script's mouse=)
     double cursor_x, cursor_y;
     uint64_t frame, shots;
@@ -148,6 +160,8 @@ void viewer_flock_overlay(viewer *v, int key, int arg);
 void viewer_flock_bodies(viewer *v, int key, int arg);
 void viewer_flock_profile(viewer *v, int key, int arg);
 void viewer_flock_save(viewer *v, int key, int arg);
+// viewer_menu.c: the menu panel's size (0 x 0 while closed).
+void viewer_menu_size(viewer *v, int fb_h, float *w, float *h);
 // viewer_menu.c: the behaviour menu: M opens or closes it; while it is
 // open Up Down select a behaviour, Enter switches it, Left Right change its
 // weight, Tab the group (closed, they do nothing).
@@ -180,9 +194,18 @@ void viewer_keys_script_run(viewer *v);
 
 // viewer_hud.c. The scale of text in a framebuffer fb_h pixels high.
 float viewer_hud_scale(int fb_h);
-// Text in a panel at the top left (scaled for the window).
+// The world the camera frames (the mode's init): fitted to the window now,
+// to the free rectangle by viewer_layout_frame.
+void viewer_camera_world(viewer *v, const boids_world_params *w);
+// This frame's layout (before drawing): the HUD of `hud_text` (NULL: none)
+// and a menu of menu_w x menu_h pixels (0: closed) unless the panels are
+// hidden (I); the camera's region follows the free rectangle, and the
+// camera is fitted again when it changed, unless the user moved it.
+void viewer_layout_frame(viewer *v, int fb_w, int fb_h, const char *hud_text, float menu_w, float menu_h);
+// Text in a panel at the top left (scaled for the window), unless hidden (I).
 void viewer_hud(viewer *v, int fb_w, int fb_h, const char *text);
-// The help overlay (while v->help): the mode's keys from the table and its help_more.
+// The help overlay (while v->help and not hidden): the mode's keys from the
+// table and its help_more, laid out by viewer_layout_help under the HUD.
 void viewer_help(viewer *v, int fb_w, int fb_h);
 // Starts recording a profile (T, or --profile at start-up) of the backend
 // named; returns 0 or the exit status of a bad path (reported in one line).

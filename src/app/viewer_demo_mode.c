@@ -63,9 +63,12 @@ static void demo_draw(viewer *v, int fb_w, int fb_h) {
     viewer_draw_begin(v, fb_w, fb_h, bg, m);
     boids_render_triangles(v->render, m, tris, viewer_demo_triangles(d, tris, 0, sizeof tris / sizeof tris[0]));
     boids_render_lines(v->render, m, lines, viewer_demo_lines(d, lines, 0, sizeof lines / sizeof lines[0]));
-    viewer_hud(v, fb_w, fb_h,
-               d->snake ? "demo snake: the head follows the mouse   (H: help)"
-                        : "demo chain: drag a joint with the mouse   (H: help)");
+    // The canvas keeps the whole window (the script's mouse= is in its
+    // pixels); the layout only puts the help under the HUD.
+    const char *hud = d->snake ? "demo snake: the head follows the mouse   (H: help, I: hide panels)"
+                               : "demo chain: drag a joint with the mouse   (H: help, I: hide panels)";
+    viewer_layout_frame(v, fb_w, fb_h, hud, 0.0f, 0.0f);
+    viewer_hud(v, fb_w, fb_h, hud);
     viewer_help(v, fb_w, fb_h);
 }
 

@@ -141,6 +141,11 @@ static void update_target(viewer *v) {
     float t[3];
     if (!update_cursor_world(v))
         return;
+    if (f->target_taken && f->target_cursor[0] == v->cursor_x && f->target_cursor[1] == v->cursor_y)
+        return; // the cursor has not moved (viewer_flock.h)
+    f->target_taken = true;
+    f->target_cursor[0] = v->cursor_x;
+    f->target_cursor[1] = v->cursor_y;
     memcpy(t, f->cursor_world, sizeof t);
     boids_world_params *w = &f->p.world;
     for (int a = 0; a < 3; a++) {
@@ -286,9 +291,7 @@ static int flock_init(viewer *v) {
     boids_render_set_palette(v->render, (const float(*)[4])f->scen->color, f->scen->color_set);
     boids_render_set_glyphs(v->render, f->scen->glyph, f->scen->glyph_size);
     v->color = boids_render_default_color(count);
-    int fb_w, fb_h;
-    glfwGetFramebufferSize(v->w, &fb_w, &fb_h);
-    boids_camera_fit(&v->cam, &f->p.world, fb_h > 0 ? (float)fb_w / (float)fb_h : 1.0f);
+    viewer_camera_world(v, &f->p.world);
     const boids_world_params *w = &f->p.world;
     char world[96];
     if (w->dim == 3)
@@ -430,8 +433,7 @@ static void draw_overlays(viewer *v, const float view_proj[16], bool under) {
                 boids_engine_read_buffer(f->e, BOIDS_ENGINE_POS, f->read_pos, (size_t)n * 16) == BOIDS_OK &&
                 boids_engine_read_buffer(f->e, BOIDS_ENGINE_GROUP, f->read_group, (size_t)n * 4) == BOIDS_OK &&
                 boids_engine_read_buffer(f->e, BOIDS_ENGINE_ID, f->read_id, (size_t)n * 4) == BOIDS_OK;
-    if (read && agent &&
-        boids_engine_read_buffer(f->e, BOIDS_ENGINE_VEL, f->read_vel, (size_t)n * 16) == BOIDS_OK) {
+    if (read && agent && boids_engine_read_buffer(f->e, BOIDS_ENGINE_VEL, f->read_vel, (size_t)n * 16) == BOIDS_OK) {
         boids_params q = f->p;
         q.flow = *flow;
         const float *point = v->have_cursor ? f->cursor_world : w->target_pos;
@@ -447,35 +449,43 @@ static void draw_overlays(viewer *v, const float view_proj[16], bool under) {
     boids_render_lines(v->render, view_proj, f->overlay, m);
 }
 
-// The HUD: frame and stage times, the flock, the behaviours, the parameter of [ ].
-static void flock_hud(viewer *v, int fb_w, int fb_h) {
+// The HUD's text: the frame's times, the stage times of one step beside
+// that step's own time (GPU: timer queries of a step a few frames back; CPU:
+// the reference's clocks), the flock, the behaviours, the parameter of [ ].
+static void flock_hud_text(viewer *v, char *hud, size_t size) {
     viewer_flock *f = v->flock;
     boids_stage_ms ms;
     boids_engine_stage_ms(f->e, false, &ms);
     const char *name;
     float value = viewer_flock_tunable(v, &name);
-    char behaviors[400], hud[2048];
+    char behaviors[400];
     boids_behaviors_text(f->p.group[0].behaviors, ",", behaviors, sizeof behaviors);
-    snprintf(hud, sizeof hud,
-             "FPS %.1f   frame %.2f ms   sim %.2f ms   step %llu%s\n"
-             "sim ms  key %.2f  count %.2f  scan %.2f  scatter %.2f  steer %.2f  integrate %.2f  bodies %.2f\n"
+    snprintf(hud, size,
+             "FPS %.1f   frame %.2f ms   step call %.2f ms (CPU wall)   step %llu%s\n"
+             "%s step %.2f ms = key %.2f count %.2f scan %.2f scatter %.2f steer %.2f integrate %.2f bodies %.2f\n"
              "%u agents  %uD  backend %s  boundary %s  colour %s  bodies %s%s%s\n"
              "%s\n"
              "behaviours: %s\n"
-             "[ ] %s = %g   (H: help)",
+             "[ ] %s = %g   (H: help, I: hide panels)",
              v->fps, v->frame_ms, f->step_ms, (unsigned long long)boids_engine_steps(f->e), f->paused ? "  PAUSED" : "",
-             ms.key, ms.count, ms.scan, ms.scatter, ms.steer, ms.integrate, ms.bodies, f->p.world.count, f->p.world.dim,
-             f->use_gpu ? "gpu" : "cpu", boundary_name(f->p.world.boundary), boids_color_mode_name(v->color),
-             boids_body_style_name(f->body_style), f->body_error[0] ? "  " : "", f->body_error, v->renderer, behaviors,
-             name, (double)value);
-    viewer_hud(v, fb_w, fb_h, hud);
+             f->use_gpu ? "GPU" : "CPU", ms.step, ms.key, ms.count, ms.scan, ms.scatter, ms.steer, ms.integrate,
+             ms.bodies, f->p.world.count, f->p.world.dim, f->use_gpu ? "gpu" : "cpu",
+             boundary_name(f->p.world.boundary), boids_color_mode_name(v->color), boids_body_style_name(f->body_style),
+             f->body_error[0] ? "  " : "", f->body_error, v->renderer, behaviors, name, (double)value);
 }
 
-// One frame's picture: the heat map, the agents and their bodies (from the
-// GPU's buffers, or the render's own the CPU's state went to), the scene,
-// the line overlays, the HUD, the behaviour menu, the help and the profile graph.
+// One frame's picture: the layout (the HUD's text and the menu's size
+// first, so that the camera frames the world in what they leave), the heat
+// map, the agents and their bodies (from the GPU's buffers, or the render's
+// own the CPU's state went to), the scene, the line overlays, the HUD, the
+// behaviour menu, the help and the profile graph.
 static void flock_draw(viewer *v, int fb_w, int fb_h) {
     viewer_flock *f = v->flock;
+    static char hud[2048];
+    flock_hud_text(v, hud, sizeof hud);
+    float menu_w, menu_h;
+    viewer_menu_size(v, fb_h, &menu_w, &menu_h);
+    viewer_layout_frame(v, fb_w, fb_h, hud, menu_w, menu_h);
     float vp[16];
     viewer_draw_begin(v, fb_w, fb_h, NULL, vp);
     boids_engine_gl b = {0};
@@ -486,7 +496,7 @@ static void flock_draw(viewer *v, int fb_w, int fb_h) {
     draw_overlays(v, vp, true);
     viewer_draw_agents(v, fb_h, vp, &f->p, &b, f->show[OVERLAY_PATH]);
     draw_overlays(v, vp, false);
-    flock_hud(v, fb_w, fb_h);
+    viewer_hud(v, fb_w, fb_h, hud);
     viewer_menu_draw(v, fb_w, fb_h);
     viewer_help(v, fb_w, fb_h);
     viewer_profile_graph(v, fb_w, fb_h);

@@ -43,6 +43,11 @@ typedef struct viewer_flock {
     uint32_t menu_row;   // its selected behaviour (an index BOIDS_BI_*)
     uint32_t menu_group; // the group it shows and changes
     float last_target[3], cursor_world[3];
+    // The cursor's window position the target was last taken from: the
+    // target follows the cursor's moves, not a camera fitted again under a
+    // still cursor (a resize, a panel shown or hidden).
+    double target_cursor[2];
+    bool target_taken;
     uint32_t body_style;  // BOIDS_BODY_* of every group (the K key)
     char body_error[512]; // the last rejected K, shown on the HUD
     double step_ms;

@@ -1,9 +1,14 @@
 // src/app/viewer_hud.c: what the viewer draws over the picture in pixels:
 // the HUD panel (the modes write its text), the help overlay made from the
-// key table, and the frame-time profile with its graph (T, --profile).
+// key table, and the frame-time profile with its graph (T, --profile); the
+// frame's layout (viewer_layout.c) that keeps them off the world, and the
+// camera fitted to what they leave.
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
 
 #include "flock_draw.h"
 #include "viewer.h"
@@ -16,52 +21,110 @@ float viewer_hud_scale(int fb_h) {
     return flock_draw_hud_scale(fb_h);
 }
 
+// Text sizes for the layout (viewer_layout.h's callback).
+static void measure(const char *text, float scale, float *w, float *h) {
+    boids_render_text_size(text, scale, w, h);
+}
+
+// See viewer.h.
+void viewer_camera_world(viewer *v, const boids_world_params *w) {
+    int fb_w, fb_h;
+    glfwGetFramebufferSize(v->w, &fb_w, &fb_h);
+    v->fit_world = *w;
+    v->fit_set = true;
+    v->cam_moved = false;
+    v->fit_w = v->fit_h = 0; // the first frame's layout fits it to the free rectangle
+    boids_camera_fit(&v->cam, w, fb_h > 0 ? (float)fb_w / (float)fb_h : 1.0f);
+}
+
+// See viewer.h: the HUD's panel is its text plus flock_draw_hud's margins.
+void viewer_layout_frame(viewer *v, int fb_w, int fb_h, const char *hud_text, float menu_w, float menu_h) {
+    float scale = viewer_hud_scale(fb_h), w = 0.0f, h = 0.0f;
+    viewer_panels_desc d = {.fb_w = fb_w, .fb_h = fb_h, .gap = 4.0f * scale};
+    if (hud_text && !v->panels_hidden) {
+        boids_render_text_size(hud_text, scale, &w, &h);
+        d.hud_w = w + 16.0f * scale;
+        d.hud_h = h + 10.0f * scale;
+    }
+    if (!v->panels_hidden) {
+        d.menu_w = menu_w;
+        d.menu_h = menu_h;
+    }
+    viewer_layout_panels(&d, &v->panels);
+    v->hud_bottom = v->panels.hud.h;
+    if (!v->fit_set || fb_w <= 0 || fb_h <= 0)
+        return;
+    float region[4];
+    viewer_layout_ndc(&v->panels.free, fb_w, fb_h, region);
+    if (fb_w == v->fit_w && fb_h == v->fit_h && memcmp(region, v->cam.region, sizeof region) == 0)
+        return;
+    v->fit_w = fb_w;
+    v->fit_h = fb_h;
+    if (v->cam_moved) // the user's view stays, in the new free rectangle
+        memcpy(v->cam.region, region, sizeof region);
+    else
+        boids_camera_fit_region(&v->cam, &v->fit_world, (float)fb_w / (float)fb_h, region);
+}
+
 // See viewer.h (flock_draw.h: boids-bench --render draws the same panel).
 void viewer_hud(viewer *v, int fb_w, int fb_h, const char *text) {
+    if (v->panels_hidden) {
+        v->hud_bottom = 0.0f;
+        return;
+    }
     v->hud_bottom = flock_draw_hud(v->render, fb_w, fb_h, text);
 }
 
-// See viewer.h: the mode's entries in as many columns (up to 3) as the
-// window holds, filled top to bottom, each a gold label and its text.
-void viewer_help(viewer *v, int fb_w, int fb_h) {
-    if (!v->help)
-        return;
-    const viewer_key *keys[64];
-    char labels[64][32];
+// The mode's entries of the key table: their labels (into labels) and texts.
+static size_t help_entries(const viewer *v, char labels[][32], const char **labels_p, const char **texts_p) {
     size_t n = 0;
-    float scale = viewer_hud_scale(fb_h), label_w = 0.0f, text_w = 0.0f, w, h, line_h, more_w = 0.0f, more_h = 0.0f;
-    for (size_t i = 0; i < viewer_key_count && n < 64; i++)
+    for (size_t i = 0; i < viewer_key_count && n < VIEWER_HELP_MAX; i++)
         if (viewer_keys[i].modes & v->mode->bit) {
-            keys[n] = &viewer_keys[i];
-            viewer_keys_label(keys[n], labels[n], sizeof labels[n]);
-            boids_render_text_size(labels[n], scale, &w, &h);
-            label_w = fmaxf(label_w, w);
-            boids_render_text_size(keys[n]->text, scale, &w, &h);
-            text_w = fmaxf(text_w, w);
+            viewer_keys_label(&viewer_keys[i], labels[n], sizeof labels[n]);
+            labels_p[n] = labels[n];
+            texts_p[n] = viewer_keys[i].text;
             n++;
         }
-    boids_render_text_size("keys\nkeys", scale, &w, &line_h);
-    boids_render_text_size("keys", scale, &w, &h);
-    line_h -= h;
-    if (v->mode->help_more)
-        boids_render_text_size(v->mode->help_more, scale, &more_w, &more_h);
-    float gap = 10.0f * scale, col_w = label_w + gap + text_w + 2.0f * gap;
-    size_t cols = (size_t)fmaxf(1.0f, fminf(3.0f, floorf(((float)fb_w - 40.0f * scale) / col_w)));
-    size_t rows = (n + cols - 1) / cols;
-    float total_w = fmaxf((float)cols * col_w - 2.0f * gap, more_w);
-    float total_h = line_h * (float)(rows + 2) + more_h;
-    // Centred, but never over the HUD panel (which stays readable above it).
-    float x = 0.5f * ((float)fb_w - total_w), y = fmaxf(0.5f * ((float)fb_h - total_h), v->hud_bottom + 20.0f * scale);
-    boids_render_rect(v->render, fb_w, fb_h, x - 12.0f * scale, y - 10.0f * scale, total_w + 24.0f * scale,
-                      total_h + 20.0f * scale, panel);
-    boids_render_text(v->render, fb_w, fb_h, x, y, scale, "keys", white);
-    for (size_t i = 0; i < n; i++) {
-        float cx = x + (float)(i / rows) * col_w, cy = y + line_h * (float)(1 + i % rows);
-        boids_render_text(v->render, fb_w, fb_h, cx, cy, scale, labels[i], gold);
-        boids_render_text(v->render, fb_w, fb_h, cx + label_w + gap, cy, scale, keys[i]->text, white);
+    return n;
+}
+
+// The help's layout for entries of labels and texts.
+static void help_layout(viewer *v, int fb_w, int fb_h, size_t n, const char **labels, const char **texts,
+                        viewer_help_layout *out) {
+    float scale = viewer_hud_scale(fb_h), top = v->panels.hud.h > 0.0f ? v->panels.hud.h + 8.0f * scale : 0.0f;
+    viewer_help_desc d = {.fb_w = fb_w,
+                          .fb_h = fb_h,
+                          .area = {0.0f, top, (float)fb_w, (float)fb_h - top},
+                          .scale = scale,
+                          .n = n,
+                          .labels = labels,
+                          .texts = texts,
+                          .more = v->mode->help_more,
+                          .page = v->help_page,
+                          .measure = measure};
+    viewer_layout_help(&d, out);
+}
+
+// See viewer.h: each entry a gold label and its (wrapped) text.
+void viewer_help(viewer *v, int fb_w, int fb_h) {
+    if (!v->help || v->panels_hidden)
+        return;
+    static viewer_help_layout l;
+    char labels[VIEWER_HELP_MAX][32];
+    const char *labels_p[VIEWER_HELP_MAX], *texts_p[VIEWER_HELP_MAX];
+    size_t n = help_entries(v, labels, labels_p, texts_p);
+    help_layout(v, fb_w, fb_h, n, labels_p, texts_p, &l);
+    boids_render_rect(v->render, fb_w, fb_h, l.panel.x, l.panel.y, l.panel.w, l.panel.h, panel);
+    boids_render_text(v->render, fb_w, fb_h, l.title_x, l.title_y, l.scale, l.title, white);
+    for (size_t i = 0; i < l.n; i++) {
+        const viewer_help_row *r = &l.row[i];
+        if (r->page != l.page)
+            continue;
+        boids_render_text(v->render, fb_w, fb_h, r->x, r->y, l.scale, labels[i], gold);
+        boids_render_text(v->render, fb_w, fb_h, r->text_x, r->y, l.scale, r->text, white);
     }
     if (v->mode->help_more)
-        boids_render_text(v->render, fb_w, fb_h, x, y + line_h * (float)(rows + 2), scale, v->mode->help_more, white);
+        boids_render_text(v->render, fb_w, fb_h, l.more_x, l.more_y, l.scale, v->mode->help_more, white);
 }
 
 // See viewer.h.

@@ -29,6 +29,22 @@ static void help_key(viewer *v, int key, int arg) {
     v->help = !v->help;
 }
 
+// I: every panel (HUD, menu, help) hidden or shown at once.
+static void panels_key(viewer *v, int key, int arg) {
+    (void)key;
+    (void)arg;
+    v->panels_hidden = !v->panels_hidden;
+    printf("panels: %s\n", v->panels_hidden ? "hidden" : "shown");
+    fflush(stdout);
+}
+
+// F2: the help's next page (where the window needs several).
+static void help_page_key(viewer *v, int key, int arg) {
+    (void)key;
+    (void)arg;
+    v->help_page++;
+}
+
 // Esc: quit after this frame.
 static void quit_key(viewer *v, int key, int arg) {
     (void)key;
@@ -102,6 +118,8 @@ const viewer_key viewer_keys[] = {
     {{GLFW_KEY_T}, "start / stop a profile recording", viewer_flock_profile, 0, F, false},
     {{GLFW_KEY_W}, "write a snapshot (--save or boids-NNNN)", viewer_flock_save, 0, F, false},
     {{GLFW_KEY_H, GLFW_KEY_F1}, "this help", help_key, 0, F | R | D, false},
+    {{GLFW_KEY_F2}, "the help's next page (a small window)", help_page_key, 0, F | R | D, false},
+    {{GLFW_KEY_I}, "hide / show every panel (HUD, menu, help)", panels_key, 0, F | R | D, false},
     {{GLFW_KEY_ESCAPE}, "quit", quit_key, 0, F | R | D, false},
 };
 const size_t viewer_key_count = sizeof viewer_keys / sizeof viewer_keys[0];
@@ -116,14 +134,15 @@ static const struct {
     int key;
     const char *name, *label;
 } named[] = {
-    {GLFW_KEY_SPACE, "space", "Space"}, {GLFW_KEY_ESCAPE, "esc", "Esc"},   {GLFW_KEY_ESCAPE, "escape", NULL},
-    {GLFW_KEY_F1, "f1", "F1"},          {GLFW_KEY_F1, "F1", NULL},         {GLFW_KEY_PERIOD, "period", "."},
-    {GLFW_KEY_COMMA, "comma", ","},     {GLFW_KEY_LEFT, "left", "Left"},   {GLFW_KEY_RIGHT, "right", "Right"},
-    {GLFW_KEY_UP, "up", "Up"},          {GLFW_KEY_DOWN, "down", "Down"},   {GLFW_KEY_HOME, "home", "Home"},
-    {GLFW_KEY_END, "end", "End"},       {GLFW_KEY_LEFT_BRACKET, "[", "["}, {GLFW_KEY_RIGHT_BRACKET, "]", "]"},
-    {GLFW_KEY_MINUS, "-", "-"},         {GLFW_KEY_EQUAL, "=", "="},        {GLFW_KEY_PERIOD, ".", NULL},
-    {GLFW_KEY_COMMA, ",", NULL},        {GLFW_KEY_SPACE, " ", NULL},       {GLFW_KEY_ENTER, "enter", "Enter"},
-    {GLFW_KEY_TAB, "tab", "Tab"},       {GLFW_KEY_ENTER, "return", NULL},
+    {GLFW_KEY_SPACE, "space", "Space"}, {GLFW_KEY_ESCAPE, "esc", "Esc"},    {GLFW_KEY_ESCAPE, "escape", NULL},
+    {GLFW_KEY_F1, "f1", "F1"},          {GLFW_KEY_F1, "F1", NULL},          {GLFW_KEY_F2, "f2", "F2"},
+    {GLFW_KEY_F2, "F2", NULL},          {GLFW_KEY_PERIOD, "period", "."},   {GLFW_KEY_COMMA, "comma", ","},
+    {GLFW_KEY_LEFT, "left", "Left"},    {GLFW_KEY_RIGHT, "right", "Right"}, {GLFW_KEY_UP, "up", "Up"},
+    {GLFW_KEY_DOWN, "down", "Down"},    {GLFW_KEY_HOME, "home", "Home"},    {GLFW_KEY_END, "end", "End"},
+    {GLFW_KEY_LEFT_BRACKET, "[", "["},  {GLFW_KEY_RIGHT_BRACKET, "]", "]"}, {GLFW_KEY_MINUS, "-", "-"},
+    {GLFW_KEY_EQUAL, "=", "="},         {GLFW_KEY_PERIOD, ".", NULL},       {GLFW_KEY_COMMA, ",", NULL},
+    {GLFW_KEY_SPACE, " ", NULL},        {GLFW_KEY_ENTER, "enter", "Enter"}, {GLFW_KEY_TAB, "tab", "Tab"},
+    {GLFW_KEY_ENTER, "return", NULL},
 };
 #define NAMED (sizeof named / sizeof named[0])
 

@@ -47,7 +47,7 @@ void viewer_menu_open(viewer *v, int key, int arg) {
 void viewer_menu_move(viewer *v, int key, int arg) {
     (void)arg;
     viewer_flock *f = v->flock;
-    if (!f->menu)
+    if (!f->menu || v->panels_hidden) // closed or hidden (I): the keys do nothing
         return;
     f->menu_row = (f->menu_row + (key == GLFW_KEY_UP ? BOIDS_BEHAVIOR_COUNT - 1u : 1u)) % BOIDS_BEHAVIOR_COUNT;
 }
@@ -57,7 +57,7 @@ void viewer_menu_group(viewer *v, int key, int arg) {
     (void)key;
     (void)arg;
     viewer_flock *f = v->flock;
-    if (!f->menu)
+    if (!f->menu || v->panels_hidden) // closed or hidden (I): the keys do nothing
         return;
     uint32_t n = f->p.world.group_count ? f->p.world.group_count : 1u;
     f->menu_group = (f->menu_group + 1u) % n;
@@ -72,7 +72,7 @@ void viewer_menu_toggle(viewer *v, int key, int arg) {
     (void)key;
     (void)arg;
     viewer_flock *f = v->flock;
-    if (!f->menu)
+    if (!f->menu || v->panels_hidden) // closed or hidden (I): the keys do nothing
         return;
     boids_params before = f->p;
     boids_group_params *g = &f->p.group[f->menu_group];
@@ -91,7 +91,7 @@ void viewer_menu_toggle(viewer *v, int key, int arg) {
 void viewer_menu_weight(viewer *v, int key, int arg) {
     (void)arg;
     viewer_flock *f = v->flock;
-    if (!f->menu)
+    if (!f->menu || v->panels_hidden) // closed or hidden (I): the keys do nothing
         return;
     boids_params before = f->p;
     float *w = weight_of(&f->p.group[f->menu_group], f->menu_row);
@@ -103,45 +103,75 @@ void viewer_menu_weight(viewer *v, int key, int arg) {
     }
 }
 
-// See viewer_flock.h: at the right edge under the HUD, a title, a line of
-// its keys, then one row per behaviour: on/off, the name, the weight; the
-// selected row on a gold band. A window too short for every row shows
-// those round the selected one and their range.
+// The menu's text: its title (into title), the widths of its columns and
+// of the panel's inside, the line height and the keys' hint.
+typedef struct menu_metrics {
+    char title[128];
+    const char *hint;
+    float scale, line_h, state_w, name_w, weight_w, hint_h, inner_w, pad, gap;
+} menu_metrics;
+
+static void menu_measure(const viewer_flock *f, int fb_h, menu_metrics *mm) {
+    float w, h, title_w, hint_w;
+    mm->scale = viewer_hud_scale(fb_h);
+    boids_render_text_size("Xg\nXg", mm->scale, &w, &mm->line_h);
+    boids_render_text_size("Xg", mm->scale, &w, &h);
+    mm->line_h -= h;
+    boids_render_text_size("off ", mm->scale, &mm->state_w, &h);
+    boids_render_text_size(" -000.00", mm->scale, &mm->weight_w, &h);
+    mm->name_w = 0.0f;
+    for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++) {
+        boids_render_text_size(boids_behavior_name(b), mm->scale, &w, &h);
+        mm->name_w = fmaxf(mm->name_w, w);
+    }
+    const char *name = group_name(f);
+    snprintf(mm->title, sizeof mm->title, "behaviours of group %u%s%s%s   M closes", f->menu_group, name[0] ? " (" : "",
+             name, name[0] ? ")" : "");
+    mm->hint = "Up Down select  Enter on/off\nLeft Right weight  Tab group";
+    boids_render_text_size(mm->title, mm->scale, &title_w, &h);
+    boids_render_text_size(mm->hint, mm->scale, &hint_w, &mm->hint_h);
+    mm->pad = 8.0f * mm->scale;
+    mm->gap = 6.0f * mm->scale;
+    mm->inner_w = fmaxf(fmaxf(title_w, hint_w), mm->state_w + mm->name_w + mm->gap + mm->weight_w);
+}
+
+// See viewer.h: the panel's width; its column reaches the window's foot.
+void viewer_menu_size(viewer *v, int fb_h, float *w, float *h) {
+    viewer_flock *f = v->flock;
+    *w = *h = 0.0f;
+    if (!f || !f->menu)
+        return;
+    menu_metrics mm;
+    menu_measure(f, fb_h, &mm);
+    *w = mm.inner_w + 2.0f * mm.pad;
+    *h = (float)fb_h;
+}
+
+// See viewer_flock.h: where the layout put it (viewer_layout_panels: at the
+// right edge under the HUD), a title, a line of its keys, then one row per
+// behaviour: on/off, the name, the weight; the selected row on a gold band.
+// A window too short for every row shows those round the selected one and
+// their range.
 void viewer_menu_draw(viewer *v, int fb_w, int fb_h) {
     viewer_flock *f = v->flock;
-    if (!f->menu)
+    if (!f->menu || v->panels_hidden)
         return;
     static const float panel[4] = {0.10f, 0.16f, 0.30f, 0.85f}, band[4] = {0.95f, 0.85f, 0.35f, 0.35f};
     static const float white[4] = {0.92f, 0.94f, 0.96f, 1.0f}, gold[4] = {0.95f, 0.85f, 0.35f, 1.0f};
     static const float on_col[4] = {0.45f, 0.90f, 0.45f, 1.0f}, off_col[4] = {0.55f, 0.57f, 0.60f, 1.0f};
     const boids_group_params *g = &f->p.group[f->menu_group];
-    float scale = viewer_hud_scale(fb_h), w, h, line_h, state_w, name_w = 0.0f, weight_w;
-    boids_render_text_size("Xg\nXg", scale, &w, &line_h);
-    boids_render_text_size("Xg", scale, &w, &h);
-    line_h -= h;
-    boids_render_text_size("off ", scale, &state_w, &h);
-    boids_render_text_size(" -000.00", scale, &weight_w, &h);
-    for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++) {
-        boids_render_text_size(boids_behavior_name(b), scale, &w, &h);
-        name_w = fmaxf(name_w, w);
+    menu_metrics mm;
+    menu_measure(f, fb_h, &mm);
+    float scale = mm.scale, line_h = mm.line_h, pad = mm.pad, gap = mm.gap, inner_w = mm.inner_w;
+    float x = v->panels.menu.x, y = v->panels.menu.y;
+    if (v->panels.menu.w <= 0.0f) { // not laid out this frame: the right edge under the HUD
+        x = fmaxf((float)fb_w - inner_w - 2.0f * pad - 4.0f * scale, 0.0f);
+        y = v->hud_bottom + 6.0f * scale;
     }
-    char title[128];
-    const char *name = group_name(f);
-    snprintf(title, sizeof title, "behaviours of group %u%s%s%s   M closes", f->menu_group, name[0] ? " (" : "", name,
-             name[0] ? ")" : "");
-    const char *hint = "Up Down select  Enter on/off\nLeft Right weight  Tab group";
-    float title_w, hint_w, hint_h;
-    boids_render_text_size(title, scale, &title_w, &h);
-    boids_render_text_size(hint, scale, &hint_w, &hint_h);
-    float pad = 8.0f * scale, gap = 6.0f * scale;
-    float inner_w = fmaxf(fmaxf(title_w, hint_w), state_w + name_w + gap + weight_w);
-    float x = (float)fb_w - inner_w - 2.0f * pad - 4.0f * scale, y = v->hud_bottom + 6.0f * scale;
-    if (x < 0.0f)
-        x = 0.0f;
     // The rows that fit under the HUD (at least 3): a window round the
     // selected one when not all of them do, its range in the last line.
     uint32_t rows = BOIDS_BEHAVIOR_COUNT, first = 0;
-    float room = ((float)fb_h - y - 2.0f * pad - line_h - hint_h - gap) / line_h;
+    float room = ((float)fb_h - y - 2.0f * pad - line_h - mm.hint_h - gap) / line_h;
     if (room < (float)rows) {
         rows = room > 4.0f ? (uint32_t)room - 1u : 3u; // one line for the range
         first = f->menu_row > rows / 2 ? f->menu_row - rows / 2 : 0u;
@@ -149,13 +179,13 @@ void viewer_menu_draw(viewer *v, int fb_w, int fb_h) {
             first = BOIDS_BEHAVIOR_COUNT - rows;
     }
     bool windowed = rows < BOIDS_BEHAVIOR_COUNT;
-    float inner_h = line_h * (float)(rows + 1u + (windowed ? 1u : 0u)) + hint_h + gap;
+    float inner_h = line_h * (float)(rows + 1u + (windowed ? 1u : 0u)) + mm.hint_h + gap;
     boids_render_rect(v->render, fb_w, fb_h, x, y, inner_w + 2.0f * pad, inner_h + 2.0f * pad, panel);
     x += pad;
     y += pad;
-    boids_render_text(v->render, fb_w, fb_h, x, y, scale, title, gold);
-    boids_render_text(v->render, fb_w, fb_h, x, y + line_h, scale, hint, white);
-    float row0 = y + line_h + hint_h + gap;
+    boids_render_text(v->render, fb_w, fb_h, x, y, scale, mm.title, gold);
+    boids_render_text(v->render, fb_w, fb_h, x, y + line_h, scale, mm.hint, white);
+    float row0 = y + line_h + mm.hint_h + gap;
     for (uint32_t b = first; b < first + rows; b++) {
         float ry = row0 + line_h * (float)(b - first);
         bool on = g->behaviors & BOIDS_BIT(b), sel = b == f->menu_row;
@@ -164,8 +194,9 @@ void viewer_menu_draw(viewer *v, int fb_w, int fb_h) {
         char weight[32];
         snprintf(weight, sizeof weight, "%8.2f", (double)weight_value(g, b));
         boids_render_text(v->render, fb_w, fb_h, x, ry, scale, on ? "on" : "off", on ? on_col : off_col);
-        boids_render_text(v->render, fb_w, fb_h, x + state_w, ry, scale, boids_behavior_name(b), sel ? gold : white);
-        boids_render_text(v->render, fb_w, fb_h, x + state_w + name_w + gap, ry, scale, weight, on ? white : off_col);
+        boids_render_text(v->render, fb_w, fb_h, x + mm.state_w, ry, scale, boids_behavior_name(b), sel ? gold : white);
+        boids_render_text(v->render, fb_w, fb_h, x + mm.state_w + mm.name_w + gap, ry, scale, weight,
+                          on ? white : off_col);
     }
     if (windowed) {
         char range[64];

@@ -163,9 +163,7 @@ static int replay_init(viewer *v) {
     int rc = viewer_render_create(v, in->count, false);
     if (rc)
         return rc;
-    int fb_w, fb_h;
-    glfwGetFramebufferSize(v->w, &fb_w, &fb_h);
-    boids_camera_fit(&v->cam, &rp->p.world, fb_h > 0 ? (float)fb_w / (float)fb_h : 1.0f);
+    viewer_camera_world(v, &rp->p.world);
     printf("boids %s: replay %s, %u frames (every %llu steps), %u agents, %uD, renderer '%s', OpenGL %s\n",
            BOIDS_VERSION, o->replay, in->frames, (unsigned long long)in->every, in->count, in->dim, v->renderer,
            v->gl_version);
@@ -217,19 +215,20 @@ static int replay_frame(viewer *v) {
 static void replay_draw(viewer *v, int fb_w, int fb_h) {
     viewer_replay *r = v->replay;
     const boids_recording_info *in = boids_recording_get_info(r->rec);
+    char hud[1024];
+    snprintf(hud, sizeof hud,
+             "replay %s   frame %u/%u   step %llu%s\n"
+             "%u agents  %uD  every %llu steps  colour %s%s   (H: help, I: hide panels)",
+             v->o->replay, r->loaded + 1, in->frames, (unsigned long long)r->step,
+             r->playing ? "  PLAYING" : "  PAUSED", in->count, in->dim, (unsigned long long)in->every,
+             boids_color_mode_name(v->color), in->truncated ? "  (truncated file)" : "");
+    viewer_layout_frame(v, fb_w, fb_h, hud, 0.0f, 0.0f); // the world under the HUD
     float vp[16];
     viewer_draw_begin(v, fb_w, fb_h, NULL, vp);
     boids_engine_gl b = {0};
     boids_render_own_buffers(v->render, &b.pos, &b.vel, &b.group, &b.neighbors);
     boids_render_own_body_buffers(v->render, &b.joints, &b.id, &b.joint_rows);
     viewer_draw_agents(v, fb_h, vp, &r->p, &b, false);
-    char hud[1024];
-    snprintf(hud, sizeof hud,
-             "replay %s   frame %u/%u   step %llu%s\n"
-             "%u agents  %uD  every %llu steps  colour %s%s   (H: help)",
-             v->o->replay, r->loaded + 1, in->frames, (unsigned long long)r->step,
-             r->playing ? "  PLAYING" : "  PAUSED", in->count, in->dim, (unsigned long long)in->every,
-             boids_color_mode_name(v->color), in->truncated ? "  (truncated file)" : "");
     viewer_hud(v, fb_w, fb_h, hud);
     viewer_help(v, fb_w, fb_h);
 }

@@ -696,8 +696,9 @@ void boids_engine_stage_ms(boids_engine *e, bool wait, boids_stage_ms *out) {
         memset(out, 0, sizeof *out);
         return;
     }
-    if (!e->gpu) {
+    if (!e->gpu) { // the reference times each stage on its own: the step is their sum
         *out = e->sim->ms;
+        out->step = out->key + out->count + out->scan + out->scatter + out->steer + out->integrate + out->bodies;
         return;
     }
     if (wait)

@@ -1212,11 +1212,17 @@ static void read_timers(boids_gpu *g, uint64_t k) {
     if (!ready)
         return;
     GLuint64 t[STAGE_N + 1];
-    for (int k = 0; k <= STAGE_N; k++)
+    for (int k = 0; k <= STAGE_N; k++) {
         glGetQueryObjectui64v(q[k], GL_QUERY_RESULT, &t[k]);
+        // Never before the previous boundary (a driver may order them
+        // loosely): the stages then sum to the step's span exactly.
+        if (k > 0 && t[k] < t[k - 1])
+            t[k] = t[k - 1];
+    }
     double *ms = &g->last_ms.key;
     for (int k = 0; k < STAGE_N; k++)
         ms[k] = (double)(t[k + 1] - t[k]) * 1e-6;
+    g->last_ms.step = (double)(t[STAGE_N] - t[0]) * 1e-6;
     g->timed_steps++;
 }
 
