@@ -1,0 +1,301 @@
+// tests/test_hostile.c: files that cannot surprise, through the real
+// executables: an output through a symbolic link is written to the link's
+// target (the link stays); a character device or a FIFO is written in
+// place (never replaced by a regular file), a FIFO with no reader fails at
+// once instead of hanging; sockets and directories are refused before the
+// run; an output name as long as a file system allows is written (its
+// temporary name is short) and a longer one refused before the run; a
+// file-size limit (ulimit -f) is a write error, not a kill; temporaries of
+// killed writers are removed by the next write to the same file. Label
+// core.
+#define _XOPEN_SOURCE 700 // mknod
+#include <check.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "spawn.h"
+
+#define run_free boids_test_run_free
+
+static run_result run(const char *tag, const char *const *argv) {
+    run_result r = boids_test_run(RUN_BIN, argv, TMP, tag);
+    ck_assert_msg(r.spawned, "expected boids-run to start");
+    ck_assert_msg(WIFEXITED(r.status), "%s: expected an exit, not signal %d; stderr: %s", tag,
+                  WIFSIGNALED(r.status) ? WTERMSIG(r.status) : -1, r.err);
+    return r;
+}
+
+static void expect_exit(const run_result *r, int code, const char *needle) {
+    ck_assert_msg(WEXITSTATUS(r->status) == code, "expected exit %d, got %d; stderr: %s", code, WEXITSTATUS(r->status),
+                  r->err);
+    if (code) {
+        const char *nl = strchr(r->err, '\n');
+        ck_assert_msg(nl && nl[1] == '\0', "expected one line on stderr: %s", r->err);
+    }
+    if (needle)
+        ck_assert_msg(strstr(r->err, needle), "expected '%s' in: %s", needle, r->err);
+}
+
+// Files in TMP whose names start with `prefix`.
+static int count_prefixed(const char *prefix) {
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "ls -a '%s' | grep -c '^%s' || true", TMP, prefix);
+    FILE *p = popen(cmd, "r");
+    ck_assert(p);
+    int n = 0;
+    ck_assert(fscanf(p, "%d", &n) == 1);
+    pclose(p);
+    return n;
+}
+
+// --export-csv, --save and --profile through a symbolic link (relative and
+// absolute): the target gets the file, the link stays a link.
+START_TEST(symlink_output_kept) {
+    static const char *const flags[3] = {"--export-csv", "--save", "--profile"};
+    static const char *const names[3] = {"real.csv", "real.boids", "real-profile.csv"};
+    for (int k = 0; k < 3; k++) {
+        char real[256], link[256];
+        snprintf(real, sizeof real, TMP "/%s", names[k]);
+        snprintf(link, sizeof link, TMP "/link-%s", names[k]);
+        boids_test_write(real, "old\n", 4);
+        unlink(link);
+        ck_assert(symlink(names[k], link) == 0); // relative to the link's directory
+        run_result r = run("symlink", ARGV(RUN_BIN, "--count", "40", "--steps", "3", "--quiet", flags[k], link));
+        expect_exit(&r, 0, NULL);
+        struct stat st;
+        ck_assert_msg(lstat(link, &st) == 0 && S_ISLNK(st.st_mode), "%s: the link was replaced", flags[k]);
+        ck_assert_msg(stat(real, &st) == 0 && st.st_size > 4, "%s: the link's target was not written", flags[k]);
+        run_free(&r);
+    }
+}
+END_TEST
+
+// A character device stays one whatever writes to it (as root a rename
+// would replace it with a regular file). A private null device made in the
+// scratch folder (mknod: root, as CI runs) so that a regression cannot
+// harm the machine's /dev/null; without the right to make one, /dev/null
+// itself (then no rename could replace it anyway).
+START_TEST(device_output_in_place) {
+    const char *dev = TMP "/null";
+    unlink(dev);
+    if (mknod(dev, S_IFCHR | 0666, makedev(1, 3)) != 0) {
+        ck_assert_msg(errno == EPERM, "mknod: %s", strerror(errno));
+        dev = "/dev/null";
+    }
+    struct stat before, after;
+    ck_assert(stat(dev, &before) == 0 && S_ISCHR(before.st_mode));
+    static const char *const flags[2] = {"--export-csv", "--save"};
+    for (int k = 0; k < 2; k++) {
+        run_result r = run("devnull", ARGV(RUN_BIN, "--count", "40", "--steps", "2", "--quiet", flags[k], dev));
+        expect_exit(&r, 0, NULL);
+        run_free(&r);
+        ck_assert_msg(stat(dev, &after) == 0 && S_ISCHR(after.st_mode) && after.st_rdev == before.st_rdev,
+                      "%s %s replaced it", flags[k], dev);
+    }
+    // stdout is a file of the test's capture: through /proc/self/fd/1 the
+    // CSV lands in it (in place), beside the run's own lines.
+    run_result r = run("proc-fd", ARGV(RUN_BIN, "--count", "5", "--steps", "2", "--export-csv", "/dev/stdout"));
+    expect_exit(&r, 0, NULL);
+    ck_assert_msg(strstr(r.out, "id,group,px") && strstr(r.out, "state-hash"), "stdout: %s", r.out);
+    run_free(&r);
+}
+END_TEST
+
+// A FIFO: with no reader the run fails at the write (exit 3, one line) in
+// well under the test's time-out instead of hanging; with a reader the
+// reader gets the whole CSV and the FIFO stays a FIFO.
+START_TEST(fifo_output) {
+    const char *fifo = TMP "/out.fifo";
+    unlink(fifo);
+    ck_assert(mkfifo(fifo, 0644) == 0);
+    run_result r = run("fifo-noreader", ARGV(RUN_BIN, "--count", "40", "--steps", "2", "--export-csv", fifo));
+    expect_exit(&r, 3, "out.fifo");
+    run_free(&r);
+    pid_t reader = fork();
+    ck_assert(reader >= 0);
+    if (reader == 0) { // child: copy the FIFO into a file
+        int in = open(fifo, O_RDONLY), out = open(TMP "/fifo-copy.csv", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        char buf[4096];
+        ssize_t n;
+        while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+            if (write(out, buf, (size_t)n) != n)
+                _exit(1);
+        _exit(0);
+    }
+    nanosleep(&(struct timespec){0, 200000000L}, NULL); // the reader's open is waiting
+    r = run("fifo-reader", ARGV(RUN_BIN, "--count", "40", "--steps", "2", "--quiet", "--export-csv", fifo));
+    expect_exit(&r, 0, NULL);
+    run_free(&r);
+    int status;
+    ck_assert(waitpid(reader, &status, 0) == reader && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    char *copy = boids_test_slurp(TMP "/fifo-copy.csv");
+    int lines = 0;
+    for (const char *c = copy; *c; c++)
+        lines += *c == '\n';
+    ck_assert_msg(lines == 41, "expected the header and 40 rows through the FIFO, got %d lines", lines);
+    free(copy);
+    struct stat st;
+    ck_assert(stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+}
+END_TEST
+
+// A socket, a directory and a block device are refused before the run
+// (exit 2, one line).
+START_TEST(socket_and_directory_refused) {
+    const char *sock = TMP "/out.sock";
+    unlink(sock);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", sock);
+    ck_assert(fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0);
+    run_result r = run("socket", ARGV(RUN_BIN, "--count", "40", "--steps", "2", "--save", sock));
+    expect_exit(&r, 2, "is a socket");
+    run_free(&r);
+    close(fd);
+    r = run("dir", ARGV(RUN_BIN, "--count", "40", "--steps", "2", "--export-csv", TMP));
+    expect_exit(&r, 2, "is a directory");
+    run_free(&r);
+    // A block device node of the scratch folder (mknod: root, as CI runs;
+    // never opened: refused by its type). Without the right to make one,
+    // nothing to test here: no user but root could write a disk.
+    const char *blk = TMP "/disk";
+    unlink(blk);
+    if (mknod(blk, S_IFBLK | 0600, makedev(7, 250)) == 0) {
+        r = run("block", ARGV(RUN_BIN, "--count", "40", "--steps", "2", "--save", blk));
+        expect_exit(&r, 2, "is a block device");
+        run_free(&r);
+        struct stat st;
+        ck_assert(stat(blk, &st) == 0 && S_ISBLK(st.st_mode));
+    } else {
+        ck_assert_msg(errno == EPERM, "mknod: %s", strerror(errno));
+    }
+}
+END_TEST
+
+// A name of 250 bytes (within 255) is written: its temporary's name is cut
+// short. One of 256 is refused before the run, naming the limit.
+START_TEST(long_names) {
+    char name[600], path[700];
+    memset(name, 'a', 244);
+    strcpy(name + 244, ".boids"); // 250 bytes
+    snprintf(path, sizeof path, TMP "/%s", name);
+    unlink(path);
+    run_result r = run("long-ok", ARGV(RUN_BIN, "--count", "40", "--steps", "2", "--quiet", "--save", path));
+    expect_exit(&r, 0, NULL);
+    run_free(&r);
+    ck_assert_msg(access(path, F_OK) == 0, "the 250-byte name was not written");
+    memset(name, 'b', 250);
+    strcpy(name + 250, ".boids"); // 256 bytes
+    snprintf(path, sizeof path, TMP "/%s", name);
+    r = run("long-bad", ARGV(RUN_BIN, "--count", "40", "--steps", "2", "--save", path));
+    expect_exit(&r, 2, "over the 255");
+    ck_assert_msg(!strstr(r.out, "state-hash"), "the run went ahead: %s", r.out);
+    run_free(&r);
+}
+END_TEST
+
+// ulimit -f: a snapshot larger than the limit fails with one line and exit
+// 3 (not SIGXFSZ), leaving no temporary and the old file as it was.
+START_TEST(file_size_limit) {
+    const char *path = TMP "/limited.boids";
+    boids_test_write(path, "old\n", 4);
+    struct rlimit keep, lim;
+    ck_assert(getrlimit(RLIMIT_FSIZE, &keep) == 0);
+    lim = keep;
+    lim.rlim_cur = 64 * 1024; // the captures of stdout and stderr stay far below
+    ck_assert(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+    run_result r = run("fsize", ARGV(RUN_BIN, "--count", "20000", "--steps", "1", "--quiet", "--save", path));
+    setrlimit(RLIMIT_FSIZE, &keep);
+    expect_exit(&r, 3, "File too large");
+    run_free(&r);
+    char *old = boids_test_slurp(path);
+    ck_assert_str_eq(old, "old\n");
+    free(old);
+    ck_assert_int_eq(count_prefixed(".limited.boids.tmp."), 0);
+}
+END_TEST
+
+// Temporaries of writers that no longer exist go at the next write to the
+// same file; one of a live process (this test) stays.
+START_TEST(stale_temporaries_removed) {
+    char live[256];
+    snprintf(live, sizeof live, TMP "/.stale.boids.tmp.%ld.7", (long)getpid());
+    // A pid above the kernel's pid_max (4194304 at most) is no process.
+    boids_test_write(TMP "/.stale.boids.tmp.99999999.1", "x", 1);
+    boids_test_write(TMP "/.stale.boids.tmp.99999998.3", "x", 1);
+    boids_test_write(live, "x", 1);
+    run_result r =
+        run("stale", ARGV(RUN_BIN, "--count", "40", "--steps", "2", "--quiet", "--save", TMP "/stale.boids"));
+    expect_exit(&r, 0, NULL);
+    run_free(&r);
+    ck_assert_int_eq(count_prefixed(".stale.boids.tmp.9999999"), 0);
+    ck_assert_msg(access(live, F_OK) == 0, "a live process's temporary was removed");
+    unlink(live);
+}
+END_TEST
+
+// Two outputs on one path, or an output on an input, are refused before the
+// run with one line naming both flags, through links too; /dev/null may take
+// several outputs.
+START_TEST(two_outputs_one_path) {
+    const char *good = TMP "/good.csv";
+    run_result r = run("good", ARGV(RUN_BIN, "--count", "40", "--steps", "1", "--quiet", "--export-csv", good));
+    expect_exit(&r, 0, NULL);
+    run_free(&r);
+    char *before = boids_test_slurp(good);
+    unlink(TMP "/alias.csv");
+    ck_assert(symlink("good.csv", TMP "/alias.csv") == 0);
+    static const char *const cases[][8] = {
+        {"--save", TMP "/x.out", "--export-csv", TMP "/x.out", "--export-csv", "--save"},
+        {"--record", TMP "/r.out", "--save", TMP "/./r.out", "--save", "--record"},
+        {"--profile", TMP "/p.csv", "--export-csv", TMP "/p.csv", "--export-csv", "--profile"},
+        {"--init", TMP "/good.csv", "--save", TMP "/good.csv", "--save", "--init"},
+        {"--init", TMP "/alias.csv", "--export-csv", TMP "/good.csv", "--export-csv", "--init"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *const *c = cases[k];
+        const char *const argv_count[] = {RUN_BIN, "--count", "40", "--steps", "1", c[0], c[1], c[2], c[3], NULL};
+        const char *const argv_init[] = {RUN_BIN, "--steps", "1", c[0], c[1], c[2], c[3], NULL};
+        r = run("same", strcmp(c[0], "--init") == 0 ? argv_init : argv_count);
+        expect_exit(&r, 2, c[4]);
+        ck_assert_msg(strstr(r.err, c[5]), "expected both flags named: %s", r.err);
+        ck_assert_msg(!strstr(r.out, "state-hash"), "the run went ahead: %s", r.out);
+        run_free(&r);
+    }
+    char *after = boids_test_slurp(good);
+    ck_assert_msg(strcmp(before, after) == 0, "the input was changed");
+    free(before);
+    free(after);
+    r = run("null-twice", ARGV(RUN_BIN, "--count", "40", "--steps", "1", "--quiet", "--save", "/dev/null",
+                               "--export-csv", "/dev/null"));
+    expect_exit(&r, 0, NULL);
+    run_free(&r);
+}
+END_TEST
+
+int main(void) {
+    const boids_test_case cases[] = {
+        {"symlink_output_kept", symlink_output_kept},
+        {"device_output_in_place", device_output_in_place},
+        {"fifo_output", fifo_output},
+        {"socket_and_directory_refused", socket_and_directory_refused},
+        {"long_names", long_names},
+        {"file_size_limit", file_size_limit},
+        {"stale_temporaries_removed", stale_temporaries_removed},
+        {"two_outputs_one_path", two_outputs_one_path},
+    };
+    return boids_test_main("hostile", cases, sizeof cases / sizeof cases[0], TMP);
+}
