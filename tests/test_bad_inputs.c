@@ -78,6 +78,11 @@ static const char *const flag_cases[][6] = {
     {"--scenario", TMP "/bad-inputs/nbhd-fov.ini", NULL},
     {"--scenario", TMP "/bad-inputs/nbhd-radius.ini", NULL},
     {"--scenario", TMP "/bad-inputs/combine.ini", NULL},
+    // Inputs that are not files: refused at once, never read without end.
+    {"--init", "/dev/zero", NULL},
+    {"--load", "/dev/zero", NULL},
+    {"--scenario", "/dev/urandom", NULL},
+    {"--replay", "/dev/zero", NULL},
     // Two outputs on one path, an output on an input: refused before the run.
     {"--save", TMP "/bad-inputs/same.out", "--export-csv", TMP "/bad-inputs/same.out", NULL},
     {"--record", TMP "/bad-inputs/same.out", "--save", TMP "/bad-inputs/same.out", NULL},

@@ -286,6 +286,93 @@ START_TEST(two_outputs_one_path) {
 }
 END_TEST
 
+// Runs bin with argv under a 20 s bound: it must end by itself (a hang is
+// killed and fails the test) with exit 2 and one line containing needle.
+static void expect_refused_quickly(const char *bin, const char *tag, const char *const *argv, const char *needle) {
+    const char *bounded[24] = {"timeout", "-s", "KILL", "20", bin};
+    int n = 5;
+    for (int i = 1; argv[i] && n < 23; i++)
+        bounded[n++] = argv[i];
+    bounded[n] = NULL;
+    run_result r = boids_test_run("/usr/bin/timeout", bounded, TMP, tag);
+    ck_assert_msg(r.spawned && WIFEXITED(r.status), "%s: did not exit", tag);
+    ck_assert_msg(WEXITSTATUS(r.status) != 137 && WEXITSTATUS(r.status) != 124, "%s: hung (killed after 20 s)", tag);
+    expect_exit(&r, 2, needle);
+    run_free(&r);
+}
+
+// Inputs that are not files never hang and never read without end:
+// /dev/zero and /dev/urandom (character devices), a FIFO with no writer,
+// an endless line through a pipe, as --init, --load, --scenario, a plan's
+// scenario, boids-validate --load.
+START_TEST(inputs_never_hang) {
+    const char *fifo = TMP "/in.fifo";
+    unlink(fifo);
+    ck_assert(mkfifo(fifo, 0644) == 0);
+    expect_refused_quickly(RUN_BIN, "init-zero", ARGV(RUN_BIN, "--init", "/dev/zero", "--steps", "1"),
+                           "character device");
+    expect_refused_quickly(RUN_BIN, "init-random", ARGV(RUN_BIN, "--init", "/dev/urandom", "--steps", "1"),
+                           "character device");
+    expect_refused_quickly(RUN_BIN, "scen-zero", ARGV(RUN_BIN, "--scenario", "/dev/zero", "--steps", "1"),
+                           "character device");
+    expect_refused_quickly(RUN_BIN, "load-zero", ARGV(RUN_BIN, "--load", "/dev/zero", "--steps", "1"),
+                           "character device");
+    expect_refused_quickly(RUN_BIN, "load-fifo", ARGV(RUN_BIN, "--load", fifo, "--steps", "1"), "FIFO");
+    expect_refused_quickly(RUN_BIN, "init-fifo", ARGV(RUN_BIN, "--init", fifo, "--steps", "1"), "empty");
+    const char *validate = BOIDS_BIN_DIR "/boids-validate";
+    expect_refused_quickly(validate, "validate-fifo", ARGV(validate, "--load", fifo), "FIFO");
+    const char *plan = "[plan]\nscenario = /dev/zero\nsteps = 5\n";
+    boids_test_write(TMP "/zero-plan.ini", plan, strlen(plan));
+    const char *ensemble = BOIDS_BIN_DIR "/boids-ensemble";
+    expect_refused_quickly(ensemble, "plan-zero", ARGV(ensemble, TMP "/zero-plan.ini", "--out", TMP "/zero-out"),
+                           "character device");
+    // An endless line through a pipe (as --init <(...) would give): cut at the line limit.
+    run_result r = boids_test_run(
+        "/bin/sh",
+        ARGV("/bin/sh", "-c", "yes | tr -d '\\n' | timeout -s KILL 20 " RUN_BIN " --init /dev/stdin --steps 1"), TMP,
+        "endless-line");
+    ck_assert(r.spawned && WIFEXITED(r.status));
+    expect_exit(&r, 2, "longer than 4096 bytes");
+    run_free(&r);
+}
+END_TEST
+
+// A flow-field image that is not one: text, a truncated PNG, a header that
+// claims 20000 x 20000 pixels. Named with what is wrong, exit 2, before any
+// memory is spent on it.
+START_TEST(bad_flow_images) {
+    boids_test_write(TMP "/text.png", "hello\n", 6);
+    static const unsigned char png_start[] = {0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a};
+    // A header (IHDR) of 20000 x 20000 grey pixels and no data; CRCs are not
+    // checked by stb_image's header reader.
+    unsigned char huge[8 + 25] = {0};
+    memcpy(huge, png_start, 8);
+    static const unsigned char ihdr[] = {0,    0, 0, 13,   'I',  'H', 'D', 'R', 0, 0, 0x4e,
+                                         0x20, 0, 0, 0x4e, 0x20, 8,   0,   0,   0, 0};
+    memcpy(huge + 8, ihdr, sizeof ihdr);
+    boids_test_write(TMP "/huge.png", huge, sizeof huge);
+    // A real PNG cut after its header: stb_image's info passes, decoding fails.
+    unsigned char cut[8 + 25 + 12] = {0};
+    memcpy(cut, huge, sizeof huge);
+    cut[18] = 0;
+    cut[19] = 64; // width 64
+    cut[22] = 0;
+    cut[23] = 64; // height 64
+    static const unsigned char idat[] = {0, 0, 0, 40, 'I', 'D', 'A', 'T', 0x78, 0x9c, 0x63, 0x60};
+    memcpy(cut + 8 + 25, idat, sizeof idat);
+    boids_test_write(TMP "/cut.png", cut, sizeof cut);
+    static const char *const images[3][2] = {
+        {"text.png", "is not a PNG image"}, {"huge.png", "20000 x 20000 pixels"}, {"cut.png", "damaged or truncated"}};
+    for (int k = 0; k < 3; k++) {
+        char ini[256];
+        int n = snprintf(ini, sizeof ini, "[flowfield]\nkind = image\nimage = %s\n", images[k][0]);
+        boids_test_write(TMP "/image.ini", ini, (size_t)n);
+        expect_refused_quickly(RUN_BIN, "image", ARGV(RUN_BIN, "--scenario", TMP "/image.ini", "--steps", "1"),
+                               images[k][1]);
+    }
+}
+END_TEST
+
 int main(void) {
     const boids_test_case cases[] = {
         {"symlink_output_kept", symlink_output_kept},
@@ -296,6 +383,8 @@ int main(void) {
         {"file_size_limit", file_size_limit},
         {"stale_temporaries_removed", stale_temporaries_removed},
         {"two_outputs_one_path", two_outputs_one_path},
+        {"inputs_never_hang", inputs_never_hang},
+        {"bad_flow_images", bad_flow_images},
     };
     return boids_test_main("hostile", cases, sizeof cases / sizeof cases[0], TMP);
 }

@@ -184,7 +184,7 @@ END_TEST
 START_TEST(missing_file) {
     boids_result r = boids_scenario_load("/nonexistent/x.ini", &sc, err, sizeof err);
     ck_assert_int_eq(r, BOIDS_ERR_IO);
-    ck_assert_msg(strstr(err, "/nonexistent/x.ini") && strstr(err, "cannot be read"), "got: %s", err);
+    ck_assert_msg(strstr(err, "/nonexistent/x.ini") && strstr(err, "cannot be opened"), "got: %s", err);
     r = boids_scenario_load("/tmp", &sc, err, sizeof err);
     ck_assert_int_eq(r, BOIDS_ERR_IO);
     ck_assert_msg(strstr(err, "is a directory"), "got: %s", err);

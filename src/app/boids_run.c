@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boids/input.h"
 #include "boids/parse.h"
 #include "progress.h"
 #include "run_outputs.h"
@@ -79,18 +80,10 @@ static int compare_double(const void *a, const void *b) {
 // input is a bad argument (exit 2), unlike a read error later (exit 3).
 static int check_readable(const char *path) {
     const char *expected = "a readable CSV file";
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        boids_cli_error(PROG, "--init", path, expected, "cannot be opened: %s", strerror(errno));
-        return EXIT_INPUT;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        boids_cli_error(PROG, "--init", path, expected, "is a directory");
-        return EXIT_INPUT;
-    }
-    FILE *f = fopen(path, "r");
+    char why[256];
+    FILE *f = boids_input_open(path, BOIDS_INPUT_PIPES, 0, "a CSV file", why, sizeof why);
     if (!f) {
-        boids_cli_error(PROG, "--init", path, expected, "cannot be opened: %s", strerror(errno));
+        boids_cli_error(PROG, "--init", path, expected, "%s", why);
         return EXIT_INPUT;
     }
     fclose(f);

@@ -18,6 +18,7 @@
 #include <ini.h>
 
 #include "boids/behaviors.h"
+#include "boids/input.h"
 #include "boids/parse.h"
 #include "boids/scenario.h"
 
@@ -894,6 +895,11 @@ static int flow_key(parse_ctx *c, const char *key, const char *value) {
             fail(c, c->line, "flowfield", key, value, "a PNG file (relative to the scenario file)", "is not a file");
             return 0;
         }
+        char why[256];
+        if (boids_flowfield_check_image(rel, why, sizeof why) != BOIDS_OK) {
+            fail(c, c->line, "flowfield", key, value, "a PNG file (relative to the scenario file)", "%s", why);
+            return 0;
+        }
         // Kept absolute, so a dump written elsewhere still finds it.
         char *abs = realpath(rel, NULL);
         snprintf(f->image, sizeof f->image, "%.500s", abs ? abs : rel);
@@ -1340,6 +1346,39 @@ static boids_result parse(parse_ctx *c, boids_scenario *out, char *err, size_t e
     return BOIDS_OK;
 }
 
+// The largest scenario file (the longest shipped is under 4 KB; paths and
+// walls of a few thousand points fit): a larger one, or a pipe that gives
+// more, is refused, not read on for ever.
+#define SCENARIO_BYTES_MAX (4u << 20)
+
+// A scenario file opened to parse (boids_input_open: regular files and
+// pipes, never blocking on a FIFO, no devices); a pipe's text is first
+// copied, up to SCENARIO_BYTES_MAX, into an anonymous temporary file. NULL
+// with the reason in why.
+static FILE *open_scenario_file(const char *path, char *why, size_t why_size) {
+    FILE *f = boids_input_open(path, BOIDS_INPUT_PIPES, SCENARIO_BYTES_MAX, "a scenario file", why, why_size);
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0 || S_ISREG(st.st_mode))
+        return f;
+    FILE *copy = tmpfile();
+    char buf[65536];
+    size_t got, total = 0;
+    while (copy && (got = fread(buf, 1, sizeof buf, f)) > 0) {
+        total += got;
+        if (total > SCENARIO_BYTES_MAX || fwrite(buf, 1, got, copy) != got) {
+            snprintf(why, why_size, "gives more than the %u bytes a scenario file may have", SCENARIO_BYTES_MAX);
+            fclose(copy);
+            copy = NULL;
+        }
+    }
+    if (!copy && !why[0])
+        snprintf(why, why_size, "cannot be copied: %s", strerror(errno));
+    fclose(f);
+    if (copy)
+        rewind(copy);
+    return copy;
+}
+
 boids_result boids_scenario_load(const char *path, boids_scenario *out, char *err, size_t err_size) {
     if (!path || !out) {
         snprintf(err, err_size, "boids_scenario_load: %s is NULL; expected a scenario file and a scenario to fill",
@@ -1350,18 +1389,11 @@ boids_result boids_scenario_load(const char *path, boids_scenario *out, char *er
     if (!c)
         return BOIDS_ERR_NOMEM;
     c->name = path;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(err, err_size, "%s: is a directory; expected a scenario file (.ini)", path);
-        free(c);
-        return BOIDS_ERR_IO;
-    }
-    c->file = fopen(path, "r");
+    char why[256];
+    c->file = open_scenario_file(path, why, sizeof why);
     if (!c->file) {
-        snprintf(err, err_size,
-                 "%s: cannot be read (%s); expected a scenario file (.ini) or the name of one of "
-                 "--list-scenarios",
-                 path, strerror(errno));
+        snprintf(err, err_size, "%s: %s; expected a scenario file (.ini) or the name of one of --list-scenarios", path,
+                 why);
         free(c);
         return BOIDS_ERR_IO;
     }
@@ -1378,7 +1410,10 @@ boids_result boids_scenario_load_with(const char *path, const boids_scenario_ove
     if (!path || !out || (n && !ov)) {
         snprintf(err, err_size,
                  "boids_scenario_load_with: %s is NULL; expected a scenario file, a scenario to fill and %u overrides",
-                 !path ? "path" : !out ? "out" : "ov", n);
+                 !path  ? "path"
+                 : !out ? "out"
+                        : "ov",
+                 n);
         return BOIDS_ERR_ARGUMENT;
     }
     parse_ctx *c = calloc(1, sizeof *c);
@@ -1387,11 +1422,13 @@ boids_result boids_scenario_load_with(const char *path, const boids_scenario_ove
     c->name = path;
     c->ov = ov;
     c->n_ov = n;
-    struct stat st;
-    c->file = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? NULL : fopen(path, "r");
+    char why[256];
+    c->file = open_scenario_file(path, why, sizeof why);
     if (!c->file) {
+        snprintf(err, err_size, "%s: %s; expected a scenario file (.ini) or the name of one of --list-scenarios", path,
+                 why);
         free(c);
-        return boids_scenario_load(path, out, err, err_size); // its message for a directory or an unreadable file
+        return BOIDS_ERR_IO;
     }
     boids_result r = parse(c, out, err, err_size);
     if (key_problem)
@@ -1404,7 +1441,8 @@ boids_result boids_scenario_load_with(const char *path, const boids_scenario_ove
 boids_result boids_scenario_load_string(const char *text, const char *name, boids_scenario *out, char *err,
                                         size_t err_size) {
     if (!text || !out) {
-        snprintf(err, err_size, "boids_scenario_load_string: %s is NULL; expected a scenario's text and a scenario to fill",
+        snprintf(err, err_size,
+                 "boids_scenario_load_string: %s is NULL; expected a scenario's text and a scenario to fill",
                  text ? "out" : "text");
         return BOIDS_ERR_ARGUMENT;
     }

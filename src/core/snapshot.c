@@ -20,6 +20,7 @@
 
 #include "bytes.h"
 #include "boids/atomic.h"
+#include "boids/input.h"
 #include "boids/behaviors.h"
 #include "boids/snapshot.h"
 
@@ -1234,13 +1235,14 @@ boids_result boids_snapshot_load(const char *path, boids_sim **out, boids_scenar
         return fail(err, err_size, path ? path : "(null)", BOIDS_ERR_ARGUMENT, "no path or no output");
     if (err && err_size)
         err[0] = '\0';
-    FILE *f = fopen(path, "rb");
+    char why[256];
+    FILE *f = boids_input_open(path, 0, 0, "a snapshot", why, sizeof why);
     if (!f)
-        return fail(err, err_size, path, BOIDS_ERR_IO, "cannot be opened: %s", strerror(errno));
+        return fail(err, err_size, path, BOIDS_ERR_IO, "%s", why);
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fileno(f), &st) != 0) {
         fclose(f);
-        return fail(err, err_size, path, BOIDS_ERR_IO, "is not a regular file");
+        return fail(err, err_size, path, BOIDS_ERR_IO, "cannot be examined: %s", strerror(errno));
     }
     reader rd = {.f = f, .path = path, .size = (uint64_t)st.st_size, .err = err, .err_size = err_size};
     loaded l;

@@ -14,6 +14,7 @@
 
 #include "boids/behaviors.h"
 #include "boids/ensemble.h"
+#include "boids/input.h"
 #include "boids/parse.h"
 #include "boids/scenario.h"
 
@@ -579,9 +580,10 @@ boids_result boids_plan_load(const char *path, boids_plan **out, char *err, size
                  path ? "out" : "path");
         return BOIDS_ERR_ARGUMENT;
     }
-    FILE *f = fopen(path, "rb");
+    char why[256];
+    FILE *f = boids_input_open(path, BOIDS_INPUT_PIPES, 1u << 24, "a plan file", why, sizeof why);
     if (!f) {
-        snprintf(err, err_size, "%s: cannot be read (%s); expected a plan file (.ini)", path, strerror(errno));
+        snprintf(err, err_size, "%s: %s; expected a plan file (.ini) under 16 MB", path, why);
         return BOIDS_ERR_IO;
     }
     size_t cap = 4096, n = 0;
