@@ -30,12 +30,16 @@
 
 #define run_free boids_test_run_free
 
-static run_result run(const char *tag, const char *const *argv) {
-    run_result r = boids_test_run(RUN_BIN, argv, TMP, tag);
-    ck_assert_msg(r.spawned, "expected boids-run to start");
+static run_result run_bin(const char *bin, const char *tag, const char *const *argv) {
+    run_result r = boids_test_run(bin, argv, TMP, tag);
+    ck_assert_msg(r.spawned, "expected %s to start", bin);
     ck_assert_msg(WIFEXITED(r.status), "%s: expected an exit, not signal %d; stderr: %s", tag,
                   WIFSIGNALED(r.status) ? WTERMSIG(r.status) : -1, r.err);
     return r;
+}
+
+static run_result run(const char *tag, const char *const *argv) {
+    return run_bin(RUN_BIN, tag, argv);
 }
 
 static void expect_exit(const run_result *r, int code, const char *needle) {
@@ -373,6 +377,31 @@ START_TEST(bad_flow_images) {
 }
 END_TEST
 
+// --resume after a run's files were damaged: its CSV cut to 10 bytes, or
+// removed while its JSON stays. The run counts as not done and runs again;
+// results.csv is byte for byte the undamaged one's.
+START_TEST(resume_checks_files) {
+    const char *ensemble = BOIDS_BIN_DIR "/boids-ensemble";
+    const char *plan = "[plan]\nscenario = flocking\nsteps = 20\nbackend = cpu\nseeds = 1..3\n"
+                       "[sweep]\nworld.count = 30\n[log]\nevery = 10\n";
+    boids_test_write(TMP "/resume-plan.ini", plan, strlen(plan));
+    run_result r = run_bin(ensemble, "resume-first", ARGV(ensemble, TMP "/resume-plan.ini", "--out", TMP "/resume"));
+    expect_exit(&r, 0, NULL);
+    run_free(&r);
+    char *good = boids_test_slurp(TMP "/resume/results.csv");
+    ck_assert(good[0]);
+    ck_assert(truncate(TMP "/resume/runs/000001.csv", 10) == 0);
+    ck_assert(unlink(TMP "/resume/runs/000002.csv") == 0);
+    r = run_bin(ensemble, "resume-again", ARGV(ensemble, TMP "/resume-plan.ini", "--out", TMP "/resume", "--resume"));
+    expect_exit(&r, 0, NULL);
+    run_free(&r);
+    char *again = boids_test_slurp(TMP "/resume/results.csv");
+    ck_assert_msg(strcmp(good, again) == 0, "results.csv after --resume differs:\n%s\nexpected:\n%s", again, good);
+    free(good);
+    free(again);
+}
+END_TEST
+
 int main(void) {
     const boids_test_case cases[] = {
         {"symlink_output_kept", symlink_output_kept},
@@ -385,6 +414,7 @@ int main(void) {
         {"two_outputs_one_path", two_outputs_one_path},
         {"inputs_never_hang", inputs_never_hang},
         {"bad_flow_images", bad_flow_images},
+        {"resume_checks_files", resume_checks_files},
     };
     return boids_test_main("hostile", cases, sizeof cases / sizeof cases[0], TMP);
 }
