@@ -402,6 +402,37 @@ START_TEST(resume_checks_files) {
 }
 END_TEST
 
+// Plans that would mislabel their runs or drop a key: a swept key that
+// another overrides (group.*.radius beside group.boids.radius), a [plan] or
+// [log] key twice. Refused (exit 2) naming both lines, before any run.
+START_TEST(plans_never_mislabel) {
+    const char *ensemble = BOIDS_BIN_DIR "/boids-ensemble";
+    static const char *const plans[][2] = {
+        {"[plan]\nscenario = flocking\nsteps = 5\n[sweep]\ngroup.*.radius = 5 | 6\ngroup.boids.radius = 7\n",
+         "sets what group.*.radius (line 5) sets too"},
+        {"[plan]\nscenario = flocking\nsteps = 5\n[sweep]\ngroup.boids.radius = 7\ngroup.*.radius = 5 | 6\n",
+         "sets what group.boids.radius (line 5) sets too"},
+        {"[plan]\nscenario = flocking\nsteps = 5\nsteps = 6\n", "[plan] steps: is given twice (first on line 3)"},
+        {"[plan]\nscenario = flocking\nsteps = 5\n[log]\nevery = 1\nevery = 2\n",
+         "[log] every: is given twice (first on line 5)"},
+    };
+    for (size_t k = 0; k < sizeof plans / sizeof plans[0]; k++) {
+        boids_test_write(TMP "/mislabel.ini", plans[k][0], strlen(plans[k][0]));
+        run_result r = run_bin(ensemble, "mislabel", ARGV(ensemble, TMP "/mislabel.ini", "--out", TMP "/mislabel"));
+        expect_exit(&r, 2, plans[k][1]);
+        run_free(&r);
+        ck_assert_msg(access(TMP "/mislabel/plan.csv", F_OK) != 0, "plan %zu: the output folder was made", k);
+    }
+    // Different parameters of one group, and one key per group: fine.
+    const char *ok = "[plan]\nscenario = flocking\nsteps = 3\n[sweep]\ngroup.*.radius = 40 | 50\n"
+                     "group.boids.maxspeed = 2\nworld.count = 20\n";
+    boids_test_write(TMP "/fine.ini", ok, strlen(ok));
+    run_result r = run_bin(ensemble, "fine", ARGV(ensemble, TMP "/fine.ini", "--out", TMP "/fine"));
+    expect_exit(&r, 0, NULL);
+    run_free(&r);
+}
+END_TEST
+
 int main(void) {
     const boids_test_case cases[] = {
         {"symlink_output_kept", symlink_output_kept},
@@ -415,6 +446,7 @@ int main(void) {
         {"inputs_never_hang", inputs_never_hang},
         {"bad_flow_images", bad_flow_images},
         {"resume_checks_files", resume_checks_files},
+        {"plans_never_mislabel", plans_never_mislabel},
     };
     return boids_test_main("hostile", cases, sizeof cases / sizeof cases[0], TMP);
 }

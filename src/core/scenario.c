@@ -84,6 +84,21 @@ typedef struct parse_ctx {
     const boids_scenario_override *ov;
     uint32_t n_ov;
     bool key_failed; // the first error is about a key itself (unknown), not a value
+    // The file's own keys (not the overrides): each section once (but
+    // [obstacle] and [wall], one item each), each key once in its section
+    // (but [path] point): the later would silently win.
+    bool reading_file;
+    struct {
+        char name[64];
+        int line;
+    } sections[64];
+    int n_sections;
+    int keys_of; // section_index the keys below belong to
+    struct {
+        char key[48];
+        int line;
+    } keys[64];
+    int n_keys;
 } parse_ctx;
 
 // ---- messages ---------------------------------------------------------------
@@ -1009,6 +1024,23 @@ static int on_key(void *user, const char *section, const char *key, const char *
     parse_ctx *c = user;
     if (c->failed)
         return 0;
+    if (c->reading_file) { // a key twice in one section
+        if (c->keys_of != c->section_index) {
+            c->keys_of = c->section_index;
+            c->n_keys = 0;
+        }
+        bool repeats = strcmp(section, "path") == 0 && strcmp(key, "point") == 0;
+        for (int k = 0; k < c->n_keys && !repeats; k++)
+            if (strcmp(c->keys[k].key, key) == 0) {
+                fail(c, c->line, section, key, NULL, "each key once in a section", "is given twice (first on line %d)",
+                     c->keys[k].line);
+                return 0;
+            }
+        if (!repeats && c->n_keys < (int)(sizeof c->keys / sizeof c->keys[0])) {
+            snprintf(c->keys[c->n_keys].key, sizeof c->keys[0].key, "%s", key);
+            c->keys[c->n_keys++].line = c->line;
+        }
+    }
     if (strcmp(section, "obstacle") != 0 && c->obstacle.section >= 0 && !close_obstacle(c))
         return 0;
     if (strcmp(section, "wall") != 0 && c->wall.section >= 0 && !close_wall(c))
@@ -1106,6 +1138,20 @@ static char *read_line(char *str, int num, void *stream) {
             char section[64], name[64];
             snprintf(section, sizeof section, "%.*s", (int)(end - p - 1), p + 1);
             trim(section, name, sizeof name);
+            // A section twice (but the items [obstacle] and [wall]): its keys would mix or override.
+            if (strcmp(name, "obstacle") != 0 && strcmp(name, "wall") != 0) {
+                for (int k = 0; k < c->n_sections; k++)
+                    if (strcmp(c->sections[k].name, name) == 0 && !c->failed) {
+                        char what[80];
+                        snprintf(what, sizeof what, "[%s]", name);
+                        fail(c, c->line, NULL, NULL, what, "each section once", "is given twice (first on line %d)",
+                             c->sections[k].line);
+                    }
+                if (c->n_sections < (int)(sizeof c->sections / sizeof c->sections[0])) {
+                    snprintf(c->sections[c->n_sections].name, sizeof c->sections[0].name, "%s", name);
+                    c->sections[c->n_sections++].line = c->line;
+                }
+            }
             if (strncmp(name, "group.", 6) == 0) {
                 register_group(c, name);
             } else if (boids_parse_pick(name, BOIDS_PARSE_TRIM, section_names) < 0 || strcmp(name, "group.NAME") == 0) {
@@ -1328,7 +1374,10 @@ static boids_result parse(parse_ctx *c, boids_scenario *out, char *err, size_t e
     c->wall.section = -1;
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
         c->extra[g].joints = 12;
+    c->reading_file = true;
+    c->keys_of = -1;
     int r = ini_parse_stream(read_line, c, on_key, c);
+    c->reading_file = false;
     if (r > 0 && !c->failed)
         fail(c, r, NULL, NULL, NULL, "[section] or key = value lines (comments start with # or ;)",
              "the line is not a section, a key = value or a comment");
