@@ -433,6 +433,55 @@ START_TEST(plans_never_mislabel) {
 }
 END_TEST
 
+// Nonsense that was quietly accepted: --init rows outside the world or
+// faster than maxspeed (held to a snapshot's rules), a subnormal --dt or
+// --fov, boids-bench's fit of equal counts; flags that do nothing warn, and
+// an output beside --dump-scenario (which runs nothing) is refused.
+START_TEST(nonsense_refused) {
+    const char *far = "id,group,px,py,vx,vy\n0,0,1e30,2,0.1,0\n1,0,3,4,0,1\n";
+    const char *fast = "id,group,px,py,vx,vy\n0,0,1,2,1e30,0\n1,0,3,4,0,1\n";
+    boids_test_write(TMP "/far.csv", far, strlen(far));
+    boids_test_write(TMP "/fast.csv", fast, strlen(fast));
+    run_result r = run("far", ARGV(RUN_BIN, "--init", TMP "/far.csv", "--steps", "1"));
+    expect_exit(&r, 2, "agent 0 is outside the world on axis x (1e+30");
+    run_free(&r);
+    r = run("fast", ARGV(RUN_BIN, "--init", TMP "/fast.csv", "--steps", "1"));
+    expect_exit(&r, 2, "agent 0 is faster (1e+30) than its maxspeed (3)");
+    run_free(&r);
+    r = run("dt", ARGV(RUN_BIN, "--count", "10", "--steps", "1", "--dt", "1e-40"));
+    expect_exit(&r, 2, "too small");
+    run_free(&r);
+    r = run("fov", ARGV(RUN_BIN, "--count", "10", "--steps", "1", "--fov", "1e-45"));
+    expect_exit(&r, 2, "too small");
+    run_free(&r);
+    r = run("dump-save", ARGV(RUN_BIN, "--count", "10", "--dump-scenario", "--save", TMP "/never.boids"));
+    expect_exit(&r, 2, "would never be written");
+    run_free(&r);
+    static const char *const ignored[][5] = {
+        {"--shader-dir", TMP, NULL, NULL, "--shader-dir has no effect"},
+        {"--margin", "5", NULL, NULL, "--margin has no effect"},
+        {"--joints", "5", NULL, NULL, "--joints has no effect"},
+        {"--grid-fine", "2", "--index", "brute", "--grid-fine has no effect"},
+        {"--maxspeed", "2", "--maxspeed-range", "1,2", "--maxspeed has no effect"},
+    };
+    for (size_t k = 0; k < sizeof ignored / sizeof ignored[0]; k++) {
+        const char *const *c = ignored[k];
+        const char *argv[12] = {RUN_BIN, "--count", "20", "--steps", "1", "--quiet", c[0], c[1], c[2], c[3], NULL};
+        r = run("ignored", argv);
+        expect_exit(&r, 0, NULL);
+        ck_assert_msg(strstr(r.err, c[4]) && strstr(r.err, "warning"), "expected a warning '%s': %s", c[4], r.err);
+        run_free(&r);
+    }
+    const char *bench = BOIDS_BIN_DIR "/boids-bench";
+    r = run_bin(bench, "bench-equal", ARGV(bench, "--counts", "30,30,30", "--steps", "1"));
+    expect_exit(&r, 0, NULL);
+    ck_assert_msg(!strstr(r.out, "nan") && !strstr(r.out, "NaN") &&
+                      strstr(r.out, "fitted exponent of ms/step vs N: none"),
+                  "stdout: %s", r.out);
+    run_free(&r);
+}
+END_TEST
+
 int main(void) {
     const boids_test_case cases[] = {
         {"symlink_output_kept", symlink_output_kept},
@@ -447,6 +496,7 @@ int main(void) {
         {"bad_flow_images", bad_flow_images},
         {"resume_checks_files", resume_checks_files},
         {"plans_never_mislabel", plans_never_mislabel},
+        {"nonsense_refused", nonsense_refused},
     };
     return boids_test_main("hostile", cases, sizeof cases / sizeof cases[0], TMP);
 }

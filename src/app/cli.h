@@ -347,4 +347,12 @@ int boids_cli_check_output(const char *prog, const char *flag, const char *path,
 // naming both flags.
 int boids_cli_check_files(const char *prog, const boids_options *o);
 
+// Checks before a run the flags that would have no effect in it, given its
+// parameters p: an output with --dump-scenario (which runs nothing) is an
+// error (2, one line); --shader-dir where no shaders run (shaders_used
+// false), --margin without --boundary margin, --joints without bodies,
+// --grid-fine with another index than the grid, --maxspeed (--maxforce)
+// beside its range get one warning line each on stderr. Returns 0 or 2.
+int boids_cli_check_effects(const char *prog, const boids_options *o, const boids_params *p, bool shaders_used);
+
 #endif
