@@ -78,6 +78,15 @@ static const char *const flag_cases[][6] = {
     {"--scenario", TMP "/bad-inputs/nbhd-fov.ini", NULL},
     {"--scenario", TMP "/bad-inputs/nbhd-radius.ini", NULL},
     {"--scenario", TMP "/bad-inputs/combine.ini", NULL},
+    // Inputs that are not files: refused at once, never read without end.
+    {"--init", "/dev/zero", NULL},
+    {"--load", "/dev/zero", NULL},
+    {"--scenario", "/dev/urandom", NULL},
+    {"--replay", "/dev/zero", NULL},
+    // Two outputs on one path, an output on an input: refused before the run.
+    {"--save", TMP "/bad-inputs/same.out", "--export-csv", TMP "/bad-inputs/same.out", NULL},
+    {"--record", TMP "/bad-inputs/same.out", "--save", TMP "/bad-inputs/same.out", NULL},
+    {"--screenshot", TMP "/bad-inputs/same.png", "--save", TMP "/bad-inputs/same.png", NULL},
     {"--scenario", "/nonexistent/x.ini", NULL},
     {"--scenario", TMP "/bad-inputs", NULL}, // a directory
     {"--scenario", TMP "/bad-inputs/garbage.ini", NULL},
@@ -221,10 +230,8 @@ static const char *const viewer_base[] = {"--count", "50", "--frames", "1", NULL
 static const char *const ensemble_base[] = {TMP "/bad-inputs/ok-plan.ini", "--out", TMP "/bad-inputs/ens.out", NULL};
 
 static const program programs[] = {
-    {"boids-run", run_base, "--export-csv"},
-    {"boids-bench", bench_base, "--profile"},
-    {"boids-validate", validate_base, NULL},
-    {"boids", viewer_base, "--screenshot"},
+    {"boids-run", run_base, "--export-csv"}, {"boids-bench", bench_base, "--profile"},
+    {"boids-validate", validate_base, NULL}, {"boids", viewer_base, "--screenshot"},
     {"boids-ensemble", ensemble_base, NULL},
 };
 
@@ -451,8 +458,8 @@ START_TEST(files_and_outputs) {
     size_t len = 0;
     char *good = boids_test_slurp_len(TMP "/bad-inputs/good.boids", &len);
     ck_assert_msg(good && len > 64, "no snapshot written");
-    static const char *const damages[] = {"truncated", "half",  "magic", "crlf",
-                                          "flipped",   "tail",  "empty", "future version"};
+    static const char *const damages[] = {"truncated", "half", "magic", "crlf",
+                                          "flipped",   "tail", "empty", "future version"};
     for (size_t d = 0; d < sizeof damages / sizeof damages[0]; d++) {
         char *copy = malloc(len + 8);
         memcpy(copy, good, len);

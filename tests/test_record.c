@@ -217,7 +217,7 @@ START_TEST(test_header_damage) {
     boids_test_write(BAD, f.b, 5);
     open_fails(BAD, BOIDS_ERR_FORMAT, "truncated");
     open_fails(TMP "/rec_missing.rec", BOIDS_ERR_IO, "cannot be opened");
-    open_fails(TMP, BOIDS_ERR_IO, "not a regular file");
+    open_fails(TMP, BOIDS_ERR_IO, "is a directory");
     free(b);
     free(f.b);
 }

@@ -149,6 +149,9 @@ START_TEST(bad_files) {
     load_bad("[group.a]\nbody = eel\n", ARGV("'eel' is not a body style"));
     load_bad("[group.a]\njoints = 40\n", ARGV("joints: '40' is too large", "2..32"));
     load_bad("[group.a]\ncolor = red\n", ARGV("'red' is not a colour", "#rrggbb"));
+    load_bad("[world]\ncount = 5\ncount = 6\n", ARGV("t.ini:3:", "[world] count: is given twice (first on line 2)"));
+    load_bad("[group.a]\nmaxspeed = 2\n[world]\n[group.a]\nmaxforce = 1\n",
+             ARGV("t.ini:4:", "'[group.a]' is given twice (first on line 1)"));
     load_bad("[group.a]\nglyph = star\n", ARGV("t.ini:2:", "'star' is not a glyph", "default, arrow, wedge or dot"));
     load_bad("[group.a]\nglyph_size = 17\n", ARGV("glyph_size: '17' is too large"));
     load_bad("[group.a]\nglyph_size = -1\n", ARGV("glyph_size: '-1'"));
@@ -184,7 +187,7 @@ END_TEST
 START_TEST(missing_file) {
     boids_result r = boids_scenario_load("/nonexistent/x.ini", &sc, err, sizeof err);
     ck_assert_int_eq(r, BOIDS_ERR_IO);
-    ck_assert_msg(strstr(err, "/nonexistent/x.ini") && strstr(err, "cannot be read"), "got: %s", err);
+    ck_assert_msg(strstr(err, "/nonexistent/x.ini") && strstr(err, "cannot be opened"), "got: %s", err);
     r = boids_scenario_load("/tmp", &sc, err, sizeof err);
     ck_assert_int_eq(r, BOIDS_ERR_IO);
     ck_assert_msg(strstr(err, "is a directory"), "got: %s", err);
@@ -261,10 +264,13 @@ START_TEST(path_options) {
     ck_assert_uint_eq(sc.params.scene.path_flags, 0u);
     load_ok("[path]\npoint = 0, 0\npoint = 100, 0\noutside = end\nclosed = true\n");
     ck_assert_uint_eq(sc.params.scene.path_flags, BOIDS_PATH_OUTSIDE_END | BOIDS_PATH_CLOSED);
-    load_ok("[path]\npoint = 0, 0\npoint = 100, 0\nline = infinite\noutside = end\noutside = clamp\n");
+    load_ok("[path]\npoint = 0, 0\npoint = 100, 0\nline = infinite\noutside = clamp\n");
     ck_assert_uint_eq(sc.params.scene.path_flags, BOIDS_PATH_LINE_INFINITE);
-    load_ok("[path]\npoint = 0, 0\npoint = 100, 0\nline = infinite\nline = segment\nclosed = true\n");
+    load_ok("[path]\npoint = 0, 0\npoint = 100, 0\nline = segment\nclosed = true\n");
     ck_assert_uint_eq(sc.params.scene.path_flags, BOIDS_PATH_CLOSED);
+    // A key twice is refused, not silently the later one (point alone repeats).
+    load_bad("[path]\npoint = 0, 0\npoint = 100, 0\noutside = end\noutside = clamp\n",
+             ARGV("t.ini:5:", "[path] outside: is given twice (first on line 4)"));
     load_bad("[path]\npoint = 0, 0\npoint = 100, 0\noutside = start\n",
              ARGV("t.ini:4:", "[path] outside: 'start'", "clamp or end"));
     load_bad("[path]\nline = ray\n", ARGV("t.ini:2:", "[path] line: 'ray'", "segment or infinite"));

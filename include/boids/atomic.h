@@ -2,14 +2,30 @@
  * CSV, snapshots, profiles, screenshots and every later output.
  *
  * Offers: boids_atomic_fill (the caller's writer), boids_atomic_write,
- * boids_atomic_dir_of.
+ * boids_atomic_target, boids_atomic_refusal, boids_atomic_dir_of.
  *
  * boids_atomic_write writes to a new temporary file in the target's
- * directory (".NAME.tmp.PID.N", mode 0666 less the umask, as fopen would
- * create the target), then fflush, fsync, close, rename over the target and
- * fsync of the directory (best effort: the rename itself made durable). On
- * any failure the temporary file is removed and an existing target is left
- * as it was. Readers see the old file or the new one, never a part. */
+ * directory (".NAME.tmp.PID.N", NAME cut to 200 bytes so the name stays
+ * within 255; mode 0666 less the umask, as fopen would create the target),
+ * then fflush, fsync, close, rename over the target and fsync of the
+ * directory (best effort: the rename itself made durable). On any failure
+ * the temporary file is removed and an existing target is left as it was.
+ * Readers see the old file or the new one, never a part. Before it starts,
+ * the temporaries of the same target left by processes that no longer exist
+ * (killed mid-write) are removed.
+ *
+ * The target: a symbolic link is followed to its final target, which is
+ * written atomically beside it (the link stays a link). A character device
+ * (/dev/null, /dev/stdout, a terminal) or a FIFO is written in place, with
+ * no temporary and no rename, and so is a name of a file the process has
+ * open (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/...: appended to where
+ * it is a regular file, so stdout redirected to a file keeps its inode and
+ * the other lines); a FIFO must have a reader when the write
+ * starts (else BOIDS_ERR_IO, errno ENXIO: never a hang). A block device, a
+ * socket or a directory is refused (BOIDS_ERR_IO; errno EINVAL or EISDIR);
+ * boids_atomic_refusal says why before a run. A file-size
+ * limit (ulimit -f) fails the write with EFBIG instead of killing the
+ * process (SIGXFSZ is ignored from the first write on). */
 #ifndef BOIDS_ATOMIC_H
 #define BOIDS_ATOMIC_H
 
@@ -31,6 +47,18 @@ typedef bool (*boids_atomic_fill)(FILE *f, void *ctx);
 // BOIDS_ERR_IO, with errno set to the first failure's error (EIO where the
 // writer failed without one).
 boids_result boids_atomic_write(const char *path, boids_atomic_fill fill, void *ctx);
+
+// The file a write to path replaces: path, or for a symbolic link its final
+// target (relative links resolved against their own directory; a dangling
+// link's target path), malloc'd; NULL with errno (ELOOP, ENOMEM) on failure.
+char *boids_atomic_target(const char *path);
+
+// Why path cannot be written by boids_atomic_write ("is a directory", "is a
+// block device (a disk): not overwritten", "is a socket"), a static string;
+// NULL when it can (a new file included; a FIFO too: whether it has a
+// reader cannot be asked without disturbing that reader). Follows symbolic
+// links.
+const char *boids_atomic_refusal(const char *path);
 
 // The directory part of path ("." without a slash, "/" for "/x"),
 // malloc'd (the caller frees it); NULL when out of memory.

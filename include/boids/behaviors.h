@@ -73,6 +73,14 @@ static inline float boids_world_overhang(const boids_world_params *w) {
 }
 // Position wrapped into [min, min + size) on every axis (torus).
 void boids_world_wrap(const boids_world_params *w, float pos[3]);
+// Could agent `id` of group `group` be in a state a step leaves (the rules a
+// snapshot's agents and --init's rows are held to)? Finite; inside the
+// world (with margin's overhang; a wrapped coordinate may round onto the
+// upper edge), z at the floor and still in 2D; no faster than 1.001 times
+// its own maxspeed. NULL, or the problem in `why` after "agent ID " ("is
+// outside the world on axis x (1e+30; the world is 0..200)") and returned.
+const char *boids_agent_check(const boids_params *p, uint32_t id, const float pos[4], const float vel[4],
+                              uint32_t group, char *why, size_t why_size);
 // Within a cone of half-angle acos(cos_half) around a unit heading: the
 // chapter's along >= cos_half * d (along = offset . heading, d = |offset|),
 // decided on squares (d2 = d^2) so every GPU rounds it alike. GLSL twin:

@@ -334,6 +334,14 @@ void boids_behaviors_text(uint32_t bits, const char *sep, char *buf, size_t size
 // image of an image field cannot be read.
 boids_result boids_flowfield_build(boids_flowfield *f, const boids_world_params *w);
 void boids_flowfield_free(boids_flowfield *f);
+// The largest flow-field image: 16777216 pixels (4096 x 4096).
+#define BOIDS_FLOW_IMAGE_PIXELS_MAX 16777216u
+// Can path be a flow-field image? A regular file (boids_input_open: no
+// device, no FIFO) that is a PNG of at most BOIDS_FLOW_IMAGE_PIXELS_MAX
+// pixels, by its header (nothing decoded). BOIDS_OK, or BOIDS_ERR_FORMAT
+// with one phrase in why ("is not a PNG image", "is 20000 x 20000 pixels,
+// over the 16777216 (4096 x 4096) a flow-field image may have").
+boids_result boids_flowfield_check_image(const char *path, char *why, size_t why_size);
 
 // Simulation. create copies p (finalized) and initialises agents from the
 // seed: uniform positions (or clustered), random directions. The flow field

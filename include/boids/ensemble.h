@@ -20,7 +20,7 @@
  *   plan.csv          the expansion: run, the swept keys, seed (written first; --resume checks it)
  *   runs/RUN.csv      a run's rows (RUN: six digits), written atomically when it ends
  *   runs/RUN.json     its log: parameters, seed, status ok/failed, message, steps, state_hash (written last:
- *                     a run is done when its .json exists)
+ *                     a run is done when its .json exists and its three files are whole)
  *   runs/RUN.time.json  its timings, rank and thread (not compared)
  *   runs/RUN.boids    its final snapshot ([log] snapshot = true)
  *   results.csv       every run's rows in run order (boids_ensemble_assemble, when every run is done)
@@ -129,8 +129,10 @@ void boids_ensemble_output_free(boids_run_output *o);
 // another plan"); without, an OUT that holds run results is refused
 // (BOIDS_ERR_ARGUMENT: use --resume or another folder). BOIDS_ERR_IO.
 boids_result boids_ensemble_prepare(const boids_plan *p, const char *out_dir, bool resume, char *err, size_t err_size);
-// Whether run r's results are in OUT (its runs/RUN.json); *failed (if
-// non-NULL) whether that run failed.
+// Whether run r's results are in OUT: its runs/RUN.json, RUN.csv and
+// RUN.time.json all there and whole (each read and checked: a file cut short
+// or removed makes the run not done, so --resume runs it again); *failed
+// (if non-NULL) whether that run failed.
 bool boids_ensemble_run_done(const char *out_dir, uint32_t r, bool *failed);
 // Writes run r's files (each atomically, the .json last) and flushes them.
 boids_result boids_ensemble_write_run(const char *out_dir, const boids_run_output *o, char *err, size_t err_size);

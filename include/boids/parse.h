@@ -32,7 +32,7 @@ extern "C" {
 
 #define BOIDS_PARSE_HEX 1u      // integers: 0x hex accepted too
 #define BOIDS_PARSE_TRIM 2u     // blanks around the value (and each list item) ignored; "" is "empty"
-#define BOIDS_PARSE_POSITIVE 4u // floats: > 0 ("negative", "zero", "too small")
+#define BOIDS_PARSE_POSITIVE 4u // floats: > 0, a normal float ("negative", "zero", "too small (below 1.2e-38)")
 #define BOIDS_PARSE_DEGREES 8u  // floats: with POSITIVE, at most 360 ("more than 360")
 
 #define BOIDS_PARSE_SHOWN_MAX 96 // longer values are cut in messages

@@ -37,6 +37,9 @@
 #include "core.h"
 #include "scenario.h"
 
+// The largest step a snapshot may hold (2^53: exact in a double).
+#define BOIDS_SNAPSHOT_MAX_STEP (1ull << 53)
+
 #ifdef __cplusplus
 extern "C" {
 #endif

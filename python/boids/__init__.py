@@ -253,6 +253,15 @@ _MAX_AGENTS = 16777216  # BOIDS_MAX_AGENTS (shaders/shared.h)
 _MAX_THREADS = 1024  # boids-run's --threads limit
 
 
+def _fspath(path) -> bytes:
+    """A path as the C library takes it (os.fsencode); ValueError for a NUL
+    inside, which C would silently cut the name at."""
+    b = os.fsencode(path)
+    if b"\0" in b:
+        raise ValueError(f"path {os.fsdecode(b)!r} contains a NUL character; expected a file name without one")
+    return b
+
+
 def _integer(name: str, value: Any, lo: int, hi: int, expected: str) -> int:
     """value as an int through operator.index (int, numpy integers, ...):
     TypeError naming `name` for another type, ValueError outside lo..hi."""
@@ -425,34 +434,47 @@ class _SharedContext:
     """The one headless GL context of the library that every GPU Simulation
     of the process shares (the engine allows one open at a time, current on
     the thread that opened it): opened by the first GPU Simulation, closed
-    after the last one is destroyed, on one thread."""
+    after the last one is destroyed, on one thread. If that thread has ended
+    with Simulations still open, the context went with it: the next GPU
+    Simulation closes it and opens a new one on its own thread, and those
+    orphans (an older ``generation``) refuse every use."""
 
     def __init__(self):
         """No context yet."""
         self._lock = threading.Lock()
         self._handle = None
-        self._thread = None
+        self._thread = None  # the threading.Thread that opened it
         self._users = 0
+        self.generation = 0
 
     def acquire(self):
-        """The context for one more GPU Simulation on this thread (opened on
-        the first); RuntimeError if it lives on another thread or cannot open."""
+        """(context, generation) for one more GPU Simulation on this thread
+        (opened on the first); RuntimeError if it lives on another, running
+        thread or cannot open."""
         with self._lock:
-            if self._handle is not None and self._thread != threading.get_ident():
+            if self._handle is not None and not self._thread.is_alive():
+                # Its thread ended: nothing can use it again. Closing it from
+                # here is safe (EGL releases a dead thread's context).
+                _lib.boids_engine_headless_close(self._handle)
+                self._handle, self._thread, self._users = None, None, 0
+                self.generation += 1
+            if self._handle is not None and self._thread is not threading.current_thread():
                 raise RuntimeError("gpu: the GPU Simulations of this process live on another thread "
                                    "(their GL context is current there); make this one on that thread")
             if self._handle is None:
                 out = ffi.new("boids_engine_headless **")
                 err = ffi.new("char[]", _ERR_SIZE)
                 _check(_lib.boids_engine_headless_open(out, err, _ERR_SIZE), err)
-                self._handle, self._thread = out[0], threading.get_ident()
+                self._handle, self._thread = out[0], threading.current_thread()
             self._users += 1
-            return self._handle
+            return self._handle, self.generation
 
-    def release(self):
-        """One GPU Simulation fewer (its engine destroyed); closes the context
-        after the last."""
+    def release(self, generation):
+        """One GPU Simulation of `generation` fewer (its engine destroyed);
+        closes the context after the last."""
         with self._lock:
+            if generation != self.generation:
+                return
             self._users -= 1
             if self._users == 0 and self._handle is not None:
                 _lib.boids_engine_headless_close(self._handle)
@@ -579,7 +601,10 @@ def _option_array(values: Mapping[str, Any]):
     arr = ffi.new("boids_engine_option[]", max(1, len(values)))
     for i, (name, value) in enumerate(values.items()):
         flag = ffi.new("char[]", _OPTIONS[name][0].encode())
-        text = ffi.new("char[]", _option_text(name, value).encode())
+        value_text = _option_text(name, value)
+        if "\0" in value_text:
+            raise ValueError(f"{name}: {value_text!r} contains a NUL character")
+        text = ffi.new("char[]", value_text.encode())
         keep += [flag, text]
         arr[i].name = flag
         arr[i].value = text
@@ -664,8 +689,10 @@ class Simulation(_Closable):
         self._lock = threading.RLock()
         self._thread = threading.get_ident()
         self._gpu = False
+        self._generation = None  # the shared context's generation (GPU)
         if _engine is not None:
-            self._engine, self._gpu = _engine
+            self._engine, self._generation = _engine
+            self._gpu = self._generation is not None
             return
         unknown = [k for k in options if k not in _OPTIONS]
         if unknown:
@@ -717,7 +744,7 @@ class Simulation(_Closable):
         desc.kernel = _KERNELS.index(kernel)
         desc.quiet = True
         if shader_dir is not None:
-            shader_dir_c = ffi.new("char[]", os.fsencode(shader_dir))
+            shader_dir_c = ffi.new("char[]", _fspath(shader_dir))
             keep.append(shader_dir_c)
             desc.shader_dir = shader_dir_c
         # 0 means "the params' (or the scenario's) seed" in C; without a
@@ -732,7 +759,7 @@ class Simulation(_Closable):
             desc.vel = ffi.cast("float (*)[4]", ffi.from_buffer(vel))
             desc.group = ffi.cast("uint32_t *", ffi.from_buffer(group))
         opts, n, texts = _option_array(options)
-        name = ffi.NULL if scenario is None else ffi.new("char[]", os.fsencode(scenario))
+        name = ffi.NULL if scenario is None else ffi.new("char[]", _fspath(scenario))
         if options:
             create = (lambda out, err: _lib.boids_engine_create_options(out, name, desc, opts, n, err, _ERR_SIZE))
         elif scenario is not None:
@@ -740,7 +767,8 @@ class Simulation(_Closable):
         else:
             create = (lambda out, err: _lib.boids_engine_create(out, desc, err, _ERR_SIZE))
         try:
-            self._engine, self._gpu = _make(desc, create)
+            self._engine, self._generation = _make(desc, create)
+            self._gpu = self._generation is not None
         except ValueError as exc:
             raise ValueError(_python_words(str(exc))) from None
         del keep, texts
@@ -754,18 +782,22 @@ class Simulation(_Closable):
         desc.threads = _integer("threads", threads, 0, _MAX_THREADS, f"0 (the OpenMP default) to {_MAX_THREADS}")
         desc.quiet = True
         return cls(_engine=_make(desc, lambda out, err: _lib.boids_engine_load(
-            out, os.fsencode(path), desc, err, _ERR_SIZE)))
+            out, _fspath(path), desc, err, _ERR_SIZE)))
 
     # -- lifetime -------------------------------------------------------------
 
     _handle_attr = "_engine"
 
     def _destroy(self, engine):
-        """Frees the engine (on its own thread only, for a GPU one)."""
+        """Frees the engine (on its own thread only, for a GPU one). An
+        orphan (its context ended with its thread) is left: its GL objects
+        went with that context, and freeing them now would hit the new one."""
+        if self._gpu and self._generation != _context.generation:
+            return
         self._owner()
         _lib.boids_engine_destroy(engine)
         if self._gpu:
-            _context.release()
+            _context.release(self._generation)
 
     def _finalize_here(self):
         """A finalizer frees the engine only on the thread that made it."""
@@ -780,6 +812,9 @@ class Simulation(_Closable):
         """The engine, after the closed and thread checks."""
         if self._engine is None:
             raise ValueError("boids: operation on a closed Simulation")
+        if self._gpu and self._generation != _context.generation:
+            raise RuntimeError("boids: this GPU Simulation's thread has ended and its GL context with it; "
+                               "make GPU Simulations on a thread that outlives them")
         if self._gpu and threading.get_ident() != self._thread:
             raise RuntimeError("boids: a GPU Simulation is used from another thread than the one that made it")
         return self._engine
@@ -1117,7 +1152,7 @@ class Simulation(_Closable):
         it bit for bit. OSError for a file that cannot be written."""
         with self._lock:
             err = ffi.new("char[]", _ERR_SIZE)
-            _check(_lib.boids_engine_save(self._owner(), os.fsencode(path), err, _ERR_SIZE), err)
+            _check(_lib.boids_engine_save(self._owner(), _fspath(path), err, _ERR_SIZE), err)
 
 
 def _raise_engine(e, code):
@@ -1130,21 +1165,22 @@ def _raise_engine(e, code):
 
 
 def _make(desc, create):
-    """(engine, is_gpu) from create(out, err) (boids_engine_create or a
-    sibling) for desc, a GPU one on the shared context; raises the engine's
-    error."""
+    """(engine, generation) from create(out, err) (boids_engine_create or a
+    sibling) for desc, a GPU one on the shared context (generation: the
+    context's; None on the CPU); raises the engine's error."""
     gpu = desc.backend == 1
+    generation = None
     if gpu:
-        desc.headless = _context.acquire()
+        desc.headless, generation = _context.acquire()
     out = ffi.new("boids_engine **")
     err = ffi.new("char[]", _ERR_SIZE)
     try:
         _check(create(out, err), err)
     except BaseException:
         if gpu:
-            _context.release()
+            _context.release(generation)
         raise
-    return out[0], gpu
+    return out[0], generation
 
 
 def _read_csv(path: Union[str, bytes, os.PathLike], dim: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1157,7 +1193,7 @@ def _read_csv(path: Union[str, bytes, os.PathLike], dim: int) -> Tuple[np.ndarra
     group = ffi.new("uint32_t **")
     msg = ffi.new("char[]", _ERR_SIZE)
     name = os.fsdecode(path)
-    code = _lib.boids_csv_read(os.fsencode(path), dim, count, pos, vel, group, msg, _ERR_SIZE)
+    code = _lib.boids_csv_read(_fspath(path), dim, count, pos, vel, group, msg, _ERR_SIZE)
     try:
         if code != _OK:
             line = f"init: '{name}' {_text(msg) or _text(_lib.boids_result_str(code))}"
@@ -1222,7 +1258,7 @@ class Recording(_Closable):
         self._lock = threading.RLock()
         out = ffi.new("boids_recording **")
         err = ffi.new("char[]", _ERR_SIZE)
-        _check(_lib.boids_recording_open(os.fsencode(path), out, err, _ERR_SIZE), err)
+        _check(_lib.boids_recording_open(_fspath(path), out, err, _ERR_SIZE), err)
         self._r = out[0]
         info = _lib.boids_recording_get_info(self._r)
         self.count = int(info.count)
@@ -1241,7 +1277,9 @@ class Recording(_Closable):
         _lib.boids_recording_close(reader)
 
     def __len__(self) -> int:
-        """The number of complete frames."""
+        """The number of complete frames; ValueError once closed."""
+        if self._r is None:
+            raise ValueError("boids: operation on a closed Recording")
         return self._frames
 
     def __getitem__(self, i: int) -> "Frame":
@@ -1328,14 +1366,14 @@ def run_ensemble(plan: Union[str, os.PathLike], out_dir: Union[str, os.PathLike]
     is a row with status 'failed' (its message in out_dir/runs/RUN.json)."""
     err = ffi.new("char[]", _ERR_SIZE * 2)
     out = ffi.new("boids_plan **")
-    code = _lib.boids_plan_load(os.fsencode(plan), out, err, _ERR_SIZE * 2)
+    code = _lib.boids_plan_load(_fspath(plan), out, err, _ERR_SIZE * 2)
     if code == _FORMAT:
         raise ValueError(_text(err))
     _check(code, err)
     p = out[0]
     try:
         desc = ffi.new("boids_ensemble_desc *")
-        dir_c = ffi.new("char[]", os.fsencode(out_dir))
+        dir_c = ffi.new("char[]", _fspath(out_dir))
         desc.out_dir = dir_c
         desc.jobs = _integer("jobs", jobs, 1, _MAX_THREADS, f"1..{_MAX_THREADS}")
         desc.threads = _integer("threads", threads, 0, _MAX_THREADS, f"0..{_MAX_THREADS}")

@@ -409,3 +409,53 @@ def test_run_ensemble_bad_plan(tmp_path):
     with pytest.raises(ValueError, match=r"bad.ini:5: \[world\] cuont: is not a key"):
         boids.run_ensemble(str(bad), str(tmp_path / "out"))
     assert not (tmp_path / "out").exists()
+
+
+def test_gpu_after_its_thread_ended():
+    """A GPU Simulation made on a thread that ended without closing it: the
+    next GPU Simulation (here, on the main thread) is made and gives
+    boids-run's hash instead of being refused or blocked; the orphan refuses
+    every use with a RuntimeError that says why."""
+    orphans = []
+
+    def make():
+        sim = boids.Simulation(count=200, backend="gpu", seed=3)
+        sim.step(2)
+        orphans.append(sim)
+    t = threading.Thread(target=make)
+    t.start()
+    t.join(60)
+    assert not t.is_alive()
+    expected = run_hash("--count", "300", "--steps", "4", "--seed", "5", "--backend", "gpu")
+    with boids.Simulation(count=300, backend="gpu", seed=5) as sim:
+        sim.step(4)
+        assert sim.state_hash == expected
+    with pytest.raises(RuntimeError, match="thread has ended"):
+        orphans[0].step(1)
+    orphans.clear()  # its finalizer leaves the engine (its GL objects went with the context)
+
+
+def test_paths_with_nul_refused(tmp_path):
+    """A NUL inside a path or an option would cut the C string short (saving
+    out.boids for "out.boids\\0x"): ValueError, nothing written."""
+    sim = boids.Simulation(count=50)
+    with pytest.raises(ValueError, match="NUL"):
+        sim.save(str(tmp_path / "out.boids\0x"))
+    assert not (tmp_path / "out.boids").exists()
+    with pytest.raises(ValueError, match="NUL"):
+        boids.Recording(str(tmp_path / "r.rec\0x"))
+    with pytest.raises(ValueError, match="NUL"):
+        boids.Simulation(count=50, behaviors="seek\0flee")
+    sim.close()
+
+
+def test_closed_recording_len(tmp_path):
+    """len() of a closed Recording is a ValueError like every other use."""
+    path = str(tmp_path / "r.rec")
+    subprocess.run([os.path.join(BIN_DIR, "boids-run"), "--count", "20", "--steps", "3", "--record", path, "--quiet"],
+                   check=True, capture_output=True)
+    rec = boids.Recording(path)
+    assert len(rec) > 0
+    rec.close()
+    with pytest.raises(ValueError, match="closed"):
+        len(rec)

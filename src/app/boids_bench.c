@@ -378,8 +378,14 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
     return 0;
 }
 
-// Least-squares slope of log(ms) against log(N).
+// Least-squares slope of log(ms) against log(N); NaN where every N is the
+// same.
 static double fit_exponent(const row *r, uint32_t k) {
+    bool distinct = false; // rounding would fit a slope to equal counts
+    for (uint32_t i = 1; i < k; i++)
+        distinct = distinct || r[i].n != r[0].n;
+    if (!distinct)
+        return NAN;
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (uint32_t i = 0; i < k; i++) {
         double x = log((double)r[i].n), y = log(r[i].ms[7]);
@@ -578,8 +584,13 @@ static int run(const boids_options *opt) {
         for (uint32_t i = 0; i < measured; i++)
             printf(" M = %u at N = %u%s", rows[i].fine, rows[i].n, i + 1 < measured ? "," : "\n");
     }
-    if (measured >= 2)
-        printf("\nfitted exponent of ms/step vs N: %.3f (1.000 = linear)\n", fit_exponent(rows, measured));
+    if (measured >= 2) {
+        double b = fit_exponent(rows, measured);
+        if (isfinite(b))
+            printf("\nfitted exponent of ms/step vs N: %.3f (1.000 = linear)\n", b);
+        else // every N the same (--counts 1,1,1), or a time of 0: no slope to fit
+            printf("\nfitted exponent of ms/step vs N: none (it needs two different counts and times above 0)\n");
+    }
     if (programs_taken)
         program_outputs();
     rc = fb ? render_outputs(&o, rows, measured) : 0;

@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boids/behaviors.h"
+#include "boids/input.h"
 #include "boids/parse.h"
 #include "progress.h"
 #include "run_outputs.h"
@@ -79,18 +81,10 @@ static int compare_double(const void *a, const void *b) {
 // input is a bad argument (exit 2), unlike a read error later (exit 3).
 static int check_readable(const char *path) {
     const char *expected = "a readable CSV file";
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        boids_cli_error(PROG, "--init", path, expected, "cannot be opened: %s", strerror(errno));
-        return EXIT_INPUT;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        boids_cli_error(PROG, "--init", path, expected, "is a directory");
-        return EXIT_INPUT;
-    }
-    FILE *f = fopen(path, "r");
+    char why[256];
+    FILE *f = boids_input_open(path, BOIDS_INPUT_PIPES, 0, "a CSV file", why, sizeof why);
     if (!f) {
-        boids_cli_error(PROG, "--init", path, expected, "cannot be opened: %s", strerror(errno));
+        boids_cli_error(PROG, "--init", path, expected, "%s", why);
         return EXIT_INPUT;
     }
     fclose(f);
@@ -155,6 +149,9 @@ static int create_engine(const boids_options *o, uint32_t count, float (*pos)[4]
         fprintf(stderr, "%s\n", err);
         return EXIT_INPUT;
     }
+    int effects = boids_cli_check_effects(PROG, o, &params, strcmp(o->backend, "gpu") == 0);
+    if (effects)
+        return effects;
     if (o->dump_scenario) {
         boids_scenario *eff = malloc(sizeof *eff);
         if (!eff)
@@ -177,6 +174,17 @@ static int create_engine(const boids_options *o, uint32_t count, float (*pos)[4]
                                 boids_result_str(r), what);
                 return EXIT_INPUT;
             }
+        }
+    }
+    // --init's rows are held to the rules a snapshot's agents are (a state a
+    // step leaves): nothing is moved or slowed down without a word.
+    for (uint32_t i = 0; pos && vel && group && i < count; i++) {
+        char why[200];
+        if (boids_agent_check(&params, i, pos[i], vel[i], group[i], why, sizeof why)) {
+            boids_cli_error(PROG, "--init", o->init_csv,
+                            "agents inside the world and no faster than their maxspeed (as a snapshot's)",
+                            "agent %u %s", i, why);
+            return EXIT_INPUT;
         }
     }
     boids_engine_desc d = {.params = &params,

@@ -184,6 +184,8 @@ static int run(const boids_options *opt) {
         code = 2;
         goto out;
     }
+    if ((code = boids_cli_check_files(PROG, &o)))
+        goto out;
     if (o.save && (code = boids_cli_check_output(PROG, "--save", o.save,
                                                  "a file path in an existing, writable "
                                                  "directory")))

@@ -309,7 +309,9 @@ static int check_options(viewer *v) {
     const boids_options *o = v->o;
     if (o->keys && viewer_keys_script_parse(v, o->keys))
         return EXIT_INPUT;
-    int checked;
+    int checked = boids_cli_check_files(PROG, o);
+    if (checked)
+        return checked;
     if (o->screenshot && (checked = boids_cli_check_output(PROG, "--screenshot", o->screenshot,
                                                            "a PNG file path in an existing, writable directory")))
         return checked;

@@ -228,7 +228,7 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
     // A snapshot holds the parameters: with --load only the run's own flags
     // (steps, backend, outputs, threads, index) may be given.
     const boids_cli_bits not_with_load = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_COUNT | BOIDS_CLI_COUNTS | BOIDS_CLI_INIT |
-                                   BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_DUMP_SCENARIO;
+                                         BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_DUMP_SCENARIO;
     if (out->load && (out->flags_given & not_with_load)) {
         for (size_t k = 0; k < cli_flag_count; k++)
             if (cli_flags[k].bit & out->flags_given & not_with_load) {
@@ -297,21 +297,43 @@ int boids_cli_check_kernel(const char *prog, const boids_options *o, bool gpu) {
 
 // See cli.h.
 int boids_cli_check_output(const char *prog, const char *flag, const char *path, const char *expected) {
+    // A device or FIFO (through links too) is written in place: nothing to make.
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        boids_cli_error(prog, flag, path, expected, "is a directory");
+    if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || strncmp(path, "/proc/", 6) == 0 ||
+                                 strncmp(path, "/dev/", 5) == 0))
+        return 0;
+    const char *why = boids_atomic_refusal(path);
+    if (why) {
+        boids_cli_error(prog, flag, path, expected, "%s", why);
         return 2;
     }
-    char *dir = boids_atomic_dir_of(path);
+    // The file written: a symbolic link's target (boids_atomic_write writes beside it).
+    char *target = boids_atomic_target(path);
+    if (!target) {
+        boids_cli_error(prog, flag, path, expected, "cannot be written: %s", strerror(errno));
+        return errno == ENOMEM ? 3 : 2;
+    }
+    const char *slash = strrchr(target, '/');
+    size_t base_len = strlen(slash ? slash + 1 : target);
+    char *dir = boids_atomic_dir_of(target);
+    long name_max = dir ? pathconf(dir, _PC_NAME_MAX) : -1;
+    if (name_max <= 0)
+        name_max = 255;
     size_t size = dir ? strlen(dir) + 64 : 0;
     char *probe = dir ? malloc(size) : NULL;
     if (!probe) {
         free(dir);
+        free(target);
         boids_cli_error(prog, flag, path, NULL, "cannot be checked: out of memory");
         return 3;
     }
     int rc = 0;
-    if (stat(dir, &st) != 0) {
+    if (base_len > (size_t)name_max) {
+        boids_cli_error(prog, flag, path, expected,
+                        "cannot be written: its name is %zu bytes, over the %ld a name may have here", base_len,
+                        name_max);
+        rc = 2;
+    } else if (stat(dir, &st) != 0) {
         boids_cli_error(prog, flag, path, expected, "cannot be written: directory '%s': %s", dir, strerror(errno));
         rc = 2;
     } else if (!S_ISDIR(st.st_mode)) {
@@ -336,5 +358,62 @@ int boids_cli_check_output(const char *prog, const char *flag, const char *path,
     }
     free(probe);
     free(dir);
+    free(target);
     return rc;
+}
+
+// Do a and b name the same file (through links; for a file not there yet,
+// the same name in the same directory)? Character devices and FIFOs never
+// clash (/dev/null may take every output).
+static bool same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    bool ha = stat(a, &sa) == 0, hb = stat(b, &sb) == 0;
+    if ((ha && (S_ISCHR(sa.st_mode) || S_ISFIFO(sa.st_mode))) || (hb && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode))))
+        return false;
+    if (ha && hb)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ha != hb)
+        return false;
+    // Neither exists: the same directory (by inode) and the same last name.
+    char *ta = boids_atomic_target(a), *tb = boids_atomic_target(b);
+    bool same = false;
+    if (ta && tb) {
+        const char *na = strrchr(ta, '/'), *nb = strrchr(tb, '/');
+        char *da = boids_atomic_dir_of(ta), *db = boids_atomic_dir_of(tb);
+        same = da && db && strcmp(na ? na + 1 : ta, nb ? nb + 1 : tb) == 0 && stat(da, &sa) == 0 &&
+               stat(db, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+        free(da);
+        free(db);
+    }
+    free(ta);
+    free(tb);
+    return same;
+}
+
+// See cli.h.
+int boids_cli_check_files(const char *prog, const boids_options *o) {
+    struct {
+        const char *flag, *path;
+        bool output;
+    } f[] = {
+        {"--init", o->init_csv, false},         {"--load", o->load, false},
+        {"--scenario", o->scenario_arg, false}, {"--replay", o->replay, false},
+        {"--export-csv", o->export_csv, true},  {"--save", o->save, true},
+        {"--record", o->record, true},          {"--profile", o->profile, true},
+        {"--screenshot", o->screenshot, true},  {"--video", o->video, true},
+    };
+    size_t n = sizeof f / sizeof f[0];
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            if (!f[i].path || !f[j].path || !(f[i].output || f[j].output) || !same_file(f[i].path, f[j].path))
+                continue;
+            // The output named second is the one refused: the other is what it would destroy.
+            const char *flag = f[j].output ? f[j].flag : f[i].flag, *path = f[j].output ? f[j].path : f[i].path;
+            const char *other = f[j].output ? f[i].flag : f[j].flag;
+            char expected[64];
+            snprintf(expected, sizeof expected, "another file than %s's", other);
+            boids_cli_error(prog, flag, path, expected, "is also the file of %s (one would be lost)", other);
+            return 2;
+        }
+    return 0;
 }

@@ -327,11 +327,32 @@ void boids_cli_error(const char *prog, const char *flag, const char *value, cons
 // other than reference is asked of the CPU backend (which has only that).
 int boids_cli_check_kernel(const char *prog, const boids_options *o, bool gpu);
 
-// Checks before a run that the output file `path` of `flag` can be written:
-// not a directory, its directory exists and accepts a new file (a probe file
-// is created and removed: the only test that holds for permissions,
-// read-only mounts, ACLs and root). Returns 0, or 2 (3 out of memory) with
-// one line printed that names the flag, the path and `expected`.
+// Checks before a run that the output file `path` of `flag` can be written
+// (by boids_atomic_write): through a symbolic link, its target; not a
+// directory, block device or socket (a character device or a FIFO is
+// written in place: fine); its name
+// within the file system's limit; its directory exists and accepts a new
+// file (a probe file is created and removed: the only test that holds for
+// permissions, read-only mounts, ACLs and root). Returns 0, or 2 (3 out of
+// memory) with one line printed that names the flag, the path and
+// `expected`.
 int boids_cli_check_output(const char *prog, const char *flag, const char *path, const char *expected);
+
+// Checks before a run that no two of the files of o name the same file
+// where one of them is an output (--export-csv, --save, --record,
+// --profile, --screenshot, --video against each other and against the
+// inputs --init, --load, --scenario, --replay): through links, by inode
+// where the file exists, by directory and name where not; character
+// devices and FIFOs (/dev/null) never clash. Returns 0, or 2 with one line
+// naming both flags.
+int boids_cli_check_files(const char *prog, const boids_options *o);
+
+// Checks before a run the flags that would have no effect in it, given its
+// parameters p: an output with --dump-scenario (which runs nothing) is an
+// error (2, one line); --shader-dir where no shaders run (shaders_used
+// false), --margin without --boundary margin, --joints without bodies,
+// --grid-fine with another index than the grid, --maxspeed (--maxforce)
+// beside its range get one warning line each on stderr. Returns 0 or 2.
+int boids_cli_check_effects(const char *prog, const boids_options *o, const boids_params *p, bool shaders_used);
 
 #endif

@@ -286,7 +286,8 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
             char value[32];
             snprintf(value, sizeof value, "%g", eta_wrong ? o->eta : o->sigma);
             boids_cli_format_described(err, err_size, o->prog, eta_wrong ? "--eta" : "--sigma", value,
-                                       eta_wrong ? "--sigma RADIANS for rules couzin" : "--eta RADIANS for rules vicsek",
+                                       eta_wrong ? "--sigma RADIANS for rules couzin"
+                                                 : "--eta RADIANS for rules vicsek",
                                        eta_wrong ? "is Vicsek's noise, and a group follows rules couzin"
                                                  : "is Couzin's noise, and a group follows rules vicsek");
             return BOIDS_ERR_PARAM;
@@ -367,4 +368,42 @@ void boids_options_scenario(const boids_options *o, const boids_params *p, boids
     }
     if (!out->target_radius_set)
         out->target_radius = boids_scenario_default_target_radius(w);
+}
+
+// See cli.h.
+int boids_cli_check_effects(const char *prog, const boids_options *o, const boids_params *p, bool shaders_used) {
+    // Outputs that a run which runs nothing would never write: an error.
+    if (o->dump_scenario) {
+        const struct {
+            const char *flag, *path;
+        } out[] = {
+            {"--save", o->save}, {"--export-csv", o->export_csv}, {"--record", o->record}, {"--profile", o->profile}};
+        for (size_t k = 0; k < sizeof out / sizeof out[0]; k++)
+            if (out[k].path) {
+                boids_cli_error(prog, out[k].flag, out[k].path, "--dump-scenario alone (or the run without it)",
+                                "would never be written: --dump-scenario prints the scenario and runs nothing");
+                return 2;
+            }
+    }
+    // Flags the run ignores: a warning each, the run goes on.
+    bool bodies = false;
+    for (uint32_t g = 0; g < p->world.group_count && g < BOIDS_MAX_GROUPS; g++)
+        bodies = bodies || p->body[g].style != BOIDS_BODY_NONE;
+    if (o->shader_dir && !shaders_used)
+        fprintf(stderr,
+                "%s: warning: --shader-dir has no effect with --backend cpu (the C reference runs no shaders)\n", prog);
+    if (o->margin_set && p->world.boundary != BOIDS_BOUNDARY_MARGIN)
+        fprintf(stderr, "%s: warning: --margin has no effect: the boundary is %s (it sets --boundary margin's band)\n",
+                prog, boids_parse_boundary_names[p->world.boundary]);
+    if ((o->flags_given & BOIDS_CLI_JOINTS) && !bodies)
+        fprintf(stderr,
+                "%s: warning: --joints has no effect: no group has a body (add --bodies chain, snake or fish)\n", prog);
+    if (o->grid_fine_set && o->index != BOIDS_INDEX_GRID)
+        fprintf(stderr, "%s: warning: --grid-fine has no effect with --index %s (it refines the grid's cells)\n", prog,
+                boids_parse_index_names[o->index < BOIDS_INDEX_KINDS ? o->index : 0]);
+    if (o->maxspeed_set && o->maxspeed_range_set)
+        fprintf(stderr, "%s: warning: --maxspeed has no effect: --maxspeed-range gives each agent its own\n", prog);
+    if (o->maxforce_set && o->maxforce_range_set)
+        fprintf(stderr, "%s: warning: --maxforce has no effect: --maxforce-range gives each agent its own\n", prog);
+    return 0;
 }

@@ -155,7 +155,9 @@ void run_print_stats(const char *label, const boids_stats *st, double ms_per_ste
 // See run_outputs.h.
 int run_check_outputs(const boids_options *o) {
     static const char expected[] = "a file path in an existing, writable directory";
-    int rc = 0;
+    int rc = boids_cli_check_files(PROG, o);
+    if (rc)
+        return rc;
     if (o->export_csv && (rc = boids_cli_check_output(PROG, "--export-csv", o->export_csv, expected)))
         return rc;
     if (o->save && (rc = boids_cli_check_output(PROG, "--save", o->save, expected)))

@@ -1,14 +1,23 @@
 // src/core/atomic.c: files written whole or not at all (boids/atomic.h):
 // a temporary file in the target's directory, fsync, rename, fsync of the
-// directory.
+// directory; through a symbolic link to its target; in place for character
+// devices and FIFOs; never to block devices, sockets or directories.
 #include "boids/atomic.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+// The longest part of the target's name kept in a temporary file's name:
+// ".BASE.tmp.PID.N" stays within NAME_MAX (255) whatever the target's length.
+#define STEM_BASE_MAX 200
 
 // See boids/atomic.h.
 char *boids_atomic_dir_of(const char *path) {
@@ -26,19 +35,103 @@ char *boids_atomic_dir_of(const char *path) {
     return dir;
 }
 
+// See boids/atomic.h.
+char *boids_atomic_target(const char *path) {
+    char *p = strdup(path);
+    for (int hops = 0; p && hops < 40; hops++) {
+        struct stat st;
+        if (lstat(p, &st) != 0 || !S_ISLNK(st.st_mode))
+            return p;
+        char link[PATH_MAX];
+        ssize_t n = readlink(p, link, sizeof link - 1);
+        if (n < 0) {
+            free(p);
+            return NULL;
+        }
+        link[n] = '\0';
+        char *next;
+        if (link[0] == '/') {
+            next = strdup(link);
+        } else { // relative to the link's own directory
+            char *dir = boids_atomic_dir_of(p);
+            size_t size = dir ? strlen(dir) + strlen(link) + 2 : 0;
+            next = dir ? malloc(size) : NULL;
+            if (next)
+                snprintf(next, size, "%s/%s", dir, link);
+            free(dir);
+        }
+        free(p);
+        p = next;
+    }
+    if (p) { // a loop of links
+        free(p);
+        errno = ELOOP;
+    }
+    return NULL;
+}
+
+// See boids/atomic.h.
+const char *boids_atomic_refusal(const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return NULL; // a new file (or a dangling link: its target is made)
+    if (S_ISDIR(st.st_mode))
+        return "is a directory";
+    if (S_ISBLK(st.st_mode))
+        return "is a block device (a disk): not overwritten";
+    if (S_ISSOCK(st.st_mode))
+        return "is a socket";
+    return NULL;
+}
+
 // The name of path's temporary files without their counter,
-// "DIR/.BASE.tmp.PID", malloc'd with room for the counter; NULL when out of
-// memory.
-static char *temporary_stem(const char *path, size_t *size) {
+// "DIR/.BASE.tmp.PID" (BASE cut to STEM_BASE_MAX bytes), malloc'd with room
+// for the counter; NULL when out of memory. *prefix_len: the length of
+// "DIR/.BASE.tmp.", what every process's temporaries of path share.
+static char *temporary_stem(const char *path, size_t *size, size_t *prefix_len) {
     char *dir = boids_atomic_dir_of(path);
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
     *size = (dir ? strlen(dir) : 0) + strlen(base) + 48;
     char *tmp = dir ? malloc(*size) : NULL;
-    if (tmp)
-        snprintf(tmp, *size, "%s/.%s.tmp.%ld", dir, base, (long)getpid());
+    if (tmp) {
+        int n = snprintf(tmp, *size, "%s/.%.*s.tmp.", dir, STEM_BASE_MAX, base);
+        *prefix_len = (size_t)n;
+        snprintf(tmp + n, *size - (size_t)n, "%ld", (long)getpid());
+    }
     free(dir);
     return tmp;
+}
+
+// Removes the temporaries of path left by processes that no longer exist
+// (killed mid-write): ".BASE.tmp.PID.N" with no process PID. Those of live
+// processes (another writer now) stay.
+static void remove_stale(const char *stem, size_t prefix_len) {
+    const char *slash = strrchr(stem, '/');
+    size_t dir_len = (size_t)(slash - stem);
+    char dir[PATH_MAX];
+    if (dir_len + 1 > sizeof dir)
+        return;
+    memcpy(dir, stem, dir_len);
+    dir[dir_len] = '\0';
+    const char *prefix = slash + 1;
+    size_t plen = prefix_len - dir_len - 1;
+    DIR *d = opendir(dir);
+    for (struct dirent *de; d && (de = readdir(d));) {
+        if (strncmp(de->d_name, prefix, plen) != 0)
+            continue;
+        char *end;
+        long pid = strtol(de->d_name + plen, &end, 10);
+        if (pid <= 0 || *end != '.' || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char stale[PATH_MAX];
+        if ((size_t)snprintf(stale, sizeof stale, "%s/%s", dir, de->d_name) < sizeof stale)
+            unlink(stale);
+    }
+    if (d)
+        closedir(d);
 }
 
 // Creates a new file tmp + ".N" (O_EXCL, mode 0666 less the umask, as fopen
@@ -68,18 +161,94 @@ static void sync_directory(const char *path) {
     free(dir);
 }
 
+// A name of a file the process already has open (/dev/stdout, /dev/stderr,
+// /dev/fd/N, /proc/self/fd/N, any /proc link): written in place, never
+// replaced, whatever it is (stdout redirected to a file keeps its inode).
+static bool open_file_alias(const char *path) {
+    return strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/dev/fd/", 8) == 0 || strcmp(path, "/dev/stdout") == 0 ||
+           strcmp(path, "/dev/stderr") == 0;
+}
+
+// Writes fill's content straight into the character device, FIFO or
+// already open file at path (no temporary: /dev/null, /dev/stdout, a pipe a
+// reader holds); appended where it is a regular file.
+static boids_result write_in_place(const char *path, boids_atomic_fill fill, void *ctx) {
+    // One of this process's own descriptors: written through a duplicate,
+    // sharing its offset, after what stdio holds for it.
+    long own = -1;
+    const char *digits = NULL;
+    if (strcmp(path, "/dev/stdout") == 0)
+        own = 1;
+    else if (strcmp(path, "/dev/stderr") == 0)
+        own = 2;
+    else if (strncmp(path, "/dev/fd/", 8) == 0)
+        digits = path + 8;
+    else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+        digits = path + 14;
+    if (digits) {
+        char *end;
+        own = strtol(digits, &end, 10);
+        if (end == digits || *end)
+            own = -1;
+    }
+    int fd;
+    if (own >= 0) {
+        fflush(stdout);
+        fflush(stderr);
+        fd = dup((int)own);
+    } else {
+        fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY);
+    }
+    if (fd < 0)
+        return BOIDS_ERR_IO; // errno: ENXIO for a FIFO with no reader
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0 && own < 0)
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return BOIDS_ERR_IO;
+    }
+    int err = 0;
+    errno = 0;
+    if (!fill(f, ctx) || ferror(f))
+        err = errno ? errno : EIO;
+    if (fclose(f) != 0 && !err)
+        err = errno ? errno : EIO;
+    errno = err;
+    return err ? BOIDS_ERR_IO : BOIDS_OK;
+}
+
 // See boids/atomic.h.
 boids_result boids_atomic_write(const char *path, boids_atomic_fill fill, void *ctx) {
-    size_t size;
-    char *tmp = temporary_stem(path, &size);
+    // A file-size limit (ulimit -f) is a write error (EFBIG), not a kill.
+    signal(SIGXFSZ, SIG_IGN);
+    // Devices and FIFOs in place, through any links (/proc/self/fd/1 too).
+    struct stat st;
+    if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || open_file_alias(path)))
+        return write_in_place(path, fill, ctx);
+    if (boids_atomic_refusal(path)) {
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        return BOIDS_ERR_IO;
+    }
+    char *target = boids_atomic_target(path);
+    if (!target)
+        return errno == ENOMEM ? BOIDS_ERR_NOMEM : BOIDS_ERR_IO;
+    size_t size, prefix_len;
+    char *tmp = temporary_stem(target, &size, &prefix_len);
     if (!tmp) {
+        free(target);
         errno = ENOMEM;
         return BOIDS_ERR_NOMEM;
     }
+    remove_stale(tmp, prefix_len);
     int fd = open_temporary(tmp, size);
     if (fd < 0) {
         int e = errno;
         free(tmp);
+        free(target);
         errno = e;
         return BOIDS_ERR_IO;
     }
@@ -89,6 +258,7 @@ boids_result boids_atomic_write(const char *path, boids_atomic_fill fill, void *
         close(fd);
         unlink(tmp);
         free(tmp);
+        free(target);
         errno = e;
         return BOIDS_ERR_IO;
     }
@@ -102,13 +272,14 @@ boids_result boids_atomic_write(const char *path, boids_atomic_fill fill, void *
         err = errno;
     if (fclose(f) != 0 && !err)
         err = errno ? errno : EIO;
-    if (!err && rename(tmp, path) != 0)
+    if (!err && rename(tmp, target) != 0)
         err = errno;
     if (err)
         unlink(tmp);
     free(tmp);
     if (!err)
-        sync_directory(path);
+        sync_directory(target);
+    free(target);
     errno = err;
     return err ? BOIDS_ERR_IO : BOIDS_OK;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "boids/atomic.h"
+#include "boids/input.h"
 #include "boids/core.h"
 #include "boids/parse.h"
 
@@ -63,6 +64,26 @@ static char *trim(char *s) {
 
 // Splits a line at commas in place; returns the field count (at most max;
 // max + 1 means there were more).
+// The longest line a CSV snapshot may have (a row of 9 numbers is under
+// 200 bytes): a longer one is refused before more is read.
+#define CSV_LINE_MAX 4096u
+
+// One line of f, its newline kept, into line (cap + 1 bytes, NUL-terminated
+// after at most cap bytes): its length (cap: cut there, the rest unread; a
+// NUL byte counts as any other), or -1 at the end with nothing read or on a
+// read error (ferror).
+static ssize_t read_line(FILE *f, char *line, size_t cap) {
+    size_t n = 0;
+    int c = EOF;
+    while (n < cap && (c = getc(f)) != EOF) {
+        line[n++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    line[n] = '\0';
+    return n == 0 && c == EOF ? -1 : (ssize_t)n;
+}
+
 static uint32_t split_fields(char *line, char **fields, uint32_t max) {
     uint32_t n = 0;
     char *start = line;
@@ -282,21 +303,32 @@ boids_result boids_csv_read(const char *path, uint32_t dim, uint32_t *count, flo
         say(msg, msg_size, "dimension %u (allowed: 2 or 3)", dim);
         return BOIDS_ERR_ARGUMENT;
     }
-    FILE *f = fopen(path, "r");
+    char why[256];
+    FILE *f = boids_input_open(path, BOIDS_INPUT_PIPES, 0, "a CSV file", why, sizeof why);
     if (!f) {
-        say(msg, msg_size, "cannot open: %s", strerror(errno));
+        say(msg, msg_size, "%s", why);
         return BOIDS_ERR_IO;
     }
     csv_rows rows = {0};
     const int *layout = NULL;
     uint32_t columns = 0, line_no = 0, header_line = 0;
-    char *line = NULL;
-    size_t line_cap = 0;
+    char *line = malloc(CSV_LINE_MAX + 2);
+    if (!line) {
+        fclose(f);
+        say(msg, msg_size, "out of memory");
+        return BOIDS_ERR_NOMEM;
+    }
     char *fields[COL_KINDS + 1];
     boids_result res = BOIDS_OK;
     for (;;) {
         errno = 0;
-        ssize_t len = getline(&line, &line_cap, f);
+        ssize_t len = read_line(f, line, CSV_LINE_MAX + 1);
+        if (len > CSV_LINE_MAX) {
+            say(msg, msg_size, "line %u: longer than %u bytes (a row of numbers is far shorter)", line_no + 1,
+                CSV_LINE_MAX);
+            res = BOIDS_ERR_FORMAT;
+            break;
+        }
         if (len < 0) {
             if (ferror(f)) {
                 bool nomem = errno == ENOMEM;

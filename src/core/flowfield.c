@@ -21,6 +21,7 @@
 #pragma GCC diagnostic pop
 
 #include "boids/behaviors.h"
+#include "boids/input.h"
 
 // A grey image (one byte per pixel) for BOIDS_FLOW_IMAGE.
 typedef struct grey_image {
@@ -29,8 +30,8 @@ typedef struct grey_image {
 } grey_image;
 
 // One cell's vector for the kind of field, at the cell centre c.
-static void field_vector(const boids_flowfield *f, const boids_world_params *w, const grey_image *img,
-                         const float c[3], float out[3]) {
+static void field_vector(const boids_flowfield *f, const boids_world_params *w, const grey_image *img, const float c[3],
+                         float out[3]) {
     if (f->kind == BOIDS_FLOW_IMAGE) {
         // The exercise's field from an image: the pixel under the cell
         // (the picture stretched over the world, its top row at the top),
@@ -93,6 +94,15 @@ boids_result boids_flowfield_build(boids_flowfield *f, const boids_world_params 
     f->dims[3] = (uint32_t)total;
     grey_image img = {0};
     if (f->kind == BOIDS_FLOW_IMAGE) {
+        // Its type and size first (a device, a FIFO, a huge header: never read).
+        FILE *in = boids_input_open(f->image, 0, 0, NULL, NULL, 0);
+        int iw = 0, ih = 0, ic = 0;
+        bool fits =
+            in && stbi_info_from_file(in, &iw, &ih, &ic) && (uint64_t)iw * (uint64_t)ih <= BOIDS_FLOW_IMAGE_PIXELS_MAX;
+        if (in)
+            fclose(in);
+        if (!fits)
+            return BOIDS_ERR_IO;
         int channels = 0;
         img.px = stbi_load(f->image, &img.w, &img.h, &channels, 1);
         if (!img.px || img.w < 1 || img.h < 1) {
@@ -117,6 +127,35 @@ boids_result boids_flowfield_build(boids_flowfield *f, const boids_world_params 
                 v[3] = 0.0f;
             }
     stbi_image_free(img.px);
+    return BOIDS_OK;
+}
+
+// See boids/core.h.
+boids_result boids_flowfield_check_image(const char *path, char *why, size_t why_size) {
+    FILE *f = boids_input_open(path, 0, 0, "a flow-field image", why, why_size);
+    if (!f)
+        return BOIDS_ERR_FORMAT;
+    int w = 0, h = 0, comp = 0;
+    if (!stbi_info_from_file(f, &w, &h, &comp) || w < 1 || h < 1) {
+        fclose(f);
+        snprintf(why, why_size, "is not a PNG image");
+        return BOIDS_ERR_FORMAT;
+    }
+    if ((uint64_t)w * (uint64_t)h > BOIDS_FLOW_IMAGE_PIXELS_MAX) {
+        fclose(f);
+        snprintf(why, why_size, "is %d x %d pixels, over the %u (4096 x 4096) a flow-field image may have", w, h,
+                 BOIDS_FLOW_IMAGE_PIXELS_MAX);
+        return BOIDS_ERR_FORMAT;
+    }
+    // Decoded once (at most 16 MB of grey): a truncated or damaged PNG is
+    // found here, not when a run builds its field.
+    unsigned char *px = stbi_load_from_file(f, &w, &h, &comp, 1);
+    fclose(f);
+    if (!px) {
+        snprintf(why, why_size, "is a damaged or truncated PNG image");
+        return BOIDS_ERR_FORMAT;
+    }
+    stbi_image_free(px);
     return BOIDS_OK;
 }
 

@@ -147,8 +147,8 @@ const char *boids_parse_float(const char *s, unsigned flags, float *out) {
             return "negative";
         if (v == 0.0)
             return "zero";
-        if ((float)v == 0.0f)
-            return "too small";
+        if ((float)v < FLT_MIN) // 0 or subnormal (a time step of 1e-40, a field of view of 1e-45 degrees)
+            return "too small (below 1.2e-38)";
         if ((flags & BOIDS_PARSE_DEGREES) && v > 360.0)
             return "more than 360";
     }

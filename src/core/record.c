@@ -17,6 +17,7 @@
 #include <zstd.h>
 
 #include "bytes.h"
+#include "boids/input.h"
 #include "boids/record.h"
 
 #define FIELDS_BYTES 52u // version .. world size
@@ -382,12 +383,13 @@ boids_result boids_recording_open(const char *path, boids_recording **out, char 
     strcpy(r->path, path);
     boids_result res = BOIDS_OK;
     struct stat st;
-    if (!(r->f = fopen(path, "rb"))) {
-        res = fail(err, err_size, path, BOIDS_ERR_IO, "cannot be opened: %s", strerror(errno));
+    char why[256];
+    if (!(r->f = boids_input_open(path, 0, 0, "a recording", why, sizeof why))) {
+        res = fail(err, err_size, path, BOIDS_ERR_IO, "%s", why);
         goto out;
     }
-    if (fstat(fileno(r->f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        res = fail(err, err_size, path, BOIDS_ERR_IO, "is not a regular file");
+    if (fstat(fileno(r->f), &st) != 0) {
+        res = fail(err, err_size, path, BOIDS_ERR_IO, "cannot be examined: %s", strerror(errno));
         goto out;
     }
     uint64_t size = (uint64_t)st.st_size;

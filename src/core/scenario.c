@@ -18,6 +18,7 @@
 #include <ini.h>
 
 #include "boids/behaviors.h"
+#include "boids/input.h"
 #include "boids/parse.h"
 #include "boids/scenario.h"
 
@@ -83,6 +84,21 @@ typedef struct parse_ctx {
     const boids_scenario_override *ov;
     uint32_t n_ov;
     bool key_failed; // the first error is about a key itself (unknown), not a value
+    // The file's own keys (not the overrides): each section once (but
+    // [obstacle] and [wall], one item each), each key once in its section
+    // (but [path] point): the later would silently win.
+    bool reading_file;
+    struct {
+        char name[64];
+        int line;
+    } sections[64];
+    int n_sections;
+    int keys_of; // section_index the keys below belong to
+    struct {
+        char key[48];
+        int line;
+    } keys[64];
+    int n_keys;
 } parse_ctx;
 
 // ---- messages ---------------------------------------------------------------
@@ -894,6 +910,11 @@ static int flow_key(parse_ctx *c, const char *key, const char *value) {
             fail(c, c->line, "flowfield", key, value, "a PNG file (relative to the scenario file)", "is not a file");
             return 0;
         }
+        char why[256];
+        if (boids_flowfield_check_image(rel, why, sizeof why) != BOIDS_OK) {
+            fail(c, c->line, "flowfield", key, value, "a PNG file (relative to the scenario file)", "%s", why);
+            return 0;
+        }
         // Kept absolute, so a dump written elsewhere still finds it.
         char *abs = realpath(rel, NULL);
         snprintf(f->image, sizeof f->image, "%.500s", abs ? abs : rel);
@@ -1003,6 +1024,23 @@ static int on_key(void *user, const char *section, const char *key, const char *
     parse_ctx *c = user;
     if (c->failed)
         return 0;
+    if (c->reading_file) { // a key twice in one section
+        if (c->keys_of != c->section_index) {
+            c->keys_of = c->section_index;
+            c->n_keys = 0;
+        }
+        bool repeats = strcmp(section, "path") == 0 && strcmp(key, "point") == 0;
+        for (int k = 0; k < c->n_keys && !repeats; k++)
+            if (strcmp(c->keys[k].key, key) == 0) {
+                fail(c, c->line, section, key, NULL, "each key once in a section", "is given twice (first on line %d)",
+                     c->keys[k].line);
+                return 0;
+            }
+        if (!repeats && c->n_keys < (int)(sizeof c->keys / sizeof c->keys[0])) {
+            snprintf(c->keys[c->n_keys].key, sizeof c->keys[0].key, "%s", key);
+            c->keys[c->n_keys++].line = c->line;
+        }
+    }
     if (strcmp(section, "obstacle") != 0 && c->obstacle.section >= 0 && !close_obstacle(c))
         return 0;
     if (strcmp(section, "wall") != 0 && c->wall.section >= 0 && !close_wall(c))
@@ -1100,6 +1138,20 @@ static char *read_line(char *str, int num, void *stream) {
             char section[64], name[64];
             snprintf(section, sizeof section, "%.*s", (int)(end - p - 1), p + 1);
             trim(section, name, sizeof name);
+            // A section twice (but the items [obstacle] and [wall]): its keys would mix or override.
+            if (strcmp(name, "obstacle") != 0 && strcmp(name, "wall") != 0) {
+                for (int k = 0; k < c->n_sections; k++)
+                    if (strcmp(c->sections[k].name, name) == 0 && !c->failed) {
+                        char what[80];
+                        snprintf(what, sizeof what, "[%s]", name);
+                        fail(c, c->line, NULL, NULL, what, "each section once", "is given twice (first on line %d)",
+                             c->sections[k].line);
+                    }
+                if (c->n_sections < (int)(sizeof c->sections / sizeof c->sections[0])) {
+                    snprintf(c->sections[c->n_sections].name, sizeof c->sections[0].name, "%s", name);
+                    c->sections[c->n_sections++].line = c->line;
+                }
+            }
             if (strncmp(name, "group.", 6) == 0) {
                 register_group(c, name);
             } else if (boids_parse_pick(name, BOIDS_PARSE_TRIM, section_names) < 0 || strcmp(name, "group.NAME") == 0) {
@@ -1322,7 +1374,10 @@ static boids_result parse(parse_ctx *c, boids_scenario *out, char *err, size_t e
     c->wall.section = -1;
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
         c->extra[g].joints = 12;
+    c->reading_file = true;
+    c->keys_of = -1;
     int r = ini_parse_stream(read_line, c, on_key, c);
+    c->reading_file = false;
     if (r > 0 && !c->failed)
         fail(c, r, NULL, NULL, NULL, "[section] or key = value lines (comments start with # or ;)",
              "the line is not a section, a key = value or a comment");
@@ -1340,6 +1395,39 @@ static boids_result parse(parse_ctx *c, boids_scenario *out, char *err, size_t e
     return BOIDS_OK;
 }
 
+// The largest scenario file (the longest shipped is under 4 KB; paths and
+// walls of a few thousand points fit): a larger one, or a pipe that gives
+// more, is refused, not read on for ever.
+#define SCENARIO_BYTES_MAX (4u << 20)
+
+// A scenario file opened to parse (boids_input_open: regular files and
+// pipes, never blocking on a FIFO, no devices); a pipe's text is first
+// copied, up to SCENARIO_BYTES_MAX, into an anonymous temporary file. NULL
+// with the reason in why.
+static FILE *open_scenario_file(const char *path, char *why, size_t why_size) {
+    FILE *f = boids_input_open(path, BOIDS_INPUT_PIPES, SCENARIO_BYTES_MAX, "a scenario file", why, why_size);
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0 || S_ISREG(st.st_mode))
+        return f;
+    FILE *copy = tmpfile();
+    char buf[65536];
+    size_t got, total = 0;
+    while (copy && (got = fread(buf, 1, sizeof buf, f)) > 0) {
+        total += got;
+        if (total > SCENARIO_BYTES_MAX || fwrite(buf, 1, got, copy) != got) {
+            snprintf(why, why_size, "gives more than the %u bytes a scenario file may have", SCENARIO_BYTES_MAX);
+            fclose(copy);
+            copy = NULL;
+        }
+    }
+    if (!copy && !why[0])
+        snprintf(why, why_size, "cannot be copied: %s", strerror(errno));
+    fclose(f);
+    if (copy)
+        rewind(copy);
+    return copy;
+}
+
 boids_result boids_scenario_load(const char *path, boids_scenario *out, char *err, size_t err_size) {
     if (!path || !out) {
         snprintf(err, err_size, "boids_scenario_load: %s is NULL; expected a scenario file and a scenario to fill",
@@ -1350,18 +1438,11 @@ boids_result boids_scenario_load(const char *path, boids_scenario *out, char *er
     if (!c)
         return BOIDS_ERR_NOMEM;
     c->name = path;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(err, err_size, "%s: is a directory; expected a scenario file (.ini)", path);
-        free(c);
-        return BOIDS_ERR_IO;
-    }
-    c->file = fopen(path, "r");
+    char why[256];
+    c->file = open_scenario_file(path, why, sizeof why);
     if (!c->file) {
-        snprintf(err, err_size,
-                 "%s: cannot be read (%s); expected a scenario file (.ini) or the name of one of "
-                 "--list-scenarios",
-                 path, strerror(errno));
+        snprintf(err, err_size, "%s: %s; expected a scenario file (.ini) or the name of one of --list-scenarios", path,
+                 why);
         free(c);
         return BOIDS_ERR_IO;
     }
@@ -1378,7 +1459,10 @@ boids_result boids_scenario_load_with(const char *path, const boids_scenario_ove
     if (!path || !out || (n && !ov)) {
         snprintf(err, err_size,
                  "boids_scenario_load_with: %s is NULL; expected a scenario file, a scenario to fill and %u overrides",
-                 !path ? "path" : !out ? "out" : "ov", n);
+                 !path  ? "path"
+                 : !out ? "out"
+                        : "ov",
+                 n);
         return BOIDS_ERR_ARGUMENT;
     }
     parse_ctx *c = calloc(1, sizeof *c);
@@ -1387,11 +1471,13 @@ boids_result boids_scenario_load_with(const char *path, const boids_scenario_ove
     c->name = path;
     c->ov = ov;
     c->n_ov = n;
-    struct stat st;
-    c->file = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? NULL : fopen(path, "r");
+    char why[256];
+    c->file = open_scenario_file(path, why, sizeof why);
     if (!c->file) {
+        snprintf(err, err_size, "%s: %s; expected a scenario file (.ini) or the name of one of --list-scenarios", path,
+                 why);
         free(c);
-        return boids_scenario_load(path, out, err, err_size); // its message for a directory or an unreadable file
+        return BOIDS_ERR_IO;
     }
     boids_result r = parse(c, out, err, err_size);
     if (key_problem)
@@ -1404,7 +1490,8 @@ boids_result boids_scenario_load_with(const char *path, const boids_scenario_ove
 boids_result boids_scenario_load_string(const char *text, const char *name, boids_scenario *out, char *err,
                                         size_t err_size) {
     if (!text || !out) {
-        snprintf(err, err_size, "boids_scenario_load_string: %s is NULL; expected a scenario's text and a scenario to fill",
+        snprintf(err, err_size,
+                 "boids_scenario_load_string: %s is NULL; expected a scenario's text and a scenario to fill",
                  text ? "out" : "text");
         return BOIDS_ERR_ARGUMENT;
     }

@@ -20,6 +20,7 @@
 
 #include "bytes.h"
 #include "boids/atomic.h"
+#include "boids/input.h"
 #include "boids/behaviors.h"
 #include "boids/snapshot.h"
 
@@ -84,18 +85,17 @@ _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
      BOIDS_MAX_GROUPS * sizeof(boids_body_params) + BOIDS_MAX_GROUPS * 4u)
 #define RANG_BYTES (BOIDS_MAX_GROUPS * 16u) // per group: maxspeed_lo, _hi, maxforce_lo, _hi (f32)
 #define LINE_BYTES 24u                      // the line target's start (3 f32) and velocity per step (3 f32)
-#define HEAD_BYTES 24u     // count, dim, group_count, joint_rows (u32), step (u64)
-#define AGENT_BYTES 36u    // pos (4 f32), vel (4 f32), group (u32)
-#define ORDER_BYTES 4u     // id of a slot (u32)
-#define JOINT_BYTES 16u    // xyz + w (4 f32)
-#define CHUNK_OVERHEAD 16u // tag (4), length (8), CRC (4)
+#define HEAD_BYTES 24u                      // count, dim, group_count, joint_rows (u32), step (u64)
+#define AGENT_BYTES 36u                     // pos (4 f32), vel (4 f32), group (u32)
+#define ORDER_BYTES 4u                      // id of a slot (u32)
+#define JOINT_BYTES 16u                     // xyz + w (4 f32)
+#define CHUNK_OVERHEAD 16u                  // tag (4), length (8), CRC (4)
 // SCEN: target mode, centre, radius, period, vary count (7 words); the varying
 // weights (5 words each); the title; per group its name, colour and whether the
 // colour was given.
 #define SCEN_TITLE_BYTES sizeof(((boids_scenario *)0)->title)
 #define SCEN_GROUP_BYTES (BOIDS_SCENARIO_NAME + 4u * 4u + 4u)
-#define SCEN_BYTES                                                                                                     \
-    (7u * 4u + BOIDS_SCENARIO_MAX_VARY * 20u + SCEN_TITLE_BYTES + BOIDS_MAX_GROUPS * SCEN_GROUP_BYTES)
+#define SCEN_BYTES (7u * 4u + BOIDS_SCENARIO_MAX_VARY * 20u + SCEN_TITLE_BYTES + BOIDS_MAX_GROUPS * SCEN_GROUP_BYTES)
 _Static_assert(SCEN_BYTES == 1284, "SCEN: 1284 bytes as docs/ARCHITECTURE.md says");
 
 // ---- byte helpers: src/core/bytes.h ------------------------------------
@@ -128,7 +128,6 @@ static bool all_finite(const float *f, size_t n) {
             return false;
     return true;
 }
-
 
 // The name of the first params field that is not finite, or NULL.
 static const char *params_nonfinite(const boids_params *p) {
@@ -775,7 +774,8 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
     }
     if (r == BOIDS_OK)
         r = check_saveable(s, slot_of_id, path, err, err_size);
-    static _Thread_local unsigned char scen[SCEN_BYTES]; // per thread; encoded once: checked as the loader will, then written
+    static _Thread_local unsigned char
+        scen[SCEN_BYTES]; // per thread; encoded once: checked as the loader will, then written
     unsigned char line[LINE_BYTES];
     bool has_line = sc && sc->target_mode == BOIDS_TARGET_LINE;
     if (r == BOIDS_OK && sc) {
@@ -950,6 +950,11 @@ static boids_result read_chunks(reader *rd, loaded *l) {
     l->rows = get_u32(b + 12);
     l->step = get_u64(b + 16);
     free(b);
+    // 2^53 steps: far beyond any run (a million steps a second for 285 years),
+    // exact in a double (JSON, Python) and never near the counter's wrap.
+    if (l->step > BOIDS_SNAPSHOT_MAX_STEP)
+        return fail(err, es, path, BOIDS_ERR_FORMAT, "step %llu is out of range (0..%llu)", (unsigned long long)l->step,
+                    (unsigned long long)BOIDS_SNAPSHOT_MAX_STEP);
     if (l->count < 1 || l->count > BOIDS_MAX_AGENTS)
         return fail(err, es, path, BOIDS_ERR_FORMAT, "agent count %u is out of range (1..%u)", l->count,
                     BOIDS_MAX_AGENTS);
@@ -1071,36 +1076,10 @@ static boids_result read_chunks(reader *rd, loaded *l) {
             return fail(err, es, path, BOIDS_ERR_FORMAT, "agent %zu is in group %u; there are %u groups", id,
                         l->group[id], l->groups);
         }
-        // Every step leaves agents inside the world (a wrapped coordinate may
-        // round onto its upper edge; margin's band beyond it), z at the floor in 2D.
-        const boids_world_params *wp = &l->p.world;
-        float r = boids_world_overhang(wp);
-        for (uint32_t ax = 0; ax < 3; ax++) {
-            float lo = wp->min[ax], hi = wp->min[ax] + wp->size[ax];
-            if (ax < wp->dim) {
-                lo -= r;
-                hi += r;
-            }
-            bool inside = ax < wp->dim ? (l->pos[id][ax] >= lo && l->pos[id][ax] <= hi)
-                                       : (l->pos[id][ax] == lo && l->vel[id][ax] == 0.0f);
-            if (!inside) {
-                free(b);
-                return fail(err, es, path, BOIDS_ERR_FORMAT,
-                            "agent %zu is outside the world on axis %c (%g; the world is %g..%g)", id, "xyz"[ax],
-                            (double)l->pos[id][ax], (double)lo, (double)hi);
-            }
-        }
-        // Every step limits speeds to the agent's maxspeed (its range's draw
-        // or the group's; the fixed-point alignment sums rely on it); a
-        // little rounding above it is fine.
-        const float *v = l->vel[id];
-        double speed2 = (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2];
-        double own = boids_agent_maxspeed(&l->p.world, &l->p.group[l->group[id]], (uint32_t)id);
-        double limit = 1.001 * own;
-        if (!(speed2 <= limit * limit)) {
+        char why[200];
+        if (boids_agent_check(&l->p, (uint32_t)id, l->pos[id], l->vel[id], l->group[id], why, sizeof why)) {
             free(b);
-            return fail(err, es, path, BOIDS_ERR_FORMAT, "agent %zu is faster (%g) than its maxspeed (%g)", id,
-                        sqrt(speed2), own);
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "agent %zu %s", id, why);
         }
     }
     free(b);
@@ -1234,13 +1213,14 @@ boids_result boids_snapshot_load(const char *path, boids_sim **out, boids_scenar
         return fail(err, err_size, path ? path : "(null)", BOIDS_ERR_ARGUMENT, "no path or no output");
     if (err && err_size)
         err[0] = '\0';
-    FILE *f = fopen(path, "rb");
+    char why[256];
+    FILE *f = boids_input_open(path, 0, 0, "a snapshot", why, sizeof why);
     if (!f)
-        return fail(err, err_size, path, BOIDS_ERR_IO, "cannot be opened: %s", strerror(errno));
+        return fail(err, err_size, path, BOIDS_ERR_IO, "%s", why);
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fileno(f), &st) != 0) {
         fclose(f);
-        return fail(err, err_size, path, BOIDS_ERR_IO, "is not a regular file");
+        return fail(err, err_size, path, BOIDS_ERR_IO, "cannot be examined: %s", strerror(errno));
     }
     reader rd = {.f = f, .path = path, .size = (uint64_t)st.st_size, .err = err, .err_size = err_size};
     loaded l;

@@ -2,6 +2,7 @@
 // boids/behaviors.h).
 // GLSL twins: world_delta(), world_wrap().
 #include <math.h>
+#include <stdio.h>
 
 #include "boids/behaviors.h"
 
@@ -24,4 +25,42 @@ void boids_world_wrap(const boids_world_params *w, float pos[3]) {
         }
         pos[a] = p;
     }
+}
+
+// See boids/behaviors.h.
+const char *boids_agent_check(const boids_params *p, uint32_t id, const float pos[4], const float vel[4],
+                              uint32_t group, char *why, size_t why_size) {
+    for (int k = 0; k < 4; k++)
+        if (!isfinite(pos[k]) || !isfinite(vel[k])) {
+            snprintf(why, why_size, "has a NaN or infinite position or velocity");
+            return why;
+        }
+    // Every step leaves agents inside the world (a wrapped coordinate may
+    // round onto its upper edge; margin's band beyond it), z at the floor in 2D.
+    const boids_world_params *wp = &p->world;
+    float r = boids_world_overhang(wp);
+    for (uint32_t ax = 0; ax < 3; ax++) {
+        float lo = wp->min[ax], hi = wp->min[ax] + wp->size[ax];
+        if (ax < wp->dim) {
+            lo -= r;
+            hi += r;
+        }
+        bool inside = ax < wp->dim ? (pos[ax] >= lo && pos[ax] <= hi) : (pos[ax] == lo && vel[ax] == 0.0f);
+        if (!inside) {
+            snprintf(why, why_size, "is outside the world on axis %c (%g; the world is %g..%g)", "xyz"[ax],
+                     (double)pos[ax], (double)lo, (double)hi);
+            return why;
+        }
+    }
+    // Every step limits speeds to the agent's maxspeed (its range's draw or
+    // the group's; the fixed-point alignment sums rely on it); a little
+    // rounding above it is fine.
+    double speed2 = (double)vel[0] * vel[0] + (double)vel[1] * vel[1] + (double)vel[2] * vel[2];
+    double own = boids_agent_maxspeed(wp, &p->group[group < BOIDS_MAX_GROUPS ? group : 0], id);
+    double limit = 1.001 * own;
+    if (!(speed2 <= limit * limit)) {
+        snprintf(why, why_size, "is faster (%g) than its maxspeed (%g)", sqrt(speed2), own);
+        return why;
+    }
+    return NULL;
 }

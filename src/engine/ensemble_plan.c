@@ -14,6 +14,7 @@
 
 #include "boids/behaviors.h"
 #include "boids/ensemble.h"
+#include "boids/input.h"
 #include "boids/parse.h"
 #include "boids/scenario.h"
 
@@ -29,6 +30,13 @@ typedef struct plan_ctx {
     char scenario_arg[512];
     // [sweep] specs, expanded after the whole file is read ([plan] seed may come later).
     char spec[BOIDS_PLAN_MAX_PARAMS][200];
+    // The line of each [plan] and [log] key already given (0: not yet): a
+    // key twice is refused, as in [sweep].
+    struct {
+        char key[16];
+        int line;
+    } seen[16];
+    int n_seen;
 } plan_ctx;
 
 // Records the first error: "PLAN:LINE: [SECTION] KEY: 'VALUE' PROBLEM; expected EXPECTED".
@@ -218,13 +226,40 @@ static int log_key(plan_ctx *c, const char *key, const char *value) {
     return 1;
 }
 
+// Can keys a and b set the same parameter? Their dot-separated parts pair
+// up one to one, each pair equal or one of them "*" (group.*.radius and
+// group.boids.radius).
+static bool keys_overlap(const char *a, const char *b) {
+    for (;;) {
+        size_t la = strcspn(a, "."), lb = strcspn(b, ".");
+        bool star = (la == 1 && a[0] == '*') || (lb == 1 && b[0] == '*');
+        if (!star && (la != lb || strncmp(a, b, la) != 0))
+            return false;
+        a += la;
+        b += lb;
+        if (!*a || !*b)
+            return !*a && !*b;
+        a++;
+        b++;
+    }
+}
+
 static int sweep_key(plan_ctx *c, const char *key, const char *value) {
     boids_plan *p = c->p;
-    for (uint32_t k = 0; k < p->n_params; k++)
+    for (uint32_t k = 0; k < p->n_params; k++) {
         if (strcmp(p->param[k].key, key) == 0) {
             fail(c, "sweep", key, NULL, "each key once", "is given twice (first on line %d)", p->param[k].line);
             return 0;
         }
+        // One would override the other for some group: the runs' labels would lie.
+        if (keys_overlap(p->param[k].key, key)) {
+            char ex[160];
+            snprintf(ex, sizeof ex, "keys that set different parameters (or one of the two)");
+            fail(c, "sweep", key, NULL, ex, "sets what %s (line %d) sets too: one would override the other",
+                 p->param[k].key, p->param[k].line);
+            return 0;
+        }
+    }
     if (p->n_params == BOIDS_PLAN_MAX_PARAMS) {
         fail(c, "sweep", key, NULL, "at most 16 swept keys", "is one key too many");
         return 0;
@@ -241,9 +276,27 @@ static int sweep_key(plan_ctx *c, const char *key, const char *value) {
     return 1;
 }
 
+// Refuses a [plan] or [log] key given twice (the later would silently win).
+static bool once(plan_ctx *c, const char *section, const char *key) {
+    char id[16];
+    snprintf(id, sizeof id, "%c.%.12s", section[0], key);
+    for (int k = 0; k < c->n_seen; k++)
+        if (strcmp(c->seen[k].key, id) == 0) {
+            fail(c, section, key, NULL, "each key once", "is given twice (first on line %d)", c->seen[k].line);
+            return false;
+        }
+    if (c->n_seen < (int)(sizeof c->seen / sizeof c->seen[0])) {
+        snprintf(c->seen[c->n_seen].key, sizeof c->seen[0].key, "%s", id);
+        c->seen[c->n_seen++].line = c->line;
+    }
+    return true;
+}
+
 static int on_key(void *user, const char *section, const char *key, const char *value) {
     plan_ctx *c = user;
     if (c->failed)
+        return 0;
+    if ((strcmp(section, "plan") == 0 || strcmp(section, "log") == 0) && !once(c, section, key))
         return 0;
     if (strcmp(section, "plan") == 0)
         return plan_key(c, key, value);
@@ -579,9 +632,10 @@ boids_result boids_plan_load(const char *path, boids_plan **out, char *err, size
                  path ? "out" : "path");
         return BOIDS_ERR_ARGUMENT;
     }
-    FILE *f = fopen(path, "rb");
+    char why[256];
+    FILE *f = boids_input_open(path, BOIDS_INPUT_PIPES, 1u << 24, "a plan file", why, sizeof why);
     if (!f) {
-        snprintf(err, err_size, "%s: cannot be read (%s); expected a plan file (.ini)", path, strerror(errno));
+        snprintf(err, err_size, "%s: %s; expected a plan file (.ini) under 16 MB", path, why);
         return BOIDS_ERR_IO;
     }
     size_t cap = 4096, n = 0;

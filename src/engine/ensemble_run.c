@@ -401,21 +401,57 @@ boids_result boids_ensemble_prepare(const boids_plan *p, const char *out_dir, bo
     return r;
 }
 
+// Is text (n bytes) a whole JSON object as write_run writes them: "{" at
+// the start, "}\n" at the end, no NUL, holding `needle`?
+static bool whole_json(const char *text, size_t n, const char *needle) {
+    return text && n >= 3 && text[0] == '{' && text[n - 2] == '}' && text[n - 1] == '\n' && strlen(text) == n &&
+           strstr(text, needle);
+}
+
+// Is text (n bytes) a whole RUN.csv of run r: one or more lines, each
+// "r,...,ok" or "r,...,failed" ending in a newline, all with as many fields.
+static bool whole_csv(const char *text, size_t n, uint32_t r) {
+    if (!text || !n || text[n - 1] != '\n' || strlen(text) != n)
+        return false;
+    char lead[16];
+    int lead_len = snprintf(lead, sizeof lead, "%u,", r);
+    long fields = -1;
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = (size_t)(end - line);
+        long commas = 0;
+        for (const char *c = line; c < end; c++)
+            commas += *c == ',';
+        bool status = (len > 3 && memcmp(end - 3, ",ok", 3) == 0) || (len > 7 && memcmp(end - 7, ",failed", 7) == 0);
+        if (strncmp(line, lead, (size_t)lead_len) != 0 || !status || (fields >= 0 && commas != fields))
+            return false;
+        fields = commas;
+        line = end + 1;
+    }
+    return true;
+}
+
 bool boids_ensemble_run_done(const char *out_dir, uint32_t r, bool *failed) {
     if (failed)
         *failed = false;
     if (!out_dir)
         return false;
+    // Done only when every file of the run is there and whole (a file
+    // truncated or removed after the .json was written: the run again).
     char path[1200];
+    size_t n = 0, nc = 0, nt = 0;
     run_path(out_dir, r, ".json", path, sizeof path);
-    struct stat st;
-    bool done = stat(path, &st) == 0;
-    if (failed) {
-        size_t n = 0;
-        char *s = done ? slurp(path, &n) : NULL;
-        *failed = s && strstr(s, "\"status\": \"failed\"");
-        free(s);
-    }
+    char *json = slurp(path, &n);
+    run_path(out_dir, r, ".csv", path, sizeof path);
+    char *csv = slurp(path, &nc);
+    run_path(out_dir, r, ".time.json", path, sizeof path);
+    char *times = slurp(path, &nt);
+    bool done = whole_json(json, n, "\"state_hash\"") && whole_csv(csv, nc, r) && whole_json(times, nt, "\"run\"");
+    if (failed)
+        *failed = done && strstr(json, "\"status\": \"failed\"");
+    free(json);
+    free(csv);
+    free(times);
     return done;
 }
 
