@@ -128,6 +128,10 @@ START_TEST(fifo_output) {
     run_result r = run("fifo-noreader", ARGV(RUN_BIN, "--count", "40", "--steps", "2", "--export-csv", fifo));
     expect_exit(&r, 3, "out.fifo");
     run_free(&r);
+    // A recording (appended frame by frame, not renamed) too: at its start, never a hang.
+    r = run("fifo-record", ARGV(RUN_BIN, "--count", "40", "--steps", "2", "--record", fifo));
+    ck_assert_msg(WEXITSTATUS(r.status) != 0 && strstr(r.err, "a FIFO with no reader"), "stderr: %s", r.err);
+    run_free(&r);
     pid_t reader = fork();
     ck_assert(reader >= 0);
     if (reader == 0) { // child: copy the FIFO into a file

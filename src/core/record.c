@@ -5,6 +5,7 @@
 // then scans every block (sizes before allocating, CRC, decompressed size,
 // finite values) and keeps an index of the frames' offsets.
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <zstd.h>
 
 #include "bytes.h"
+#include "boids/atomic.h"
 #include "boids/input.h"
 #include "boids/record.h"
 
@@ -24,8 +26,6 @@
 #define ZSTD_LEVEL 3
 
 // ---- byte helpers: src/core/bytes.h ------------------------------------
-
-
 
 // The bytes of one frame's raw payload for count agents.
 static size_t frame_raw_bytes(uint32_t count, uint32_t components) {
@@ -102,8 +102,23 @@ boids_result boids_record_open(const char *path, const boids_sim *s, uint64_t ev
         return fail(err, err_size, path, BOIDS_ERR_NOMEM, "out of memory for a frame of %u agents", s->n);
     }
     strcpy(rec->path, path);
-    if (!(rec->f = fopen(path, "wb"))) {
-        boids_result r = fail(err, err_size, path, BOIDS_ERR_IO, "cannot be created: %s", strerror(errno));
+    // Appended frame by frame, not renamed into place: written through a
+    // link, in place on a device; a FIFO with no reader fails at once
+    // (O_NONBLOCK: never a hang), a directory, block device or socket is refused.
+    const char *why = boids_atomic_refusal(path);
+    int fd = why ? -1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY, 0666);
+    if (fd >= 0) {
+        int fl = fcntl(fd, F_GETFL);
+        if (fl >= 0)
+            fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    }
+    if (fd < 0 || !(rec->f = fdopen(fd, "wb"))) {
+        boids_result r = fail(err, err_size, path, BOIDS_ERR_IO, "cannot be created: %s",
+                              why              ? why
+                              : errno == ENXIO ? "a FIFO with no reader"
+                                               : strerror(errno));
+        if (fd >= 0)
+            close(fd);
         recorder_free(rec);
         return r;
     }
