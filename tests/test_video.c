@@ -16,29 +16,13 @@
 #include <unistd.h>
 
 #include "spawn.h"
-
-#define VIEWER BOIDS_BIN_DIR "/boids"
-#define MAX_ARGS 64
+#include "viewer_run.h"
 
 extern char **environ;
 
 // Runs boids with args under `xvfb-run -a` (else on $DISPLAY) in the test's
 // environment, or with env instead (and no display) when env is given.
-static run_result run_viewer(const char *name, const char *const *args, char *const *env) {
-    const char *argv[MAX_ARGS];
-    int n = env ? 0 : boids_test_xvfb(argv, name);
-    argv[n++] = VIEWER;
-    for (int i = 0; args[i]; i++) {
-        ck_assert(n + 1 < MAX_ARGS);
-        argv[n++] = args[i];
-    }
-    argv[n] = NULL;
-    run_result r = boids_test_run_env(argv[0], argv, TMP, name, env ? env : environ);
-    ck_assert_msg(r.spawned, "expected %s to start", argv[0]);
-    ck_assert_msg(WIFEXITED(r.status), "expected boids to exit, not to end by signal %d; stderr: %s",
-                  WIFSIGNALED(r.status) ? WTERMSIG(r.status) : -1, r.err);
-    return r;
-}
+#define run_viewer(name, args, env) boids_test_viewer_env(name, args, env, (env) == NULL)
 
 // ffprobe's "codec,width,height,frames" of the first video stream of path (counted by decoding).
 static void probe(const char *path, char *out, size_t size) {

@@ -20,44 +20,18 @@
 
 #include "pixels.h"
 #include "spawn.h"
+#include "viewer_run.h"
 #include "boids/render.h"
 #include "boids/snapshot.h"
 
 #include <stb_image.h> // stbi_load: the implementation is boids_core's (src/core/flowfield.c)
 
-#define VIEWER BOIDS_BIN_DIR "/boids"
-#define MAX_ARGS 64
-
 extern char **environ;
 
 #define slurp boids_test_slurp
 #define run_free boids_test_run_free
-
-// Runs boids with args: under `xvfb-run -a` when it exists, else on $DISPLAY;
-// with neither the test fails (a missing display is never a skip).
-// `display` false: with no display at all (DISPLAY and WAYLAND_DISPLAY unset).
-static run_result run_viewer(const char *name, const char *const *args, bool display) {
-    const char *argv[MAX_ARGS];
-    int n = display ? boids_test_xvfb(argv, name) : 0;
-    argv[n++] = VIEWER;
-    for (int i = 0; args[i]; i++) {
-        ck_assert(n + 1 < MAX_ARGS);
-        argv[n++] = args[i];
-    }
-    argv[n] = NULL;
-    // The environment, less the display variables when asked.
-    char *env[1024];
-    int e = 0;
-    for (char **p = environ; *p && e < 1023; p++)
-        if (display || (strncmp(*p, "DISPLAY=", 8) != 0 && strncmp(*p, "WAYLAND_DISPLAY=", 16) != 0))
-            env[e++] = *p;
-    env[e] = NULL;
-    run_result r = boids_test_run_env(argv[0], argv, TMP, name, env);
-    ck_assert_msg(r.spawned, "expected %s to start", argv[0]);
-    ck_assert_msg(WIFEXITED(r.status), "expected boids to exit, not to end by signal %d; stderr: %s",
-                  WIFSIGNALED(r.status) ? WTERMSIG(r.status) : -1, r.err);
-    return r;
-}
+#define run_viewer boids_test_viewer // tests/viewer_run.c
+#define load boids_test_image
 
 static void expect_ok(const run_result *r) {
     ck_assert_msg(WEXITSTATUS(r->status) == 0, "expected exit 0, got %d; stderr: %s", WEXITSTATUS(r->status), r->err);
@@ -69,19 +43,6 @@ static void expect_ok(const run_result *r) {
 // (0.05, 0.06, 0.08), the HUD's white text and the grey world box.
 static bool agent_pixel(const unsigned char *p) {
     return p[0] > 140 && p[1] > 110 && p[2] < 130 && p[0] > p[2] + 60;
-}
-
-typedef struct image {
-    int w, h;
-    unsigned char *px;
-} image;
-
-static image load(const char *path) {
-    image im = {0};
-    int comp = 0;
-    im.px = stbi_load(path, &im.w, &im.h, &comp, 3);
-    ck_assert_msg(im.px != NULL, "expected %s to be a PNG: %s", path, stbi_failure_reason());
-    return im;
 }
 
 // Agent pixels below the HUD (y >= y0).

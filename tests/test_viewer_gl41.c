@@ -17,15 +17,15 @@
 #include <unistd.h>
 
 #include "spawn.h"
+#include "viewer_run.h"
 
 #include <stb_image.h> // stbi_load: the implementation is boids_core's (src/core/flowfield.c)
 
-#define VIEWER BOIDS_BIN_DIR "/boids"
-#define MAX_ARGS 64
 // Rows from the top that the comparison leaves out: the HUD panel (six lines
 // of stb_easy_font at scale 1 on a 480-pixel window, about 85 pixels) with
 // its frame times.
 #define HUD_ROWS 120
+#define MAX_ARGS 64 // the words of one viewer command
 
 extern char **environ;
 
@@ -33,14 +33,6 @@ extern char **environ;
 // Mesa offers at most OpenGL 4.1 core, GLSL 4.10. The test's own
 // MESA_GL*_VERSION_OVERRIDE, if any, never reaches the viewer.
 static run_result run_viewer(const char *name, const char *const *args, bool capped) {
-    const char *argv[MAX_ARGS];
-    int n = boids_test_xvfb(argv, name);
-    argv[n++] = VIEWER;
-    for (int i = 0; args[i]; i++) {
-        ck_assert(n + 1 < MAX_ARGS);
-        argv[n++] = args[i];
-    }
-    argv[n] = NULL;
     char *env[1024];
     int e = 0;
     for (char **p = environ; *p && e < 1020; p++)
@@ -51,11 +43,7 @@ static run_result run_viewer(const char *name, const char *const *args, bool cap
         env[e++] = "MESA_GLSL_VERSION_OVERRIDE=410";
     }
     env[e] = NULL;
-    run_result r = boids_test_run_env(argv[0], argv, TMP, name, env);
-    ck_assert_msg(r.spawned, "expected %s to start", argv[0]);
-    ck_assert_msg(WIFEXITED(r.status), "expected boids to exit, not to end by signal %d; stderr: %s",
-                  WIFSIGNALED(r.status) ? WTERMSIG(r.status) : -1, r.err);
-    return r;
+    return boids_test_viewer_env(name, args, env, true);
 }
 
 // Exit 0, no GL error, and the context's version as the first line says it.
@@ -65,18 +53,7 @@ static void expect_ok(const run_result *r, const char *version) {
     ck_assert_msg(strstr(r->out, version), "expected a context of '%s'; stdout: %s", version, r->out);
 }
 
-typedef struct image {
-    int w, h;
-    unsigned char *px;
-} image;
-
-static image load(const char *path) {
-    image im = {0};
-    int comp = 0;
-    im.px = stbi_load(path, &im.w, &im.h, &comp, 3);
-    ck_assert_msg(im.px != NULL, "expected %s to be a PNG: %s", path, stbi_failure_reason());
-    return im;
-}
+#define load boids_test_image
 
 // Pixels below the HUD that differ from the background's colour (flock_draw.c
 // 0.05, 0.06, 0.08: 13, 15, 20 in 8 bits): something was drawn there.

@@ -11,16 +11,25 @@
 
 extern char **environ;
 
-// See viewer_run.h.
-run_result boids_test_viewer(const char *name, const char *const *args, bool display) {
+// Runs the viewer under xvfb-run (xvfb) or as it is, with env.
+static run_result viewer_run(const char *name, const char *const *args, bool xvfb, char *const *env) {
     const char *argv[MAX_ARGS];
-    int n = display ? boids_test_xvfb(argv, name) : 0;
+    int n = xvfb ? boids_test_xvfb(argv, name) : 0;
     argv[n++] = VIEWER;
     for (int i = 0; args[i]; i++) {
         ck_assert(n + 1 < MAX_ARGS);
         argv[n++] = args[i];
     }
     argv[n] = NULL;
+    run_result r = boids_test_run_env(argv[0], argv, TMP, name, env);
+    ck_assert_msg(r.spawned, "expected %s to start", argv[0]);
+    ck_assert_msg(WIFEXITED(r.status), "expected boids to exit, not to end by signal %d; stderr: %s",
+                  WIFSIGNALED(r.status) ? WTERMSIG(r.status) : -1, r.err);
+    return r;
+}
+
+// See viewer_run.h.
+run_result boids_test_viewer(const char *name, const char *const *args, bool display) {
     // The environment, less the display variables when asked.
     char *env[1024];
     int e = 0;
@@ -28,11 +37,12 @@ run_result boids_test_viewer(const char *name, const char *const *args, bool dis
         if (display || (strncmp(*p, "DISPLAY=", 8) != 0 && strncmp(*p, "WAYLAND_DISPLAY=", 16) != 0))
             env[e++] = *p;
     env[e] = NULL;
-    run_result r = boids_test_run_env(argv[0], argv, TMP, name, env);
-    ck_assert_msg(r.spawned, "expected %s to start", argv[0]);
-    ck_assert_msg(WIFEXITED(r.status), "expected boids to exit, not to end by signal %d; stderr: %s",
-                  WIFSIGNALED(r.status) ? WTERMSIG(r.status) : -1, r.err);
-    return r;
+    return viewer_run(name, args, display, env);
+}
+
+// See viewer_run.h.
+run_result boids_test_viewer_env(const char *name, const char *const *args, char *const *env, bool xvfb) {
+    return viewer_run(name, args, xvfb, env ? env : environ);
 }
 
 // See viewer_run.h.

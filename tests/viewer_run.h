@@ -16,6 +16,9 @@
 // is never a skip). `display` false: with no display at all (DISPLAY and
 // WAYLAND_DISPLAY unset). Fails the test unless it started and exited.
 run_result boids_test_viewer(const char *name, const char *const *args, bool display);
+// The same with env (NULL: the test's environment), under xvfb-run or not
+// (xvfb false: env's own display, or none).
+run_result boids_test_viewer_env(const char *name, const char *const *args, char *const *env, bool xvfb);
 
 // An RGB image (stb_image), 3 bytes a pixel, rows from the top.
 typedef struct image {

@@ -4,7 +4,7 @@
 # (xvfb-run, llvmpipe unless a GPU is there) takes each screenshot, and
 # boids-bench's ms/step against N is plotted with matplotlib (Debian's
 # /usr/bin/python3). OUT_DIR defaults to docs/images. Build first
-# (tools/build.sh). Takes about 6 minutes on two cores, most of it the
+# (tools/build.sh). Takes 3 to 6 minutes on two cores, most of it the
 # million's run. With ffmpeg, also a short clip OUT_DIR/flock.mp4 (--video;
 # not committed).
 set -euo pipefail
