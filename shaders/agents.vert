@@ -59,6 +59,15 @@ vec3 ramp(float t) {
     return mix(b, vec3(1.0), smoothstep(0.75, 1.0, t));
 }
 
+// How far behind the agent, and how far aside, the back corners of an
+// arrow or a wedge lie (agent lengths; shared.h).
+float glyph_back(uint shape) {
+    return shape == BOIDS_GLYPH_WEDGE ? BOIDS_GLYPH_WEDGE_BACK : BOIDS_GLYPH_ARROW_BACK;
+}
+float glyph_half(uint shape) {
+    return shape == BOIDS_GLYPH_WEDGE ? BOIDS_GLYPH_WEDGE_HALF : BOIDS_GLYPH_ARROW_HALF;
+}
+
 // Corner k (0: the tip, 1..3: around the back) of the 3D glyph `shape`
 // along f, with side and up across it (offsets in agent lengths).
 vec3 corner3(uint shape, uint k, vec3 f, vec3 side, vec3 up) {
@@ -67,11 +76,12 @@ vec3 corner3(uint shape, uint k, vec3 f, vec3 side, vec3 up) {
                                   vec3(-0.24, -0.41, -0.17));
         return t[k];
     }
-    bool wedge = shape == BOIDS_GLYPH_WEDGE;
     if (k == 0u)
         return f;
-    float a = 6.28318530718 * float(k - 1u) / 3.0;
-    return (wedge ? -0.5 : -0.6) * f + (wedge ? 0.75 : 0.45) * (cos(a) * up + sin(a) * side);
+    // Around the heading at 0, 120 and 240 degrees.
+    const vec2 around[3] = vec2[3](vec2(1.0, 0.0), vec2(-0.5, 0.86602540378), vec2(-0.5, -0.86602540378));
+    vec2 cs = around[k - 1u];
+    return -glyph_back(shape) * f + glyph_half(shape) * (cs.x * up + cs.y * side);
 }
 
 void main() {
@@ -108,10 +118,8 @@ void main() {
         vec3 offset;
         if (shape == BOIDS_GLYPH_DOT)
             offset = 0.5 * vec3(cos(2.09439510239 * float(k) + 1.5707963), sin(2.09439510239 * float(k) + 1.5707963), 0.0);
-        else if (shape == BOIDS_GLYPH_WEDGE)
-            offset = k == 0u ? f : (-0.5 * f + (k == 1u ? 0.75 : -0.75) * side);
         else
-            offset = k == 0u ? f : (-0.6 * f + (k == 1u ? 0.45 : -0.45) * side);
+            offset = k == 0u ? f : (-glyph_back(shape) * f + (k == 1u ? 1.0 : -1.0) * glyph_half(shape) * side);
         gl_Position = u_view_proj * vec4(p + offset * len, 1.0);
         // The tip a little brighter: the heading reads at a glance.
         shade = k == 0u ? 1.25 : 0.8;
@@ -123,9 +131,10 @@ void main() {
         vec3 b = corner3(shape, faces[face * 3u + 1u], f, side, up);
         vec3 c = corner3(shape, faces[face * 3u + 2u], f, side, up);
         vec3 n = normalize(cross(b - a, c - a));
-        // Outward whatever the winding: away from the glyph's middle.
-        vec3 mid = 0.25 * (corner3(shape, 0u, f, side, up) + corner3(shape, 1u, f, side, up) +
-                           corner3(shape, 2u, f, side, up) + corner3(shape, 3u, f, side, up));
+        // Outward whatever the winding: away from the glyph's middle, the mean
+        // of its four corners (the back three's offsets aside cancel; the
+        // dot's tetrahedron is centred on the agent).
+        vec3 mid = shape == BOIDS_GLYPH_DOT ? vec3(0.0) : 0.25 * (1.0 - 3.0 * glyph_back(shape)) * f;
         if (dot(n, (a + b + c) / 3.0 - mid) < 0.0)
             n = -n;
         vec3 corner = k == 0u ? a : k == 1u ? b : c;

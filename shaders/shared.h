@@ -389,6 +389,14 @@
 #define BOIDS_GLYPH_WEDGE 2u   /* a broad, blunt triangle (3D: a broad arrow) */
 #define BOIDS_GLYPH_DOT 3u     /* a small shape centred on the agent, no heading */
 #define BOIDS_GLYPH_COUNT 4u
+/* Their shapes in agent lengths (agents.vert draws them; glyphs.c sizes
+ * them by the arrow's area, BOIDS_GLYPH_ARROW_HALF * (1 + _BACK) = 0.72):
+ * the tip at +1 along the heading, the back corners BACK behind the agent
+ * and HALF to each side (3D: around the heading). */
+#define BOIDS_GLYPH_ARROW_BACK 0.6
+#define BOIDS_GLYPH_ARROW_HALF 0.45
+#define BOIDS_GLYPH_WEDGE_BACK 0.5
+#define BOIDS_GLYPH_WEDGE_HALF 0.75
 
 /* ---- per-rule view cones: bits of boids_group_params.own_cones ------------
  * A set bit: the rule sees through its own cone (separation_fov_cos, ...);

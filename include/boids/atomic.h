@@ -53,6 +53,11 @@ boids_result boids_atomic_write(const char *path, boids_atomic_fill fill, void *
 // link's target path), malloc'd; NULL with errno (ELOOP, ENOMEM) on failure.
 char *boids_atomic_target(const char *path);
 
+// Whether boids_atomic_write writes path in place (a character device or a
+// FIFO, through links; a name of a file the process has open: /dev/stdout,
+// /dev/stderr, /dev/fd/N, /proc/...), with no temporary and no rename.
+bool boids_atomic_in_place(const char *path);
+
 // Why path cannot be written by boids_atomic_write ("is a directory", "is a
 // block device (a disk): not overwritten", "is a socket"), a static string;
 // NULL when it can (a new file included; a FIFO too: whether it has a

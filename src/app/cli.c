@@ -298,10 +298,9 @@ int boids_cli_check_kernel(const char *prog, const boids_options *o, bool gpu) {
 // See cli.h.
 int boids_cli_check_output(const char *prog, const char *flag, const char *path, const char *expected) {
     // A device or FIFO (through links too) is written in place: nothing to make.
-    struct stat st;
-    if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || strncmp(path, "/proc/", 6) == 0 ||
-                                 strncmp(path, "/dev/", 5) == 0))
+    if (boids_atomic_in_place(path))
         return 0;
+    struct stat st;
     const char *why = boids_atomic_refusal(path);
     if (why) {
         boids_cli_error(prog, flag, path, expected, "%s", why);
@@ -366,10 +365,10 @@ int boids_cli_check_output(const char *prog, const char *flag, const char *path,
 // the same name in the same directory)? Character devices and FIFOs never
 // clash (/dev/null may take every output).
 static bool same_file(const char *a, const char *b) {
+    if (boids_atomic_in_place(a) || boids_atomic_in_place(b))
+        return false;
     struct stat sa, sb;
     bool ha = stat(a, &sa) == 0, hb = stat(b, &sb) == 0;
-    if ((ha && (S_ISCHR(sa.st_mode) || S_ISFIFO(sa.st_mode))) || (hb && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode))))
-        return false;
     if (ha && hb)
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
     if (ha != hb)

@@ -12,9 +12,14 @@
 const float flock_draw_panel[4] = {0.0f, 0.0f, 0.0f, 0.55f}, flock_draw_white[4] = {0.92f, 0.94f, 0.96f, 1.0f};
 const float flock_draw_background[3] = {0.05f, 0.06f, 0.08f};
 
+// The clear colour of the frame flock_draw_begin started (the 3D fog fades
+// towards it): kept here instead of asked of GL every frame.
+static float frame_clear[3] = {0.05f, 0.06f, 0.08f};
+
 // See flock_draw.h.
 void flock_draw_begin(const boids_camera *cam, int fb_w, int fb_h, const float *rgb, float view_proj[16]) {
     const float *c = rgb ? rgb : flock_draw_background;
+    memcpy(frame_clear, c, sizeof frame_clear);
     glViewport(0, 0, fb_w, fb_h);
     glClearColor(c[0], c[1], c[2], 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -56,9 +61,7 @@ void flock_draw_agents(boids_render *r, const boids_camera *cam, boids_color_mod
         if (p->group[g].behaviors & BOIDS_BIT(BOIDS_BI_HUNT))
             d.hunters |= 1u << g;
     boids_camera_eye(cam, d.eye);
-    float clear[4];
-    glGetFloatv(GL_COLOR_CLEAR_VALUE, clear);
-    memcpy(d.background, clear, sizeof d.background);
+    memcpy(d.background, frame_clear, sizeof d.background);
     if (d.dim == 3) {
         // Fog from the world's near side to its far side as seen from the eye.
         float half = 0.5f * sqrtf(p->world.size[0] * p->world.size[0] + p->world.size[1] * p->world.size[1] +

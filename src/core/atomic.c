@@ -169,6 +169,12 @@ static bool open_file_alias(const char *path) {
            strcmp(path, "/dev/stderr") == 0;
 }
 
+// See boids/atomic.h.
+bool boids_atomic_in_place(const char *path) {
+    struct stat st;
+    return open_file_alias(path) || (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)));
+}
+
 // Writes fill's content straight into the character device, FIFO or
 // already open file at path (no temporary: /dev/null, /dev/stdout, a pipe a
 // reader holds); appended where it is a regular file.
@@ -225,12 +231,11 @@ static boids_result write_in_place(const char *path, boids_atomic_fill fill, voi
 boids_result boids_atomic_write(const char *path, boids_atomic_fill fill, void *ctx) {
     // A file-size limit (ulimit -f) is a write error (EFBIG), not a kill.
     signal(SIGXFSZ, SIG_IGN);
-    // Devices and FIFOs in place, through any links (/proc/self/fd/1 too).
-    struct stat st;
-    if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || open_file_alias(path)))
+    if (boids_atomic_in_place(path))
         return write_in_place(path, fill, ctx);
-    if (boids_atomic_refusal(path)) {
-        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    struct stat st;
+    if (boids_atomic_refusal(path)) { // it exists (a refusal stats it)
+        errno = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
         return BOIDS_ERR_IO;
     }
     char *target = boids_atomic_target(path);

@@ -75,11 +75,13 @@ static char *trim(char *s) {
 static ssize_t read_line(FILE *f, char *line, size_t cap) {
     size_t n = 0;
     int c = EOF;
-    while (n < cap && (c = getc(f)) != EOF) {
+    flockfile(f); // one lock a line, not a lock a byte (getc)
+    while (n < cap && (c = getc_unlocked(f)) != EOF) {
         line[n++] = (char)c;
         if (c == '\n')
             break;
     }
+    funlockfile(f);
     line[n] = '\0';
     return n == 0 && c == EOF ? -1 : (ssize_t)n;
 }

@@ -77,15 +77,9 @@ void boids_render_bodies(boids_render *r, const boids_bodies_draw *d) {
     boids_render_use(r, r->prog_bodies, r->loc_bodies, d->view_proj, d->dim);
     boids_render_buffer_write(r->ubo_bodies, sizeof(boids_body_params) * BOIDS_MAX_GROUPS, d->body);
     glBindBufferBase(GL_UNIFORM_BUFFER, BOIDS_UBO_BODIES, r->ubo_bodies);
-    if (r->gl41) { // the same buffers as buffer textures (bodies.vert)
-        boids_render_buffer_texture(r, BOIDS_TEX_ID, GL_R32UI, d->id);
-        boids_render_buffer_texture(r, BOIDS_TEX_GROUP, GL_R32UI, d->group);
-        boids_render_buffer_texture(r, BOIDS_TEX_JOINTS, GL_RGBA32F, d->joints);
-    } else {
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_ID, d->id);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_GROUP, d->group);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_JOINTS, d->joints);
-    }
+    boids_render_bind_state(r, BOIDS_TEX_ID, BOIDS_SSBO_CUR_ID, GL_R32UI, d->id);
+    boids_render_bind_state(r, BOIDS_TEX_GROUP, BOIDS_SSBO_CUR_GROUP, GL_R32UI, d->group);
+    boids_render_bind_state(r, BOIDS_TEX_JOINTS, BOIDS_SSBO_JOINTS, GL_RGBA32F, d->joints);
     glUniform1ui(r->loc_bodies[BOIDS_LOC_BODY_COUNT], d->count);
     glUniform3f(r->loc_bodies[BOIDS_LOC_BODY_EYE], d->eye[0], d->eye[1], d->eye[2]);
     glBindVertexArray(r->vao_empty);

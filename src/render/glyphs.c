@@ -10,10 +10,11 @@ boids_color_mode boids_render_default_color(uint32_t count) {
     return count >= BOIDS_COLOR_HEADING_FROM ? BOIDS_COLOR_HEADING : BOIDS_COLOR_GROUP;
 }
 
-// See boids/render.h. An arrow of length L pixels covers 0.72 L^2 pixels
-// (agents.vert: tip at +1, back at -0.6, 0.9 across); the world covers
-// area / world_per_px^2 pixels, so the mean cover of a pixel at L is
-// count * 0.72 L^2 / that.
+// See boids/render.h. An arrow of length L pixels covers ARROW_AREA L^2
+// pixels (agents.vert: tip at +1, back corners BACK behind, HALF aside: 0.72);
+// the world covers area / world_per_px^2 pixels, so the mean cover of a
+// pixel at L is count * ARROW_AREA L^2 / that.
+#define ARROW_AREA (BOIDS_GLYPH_ARROW_HALF * (1.0 + BOIDS_GLYPH_ARROW_BACK))
 void boids_agents_scale(uint32_t count, const float world_size[3], float world_per_px, float smallest, float full,
                         boids_agents_look *out) {
     const float point = 2.0f; // pixels: below it a glyph is drawn as a point
@@ -25,12 +26,12 @@ void boids_agents_scale(uint32_t count, const float world_size[3], float world_p
     double world_px = (double)world_size[0] * (double)world_size[1] / ((double)world_per_px * world_per_px);
     if (!(world_px > 0.0) || !isfinite(world_px) || count == 0)
         return;
-    double cover = (double)count * 0.72 * (double)out->px * out->px / world_px;
+    double cover = (double)count * ARROW_AREA * (double)out->px * out->px / world_px;
     if (cover <= BOIDS_AGENTS_COVER)
         return;
     // Dense: as long as keeps the cover at BOIDS_AGENTS_COVER, at least a pixel.
     float px = (float)fmax(1.0, out->px * sqrt(BOIDS_AGENTS_COVER / cover));
-    cover = (double)count * 0.72 * (double)px * px / world_px;
+    cover = (double)count * ARROW_AREA * (double)px * px / world_px;
     out->px = px;
     out->size = px * world_per_px;
     out->points = px < point;

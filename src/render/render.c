@@ -92,7 +92,11 @@ GLuint boids_render_buffer(size_t bytes, const char *label) {
 }
 
 // See render_internal.h.
-void boids_render_buffer_texture(const boids_render *r, int unit, GLenum format, GLuint buffer) {
+void boids_render_bind_state(const boids_render *r, int unit, GLuint binding, GLenum format, GLuint buffer) {
+    if (!r->gl41) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, buffer);
+        return;
+    }
     glActiveTexture(GL_TEXTURE0 + (GLenum)unit);
     glBindTexture(GL_TEXTURE_BUFFER, r->tex[unit]);
     glTexBuffer(GL_TEXTURE_BUFFER, format, buffer);
@@ -284,17 +288,10 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
         return;
     const GLint *loc = r->loc_agents;
     boids_render_use(r, r->prog_agents, loc, d->view_proj, d->dim);
-    if (r->gl41) { // the same buffers as buffer textures (agents.vert)
-        boids_render_buffer_texture(r, BOIDS_TEX_POS, GL_RGBA32F, d->pos);
-        boids_render_buffer_texture(r, BOIDS_TEX_VEL, GL_RGBA32F, d->vel);
-        boids_render_buffer_texture(r, BOIDS_TEX_GROUP, GL_R32UI, d->group);
-        boids_render_buffer_texture(r, BOIDS_TEX_NEIGHBORS, GL_R32UI, d->neighbors);
-    } else {
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_POS, d->pos);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_VEL, d->vel);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_CUR_GROUP, d->group);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BOIDS_SSBO_NEIGHBORS, d->neighbors);
-    }
+    boids_render_bind_state(r, BOIDS_TEX_POS, BOIDS_SSBO_CUR_POS, GL_RGBA32F, d->pos);
+    boids_render_bind_state(r, BOIDS_TEX_VEL, BOIDS_SSBO_CUR_VEL, GL_RGBA32F, d->vel);
+    boids_render_bind_state(r, BOIDS_TEX_GROUP, BOIDS_SSBO_CUR_GROUP, GL_R32UI, d->group);
+    boids_render_bind_state(r, BOIDS_TEX_NEIGHBORS, BOIDS_SSBO_NEIGHBORS, GL_R32UI, d->neighbors);
     glUniform1f(loc[BOIDS_LOC_AGENT_SIZE], d->size);
     glUniform1ui(loc[BOIDS_LOC_AGENT_MODE], (GLuint)d->mode);
     glUniform1f(loc[BOIDS_LOC_AGENT_MAXSPEED], d->maxspeed);
@@ -311,12 +308,18 @@ void boids_render_agents(boids_render *r, const boids_agents_draw *d) {
     }
     glUniform2fv(loc[BOIDS_LOC_AGENT_GLYPH], BOIDS_MAX_GROUPS, &glyph[0][0]);
     glBindVertexArray(r->vao_empty);
-    GLint viewport[4], framebuffer = 0;
-    glGetIntegerv(GL_VIEWPORT, viewport);
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+    // Only a dense draw asks GL for the state it redirects and restores (a
+    // query can wait for a driver's own thread): the viewport, the target,
+    // the depth test.
+    GLint viewport[4] = {0, 0, 0, 0}, framebuffer = 0;
+    GLboolean depth = GL_FALSE;
+    if (d->dense) {
+        glGetIntegerv(GL_VIEWPORT, viewport);
+        glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+        depth = glIsEnabled(GL_DEPTH_TEST);
+    }
     bool dense = d->dense && viewport[2] > 0 && viewport[3] > 0 && density_target(r, viewport[2], viewport[3]);
     glUniform1ui(loc[BOIDS_LOC_AGENT_DENSE], dense ? 1u : 0u);
-    GLboolean depth = glIsEnabled(GL_DEPTH_TEST);
     if (dense) {
         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->density_fbo);
         glViewport(0, 0, viewport[2], viewport[3]);

@@ -53,9 +53,11 @@ GLuint boids_render_buffer(size_t bytes, const char *label);
 // (contents undefined), or its first `bytes` replaced by data.
 void boids_render_buffer_storage(GLuint buffer, size_t bytes);
 void boids_render_buffer_write(GLuint buffer, size_t bytes, const void *data);
-// GL 4.1: `buffer` as the buffer texture of `unit` (BOIDS_TEX_*), texels of
-// `format` (GL_RGBA32F, GL_R32UI), for texelFetch in the vertex shaders.
-void boids_render_buffer_texture(const boids_render *r, int unit, GLenum format, GLuint buffer);
+// One state buffer for the drawing shaders (AGENT_POS(i) and its kin): on
+// 4.5 the storage buffer at `binding` (BOIDS_SSBO_*, no copy); on GL 4.1 the
+// buffer texture of `unit` (BOIDS_TEX_*), texels of `format` (GL_RGBA32F,
+// GL_R32UI), for texelFetch.
+void boids_render_bind_state(const boids_render *r, int unit, GLuint binding, GLenum format, GLuint buffer);
 // GL 4.1: the program's sampler uniforms pointed at their units (n pairs).
 void boids_render_samplers(GLuint program, const boids_uniform *units, size_t n);
 // Builds the bodies program and its uniform buffer (render.c's create calls it).
