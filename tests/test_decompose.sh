@@ -174,6 +174,34 @@ interrupted() {
 interrupted 20000
 interrupted 5000 --backend gpu --stats-every 1000
 
+# SIGTERM inside a step far too long to wait for (2 million agents, some
+# 10 000 neighbours each: over a minute a step on two cores): every rank cuts
+# its steer short and the ranks agree to undo the step. The job ends within
+# 30 s of the signal, says so, and its state is the initial one, as a plain
+# run cut short in its first step leaves it (the same hash, the same CSV:
+# neighbour counts zero).
+cut_flags=(--count 2000000 --world 1000x1000 --steps 3 --threads 1)
+cut() { # cut TAG COMMAND...: runs it, SIGTERM to its boids-run processes 4 s on; the seconds it took after it
+  local tag=$1 job t0 rc=0
+  shift
+  timeout 300 "$@" --export-csv "$tmp/cut-$tag.csv" >"$tmp/cut-$tag.out" 2>"$tmp/cut-$tag.err" &
+  job=$!
+  sleep 4
+  t0=$(date +%s)
+  pkill -TERM -f -- "^$bin ${cut_flags[*]}.*--export-csv $tmp/cut-$tag.csv" || fail "cut $tag: no boids-run found"
+  wait "$job" || rc=$?
+  [ "$rc" = 143 ] || fail "cut $tag: status $rc, expected 143: $(head -3 "$tmp/cut-$tag.err")"
+  [ $(($(date +%s) - t0)) -lt 30 ] || fail "cut $tag: $(($(date +%s) - t0)) s after the signal"
+  grep -q '^boids-run: interrupted after 0 steps .*the next one was cut short' "$tmp/cut-$tag.err" \
+    || fail "cut $tag: no cut-short line: $(head -3 "$tmp/cut-$tag.err")"
+}
+cut plain "$bin" "${cut_flags[@]}"
+cut ranks "$mpirun" --allow-run-as-root --oversubscribe -n 2 "$bin" "${cut_flags[@]}" --decompose 2x1
+[ "$(grep state-hash "$tmp/cut-plain.out")" = "$(grep state-hash "$tmp/cut-ranks.out")" ] \
+  || fail "cut: $(grep state-hash "$tmp/cut-ranks.out") over 2 ranks, $(grep state-hash "$tmp/cut-plain.out") in one process"
+cmp "$tmp/cut-plain.csv" "$tmp/cut-ranks.csv" || fail "cut: the CSV over 2 ranks is not the plain run's"
+echo "ok: SIGTERM inside a long step: cut short on every rank, the initial state kept ($(grep state-hash "$tmp/cut-ranks.out"))"
+
 # The boxes where a run ended ('box R:' lines, the cells and the world's
 # extent of each rank's box: they tile the grid) and tools/plot_decompose.py's
 # picture of them over the exported agents; a bad input is one line, exit 2.
@@ -334,15 +362,26 @@ BOIDS_DECOMPOSE_KILL=1:50 timeout 60 "$mpirun" --allow-run-as-root --oversubscri
 [ $rc != 0 ] && [ $rc != 124 ] || fail "a killed rank: status $rc (124: a hang)"
 ! grep -q state-hash "$tmp/killed.out" || fail "a killed rank's job printed a state-hash"
 echo "ok: a rank killed at step 50 ends the job (status $rc)"
-# A rank stuck (SIGSTOP at step 50): rank 0's wait gives up after the time-out (3 s here), one line, abort.
+# A rank stuck (SIGSTOP at step 50): rank 0's wait gives up after the time-out (3 s here), a roll call
+# names the rank that does not answer, one line, abort.
 rc=0
 BOIDS_DECOMPOSE_STOP=1:50 BOIDS_DECOMPOSE_TIMEOUT=3 timeout 60 "$mpirun" --allow-run-as-root --oversubscribe \
   -x BOIDS_DECOMPOSE_STOP -x BOIDS_DECOMPOSE_TIMEOUT -n 2 "$bin" --count 1000 --steps 400 --threads 1 \
   --decompose 2x1 >"$tmp/stuck.out" 2>"$tmp/stuck.err" || rc=$?
 [ $rc != 0 ] && [ $rc != 124 ] || fail "a stuck rank: status $rc (124: a hang)"
-grep -q '^boids-run: --decompose: rank 0 waited 3 s for the .*; a rank is lost or stuck$' "$tmp/stuck.err" \
-  || fail "a stuck rank: no time-out line: $(head -5 "$tmp/stuck.err")"
+grep -q '^boids-run: --decompose: rank 0 waited 3 s for the .*; rank 1 does not answer (stopped, lost, or busy beyond --timeout): the run ends$' "$tmp/stuck.err" \
+  || fail "a stuck rank: no time-out line naming rank 1: $(head -5 "$tmp/stuck.err")"
 echo "ok: a stuck rank: $(grep '^boids-run:' "$tmp/stuck.err") (status $rc)"
+# Four ranks, rank 2 stopped, the time-out given by --timeout: every rank that times out names rank 2 alone.
+rc=0
+BOIDS_DECOMPOSE_STOP=2:30 timeout 60 "$mpirun" --allow-run-as-root --oversubscribe \
+  -x BOIDS_DECOMPOSE_STOP -n 4 "$bin" --count 2000 --steps 400 --threads 1 \
+  --decompose 2x2 --timeout 3 >"$tmp/stuck4.out" 2>"$tmp/stuck4.err" || rc=$?
+[ $rc != 0 ] && [ $rc != 124 ] || fail "a stuck rank of 4: status $rc (124: a hang)"
+grep -q '; rank 2 does not answer' "$tmp/stuck4.err" || fail "a stuck rank of 4: rank 2 not named: $(head -5 "$tmp/stuck4.err")"
+! grep '^boids-run: --decompose: rank' "$tmp/stuck4.err" | grep -v -q '; rank 2 does not answer' \
+  || fail "a stuck rank of 4: another rank named: $(grep '^boids-run:' "$tmp/stuck4.err")"
+echo "ok: a stuck rank of 4 (--timeout 3): $(grep '^boids-run:' "$tmp/stuck4.err" | head -1) (status $rc)"
 
 # bad CMD... -- WORD: exit 2, one line on stderr naming --decompose (or --rebalance), holding WORD.
 bad() {

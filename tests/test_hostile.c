@@ -467,6 +467,7 @@ START_TEST(nonsense_refused) {
         {"--joints", "5", NULL, NULL, "--joints has no effect"},
         {"--grid-fine", "2", "--index", "brute", "--grid-fine has no effect"},
         {"--maxspeed", "2", "--maxspeed-range", "1,2", "--maxspeed has no effect"},
+        {"--timeout", "5", NULL, NULL, "--timeout has no effect without --decompose"},
     };
     for (size_t k = 0; k < sizeof ignored / sizeof ignored[0]; k++) {
         const char *const *c = ignored[k];

@@ -1243,6 +1243,40 @@ START_TEST(test_run_signals) {
 }
 END_TEST
 
+// SIGTERM inside a step far too long to wait for (1.5 million agents, the
+// brute index: over 10^12 pairs): the step is cut short, not finished. The
+// run exits 143 within a minute (uncut, the step alone takes hours), says so,
+// and writes the state of the last whole step: its hash is the one of the
+// run that saved it, the snapshot's step counter is unchanged.
+START_TEST(test_run_cut_short) {
+    char h1[17], h2[17];
+    run_result a = run_ok(
+        ARGV("boids-run", "--count", "1500000", "--steps", "1", "--quiet", "--save", TMP "/snap_cut_a.boids"), 0);
+    state_hash(a.out, h1);
+    boids_test_run_free(&a);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    boids_test_signal when = {.needle = "boids-run 0.1", .delay_s = 1.0, .sig = SIGTERM}; // the title, then stepping
+    run_result b = boids_test_run_signal(RUN_BIN,
+                                         ARGV("boids-run", "--load", TMP "/snap_cut_a.boids", "--index", "brute",
+                                              "--steps", "3", "--save", TMP "/snap_cut_b.boids"),
+                                         TMP, "snap_cut", &when);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    ck_assert_msg(WIFEXITED(b.status) && WEXITSTATUS(b.status) == 128 + SIGTERM, "status %d, stderr: %s", b.status,
+                  b.err);
+    ck_assert_msg(took < 60.0, "the cut run took %.1f s", took);
+    ck_assert_msg(strstr(b.err, "interrupted after 0 steps (the next one was cut short"), "stderr: %s", b.err);
+    ck_assert_ptr_nonnull(strstr(b.out, "neighbors 0.000  nearest 0.0000"));
+    state_hash(b.out, h2);
+    ck_assert_str_eq(h1, h2);
+    boids_test_run_free(&b);
+    boids_sim *s = load_ok(TMP "/snap_cut_b.boids");
+    ck_assert_uint_eq(s->step, 1);
+    boids_sim_destroy(s);
+}
+END_TEST
+
 // Two threads saving snapshots of different simulations at the same time
 // (an ensemble's --jobs, Python threads): every file loads, its CRCs hold
 // and it is its own simulation's. The encoders' buffers were once static,
@@ -1329,6 +1363,7 @@ int main(void) {
         {"run_resume_rules", test_run_resume_rules},
         {"run_bad_load", test_run_bad_load},
         {"run_signals", test_run_signals},
+        {"run_cut_short", test_run_cut_short},
     };
     return boids_test_main("snapshot", cases, sizeof cases / sizeof cases[0], TMP);
 }

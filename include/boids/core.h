@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <signal.h>
 
 #include "boids/shared.h"
 #include "error.h"
@@ -194,7 +195,25 @@ typedef struct boids_sim {
     const uint32_t *world_survey;
     const boids_named_agent *named;
     uint32_t named_count;
+    // A step cut short (boids-run's SIGTERM at millions of agents): when
+    // `cancel` is not NULL and *cancel becomes non-zero (a signal handler's
+    // flag; it must stay set) once the step has run BOIDS_CUT_AFTER_S
+    // (omp_get_wtime() past cut_at, which boids_sim_step sets at its start;
+    // a caller of boids_sim_steer alone sets it with boids_sim_cut_clock), a
+    // short step finishes whole, and a long one stops after the grid or
+    // inside the steer (boids_sim_steer skips the agents left) and sets
+    // `cancelled`: cur then holds the state of the last whole step (in
+    // another slot order), the step counter is not advanced, and the
+    // neighbour outputs (neighbors, nearest, candidates), which the cut step
+    // had begun to rewrite, are zero. The sequential update is not cut.
+    const volatile sig_atomic_t *cancel;
+    double cut_at;
+    bool cancelled;
 } boids_sim;
+
+// How long a step runs before a cancel cuts it (shorter ones finish whole,
+// so a run of ordinary size stops with every output of its last step).
+#define BOIDS_CUT_AFTER_S 0.5
 
 // The default heading-rules turn (boids_group_params.turn), radians per time unit.
 #define BOIDS_TURN_DEFAULT 0.05f
@@ -368,8 +387,20 @@ boids_result boids_sim_set_state(boids_sim *s, uint64_t step, const float (*pos)
 boids_result boids_sim_reserve(boids_sim *s, uint32_t capacity);
 // One step: key, count, scan, scatter, steer, integrate, bodies (with
 // s->update SEQUENTIAL: key .. scatter, then each agent in id order steers
-// and moves in place, then bodies).
+// and moves in place, then bodies). s->cancel may cut it short: see
+// boids_sim; s->cancelled says whether it was.
 void boids_sim_step(boids_sim *s);
+// Zero neighbour outputs (neighbors, nearest, candidates) for every slot: a
+// step cut short had begun to rewrite them, in another slot order.
+void boids_sim_forget_neighbors(boids_sim *s);
+// Starts the clock of a cut (boids_sim.cut_at = now + BOIDS_CUT_AFTER_S).
+void boids_sim_cut_clock(boids_sim *s);
+// Whether cut_at is past (omp_get_wtime()).
+bool boids_sim_cut_due(const boids_sim *s);
+// Whether s->cancel asks the step in progress to stop now.
+static inline bool boids_sim_cancel_asked(const boids_sim *s) {
+    return s->cancel && *s->cancel && boids_sim_cut_due(s);
+}
 // The grid of p's world (finalized; the same world but another grid_fine:
 // cells, cell, inv_cell, grid_fine) in place of s's, built over cur (the
 // engine's auto grid). BOIDS_ERR_NOMEM keeps the old grid.

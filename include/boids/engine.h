@@ -11,6 +11,7 @@
  *                          _renderer / _context)
  *   boids_engine_create / _create_scenario (a scenario file) / _load (a .boids snapshot) / _destroy
  *   boids_engine_step      N steps, the scenario's schedule applied before each, faults checked after each
+ *                          (_set_cancel: a signal's flag stops it early; _cut_short)
  *   boids_engine_params / _set_params / _set_group_value / _set_behaviors / _behaviors / _scenario / _set_scenario
  *   boids_engine_read / _read_joints / _set_agents / _set_state   the state by agent id, in caller memory
  *   boids_engine_copy_state / _copy_agents / _reset_bodies   (validation runs both backends from one state)
@@ -187,6 +188,17 @@ void boids_engine_destroy(boids_engine *e);
 // boids_engine_steps, but not in *done). A recording's frame that fails
 // after its step: that step counts in *done. The GPU steps are queued, not waited for.
 boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done);
+// A flag (a signal handler's, which stays set once set; NULL: none) that
+// stops boids_engine_step early: checked before each step and, on the CPU,
+// inside a step that has run BOIDS_CUT_AFTER_S (after the grid, inside the
+// steer: boids_sim.cancel), so a step of millions of agents stops within a
+// second while a short one finishes whole. The step cut short is undone
+// (the state is the last whole step's, its neighbour outputs zero:
+// boids_engine_cut_short says so) and not counted; boids_engine_step then
+// returns BOIDS_OK with *done below n. A GPU step is not cut (it is short).
+void boids_engine_set_cancel(boids_engine *e, const volatile sig_atomic_t *flag);
+// Whether the last step was cut short by the flag after the CPU's stages had begun.
+bool boids_engine_cut_short(const boids_engine *e);
 
 // The parameters in effect (finalized; the schedule's values of the last
 // step). Valid until the next call that changes them.

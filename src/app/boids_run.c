@@ -266,6 +266,13 @@ static int open_gpu(const boids_options *o, boids_engine **e) {
     return 0;
 }
 
+// SIGINT / SIGTERM seen: the run stops here and writes its outputs.
+static void say_interrupted(const boids_engine *e, uint64_t steps_done) {
+    boids_progress_finish();
+    fprintf(stderr, "%s: interrupted after %llu steps%s; writing the outputs\n", PROG, (unsigned long long)steps_done,
+            boids_engine_cut_short(e) ? " (the next one was cut short: the neighbour figures are zero)" : "");
+}
+
 // Runs the simulation described by the options (from --load, --init or the
 // flags); returns the exit status (128 + the signal when interrupted).
 static int run(const boids_options *o) {
@@ -330,6 +337,7 @@ static int run(const boids_options *o) {
         goto done;
     }
 #endif
+    boids_engine_set_cancel(e, boids_cli_interrupt_flag()); // a signal cuts a long CPU step short
     if (gpu && o->index != BOIDS_INDEX_GRID) {
         boids_cli_error(PROG, "--index", o->index == BOIDS_INDEX_QUADTREE ? "quadtree" : "brute",
                         "grid with --backend gpu (the other indexes are the CPU reference's)",
@@ -404,15 +412,17 @@ static int run(const boids_options *o) {
         boids_progress_start(PROG, o->steps);
     for (uint64_t step = 1; step <= o->steps && !faulted; step++) {
         if (boids_cli_interrupted()) {
-            boids_progress_finish();
-            fprintf(stderr, "%s: interrupted after %llu steps; writing the outputs\n", PROG,
-                    (unsigned long long)steps_done);
+            say_interrupted(e, steps_done);
             break;
         }
         double t0 = now_seconds();
         uint64_t did = 0;
         boids_result sr = boids_engine_step(e, 1, &did); // the schedule, the step, the fault check, a due frame
-        if (did == 0)                                    // a fault in the step
+        if (did == 0 && sr == BOIDS_OK && boids_cli_interrupted()) { // the step was cut short
+            say_interrupted(e, steps_done);
+            break;
+        }
+        if (did == 0) // a fault in the step
             break;
         faulted = sr != BOIDS_OK && boids_engine_check(e, NULL, 0) != BOIDS_OK; // at the frame's read-back
         bool rec_failed = sr != BOIDS_OK && !faulted;
@@ -524,7 +534,7 @@ int main(int argc, char **argv) {
                  BOIDS_CLI_INIT | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET |
                  BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_UPDATE | BOIDS_CLI_KERNEL | BOIDS_CLI_DUMP_SCENARIO |
                  BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_LOAD | BOIDS_CLI_RECORD | BOIDS_CLI_RECORD_EVERY |
-                 BOIDS_CLI_DECOMPOSE | BOIDS_CLI_REBALANCE,
+                 BOIDS_CLI_DECOMPOSE | BOIDS_CLI_REBALANCE | BOIDS_CLI_TIMEOUT,
     };
 #ifdef BOIDS_HAVE_MPI
     // The flag table parses --decompose; MPI must start before anything prints.

@@ -286,6 +286,11 @@ int boids_cli_interrupted(void) {
     return (int)interrupted_by;
 }
 
+// The flag behind boids_cli_interrupted (see cli.h).
+const volatile sig_atomic_t *boids_cli_interrupt_flag(void) {
+    return &interrupted_by;
+}
+
 // See cli.h.
 int boids_cli_check_kernel(const char *prog, const boids_options *o, bool gpu) {
     if (gpu || o->kernel == BOIDS_KERNEL_REFERENCE)

@@ -112,7 +112,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_OUT BOIDS_CLI_BIT(75)            // --out DIR (boids-ensemble)
 #define BOIDS_CLI_JOBS BOIDS_CLI_BIT(76)           // --jobs N (boids-ensemble)
 #define BOIDS_CLI_RESUME BOIDS_CLI_BIT(77)         // --resume (boids-ensemble)
-#define BOIDS_CLI_TIMEOUT BOIDS_CLI_BIT(78)        // --timeout S (boids-ensemble under MPI)
+#define BOIDS_CLI_TIMEOUT BOIDS_CLI_BIT(78)        // --timeout S (MPI: boids-ensemble, --decompose)
 #define BOIDS_CLI_RUN_THREADS BOIDS_CLI_BIT(79)    // --threads T of each run (boids-ensemble: 1..1024, default 1)
 #define BOIDS_CLI_VIDEO BOIDS_CLI_BIT(80)          // --video FILE.mp4 (viewer: the drawn frames through ffmpeg)
 #define BOIDS_CLI_VIDEO_FPS BOIDS_CLI_BIT(81)      // --video-fps N (the video's frame rate, default 30)
@@ -262,7 +262,8 @@ typedef struct boids_options {
     const char *rebalance;       // --rebalance K[:T]|off as given, NULL if not given
     const char *out_dir;         // --out: boids-ensemble's output folder, NULL if not given
     uint32_t jobs;               // --jobs (boids-ensemble; default 1)
-    uint32_t timeout;            // --timeout seconds (boids-ensemble under MPI; default 3600)
+    uint32_t timeout;            // --timeout seconds (boids-ensemble under MPI; default 3600; --decompose: 120)
+    bool timeout_set;
     bool resume;                 // --resume (boids-ensemble)
     const char *operand[BOIDS_CLI_MAX_OPERANDS]; // the words that are not flags (spec->operands)
     uint32_t n_operands;
@@ -289,6 +290,8 @@ int boids_cli_main(int argc, char **argv, const boids_cli_spec *spec, int (*run)
 // program at once.
 void boids_cli_catch_interrupts(void);
 int boids_cli_interrupted(void);
+// The flag itself, for boids_engine_set_cancel (a long step stops inside).
+const volatile sig_atomic_t *boids_cli_interrupt_flag(void);
 
 // Frees what parsing allocated (the scenario).
 void boids_options_free(boids_options *o);

@@ -281,8 +281,9 @@ const cli_flag cli_flags[] = {
     UINT("jobs", BOIDS_CLI_JOBS, "N", 0, BOIDS_CLI_MAX_THREADS, jobs, " (runs at once)", NO_GIVEN,
          H(BACKEND, "runs at once on this process, each on its own thread (default 1; the GPU backend: 1; under "
                     "MPI: rank 0's own, 0 = dispatch only)")),
-    UINT("timeout", BOIDS_CLI_TIMEOUT, "S", 1, 86400u * 30u, timeout, " (seconds)", NO_GIVEN,
-         H(BACKEND, "MPI: the longest wait for a rank's message, seconds (default 3600)")),
+    UINT("timeout", BOIDS_CLI_TIMEOUT, "S", 1, 86400u * 30u, timeout, " (seconds)", GIVEN(timeout_set),
+         H(BACKEND, "MPI: the longest wait for a rank's message, seconds (default 3600; boids-run --decompose: "
+                    "120, then the ranks that do not answer are named)")),
     // Outputs.
     PATH("export-csv", BOIDS_CLI_EXPORT_CSV, "FILE.csv", export_csv, "a path of a CSV file to write",
          "is an empty path", H(OUTPUTS, "write the final state as CSV (a temporary file, then renamed)")),

@@ -389,6 +389,9 @@ int boids_cli_check_effects(const char *prog, const boids_options *o, const boid
     bool bodies = false;
     for (uint32_t g = 0; g < p->world.group_count && g < BOIDS_MAX_GROUPS; g++)
         bodies = bodies || p->body[g].style != BOIDS_BODY_NONE;
+    if (o->timeout_set && !o->decompose) // (boids-run's; the ensemble's --timeout is its own)
+        fprintf(stderr, "%s: warning: --timeout has no effect without --decompose (it bounds the ranks' waits)\n",
+                prog);
     if (o->shader_dir && !shaders_used)
         fprintf(stderr,
                 "%s: warning: --shader-dir has no effect with --backend cpu (the C reference runs no shaders)\n", prog);

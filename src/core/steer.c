@@ -1117,7 +1117,9 @@ void boids_sim_steer(boids_sim *s) {
         int leaves = (int)s->quadtree->leaves;
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
         for (int l = 0; l < leaves; l++)
-            steer_leaf(s, s->quadtree->leaf[l], reach);
+            if (!boids_sim_cancel_asked(s))
+                steer_leaf(s, s->quadtree->leaf[l], reach);
+        s->cancelled = boids_sim_cancel_asked(s);
         return;
     }
     flock2d f;
@@ -1127,7 +1129,10 @@ void boids_sim_steer(boids_sim *s) {
         cell_ranges rc = {.valid = false};
 #pragma omp for schedule(dynamic, 512)
         for (int i = 0; i < n; i++)
-            if (!s->owned || s->owned[i]) // a distributed run's halo: neighbours only (core.h)
+            if ((!s->owned || s->owned[i]) && // a distributed run's halo: neighbours only (core.h)
+                !boids_sim_cancel_asked(s))   // a step cut short: the agents left are skipped
                 steer_agent(s, (uint32_t)i, index, NULL, fast ? &f : NULL, &rc);
     }
+    // The flag stays set once set: read after the loop, it is set if any agent was skipped.
+    s->cancelled = boids_sim_cancel_asked(s);
 }

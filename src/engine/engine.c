@@ -374,6 +374,8 @@ boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done) {
     uint64_t k = 0;
     boids_result r = engine_healthy(e);
     for (; k < n && r == BOIDS_OK; k++) {
+        if (e->cancel && *e->cancel)
+            break;
         if (e->dynamic) { // the scenario's moving target and varying weights at this step
             boids_scenario_at_step(e->scen, engine_steps_of(e), &e->sim->p);
             if (e->gpu)
@@ -384,7 +386,10 @@ boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done) {
             if ((r = engine_healthy(e)) != BOIDS_OK) // no wait: the reset status and the errors seen
                 break;
         } else {
+            e->sim->cancel = e->cancel;
             boids_sim_step(e->sim);
+            if (e->sim->cancelled)
+                break;
         }
         if (r == BOIDS_OK && engine_steps_of(e) % BOIDS_ENGINE_FINE_EVERY == 0)
             r = engine_auto_grid(e, e->error, sizeof e->error);
@@ -394,6 +399,17 @@ boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done) {
     if (done)
         *done = k;
     return r;
+}
+
+// See boids/engine.h.
+void boids_engine_set_cancel(boids_engine *e, const volatile sig_atomic_t *flag) {
+    if (e)
+        e->cancel = flag;
+}
+
+// See boids/engine.h.
+bool boids_engine_cut_short(const boids_engine *e) {
+    return e && !e->gpu && e->sim->cancelled;
 }
 
 // See boids/engine.h.

@@ -22,7 +22,8 @@ struct boids_engine {
     uint32_t fine_changes; // grid_fine auto: how often M changed (tests)
     boids_recorder *rec;
     uint64_t rec_every, rec_last_step;
-    char error[1024]; // the line of step's last failure that is not a fault (the recording)
+    const volatile sig_atomic_t *cancel; // boids_engine_set_cancel's flag (NULL: none)
+    char error[1024];                    // the line of step's last failure that is not a fault (the recording)
     char describe[1024];
     char context[512];
     char renderer[256];

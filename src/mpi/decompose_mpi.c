@@ -36,6 +36,7 @@ typedef struct box {
 
 typedef struct decomp {
     MPI_Comm cart;  // the A x B x C ranks (MPI_Cart_create, no reorder): a rank's coordinates
+    MPI_Comm ping;  // a duplicate of cart for the time-out's roll call (wait_for)
     MPI_Comm graph; // the neighbours (boxes within the halo's reach): the exchanges' neighbourhood collectives
     MPI_Datatype rec_type, full_type, stat_type; // halo records, migration records, gathered ones
     int rank, size, ndims;
@@ -171,8 +172,67 @@ int boids_decomp_check(const boids_params *p, uint32_t parts[3], int ranks, char
     return 0;
 }
 
-// Waits for r, giving up after the time-out (a rank lost or stuck): one
-// line and MPI_Abort, never a hang.
+// The roll call of a rank that timed out (roll_call), on d->ping: its
+// own messages, apart from the run's.
+enum { TAG_PING = 1, TAG_PONG = 2 };
+
+// Answers the roll calls that came (a rank waiting also answers: the one
+// that timed out names only the ranks that do not).
+static void answer_roll_calls(decomp *d) {
+    for (;;) {
+        int came = 0, call;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_PING, d->ping, &came, &st);
+        if (!came)
+            return;
+        MPI_Recv(&call, 1, MPI_INT, st.MPI_SOURCE, TAG_PING, d->ping, MPI_STATUS_IGNORE);
+        MPI_Request r;
+        MPI_Isend(&d->rank, 1, MPI_INT, st.MPI_SOURCE, TAG_PONG, d->ping, &r);
+        MPI_Request_free(&r);
+    }
+}
+
+// After a time-out: asks every other rank to answer, waits for the answers
+// a few seconds (answering the others' calls meanwhile), and writes into
+// `silent` the ranks that did not ("1, 3"; empty: every rank answered).
+static void roll_call(decomp *d, char *silent, size_t size) {
+    int n = d->size, *answer = calloc((size_t)n, sizeof *answer);
+    MPI_Request *recv = calloc((size_t)n, sizeof *recv), *send = calloc((size_t)n, sizeof *send);
+    silent[0] = '\0';
+    if (!answer || !recv || !send) { // (freed by the abort that follows, as the buffers below)
+        snprintf(silent, size, "(unknown: out of memory)");
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        recv[k] = send[k] = MPI_REQUEST_NULL;
+        if (k == d->rank)
+            continue;
+        MPI_Irecv(&answer[k], 1, MPI_INT, k, TAG_PONG, d->ping, &recv[k]);
+        MPI_Isend(&d->rank, 1, MPI_INT, k, TAG_PING, d->ping, &send[k]);
+    }
+    double grace = d->timeout_s < 10 ? d->timeout_s : 10, t0 = MPI_Wtime();
+    int waiting = n - 1;
+    while (waiting > 0 && MPI_Wtime() - t0 < grace) {
+        answer_roll_calls(d);
+        waiting = 0;
+        for (int k = 0; k < n; k++) {
+            int done = 1;
+            if (recv[k] != MPI_REQUEST_NULL)
+                MPI_Test(&recv[k], &done, MPI_STATUS_IGNORE);
+            waiting += !done;
+        }
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    size_t used = 0;
+    for (int k = 0; k < n; k++)
+        if (recv[k] != MPI_REQUEST_NULL && used < size)
+            used += (size_t)snprintf(silent + used, size - used, "%s%d", used ? ", " : "", k);
+    // Not freed: a late answer may still land in them before MPI_Abort, which follows.
+}
+
+// Waits for r, giving up after the time-out (a rank lost or stuck): a roll
+// call names the ranks that do not answer, one line, MPI_Abort; never a hang.
 static void wait_for(decomp *d, MPI_Request *r, const char *what) {
     double t0 = MPI_Wtime();
     for (unsigned spin = 0;; spin++) {
@@ -183,12 +243,23 @@ static void wait_for(decomp *d, MPI_Request *r, const char *what) {
             return;
         }
         if (MPI_Wtime() - t0 > d->timeout_s) {
-            fprintf(d->err, "boids-run: --decompose: rank %d waited %.0f s for %s; a rank is lost or stuck\n", d->rank,
-                    d->timeout_s, what);
+            char silent[256];
+            roll_call(d, silent, sizeof silent);
+            if (silent[0])
+                fprintf(d->err,
+                        "boids-run: --decompose: rank %d waited %.0f s for %s; rank %s does not answer (stopped, "
+                        "lost, or busy beyond --timeout): the run ends\n",
+                        d->rank, d->timeout_s, what, silent);
+            else
+                fprintf(d->err,
+                        "boids-run: --decompose: rank %d waited %.0f s for %s; every rank answers, so they wait on "
+                        "one another (a fault of boids-run: please report it): the run ends\n",
+                        d->rank, d->timeout_s, what);
             fflush(d->err);
             MPI_Abort(MPI_COMM_WORLD, 3);
         }
         if (spin > 1000) { // a loaded machine: leave the cores to the other ranks
+            answer_roll_calls(d);
             struct timespec ts = {0, 50000};
             nanosleep(&ts, NULL);
         }
@@ -917,6 +988,19 @@ static void own_cells(const decomp *d, const boids_sim *s, uint32_t *most, uint6
             }
 }
 
+// Whether the steer just run was cut short on any rank (boids_sim.cancel):
+// the signal, agreed by all; then every rank undoes the step (no integrate,
+// the neighbour outputs zero, as boids_sim_step's cut) and stops.
+static int agree_cut(decomp *d, boids_sim *s) {
+    int mine = s->cancelled && s->cancel ? (int)*s->cancel : 0, any = 0;
+    MPI_Request r;
+    MPI_Iallreduce(&mine, &any, 1, MPI_INT, MPI_MAX, d->cart, &r);
+    wait_for(d, &r, "the step's cut");
+    if (any)
+        boids_sim_forget_neighbors(s);
+    return any;
+}
+
 static int by_id(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return (x > y) - (x < y);
@@ -940,9 +1024,9 @@ static void bodies_before(decomp *d, const boids_sim *s) {
 }
 
 // Bodies, after the step (own slots 0..n, as many agents as before): each
-// agent's joints back by its id, then its body follows its head
-// (boids_sim_bodies' stage).
-static void bodies_after(decomp *d, boids_sim *s) {
+// agent's joints back by its id, then (follow: a whole step, not one cut
+// short) its body follows its head (boids_sim_bodies' stage).
+static void bodies_after(decomp *d, boids_sim *s, bool follow) {
     for (uint32_t i = 0; i < s->n; i++) {
         uint32_t id = s->cur.id[i];
         const uint32_t(*at)[2] = bsearch(&id, d->by_id, s->n, sizeof(*d->by_id), by_id);
@@ -951,7 +1035,7 @@ static void bodies_after(decomp *d, boids_sim *s) {
         float(*chain)[4] = d->joints + (size_t)i * d->rows;
         memcpy(chain, d->joints_tmp + (size_t)(*at)[1] * d->rows, d->rows * sizeof(float[4]));
         const boids_body_params *b = &s->p.body[s->cur.group[i]];
-        if (b->style != BOIDS_BODY_NONE)
+        if (follow && b->style != BOIDS_BODY_NONE)
             boids_body_follow(&s->p.world, b, s->cur.pos[i], s->cur.vel[i], chain);
     }
 }
@@ -1167,6 +1251,7 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     }
     MPI_Cart_create(MPI_COMM_WORLD, d.ndims, dims, periods, 0, &d.cart);
     MPI_Comm_rank(d.cart, &d.rank);
+    MPI_Comm_dup(d.cart, &d.ping);
     MPI_Cart_coords(d.cart, d.rank, d.ndims, coords);
     for (int a = 0; a < 3; a++)
         d.coord[a] = a < d.ndims ? (uint32_t)coords[a] : 0;
@@ -1342,11 +1427,17 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         uint64_t sq = 0;
         if (stats || fine_due)
             own_cells(&d, s, &cell_max, &sq);
+        int cut = 0; // the signal that cut this step short on some rank (then on every rank)
         if (!gpu) {
             s->owned = d.owned;
             world_inputs(&d, s, o, &view);
+            s->cancel = o->cancel;
+            boids_sim_cut_clock(s); // the halo, grid and survey took part of the step: the steer alone counts
             boids_sim_steer(s);
-            boids_sim_integrate(s);
+            cut = agree_cut(&d, s);
+            s->cancel = NULL;
+            if (!cut)
+                boids_sim_integrate(s);
             s->owned = NULL;
         }
         // Drop the halo: the own agents (and their steer outputs) to the front.
@@ -1359,13 +1450,23 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
             kept++;
         }
         s->n = kept;
+        if (cut) { // the state of the last whole step, as a plain run's cut step leaves it
+            if (d.rows)
+                bodies_after(&d, s, false);
+            if (!stats && !fine_due)
+                own_cells(&d, s, &cell_max, &sq);
+            gather(&d, s, &g, cell_max, &out->stats, &hash);
+            out->interrupted = cut;
+            out->cut = true;
+            break;
+        }
         if (check || last) { // the rank's work, for the balance (its outputs do not migrate)
             d.work = 0;
             for (uint32_t i = 0; i < s->n; i++)
                 d.work += s->candidates[i];
         }
         if (d.rows)
-            bodies_after(&d, s);
+            bodies_after(&d, s, true);
         s->step++;
         interval_steps++;
         if (stats) {
@@ -1484,6 +1585,7 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
     MPI_Type_free(&d.stat_type);
     if (d.graph != MPI_COMM_NULL)
         MPI_Comm_free(&d.graph);
+    MPI_Comm_free(&d.ping);
     MPI_Comm_free(&d.cart);
     boids_sim_destroy(s);
     return rc;

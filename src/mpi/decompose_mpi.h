@@ -30,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -68,6 +69,12 @@ typedef struct boids_decomp_options {
     // it: all stop after the same step, rank 0 gets that step's statistics
     // and the final callback, and the result says so.
     int (*interrupted)(void);
+    // The flag behind `interrupted` (NULL: none): on the CPU it cuts a
+    // rank's steer short (boids_sim.cancel); the ranks then agree to undo
+    // the step everywhere and stop, so a long step stops within a fraction
+    // of a second. The outputs are then of the last whole step, its
+    // neighbour outputs zero.
+    const volatile sig_atomic_t *cancel;
     // Bodies: the joints of the initial state, joint j of agent id at
     // [j * n + id] (boids_engine_read_joints); NULL: laid straight.
     const float (*joints)[4];
@@ -115,6 +122,7 @@ typedef struct boids_decomp_result {
     uint32_t gpu_opened;              // rank 0's GPU engines (o->gpu: 1, more when its agents outgrew one)
     uint64_t steps;                   // the steps run (fewer than asked when interrupted)
     int interrupted;                  // the signal that stopped the run early, or 0
+    bool cut;                         // the step after `steps` was begun and cut short (boids_decomp_options.cancel)
     uint32_t strays;                  // steps with an agent beyond the neighbours' boxes (sent over all ranks)
     // Rank 0: the boxes at the end by rank, cells [lo, hi) of x, y, z (the
     // grid of `cells`: x, y, z, total); malloc'd (NULL if it failed), the

@@ -168,12 +168,14 @@ int decompose_run(const boids_options *o, boids_engine *e) {
                               .rebalance_every = rebalance_every,
                               .imbalance = rebalance_imbalance,
                               .interrupted = boids_cli_interrupted,
+                              .cancel = boids_cli_interrupt_flag(),
                               .joints = (const float(*)[4])joints,
                               .gpu = gpu,
                               .shader_dir = o->shader_dir,
                               .kernel = (boids_kernel)o->kernel,
                               .quiet_gl = true,
                               .threads = o->threads,
+                              .timeout_s = o->timeout_set ? (double)o->timeout : 0.0, // 0: 120 s
                               .err = decompose_err,
                               .scenario = boids_engine_scenario(e),
                               .stats = decompose_stats,
@@ -195,8 +197,9 @@ int decompose_run(const boids_options *o, boids_engine *e) {
     if (dr.rc) // a final write failed (its line printed): no summary, no state-hash, as a plain run
         return dr.rc;
     if (res.interrupted)
-        fprintf(stderr, "%s: interrupted after %llu steps (every rank after the same step); outputs written\n", PROG,
-                (unsigned long long)res.steps);
+        fprintf(stderr, "%s: interrupted after %llu steps (every rank after the same step%s); outputs written\n", PROG,
+                (unsigned long long)res.steps,
+                res.cut ? "; the next one was cut short: the neighbour figures are zero" : "");
     if (!o->quiet) {
         printf("summary: %llu steps, ms/step mean %.4f (decomposed %s over %d ranks)\n", (unsigned long long)res.steps,
                res.ms_per_step, parts, decompose_ranks);
