@@ -38,7 +38,8 @@ static const boids_cli_spec spec = {
     .usage = "usage: boids-run --count N [options]\n",
     .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR |
              BOIDS_CLI_INIT | BOIDS_CLI_EXPORT_CSV | BOIDS_CLI_STATS_EVERY | BOIDS_CLI_THREADS | BOIDS_CLI_QUIET |
-             BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_DUMP_SCENARIO | FUZZ_SNAPSHOT_FLAGS,
+             BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX | BOIDS_CLI_DUMP_SCENARIO | BOIDS_CLI_DECOMPOSE | BOIDS_CLI_TIMEOUT |
+             FUZZ_SNAPSHOT_FLAGS,
 };
 
 static FILE *null_out; // where the effective scenario is written
