@@ -398,6 +398,63 @@ START_TEST(test_scenario_chunk) {
 }
 END_TEST
 
+static bool has_chunk(const bytes *f, const char *tag);
+
+// The GLYP chunk: a scenario's glyphs (shape and size per group) load back,
+// so a --load draws what the scenario asked for; none at the defaults (the
+// file as it was); a shape or size out of range is refused on load and on
+// save.
+START_TEST(test_glyph_chunk) {
+    boids_scenario *want = malloc(sizeof *want), *got = malloc(sizeof *got);
+    ck_assert(want && got);
+    rich_scenario(want);
+    boids_sim *s = rich_sim(50, 2, 3);
+    char err[512] = "";
+    ck_assert_msg(boids_snapshot_save(s, want, TMP "/snap_noglyph.boids", err, sizeof err) == BOIDS_OK, "%s", err);
+    bytes plain;
+    plain.b = (unsigned char *)boids_test_slurp_len(TMP "/snap_noglyph.boids", &plain.n);
+    ck_assert_ptr_nonnull(plain.b);
+    ck_assert_msg(!has_chunk(&plain, "GLYP"), "a GLYP chunk at the defaults");
+    want->glyph[0] = BOIDS_GLYPH_DOT;
+    want->glyph_size[0] = 3.0f;
+    want->glyph[2] = BOIDS_GLYPH_WEDGE;
+    ck_assert_msg(boids_snapshot_save(s, want, TMP "/snap_glyph.boids", err, sizeof err) == BOIDS_OK, "%s", err);
+    boids_sim *t = NULL;
+    ck_assert_msg(boids_snapshot_load(TMP "/snap_glyph.boids", &t, got, err, sizeof err) == BOIDS_OK, "%s", err);
+    ck_assert_uint_eq(got->glyph[0], BOIDS_GLYPH_DOT);
+    ck_assert(got->glyph_size[0] == 3.0f);
+    ck_assert_uint_eq(got->glyph[1], BOIDS_GLYPH_DEFAULT);
+    ck_assert_uint_eq(got->glyph[2], BOIDS_GLYPH_WEDGE);
+    ck_assert(got->glyph_size[2] == 0.0f);
+    ck_assert_str_eq(got->group_name[1], "fish"); // SCEN as before
+    ck_assert_uint_eq(boids_sim_hash(t), boids_sim_hash(s));
+    boids_sim_destroy(t);
+    // Damaged values behind a good CRC.
+    bytes f;
+    f.b = (unsigned char *)boids_test_slurp_len(TMP "/snap_glyph.boids", &f.n);
+    ck_assert_ptr_nonnull(f.b);
+    ck_assert_uint_eq(f.n, plain.n + 16 + 8 * BOIDS_MAX_GROUPS);
+    size_t at = chunk_at(&f, "GLYP") + 12;
+    le32(f.b + at, BOIDS_GLYPH_COUNT);
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "glyph is not default, arrow, wedge or dot");
+    le32(f.b + at, BOIDS_GLYPH_DOT);
+    le32(f.b + at + 4, 0x41880000u); // 17
+    fix_crc(&f, at - 12);
+    expect_bad(f.b, f.n, BOIDS_ERR_FORMAT, "glyph size is not within 0..16");
+    // Saving glyphs the loader would refuse.
+    want->glyph_size[1] = -1.0f;
+    ck_assert_int_eq(boids_snapshot_save(s, want, TMP "/snap_badglyph.boids", err, sizeof err), BOIDS_ERR_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(err, "glyph size"));
+    ck_assert_int_eq(access(TMP "/snap_badglyph.boids", F_OK), -1);
+    boids_sim_destroy(s);
+    free(f.b);
+    free(plain.b);
+    free(want);
+    free(got);
+}
+END_TEST
+
 // Whether f holds a chunk `tag` (chunk_at without failing).
 static bool has_chunk(const bytes *f, const char *tag) {
     for (size_t off = 12; off + 12 <= f->n;) {
@@ -1364,6 +1421,7 @@ int main(void) {
         {"run_bad_load", test_run_bad_load},
         {"run_signals", test_run_signals},
         {"run_cut_short", test_run_cut_short},
+        {"glyph_chunk", test_glyph_chunk},
     };
     return boids_test_main("snapshot", cases, sizeof cases / sizeof cases[0], TMP);
 }

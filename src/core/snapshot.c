@@ -464,6 +464,38 @@ static const char *decode_line(const unsigned char *b, boids_scenario *sc) {
     return NULL;
 }
 
+// GLYP, after SCEN (and LINE): per group its glyph (u32, BOIDS_GLYPH_*) and
+// glyph size (f32, 0: the default), written only when a group draws other
+// than the default, so a snapshot without is byte for byte what it was.
+#define GLYP_BYTES (BOIDS_MAX_GROUPS * 8u)
+
+static bool has_glyphs(const boids_scenario *sc) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
+        if (sc->glyph[g] != BOIDS_GLYPH_DEFAULT || sc->glyph_size[g] != 0.0f)
+            return true;
+    return false;
+}
+
+static void encode_glyphs(const boids_scenario *sc, unsigned char *b) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        put_u32(b + 8 * g, sc->glyph[g]);
+        put_f32(b + 8 * g + 4, sc->glyph_size[g]);
+    }
+}
+
+// Into sc; a problem (NULL when in range: the parser's).
+static const char *decode_glyphs(const unsigned char *b, boids_scenario *sc) {
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
+        sc->glyph[g] = get_u32(b + 8 * g);
+        sc->glyph_size[g] = get_f32(b + 8 * g + 4);
+        if (sc->glyph[g] >= BOIDS_GLYPH_COUNT)
+            return "a group's glyph is not default, arrow, wedge or dot";
+        if (!(sc->glyph_size[g] >= 0.0f && sc->glyph_size[g] <= BOIDS_GLYPH_SIZE_MAX))
+            return "a group's glyph size is not within 0..16";
+    }
+    return NULL;
+}
+
 // The SCEN payload (SCEN_BYTES) of sc: what a host needs besides the params
 // to continue the run (the target's motion, the varying weights) and to show
 // it (title, group names and colours).
@@ -609,9 +641,10 @@ static bool joint_used(const boids_sim *s, const uint32_t *slot_of_id, size_t i)
 
 // Writes the snapshot body of s (magic to END) to w; slot_of_id: the slot of
 // each id; scen: the encoded SCEN payload (SCEN_BYTES), or NULL for none;
-// line: the LINE payload (LINE_BYTES) of a line target, or NULL.
+// line: the LINE payload (LINE_BYTES) of a line target, or NULL; glyp: the
+// GLYP payload (GLYP_BYTES), or NULL.
 static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *scen, const unsigned char *line,
-                           const uint32_t *slot_of_id) {
+                           const unsigned char *glyp, const uint32_t *slot_of_id) {
     unsigned char head[HEAD_BYTES], version[4];
     w_raw(w, BOIDS_SNAPSHOT_MAGIC, BOIDS_SNAPSHOT_MAGIC_SIZE);
     put_u32(version, BOIDS_SNAPSHOT_VERSION);
@@ -710,6 +743,8 @@ static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *s
         w_chunk(w, "SCEN", scen, SCEN_BYTES);
     if (scen && line)
         w_chunk(w, "LINE", line, LINE_BYTES);
+    if (scen && glyp)
+        w_chunk(w, "GLYP", glyp, GLYP_BYTES);
     w_chunk(w, "END ", NULL, 0);
 }
 
@@ -736,7 +771,7 @@ static boids_result check_saveable(const boids_sim *s, const uint32_t *slot_of_i
 // What write_snapshot needs, for boids_atomic_write.
 typedef struct snapshot_job {
     const boids_sim *s;
-    const unsigned char *scen, *line;
+    const unsigned char *scen, *line, *glyp;
     const uint32_t *slot_of_id;
 } snapshot_job;
 
@@ -744,7 +779,7 @@ typedef struct snapshot_job {
 static bool fill_snapshot(FILE *f, void *ctx) {
     const snapshot_job *job = ctx;
     writer w = {.f = f};
-    write_snapshot(&w, job->s, job->scen, job->line, job->slot_of_id);
+    write_snapshot(&w, job->s, job->scen, job->line, job->glyp, job->slot_of_id);
     return !w.failed;
 }
 
@@ -776,8 +811,8 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
         r = check_saveable(s, slot_of_id, path, err, err_size);
     static _Thread_local unsigned char
         scen[SCEN_BYTES]; // per thread; encoded once: checked as the loader will, then written
-    unsigned char line[LINE_BYTES];
-    bool has_line = sc && sc->target_mode == BOIDS_TARGET_LINE;
+    unsigned char line[LINE_BYTES], glyp[GLYP_BYTES];
+    bool has_line = sc && sc->target_mode == BOIDS_TARGET_LINE, glyphs = sc && has_glyphs(sc);
     if (r == BOIDS_OK && sc) {
         boids_scenario *back = malloc(sizeof *back);
         bool allocated = back != NULL;
@@ -790,6 +825,10 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
                 encode_line(sc, line);
                 why = decode_line(line, back);
             }
+            if (!why && glyphs) {
+                encode_glyphs(sc, glyp);
+                why = decode_glyphs(glyp, back);
+            }
             free(back);
         }
         if (why)
@@ -797,7 +836,7 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
                      why);
     }
     if (r == BOIDS_OK) {
-        snapshot_job job = {s, sc ? scen : NULL, has_line ? line : NULL, slot_of_id};
+        snapshot_job job = {s, sc ? scen : NULL, has_line ? line : NULL, glyphs ? glyp : NULL, slot_of_id};
         r = boids_atomic_write(path, fill_snapshot, &job);
         if (r == BOIDS_ERR_NOMEM)
             r = fail(err, err_size, path, r, "out of memory");
@@ -1143,6 +1182,14 @@ static boids_result read_chunks(reader *rd, loaded *l) {
             free(b);
             if (why)
                 return fail(err, es, path, BOIDS_ERR_FORMAT, "the LINE chunk is out of range: %s", why);
+        }
+        if (rd->version >= 3 && r_next_is(rd, "GLYP")) { // the groups' glyphs (none when all are the default)
+            if ((r = r_chunk(rd, "GLYP", GLYP_BYTES, "2 words per group: glyph, glyph size", &b)) != BOIDS_OK)
+                return r;
+            why = decode_glyphs(b, &l->sc);
+            free(b);
+            if (why)
+                return fail(err, es, path, BOIDS_ERR_FORMAT, "the GLYP chunk is out of range: %s", why);
         }
     }
     if ((r = r_chunk(rd, "END ", 0, "an empty end chunk", &b)) != BOIDS_OK)
