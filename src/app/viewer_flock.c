@@ -458,18 +458,24 @@ static void flock_hud_text(viewer *v, char *hud, size_t size) {
     boids_engine_stage_ms(f->e, false, &ms);
     const char *name;
     float value = viewer_flock_tunable(v, &name);
-    char behaviors[400];
+    char behaviors[400], stages[256];
     boids_behaviors_text(f->p.group[0].behaviors, ",", behaviors, sizeof behaviors);
+    if (f->use_gpu && ms.step == 0.0) // no timer query of a step has come back yet (a few frames)
+        snprintf(stages, sizeof stages, "GPU step: the stage times come a few frames after the first step");
+    else
+        snprintf(stages, sizeof stages,
+                 "%s step %.2f ms = key %.2f count %.2f scan %.2f scatter %.2f steer %.2f integrate %.2f bodies %.2f",
+                 f->use_gpu ? "GPU" : "CPU", ms.step, ms.key, ms.count, ms.scan, ms.scatter, ms.steer, ms.integrate,
+                 ms.bodies);
     snprintf(hud, size,
              "FPS %.1f   frame %.2f ms   step call %.2f ms (CPU wall)   step %llu%s\n"
-             "%s step %.2f ms = key %.2f count %.2f scan %.2f scatter %.2f steer %.2f integrate %.2f bodies %.2f\n"
+             "%s\n"
              "%u agents  %uD  backend %s  boundary %s  colour %s  bodies %s%s%s\n"
              "%s\n"
              "behaviours: %s\n"
              "[ ] %s = %g   (H: help, I: hide panels)",
              v->fps, v->frame_ms, f->step_ms, (unsigned long long)boids_engine_steps(f->e), f->paused ? "  PAUSED" : "",
-             f->use_gpu ? "GPU" : "CPU", ms.step, ms.key, ms.count, ms.scan, ms.scatter, ms.steer, ms.integrate,
-             ms.bodies, f->p.world.count, f->p.world.dim, f->use_gpu ? "gpu" : "cpu",
+             stages, f->p.world.count, f->p.world.dim, f->use_gpu ? "gpu" : "cpu",
              boundary_name(f->p.world.boundary), boids_color_mode_name(v->color), boids_body_style_name(f->body_style),
              f->body_error[0] ? "  " : "", f->body_error, v->renderer, behaviors, name, (double)value);
 }
