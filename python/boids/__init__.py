@@ -40,6 +40,7 @@ import glob
 import operator
 import os
 import threading
+import time
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import cffi
@@ -862,19 +863,29 @@ class Simulation(_Closable):
 
     def step(self, n: int = 1) -> None:
         """Runs n steps (an integer 0..2^64-1: TypeError for another type,
-        ValueError outside); RuntimeError on a GPU fault (the fault's line)."""
+        ValueError outside); RuntimeError on a GPU fault (the fault's line).
+        The steps run in calls of about a tenth of a second, so Ctrl-C
+        (KeyboardInterrupt) stops a long run between two steps, the state
+        that of the last whole step (``steps`` says which)."""
         n = _integer("step", n, 0, 2**64 - 1, "a step count 0..2^64-1")
         with self._lock:
             e = self._owner()
             done = ffi.new("uint64_t *")
-            code = _lib.boids_engine_step(e, n, done)
-            if code != _OK:
-                err = ffi.new("char[]", _ERR_SIZE)
-                if _lib.boids_engine_check(e, err, _ERR_SIZE) == _OK:
-                    msg = _text(_lib.boids_engine_error(e))
-                else:
-                    msg = _text(err)
-                _raise(code, msg)
+            left, chunk = n, 1
+            while left > 0:  # Python runs its signal handlers between the calls
+                k = min(chunk, left)
+                t0 = time.perf_counter()
+                code = _lib.boids_engine_step(e, k, done)
+                if code != _OK:
+                    err = ffi.new("char[]", _ERR_SIZE)
+                    if _lib.boids_engine_check(e, err, _ERR_SIZE) == _OK:
+                        msg = _text(_lib.boids_engine_error(e))
+                    else:
+                        msg = _text(err)
+                    _raise(code, msg)
+                left -= k
+                if time.perf_counter() - t0 < 0.05:
+                    chunk = min(2 * chunk, 1 << 20)
 
     def _groups_masks(self, e):
         """The behaviour mask of every group, in group order."""

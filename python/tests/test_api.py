@@ -473,3 +473,39 @@ def test_neighbor_graph_scipy_form():
         m = sparse.csr_matrix((dist, indices, indptr), shape=(200, 200))
         assert m.nnz == len(indices)
         assert abs(m - m.T).max() < 1e-4  # one radius for all: a symmetric graph
+
+
+# ---- Ctrl-C ----------------------------------------------------------------------
+
+
+def test_keyboard_interrupt_between_steps():
+    """SIGINT during step(10**9): KeyboardInterrupt soon after, the state that of
+    the last whole step (its hash equals a fresh run of as many steps)."""
+    import signal
+    import sys
+    import time
+    script = ("import sys, boids\n"
+              "sim = boids.Simulation(count=3000, seed=5, threads=1)\n"
+              "print('ready', flush=True)\n"
+              "try:\n"
+              "    sim.step(10**9)\n"
+              "except KeyboardInterrupt:\n"
+              "    print('interrupted', sim.steps, '%016x' % sim.state_hash, flush=True)\n")
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "ready"
+    time.sleep(1.5)
+    sent = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    try:
+        out, _ = p.communicate(timeout=60)
+    finally:
+        p.kill()  # (a run that ignored the signal: not left behind)
+    took = time.monotonic() - sent
+    words = out.split()
+    assert words[0] == "interrupted", out
+    steps = int(words[1])
+    assert 0 < steps < 10**9
+    assert took < 10, f"KeyboardInterrupt {took:.1f} s after SIGINT"
+    with boids.Simulation(count=3000, seed=5, threads=1) as again:
+        again.step(steps)
+        assert "%016x" % again.state_hash == words[2]
