@@ -884,8 +884,11 @@ class Simulation(_Closable):
                         msg = _text(err)
                     _raise(code, msg)
                 left -= k
-                if time.perf_counter() - t0 < 0.05:
+                took = time.perf_counter() - t0
+                if took < 0.05:
                     chunk = min(2 * chunk, 1 << 20)
+                elif took > 0.2:  # the steps grew slower (a flock that gathered)
+                    chunk = max(chunk // 2, 1)
 
     def _groups_masks(self, e):
         """The behaviour mask of every group, in group order."""
