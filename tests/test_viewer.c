@@ -468,6 +468,31 @@ START_TEST(panels_keep_off_the_world) {
 }
 END_TEST
 
+// A window narrower than the HUD's lines (480 pixels): they are broken at
+// spaces, so no text reaches the window's right edge (unbroken, the first
+// line alone is some 500 pixels long) and the band grows by a line or more.
+START_TEST(hud_wraps_in_a_narrow_window) {
+    run_result r = run_viewer("narrow",
+                              ARGV("--count", "2000", "--width", "480", "--height", "400", "--frames", "10", "--vsync",
+                                   "off", "--screenshot", TMP "/narrow.png"),
+                              true);
+    expect_ok(&r);
+    image im = load(TMP "/narrow.png");
+    ck_assert_int_eq(im.w, 480);
+    int band = hud_band(&im);
+    ck_assert_msg(band > 6 * 12, "expected a HUD band of more than six lines of text, found its foot at %d", band);
+    long text = 0;
+    for (int y = 0; y < band; y++)
+        for (int x = im.w - 8; x < im.w; x++) {
+            const unsigned char *p = im.px + ((size_t)y * (size_t)im.w + (size_t)x) * 3;
+            text += p[0] > 120 && p[1] > 120 && p[2] > 120;
+        }
+    ck_assert_msg(text == 0, "%ld text pixels in the HUD's last 8 columns: its lines run off the window", text);
+    stbi_image_free(im.px);
+    run_free(&r);
+}
+END_TEST
+
 START_TEST(resize_to_zero_and_back) {
     run_result r = run_viewer("resize",
                               ARGV("--count", "2000", "--frames", "20", "--vsync", "off", "--keys",
@@ -1138,6 +1163,7 @@ int main(void) {
     tcase_add_test(tc, menu_drawn);
     tcase_add_test(tc, follows_drawn);
     tcase_add_test(tc, resize_to_zero_and_back);
+    tcase_add_test(tc, hud_wraps_in_a_narrow_window);
     tcase_add_test(tc, panels_keep_off_the_world);
     tcase_add_test(tc, cpu_backend_and_3d);
     tcase_add_test(tc, rule_set_scenarios);
