@@ -44,14 +44,19 @@ if [ "$mode" = cli ]; then
   n=$(runs_done "$tmp/killed")
   [ "$n" -ge 5 ] && [ "$n" -lt 12 ] || fail "a killed job keeps the runs written: $n"
   [ ! -e "$tmp/killed/results.csv" ] || fail "results.csv of an unfinished job"
-  # A file half written when the job was killed (boids_atomic_write's temporary name) is cleared by --resume.
+  # A file half written when the job was killed (boids_atomic_write's temporary name) is cleared by --resume;
+  # one of a live process (this shell: another writer on the folder) stays.
   echo partial >"$tmp/killed/runs/.000011.boids.tmp.999999.0"
+  echo writing >"$tmp/killed/runs/.000010.boids.tmp.$$.0"
   set +e
   timeout 60 "$bin" "$plan" --out "$tmp/killed" 2>"$tmp/again.err"
   rc=$?
   set -e
   [ $rc = 2 ] || fail "an existing folder without --resume: status $rc, expected 2"
   timeout 120 "$bin" "$plan" --out "$tmp/killed" --resume --jobs 2 2>/dev/null || fail "--resume"
+  [ ! -e "$tmp/killed/runs/.000011.boids.tmp.999999.0" ] || fail "--resume kept a dead process's temporary"
+  [ -e "$tmp/killed/runs/.000010.boids.tmp.$$.0" ] || fail "--resume removed a live process's temporary"
+  rm "$tmp/killed/runs/.000010.boids.tmp.$$.0"
   same "$tmp/ref" "$tmp/killed"
   # The plot: a statistic against the swept weight, and against steps.
   /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x group.boids.weight.alignment --y polarisation \

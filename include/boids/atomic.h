@@ -2,7 +2,8 @@
  * CSV, snapshots, profiles, screenshots and every later output.
  *
  * Offers: boids_atomic_fill (the caller's writer), boids_atomic_write,
- * boids_atomic_target, boids_atomic_refusal, boids_atomic_dir_of.
+ * boids_atomic_target, boids_atomic_refusal, boids_atomic_dir_of,
+ * boids_atomic_sweep.
  *
  * boids_atomic_write writes to a new temporary file in the target's
  * directory (".NAME.tmp.PID.N", NAME cut to 200 bytes so the name stays
@@ -68,6 +69,10 @@ const char *boids_atomic_refusal(const char *path);
 // The directory part of path ("." without a slash, "/" for "/x"),
 // malloc'd (the caller frees it); NULL when out of memory.
 char *boids_atomic_dir_of(const char *path);
+// Removes every temporary in dir (".NAME.tmp.PID.N", any NAME) that a
+// process no longer running left there (killed mid-write); a live
+// writer's stay. boids_atomic_write does this for its own target's.
+void boids_atomic_sweep(const char *dir);
 
 #ifdef __cplusplus
 }

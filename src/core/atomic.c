@@ -103,25 +103,18 @@ static char *temporary_stem(const char *path, size_t *size, size_t *prefix_len) 
     return tmp;
 }
 
-// Removes the temporaries of path left by processes that no longer exist
-// (killed mid-write): ".BASE.tmp.PID.N" with no process PID. Those of live
-// processes (another writer now) stay.
-static void remove_stale(const char *stem, size_t prefix_len) {
-    const char *slash = strrchr(stem, '/');
-    size_t dir_len = (size_t)(slash - stem);
-    char dir[PATH_MAX];
-    if (dir_len + 1 > sizeof dir)
-        return;
-    memcpy(dir, stem, dir_len);
-    dir[dir_len] = '\0';
-    const char *prefix = slash + 1;
-    size_t plen = prefix_len - dir_len - 1;
+// Removes the temporaries in dir left by processes that no longer exist
+// (killed mid-write): ".BASE.tmp.PID.N" with no process PID, of the one
+// BASE that prefix (".BASE.tmp.", plen bytes) names, or (prefix NULL) of
+// any. Those of live processes (another writer now) stay.
+static void remove_stale_in(const char *dir, const char *prefix, size_t plen) {
     DIR *d = opendir(dir);
     for (struct dirent *de; d && (de = readdir(d));) {
-        if (strncmp(de->d_name, prefix, plen) != 0)
+        const char *tmp = prefix ? NULL : strstr(de->d_name, ".tmp.");
+        if (prefix ? strncmp(de->d_name, prefix, plen) != 0 : de->d_name[0] != '.' || !tmp)
             continue;
         char *end;
-        long pid = strtol(de->d_name + plen, &end, 10);
+        long pid = strtol(prefix ? de->d_name + plen : tmp + 5, &end, 10);
         if (pid <= 0 || *end != '.' || pid == (long)getpid())
             continue;
         if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
@@ -132,6 +125,25 @@ static void remove_stale(const char *stem, size_t prefix_len) {
     }
     if (d)
         closedir(d);
+}
+
+// The temporaries of the target whose stem (".../.BASE.tmp.", prefix_len
+// bytes, then the PID) is given: remove_stale_in of its folder.
+static void remove_stale(const char *stem, size_t prefix_len) {
+    const char *slash = strrchr(stem, '/');
+    size_t dir_len = (size_t)(slash - stem);
+    char dir[PATH_MAX];
+    if (dir_len + 1 > sizeof dir)
+        return;
+    memcpy(dir, stem, dir_len);
+    dir[dir_len] = '\0';
+    remove_stale_in(dir, slash + 1, prefix_len - dir_len - 1);
+}
+
+// See boids/atomic.h.
+void boids_atomic_sweep(const char *dir) {
+    if (dir)
+        remove_stale_in(dir, NULL, 0);
 }
 
 // Creates a new file tmp + ".N" (O_EXCL, mode 0666 less the umask, as fopen

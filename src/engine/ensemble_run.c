@@ -4,7 +4,6 @@
 // after another on one shared headless context (GPU). Every file but
 // runs/RUN.time.json depends only on the plan and the run index, so any
 // number of threads or ranks writes the same bytes.
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -386,18 +385,11 @@ boids_result boids_ensemble_prepare(const boids_plan *p, const char *out_dir, bo
     free(want);
     // A killed job's half-written files (boids_atomic_write's ".NAME.tmp.PID.N"
     // of a run in flight, its snapshot say) go: the folder then holds only
-    // whole files, the same as an uninterrupted job's.
+    // whole files, the same as an uninterrupted job's. Those of a job still
+    // running on the folder (a live PID) stay.
     snprintf(path, sizeof path, "%s/runs", out_dir);
-    DIR *d = r == BOIDS_OK ? opendir(path) : NULL;
-    for (struct dirent *de; d && (de = readdir(d));) {
-        if (de->d_name[0] == '.' && strstr(de->d_name, ".tmp.")) {
-            char stale[1600];
-            snprintf(stale, sizeof stale, "%s/%s", path, de->d_name);
-            unlink(stale);
-        }
-    }
-    if (d)
-        closedir(d);
+    if (r == BOIDS_OK)
+        boids_atomic_sweep(path);
     return r;
 }
 
