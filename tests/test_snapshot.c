@@ -1304,11 +1304,14 @@ END_TEST
 // brute index: over 10^12 pairs): the step is cut short, not finished. The
 // run exits 143 within a minute (uncut, the step alone takes hours), says so,
 // and writes the state of the last whole step: its hash is the one of the
-// run that saved it, the snapshot's step counter is unchanged.
+// run that saved it, the snapshot's step counter is unchanged, and so are
+// the parameters a scenario's schedule sets before each step (varying
+// weights here) and the world's step word.
 START_TEST(test_run_cut_short) {
     char h1[17], h2[17];
-    run_result a = run_ok(
-        ARGV("boids-run", "--count", "1500000", "--steps", "1", "--quiet", "--save", TMP "/snap_cut_a.boids"), 0);
+    run_result a = run_ok(ARGV("boids-run", "--scenario", "flocking-varying", "--count", "1500000", "--world",
+                               "24271x24271", "--steps", "1", "--quiet", "--save", TMP "/snap_cut_a.boids"),
+                          0);
     state_hash(a.out, h1);
     boids_test_run_free(&a);
     struct timespec t0, t1;
@@ -1328,9 +1331,13 @@ START_TEST(test_run_cut_short) {
     state_hash(b.out, h2);
     ck_assert_str_eq(h1, h2);
     boids_test_run_free(&b);
-    boids_sim *s = load_ok(TMP "/snap_cut_b.boids");
+    boids_sim *s = load_ok(TMP "/snap_cut_b.boids"), *before = load_ok(TMP "/snap_cut_a.boids");
     ck_assert_uint_eq(s->step, 1);
+    ck_assert_msg(memcmp(&s->p.world, &before->p.world, sizeof s->p.world) == 0, "the world's parameters moved");
+    ck_assert_msg(memcmp(&s->p.group[0], &before->p.group[0], sizeof s->p.group[0]) == 0,
+                  "the group's parameters moved (the schedule's weights)");
     boids_sim_destroy(s);
+    boids_sim_destroy(before);
 }
 END_TEST
 

@@ -872,7 +872,9 @@ class Simulation(_Closable):
             e = self._owner()
             done = ffi.new("uint64_t *")
             left, chunk = n, 1
-            while left > 0:  # Python runs its signal handlers between the calls
+            first = True
+            while left > 0 or first:  # Python runs its signal handlers between the calls
+                first = False
                 k = min(chunk, left)
                 t0 = time.perf_counter()
                 code = _lib.boids_engine_step(e, k, done)

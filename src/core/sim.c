@@ -499,6 +499,7 @@ static void cut_short(boids_sim *s) {
 void boids_sim_step(boids_sim *s) {
     if (!s)
         return;
+    uint32_t step_before = s->p.world.step; // (a step cut short puts it back)
     s->p.world.step = (uint32_t)s->step;
     // Behaviours may be switched on between steps (the viewer's keys): a
     // group that starts following the flow field gets it built now.
@@ -522,6 +523,7 @@ void boids_sim_step(boids_sim *s) {
             boids_sim_steer(s);
         if (boids_sim_cancel_asked(s)) { // cur is the last whole step's (permuted by the grid): see core.h
             cut_short(s);
+            s->p.world.step = step_before;
             return;
         }
         t1 = omp_get_wtime();

@@ -365,6 +365,32 @@ void boids_engine_destroy(boids_engine *e) {
     free(e);
 }
 
+// What a scenario's schedule sets before a step (the target, the varying
+// weights), kept to be put back when the step is cut short: the params
+// are then those of the last whole step, as a snapshot of it holds them.
+typedef struct schedule_kept {
+    float target_pos[4], target_vel[4];
+    float weight[BOIDS_SCENARIO_MAX_VARY];
+} schedule_kept;
+
+static void schedule_keep(const boids_engine *e, schedule_kept *k) {
+    memcpy(k->target_pos, e->sim->p.world.target_pos, sizeof k->target_pos);
+    memcpy(k->target_vel, e->sim->p.world.target_vel, sizeof k->target_vel);
+    for (uint32_t i = 0; i < e->scen->vary_count; i++) {
+        const boids_vary *v = &e->scen->vary[i];
+        k->weight[i] = *boids_weight_ref(&e->sim->p.group[v->group], v->behavior);
+    }
+}
+
+static void schedule_restore(boids_engine *e, const schedule_kept *k) {
+    memcpy(e->sim->p.world.target_pos, k->target_pos, sizeof k->target_pos);
+    memcpy(e->sim->p.world.target_vel, k->target_vel, sizeof k->target_vel);
+    for (uint32_t i = 0; i < e->scen->vary_count; i++) {
+        const boids_vary *v = &e->scen->vary[i];
+        *boids_weight_ref(&e->sim->p.group[v->group], v->behavior) = k->weight[i];
+    }
+}
+
 // See boids/engine.h.
 boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done) {
     if (done)
@@ -376,7 +402,11 @@ boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done) {
     for (; k < n && r == BOIDS_OK; k++) {
         if (e->cancel && *e->cancel)
             break;
+        schedule_kept kept;
+        memset(&kept, 0, sizeof kept);
         if (e->dynamic) { // the scenario's moving target and varying weights at this step
+            if (e->cancel && !e->gpu)
+                schedule_keep(e, &kept);
             boids_scenario_at_step(e->scen, engine_steps_of(e), &e->sim->p);
             if (e->gpu)
                 boids_gpu_set_params(e->gpu, &e->sim->p);
@@ -388,8 +418,12 @@ boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done) {
         } else {
             e->sim->cancel = e->cancel;
             boids_sim_step(e->sim);
-            if (e->sim->cancelled)
+            e->sim->cancel = NULL; // (the stages, boids_engine_stage, are never cut)
+            if (e->sim->cancelled) {
+                if (e->dynamic)
+                    schedule_restore(e, &kept);
                 break;
+            }
         }
         if (r == BOIDS_OK && engine_steps_of(e) % BOIDS_ENGINE_FINE_EVERY == 0)
             r = engine_auto_grid(e, e->error, sizeof e->error);

@@ -1521,7 +1521,7 @@ int boids_decomp_run(const boids_params *p, uint64_t step0, uint32_t n, const fl
         out->steps = done_steps;
         out->strays = d.strays;
         out->hash = hash;
-        out->ms_per_step = elapsed * 1e3 / steps;
+        out->ms_per_step = done_steps ? elapsed * 1e3 / steps : 0.0; // (a cut first step: none timed)
         out->halo_bytes = most[0] / steps;
         out->migrate_bytes = most[1] / steps;
         out->halo_agents = total[0] / steps / d.size;

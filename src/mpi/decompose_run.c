@@ -116,13 +116,14 @@ int decompose_run(const boids_options *o, boids_engine *e) {
     int worst = rc;
     MPI_Request r;
     MPI_Iallreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &r);
+    double limit = o->timeout_set ? (double)o->timeout : 120.0;
     for (double t0 = MPI_Wtime();;) {
         int done = 0;
         MPI_Test(&r, &done, MPI_STATUS_IGNORE);
         if (done)
             break;
-        if (MPI_Wtime() - t0 > 120.0) {
-            fprintf(decompose_err, "%s: --decompose: the ranks did not agree on the run within 120 s\n", PROG);
+        if (MPI_Wtime() - t0 > limit) {
+            fprintf(decompose_err, "%s: --decompose: the ranks did not agree on the run within %.0f s\n", PROG, limit);
             MPI_Abort(MPI_COMM_WORLD, 3);
         }
         struct timespec ts = {0, 100000};
