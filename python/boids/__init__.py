@@ -872,9 +872,7 @@ class Simulation(_Closable):
             e = self._owner()
             done = ffi.new("uint64_t *")
             left, chunk = n, 1
-            first = True
-            while left > 0 or first:  # Python runs its signal handlers between the calls
-                first = False
+            while True:  # Python runs its signal handlers between the calls (n = 0: one call, the fault check)
                 k = min(chunk, left)
                 t0 = time.perf_counter()
                 code = _lib.boids_engine_step(e, k, done)
@@ -886,6 +884,8 @@ class Simulation(_Closable):
                         msg = _text(err)
                     _raise(code, msg)
                 left -= k
+                if left == 0:
+                    break
                 took = time.perf_counter() - t0
                 if took < 0.05:
                     chunk = min(2 * chunk, 1 << 20)

@@ -13,8 +13,9 @@ const float flock_draw_panel[4] = {0.0f, 0.0f, 0.0f, 0.55f}, flock_draw_white[4]
 const float flock_draw_background[3] = {0.05f, 0.06f, 0.08f};
 
 // The clear colour of the frame flock_draw_begin started (the 3D fog fades
-// towards it): kept here instead of asked of GL every frame.
-static float frame_clear[3] = {0.05f, 0.06f, 0.08f};
+// towards it): kept here instead of asked of GL every frame; set by
+// flock_draw_begin, which every frame calls first.
+static float frame_clear[3];
 
 // See flock_draw.h.
 void flock_draw_begin(const boids_camera *cam, int fb_w, int fb_h, const float *rgb, float view_proj[16]) {

@@ -101,6 +101,7 @@ struct viewer {
     bool panels_hidden; // I: no HUD, menu or help (H and M still say which show when shown)
     int help_page;      // F2: the help's page where it needs several
     float hud_bottom;   // pixels: the HUD panel's lower edge this frame (the help overlay starts below it)
+    char hud_text[2048]; // this frame's HUD text as laid out (wrapped to the window; "" none or hidden)
     // The layout of this frame (viewer_layout_frame): the panels and the
     // free rectangle the camera frames the world in; the world it fits
     // (fit_set: the mode has one), and whether the user has moved the
@@ -202,8 +203,9 @@ void viewer_camera_world(viewer *v, const boids_world_params *w);
 // hidden (I); the camera's region follows the free rectangle, and the
 // camera is fitted again when it changed, unless the user moved it.
 void viewer_layout_frame(viewer *v, int fb_w, int fb_h, const char *hud_text, float menu_w, float menu_h);
-// Text in a panel at the top left (scaled for the window), unless hidden (I).
-void viewer_hud(viewer *v, int fb_w, int fb_h, const char *text);
+// The HUD text of this frame's layout (viewer_layout_frame, wrapped to the
+// window) in a panel at the top left (scaled for the window), unless hidden (I).
+void viewer_hud(viewer *v, int fb_w, int fb_h);
 // The help overlay (while v->help and not hidden): the mode's keys from the
 // table and its help_more, laid out by viewer_layout_help under the HUD.
 void viewer_help(viewer *v, int fb_w, int fb_h);

@@ -68,7 +68,7 @@ static void demo_draw(viewer *v, int fb_w, int fb_h) {
     const char *hud = d->snake ? "demo snake: the head follows the mouse   (H: help, I: hide panels)"
                                : "demo chain: drag a joint with the mouse   (H: help, I: hide panels)";
     viewer_layout_frame(v, fb_w, fb_h, hud, 0.0f, 0.0f);
-    viewer_hud(v, fb_w, fb_h, hud);
+    viewer_hud(v, fb_w, fb_h);
     viewer_help(v, fb_w, fb_h);
 }
 

@@ -502,7 +502,7 @@ static void flock_draw(viewer *v, int fb_w, int fb_h) {
     draw_overlays(v, vp, true);
     viewer_draw_agents(v, fb_h, vp, &f->p, &b, f->show[OVERLAY_PATH]);
     draw_overlays(v, vp, false);
-    viewer_hud(v, fb_w, fb_h, hud);
+    viewer_hud(v, fb_w, fb_h);
     viewer_menu_draw(v, fb_w, fb_h);
     viewer_help(v, fb_w, fb_h);
     viewer_profile_graph(v, fb_w, fb_h);

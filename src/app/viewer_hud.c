@@ -14,7 +14,6 @@
 #include "viewer.h"
 
 static const float *const panel = flock_draw_panel, *const white = flock_draw_white;
-#define HUD_FIT_SIZE 2048 // the modes' HUD texts are at most this (viewer_flock.c's buffer)
 static const float gold[4] = {0.95f, 0.85f, 0.35f, 1.0f};
 
 // See viewer.h: text twice as large on a window of 700 pixels or more (flock_draw.h).
@@ -38,20 +37,17 @@ void viewer_camera_world(viewer *v, const boids_world_params *w) {
     boids_camera_fit(&v->cam, w, fb_h > 0 ? (float)fb_w / (float)fb_h : 1.0f);
 }
 
-// The HUD's text with its lines broken at spaces where they would be wider
-// than the window (a narrow window: nothing cut off at its right edge).
-static const char *hud_fit(const char *text, int fb_w, float scale, char *out, size_t size) {
-    viewer_layout_wrap(text, (float)fb_w - 16.0f * scale, scale, measure, out, size);
-    return out;
-}
-
 // See viewer.h: the HUD's panel is its text plus flock_draw_hud's margins.
 void viewer_layout_frame(viewer *v, int fb_w, int fb_h, const char *hud_text, float menu_w, float menu_h) {
     float scale = viewer_hud_scale(fb_h), w = 0.0f, h = 0.0f;
     viewer_panels_desc d = {.fb_w = fb_w, .fb_h = fb_h, .gap = 4.0f * scale};
+    v->hud_text[0] = '\0';
     if (hud_text && !v->panels_hidden) {
-        char fit[HUD_FIT_SIZE];
-        boids_render_text_size(hud_fit(hud_text, fb_w, scale, fit, sizeof fit), scale, &w, &h);
+        // Its lines broken at spaces where they would be wider than the
+        // window (nothing cut off at a narrow window's right edge), once a
+        // frame: viewer_hud draws this text.
+        viewer_layout_wrap(hud_text, (float)fb_w - 16.0f * scale, scale, measure, v->hud_text, sizeof v->hud_text);
+        boids_render_text_size(v->hud_text, scale, &w, &h);
         d.hud_w = w + 16.0f * scale;
         d.hud_h = h + 10.0f * scale;
     }
@@ -76,13 +72,12 @@ void viewer_layout_frame(viewer *v, int fb_w, int fb_h, const char *hud_text, fl
 }
 
 // See viewer.h (flock_draw.h: boids-bench --render draws the same panel).
-void viewer_hud(viewer *v, int fb_w, int fb_h, const char *text) {
-    if (v->panels_hidden) {
+void viewer_hud(viewer *v, int fb_w, int fb_h) {
+    if (v->panels_hidden || !v->hud_text[0]) {
         v->hud_bottom = 0.0f;
         return;
     }
-    char fit[HUD_FIT_SIZE];
-    v->hud_bottom = flock_draw_hud(v->render, fb_w, fb_h, hud_fit(text, fb_w, viewer_hud_scale(fb_h), fit, sizeof fit));
+    v->hud_bottom = flock_draw_hud(v->render, fb_w, fb_h, v->hud_text);
 }
 
 // The mode's entries of the key table: their labels (into labels) and texts.

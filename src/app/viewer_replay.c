@@ -229,7 +229,7 @@ static void replay_draw(viewer *v, int fb_w, int fb_h) {
     boids_render_own_buffers(v->render, &b.pos, &b.vel, &b.group, &b.neighbors);
     boids_render_own_body_buffers(v->render, &b.joints, &b.id, &b.joint_rows);
     viewer_draw_agents(v, fb_h, vp, &r->p, &b, false);
-    viewer_hud(v, fb_w, fb_h, hud);
+    viewer_hud(v, fb_w, fb_h);
     viewer_help(v, fb_w, fb_h);
 }
 

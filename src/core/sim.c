@@ -489,10 +489,11 @@ void boids_sim_forget_neighbors(boids_sim *s) {
 
 // A step cut short after the grid's scatter: the neighbour outputs are per
 // slot of cur, whose order the scatter changed, and the steer had begun to
-// rewrite them (core.h).
-static void cut_short(boids_sim *s) {
+// rewrite them (core.h); the world's step word goes back to `step_before`.
+static void cut_short(boids_sim *s, uint32_t step_before) {
     s->cancelled = true;
     boids_sim_forget_neighbors(s);
+    s->p.world.step = step_before;
 }
 
 // One step of the pipeline. The step counter feeds the RNG (wander).
@@ -522,8 +523,7 @@ void boids_sim_step(boids_sim *s) {
         if (!boids_sim_cancel_asked(s))
             boids_sim_steer(s);
         if (boids_sim_cancel_asked(s)) { // cur is the last whole step's (permuted by the grid): see core.h
-            cut_short(s);
-            s->p.world.step = step_before;
+            cut_short(s, step_before);
             return;
         }
         t1 = omp_get_wtime();

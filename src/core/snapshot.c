@@ -468,6 +468,7 @@ static const char *decode_line(const unsigned char *b, boids_scenario *sc) {
 // glyph size (f32, 0: the default), written only when a group draws other
 // than the default, so a snapshot without is byte for byte what it was.
 #define GLYP_BYTES (BOIDS_MAX_GROUPS * 8u)
+_Static_assert((int)BOIDS_GLYPH_SIZE_MAX == 16, "decode_glyphs' message says 0..16");
 
 static bool has_glyphs(const boids_scenario *sc) {
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
