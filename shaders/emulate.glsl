@@ -14,7 +14,7 @@
 //     BOIDS_EMULATE_ULP ULPs off, away from zero or toward it (sqrt is
 //     "inherited from 1.0 / inversesqrt()", inversesqrt 2 ULP, division 2.5
 //     ULP; the driver's rounding, not the correct one). Division: the
-//     quotient of behaviors.glsl's fdiv(), through BOIDS_DIV_RESULT (an
+//     quotient of rounding.glsl's fdiv(), through BOIDS_DIV_RESULT (an
 //     operator cannot be renamed).
 // No shader of the pipeline should depend on any of these: validation
 // passes under each (tests/test_strict_driver.sh).

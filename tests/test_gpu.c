@@ -1441,14 +1441,10 @@ static uint32_t float_bits(float f) {
 START_TEST(fixed_point_without_int64) {
     open_context();
     char *shared = shader_file("shared.h"), *beh = shader_file("behaviors.glsl"), *emu = shader_file("emulate.glsl");
-    char *div = strstr(beh, "// ---- square root and division"), *div_end = div ? strstr(div, "// ---- ") : NULL;
-    if (div_end)
-        div_end = strstr(div_end + 8, "// ---- ");
+    char *division = shader_file("rounding.glsl");
     char *from = strstr(beh, "// ---- fixed point"), *to = from ? strstr(from, "// ---- single-agent") : NULL;
-    ck_assert_msg(from && to && div && div_end,
-                  "behaviors.glsl: the fixed-point or division section's rules not found");
+    ck_assert_msg(from && to, "behaviors.glsl: the fixed-point section's rules not found");
     *to = '\0';
-    char *division = strndup(div, (size_t)(div_end - div));
     enum { N = 1 << 14 };
     uint32_t(*in)[4] = malloc(N * 16), (*out)[4] = malloc(N * 16);
     uint64_t x = 0x9e3779b97f4a7c15ull;

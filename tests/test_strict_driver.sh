@@ -67,9 +67,9 @@ else
 fi
 # Square root and division without their correction (the loops never run):
 cp -r "$src/shaders" "$tmp/ulp"
-sed -i 's/for (int k = 0; k < 4; k++)/for (int k = 0; k < 0; k++)/' "$tmp/ulp/behaviors.glsl"
-if [[ $(grep -c 'k < 0; k++' "$tmp/ulp/behaviors.glsl") -ne 2 ]]; then
-  bad "the sqrt and division corrections were not found in behaviors.glsl (update this test)"
+sed -i 's/for (int k = 0; k < 4; k++)/for (int k = 0; k < 0; k++)/' "$tmp/ulp/rounding.glsl"
+if [[ $(grep -c 'k < 0; k++' "$tmp/ulp/rounding.glsl") -ne 2 ]]; then
+  bad "the sqrt and division corrections were not found in rounding.glsl (update this test)"
 else
   cpu=$(hash_of --count 3000 --steps 40 --backend cpu)
   gpu=$(BOIDS_EMULATE=ulp-up hash_of --count 3000 --steps 40 --backend gpu --shader-dir "$tmp/ulp")

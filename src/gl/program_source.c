@@ -15,7 +15,7 @@ typedef struct boids_shader_file {
 } boids_shader_file;
 extern const boids_shader_file boids_shader_files[]; // shaders_embedded.c
 
-static const char *const prelude[] = {"shared.h", "common.glsl", "behaviors.glsl", "grid.glsl"};
+static const char *const prelude[] = {"shared.h", "common.glsl", "rounding.glsl", "behaviors.glsl", "grid.glsl"};
 #define PRELUDE_COUNT (sizeof(prelude) / sizeof(prelude[0]))
 
 // See program_source.h.
