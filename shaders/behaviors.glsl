@@ -168,17 +168,11 @@ bool in_cone(float along, float cos_half, float d2) {
 
 
 // C twin: src/core/angle.c boids_angle_wrap().
-// Angle into (-pi, pi]. C: a = fmodf(a, TWO_PI), the truncated remainder,
-// here spelled x - y * trunc(x / y) (GLSL mod() floors: another result for
-// negative a). For |a| < 4 pi, which covers every use (a wrapped angle plus
-// one step's change, or the difference of two atan results), the result
-// equals C's in value for every float, also with a / TWO_PI off by up to
-// 3 ULP (checked exhaustively): the quotient is -2..2, TWO_PI * q and the
-// difference are exact (Sterbenz), and a quotient off by one moves the
-// remainder by exactly TWO_PI, which the corrections take back. Only the
-// sign of a zero result may differ.
+// Angle into (-pi, pi]: the truncated remainder a - 2pi trunc(a / 2pi), then
+// one correction (the same operations as the C; the quotient correctly
+// rounded through fdiv).
 float angle_wrap(float a) {
-    precise float r = a - BOIDS_TWO_PI * trunc(a / BOIDS_TWO_PI);
+    precise float r = a - BOIDS_TWO_PI * trunc(fdiv(a, BOIDS_TWO_PI));
     if (r > BOIDS_PI)
         r -= BOIDS_TWO_PI;
     else if (r <= -BOIDS_PI)
@@ -529,17 +523,17 @@ vec3 wander(vec3 vel, inout vec2 angles, float rnd_theta, float rnd_phi, float w
     if (dim == 2u) {
         // Circle centre at distance along the heading; the point at theta
         // relative to the heading (the chapter adds the heading angle).
-        float c = cos(theta), s = sin(theta);
+        float c = cosf(theta), s = sinf(theta);
         to_target.x = heading.x * wander_distance + wander_radius * (heading.x * c - heading.y * s);
         to_target.y = heading.y * wander_distance + wander_radius * (heading.x * s + heading.y * c);
         to_target.z = 0.0;
     } else {
         precise float phi_step = phi + change * rnd_phi;
         phi = angle_wrap(phi_step);
-        float cp = cos(phi);
-        to_target.x = heading.x * wander_distance + wander_radius * cp * cos(theta);
-        to_target.y = heading.y * wander_distance + wander_radius * cp * sin(theta);
-        to_target.z = heading.z * wander_distance + wander_radius * sin(phi);
+        float cp = cosf(phi);
+        to_target.x = heading.x * wander_distance + wander_radius * cp * cosf(theta);
+        to_target.y = heading.y * wander_distance + wander_radius * cp * sinf(theta);
+        to_target.z = heading.z * wander_distance + wander_radius * sinf(phi);
     }
     angles.x = theta;
     angles.y = phi;
@@ -907,7 +901,7 @@ vec3 formation_place(uint formation, uint slot, uint members, float spacing, vec
         float m = float(members > 0u ? members : 1u);
         float r = max(spacing, fdiv(m * spacing, BOIDS_TWO_PI));
         float a = fdiv(BOIDS_TWO_PI * float(slot), m);
-        return vec3(r * cos(a), r * sin(a), 0.0);
+        return vec3(r * cosf(a), r * sinf(a), 0.0);
     }
     return offset;
 }
@@ -1089,7 +1083,7 @@ bool accumulate_force(inout vec3 total, vec3 force, float maxforce) {
 vec3 separation_term(vec3 offset, float d, float sep_radius) {
     float dmin = sep_radius * BOIDS_SEP_MIN_FRACTION;
     float de = d > dmin ? d : dmin;
-    float k = -sep_radius / (d * de); // -offset/d (unit away) * sep_radius/de
+    float k = fdiv(-sep_radius, d * de); // -offset/d (unit away) * sep_radius/de
     return offset * k;
 }
 
@@ -1213,12 +1207,11 @@ vec3 tutorial_velocity(vec3 vel, vec3 acc, float dt, float speed) {
 }
 
 // C twin: src/core/rules.c boids_heading_angle().
-// The heading of a velocity: atan2(y, x), 0 (east) when still (GLSL's
-// atan(0, 0) is undefined).
+// The heading of a velocity: atan2(y, x), 0 (east) when still.
 float heading_angle(vec3 vel) {
     if (vel.x == 0.0 && vel.y == 0.0)
         return 0.0;
-    return atan(vel.y, vel.x); // C: atan2f
+    return atan2f(vel.y, vel.x);
 }
 
 // C twin: src/core/rules.c boids_heading_turn().
@@ -1227,7 +1220,7 @@ float heading_angle(vec3 vel) {
 float heading_turn(float heading, vec3 target, float turn) {
     if (target.x == 0.0 && target.y == 0.0)
         return 0.0;
-    float diff = angle_diff(atan(target.y, target.x), heading);
+    float diff = angle_diff(atan2f(target.y, target.x), heading);
     return diff > 0.0 ? turn : (diff < 0.0 ? -turn : 0.0);
 }
 
@@ -1252,7 +1245,7 @@ float heading_rules(float heading, uint behaviors, vec3 align, vec3 separate, ve
 vec3 heading_velocity(vec3 vel, float turn, float speed) {
     precise float a = heading_angle(vel) + turn;
     float h = angle_wrap(a);
-    return vec3(speed * cos(h), speed * sin(h), 0.0);
+    return vec3(speed * cosf(h), speed * sinf(h), 0.0);
 }
 
 // C twin: src/core/rules.c boids_sin_turn().
@@ -1328,21 +1321,21 @@ vec3 turn_limit(vec3 old_vel, float max_angle, uint dim, vec3 vel) {
     if (!(max_angle > 0.0) || max_angle >= BOIDS_PI || speed == 0.0 || old_speed == 0.0)
         return vel;
     if (dim == 2u) {
-        float from = atan(old_vel.y, old_vel.x); // C: atan2f
-        float to = atan(vel.y, vel.x);
+        float from = atan2f(old_vel.y, old_vel.x);
+        float to = atan2f(vel.y, vel.x);
         float diff = angle_diff(to, from);
         if (abs(diff) <= max_angle)
             return vel;
         precise float a = from + (diff > 0.0 ? max_angle : -max_angle);
-        vel.x = speed * cos(a);
-        vel.y = speed * sin(a);
+        vel.x = speed * cosf(a);
+        vel.y = speed * sinf(a);
         return vel;
     }
     vec3 u = old_vel * fdiv(1.0, old_speed);
     vec3 v = vel * fdiv(1.0, speed);
     float c = dot3(u, v);
     c = c > 1.0 ? 1.0 : (c < -1.0 ? -1.0 : c);
-    if (c >= cos(max_angle)) // the same test as acos(c) <= max_angle for max_angle in (0, pi]
+    if (c >= cosf(max_angle)) // the same test as acos(c) <= max_angle for max_angle in (0, pi]
         return vel;
     // Unit vector in the turning plane, perpendicular to u.
     precise vec3 w = v - u * c;
@@ -1356,7 +1349,7 @@ vec3 turn_limit(vec3 old_vel, float max_angle, uint dim, vec3 vel) {
         w = cross3(up, u);
     }
     w = normalize3(w);
-    float cm = cos(max_angle), sm = sin(max_angle);
+    float cm = cosf(max_angle), sm = sinf(max_angle);
     precise vec3 r = speed * (u * cm + w * sm);
     return r;
 }
@@ -1438,7 +1431,7 @@ vec3 noise_point(float u1, float u2) {
     precise float q = 1.0 - z * z;
     float rho = sqrt(max(0.0, q));
     float phi = BOIDS_TWO_PI * u2;
-    return vec3(rho * cos(phi), rho * sin(phi), z);
+    return vec3(rho * cosf(phi), rho * sinf(phi), z);
 }
 
 // C twin: src/core/models.c boids_noise_turn().
@@ -1471,11 +1464,11 @@ vec3 direction_or_heading(vec3 sum, vec3 vel) {
 vec3 vicsek_heading(vec3 sum, vec3 vel, float eta, uint dim, vec3 u) {
     vec3 d = direction_or_heading(sum, vel);
     if (dim == 2u) {
-        precise float h0 = atan(d.y, d.x) + eta * (u.x - 0.5);
+        precise float h0 = atan2f(d.y, d.x) + eta * (u.x - 0.5);
         float h = angle_wrap(h0);
-        return vec3(cos(h), sin(h), 0.0);
+        return vec3(cosf(h), sinf(h), 0.0);
     }
-    precise float c = 1.0 - u.x * (1.0 - cos(0.5 * eta));
+    precise float c = 1.0 - u.x * (1.0 - cosf(0.5 * eta));
     precise float q = 1.0 - c * c;
     float s = sqrt(max(0.0, q));
     return noise_turn(d, c, s, noise_point(u.y, u.z));
@@ -1503,16 +1496,16 @@ vec3 couzin_desired(vec3 rep, uint rep_n, vec3 ori, uint ori_n, vec3 att, uint a
 // Gaussian (sigma, draws u), then the heading turned toward it by at most
 // max_angle.
 vec3 couzin_heading(vec3 desired, vec3 vel, float sigma, float max_angle, uint dim, vec3 u) {
-    precise float lg = -2.0 * log(1.0 - u.x);
+    precise float lg = -2.0 * logf(1.0 - u.x);
     float rho = sqrt(lg);
     vec3 d;
     if (dim == 2u) {
-        precise float h0 = atan(desired.y, desired.x) + sigma * (rho * cos(BOIDS_TWO_PI * u.y));
+        precise float h0 = atan2f(desired.y, desired.x) + sigma * (rho * cosf(BOIDS_TWO_PI * u.y));
         float h = angle_wrap(h0);
-        d = vec3(cos(h), sin(h), 0.0);
+        d = vec3(cosf(h), sinf(h), 0.0);
     } else {
         float a = sigma * rho;
-        d = noise_turn(desired, cos(a), sin(a), noise_point(u.y, u.z));
+        d = noise_turn(desired, cosf(a), sinf(a), noise_point(u.y, u.z));
     }
     d = turn_limit(vel, max_angle, dim, d);
     return set_mag(d, 1.0);
@@ -1571,10 +1564,10 @@ vec3 distance_constraint(vec3 anchor, vec3 target, float dist, bool min_only) {
 
 // C twin: src/core/bodies.c boids_mod_angle(). modAngle into [0, 2pi): the
 // notebook's loops (exact subtractions), after one reduction for angles far
-// out (C: fmodf, exact; here x - 2pi trunc(x / 2pi), which may differ there).
+// out (a - 2pi trunc(a / 2pi), as the C).
 float mod_angle(float a) {
     if (!(abs(a) < 64.0 * BOIDS_TWO_PI)) {
-        precise float r = a - BOIDS_TWO_PI * trunc(a / BOIDS_TWO_PI);
+        precise float r = a - BOIDS_TWO_PI * trunc(fdiv(a, BOIDS_TWO_PI));
         a = r;
     }
     while (a >= BOIDS_TWO_PI)

@@ -46,7 +46,7 @@ void snake_angles(uint id, uint n, float facing) {
         uint k = joint_index(i, id);
         vec4 q = joints[k];
         vec3 d = world_delta(q.xyz, prev.xyz);
-        q.w = (d.x == 0.0 && d.y == 0.0) ? prev.w : atan(d.y, d.x);
+        q.w = (d.x == 0.0 && d.y == 0.0) ? prev.w : atan2f(d.y, d.x);
         joints[k].w = q.w;
         prev = q;
     }
@@ -63,19 +63,19 @@ void snake_resolve(uint id, boids_body_params b, uint n, float facing, vec3 faci
         for (uint i = 1u; i < n; i++) {
             uint k = joint_index(i, id);
             vec3 d = world_delta(joints[k].xyz, prev.xyz);
-            float curr = (d.x == 0.0 && d.y == 0.0) ? prev.w : atan(d.y, d.x);
+            float curr = (d.x == 0.0 && d.y == 0.0) ? prev.w : atan2f(d.y, d.x);
             float ang = constrain_angle(curr, prev.w, angle_limit);
             float len = body_length(b, i - 1u);
             if (min_only)
                 len = min(len, norm3(d));
-            precise float x = prev.x - cos(ang) * len;
-            precise float y = prev.y - sin(ang) * len;
+            precise float x = prev.x - cosf(ang) * len;
+            precise float y = prev.y - sinf(ang) * len;
             prev = vec4(x, y, prev.z, ang);
             joints[k] = prev;
         }
         return;
     }
-    float cos_lim = cos(angle_limit), sin_lim = sin(angle_limit);
+    float cos_lim = cosf(angle_limit), sin_lim = sinf(angle_limit);
     vec3 ref = facing_dir;
     bool have_ref = norm2(ref) > 0.0;
     joints[k0].w = 0.0;
@@ -109,7 +109,7 @@ vec3 heading_of(vec3 vel, inout float angle) {
     float m = norm3(v);
     if (!(m > 0.0))
         return vec3(0.0);
-    angle = atan(v.y, v.x);
+    angle = atan2f(v.y, v.x);
     return v * fdiv(1.0, m);
 }
 

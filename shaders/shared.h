@@ -220,6 +220,58 @@
 #define BOIDS_SIN_T11 -15.094642576822984f
 #define BOIDS_SIN_T13 3.8199525848482803f
 
+/* ---- sine, cosine, arctangent and logarithm as C and GLSL both compute them
+ * (src/core/trig.c boids_sinf ..., shaders/trig.glsl sinf ...): GLSL states
+ * no precision for its sin, cos, atan and log, so the state never depends on
+ * the driver's. Each function is the same float operations in both languages
+ * (every add, subtract and multiply correctly rounded in both, no
+ * contraction: C -ffp-contract=off, GLSL precise; quotients through the
+ * correctly rounded fdiv). Polynomials: least-squares fits on Chebyshev points
+ * reweighted toward minimax, rounded to float. Accuracy against libm in
+ * docs/VALIDATION.md. */
+/* Reduction by quadrants: a - k pi/2 with pi/2 = P1 + P2 + P3 (P1 and P2 of 8
+ * significant bits, so k P1 and k P2 are exact for |k| < 2^16). */
+#define BOIDS_TRIG_MAX 65536.0f /* |a| beyond (or NaN, infinity): taken as 0 */
+#define BOIDS_TWO_OVER_PI 0.636619747f
+#define BOIDS_PIO2_1 1.5703125f
+#define BOIDS_PIO2_2 0.000484466553f
+#define BOIDS_PIO2_3 -6.39757843e-07f
+/* sin r = r + r^3 (S1 + S2 r^2 + S3 r^4), cos r = 1 - r^2/2 + r^4 (C1 + C2 r^2
+ * + C3 r^4) on |r| <= pi/4. */
+#define BOIDS_SIN_S1 -0.166666567f
+#define BOIDS_SIN_S2 0.00833229534f
+#define BOIDS_SIN_S3 -0.000195322267f
+#define BOIDS_COS_C1 0.0416666493f
+#define BOIDS_COS_C2 -0.00138875365f
+#define BOIDS_COS_C3 2.44567327e-05f
+/* atan t = t + t^3 (A1 + A2 t^2 + A3 t^4 + A4 t^6) on |t| <= tan(pi/8);
+ * beyond, atan(n / d) = pi/4 + atan((n - d) / (n + d)). Multiples of pi as a
+ * float and the rest. */
+#define BOIDS_TAN_PI_8 0.414213568f
+#define BOIDS_ATAN_A1 -0.333330601f
+#define BOIDS_ATAN_A2 0.199818447f
+#define BOIDS_ATAN_A3 -0.139217541f
+#define BOIDS_ATAN_A4 0.0819353908f
+#define BOIDS_PIO4_HI 0.785398185f
+#define BOIDS_PIO4_LO -2.18556941e-08f
+#define BOIDS_PIO2_HI 1.57079637f
+#define BOIDS_PIO2_LO -4.37113883e-08f
+#define BOIDS_PI_HI 3.14159274f
+#define BOIDS_PI_LO -8.74227766e-08f
+/* log x = e ln 2 + log m, m in [sqrt(1/2), sqrt 2), f = m - 1: log m = f -
+ * f^2/2 + f^3 (L1 + L2 f + ... + L7 f^6); ln 2 = LN2_HI (9 bits: e LN2_HI
+ * exact) + LN2_LO. */
+#define BOIDS_SQRT2 1.41421354f
+#define BOIDS_LOG_L1 0.333333313f
+#define BOIDS_LOG_L2 -0.250047117f
+#define BOIDS_LOG_L3 0.199835375f
+#define BOIDS_LOG_L4 -0.164918363f
+#define BOIDS_LOG_L5 0.146341056f
+#define BOIDS_LOG_L6 -0.148067534f
+#define BOIDS_LOG_L7 0.101324342f
+#define BOIDS_LN2_HI 0.693359375f
+#define BOIDS_LN2_LO -0.000212194442f
+
 /* ---- flow field kinds (the field itself is built on the CPU) -------------- */
 #define BOIDS_FLOW_NOISE 0u
 #define BOIDS_FLOW_SWIRL 1u

@@ -10,6 +10,7 @@
  * Offers:
  *   vector helpers     boids_limit, boids_set_mag, boids_steer_from_desired
  *   geometry           boids_world_delta, boids_world_wrap, boids_angle_wrap, boids_angle_diff
+ *   trigonometry       boids_sinf, boids_cosf, boids_atan2f, boids_logf (the same bits in GLSL)
  *   RNG                boids_hash, boids_rng_u32, boids_rng_signed, boids_rng_unit
  *   per-agent ranges   boids_agent_range, boids_agent_maxspeed, boids_agent_maxforce
  *   fixed point        boids_fix, boids_unfix
@@ -93,6 +94,13 @@ static inline bool boids_in_cone(float along, float cos_half, float d2) {
 }
 // Angle into (-pi, pi].
 float boids_angle_wrap(float a);
+// sin, cos, atan2 and the natural logarithm by the same float operations in
+// C and GLSL (shaders/trig.glsl), within 3 ULP of libm's (src/core/trig.c);
+// every angle the state depends on goes through these, never libm's.
+float boids_sinf(float a);
+float boids_cosf(float a);
+float boids_atan2f(float y, float x);
+float boids_logf(float x);
 // Shortest signed turn from `current` to `target`, in (-pi, pi]
 // (boids-angle-bug.txt: +3.0 -> -3.0 is +0.283, through pi, not -6.0).
 float boids_angle_diff(float target, float current);

@@ -52,11 +52,12 @@ void boids_chain_resolve(const boids_world_params *w, float (*joints)[4], const 
         boids_distance_constraint(w, joints[i], joints[i + 1], lengths[i], min_only);
 }
 
-// modAngle: the notebook's loops (exact subtractions), after one fmod for
-// angles far out (the loops would take long there).
+// modAngle: the notebook's loops (exact subtractions), after one reduction
+// a - 2pi trunc(a / 2pi) for angles far out (the loops would take long
+// there; the GLSL twin's operations).
 float boids_mod_angle(float a) {
     if (!(fabsf(a) < 64.0f * BOIDS_TWO_PI))
-        a = fmodf(a, BOIDS_TWO_PI);
+        a = a - BOIDS_TWO_PI * truncf(a / BOIDS_TWO_PI);
     while (a >= BOIDS_TWO_PI)
         a -= BOIDS_TWO_PI;
     while (a < 0.0f)
@@ -86,7 +87,7 @@ void boids_snake_angles(const boids_world_params *w, float (*joints)[4], uint32_
     for (uint32_t i = 1; i < n; i++) {
         float d[3];
         joint_delta(w, joints[i], joints[i - 1], d); // vecFromSub(joints[i-1], joints[i])
-        joints[i][3] = (d[0] == 0.0f && d[1] == 0.0f) ? joints[i - 1][3] : atan2f(d[1], d[0]);
+        joints[i][3] = (d[0] == 0.0f && d[1] == 0.0f) ? joints[i - 1][3] : boids_atan2f(d[1], d[0]);
     }
 }
 
@@ -126,19 +127,19 @@ void boids_snake_resolve(const boids_world_params *w, float (*joints)[4], const 
         for (uint32_t i = 1; i < n; i++) {
             float d[3];
             joint_delta(w, joints[i], joints[i - 1], d);
-            float curr = (d[0] == 0.0f && d[1] == 0.0f) ? joints[i - 1][3] : atan2f(d[1], d[0]);
+            float curr = (d[0] == 0.0f && d[1] == 0.0f) ? joints[i - 1][3] : boids_atan2f(d[1], d[0]);
             float ang = boids_constrain_angle(curr, joints[i - 1][3], angle_limit);
             float len = lengths[i - 1];
             if (min_only)
                 len = fminf(len, glm_vec3_norm(d));
             joints[i][3] = ang;
-            joints[i][0] = joints[i - 1][0] - cosf(ang) * len;
-            joints[i][1] = joints[i - 1][1] - sinf(ang) * len;
+            joints[i][0] = joints[i - 1][0] - boids_cosf(ang) * len;
+            joints[i][1] = joints[i - 1][1] - boids_sinf(ang) * len;
             joints[i][2] = joints[i - 1][2];
         }
         return;
     }
-    float cos_lim = cosf(angle_limit), sin_lim = sinf(angle_limit);
+    float cos_lim = boids_cosf(angle_limit), sin_lim = boids_sinf(angle_limit);
     float ref[3] = {facing_dir[0], facing_dir[1], facing_dir[2]};
     bool have_ref = glm_vec3_norm2(ref) > 0.0f;
     joints[0][3] = 0.0f;
@@ -195,7 +196,7 @@ static void heading_of(const float vel[3], uint32_t dim, float dir[3], float *an
     else
         glm_vec3_zero(dir);
     if (angle && m > 0.0f)
-        *angle = atan2f(v[1], v[0]);
+        *angle = boids_atan2f(v[1], v[0]);
 }
 
 // A body straight behind the agent.

@@ -19,14 +19,14 @@ void boids_turn_limit(const float old_vel[3], float max_angle, uint32_t dim, flo
     if (!(max_angle > 0.0f) || max_angle >= BOIDS_PI || speed == 0.0f || old_speed == 0.0f)
         return;
     if (dim == 2) {
-        float from = atan2f(old_vel[1], old_vel[0]);
-        float to = atan2f(vel[1], vel[0]);
+        float from = boids_atan2f(old_vel[1], old_vel[0]);
+        float to = boids_atan2f(vel[1], vel[0]);
         float diff = boids_angle_diff(to, from);
         if (fabsf(diff) <= max_angle)
             return;
         float a = from + (diff > 0.0f ? max_angle : -max_angle);
-        vel[0] = speed * cosf(a);
-        vel[1] = speed * sinf(a);
+        vel[0] = speed * boids_cosf(a);
+        vel[1] = speed * boids_sinf(a);
         return;
     }
     float u[3], v[3];
@@ -34,7 +34,7 @@ void boids_turn_limit(const float old_vel[3], float max_angle, uint32_t dim, flo
     glm_vec3_scale(vel, 1.0f / speed, v);
     float c = glm_vec3_dot(u, v);
     c = c > 1.0f ? 1.0f : (c < -1.0f ? -1.0f : c);
-    if (c >= cosf(max_angle)) // the same test as acos(c) <= max_angle for max_angle in (0, pi]
+    if (c >= boids_cosf(max_angle)) // the same test as acos(c) <= max_angle for max_angle in (0, pi]
         return;
     // Unit vector in the turning plane, perpendicular to u.
     float w[3];
@@ -50,7 +50,7 @@ void boids_turn_limit(const float old_vel[3], float max_angle, uint32_t dim, flo
         glm_vec3_cross(up, u, w);
     }
     glm_vec3_normalize(w);
-    float cm = cosf(max_angle), sm = sinf(max_angle);
+    float cm = boids_cosf(max_angle), sm = boids_sinf(max_angle);
     for (int a = 0; a < 3; a++)
         vel[a] = speed * (u[a] * cm + w[a] * sm);
 }

@@ -61,8 +61,8 @@ void boids_formation_place(uint32_t formation, uint32_t slot, uint32_t members, 
         float m = (float)(members > 0u ? members : 1u);
         float r = fmaxf(spacing, m * spacing / BOIDS_TWO_PI);
         float a = BOIDS_TWO_PI * (float)slot / m;
-        dest[0] = r * cosf(a);
-        dest[1] = r * sinf(a);
+        dest[0] = r * boids_cosf(a);
+        dest[1] = r * boids_sinf(a);
         break;
     }
     default:

@@ -44,8 +44,8 @@ void boids_noise_point(float u1, float u2, float dest[3]) {
     float z = 2.0f * u1 - 1.0f;
     float rho = sqrtf(fmaxf(0.0f, 1.0f - z * z));
     float phi = BOIDS_TWO_PI * u2;
-    dest[0] = rho * cosf(phi);
-    dest[1] = rho * sinf(phi);
+    dest[0] = rho * boids_cosf(phi);
+    dest[1] = rho * boids_sinf(phi);
     dest[2] = z;
 }
 
@@ -89,13 +89,13 @@ void boids_vicsek_heading(const float sum[3], const float vel[3], float eta, uin
     float d[3];
     direction_or_heading(sum, vel, d);
     if (dim == 2) {
-        float h = boids_angle_wrap(atan2f(d[1], d[0]) + eta * (u[0] - 0.5f));
-        dest[0] = cosf(h);
-        dest[1] = sinf(h);
+        float h = boids_angle_wrap(boids_atan2f(d[1], d[0]) + eta * (u[0] - 0.5f));
+        dest[0] = boids_cosf(h);
+        dest[1] = boids_sinf(h);
         dest[2] = 0.0f;
         return;
     }
-    float c = 1.0f - u[0] * (1.0f - cosf(0.5f * eta));
+    float c = 1.0f - u[0] * (1.0f - boids_cosf(0.5f * eta));
     float s = sqrtf(fmaxf(0.0f, 1.0f - c * c)), r[3];
     boids_noise_point(u[1], u[2], r);
     boids_noise_turn(d, c, s, r, dest);
@@ -133,16 +133,16 @@ void boids_couzin_desired(const float rep[3], uint32_t rep_n, const float ori[3]
 // vel toward it by at most max_angle (radians per step; 0 or >= pi: no limit).
 void boids_couzin_heading(const float desired[3], const float vel[3], float sigma, float max_angle, uint32_t dim,
                           const float u[3], float dest[3]) {
-    float rho = sqrtf(-2.0f * logf(1.0f - u[0])), d[3];
+    float rho = sqrtf(-2.0f * boids_logf(1.0f - u[0])), d[3];
     if (dim == 2) {
-        float h = boids_angle_wrap(atan2f(desired[1], desired[0]) + sigma * (rho * cosf(BOIDS_TWO_PI * u[1])));
-        d[0] = cosf(h);
-        d[1] = sinf(h);
+        float h = boids_angle_wrap(boids_atan2f(desired[1], desired[0]) + sigma * (rho * boids_cosf(BOIDS_TWO_PI * u[1])));
+        d[0] = boids_cosf(h);
+        d[1] = boids_sinf(h);
         d[2] = 0.0f;
     } else {
         float a = sigma * rho, r[3];
         boids_noise_point(u[1], u[2], r);
-        boids_noise_turn(desired, cosf(a), sinf(a), r, d);
+        boids_noise_turn(desired, boids_cosf(a), boids_sinf(a), r, d);
     }
     boids_turn_limit(vel, max_angle, dim, d);
     boids_set_mag(d, 1.0f, dest);

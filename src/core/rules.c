@@ -69,7 +69,7 @@ void boids_tutorial_velocity(const float vel[3], const float acc[3], float dt, f
 float boids_heading_angle(const float vel[3]) {
     if (vel[0] == 0.0f && vel[1] == 0.0f)
         return 0.0f;
-    return atan2f(vel[1], vel[0]);
+    return boids_atan2f(vel[1], vel[0]);
 }
 
 // One rule's turn: +turn if `target` lies counter-clockwise of the heading
@@ -79,7 +79,7 @@ float boids_heading_angle(const float vel[3]) {
 float boids_heading_turn(float heading, const float target[3], float turn) {
     if (target[0] == 0.0f && target[1] == 0.0f)
         return 0.0f;
-    float diff = boids_angle_diff(atan2f(target[1], target[0]), heading);
+    float diff = boids_angle_diff(boids_atan2f(target[1], target[0]), heading);
     return diff > 0.0f ? turn : (diff < 0.0f ? -turn : 0.0f);
 }
 
@@ -105,8 +105,8 @@ float boids_heading_rules(float heading, uint32_t behaviors, const float align[3
 // The new velocity: the heading turned by `turn`, at `speed`.
 void boids_heading_velocity(const float vel[3], float turn, float speed, float dest[3]) {
     float h = boids_angle_wrap(boids_heading_angle(vel) + turn);
-    dest[0] = speed * cosf(h);
-    dest[1] = speed * sinf(h);
+    dest[0] = speed * boids_cosf(h);
+    dest[1] = speed * boids_sinf(h);
     dest[2] = 0.0f;
 }
 

@@ -23,16 +23,16 @@ void boids_wander(const float vel[3], float angles[2], float rnd_theta, float rn
     if (dim == 2) {
         // Circle centre at distance along the heading; the point at theta
         // relative to the heading (the chapter adds the heading angle).
-        float c = cosf(theta), s = sinf(theta);
+        float c = boids_cosf(theta), s = boids_sinf(theta);
         to_target[0] = heading[0] * distance + radius * (heading[0] * c - heading[1] * s);
         to_target[1] = heading[1] * distance + radius * (heading[0] * s + heading[1] * c);
         to_target[2] = 0.0f;
     } else {
         phi = boids_angle_wrap(phi + change * rnd_phi);
-        float cp = cosf(phi);
-        to_target[0] = heading[0] * distance + radius * cp * cosf(theta);
-        to_target[1] = heading[1] * distance + radius * cp * sinf(theta);
-        to_target[2] = heading[2] * distance + radius * sinf(phi);
+        float cp = boids_cosf(phi);
+        to_target[0] = heading[0] * distance + radius * cp * boids_cosf(theta);
+        to_target[1] = heading[1] * distance + radius * cp * boids_sinf(theta);
+        to_target[2] = heading[2] * distance + radius * boids_sinf(phi);
     }
     angles[0] = theta;
     angles[1] = phi;

@@ -15,8 +15,10 @@ typedef struct boids_shader_file {
 } boids_shader_file;
 extern const boids_shader_file boids_shader_files[]; // shaders_embedded.c
 
-static const char *const prelude[] = {"shared.h", "common.glsl", "rounding.glsl", "behaviors.glsl", "grid.glsl"};
+static const char *const prelude[] = {"shared.h",       "common.glsl",    "rounding.glsl",
+                                      "trig.glsl",      "behaviors.glsl", "grid.glsl"};
 #define PRELUDE_COUNT (sizeof(prelude) / sizeof(prelude[0]))
+_Static_assert(PRELUDE_COUNT + 3 <= BOIDS_SHADER_MAX_PARTS, "version, emulate.glsl, the prelude and the stage");
 
 // See program_source.h.
 const char *boids_shader_file_at(size_t i) {
@@ -80,7 +82,7 @@ static void version_lines(const char *file, bool compute, unsigned flags, char *
     bool int64 = compute && (flags & BOIDS_SHADER_INT64);
     unsigned emu = compute ? flags : 0u;
     bool gl41 = !compute && (flags & BOIDS_SHADER_GL41);
-    snprintf(version, size, "#version %s core\n%s%s#define BOIDS_GLSL 1\n#define BOIDS_STAGE_%s 1\n%s%s%s%s%s%s",
+    snprintf(version, size, "#version %s core\n%s%s#define BOIDS_GLSL 1\n#define BOIDS_STAGE_%s 1\n%s%s%s%s%s%s%s%s%s",
              gl41 ? "410" : "450", gl41 ? "#define BOIDS_GL41 1\n" : "",
              int64 ? "#extension GL_ARB_gpu_shader_int64 : require\n#define BOIDS_INT64 1\n" : "", upper,
              compute && (flags & BOIDS_SHADER_MORTON) ? "#define BOIDS_KERNEL_MORTON 1\n" : "",

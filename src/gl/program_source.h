@@ -15,9 +15,9 @@
 #include "boids/error.h"
 
 // The most strings of one shader: the version line, emulate.glsl (only
-// under an emulation), shared.h, common.glsl, behaviors.glsl, grid.glsl, the
-// stage.
-#define BOIDS_SHADER_MAX_PARTS 7
+// under an emulation), shared.h, common.glsl, rounding.glsl, trig.glsl,
+// behaviors.glsl, grid.glsl, the stage (program_source.c checks it).
+#define BOIDS_SHADER_MAX_PARTS 9
 
 // Variants of a compute shader's defines (the flags of
 // boids_shader_source_build; drawing shaders take none).
@@ -32,7 +32,10 @@
 #define BOIDS_SHADER_EMU_CONV_WRAP 32u  // the same, wrapping modulo 2^32
 #define BOIDS_SHADER_EMU_ULP_UP 64u    // sqrt, inversesqrt, division 2 ULP away from zero
 #define BOIDS_SHADER_EMU_ULP_DOWN 128u // sqrt, inversesqrt, division 2 ULP toward zero
-#define BOIDS_SHADER_EMU_ALL 240u
+#define BOIDS_SHADER_EMU_DIV_UP 1024u   // every division (the shaders rewritten by tests/div_rewrite.py) 2 ULP up
+#define BOIDS_SHADER_EMU_DIV_DOWN 2048u // the same, toward zero
+#define BOIDS_SHADER_EMU_TRIG 4096u     // sin, cos, tan, asin, acos, atan, log, log2, exp, exp2, pow a few ULP off
+#define BOIDS_SHADER_EMU_ALL 7408u
 // sqrt and division corrected to the C's (correctly rounded) results: where
 // the driver's are not (src/gpu/gpu.c rounding_exact), BOIDS_CORRECT_ROUNDING.
 #define BOIDS_SHADER_CORRECT 256u
