@@ -90,6 +90,9 @@ static void version_lines(const char *file, bool compute, unsigned flags, char *
              (emu & BOIDS_SHADER_EMU_CONV_WRAP) ? "#define BOIDS_EMULATE_CONV_WRAP 1\n" : "",
              (emu & BOIDS_SHADER_EMU_ULP_UP) ? "#define BOIDS_EMULATE_ULP_UP 1\n" : "",
              (emu & BOIDS_SHADER_EMU_ULP_DOWN) ? "#define BOIDS_EMULATE_ULP_DOWN 1\n" : "",
+             (emu & BOIDS_SHADER_EMU_DIV_UP) ? "#define BOIDS_EMULATE_DIV_UP 1\n" : "",
+             (emu & BOIDS_SHADER_EMU_DIV_DOWN) ? "#define BOIDS_EMULATE_DIV_DOWN 1\n" : "",
+             (emu & BOIDS_SHADER_EMU_TRIG) ? "#define BOIDS_EMULATE_TRIG 1\n" : "",
              (emu & BOIDS_SHADER_CORRECT) ? "#define BOIDS_CORRECT_ROUNDING 1\n" : "");
 }
 
