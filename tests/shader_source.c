@@ -6,7 +6,10 @@
 //                    GL_ARB_gpu_shader_int64 (NAME.int64.comp) and once
 //                    without (NAME.comp: GLSL 4.50 core, no extension), and
 //                    with the GPU kernel variant's defines, no extension
-//                    (NAME.morton.comp); steer.comp also specialised as
+//                    (NAME.morton.comp), and with the correction of sqrt
+//                    and division (NAME.corrected.comp: BOIDS_CORRECT_ROUNDING,
+//                    as on a driver whose own are not correctly rounded,
+//                    src/gpu/gpu.c); steer.comp also specialised as
 //                    the backend specialises it (src/gpu/steer_spec.h): to
 //                    a 2D flocking run (steer.spec-flocking.comp) and to a
 //                    3D run of every behaviour with relations, K nearest
@@ -108,14 +111,15 @@ static int run(const boids_options *o) {
                 !write_source(outdir, shader_dir, f, BOIDS_SHADER_INT64, name))
                 return 1;
             printf("comp %s\ncomp %s\n", f, name);
-            // The kernel variants' defines (boids/core.h boids_kernel), without the extension.
+            // The other variants' defines, without the extension: the kernel variant (boids/core.h
+            // boids_kernel) and the rounding correction, whose code only this variant compiles.
             static const struct {
                 const char *name;
                 unsigned flags;
-            } kernels[] = {{"morton", BOIDS_SHADER_MORTON}};
-            for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
-                snprintf(name, sizeof(name), "%.*s.%s.comp", (int)(strlen(f) - 5), f, kernels[k].name);
-                if (!write_source(outdir, shader_dir, f, kernels[k].flags, name))
+            } variants[] = {{"morton", BOIDS_SHADER_MORTON}, {"corrected", BOIDS_SHADER_CORRECT}};
+            for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++) {
+                snprintf(name, sizeof(name), "%.*s.%s.comp", (int)(strlen(f) - 5), f, variants[k].name);
+                if (!write_source(outdir, shader_dir, f, variants[k].flags, name))
                     return 1;
                 printf("comp %s\n", name);
             }
