@@ -268,7 +268,8 @@ float agent_maxforce(boids_group_params g, uint id) {
 // 2^32), each below 2^32: in range for uint().
 uvec2 fix_trunc_mag(float a) {
     float hi = floor(a * (1.0 / 4294967296.0));
-    return uvec2(uint(a - hi * 4294967296.0), uint(hi));
+    precise float lo = a - hi * 4294967296.0;
+    return uvec2(uint(lo), uint(hi));
 }
 
 // The 64-bit magnitude m as a float, rounded to nearest, ties to even, by

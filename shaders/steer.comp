@@ -316,7 +316,8 @@ float ring_bound(uint j) {
         wmin = min(wmin, world.cell[a]);
         e = max(e, abs(world.min[a]) + world.size[a]);
     }
-    return float(j) * wmin * (1.0 - BOIDS_EARLY_STOP_REL) - BOIDS_EARLY_STOP_ABS * e;
+    precise float b = float(j) * wmin * (1.0 - BOIDS_EARLY_STOP_REL) - BOIDS_EARLY_STOP_ABS * e;
+    return b;
 }
 
 // C twin: src/core/steer.c gather_rings().

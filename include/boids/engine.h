@@ -23,7 +23,7 @@
  *   boids_engine_neighbor_graph / boids_neighbor_graph_free   who is near whom, as CSR by agent id
  *   boids_engine_save / _write_csv / _last_good / _record_open / _record_close / _error
  *   boids_engine_gl_buffers    the GPU's buffer names, to draw from (GPU backend only)
- *   boids_engine_trig_error / _fault_env (BOIDS_FAULT checked before GL) / _corrects_rounding
+ *   boids_engine_fault_env (BOIDS_FAULT checked before GL) / _corrects_rounding
  *   boids_engine_program_stats  the GPU's compute programs as the driver compiled them (boids/program_stats.h)
  *   boids_engine_count / _dim / _steps / _backend / _describe / _context / _renderer / _cells / _bytes
  *   BOIDS_TOL_* / boids_tol_joint  the CPU-vs-GPU tolerances (boids/tolerance.h)
@@ -455,9 +455,6 @@ typedef struct boids_engine_gl {
 // BOIDS_ERR_ARGUMENT on the CPU backend (out zeroed).
 boids_result boids_engine_gl_buffers(const boids_engine *e, boids_engine_gl *out);
 
-// The largest absolute error of the GPU's sin, cos and atan
-// (boids_gpu_trig_error: measured once); 0 on the CPU.
-float boids_engine_trig_error(boids_engine *e);
 // GPU: whether the shaders correct sqrt and division to the C's correctly
 // rounded results (this driver's differ: boids_gpu_corrects_rounding);
 // false on the CPU.

@@ -174,10 +174,6 @@ void boids_gpu_bodies(boids_gpu *g);
 // The joints in the layout of boids_sim.joints (rows * N vec4); BOIDS_ERR_ARGUMENT
 // when bytes does not match.
 boids_result boids_gpu_read_joints(boids_gpu *g, float (*joints)[4], size_t bytes);
-// The largest absolute error of this GPU's sin, cos and atan over a sweep
-// (measured once by shaders/trig_probe.comp against libm; at least 2^-24):
-// desktop GLSL leaves their precision to the driver.
-float boids_gpu_trig_error(boids_gpu *g);
 // GL debug messages of type error seen so far.
 uint32_t boids_gpu_debug_errors(const boids_gpu *g);
 // BOIDS_OK while healthy; BOIDS_ERR_GPU_LOST with "the OpenGL context was

@@ -4,9 +4,12 @@
 // is 0 only if every check holds.
 //   1. exact: cells, counts, starts, sum == N, ids per cell, neighbour counts
 //      (pairs within a few ULP of the radius are listed, not failed);
-//   2. one step: each behaviour alone and all together, per agent
-//      |gpu - cpu| <= atol + rtol |cpu| and a normwise check;
-//   3. S steps: statistics within stated bounds, invariants.
+//   2. one step: each behaviour alone, all together, each rule set and
+//      model: every force, velocity, position, wander angle and joint bit
+//      for bit (nothing in the shaders is left to the driver's rounding);
+//   3. S steps: statistics within stated bounds, invariants, and the two
+//      states' state-hashes equal;
+//   4. the bodies stage alone from the same heads, bit for bit.
 // A GPU fault (boids_engine_check: the context lost, OpenGL errors) is checked
 // before each comparison reads the GPU: one line, exit 3.
 // This file: the options, the set-up and the report's helpers; the horizons
@@ -29,9 +32,10 @@ static const char usage[] = // the usage lines and what it does, before the flag
     "\n"
     "Runs the same initial state on the CPU reference and on the GPU compute shaders\n"
     "(headless EGL) and compares them: exactly (grid cells, counts, starts, ids per\n"
-    "cell, neighbour counts), after one step per behaviour (tolerances from the GLSL\n"
-    "4.50 precision rules), and after S steps (statistics and invariants); then the\n"
-    "bodies stage alone from the same heads, after 1 and min(S, 100) steps (without\n"
+    "cell, neighbour counts), after one step per behaviour, rule set and model (every\n"
+    "force, velocity, position and joint bit for bit), and after S steps (statistics,\n"
+    "invariants, equal state-hashes); then the bodies stage alone from the same heads,\n"
+    "bit for bit after 1 and min(S, 100) steps (without\n"
     "--bodies: a snake, a chain and a fish, one per group; --joints, --body-length).\n"
     "Defaults: 100000 agents, 100 steps, behaviours all.\n";
 static const char usage_notes[] = // after the flags
@@ -242,7 +246,7 @@ static int run(const boids_options *opt) {
     boids_engine_copy_state(g, s);
     validate_exact(s, g);
 
-    printf("2. one step, each behaviour alone and all together (tolerances: GLSL 4.50 precision rules)\n");
+    printf("2. one step, each behaviour alone and all together, bit for bit\n");
     uint32_t compared = 0, vacuous = 0;
     for (uint32_t b = 0; b <= BOIDS_BEHAVIOR_COUNT; b++)
         if (b == BOIDS_BEHAVIOR_COUNT || (p.group[0].behaviors & BOIDS_BIT(b))) {

@@ -1,7 +1,7 @@
 // src/app/validate_horizons.c: the comparisons of boids-validate
 // (validate.h): horizon 1, the grid and neighbour counts exactly; 2, one
-// step per behaviour within the GLSL 4.50 precision rules; 3, S steps'
-// statistics and invariants; 4, the bodies stage alone from the same heads.
+// step per behaviour, bit for bit; 3, S steps' statistics, invariants and
+// state-hashes; 4, the bodies stage alone from the same heads, bit for bit.
 // Each check is one line of the report (validate_check).
 #include <math.h>
 #include <stdio.h>
@@ -109,252 +109,149 @@ void validate_exact(boids_engine *s, boids_engine *g) {
         free(all[k]);
 }
 
-// Tolerances of one step, from the GLSL 4.50 precision rules (section
-// 4.7.1): +, -, * correctly rounded, / and inversesqrt 2.5 and 2 ULP, sqrt
-// as 1/inversesqrt, and the driver may fuse a*b+c unless `precise`. A
-// steering force is desired - velocity (|desired|, |velocity| <= maxspeed)
-// limited to maxforce, so a rounding difference of k ULP in a chain of
-// ~10 operations on values of magnitude maxspeed shows as an absolute
-// error of about 10 * 4 * 2^-23 * maxspeed: ARITH = 64 * 2^-23 per unit of
-// maxspeed. The neighbour sums are the same integers unless one term rounds
-// differently (1 unit in 2^32 of the radius); every in-range decision is
-// made on squared values, which round alike everywhere. sin, cos, atan have
-// only an absolute bound (2^-11 on [-pi, pi]): wander's force gets TRIG = 4 *
-// 2^-11 per unit of maxspeed. A combination is a weighted sum, so its
-// tolerance is the weighted sum of its behaviours'. rtol = 2^-16.
-#define ARITH BOIDS_TOL_ARITH
-#define TRIG BOIDS_TOL_TRIG
-#define RTOL BOIDS_TOL_REL
+// Horizons 2 and 4 compare bits. Nothing the GPU computes is left to what
+// GLSL lets a driver choose: +, -, * are correctly rounded everywhere and no
+// add is fused with a product (`precise`), roots and quotients are corrected
+// to the correctly rounded ones (cr_sqrt, fdiv), sine, cosine, arctangent and
+// logarithm are the C's own float operations (trig.glsl), conversions never
+// leave 32 bits, and the neighbour sums are order-free integers. So every
+// force, velocity, position, wander angle and joint must equal the C
+// reference's bit for bit; a difference of one ULP is a failure, reported
+// with how many agents differ and by how many ULPs at worst.
 
-// The largest maxspeed of a group's agents: its range's top when it has one.
-static float group_top_speed(const boids_group_params *g) {
-    return g->maxspeed_lo > 0.0f ? g->maxspeed_hi : g->maxspeed;
+// Distance in ULPs between two floats: 0 when their bits are equal, the
+// number of floats between them otherwise (+0 and -0 one apart; with
+// any_zero_sign, 0: GLSL does not promise a zero's sign, so a force's zero
+// component may carry either, while the state itself is compared bit for
+// bit); a NaN on one side only is infinitely far.
+static double ulps_apart(float x, float y, bool any_zero_sign) {
+    uint32_t a, b;
+    memcpy(&a, &x, 4);
+    memcpy(&b, &y, 4);
+    if (a == b || (any_zero_sign && x == 0.0f && y == 0.0f))
+        return 0.0;
+    if (isnan(x) || isnan(y))
+        return INFINITY;
+    // Floats in the order of their values as integers: negatives mirrored
+    // below 2^31, +0 at 2^31.
+    int64_t ka = a >> 31 ? (int64_t)0x7fffffff - (int64_t)(a & 0x7fffffffu) : (int64_t)a + 0x80000000ll;
+    int64_t kb = b >> 31 ? (int64_t)0x7fffffff - (int64_t)(b & 0x7fffffffu) : (int64_t)b + 0x80000000ll;
+    return (double)(ka > kb ? ka - kb : kb - ka);
 }
 
-static float force_atol(const boids_group_params *g, uint32_t behaviors) {
-    // The Vicsek and Couzin rule sets' steer output is the new unit heading,
-    // through atan2, cos and sin (2D) or cos, sin, sqrt, log (3D).
-    if (g->rules == BOIDS_RULES_VICSEK || g->rules == BOIDS_RULES_COUZIN)
-        return TRIG;
-    float atol = 0.0f, ms = group_top_speed(g);
-    for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++)
-        if (behaviors & BOIDS_BIT(b))
-            atol += fabsf(boids_weight(g, b)) * (b == BOIDS_BI_WANDER ? TRIG : ARITH) * ms;
-    return atol > 0.0f ? atol : ARITH * ms;
-}
-
-// Worst |gpu - cpu| / (atol + rtol |cpu|) over xyz of id-indexed arrays,
-// with a per-agent atol; the normwise relative error; the largest |cpu|.
+// Lanes [0, lanes) of two id-indexed arrays compared bit for bit (a zero's
+// sign aside with any_zero_sign): how many agents (rows) differ, the worst
+// distance in ULPs and its row, the largest |cpu| (0: nothing to compare).
 typedef struct compare {
-    double worst, norm, largest;
-    uint32_t worst_id, bad;
+    double worst_ulps, largest;
+    uint32_t differ, worst_id;
 } compare;
 
-static compare compare_by_id(const float (*cpu)[4], const float (*gpu)[4], const float *atol, uint32_t n) {
-    compare c = {.worst = -1};
-    double err2 = 0, ref2 = 0;
-    for (uint32_t i = 0; i < n; i++)
-        for (int a = 0; a < 3; a++) {
-            double e = fabs((double)gpu[i][a] - cpu[i][a]), lim = atol[i] + RTOL * fabs(cpu[i][a]);
-            err2 += e * e;
-            ref2 += (double)cpu[i][a] * cpu[i][a];
+static compare compare_bits(const float (*cpu)[4], const float (*gpu)[4], uint32_t n, int lanes, bool any_zero_sign) {
+    compare c = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        bool differs = false;
+        for (int a = 0; a < lanes; a++) {
+            double u = ulps_apart(cpu[i][a], gpu[i][a], any_zero_sign);
             c.largest = fmax(c.largest, fabs(cpu[i][a]));
-            c.bad += e > lim;
-            if (e / lim > c.worst) {
-                c.worst = e / lim;
+            differs = differs || u > 0.0;
+            if (u > c.worst_ulps) {
+                c.worst_ulps = u;
                 c.worst_id = i;
             }
         }
-    c.norm = ref2 > 0 ? sqrt(err2 / ref2) : sqrt(err2);
+        c.differ += differs;
+    }
     return c;
 }
 
-// Fold-back ties of the bodies stage (the CPU's and the GLSL's rule alike,
-// src/core/bodies.c). A snake's or fish's joint i takes the direction from
-// its old place to joint i-1's new one, kept within angle_limit of joint
-// i-1's angle (constrainAngle); a direction straight back (angleDiff = +-pi)
-// is clamped to the side of diff's sign: a jump of 2 angle_limit in the
-// joint's angle (pi/4 for a snake; its joints after it follow), which a
-// rounding difference can put on either side. 3D: constrain_direction's
-// plane for u near -ref, the same jump. A segment shorter than its ends'
-// error has no direction either (chains too). A body is tied from the first
-// step its CPU state comes within the GPU's allowed error of such a point:
-// the direction's error is 2 sqrt(dim) e / |d| plus one atan (e: the ends'
-// tolerance, head_tol + boids_tol_joint at that step); the reference's is
-// the largest of those up the body (the clamp is 1-Lipschitz), from one atan
-// at the head (the facing). Both sides are the rule's; such a body is
-// excused when its joints are apart, and reported.
-typedef struct fold_ties {
-    uint8_t *tied;          // by id: the body passed a tie (stays set)
-    uint32_t *step, *joint; // by id: where, for the report
-    float *margin, *band;   // by id: how far from straight back, and the error allowed (rad)
-    uint32_t count;
-} fold_ties;
-
-static void fold_ties_init(fold_ties *t, uint32_t n) {
-    size_t m = (size_t)n + 1;
-    t->tied = calloc(m, 1);
-    t->step = calloc(m, 4);
-    t->joint = calloc(m, 4);
-    t->margin = calloc(m, 4);
-    t->band = calloc(m, 4);
-    t->count = 0;
-    if (!t->tied || !t->step || !t->joint || !t->margin || !t->band) {
-        fprintf(stderr, PROG ": out of memory\n");
-        exit(3);
+// One check line of a bit-for-bit comparison: PASS "all N <what> equal the
+// CPU's bits", or FAIL naming how many differ, by how much at worst and
+// where (row id; the values on both sides).
+static void check_bits(const char *name, const char *what, const compare *c, uint32_t n, const float *cpu,
+                       const float *gpu, const char *extra) {
+    if (c->differ == 0) {
+        validate_check(true, "%-12s %s: all %u bit-equal to the CPU's (largest |value| %.3g)%s", name, what, n,
+                       c->largest, extra);
+        return;
     }
+    validate_check(false,
+                   "%-12s %s: %u of %u differ from the CPU's bits, at worst by %.0f ULP (id %u: cpu %.9g %.9g %.9g, "
+                   "gpu %.9g %.9g %.9g)%s",
+                   name, what, c->differ, n, c->worst_ulps, c->worst_id, (double)cpu[0], (double)cpu[1],
+                   (double)cpu[2], (double)gpu[0], (double)gpu[1], (double)gpu[2], extra);
 }
 
-static void fold_ties_free(fold_ties *t) {
-    free(t->tied);
-    free(t->step);
-    free(t->joint);
-    free(t->margin);
-    free(t->band);
-}
-
-// Marks in t the bodies of s whose last bodies stage (joints `before` it,
-// id-indexed, joint-major) passed a tie; `step`: that stage's number for
-// boids_tol_joint.
-static void find_fold_ties(boids_engine *s, const float (*before)[4], uint32_t step, float trig, float head_tol,
-                           fold_ties *t) {
-    const boids_params *p = boids_engine_params(s);
-    const boids_world_params *w = &p->world;
-    uint32_t n = boids_engine_count(s), dim = w->dim;
-    size_t total = (size_t)boids_params_joint_rows(p) * n;
-    float(*after)[4] = malloc((total ? total : 1) * 16), (*vel)[4] = malloc(((size_t)n + 1) * 16);
-    uint32_t *group = malloc(((size_t)n + 1) * 4);
-    if (!after || !vel || !group || boids_engine_read_joints(s, after, total * 16) != BOIDS_OK ||
-        boids_engine_read(s, NULL, vel, group) != BOIDS_OK) {
-        fprintf(stderr, PROG ": cannot read the CPU reference's bodies\n");
-        exit(3);
-    }
-    for (uint32_t id = 0; id < n; id++) {
-        const boids_body_params *b = &p->body[group[id]];
-        if (b->style == BOIDS_BODY_NONE || t->tied[id])
-            continue;
-        bool clamped = b->style != BOIDS_BODY_CHAIN && b->angle_limit < BOIDS_PI;
-        float ref[3] = {vel[id][0], vel[id][1], dim == 2 ? 0.0f : vel[id][2]}; // 3D: the facing direction
-        float ref_norm = sqrtf(ref[0] * ref[0] + ref[1] * ref[1] + ref[2] * ref[2]);
-        float ref_err = trig, reach = 0.0f;
-        for (uint32_t j = 1; j < b->joints; j++) {
-            const float *prev = after[(size_t)(j - 1) * n + id], *old = before[(size_t)j * n + id];
-            reach += boids_body_length(b, j - 1);
-            float d[3], coord = 0.0f;
-            boids_world_delta(w, old, prev, d); // toward the previous joint, as the stage
-            if (dim == 2)
-                d[2] = 0.0f;
-            float dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-            for (uint32_t a = 0; a < dim; a++)
-                coord = fmaxf(coord, fabsf(prev[a]));
-            float e = head_tol + boids_tol_joint(coord, j, reach, step, trig);
-            float err = dist > 0.0f ? 2.0f * sqrtf((float)dim) * e / dist + trig : INFINITY;
-            float margin = BOIDS_PI; // the angle between d and straight back
-            if (clamped && dist > 0.0f) {
-                if (dim == 2) {
-                    margin = BOIDS_PI - fabsf(boids_angle_diff_mod(atan2f(d[1], d[0]), prev[3]));
-                } else if (ref_norm > 0.0f) {
-                    float c[3] = {d[1] * ref[2] - d[2] * ref[1], d[2] * ref[0] - d[0] * ref[2],
-                                  d[0] * ref[1] - d[1] * ref[0]};
-                    margin = atan2f(sqrtf(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]),
-                                    -(d[0] * ref[0] + d[1] * ref[1] + d[2] * ref[2]));
-                }
-            }
-            if (margin <= err + ref_err) {
-                t->tied[id] = 1;
-                t->step[id] = step;
-                t->joint[id] = j;
-                t->margin[id] = margin;
-                t->band[id] = err + ref_err;
-                t->count++;
-                break;
-            }
-            ref_err = fmaxf(ref_err, err);
-            // 3D: the next joint's reference is this segment's direction.
-            boids_world_delta(w, after[(size_t)j * n + id], prev, ref);
-            ref_norm = sqrtf(ref[0] * ref[0] + ref[1] * ref[1] + ref[2] * ref[2]);
-        }
-    }
-    free(after);
-    free(vel);
-    free(group);
-}
-
-// Joints of s and g compared (both id-indexed, joint-major): worst
-// |gpu - cpu| per coordinate over its tolerance boids_tol_joint (plus
-// head_tol, the error the head itself may carry), the largest difference,
-// and how many bodies straddle the world's edge (joints outside it: the
-// torus seam was crossed). A body apart that ties->tied marks is excused
-// (counted, the first few printed) instead of failing.
+// Joints of s and g compared bit for bit (both id-indexed, joint-major):
+// the bodies that differ, the worst joint in ULPs, how many bodies straddle
+// the world's edge (joints outside it: the torus seam was crossed).
 typedef struct joint_compare {
-    double worst, largest;
-    uint32_t bad, straddling, worst_id, worst_joint, excused;
+    double worst_ulps, largest;
+    uint32_t differ, bodies, straddling, worst_id, worst_joint;
+    float cpu[4], gpu[4]; // the worst joint on both sides
 } joint_compare;
 
-static joint_compare compare_joints(boids_engine *s, boids_engine *g, uint32_t steps, float head_tol,
-                                    const fold_ties *ties) {
+static joint_compare compare_joints(boids_engine *s, boids_engine *g) {
     joint_compare c = {0};
     const boids_params *p = boids_engine_params(s);
     uint32_t n = boids_engine_count(s);
     size_t total = (size_t)boids_params_joint_rows(p) * n;
     float(*gj)[4] = malloc((total ? total : 1) * 16), (*sj)[4] = malloc((total ? total : 1) * 16);
-    if (!gj || !sj || boids_engine_read_joints(g, gj, total * 16) != BOIDS_OK ||
-        boids_engine_read_joints(s, sj, total * 16) != BOIDS_OK) {
-        free(gj);
-        free(sj);
-        c.bad = 1;
-        c.worst = INFINITY;
-        return c;
+    uint32_t *group = malloc(((size_t)n + 1) * 4);
+    if (!gj || !sj || !group || boids_engine_read_joints(g, gj, total * 16) != BOIDS_OK ||
+        boids_engine_read_joints(s, sj, total * 16) != BOIDS_OK || boids_engine_read(s, NULL, NULL, group) != BOIDS_OK) {
+        fprintf(stderr, PROG ": cannot read the bodies\n");
+        exit(3);
     }
-    // In the CPU's slot order, as the worst is the first of equals.
-    uint32_t *slot_id = validate_read_new(s, BOIDS_ENGINE_ID, (size_t)n * 4),
-             *slot_group = validate_read_new(s, BOIDS_ENGINE_GROUP, (size_t)n * 4);
-    float trig = boids_engine_trig_error(g);
     const boids_world_params *w = &p->world;
-    for (uint32_t i = 0; i < n; i++) {
-        const boids_body_params *b = &p->body[slot_group[i]];
+    for (uint32_t id = 0; id < n; id++) {
+        const boids_body_params *b = &p->body[group[id]];
         if (b->style == BOIDS_BODY_NONE)
             continue;
-        uint32_t id = slot_id[i], bad = 0, worst_joint = 0;
-        float reach = 0.0f;
-        double worst = 0, largest = 0;
-        bool outside = false;
+        c.bodies++;
+        bool differs = false, outside = false;
         for (uint32_t j = 0; j < b->joints; j++) {
             const float *cj = sj[(size_t)j * n + id], *q = gj[(size_t)j * n + id];
-            if (j > 0)
-                reach += boids_body_length(b, j - 1);
-            for (uint32_t a = 0; a < w->dim; a++) {
-                double e = fabs((double)q[a] - cj[a]), lim = head_tol + boids_tol_joint(cj[a], j, reach, steps, trig);
-                largest = fmax(largest, e);
-                bad += !(e <= lim);
-                if (!(e / lim <= worst)) {
-                    worst = e / lim;
-                    worst_joint = j;
+            for (uint32_t a = 0; a < 4; a++) {
+                double u = ulps_apart(cj[a], q[a], false);
+                differs = differs || u > 0.0;
+                if (a < 3)
+                    c.largest = fmax(c.largest, fabs(cj[a]));
+                if (u > c.worst_ulps) {
+                    c.worst_ulps = u;
+                    c.worst_id = id;
+                    c.worst_joint = j;
+                    memcpy(c.cpu, cj, 16);
+                    memcpy(c.gpu, q, 16);
                 }
-                outside = outside || cj[a] < w->min[a] || cj[a] >= w->min[a] + w->size[a];
+                outside = outside || (a < w->dim && (cj[a] < w->min[a] || cj[a] >= w->min[a] + w->size[a]));
             }
         }
+        c.differ += differs;
         c.straddling += outside;
-        if (bad && ties && ties->tied[id]) {
-            if (c.excused++ < 5)
-                printf("        fold-back tie: id %u joint %u at step %u, %.2g rad from straight back (the GPU may "
-                       "differ by %.2g): joints up to %.3g apart, either side is the rule's\n",
-                       id, ties->joint[id], ties->step[id], (double)ties->margin[id], (double)ties->band[id], largest);
-            continue;
-        }
-        c.largest = fmax(c.largest, largest);
-        c.bad += bad;
-        if (!(worst <= c.worst)) {
-            c.worst = worst;
-            c.worst_id = id;
-            c.worst_joint = worst_joint;
-        }
     }
     free(gj);
     free(sj);
-    free(slot_id);
-    free(slot_group);
+    free(group);
     return c;
+}
+
+// One check line of the bodies' joints (PASS: every body bit-equal; FAIL:
+// how many differ, the worst joint).
+static void check_joints(const char *name, const char *when, const joint_compare *c) {
+    char straddle[96];
+    snprintf(straddle, sizeof straddle, "; %u bodies straddle the world's edge", c->straddling);
+    if (c->differ == 0) {
+        validate_check(true, "%-12s %s: all %u bodies' joints bit-equal to the CPU's%s", name, when, c->bodies,
+                       straddle);
+        return;
+    }
+    validate_check(false,
+                   "%-12s %s: %u of %u bodies differ from the CPU's bits, at worst by %.0f ULP (id %u joint %u: cpu "
+                   "%.9g %.9g %.9g angle %.9g, gpu %.9g %.9g %.9g angle %.9g)%s",
+                   name, when, c->differ, c->bodies, c->worst_ulps, c->worst_id, c->worst_joint, (double)c->cpu[0],
+                   (double)c->cpu[1], (double)c->cpu[2], (double)c->cpu[3], (double)c->gpu[0], (double)c->gpu[1],
+                   (double)c->gpu[2], (double)c->gpu[3], straddle);
 }
 
 // See validate.h: the group parameters of p on both engines (the validation switches
@@ -365,9 +262,10 @@ void validate_set_both(boids_engine *s, boids_engine *g, const boids_params *p) 
 }
 
 // See validate.h. Horizon 2 for one behaviour (b < COUNT) or all of them (b == COUNT):
-// steer on both (forces by id), then integrate (velocities, positions and
-// the wander angles of the w lanes by id). Returns false when the behaviour
-// gives no force anywhere in this set-up (nothing to compare).
+// steer on both (forces by id, bit for bit), then integrate (velocities and
+// positions by id, with the wander angles of their w lanes), then the
+// bodies. Returns false when the behaviour gives no force anywhere in this
+// set-up (nothing to compare).
 bool validate_one_step(boids_engine *s, boids_engine *g, const boids_params *all, boids_engine *initial, uint32_t b,
                        const char *label) {
     boids_params p = *all;
@@ -385,95 +283,51 @@ bool validate_one_step(boids_engine *s, boids_engine *g, const boids_params *all
     validate_exit_on_fault(g);
     size_t m = (size_t)n + 1;
     float(*cpu)[4] = malloc(m * 16), (*gpu)[4] = malloc(m * 16);
-    float(*cpu_v)[4] = malloc(m * 16), (*gpu_v)[4] = malloc(m * 16), *atol = malloc(m * 4);
-    uint32_t *grp = malloc(m * 4);
+    float(*cpu_v)[4] = malloc(m * 16), (*gpu_v)[4] = malloc(m * 16);
     float(*acc)[4] = validate_read_new(g, BOIDS_ENGINE_ACCEL, (size_t)n * 16),
     (*cacc)[4] = validate_read_new(s, BOIDS_ENGINE_ACCEL, (size_t)n * 16);
     uint32_t *id = validate_read_new(g, BOIDS_ENGINE_ID, (size_t)n * 4),
              *cid = validate_read_new(s, BOIDS_ENGINE_ID, (size_t)n * 4);
-    uint32_t *cgroup = validate_read_new(s, BOIDS_ENGINE_GROUP, (size_t)n * 4);
+    if (!cpu || !gpu || !cpu_v || !gpu_v) {
+        fprintf(stderr, PROG ": out of memory\n");
+        exit(3);
+    }
+    memset(gpu, 0, m * 16);
     for (uint32_t i = 0; i < n; i++) {
-        memcpy(gpu[id[i] < n ? id[i] : 0], acc[i], 16);
-        uint32_t k = cid[i];
-        memcpy(cpu[k], cacc[i], 16);
-        const boids_group_params *gp = &p.group[cgroup[i]];
-        uint32_t walls = p.world.boundary == BOIDS_BOUNDARY_WALLS ? BOIDS_BIT(BOIDS_BI_WALLS) : 0;
-        atol[k] = force_atol(gp, gp->behaviors | walls);
+        memcpy(gpu[id[i] < n ? id[i] : n], acc[i], 16);
+        memcpy(cpu[cid[i] < n ? cid[i] : n], cacc[i], 16);
     }
-    compare f = compare_by_id((const float(*)[4])cpu, (const float(*)[4])gpu, atol, n);
+    // The force is an intermediate: its zeros' signs may differ (what the
+    // state keeps of it is compared bit for bit below).
+    compare f = compare_bits((const float(*)[4])cpu, (const float(*)[4])gpu, n, 3, true);
     const char *name = label ? label : b < BOIDS_BEHAVIOR_COUNT ? boids_behavior_name(b) : "all together";
-    bool vacuous = f.largest == 0 && f.bad == 0; // no force on either side (a GPU force where the CPU has none fails)
-    if (vacuous && (b < BOIDS_BEHAVIOR_COUNT || label)) {
+    bool vacuous = f.largest == 0 && f.differ == 0; // no force on either side (a GPU force where the CPU has none fails)
+    if (vacuous && (b < BOIDS_BEHAVIOR_COUNT || label))
         printf("  n/a   %-12s gives no force to any agent in this set-up: nothing to compare\n", name);
-    } else {
-        validate_check(
-            f.bad == 0 && f.norm <= 1e-3 && !vacuous,
-            "%-12s force: largest %.3g, worst id %u at %.2f of its tolerance (cpu %.6g %.6g, gpu %.6g %.6g), "
-            "normwise %.2e",
-            name, f.largest, f.worst_id, f.worst, (double)cpu[f.worst_id][0], (double)cpu[f.worst_id][1],
-            (double)gpu[f.worst_id][0], (double)gpu[f.worst_id][1], f.norm);
-    }
-    // Integrate: v += a dt (the force's error times dt, plus a turn limit's
-    // atan/sin/cos: TRIG), p += v dt (plus one rounding of p: 2^-23 of the
-    // world), and the wander angles (sums of exact RNG steps: 2^-20 rad).
+    else
+        check_bits(name, "force", &f, n, cpu[f.worst_id], gpu[f.worst_id], "");
+    // Integrate: velocities and positions, with the wander angles in their
+    // w lanes.
     boids_engine_stage(s, BOIDS_ENGINE_STAGE_INTEGRATE);
     boids_engine_stage(g, BOIDS_ENGINE_STAGE_INTEGRATE);
     validate_exit_on_fault(g);
-    if (boids_engine_read(g, gpu, gpu_v, grp) != BOIDS_OK)
+    if (boids_engine_read(g, gpu, gpu_v, NULL) != BOIDS_OK)
         validate_exit_on_fault(g);
-    float extent = 0;
-    for (uint32_t a = 0; a < p.world.dim; a++)
-        extent = fmaxf(extent, p.world.size[a]);
-    float(*cpu_p)[4] = cpu;
-    boids_engine_read(s, cpu_p, cpu_v, NULL);
-    for (uint32_t i = 0; i < n; i++) {
-        const boids_group_params *gp = &p.group[grp[i] < p.world.group_count ? grp[i] : 0];
-        // (The heading, Vicsek and Couzin rules turn through atan2, cos and sin every step.)
-        bool trig = gp->max_turn > 0 || gp->rules == BOIDS_RULES_HEADING || gp->rules == BOIDS_RULES_VICSEK ||
-                    gp->rules == BOIDS_RULES_COUZIN;
-        atol[i] = atol[i] * p.world.dt + (trig ? TRIG * group_top_speed(gp) : 0.0f);
+    boids_engine_read(s, cpu, cpu_v, NULL);
+    if (!(vacuous && (b < BOIDS_BEHAVIOR_COUNT || label))) {
+        compare v = compare_bits((const float(*)[4])cpu_v, (const float(*)[4])gpu_v, n, 4, false);
+        compare q = compare_bits((const float(*)[4])cpu, (const float(*)[4])gpu, n, 4, false);
+        check_bits(name, "velocity", &v, n, cpu_v[v.worst_id], gpu_v[v.worst_id], "");
+        check_bits(name, "position", &q, n, cpu[q.worst_id], gpu[q.worst_id], "");
     }
-    compare v = compare_by_id((const float(*)[4])cpu_v, (const float(*)[4])gpu_v, atol, n);
-    double worst_p = 0, worst_w = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        float d[3];
-        boids_world_delta(&p.world, cpu_p[i], gpu[i], d);
-        double lim = atol[i] * p.world.dt + extent * 2.4e-7;
-        for (int a = 0; a < 3; a++)
-            worst_p = fmax(worst_p, fabs(d[a]) / lim);
-        worst_w = fmax(worst_w, fabs(boids_angle_diff(gpu[i][3], cpu_p[i][3])) / 9.5367432e-7);
-        worst_w = fmax(worst_w, fabs(boids_angle_diff(gpu_v[i][3], cpu_v[i][3])) / 9.5367432e-7);
-    }
-    if (!(vacuous && (b < BOIDS_BEHAVIOR_COUNT || label)))
-        validate_check(v.bad == 0 && worst_p <= 1.0 && worst_w <= 1.0,
-                       "%-12s step: velocity worst id %u at %.2f, position at %.2f, wander angles at %.2f of their "
-                       "tolerances",
-                       name, v.worst_id, v.worst, worst_p, worst_w);
     if (b == BOIDS_BEHAVIOR_COUNT && boids_params_joint_rows(&p) > 0) {
-        // The whole step's bodies: the heads carry the position tolerance.
-        float head_tol = 0;
-        for (uint32_t i = 0; i < n; i++)
-            head_tol = fmaxf(head_tol, atol[i] * p.world.dt + extent * 2.4e-7f);
-        size_t total = (size_t)boids_params_joint_rows(&p) * n;
-        float(*before)[4] = malloc(total * 16);
-        if (!before || boids_engine_read_joints(s, before, total * 16) != BOIDS_OK) {
-            fprintf(stderr, PROG ": cannot read the CPU reference's bodies\n");
-            exit(3);
-        }
         boids_engine_stage(s, BOIDS_ENGINE_STAGE_BODIES);
         boids_engine_stage(g, BOIDS_ENGINE_STAGE_BODIES);
-        fold_ties ties;
-        fold_ties_init(&ties, n);
-        find_fold_ties(s, (const float(*)[4])before, 1, boids_engine_trig_error(g), head_tol, &ties);
-        joint_compare c = compare_joints(s, g, 1, head_tol, &ties);
-        validate_check(c.bad == 0,
-                       "%-12s bodies: largest joint difference %.3g, worst id %u joint %u at %.2f of its "
-                       "tolerance; %u bodies at a fold-back tie (%u of them apart)",
-                       name, c.largest, c.worst_id, c.worst_joint, c.worst, ties.count, c.excused);
-        fold_ties_free(&ties);
-        free(before);
+        validate_exit_on_fault(g);
+        joint_compare c = compare_joints(s, g);
+        check_joints(name, "bodies", &c);
     }
-    void *arrays[] = {cpu, gpu, cpu_v, gpu_v, atol, grp, acc, cacc, id, cid, cgroup};
+    void *arrays[] = {cpu, gpu, cpu_v, gpu_v, acc, cacc, id, cid};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         free(arrays[k]);
     return !vacuous;
@@ -481,12 +335,12 @@ bool validate_one_step(boids_engine *s, boids_engine *g, const boids_params *all
 
 // See validate.h. Horizon 4: the bodies stage alone, from the same heads: every step the
 // CPU steps (its bodies follow its agents), its agents are copied and the
-// GPU's bodies follow them; joints compared after 1 and `steps` steps. The
-// CPU steps with the parameters of now (a scenario's schedule stops here).
+// GPU's bodies follow them; joints compared bit for bit after 1 and `steps`
+// steps. The CPU steps with the parameters of now (a scenario's schedule
+// stops here).
 void validate_bodies(boids_engine *s, boids_engine *g, boids_engine *initial, uint32_t steps) {
-    printf("4. bodies: %u steps of the bodies stage from the CPU's heads (%u joints per agent; this GPU's sin, "
-           "cos, atan err by at most %.2g)\n",
-           steps, boids_params_joint_rows(boids_engine_params(s)), (double)boids_engine_trig_error(g));
+    printf("4. bodies: %u steps of the bodies stage from the CPU's heads (%u joints per agent)\n", steps,
+           boids_params_joint_rows(boids_engine_params(s)));
     boids_scenario still = *boids_engine_scenario(s);
     still.params = *boids_engine_params(s);
     still.target_mode = boids_scenario_target_scheduled(&still) ? BOIDS_TARGET_FIXED : still.target_mode;
@@ -495,32 +349,18 @@ void validate_bodies(boids_engine *s, boids_engine *g, boids_engine *initial, ui
     boids_engine_copy_state(s, initial);
     boids_engine_reset_bodies(s);
     boids_engine_copy_state(g, s);
-    uint32_t n = boids_engine_count(s);
-    size_t total = (size_t)boids_params_joint_rows(boids_engine_params(s)) * n;
-    float(*before)[4] = malloc((total ? total : 1) * 16);
-    fold_ties ties;
-    fold_ties_init(&ties, n);
     for (uint32_t k = 1; k <= steps; k++) {
-        if (!before || boids_engine_read_joints(s, before, total * 16) != BOIDS_OK) {
-            fprintf(stderr, PROG ": cannot read the CPU reference's bodies\n");
-            exit(3);
-        }
         boids_engine_step(s, 1, NULL);
         boids_engine_copy_agents(g, s);
         boids_engine_stage(g, BOIDS_ENGINE_STAGE_BODIES);
         validate_exit_on_fault(g);
-        find_fold_ties(s, (const float(*)[4])before, k, boids_engine_trig_error(g), 0.0f, &ties);
         if (k != 1 && k != steps)
             continue;
-        joint_compare c = compare_joints(s, g, k, 0.0f, &ties);
-        validate_check(c.bad == 0,
-                       "joints after %u step%s: largest difference %.3g, worst id %u joint %u at %.2f of its "
-                       "tolerance; %u bodies straddle the world's edge, %u passed a fold-back tie (%u of them apart)",
-                       k, k == 1 ? "" : "s", c.largest, c.worst_id, c.worst_joint, c.worst, c.straddling, ties.count,
-                       c.excused);
+        char when[32];
+        snprintf(when, sizeof when, "after %u step%s", k, k == 1 ? "" : "s");
+        joint_compare c = compare_joints(s, g);
+        check_joints("joints", when, &c);
     }
-    fold_ties_free(&ties);
-    free(before);
 }
 
 // Invariants of a state: finite, in bounds, speed <= the agent's maxspeed.
@@ -595,6 +435,10 @@ int validate_many_steps(boids_engine *s, boids_engine *g, uint64_t steps, const 
     validate_check(fabs(c.mean_nearest - q.mean_nearest) <= rel * c.mean_nearest + 1e-6,
                    "mean nearest-neighbour distance cpu %.4f gpu %.4f (bound %.1f%%)", c.mean_nearest, q.mean_nearest,
                    100 * rel);
+    // Every step bit-equal on both (horizon 2), the whole run is too.
+    unsigned long long hc = boids_engine_hash(s), hg = boids_engine_hash(g);
+    validate_check(hc == hg, "state after the steps: state-hash cpu %016llx gpu %016llx (%s)", hc, hg,
+                   hc == hg ? "bit-equal" : "the states differ");
     uint32_t bc = broken_invariants(s), bg = broken_invariants(g);
     validate_check(bc == 0 && bg == 0,
                    "invariants (finite, in bounds, speed <= maxspeed): %u cpu / %u gpu agents break them", bc, bg);

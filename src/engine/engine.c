@@ -799,11 +799,6 @@ void boids_engine_steer_info(const boids_engine *e, boids_steer_info *out) {
         boids_gpu_steer_info(e->gpu, out);
 }
 
-// See boids/engine.h.
-float boids_engine_trig_error(boids_engine *e) {
-    return e && e->gpu ? boids_gpu_trig_error(e->gpu) : 0.0f;
-}
-
 // See boids/engine.h. The reads are checked like any other GL call.
 boids_result boids_engine_program_stats(boids_engine *e, boids_program_stats out[BOIDS_PROGRAMS_MAX], uint32_t *n) {
     if (!n)

@@ -114,9 +114,8 @@ struct boids_gpu {
     bool alive;                      // counted in backends_alive (the callback is installed)
     uint64_t timer_step[TIMER_RING]; // step whose queries a ring slot holds, +1 (0: never issued)
     bool quiet;
-    const char *shader_dir; // as given at create (the trig probe loads from it too)
+    const char *shader_dir; // as given at create (the rounding probe loads from it too)
     unsigned shader_flags; // BOIDS_SHADER_INT64 where the context has GL_ARB_gpu_shader_int64 (and not $BOIDS_NO_INT64)
-    float trig_error;      // boids_gpu_trig_error, once measured (< 0: not yet)
     // Faults.
     fault_kind fault;          // BOIDS_FAULT
     uint64_t fault_step;       // its STEP
@@ -415,7 +414,7 @@ boids_result boids_gpu_fault_parse(const char *value, char *err, size_t err_size
 
 static bool grid_buffers(boids_gpu *g);
 
-// Runs a probe program (trig_probe.comp, rounding_probe.comp) over n vec4
+// Runs a probe program (rounding_probe.comp) over n vec4
 // inputs into n vec4 outputs, through two scratch buffers.
 static void run_probe(boids_gpu *g, GLuint prog, const float (*in)[4], float (*out)[4], int n, const char *label) {
     char in_label[64], out_label[64];
@@ -743,7 +742,6 @@ boids_result boids_gpu_create(boids_gpu **out, const boids_gpu_desc *d, char *er
         free(g);
         return BOIDS_ERR_ARGUMENT;
     }
-    g->trig_error = -1.0f;
     g->fault = fault;
     g->fault_step = fault_step;
     g->reset = GL_NO_ERROR;
@@ -1713,46 +1711,6 @@ boids_result boids_gpu_read_joints(boids_gpu *g, float (*joints)[4], size_t byte
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glGetNamedBufferSubData(g->joints, 0, (GLsizeiptr)size, joints);
     return BOIDS_OK;
-}
-
-// Sweep sin, cos over [-2pi, 2pi] and atan(y, x) around the circle (radius
-// 0.5..2) through trig_probe.comp, against libm in double.
-float boids_gpu_trig_error(boids_gpu *g) {
-    if (!g)
-        return 0.0f;
-    if (g->trig_error >= 0.0f)
-        return g->trig_error;
-    if (gpu_lost(g))
-        return BOIDS_TOL_TRIG / 4.0f; // the bound assumed when it cannot be measured
-    enum { PROBES = 1 << 16 };
-    float(*in)[4] = malloc(PROBES * 16), (*out)[4] = malloc(PROBES * 16);
-    GLuint prog = 0;
-    char err[512];
-    float worst = BOIDS_TOL_TRIG / 4.0f; // the bound assumed when it cannot be measured
-    if (in && out &&
-        boids_program_compute(g->shader_dir, "trig_probe.comp", g->shader_flags, &prog, err, sizeof err) == BOIDS_OK) {
-        for (int i = 0; i < PROBES; i++) {
-            double t = ((double)i + 0.5) / PROBES, a = -2.0 * BOIDS_PI + 4.0 * BOIDS_PI * t;
-            double r = 0.5 + 1.5 * fmod(t * 97.0, 1.0), b = 2.0 * BOIDS_PI * t;
-            in[i][0] = (float)a;
-            in[i][1] = (float)(r * sin(b));
-            in[i][2] = (float)(r * cos(b));
-            in[i][3] = 0.0f;
-        }
-        run_probe(g, prog, (const float(*)[4])in, out, PROBES, "trig probe");
-        double e = 0.0;
-        for (int i = 0; i < PROBES; i++) {
-            e = fmax(e, fabs(out[i][0] - sin((double)in[i][0])));
-            e = fmax(e, fabs(out[i][1] - cos((double)in[i][0])));
-            e = fmax(e, fabs(out[i][2] - atan2((double)in[i][1], (double)in[i][2])));
-        }
-        worst = (float)fmax(e, 1.0 / 16777216.0); // at least the rounding of a float of magnitude 1 (2^-24)
-        glDeleteProgram(prog);
-    }
-    free(in);
-    free(out);
-    g->trig_error = worst;
-    return worst;
 }
 
 // See boids/gpu.h. Each program's binary is read, parsed and freed.
