@@ -5,8 +5,10 @@
 # command under `timeout` of min(its own cap, what is left of the budget), a
 # command with under 5 s left skipped with a line saying so. In this order:
 #   1. parity: boids-validate (CPU reference vs compute shaders) on its
-#      three-group set-up at 100 k and on five scenarios; the CPU and GPU state-hashes of five
-#      boids-run runs side by side; boids-validate for every --kernel at
+#      three-group set-up at 100 k and on five scenarios; the CPU and GPU
+#      state-hashes of eight boids-run runs side by side, each row marked
+#      equal or DIFFERENT (the GPU path gives the CPU's bits on every driver:
+#      a DIFFERENT row is a failure); boids-validate for every --kernel at
 #      100 k, 2 steps; boids-validate at 1 M with every behaviour (the
 #      costliest, last of the parity checks);
 #   2. boids-bench --program-stats (the compiled programs' statistics: the
@@ -19,8 +21,14 @@
 # One Markdown file, $OUT/device-check.md (OUT defaults to ./device-out):
 # device, driver, date and commit; every command with its raw output and rc
 # in a fenced block (boids-validate's PASS lines are counted, not listed: the
-# whole output is in $OUT/logs/); a summary line at the end. Exit status 0
-# when every validation passed, 1 otherwise.
+# whole output is in $OUT/logs/); the failures, each on a line
+# "FAIL ID: REASON" (REASON "timed out after N s (cap C s)", "exit R: the
+# program's last error line", "killed by signal S: ..."), also printed as the
+# commands run; a summary line at the end naming what failed. One line per
+# command in $OUT/status.tsv (id, kind, rc, seconds, cap, verdict pass, FAIL,
+# skipped or dry, reason). Exit status 0 when every validation passed and
+# every state-hash row is equal, 1 otherwise (a figure's failure is listed
+# and named in the summary, but the status is parity's).
 #
 # Prepare here, once (the machine there is bare: no Debian libraries, no MPI,
 # no network):
@@ -42,8 +50,12 @@
 # Without .dev/bin it uses build/bin (BIN_DIR overrides both).
 #
 # Knobs: BUDGET_S (360); OUT; SCALE=full (default) or small (tiny sizes, for
-# llvmpipe here: tests/test_device_check.sh); DRY_RUN=1 (list the commands,
-# run nothing); the sizes below by name (N_VALIDATE, STEPS_VALIDATE, ...).
+# llvmpipe here: tests/test_device_check.sh); CAP_SCALE, the factor on every
+# command's own cap (1 in full; 4 in small, where llvmpipe compiles each
+# program on the CPU, the shader cache may be cold and the test shares two
+# cores with other suites: the caps are for the device, the budget bounds
+# the whole); DRY_RUN=1 (list the commands, run nothing); the sizes below by
+# name (N_VALIDATE, STEPS_VALIDATE, ...).
 set -uo pipefail
 
 out=${OUT:-./device-out}
@@ -64,24 +76,35 @@ case "$scale" in
   full)
     : "${N_VALIDATE:=100000}" "${STEPS_VALIDATE:=100}" "${STEPS_PREDATORS:=200}" "${STEPS_SCENARIO:=100}"
     : "${N_HASH:=100000}" "${STEPS_HASH:=200}" "${N_KERNEL:=100000}" "${STEPS_KERNEL:=2}"
+    # Couzin's mill at the scenario's density (100 in 36^3), wander with
+    # about 20 neighbours in reach (radius 50): their own worlds are for a
+    # hundred agents and for one.
+    : "${N_COUZIN:=1000}" "${WORLD_COUZIN:=78x78x78}" "${WORLD_WANDER:=10000x4000}"
     : "${N_LARGE:=1000000}" "${STEPS_LARGE:=50}"
     : "${COUNTS_BENCH:=1000000,10000000}" "${N_BENCH:=1000000}" "${STEPS_BENCH:=10}"
     : "${N_CIRCLES:=1000000}" "${STEPS_CIRCLES:=200}"
     : "${N_RENDER:=1000000}" "${STEPS_RENDER:=100}" "${RENDER_SIZE:=1920x1080}"
+    : "${CAP_SCALE:=1}"
     ;;
   small)
     : "${N_VALIDATE:=2000}" "${STEPS_VALIDATE:=10}" "${STEPS_PREDATORS:=20}" "${STEPS_SCENARIO:=20}"
     : "${N_HASH:=2000}" "${STEPS_HASH:=20}" "${N_KERNEL:=2000}" "${STEPS_KERNEL:=2}"
+    : "${N_COUZIN:=100}" "${WORLD_COUZIN:=36x36x36}" "${WORLD_WANDER:=1400x560}"
     : "${N_LARGE:=5000}" "${STEPS_LARGE:=5}"
     : "${COUNTS_BENCH:=2000,8000}" "${N_BENCH:=2000}" "${STEPS_BENCH:=2}"
     : "${N_CIRCLES:=2000}" "${STEPS_CIRCLES:=5}"
     : "${N_RENDER:=2000}" "${STEPS_RENDER:=5}" "${RENDER_SIZE:=320x200}"
+    : "${CAP_SCALE:=4}"
     ;;
   *)
     echo "device-check: SCALE is full or small, not '$scale'" >&2
     exit 2
     ;;
 esac
+if ! [[ "$CAP_SCALE" =~ ^[1-9][0-9]*$ ]]; then
+  echo "device-check: CAP_SCALE is a whole number from 1, not '$CAP_SCALE'" >&2
+  exit 2
+fi
 
 # ---- binaries and environment ----
 dev=$root/.dev
@@ -132,21 +155,64 @@ grace=3
 linebuf=()
 if command -v stdbuf >/dev/null 2>&1; then linebuf=(stdbuf -oL -eL); fi
 validations_pass=0 validations_fail=0 validations_skip=0 timed_out=0 skipped=0 ran=0
+failed_validations=() skipped_validations=() failed_others=() failure_lines=()
 last_rc=
+status=$out/status.tsv
+printf 'id\tkind\trc\tseconds\tcap\tverdict\treason\n' >"$status"
+# one_line TEXT: TEXT on one line of at most 240 characters, no tabs.
+one_line() {
+  local t=${1//$'\t'/ }
+  t=${t//$'\r'/}
+  if [ "${#t}" -gt 240 ]; then t="${t:0:237}..."; fi
+  echo "$t"
+}
+# reason LOG RC SECONDS CAP BUDGET_CUT PROG: why a command that did not exit 0
+# failed, in one line: timed out (rc 124, or 137 at its cap: timeout's KILL
+# after its TERM), killed by a signal (the log's last line), or its exit
+# status and the program's last error line (its last line that begins
+# "PROG: ", else the log's last line). A boids-validate that exits 1 also
+# names its first failing check.
+reason() {
+  local log=$1 rc=$2 secs=$3 cap=$4 cut=$5 prog=$6 line first capnote="cap ${4} s"
+  if [ "$cut" = 1 ]; then capnote+=": what was left of the ${budget} s budget"; fi
+  if [ "$rc" = 124 ] || { [ "$rc" = 137 ] && [ "$secs" -ge "$cap" ]; }; then
+    echo "timed out after ${secs} s (${capnote})"
+    return
+  fi
+  if [ "$rc" -gt 128 ] 2>/dev/null; then
+    line=$(grep -a -v '^[[:space:]]*$' "$log" | tail -n 1)
+    one_line "killed by signal $(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128))) (rc $rc, after ${secs} s): ${line:-no output}"
+    return
+  fi
+  line=$(grep -a "^$prog: " "$log" | tail -n 1)
+  [ -n "$line" ] || line=$(grep -a -v '^[[:space:]]*$' "$log" | tail -n 1)
+  if [ "$prog" = boids-validate ] && [ "$rc" = 1 ]; then
+    first=$(grep -a -m 1 -E '^[[:space:]]*FAIL' "$log" | sed -E 's/^[[:space:]]+//; s/[[:space:]]+/ /g')
+    if [ -n "$first" ]; then line+="; first: $first"; fi
+  fi
+  one_line "exit $rc: ${line:-no output}"
+}
 # run ID CAP KIND TITLE CMD...: a level-3 section TITLE in the Markdown, the
-# command, its raw output in a fenced block ending with its rc and seconds.
-# CMD runs under timeout min(CAP, what is left of the budget), or is skipped
-# with a line saying so when under 5 s are left. KIND validate: the PASS
-# lines are counted, not listed, and the result counts in the summary.
-# The whole output is in $logs/ID.log; last_rc is the rc (or "skipped").
+# command, its raw output in a fenced block ending with its rc and seconds
+# (and, when it failed, "FAIL: REASON"). CMD runs under timeout min(CAP x
+# CAP_SCALE, what is left of the budget), or is skipped with a line saying
+# so when under 5 s are left. KIND validate: the PASS lines are counted, not
+# listed, and the result counts in the summary. The whole output is in
+# $logs/ID.log; a line in $status; last_rc is the rc (or "skipped").
 run() {
-  local id=$1 cap=$2 kind=$3 title=$4 left t0 t1 ms rc log npass note=""
+  local id=$1 cap=$(($2 * CAP_SCALE)) kind=$3 title=$4 left t0 t1 ms rc log npass note="" cut=0 verdict why="" prog a
   shift 4
   log=$logs/$id.log
+  # The program, for its error lines: the first word that is not env or a
+  # VAR=value.
+  prog=
+  for a in "$@"; do
+    case "$a" in env | *=*) ;; *) prog=$(basename "$a") && break ;; esac
+  done
   # What is left, less the grace of timeout's KILL after its TERM.
   left=$((budget - $(elapsed) - grace))
   if [ "$left" -lt 0 ]; then left=0; fi
-  if [ "$left" -lt "$cap" ]; then cap=$left; fi
+  if [ "$left" -lt "$cap" ]; then cap=$left cut=1; fi
   {
     echo
     echo "### $title"
@@ -157,10 +223,11 @@ run() {
   } >>"$md"
   if [ "$dry" = 1 ]; then
     echo "(dry run: not run; its time-out would be ${cap} s)" | tee "$log" >>"$md"
-    rc=dry ms=0
+    rc=dry ms=0 verdict=dry
   elif [ "$cap" -lt 5 ]; then
-    echo "skipped: ${left} s left of the ${budget} s budget" | tee "$log" >>"$md"
-    rc=skipped ms=0
+    why="skipped: ${left} s left of the ${budget} s budget"
+    echo "$why" | tee "$log" >>"$md"
+    rc=skipped ms=0 verdict=skipped
     skipped=$((skipped + 1))
   else
     t0=$(date +%s%N)
@@ -178,21 +245,35 @@ run() {
     else
       cat "$log" >>"$md"
     fi
-    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-      note=", timed out after ${cap} s"
-      timed_out=$((timed_out + 1))
+    if [ "$rc" = 0 ]; then
+      verdict=pass
+    else
+      verdict=FAIL
+      why=$(reason "$log" "$rc" $((ms / 1000)) "$cap" "$cut" "$prog")
+      case "$why" in "timed out"*) timed_out=$((timed_out + 1)) ;; esac
+      note=$'\n'"FAIL: $why"
+      failure_lines+=("FAIL $id: $why")
+      if [ "$kind" != validate ]; then failed_others+=("$id"); fi
     fi
   fi
-  printf 'rc=%s (%d.%03d s%s)\n```\n' "$rc" $((ms / 1000)) $((ms % 1000)) "$note" >>"$md"
+  printf 'rc=%s (%d.%03d s)%s\n```\n' "$rc" $((ms / 1000)) $((ms % 1000)) "$note" >>"$md"
   if [ "$kind" = validate ]; then
     case "$rc" in
       0) validations_pass=$((validations_pass + 1)) ;;
-      skipped) validations_skip=$((validations_skip + 1)) ;;
+      skipped)
+        validations_skip=$((validations_skip + 1))
+        skipped_validations+=("$id")
+        ;;
       dry) ;;
-      *) validations_fail=$((validations_fail + 1)) ;;
+      *)
+        validations_fail=$((validations_fail + 1))
+        failed_validations+=("$id")
+        ;;
     esac
   fi
+  printf '%s\t%s\t%s\t%d.%03d\t%s\t%s\t%s\n' "$id" "$kind" "$rc" $((ms / 1000)) $((ms % 1000)) "$cap" "$verdict" "$why" >>"$status"
   printf '[%3d s] %-26s rc=%s\n' "$(elapsed)" "$id" "$rc"
+  if [ "$verdict" = FAIL ]; then echo "FAIL $id: $why"; fi
   last_rc=$rc
 }
 
@@ -226,7 +307,10 @@ echo -e "\n## 1. Parity: the GPU against the CPU reference" >>"$md"
 run validate-default 40 validate "boids-validate: its three-group set-up, every behaviour, $(human "$N_VALIDATE") agents, $STEPS_VALIDATE steps" \
   "$v" --count "$N_VALIDATE" --steps "$STEPS_VALIDATE"
 # The GL renderer and context, from boids-validate's first line.
-gl_line=$(sed -n '1{s/^boids-validate [^:]*: [0-9]* agents, [23]D, //;s/, seed [0-9]*//;p}' "$logs/validate-default.log" 2>/dev/null)
+gl_line=
+if [ "$last_rc" != dry ] && [ "$last_rc" != skipped ]; then
+  gl_line=$(sed -n '1{s/^boids-validate [^:]*: [0-9]* agents, [23]D, //;s/, seed [0-9]*//;p}' "$logs/validate-default.log" 2>/dev/null)
+fi
 run validate-predators-prey 30 validate "boids-validate: scenario predators-prey, $STEPS_PREDATORS steps" \
   "$v" --scenario predators-prey --steps "$STEPS_PREDATORS"
 for s in formations feelers path-following couzin-mill; do
@@ -234,39 +318,71 @@ for s in formations feelers path-following couzin-mill; do
     "$v" --scenario "$s" --steps "$STEPS_SCENARIO"
 done
 
-# State-hashes: the last line of boids-run is 'state-hash: H'.
+# State-hashes: the last line of boids-run is 'state-hash: H'. The GPU path
+# gives the CPU's bits on every driver, so each row is equal or a failure:
+# DIFFERENT (both hashes, not the same), or not compared (a run that failed,
+# timed out or was skipped: its FAIL line says why).
 echo -e "\n## 2. State-hashes, CPU and GPU (boids-run)" >>"$md"
-hash_names=("flocking 2D" "flocking 3D" "predators-prey" "circles" "all behaviours, snake bodies")
+hash_names=("flocking 2D" "flocking 3D" "predators-prey" "circles" "all behaviours, snake bodies"
+            "Vicsek" "Couzin mill" "wander")
 hash_args=("--count $N_HASH --steps $STEPS_HASH --dim 2"
            "--count $N_HASH --steps $STEPS_HASH --dim 3"
            "--scenario predators-prey --steps $STEPS_HASH"
            "--scenario circles --count $N_HASH --steps $STEPS_HASH"
-           "--count $N_HASH --steps $STEPS_HASH --behaviors all --bodies snake")
-table=() hashes_equal=0 hashes_compared=0
+           "--count $N_HASH --steps $STEPS_HASH --behaviors all --bodies snake"
+           "--scenario vicsek --count $N_HASH --steps $STEPS_HASH"
+           "--scenario couzin-mill --count $N_COUZIN --world $WORLD_COUZIN --steps $STEPS_HASH"
+           "--scenario wander --count $N_HASH --world $WORLD_WANDER --steps $STEPS_HASH")
+table=() hashes_equal=0 hashes_different=() hashes_missing=()
 for i in "${!hash_names[@]}"; do
   read -ra args <<<"${hash_args[$i]}"
-  h=()
+  h=() why=()
   for backend in cpu gpu; do
     id="hash-$i-$backend"
     run "$id" 25 hash "boids-run --backend $backend: ${hash_names[$i]}" "$r" "${args[@]}" --backend "$backend"
+    hv=
     if [ "$last_rc" = 0 ]; then
-      h+=("$(tail -n 1 "$logs/$id.log" | sed -n 's/^state-hash: //p')")
+      hv=$(tail -n 1 "$logs/$id.log" | sed -n 's/^state-hash: \([0-9a-f]\{16\}\)$/\1/p')
+    fi
+    h+=("$hv")
+    if [ -n "$hv" ]; then
+      why+=("")
+    elif [ "$last_rc" = 0 ]; then
+      why+=("$backend: no state-hash line")
+      failure_lines+=("FAIL $id: exit 0 but its last line is not 'state-hash: H'")
+      echo "${failure_lines[-1]}"
     else
-      h+=("")
+      why+=("$backend: rc $last_rc")
     fi
   done
-  equal=n/a
   if [ -n "${h[0]}" ] && [ -n "${h[1]}" ]; then
-    hashes_compared=$((hashes_compared + 1))
-    if [ "${h[0]}" = "${h[1]}" ]; then equal=yes hashes_equal=$((hashes_equal + 1)); else equal=no; fi
+    if [ "${h[0]}" = "${h[1]}" ]; then
+      mark=equal hashes_equal=$((hashes_equal + 1))
+    else
+      mark=DIFFERENT
+      hashes_different+=("'${hash_names[$i]}'")
+      failure_lines+=("FAIL state-hash row '${hash_names[$i]}': DIFFERENT (CPU ${h[0]}, GPU ${h[1]})")
+      echo "${failure_lines[-1]}"
+    fi
+  elif [ "$dry" = 1 ]; then
+    mark="(dry run)"
+  else
+    w=""
+    for x in "${why[@]}"; do
+      if [ -n "$x" ]; then w+="${w:+; }$x"; fi
+    done
+    mark="not compared ($w)"
+    hashes_missing+=("'${hash_names[$i]}'")
   fi
-  table+=("| ${hash_names[$i]} | \`${hash_args[$i]}\` | ${h[0]:-–} | ${h[1]:-–} | $equal |")
+  table+=("| ${hash_names[$i]} | \`${hash_args[$i]}\` | ${h[0]:-–} | ${h[1]:-–} | $mark |")
 done
 {
   echo
   echo "### State-hashes side by side"
   echo
-  echo "| run | boids-run flags | CPU | GPU | equal |"
+  echo "Every row must be equal: the GPU path gives the CPU reference's bits on every driver."
+  echo
+  echo "| run | boids-run flags | CPU | GPU | CPU = GPU |"
   echo "|---|---|---|---|---|"
   printf '%s\n' "${table[@]}"
 } >>"$md"
@@ -314,10 +430,30 @@ run bench-render 40 bench "The viewer's frame off-screen, $RENDER_SIZE, $(human 
   --screenshot "$out/$shot"
 
 # ---- summary ----
-summary="Summary: validations ${validations_pass} passed, ${validations_fail} failed, ${validations_skip} skipped;"
-summary+=" state-hashes equal ${hashes_equal} of ${#hash_names[@]} (${hashes_compared} compared);"
-summary+=" ${ran} commands run, ${timed_out} timed out, ${skipped} skipped; $(elapsed) s of ${budget} s."
+# list NAME...: the names joined by ", ".
+list() {
+  local s="" x
+  for x in "$@"; do s+="${s:+, }$x"; done
+  echo "$s"
+}
+summary="Summary: validations ${validations_pass} passed, ${validations_fail} failed, ${validations_skip} skipped"
+if [ "${#failed_validations[@]}" -gt 0 ]; then summary+=" (failed: $(list "${failed_validations[@]}"))"; fi
+if [ "${#skipped_validations[@]}" -gt 0 ]; then summary+=" (skipped: $(list "${skipped_validations[@]}"))"; fi
+summary+="; state-hash rows equal ${hashes_equal} of ${#hash_names[@]}"
+if [ "${#hashes_different[@]}" -gt 0 ]; then summary+=", DIFFERENT: $(list "${hashes_different[@]}")"; fi
+if [ "${#hashes_missing[@]}" -gt 0 ]; then summary+=", not compared: $(list "${hashes_missing[@]}")"; fi
+summary+="; ${ran} commands run, ${timed_out} timed out, ${skipped} skipped"
+if [ "${#failed_others[@]}" -gt 0 ]; then summary+=", failed besides validations: $(list "${failed_others[@]}")"; fi
+summary+="; $(elapsed) s of ${budget} s."
 {
+  echo
+  echo "## Failures"
+  echo
+  if [ "${#failure_lines[@]}" -gt 0 ]; then
+    printf '    %s\n' "${failure_lines[@]}"
+  else
+    echo "None."
+  fi
   echo
   echo "## Summary"
   echo
@@ -327,4 +463,4 @@ summary+=" ${ran} commands run, ${timed_out} timed out, ${skipped} skipped; $(el
 } >>"$md"
 echo "$summary"
 if [ "$dry" = 1 ]; then exit 0; fi
-[ "$validations_fail" -eq 0 ] && [ "$validations_skip" -eq 0 ]
+[ "$validations_fail" -eq 0 ] && [ "$validations_skip" -eq 0 ] && [ "$hashes_equal" -eq "${#hash_names[@]}" ]
