@@ -3,17 +3,31 @@
 # llvmpipe computes conversions, square roots and divisions exactly as the
 # C reference does; GLSL 4.50 lets other drivers (an NVIDIA H200 among them)
 # convert an out-of-range float to an integer through 32 bits and round
-# sqrt, inversesqrt and division a few ULP off. $BOIDS_EMULATE assembles
-# shaders/emulate.glsl in front of every compute shader to do exactly that
-# on llvmpipe (conv-sat, conv-wrap, ulp-up, ulp-down), and under each:
+# sqrt, inversesqrt and division a few ULP off (any `a / b`, or as
+# a * (1 / b)), and leaves sin, cos, atan, log... without any precision.
+# $BOIDS_EMULATE assembles shaders/emulate.glsl in front of every compute
+# shader to do exactly that on llvmpipe (conv-sat, conv-wrap, ulp-up,
+# ulp-down, div-up, div-down, trig; div-* on a copy of the shaders whose
+# every division tests/div_rewrite.py made an emu_div() call, which the GPU
+# runs load with --shader-dir), and under each:
 #   1. boids-validate passes (every behaviour, rule set, bodies);
-#   2. the GPU's state-hash equals the CPU reference's (flocking 2D and 3D,
-#      predators-prey, Circles): the shaders correct the driver's roundings to the
-#      C's, so the bits survive every emulation;
+#   2. the GPU's state-hash equals the CPU reference's, and so do the bodies'
+#      joints (--save's JNTS chunk; the state-hash leaves bodies out):
+#      flocking 2D and 3D, predators-prey, Circles under every emulation;
+#      wander, angle-bug, the tutorial's rules, Vicsek, Couzin's mill and
+#      parallel group, chain, snake and fish bodies, 3D with every
+#      behaviour under none, ulp-down, div-up and trig. The shaders correct
+#      the driver's roundings to the C's and call no trig or log built-in,
+#      so the bits survive every emulation;
 #   3. the emulation bites: a copy of the shaders with int64_t(float) back in
-#      the fixed point fails validation under conv-sat, and one without the
+#      the fixed point fails validation under conv-sat, one without the
 #      correction of sqrt and division gives another state-hash under
-#      ulp-up (so a pass above is the shaders' doing, not a dead emulation);
+#      ulp-up, the division rewrite (which must compile, glslangValidator
+#      included) gives another under div-up with the correction off
+#      (BOIDS_CORRECT_ROUNDING=0: fdiv's own quotient is then the emulated
+#      driver's), and a copy whose sinf calls the driver's sin moves
+#      wander's state-hash under trig (so a pass above is the shaders'
+#      doing, not a dead emulation);
 #   4. the rounding probe turns the correction on where it is needed only
 #      (and forced on, it keeps an exact driver's bits);
 #   5. a bad BOIDS_EMULATE is refused (exit 2, a message naming it).
@@ -26,27 +40,94 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/checks.sh
 . "$(dirname "$0")/checks.sh"
-emulations="conv-sat conv-wrap ulp-up ulp-down"
+emulations="conv-sat conv-wrap ulp-up ulp-down div-up div-down trig"
+# Every division of the shaders an emu_div() call, for div-up and div-down
+# (the rewrite fails, and says where, if a `/` it cannot reach is left).
+if out=$(/usr/bin/python3 "$src/tests/div_rewrite.py" "$src/shaders" "$tmp/div" 2>&1); then
+  ok "the division rewrite: $out"
+else
+  bad "the division rewrite failed: $out"
+fi
+shader_dir_of() { # shader_dir_of EMULATION: the --shader-dir option it runs with
+  case $1 in div-*) echo "--shader-dir $tmp/div" ;; esac
+}
+# The rewritten copy through the reference compiler, as the backend
+# assembles it (tests/shader_source.c) with emulate.glsl put in front, as
+# under BOIDS_EMULATE=div-up,trig: every compute stage and variant.
+mkdir -p "$tmp/glsl"
+if ! command -v glslangValidator >/dev/null 2>&1; then
+  bad "glslangValidator not found: run tools/deps.sh (installs Debian's glslang-tools)"
+elif ! "$bin/boids-shader-source" "$tmp/glsl" "$tmp/div" >/dev/null 2>"$tmp/glsl.err"; then
+  bad "boids-shader-source could not assemble the rewritten copy: $(head -3 "$tmp/glsl.err")"
+else
+  n=0
+  rejected=()
+  for f in "$tmp"/glsl/*.comp; do
+    awk -v emu="$tmp/div/emulate.glsl" '!done && $0 == "#line 1 1" {
+        print "#define BOIDS_EMULATE_DIV_UP 1"; print "#define BOIDS_EMULATE_TRIG 1"; print "#line 1 0"
+        while ((getline l < emu) > 0) print l
+        done = 1
+      } { print }' "$f" >"$f.emu"
+    n=$((n + 1))
+    glslangValidator -l -S comp "$f.emu" >"$f.log" 2>&1 || rejected+=("$(basename "$f"): $(grep -m1 ERROR "$f.log")")
+  done
+  if [[ $n -gt 0 && ${#rejected[@]} -eq 0 ]]; then
+    ok "glslangValidator accepts the rewritten copy under div-up,trig ($n compute sources)"
+  else
+    bad "glslangValidator rejects the rewritten copy under div-up,trig ($n checked): ${rejected[*]:0:3}"
+  fi
+fi
 for e in $emulations; do
-  if out=$(BOIDS_EMULATE=$e "$bin/boids-validate" --count 10000 --steps 2 --quiet 2>&1); then
+  # shellcheck disable=SC2046 # the option and its directory, two words
+  if out=$(BOIDS_EMULATE=$e "$bin/boids-validate" --count 10000 --steps 2 --quiet $(shader_dir_of "$e") 2>&1); then
     ok "boids-validate under $e: $(echo "$out" | tail -1)"
   else
     bad "boids-validate under $e:"
     echo "$out" | grep -E 'FAIL|error' | head -20
   fi
 done
+# The state-hash and a digest of the bodies' joints: the JNTS chunk of
+# --save's snapshot (tag, 64-bit length, data, CRC per chunk after a 12-byte
+# header), "none" without bodies.
+state_of() {
+  rm -f "$tmp/state.boids"
+  local h
+  h=$("$bin/boids-run" "$@" --quiet --save "$tmp/state.boids" 2>&1 | tail -1)
+  [[ $h == state-hash:* ]] || { echo "$h"; return; }
+  echo "$h, joints $(/usr/bin/python3 -c '
+import hashlib, struct, sys
+d = open(sys.argv[1], "rb").read()
+i = 12
+while i + 12 <= len(d):
+    n = struct.unpack_from("<Q", d, i + 4)[0]
+    if d[i:i + 4] == b"JNTS":
+        sys.exit(print(hashlib.sha1(d[i + 12:i + 12 + n]).hexdigest()[:16]))
+    i += 16 + n
+print("none")' "$tmp/state.boids" 2>&1)"
+}
+# Under every emulation: flocks, predators-prey, Circles. Then short runs
+# (a few thousand agents, tens of steps) that reach every rule set, wander,
+# the turn limits and the bodies, under no emulation and one of each pair
+# (sqrt, division, trig: what they could meet), to keep within the timeout.
 runs=("--count 3000 --steps 40" "--count 3000 --steps 40 --dim 3" "--scenario predators-prey --steps 60"
   "--scenario circles --count 5000 --steps 60")
-for args in "${runs[@]}"; do
+more_runs=("--behaviors wander --count 3000 --steps 30" "--scenario angle-bug --count 2000 --steps 30"
+  "--scenario flocking-tutorial --count 2000 --steps 30" "--scenario vicsek --count 2000 --steps 30"
+  "--scenario couzin-mill --count 1000 --steps 20" "--scenario couzin-parallel --count 1000 --steps 20"
+  "--count 2000 --steps 30 --bodies chain" "--count 2000 --steps 30 --bodies snake"
+  "--count 2000 --steps 30 --bodies fish" "--count 2000 --steps 20 --dim 3 --behaviors all")
+for args in "${runs[@]}" "${more_runs[@]}"; do
+  list=$emulations
+  [[ " ${runs[*]} " == *" $args "* ]] || list="ulp-down div-up trig"
   # shellcheck disable=SC2086 # args holds several words
-  cpu=$(hash_of $args --backend cpu)
+  cpu=$(state_of $args --backend cpu)
   if [[ $cpu != state-hash:* ]]; then
     bad "boids-run $args --backend cpu: no state-hash ($cpu)"
     continue
   fi
-  for e in "" $emulations; do
-    # shellcheck disable=SC2086
-    gpu=$(BOIDS_EMULATE=$e hash_of $args --backend gpu)
+  for e in "" $list; do
+    # shellcheck disable=SC2086,SC2046
+    gpu=$(BOIDS_EMULATE=$e state_of $args --backend gpu $(shader_dir_of "$e"))
     if [[ $gpu == "$cpu" ]]; then
       ok "$args, emulation '${e:-none}': GPU $gpu = CPU"
     else
@@ -65,7 +146,8 @@ elif BOIDS_EMULATE=conv-sat "$bin/boids-validate" --count 10000 --steps 2 --quie
 else
   ok "int64_t(float) under conv-sat fails validation ($(grep -c FAIL "$tmp/conv.out") checks), as on the H200"
 fi
-# Square root and division without their correction (the loops never run):
+# Square root and division without their correction (its block in each
+# function compiled out, the driver's result returned):
 cp -r "$src/shaders" "$tmp/ulp"
 sed -i 's/for (int k = 0; k < 4; k++)/for (int k = 0; k < 0; k++)/' "$tmp/ulp/rounding.glsl"
 if [[ $(grep -c 'k < 0; k++' "$tmp/ulp/rounding.glsl") -ne 2 ]]; then
@@ -79,6 +161,36 @@ else
     bad "uncorrected sqrt and division under ulp-up keep the CPU's state-hash: the emulation does nothing"
   else
     ok "uncorrected sqrt and division under ulp-up: GPU $gpu, CPU $cpu (differ, as expected)"
+  fi
+fi
+# The division rewrite reaches divisions: fdiv()'s own quotient is one
+# (rounding.glsl), so with the correction off (BOIDS_CORRECT_ROUNDING=0)
+# div-up on the rewritten copy moves the state-hash.
+cpu=$(hash_of --count 3000 --steps 40 --backend cpu)
+gpu=$(BOIDS_EMULATE=div-up BOIDS_CORRECT_ROUNDING=0 hash_of --count 3000 --steps 40 --backend gpu --shader-dir "$tmp/div")
+if [[ $gpu != state-hash:* ]]; then
+  bad "the rewritten copy under div-up, uncorrected, gave no state-hash ($gpu)"
+elif [[ $gpu == "$cpu" ]]; then
+  bad "the rewritten copy under div-up, uncorrected, keeps the CPU's state-hash: the division emulation does nothing"
+else
+  ok "the rewritten copy under div-up, uncorrected: GPU $gpu, CPU $cpu (differ, as expected)"
+fi
+# The trig item reaches the built-ins: with the driver's sin back in
+# trig.glsl's sinf (a copy), wander's GPU state-hash moves under trig.
+cp -r "$src/shaders" "$tmp/trig"
+sed -i 's/^float sinf(float a) {$/float sinf(float a) { return sin(a); \/\/ the driver'"'"'s, for the test/' "$tmp/trig/trig.glsl"
+if ! grep -q 'return sin(a); // the driver' "$tmp/trig/trig.glsl"; then
+  bad "sinf was not found in trig.glsl (update this test)"
+else
+  args=(--behaviors wander --count 3000 --steps 30 --backend gpu --shader-dir "$tmp/trig")
+  plain=$(hash_of "${args[@]}")
+  trig=$(BOIDS_EMULATE=trig hash_of "${args[@]}")
+  if [[ $plain != state-hash:* || $trig != state-hash:* ]]; then
+    bad "wander with the driver's sin gave no state-hash: '$plain', under trig '$trig'"
+  elif [[ $plain == "$trig" ]]; then
+    bad "wander with the driver's sin keeps its state-hash under trig: the trig emulation does nothing"
+  else
+    ok "wander with the driver's sin: $plain, under trig $trig (differ, as expected)"
   fi
 fi
 # The probe (rounding_probe.comp) decides the correction: off where the

@@ -479,16 +479,19 @@ static bool rounding_exact(boids_gpu *g, unsigned flags) {
 // $BOIDS_EMULATE (test-only): a comma-separated list of what GLSL 4.50 lets
 // a driver do differently, emulated in every compute shader
 // (shaders/emulate.glsl): conv-sat | conv-wrap (out-of-range float ->
-// integer through 32 bits), ulp-up | ulp-down (sqrt, inversesqrt and division 2
-// ULP off). Unset or empty: none.
+// integer through 32 bits), ulp-up | ulp-down (sqrt, inversesqrt and fdiv's
+// division 2 ULP off), div-up | div-down (every float division 2 ULP off:
+// needs --shader-dir on a copy rewritten by tests/div_rewrite.py), trig (sin,
+// cos, tan, asin, acos, atan, log, log2, exp, exp2, pow a few ULP off).
+// Unset or empty: none.
 static boids_result parse_emulate(const char *v, unsigned *flags, char *err, size_t err_size) {
     static const struct {
         const char *name;
         unsigned flag;
-    } items[] = {{"conv-sat", BOIDS_SHADER_EMU_CONV_SAT},
-                 {"conv-wrap", BOIDS_SHADER_EMU_CONV_WRAP},
-                 {"ulp-up", BOIDS_SHADER_EMU_ULP_UP},
-                 {"ulp-down", BOIDS_SHADER_EMU_ULP_DOWN}};
+    } items[] = {{"conv-sat", BOIDS_SHADER_EMU_CONV_SAT}, {"conv-wrap", BOIDS_SHADER_EMU_CONV_WRAP},
+                 {"ulp-up", BOIDS_SHADER_EMU_ULP_UP},     {"ulp-down", BOIDS_SHADER_EMU_ULP_DOWN},
+                 {"div-up", BOIDS_SHADER_EMU_DIV_UP},     {"div-down", BOIDS_SHADER_EMU_DIV_DOWN},
+                 {"trig", BOIDS_SHADER_EMU_TRIG}};
     *flags = 0;
     for (const char *p = v ? v : ""; *p;) {
         size_t len = strcspn(p, ",");
@@ -499,22 +502,24 @@ static boids_result parse_emulate(const char *v, unsigned *flags, char *err, siz
         if (!f) {
             snprintf(err, err_size,
                      "BOIDS_EMULATE: '%s' is not a list of emulations; expected conv-sat or conv-wrap, ulp-up or "
-                     "ulp-down, separated by commas",
+                     "ulp-down, div-up or div-down, trig, separated by commas",
                      v);
             return BOIDS_ERR_ARGUMENT;
         }
         *flags |= f;
         p += len + (p[len] == ',');
     }
-    unsigned conv = BOIDS_SHADER_EMU_CONV_SAT | BOIDS_SHADER_EMU_CONV_WRAP;
-    unsigned sq = BOIDS_SHADER_EMU_ULP_UP | BOIDS_SHADER_EMU_ULP_DOWN;
-    if ((*flags & conv) == conv || (*flags & sq) == sq) {
-        snprintf(err, err_size,
-                 "BOIDS_EMULATE: '%s' names both ways of one item; expected one of conv-sat, conv-wrap "
-                 "and one of ulp-up, ulp-down",
-                 v);
-        return BOIDS_ERR_ARGUMENT;
-    }
+    static const unsigned pairs[] = {BOIDS_SHADER_EMU_CONV_SAT | BOIDS_SHADER_EMU_CONV_WRAP,
+                                     BOIDS_SHADER_EMU_ULP_UP | BOIDS_SHADER_EMU_ULP_DOWN,
+                                     BOIDS_SHADER_EMU_DIV_UP | BOIDS_SHADER_EMU_DIV_DOWN};
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
+        if ((*flags & pairs[k]) == pairs[k]) {
+            snprintf(err, err_size,
+                     "BOIDS_EMULATE: '%s' names both ways of one item; expected one of conv-sat, conv-wrap, "
+                     "one of ulp-up, ulp-down and one of div-up, div-down",
+                     v);
+            return BOIDS_ERR_ARGUMENT;
+        }
     return BOIDS_OK;
 }
 
