@@ -7,6 +7,10 @@
 // frame's median ms (step + draw + glFinish) and frames/s per count.
 // --program-stats (GPU backend): the compute programs the run dispatched,
 // as the driver compiled them (boids/program_stats.h), in a second table.
+// GPU backend: the steer stage with sqrt and division corrected to the C's
+// in the shaders and without (BOIDS_CORRECT_ROUNDING=1 and 0: a twin engine
+// of the same world, stepped after each step of the timed one), in a table
+// of its own: what the correction costs, whichever the driver's probe picked.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +38,11 @@ static const char usage[] = // the usage lines and what it does, before the flag
     "and accepted neighbours per second of the steer stage, and the memory of the\n"
     "simulation; then the exponent b of a least-squares fit ms/step = a N^b\n"
     "(1 = linear). The world is sized for about 20 neighbours per agent unless\n"
-    "--world is given. Output is a Markdown table for docs/BENCHMARKS.md.\n";
+    "--world is given. Output is a Markdown table for docs/BENCHMARKS.md.\n"
+    "With --backend gpu a second table gives the steer stage's median with sqrt and\n"
+    "division corrected to the C's in the shaders and without (BOIDS_CORRECT_ROUNDING=1\n"
+    "and 0; the first table runs what the driver's probe picked): a twin engine of\n"
+    "the same world is stepped after each timed step, so a GPU count takes twice as long.\n";
 static const char usage_notes[] = // after the flags
     "\n"
     "SIGINT / SIGTERM: the current step is finished, the rows so far and --profile are\n"
@@ -88,8 +96,10 @@ typedef struct row {
     uint32_t n;
     double ms[8]; // key, count, scan, scatter, steer, integrate, bodies, total
     double cand, neigh;
-    double frame_ms; // --render: the median frame (step + draw + glFinish)
-    uint32_t fine;   // the finer grid's M after the timed steps (--grid-fine auto: the engine's pick)
+    double frame_ms;   // --render: the median frame (step + draw + glFinish)
+    uint32_t fine;     // the finer grid's M after the timed steps (--grid-fine auto: the engine's pick)
+    bool corrected;    // GPU: the timed engine corrects sqrt and division (its probe's pick, or the variable's)
+    double twin_steer; // GPU: the median steer of the twin, which does the opposite
 } row;
 
 static boids_engine_headless *gl; // --backend gpu: one context for every count
@@ -247,6 +257,25 @@ static int make_engine(const boids_options *o, uint32_t n, boids_engine **e) {
     return r == BOIDS_ERR_GPU_LIMIT || r == BOIDS_ERR_SHADER || r == BOIDS_ERR_ARGUMENT ? 2 : 3;
 }
 
+// GPU: the twin of engine e (n agents): the same world with sqrt and
+// division corrected where e's are not and the other way round
+// ($BOIDS_CORRECT_ROUNDING set for its creation, then put back); 0 or the
+// exit status (one line printed).
+static int make_twin(const boids_options *o, uint32_t n, const boids_engine *e, boids_engine **twin) {
+    const char *was = getenv("BOIDS_CORRECT_ROUNDING");
+    char *saved = was ? strdup(was) : NULL;
+    if (was && !saved)
+        return 3;
+    setenv("BOIDS_CORRECT_ROUNDING", boids_engine_corrects_rounding(e) ? "0" : "1", 1);
+    int rc = make_engine(o, n, twin);
+    if (saved)
+        setenv("BOIDS_CORRECT_ROUNDING", saved, 1);
+    else
+        unsetenv("BOIDS_CORRECT_ROUNDING");
+    free(saved);
+    return rc;
+}
+
 // Starts the progress line of count `which` (0-based) of o's counts, n
 // agents, in `phase` ("" or " warm-up") of `steps` steps; true when it is drawn.
 static bool start_progress(const boids_options *o, uint32_t which, uint32_t n, const char *phase, uint64_t steps) {
@@ -259,8 +288,10 @@ static bool start_progress(const boids_options *o, uint32_t which, uint32_t n, c
 // steps; medians per stage. Progress: on a terminal one updating line
 // (progress.h), else (unless --quiet) a line per count as it starts.
 static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *r) {
-    boids_engine *e = NULL;
+    boids_engine *e = NULL, *twin = NULL;
     int rc = make_engine(o, n, &e);
+    if (!rc && gl && (rc = make_twin(o, n, e, &twin)))
+        boids_engine_destroy(e);
     if (rc)
         return rc;
     const boids_params *p = boids_engine_params(e);
@@ -268,7 +299,7 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
     if (plain)
         fprintf(stderr, "boids-bench: N=%u: %u cells of %.4g, warming up...\n", n, boids_engine_cells(e),
                 (double)p->world.cell[0]);
-    boids_stage_ms m = {0};
+    boids_stage_ms m = {0}, mt = {0};
     boids_camera cam; // --render: the viewer's camera, fit to the world
     double frame_ms = 0.0;
     if (fb) {
@@ -286,12 +317,17 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
         }
         if (gl)
             boids_engine_stage_ms(e, true, &m); // wait for the GPU
+        if (twin) {
+            boids_engine_step(twin, 1, NULL);
+            boids_engine_stage_ms(twin, true, &mt);
+        }
         boids_progress_update((uint64_t)i + 1);
     }
     size_t steps = (size_t)o->bench_steps;
-    double *t = malloc(sizeof(double) * steps * 9); // the 8 columns, and the --render frame
+    double *t = malloc(sizeof(double) * steps * 10); // the 8 columns, the --render frame, the twin's steer
     if (!t) {
         boids_engine_destroy(e);
+        boids_engine_destroy(twin);
         return 3;
     }
     double cand = 0, neigh = 0;
@@ -330,6 +366,12 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
         for (int j = 0; j < 8; j++)
             t[j * steps + k] = v[j];
         t[8 * steps + k] = frame_ms;
+        if (twin) { // after the timed step and its figures (a fault: stop, reported below)
+            if (boids_engine_step(twin, 1, NULL) != BOIDS_OK || boids_engine_check(twin, NULL, 0) != BOIDS_OK)
+                break;
+            boids_engine_stage_ms(twin, true, &mt);
+        }
+        t[9 * steps + k] = mt.steer;
         done = k + 1;
         // Pair counts: every step on the CPU; on the GPU read back once, after
         // the last step (a readback per step would dominate at 10 M agents).
@@ -346,12 +388,18 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
     }
     boids_progress_finish();
     char fault[1024];
-    if (boids_engine_check(e, fault, sizeof fault) != BOIDS_OK) { // lost, or errors (also of the read-back)
-        fprintf(stderr, "boids-bench: --backend gpu: N=%u: %s\n", n, fault);
+    if (boids_engine_check(e, fault, sizeof fault) != BOIDS_OK ||
+        (twin &&
+         boids_engine_check(twin, fault, sizeof fault) != BOIDS_OK)) { // lost, or errors (also of the read-back)
+        fprintf(stderr, "boids-bench: --backend gpu: N=%u%s: %s\n", n,
+                boids_engine_check(e, NULL, 0) == BOIDS_OK ? " (the twin engine, sqrt and division the other way)" : "",
+                fault);
         free(t);
         boids_engine_destroy(e);
+        boids_engine_destroy(twin);
         return 3;
     }
+    boids_engine_destroy(twin); // before --program-stats reads the timed engine's programs
     if (o->program_stats && take_programs(e, n)) {
         free(t);
         boids_engine_destroy(e);
@@ -363,6 +411,8 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
         boids_engine_destroy(e);
         return 0;
     }
+    r->corrected = boids_engine_corrects_rounding(e);
+    r->twin_steer = gl ? median(t + 9 * steps, done) : 0.0;
     for (int j = 0; j < 8; j++)
         r->ms[j] = median(t + j * steps, done);
     r->frame_ms = fb ? median(t + 8 * steps, done) : 0.0;
@@ -480,6 +530,21 @@ static void program_outputs(void) {
            steer_info.built, steer_info.built == 1 ? "" : "s");
 }
 
+// GPU: the steer stage with sqrt and division corrected in the shaders and
+// without, per count (the timed engine's and its twin's medians).
+static void rounding_outputs(const row *rows, uint32_t measured) {
+    printf("\nsteer with sqrt and division corrected to the C's in the shaders (BOIDS_CORRECT_ROUNDING=1) and "
+           "without (=0), median ms; the table above ran with them %s\n\n",
+           rows[0].corrected ? "on" : "off");
+    printf("| N        | steer off | steer on  | on / off |\n");
+    printf("|----------|-----------|-----------|----------|\n");
+    for (uint32_t i = 0; i < measured; i++) {
+        double on = rows[i].corrected ? rows[i].ms[4] : rows[i].twin_steer,
+               off = rows[i].corrected ? rows[i].twin_steer : rows[i].ms[4];
+        printf("| %8u | %9.2f | %9.2f | %8.2f |\n", rows[i].n, off, on, off > 0 ? on / off : 0.0);
+    }
+}
+
 // --render's table: per count the median frame (step + draw + glFinish) and
 // frames/s; then --screenshot of the last frame. 0 or 3 (said).
 static int render_outputs(const boids_options *o, const row *rows, uint32_t measured) {
@@ -591,6 +656,8 @@ static int run(const boids_options *opt) {
         else // every N the same (--counts 1,1,1), or a time of 0: no slope to fit
             printf("\nfitted exponent of ms/step vs N: none (it needs two different counts and times above 0)\n");
     }
+    if (gl && measured)
+        rounding_outputs(rows, measured);
     if (programs_taken)
         program_outputs();
     rc = fb ? render_outputs(&o, rows, measured) : 0;
