@@ -1,6 +1,7 @@
 // tests/test_gpu.c: the GPU compute backend (src/gpu) against the CPU
 // reference, on whatever GL 4.5 context EGL gives (llvmpipe in CI). No
 // context is a FAILURE, never a skip. Every test asserts zero GL errors.
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1581,6 +1582,256 @@ START_TEST(fixed_point_without_int64) {
 }
 END_TEST
 
+// ---- square root and division as C rounds them, on any driver -------------------
+
+// Inputs of cr_sqrt (x) and fdiv (a, b): item i of kind i % 8. `e` a biased
+// exponent, `m` 23 mantissa bits.
+static uint32_t fl(uint32_t sign, uint32_t e, uint32_t m) {
+    return sign << 31 | e << 23 | (m & 0x7fffffu);
+}
+
+static void rounding_inputs(uint32_t (*in)[4], int n) {
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    static const uint32_t special[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                       0x00000001u, 0x007fffffu, 0x00800000u, 0x7f7fffffu, 0x3f800000u,
+                                       0xbf800000u, 0x3fffffffu, 0x00400000u, 0x80800000u};
+    const uint32_t ns = (uint32_t)(sizeof special / sizeof special[0]);
+    for (int i = 0; i < n; i++) {
+        uint64_t r = fix_rng(&x), s = fix_rng(&x);
+        uint32_t m1 = (uint32_t)r & 0x7fffffu, m2 = (uint32_t)(r >> 23) & 0x7fffffu, sa = (uint32_t)(r >> 62) & 1,
+                 sb = (uint32_t)(r >> 63);
+        uint32_t xs, a, b;
+        switch (i % 8) {
+        case 0: { // random normals; the quotient's exponent uniform over the normal range
+            xs = fl(0, 1 + (uint32_t)(s % 254), m1);
+            int qe = (int)((s >> 8) % 254) - 126, lo = qe > 0 ? 1 + qe : 1, hi = qe < 0 ? 254 + qe : 254;
+            int ea = lo + (int)((s >> 16) % (uint64_t)(hi - lo + 1));
+            a = fl(sa, (uint32_t)ea, m1);
+            b = fl(sb, (uint32_t)(ea - qe), m2);
+            break;
+        }
+        case 1: { // near powers of two: x and a / b within 8 ULP of 2^k, either side
+            int d = (int)(s % 17) - 8;
+            uint32_t e = 2 + (uint32_t)((s >> 8) % 252);
+            xs = (e << 23) + (uint32_t)d;
+            b = fl(sb, 64 + (uint32_t)((s >> 16) % 128), m2);
+            int qe = (int)((s >> 24) % 120) - 60;
+            a = (uint32_t)((int32_t)(b & 0x7fffffffu) + qe * (1 << 23) + d) | sa << 31;
+            break;
+        }
+        case 2: { // exact: squares of 12-bit integers, products of 12-bit significands
+            uint32_t y = 1 + (uint32_t)(s % 4095), z = 1 + (uint32_t)((s >> 12) % 4095);
+            int k = (int)((s >> 24) % 100) - 50;
+            xs = float_bits(ldexpf((float)(y * y), 2 * k));
+            b = float_bits(ldexpf((float)z, k / 2)) | sb << 31;
+            a = float_bits(bits_float(b & 0x7fffffffu) * ldexpf((float)y, (int)((s >> 40) % 60) - 30)) | sa << 31;
+            break;
+        }
+        case 3: { // ties-looking: the exact value next to a midpoint between two floats
+            uint64_t mid = (1ull << 24) | (uint64_t)(m1 << 1) | 1; // 25 bits, odd: a midpoint
+            int k = (int)(s % 200) - 100;
+            double root = ldexp((double)mid, k / 2 - 24);
+            xs = float_bits((float)(root * root)) + (uint32_t)((s >> 8) % 3) - 1u; // its square, +-1 ULP
+            b = fl(sb, 100 + (uint32_t)((s >> 16) % 60), m2);
+            double p = ldexp((double)mid, -24) * (double)bits_float(b & 0x7fffffffu);
+            a = (float_bits((float)ldexp(p, (int)((s >> 24) % 80) - 40)) + (uint32_t)((s >> 32) % 3) - 1u) | sa << 31;
+            break;
+        }
+        case 4: { // the overflow edge: quotients in [2^126, 2^129), FLT_MAX +- a few ULP
+            xs = fl(0, 250 + (uint32_t)(s % 5), m1);
+            if (s & 0x100) {
+                a = fl(sa, 254 - (uint32_t)((s >> 9) % 2), m1);
+                b = fl(sb, 126 + (uint32_t)((s >> 10) % 2), m2);
+            } else {
+                a = (0x7f7fffffu - (uint32_t)((s >> 9) % 6)) | sa << 31;
+                b = (0x3f800000u - (uint32_t)((s >> 12) % 6) + (uint32_t)((s >> 16) % 3)) | sb << 31;
+            }
+            break;
+        }
+        case 5: { // the underflow edge: quotients in [2^-128, 2^-124), x near FLT_MIN
+            xs = fl(0, 1 + (uint32_t)(s % 4), (s & 0x8) ? m1 : (uint32_t)((s >> 4) % 8));
+            uint32_t eb = 128 + (uint32_t)((s >> 8) % 126);
+            int qe = (int)((s >> 16) % 4) - 3; // a / b's exponent: -128 .. -125
+            a = fl(sa, (uint32_t)((int)eb + qe - 124), m1);
+            b = fl(sb, eb, m2);
+            break;
+        }
+        case 6: { // far exponents, and the operands of the special cases
+            xs = special[s % ns];
+            if (s & 0x10000) {
+                a = special[(s >> 8) % ns];
+                b = (s & 0x20000) ? special[(s >> 20) % ns] : fl(sb, 1 + (uint32_t)((s >> 24) % 254), m2);
+            } else {
+                a = fl(sa, (s & 0x40000) ? 1 + (uint32_t)((s >> 8) % 20) : 234 + (uint32_t)((s >> 8) % 20), m1);
+                b = fl(sb, (s & 0x80000) ? 1 + (uint32_t)((s >> 24) % 20) : 234 + (uint32_t)((s >> 24) % 20), m2);
+            }
+            break;
+        }
+        default: { // extreme significands: 1.0 and 2 - 2^-23, either operand, +-2 ULP
+            uint32_t pick = (uint32_t)(s % 4);
+            uint32_t mx = pick & 1 ? 0x7fffffu - (uint32_t)((s >> 4) % 3) : (uint32_t)((s >> 4) % 3);
+            uint32_t my = pick & 2 ? 0x7fffffu - (uint32_t)((s >> 8) % 3) : (uint32_t)((s >> 8) % 3);
+            xs = fl(0, 1 + (uint32_t)((s >> 12) % 254), mx);
+            uint32_t ea = 64 + (uint32_t)((s >> 20) % 128), eb = 64 + (uint32_t)((s >> 28) % 128);
+            a = fl(sa, ea, mx);
+            b = fl(sb, eb, my);
+        }
+        }
+        in[i][0] = xs;
+        in[i][1] = a;
+        in[i][2] = b;
+        in[i][3] = 0;
+    }
+}
+
+// Where the shaders promise C's bits (rounding.glsl): every x but a
+// subnormal one (a driver may flush it: sqrt(-0) for a negative one); every
+// a / b but where an operand is subnormal or the quotient of normal ones
+// lies below 2^-126 (the driver's result there).
+static bool subnormal(float v) {
+    return v != 0.0f && fabsf(v) < FLT_MIN;
+}
+static bool sqrt_promised(float x) {
+    return !subnormal(x);
+}
+static bool div_promised(float a, float b) {
+    if (subnormal(a) || subnormal(b))
+        return false;
+    if (!isfinite(a) || !isfinite(b) || a == 0.0f || b == 0.0f)
+        return true;
+    return fabs((double)a / (double)b) >= (double)FLT_MIN; // exact enough: no such quotient is that near 2^-126
+}
+static bool same_float(uint32_t got, float want) {
+    return isnan(want) ? isnan(bits_float(got)) : got == float_bits(want);
+}
+
+// rounding.glsl (cr_sqrt, fdiv) through a probe shader: in[i] = (x, a, b,
+// 0) -> out[i] = (sqrt(x), a / b, 0, 0) as bits; `defines` before
+// emulate.glsl (assembled when `emulated`), shared.h and rounding.glsl.
+static void rounding_run(GLuint bin, GLuint bout, const char *defines, bool emulated, uint32_t (*out)[4], int n) {
+    static const char probe[] =
+        "layout(local_size_x = 64) in;\n"
+        "layout(std430, binding = 0) readonly buffer In { uvec4 inp[]; };\n"
+        "layout(std430, binding = 1) writeonly buffer Out { uvec4 outp[]; };\n"
+        "void main() {\n"
+        "    uvec4 c = inp[gl_GlobalInvocationID.x];\n"
+        "    float r = sqrt(uintBitsToFloat(c.x)), q = fdiv(uintBitsToFloat(c.y), "
+        "uintBitsToFloat(c.z));\n"
+        "    outp[gl_GlobalInvocationID.x] = uvec4(floatBitsToUint(r), floatBitsToUint(q), 0u, 0u);\n"
+        "}\n";
+    char *shared = shader_file("shared.h"), *emu = shader_file("emulate.glsl"),
+         *rounding = shader_file("rounding.glsl");
+    const char *texts[] = {
+        "#version 450 core\n#define BOIDS_GLSL 1\n", defines, emulated ? emu : "", shared, "\n", rounding, probe};
+    GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
+    glShaderSource(sh, 7, texts, NULL);
+    glCompileShader(sh);
+    GLint ok = 0;
+    char log[4096] = "";
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    glGetShaderInfoLog(sh, sizeof log, NULL, log);
+    ck_assert_msg(ok, "rounding probe (%s) does not compile: %s", defines, log);
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, sh);
+    glLinkProgram(prog);
+    glDeleteShader(sh);
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    ck_assert_msg(ok, "rounding probe (%s) does not link", defines);
+    glUseProgram(prog);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, bin);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, bout);
+    glDispatchCompute((GLuint)n / 64, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    memset(out, 0, (size_t)n * 16);
+    glGetNamedBufferSubData(bout, 0, (GLsizeiptr)n * 16, out);
+    glDeleteProgram(prog);
+    free(shared);
+    free(emu);
+    free(rounding);
+}
+
+// rounding.glsl's cr_sqrt and fdiv with BOIDS_CORRECT_ROUNDING against C's
+// sqrtf and / (correctly rounded binary32), bit for bit, on 2^16 inputs (x
+// and a, b of every exponent, near powers of two, at the overflow and
+// underflow edges, exact roots and quotients, values next to a midpoint,
+// special operands): on the driver as it is, and with the driver's sqrt,
+// inversesqrt and quotient 1 to 4 ULP off, up or down (shaders/emulate.glsl
+// on llvmpipe), which the correction must undo. Outside the corrected range
+// the result must be the driver's (the same program without the
+// correction), and without the correction the emulation must be seen (most
+// results differ from C's), so the pass is not vacuous.
+START_TEST(rounding_corrected_on_any_driver) {
+    open_context();
+    enum { N = 1 << 16 };
+    uint32_t(*in)[4] = malloc(N * 16), (*out)[4] = malloc(N * 16), (*plain)[4] = malloc(N * 16);
+    ck_assert(in && out && plain);
+    rounding_inputs(in, N);
+    int promised_sqrt = 0, promised_div = 0;
+    for (int i = 0; i < N; i++) {
+        promised_sqrt += sqrt_promised(bits_float(in[i][0]));
+        promised_div += div_promised(bits_float(in[i][1]), bits_float(in[i][2]));
+    }
+    ck_assert_msg(promised_sqrt > N * 7 / 8 && promised_div > N * 3 / 4 && promised_div < N - N / 32,
+                  "inputs in and out of range: %d roots, %d quotients of %d", promised_sqrt, promised_div, N);
+    GLuint bin, bout;
+    glCreateBuffers(1, &bin);
+    glCreateBuffers(1, &bout);
+    glNamedBufferData(bin, N * 16, in, GL_STATIC_DRAW);
+    glNamedBufferData(bout, N * 16, NULL, GL_DYNAMIC_READ);
+    // Emulation v: 0 none; 1..4 ulp-up by v ULP; 5..8 ulp-down by v - 4.
+    for (int v = 0; v < 9; v++) {
+        int ulps = v == 0 ? 0 : (v - 1) % 4 + 1;
+        const char *dir = v == 0 ? "none" : v <= 4 ? "up" : "down";
+        char emulation[128] = "";
+        if (ulps)
+            snprintf(emulation, sizeof emulation, "#define BOIDS_EMULATE_ULP_%s 1\n#define BOIDS_EMULATE_ULP %d\n",
+                     v <= 4 ? "UP" : "DOWN", ulps);
+        char corrected[192];
+        snprintf(corrected, sizeof corrected, "#define BOIDS_CORRECT_ROUNDING 1\n%s", emulation);
+        rounding_run(bin, bout, emulation, ulps > 0, plain, N);
+        rounding_run(bin, bout, corrected, ulps > 0, out, N);
+        int bad_sqrt = 0, bad_div = 0, moved_sqrt = 0, moved_div = 0, kept_sqrt = 0, kept_div = 0;
+        char first[512] = "";
+        for (int i = 0; i < N; i++) {
+            float x = bits_float(in[i][0]), a = bits_float(in[i][1]), b = bits_float(in[i][2]);
+            float want_r = sqrtf(x), want_q = a / b;
+            if (!sqrt_promised(x))
+                kept_sqrt += out[i][0] == plain[i][0];
+            else if (!same_float(out[i][0], want_r) && bad_sqrt++ == 0 && !first[0])
+                snprintf(first, sizeof first, "sqrt(%a) = %a, C %a (input %d)", (double)x,
+                         (double)bits_float(out[i][0]), (double)want_r, i);
+            if (!div_promised(a, b))
+                kept_div += out[i][1] == plain[i][1];
+            else if (!same_float(out[i][1], want_q) && bad_div++ == 0 && !first[0])
+                snprintf(first, sizeof first, "%a / %a = %a, C %a (input %d)", (double)a, (double)b,
+                         (double)bits_float(out[i][1]), (double)want_q, i);
+            moved_sqrt += sqrt_promised(x) && !same_float(plain[i][0], want_r);
+            moved_div += div_promised(a, b) && !same_float(plain[i][1], want_q);
+        }
+        ck_assert_msg(bad_sqrt == 0 && bad_div == 0,
+                      "corrected, emulation %s %d ULP: %d of %d roots and %d of %d quotients differ from C; first: %s",
+                      dir, ulps, bad_sqrt, promised_sqrt, bad_div, promised_div, first);
+        ck_assert_msg(kept_sqrt == N - promised_sqrt && kept_div == N - promised_div,
+                      "emulation %s %d ULP: outside the corrected range %d of %d roots and %d of %d quotients are "
+                      "not the driver's",
+                      dir, ulps, N - promised_sqrt - kept_sqrt, N - promised_sqrt, N - promised_div - kept_div,
+                      N - promised_div);
+        if (ulps) // every finite non-zero result moved: all but 0, infinity and NaN differ
+            ck_assert_msg(moved_sqrt > promised_sqrt * 3 / 4 && moved_div > promised_div * 3 / 4,
+                          "uncorrected under %s %d ULP only %d of %d roots and %d of %d quotients differ from C: the "
+                          "emulation does nothing?",
+                          dir, ulps, moved_sqrt, promised_sqrt, moved_div, promised_div);
+    }
+    glDeleteBuffers(1, &bin);
+    glDeleteBuffers(1, &bout);
+    ck_assert_int_eq(glGetError(), GL_NO_ERROR);
+    free(in);
+    free(out);
+    free(plain);
+    close_context();
+}
+END_TEST
+
 // The whole step with the sums in uint pairs (BOIDS_NO_INT64=1, as on a
 // driver without GL_ARB_gpu_shader_int64) gives the native int64 run's
 // bits: steer's output after one step, the state after 31.
@@ -1717,6 +1968,7 @@ Suite *gpu_suite(void) {
     tcase_add_loop_test(steer, rules_step_parity, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
     tcase_add_loop_test(steer, combine_and_neighborhood_parity, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
     tcase_add_test(steer, fixed_point_without_int64);
+    tcase_add_test(steer, rounding_corrected_on_any_driver);
     tcase_add_loop_test(steer, step_without_int64, 0, (int)(sizeof(step_cases) / sizeof(step_cases[0])));
     suite_add_tcase(s, steer);
     TCase *bodies = tcase_create("bodies");
