@@ -15,6 +15,7 @@
 #      steer specialised to 2D flocking, to every behaviour, and the general
 #      steer);
 #   3. figures: boids-bench --backend gpu 2D 1 M and 10 M (reference kernel),
+#      the steer with sqrt and division corrected and not (--rounding-cost) at 1 M,
 #      the morton kernel at 1 M, 3D 1 M, 2D clustered with K = 7 and
 #      --grid-fine auto at 1 M, FLAME GPU 2's Circles (1 M, 200 steps), the
 #      viewer's frame off-screen (1920x1080, 1 M agents).
@@ -410,6 +411,10 @@ run program-stats-general 20 bench "The general steer (BOIDS_STEER_GENERAL=1: ev
 echo -e "\n## 6. Figures (boids-bench --backend gpu)" >>"$md"
 run bench-2d-reference 75 bench "2D, reference kernel, $COUNTS_BENCH agents" \
   "$b" --backend gpu --kernel reference --dim 2 --counts "$COUNTS_BENCH" --steps "$STEPS_BENCH" --quiet
+# What correcting sqrt and division to the C's costs this driver (the steer
+# with BOIDS_CORRECT_ROUNDING=1 and 0, side by side).
+run bench-rounding-cost 30 bench "2D, the steer with sqrt and division corrected and not, $(human "$N_BENCH") agents" \
+  "$b" --backend gpu --rounding-cost --dim 2 --counts "$N_BENCH" --steps "$STEPS_BENCH" --quiet
 for k in morton; do
   run "bench-2d-$k" 15 bench "2D, kernel $k, $(human "$N_BENCH") agents" \
     "$b" --backend gpu --kernel "$k" --dim 2 --counts "$N_BENCH" --steps "$STEPS_BENCH" --quiet

@@ -7,10 +7,11 @@
 // frame's median ms (step + draw + glFinish) and frames/s per count.
 // --program-stats (GPU backend): the compute programs the run dispatched,
 // as the driver compiled them (boids/program_stats.h), in a second table.
-// GPU backend: the steer stage with sqrt and division corrected to the C's
-// in the shaders and without (BOIDS_CORRECT_ROUNDING=1 and 0: a twin engine
-// of the same world, stepped after each step of the timed one), in a table
-// of its own: what the correction costs, whichever the driver's probe picked.
+// --rounding-cost (GPU backend): the steer stage with sqrt and division
+// corrected to the C's in the shaders and without (BOIDS_CORRECT_ROUNDING=1
+// and 0: a twin engine of the same world, stepped after each step of the
+// timed one), in a table of its own: what the correction costs, whichever
+// the driver's probe picked.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@
 
 static const char usage[] = // the usage lines and what it does, before the flags
     "usage: boids-bench [--backend NAME] [--counts N,N,...] [--steps S] [--workload NAME]\n"
-    "                   [--render WxH [--screenshot FILE.png]] [--program-stats] [options]\n"
+    "                   [--render WxH [--screenshot FILE.png]] [--program-stats] [--rounding-cost] [options]\n"
     "\n"
     "Times the step pipeline of the CPU reference (or, with --backend gpu, of the\n"
     "compute shaders, stage by stage with GPU timer queries) for each agent count (default\n"
@@ -38,11 +39,7 @@ static const char usage[] = // the usage lines and what it does, before the flag
     "and accepted neighbours per second of the steer stage, and the memory of the\n"
     "simulation; then the exponent b of a least-squares fit ms/step = a N^b\n"
     "(1 = linear). The world is sized for about 20 neighbours per agent unless\n"
-    "--world is given. Output is a Markdown table for docs/BENCHMARKS.md.\n"
-    "With --backend gpu a second table gives the steer stage's median with sqrt and\n"
-    "division corrected to the C's in the shaders and without (BOIDS_CORRECT_ROUNDING=1\n"
-    "and 0; the first table runs what the driver's probe picked): a twin engine of\n"
-    "the same world is stepped after each timed step, so a GPU count takes twice as long.\n";
+    "--world is given. Output is a Markdown table for docs/BENCHMARKS.md.\n";
 static const char usage_notes[] = // after the flags
     "\n"
     "SIGINT / SIGTERM: the current step is finished, the rows so far and --profile are\n"
@@ -290,7 +287,7 @@ static bool start_progress(const boids_options *o, uint32_t which, uint32_t n, c
 static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *r) {
     boids_engine *e = NULL, *twin = NULL;
     int rc = make_engine(o, n, &e);
-    if (!rc && gl && (rc = make_twin(o, n, e, &twin)))
+    if (!rc && gl && o->rounding_cost && (rc = make_twin(o, n, e, &twin)))
         boids_engine_destroy(e);
     if (rc)
         return rc;
@@ -399,6 +396,7 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
         boids_engine_destroy(twin);
         return 3;
     }
+    bool twin_ran = twin != NULL;
     boids_engine_destroy(twin); // before --program-stats reads the timed engine's programs
     if (o->program_stats && take_programs(e, n)) {
         free(t);
@@ -412,7 +410,7 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
         return 0;
     }
     r->corrected = boids_engine_corrects_rounding(e);
-    r->twin_steer = gl ? median(t + 9 * steps, done) : 0.0;
+    r->twin_steer = twin_ran ? median(t + 9 * steps, done) : 0.0;
     for (int j = 0; j < 8; j++)
         r->ms[j] = median(t + j * steps, done);
     r->frame_ms = fb ? median(t + 8 * steps, done) : 0.0;
@@ -451,6 +449,13 @@ static double fit_exponent(const row *r, uint32_t k) {
 // --render, --screenshot and --program-stats against the other flags: 0,
 // or 2 with one line.
 static int check_gpu_flags(const boids_options *o) {
+    if (o->rounding_cost && strcmp(o->backend, "gpu") != 0) {
+        boids_cli_error("boids-bench", "--rounding-cost", NULL, "--backend gpu with it",
+                        "needs --backend gpu: it times the shaders' correction of sqrt and division, and the "
+                        "backend is %s",
+                        o->backend);
+        return 2;
+    }
     if (o->program_stats && strcmp(o->backend, "gpu") != 0) {
         boids_cli_error("boids-bench", "--program-stats", NULL, "--backend gpu with it",
                         "needs --backend gpu: it reads the GPU backend's compute programs, and the backend is %s",
@@ -530,8 +535,8 @@ static void program_outputs(void) {
            steer_info.built, steer_info.built == 1 ? "" : "s");
 }
 
-// GPU: the steer stage with sqrt and division corrected in the shaders and
-// without, per count (the timed engine's and its twin's medians).
+// --rounding-cost: the steer stage with sqrt and division corrected in the
+// shaders and without, per count (the timed engine's and its twin's medians).
 static void rounding_outputs(const row *rows, uint32_t measured) {
     printf("\nsteer with sqrt and division corrected to the C's in the shaders (BOIDS_CORRECT_ROUNDING=1) and "
            "without (=0), median ms; the table above ran with them %s\n\n",
@@ -656,7 +661,7 @@ static int run(const boids_options *opt) {
         else // every N the same (--counts 1,1,1), or a time of 0: no slope to fit
             printf("\nfitted exponent of ms/step vs N: none (it needs two different counts and times above 0)\n");
     }
-    if (gl && measured)
+    if (gl && o.rounding_cost && measured)
         rounding_outputs(rows, measured);
     if (programs_taken)
         program_outputs();
@@ -684,7 +689,7 @@ int main(int argc, char **argv) {
         .flags = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_STEPS |
                  BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX |
                  BOIDS_CLI_KERNEL | BOIDS_CLI_WORKLOAD | BOIDS_CLI_RENDER | BOIDS_CLI_SCREENSHOT |
-                 BOIDS_CLI_PROGRAM_STATS,
+                 BOIDS_CLI_PROGRAM_STATS | BOIDS_CLI_ROUNDING_COST,
     };
     return boids_cli_main(argc, argv, &spec, run);
 }

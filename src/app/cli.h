@@ -116,6 +116,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_RUN_THREADS BOIDS_CLI_BIT(79)    // --threads T of each run (boids-ensemble: 1..1024, default 1)
 #define BOIDS_CLI_VIDEO BOIDS_CLI_BIT(80)          // --video FILE.mp4 (viewer: the drawn frames through ffmpeg)
 #define BOIDS_CLI_VIDEO_FPS BOIDS_CLI_BIT(81)      // --video-fps N (the video's frame rate, default 30)
+#define BOIDS_CLI_ROUNDING_COST BOIDS_CLI_BIT(82)  // --rounding-cost (boids-bench: the steer with the correction on and off)
 // The flags that boids_options_params turns into simulation parameters.
 #define BOIDS_CLI_SIM_FLAGS                                                                                            \
     (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
@@ -258,6 +259,7 @@ typedef struct boids_options {
     uint32_t video_fps;       // --video-fps: the video's frames per second (0 = not given: 30)
     uint32_t render_w, render_h; // --render WxH: boids-bench draws each step's frame off-screen (0x0: not given)
     bool program_stats;          // --program-stats: boids-bench prints the GPU's compute programs as compiled
+    bool rounding_cost;          // --rounding-cost: boids-bench times the steer with sqrt and division corrected and not
     const char *decompose;       // --decompose AxB[xC] as given (boids-run checks it), NULL if not given
     const char *rebalance;       // --rebalance K[:T]|off as given, NULL if not given
     const char *out_dir;         // --out: boids-ensemble's output folder, NULL if not given

@@ -318,6 +318,11 @@ const cli_flag cli_flags[] = {
            H(OUTPUTS, "with --backend gpu: after the table, one row per compute program the run dispatched: its "
                       "binary's bytes and format (glGetProgramBinary) and, where the driver puts its assembly in "
                       "the binary (NVIDIA), its lines, vec4 temporaries (registers) and local-memory arrays")),
+    SWITCH("rounding-cost", BOIDS_CLI_ROUNDING_COST, FIELD(rounding_cost),
+           H(OUTPUTS, "with --backend gpu: a second engine of the same world with sqrt and division corrected to "
+                      "the C's in the shaders where the first's are not, and the other way round, stepped after "
+                      "each timed step; a table gives per count the steer's median both ways and their ratio (what "
+                      "the correction costs on this driver; each count takes twice as long)")),
     SWITCH("quiet", BOIDS_CLI_QUIET, FIELD(quiet),
            H(OUTPUTS, "no progress line on stderr (on a terminal: one updating line, from 2 s on)")),
     // Window.
