@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/test_strict_driver.sh BUILD SOURCE: the strict-driver run. Mesa's
+# tests/test_strict_driver.sh BUILD SOURCE [checks|runs]: the strict-driver
+# run (checks: items 1, 3, 4, 5 below; runs: item 2; both without). Mesa's
 # llvmpipe computes conversions, square roots and divisions exactly as the
 # C reference does; GLSL 4.50 lets other drivers (an NVIDIA H200 among them)
 # convert an out-of-range float to an integer through 32 bits and round
@@ -35,6 +36,7 @@
 set -uo pipefail
 build=$1
 src=$2
+part=${3:-all}
 bin=$build/bin
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -55,7 +57,9 @@ shader_dir_of() { # shader_dir_of EMULATION: the --shader-dir option it runs wit
 # assembles it (tests/shader_source.c) with emulate.glsl put in front, as
 # under BOIDS_EMULATE=div-up,trig: every compute stage and variant.
 mkdir -p "$tmp/glsl"
-if ! command -v glslangValidator >/dev/null 2>&1; then
+if [[ $part == runs ]]; then
+  : # the checks' part
+elif ! command -v glslangValidator >/dev/null 2>&1; then
   bad "glslangValidator not found: run tools/deps.sh (installs Debian's glslang-tools)"
 elif ! "$bin/boids-shader-source" "$tmp/glsl" "$tmp/div" >/dev/null 2>"$tmp/glsl.err"; then
   bad "boids-shader-source could not assemble the rewritten copy: $(head -3 "$tmp/glsl.err")"
@@ -78,6 +82,7 @@ else
   fi
 fi
 for e in $emulations; do
+  [[ $part == runs ]] && break
   # shellcheck disable=SC2046 # the option and its directory, two words
   if out=$(BOIDS_EMULATE=$e "$bin/boids-validate" --count 10000 --steps 2 --quiet $(shader_dir_of "$e") 2>&1); then
     ok "boids-validate under $e: $(echo "$out" | tail -1)"
@@ -117,6 +122,7 @@ more_runs=("--behaviors wander --count 3000 --steps 30" "--scenario angle-bug --
   "--count 2000 --steps 30 --bodies chain" "--count 2000 --steps 30 --bodies snake"
   "--count 2000 --steps 30 --bodies fish" "--count 2000 --steps 20 --dim 3 --behaviors all")
 for args in "${runs[@]}" "${more_runs[@]}"; do
+  [[ $part == checks ]] && break
   list=$emulations
   [[ " ${runs[*]} " == *" $args "* ]] || list="ulp-down div-up trig"
   # shellcheck disable=SC2086 # args holds several words
@@ -135,6 +141,11 @@ for args in "${runs[@]}" "${more_runs[@]}"; do
     fi
   done
 done
+if [[ $part == runs ]]; then
+  echo "$passed passed, $failed failed"
+  [[ $failed -eq 0 ]]
+  exit
+fi
 # 3. The emulations bite. The fixed point with the conversion an H200
 # mis-converted (int64_t of a float past 2^31):
 cp -r "$src/shaders" "$tmp/conv"
