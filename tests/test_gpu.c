@@ -14,6 +14,7 @@
 #include <glad/gl.h>
 
 #include "check_run.h"
+#include "probe.h"
 #include "gl_context.h"
 #include "boids/behaviors.h"
 #include "boids/parse.h"
@@ -1395,22 +1396,6 @@ END_TEST
 
 // ---- 64-bit sums without GL_ARB_gpu_shader_int64 (GLSL 4.50 core) -------------------
 
-// A file of BOIDS_SHADER_DIR (malloc'd).
-static char *shader_file(const char *name) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", BOIDS_SHADER_DIR, name);
-    FILE *fp = fopen(path, "rb");
-    ck_assert_msg(fp != NULL, "cannot open %s", path);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *t = malloc((size_t)n + 1);
-    ck_assert(t && fread(t, 1, (size_t)n, fp) == (size_t)n);
-    t[n] = '\0';
-    fclose(fp);
-    return t;
-}
-
 static uint64_t fix_rng(uint64_t *x) {
     *x ^= *x << 13;
     *x ^= *x >> 7;
@@ -1442,8 +1427,8 @@ static uint32_t float_bits(float f) {
 // quarter of the inputs lie in +-[2^30, 2^39], where such a driver differs.
 START_TEST(fixed_point_without_int64) {
     open_context();
-    char *shared = shader_file("shared.h"), *beh = shader_file("behaviors.glsl"), *emu = shader_file("emulate.glsl");
-    char *division = shader_file("rounding.glsl");
+    char *shared = probe_shader_file("shared.h"), *beh = probe_shader_file("behaviors.glsl"), *emu = probe_shader_file("emulate.glsl");
+    char *division = probe_shader_file("rounding.glsl");
     char *from = strstr(beh, "// ---- fixed point"), *to = from ? strstr(from, "// ---- single-agent") : NULL;
     ck_assert_msg(from && to, "behaviors.glsl: the fixed-point section's rules not found");
     *to = '\0';
@@ -1533,28 +1518,9 @@ START_TEST(fixed_point_without_int64) {
                  native ? "#extension GL_ARB_gpu_shader_int64 : require\n#define BOIDS_INT64 1\n" : "",
                  emulations[emulation]);
         const char *texts[] = {version, emulation ? emu : "", shared, "\n", division, from, probe};
-        GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
-        glShaderSource(sh, 7, texts, NULL);
-        glCompileShader(sh);
-        GLint ok = 0;
-        char log[4096] = "";
-        glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-        glGetShaderInfoLog(sh, sizeof log, NULL, log);
-        ck_assert_msg(ok, "fixed-point probe (%s, emulation %d) does not compile: %s", native ? "int64" : "uint pairs",
-                      emulation, log);
-        GLuint prog = glCreateProgram();
-        glAttachShader(prog, sh);
-        glLinkProgram(prog);
-        glDeleteShader(sh);
-        glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-        ck_assert_msg(ok, "fixed-point probe (%s) does not link", native ? "int64" : "uint pairs");
-        glUseProgram(prog);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, bin);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, bout);
-        glDispatchCompute(N / 64, 1, 1);
-        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-        glGetNamedBufferSubData(bout, 0, N * 16, out);
-        glDeleteProgram(prog);
+        char what[64];
+        snprintf(what, sizeof what, "fixed-point probe (%s, emulation %d)", native ? "int64" : "uint pairs", emulation);
+        probe_run(texts, 7, bin, bout, N, out, what);
         for (int i = 0; i < N; i++) {
             float v0 = bits_float(in[i][0]), v1 = bits_float(in[i][1]);
             int64_t sum = (int64_t)v0 + (int64_t)v1;
@@ -1719,32 +1685,13 @@ static void rounding_run(GLuint bin, GLuint bout, const char *defines, bool emul
         "uintBitsToFloat(c.z));\n"
         "    outp[gl_GlobalInvocationID.x] = uvec4(floatBitsToUint(r), floatBitsToUint(q), 0u, 0u);\n"
         "}\n";
-    char *shared = shader_file("shared.h"), *emu = shader_file("emulate.glsl"),
-         *rounding = shader_file("rounding.glsl");
+    char *shared = probe_shader_file("shared.h"), *emu = probe_shader_file("emulate.glsl"),
+         *rounding = probe_shader_file("rounding.glsl");
     const char *texts[] = {
         "#version 450 core\n#define BOIDS_GLSL 1\n", defines, emulated ? emu : "", shared, "\n", rounding, probe};
-    GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
-    glShaderSource(sh, 7, texts, NULL);
-    glCompileShader(sh);
-    GLint ok = 0;
-    char log[4096] = "";
-    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-    glGetShaderInfoLog(sh, sizeof log, NULL, log);
-    ck_assert_msg(ok, "rounding probe (%s) does not compile: %s", defines, log);
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, sh);
-    glLinkProgram(prog);
-    glDeleteShader(sh);
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    ck_assert_msg(ok, "rounding probe (%s) does not link", defines);
-    glUseProgram(prog);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, bin);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, bout);
-    glDispatchCompute((GLuint)n / 64, 1, 1);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    memset(out, 0, (size_t)n * 16);
-    glGetNamedBufferSubData(bout, 0, (GLsizeiptr)n * 16, out);
-    glDeleteProgram(prog);
+    char what[256];
+    snprintf(what, sizeof what, "rounding probe (%s)", defines);
+    probe_run(texts, 7, bin, bout, n, out, what);
     free(shared);
     free(emu);
     free(rounding);

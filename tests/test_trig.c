@@ -19,6 +19,7 @@
 #include <glad/gl.h>
 
 #include "gl_context.h"
+#include "probe.h"
 #include "boids/behaviors.h"
 #include "boids/platform.h"
 
@@ -130,26 +131,10 @@ START_TEST(trig_accuracy) {
 }
 END_TEST
 
-// A file of the source tree's shaders/ (malloc'd).
-static char *shader_file(const char *name) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", BOIDS_SHADER_DIR, name);
-    FILE *fp = fopen(path, "rb");
-    ck_assert_msg(fp != NULL, "cannot open %s", path);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *t = malloc((size_t)n + 1);
-    ck_assert(t && fread(t, 1, (size_t)n, fp) == (size_t)n);
-    t[n] = '\0';
-    fclose(fp);
-    return t;
-}
-
 START_TEST(trig_bits) {
     boids_gl_context *ctx = boids_test_gl_open();
-    char *shared = shader_file("shared.h"), *rounding = shader_file("rounding.glsl"), *trig = shader_file("trig.glsl"),
-         *emu = shader_file("emulate.glsl");
+    char *shared = probe_shader_file("shared.h"), *rounding = probe_shader_file("rounding.glsl"), *trig = probe_shader_file("trig.glsl"),
+         *emu = probe_shader_file("emulate.glsl");
     enum { N = 1 << 16 };
     float(*in)[4] = malloc(N * 16);
     uint32_t(*out)[4] = malloc(N * 16);
@@ -200,27 +185,9 @@ START_TEST(trig_bits) {
         char version[256];
         snprintf(version, sizeof version, "#version 450 core\n#define BOIDS_GLSL 1\n%s", variants[v]);
         const char *texts[] = {version, v ? emu : "", shared, "\n", rounding, trig, probe};
-        GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
-        glShaderSource(sh, 7, texts, NULL);
-        glCompileShader(sh);
-        GLint ok = 0;
-        char log[4096] = "";
-        glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-        glGetShaderInfoLog(sh, sizeof log, NULL, log);
-        ck_assert_msg(ok, "trig probe (variant %zu) does not compile: %s", v, log);
-        GLuint prog = glCreateProgram();
-        glAttachShader(prog, sh);
-        glLinkProgram(prog);
-        glDeleteShader(sh);
-        glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-        ck_assert_msg(ok, "trig probe (variant %zu) does not link", v);
-        glUseProgram(prog);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, bin);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, bout);
-        glDispatchCompute(N / 64, 1, 1);
-        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-        glGetNamedBufferSubData(bout, 0, N * 16, out);
-        glDeleteProgram(prog);
+        char what[64];
+        snprintf(what, sizeof what, "trig probe (variant %zu)", v);
+        probe_run(texts, 7, bin, bout, N, out, what);
         int bad = 0;
         for (int i = 0; i < N; i++) {
             uint32_t want[4] = {float_bits(boids_sinf(in[i][0])), float_bits(boids_cosf(in[i][0])),
