@@ -519,7 +519,7 @@ BOIDS_STRUCT(boids_group_params) {
     BOIDS_UINT neighbors_max; /* K, 0..BOIDS_MAX_NEIGHBORS_K (0, the default: all) */
     BOIDS_UINT cones_spare1;  /* 0 */
 
-    /* The behaviours after the first 16 (issue 15's steering library):
+    /* The behaviours after the first 16 (the steering library's):
      * their weights, then their parameters. */
     BOIDS_VEC4(weight_more[4]); /* behaviour 16 + i: weight_more[i >> 2][i & 3] */
     float target_speed;         /* BOIDS_BI_SPEED: the wanted speed (default 1.5) */

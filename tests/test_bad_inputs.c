@@ -1,4 +1,4 @@
-// tests/test_bad_inputs.c: the bad-input matrix (issue 8). Every executable
+// tests/test_bad_inputs.c: the bad-input matrix. Every executable
 // (boids, boids-run, boids-bench, boids-validate, boids-ensemble) with a list of wrong
 // invocations and corrupted input files: each must exit with status 2 (bad
 // input) or 3 (environment), print exactly one line on stderr, never die by
@@ -122,7 +122,7 @@ static const char *const flag_cases[][6] = {
     {"--scenario", TMP "/bad-inputs/queue.ini", NULL},
     {"--scenario", TMP "/bad-inputs/avoid.ini", NULL},
     {"--scenario", TMP "/bad-inputs/hide-margin.ini", NULL},
-    // The collective-motion models (issue 17): their noise, rule sets and zones.
+    // The collective-motion models: their noise, rule sets and zones.
     {"--rules", "couzin", "--eta", "7", NULL}, // eta above 2 pi (one word with sigma)
     {"--rules", "couzin", "--eta", "-0.5", NULL},
     {"--rules", "couzin", "--sigma", "4", NULL}, // sigma above pi
@@ -321,7 +321,7 @@ START_TEST(neighborhood_and_combine_messages) {
         {{"--scenario", TMP "/bad-inputs/nbhd-fov.ini"}, "alignment_fov", "361", "0 < fov <= 360"},
         {{"--scenario", TMP "/bad-inputs/nbhd-radius.ini"}, "cohesion_radius", "0", "> 0"},
         {{"--scenario", TMP "/bad-inputs/combine.ini"}, "combine", "greedy", "sum, priority or truncated"},
-        // One noise word, two names: each model's flag only (issue 17).
+        // One noise word, two names: each model's flag only.
         {{"--rules", "couzin", "--eta", "0.5"}, "--eta", "0.5", "--sigma RADIANS for rules couzin"},
         {{"--scenario", "vicsek", "--sigma", "0.25"}, "--sigma", "0.25", "--eta RADIANS for rules vicsek"},
     };
@@ -345,7 +345,7 @@ START_TEST(neighborhood_and_combine_messages) {
 }
 END_TEST
 
-// The named agents, formations and walls (issue 15): exit 2 and one line
+// The named agents, formations and walls: exit 2 and one line
 // that names the flag or key and the value (or the section's problem).
 START_TEST(leader_and_wall_messages) {
     make_inputs();

@@ -24,7 +24,7 @@
     } while (0)
 
 #define PI_F BOIDS_PI
-#define REL_TOL 1e-5f // the bound on a resolved segment's length
+#define REL_TOL 1e-5f // the bound on a resolved segment's length
 
 // ---- helpers ------------------------------------------------------------------
 

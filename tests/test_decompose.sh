@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/test_decompose.sh BUILD [MPIRUN]: boids-run --decompose (issue 18).
+# tests/test_decompose.sh BUILD [MPIRUN]: boids-run --decompose.
 # The state-hash after 200 steps of runs split into boxes over
 # R = 1 (an MPI singleton, no mpirun), 2, 3 and 4 ranks (--oversubscribe)
 # and several decompositions of the same run equals the one process's, in 2D

@@ -1,4 +1,4 @@
-// tests/test_ensemble.c: the ensemble runner (boids/ensemble.h, issue 17):
+// tests/test_ensemble.c: the ensemble runner (boids/ensemble.h):
 // plan parsing and every bad plan (a table: file, line, key named), the
 // expansion (cross, zip, list, linear, log, random draws), scenario
 // overrides, the statistics table, a failing run inside an ensemble,

@@ -530,7 +530,7 @@ static double worst_ratio(const float (*cpu)[4], const float (*gpu)[4], uint32_t
 // (or NULL) changes the params after three_groups.
 static void steer_both_with(const step_case *c, uint32_t behaviors, void (*tweak)(boids_params *), float (*cpu)[4],
                             float (*gpu)[4]);
-// The named agents and walls of issue 15's behaviours: a leader (agent 7
+// The named agents and walls of the steering library's behaviours: a leader (agent 7
 // where there are 8)
 // whom every group follows in a V (offset; follow), interpose between agent
 // 3 and the target, and walls: in 2D a box at 20%..80% of the world and a

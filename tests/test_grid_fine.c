@@ -1,5 +1,5 @@
 // tests/test_grid_fine.c: the finer grid (world.grid_fine, --grid-fine,
-// [world] grid_fine; issue 16 "flocks that crowd") on the CPU reference:
+// [world] grid_fine: flocks that crowd) on the CPU reference:
 // finalize's cells (n = floor(extent M / reach), capped, M = 1 today's grid)
 // and its refusals; the grid's neighbours equal brute force for every M (2D,
 // 3D, wrap, walls, bounce, a torus of few cells); the state-hash does not

@@ -1,5 +1,5 @@
 // tests/test_literal.c: the chapter's flocking sketch reproduced literally
-// (issue 15, "The book, literally"): the margin boundary (the sketch's
+// ("the book, literally"): the margin boundary (the sketch's
 // borders()) and the sequential update (its run() loop) by hand, and one
 // step of 300 boids against a transcription of Example 5.11 from the book's
 // text (seeds/nature-of-code-ch5-autonomous-agents.txt): the Boid's

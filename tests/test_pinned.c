@@ -45,7 +45,7 @@ typedef struct pinned_run {
 #define NO_WANDER                                                                                                      \
     "obstacles,walls,escape,separation,flee,evade,hunt,pursue,seek,arrive,path,flow,view,alignment,cohesion"
 // The chapter's sixteen behaviours, "all" when these runs were pinned: a
-// behaviour added since (issue 15's) extends "all" and would move them;
+// behaviour added since (the steering library's) extends "all" and would move them;
 // the runs with the newer ones are pinned by name below.
 #define FIRST16 NO_WANDER ",wander"
 // The 21 behaviours of "all" when the all21 runs were pinned (offset,
@@ -265,7 +265,7 @@ static const pinned_run runs[] = {
      {"--scenario", "feelers", "--steps", "30", "--backend", "gpu"},
      0xc527896925e28a23ull,
      0x5f64f2d0018707a9ull},
-    // The collective-motion models (issue 17): Vicsek 1995 and Couzin 2002's
+    // The collective-motion models: Vicsek 1995 and Couzin 2002's
     // two phases, their noise from the RNG (the RULE chunk's noise word).
     {"cpu-scenario-vicsek",
      false,

@@ -30,7 +30,7 @@
             ck_abort_msg(__VA_ARGS__);                                                                                 \
     } while (0)
 
-#define MIN_SCENARIOS 25  // the issue's examples: fewer files means some went missing
+#define MIN_SCENARIOS 25  // the shipped examples: fewer files means some went missing
 #define MAX_SCENARIOS 128
 #define COUNT_CAP 3000u  // agents per run (llvmpipe: ~2.5 us per agent-step of flocking)
 #define STEPS 100u
@@ -118,7 +118,7 @@ static void expect_invariants(const boids_sim *s, const char *name, const char *
 }
 
 START_TEST(enough_scenarios) {
-    // Every example of the issue has its file: at least MIN_SCENARIOS.
+    // Every shipped example has its file: at least MIN_SCENARIOS.
     ck_assert_msg(scenario_count >= 0, "cannot read the scenario directory %s", BOIDS_SCENARIO_DIR);
     ck_assert_msg(scenario_count >= MIN_SCENARIOS, "%d scenario files in %s (expected at least %d)", scenario_count,
                   BOIDS_SCENARIO_DIR, MIN_SCENARIOS);

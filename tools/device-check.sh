@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/device-check.sh: the GPU check of a session that has a device machine
+# tools/device-check.sh: the GPU check on a machine with a real GPU
 # (an NVIDIA GPU, headless EGL on the device platform). One short run,
 # prioritised and bounded: at most BUDGET_S seconds in all (default 360), each
 # command under `timeout` of min(its own cap, what is left of the budget), a

@@ -280,7 +280,7 @@ static double grid_cells_at(const boids_world_params *w, float reach, uint32_t m
 }
 
 // See core.h. A cost model in units of one candidate pair, fitted to
-// boids-bench at 100 k on the 2-core machine (docs/BENCHMARKS.md, issue 16):
+// boids-bench at 100 k on the 2-core machine (docs/BENCHMARKS.md):
 // a candidate costs 1; a row of cells read costs ROW (loop set-up, the
 // short rows of a fine grid filter less well than the reference's long
 // ones), a cell read alone by the K-nearest gather CELL; a cell of the

@@ -1,5 +1,5 @@
-/* src/mpi/decompose_mpi.h: one simulation split over MPI ranks (issue 18;
- * the optional component, BOIDS_MPI). The world's cells are cut into
+/* src/mpi/decompose_mpi.h: one simulation split over MPI ranks (the
+ * optional component, BOIDS_MPI). The world's cells are cut into
  * A x B (x C) boxes, one per rank of an MPI_Cart_create grid: x into A slabs,
  * each slab's y into B, each column's z into C, by recursive bisection of
  * the work per cell (its agents x the agents of its search block: the
