@@ -276,8 +276,10 @@ float candidate(vec3 p, uint j, out vec3 off, out vec3 vj) {
 // BOIDS_SPEC_TOPK (the largest K of the run's groups) kept in registers: a
 // candidate passes down the row, each place keeping the smaller (constant
 // indices only, so no local memory).
-float tk_d2[TOPK_N];
-uint tk_id[TOPK_N];
+// (The sizes are the plain constant: a constructor there, such as uint(),
+// may be an emulation's function call, which no array size can be.)
+float tk_d2[BOIDS_SPEC_TOPK];
+uint tk_id[BOIDS_SPEC_TOPK];
 
 // (d2, id) before (e2, eid).
 bool topk_before(float d2, uint id, float e2, uint eid) { return d2 < e2 || (d2 == e2 && id < eid); }

@@ -80,6 +80,32 @@ else
   else
     bad "glslangValidator rejects the rewritten copy under div-up,trig ($n checked): ${rejected[*]:0:3}"
   fi
+  # The shaders themselves under the other emulations, through the reference
+  # compiler too (Mesa accepts some GLSL that others reject, e.g. a
+  # function call in an array's size once a constructor is a macro).
+  mkdir -p "$tmp/plain"
+  if "$bin/boids-shader-source" "$tmp/plain" "$src/shaders" >/dev/null 2>"$tmp/plain.err"; then
+    for defs in CONV_SAT CONV_WRAP ULP_UP; do
+      n=0
+      rejected=()
+      for f in "$tmp"/plain/*.comp; do
+        awk -v emu="$src/shaders/emulate.glsl" -v defs="$defs" '!done && $0 == "#line 1 1" {
+            print "#define BOIDS_EMULATE_" defs " 1"; print "#line 1 0"
+            while ((getline l < emu) > 0) print l
+            done = 1
+          } { print }' "$f" >"$f.emu"
+        n=$((n + 1))
+        glslangValidator -l -S comp "$f.emu" >"$f.log" 2>&1 || rejected+=("$(basename "$f"): $(grep -m1 ERROR "$f.log")")
+      done
+      if [[ $n -gt 0 && ${#rejected[@]} -eq 0 ]]; then
+        ok "glslangValidator accepts the shaders under $defs ($n compute sources)"
+      else
+        bad "glslangValidator rejects the shaders under $defs ($n checked): ${rejected[*]:0:3}"
+      fi
+    done
+  else
+    bad "boids-shader-source could not assemble the shaders: $(head -3 "$tmp/plain.err")"
+  fi
 fi
 for e in $emulations; do
   [[ $part == runs ]] && break
