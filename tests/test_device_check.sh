@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/test_device_check.sh BUILD_DIR SOURCE_DIR: tools/device-check.sh (the
-# device machine's check) here, on llvmpipe: bash -n of it and of
+# check on a machine with a GPU) here, on llvmpipe: bash -n of it and of
 # tools/device-pack.sh, its dry run (every command listed, none run); its
 # failures against stand-in programs (a validation that fails, one that runs
 # past its time, a state-hash row that differs, a run killed by a signal:

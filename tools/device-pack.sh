@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/device-pack.sh: prepare the git-ignored folder .dev/ that
-# tools/device-check.sh uses on a bare NVIDIA device machine (no Debian
+# tools/device-check.sh uses on a bare machine with an NVIDIA GPU (no Debian
 # libraries there, no MPI, no network):
 #   1. build without MPI into build-dev/ (tools/build.sh; BUILD_DIR overrides);
 #   2. .dev/bin/     boids-bench, boids-run, boids-validate;
