@@ -39,7 +39,6 @@
 //     desktop GLSL; Vulkan-class hardware: 2^-11 absolute / 4096 ULP). See
 //     docs/ARCHITECTURE.md (GPU parity) for where that shows.
 
-#define BOIDS_INFINITY uintBitsToFloat(0x7f800000u) // C INFINITY
 #define BOIDS_NONE 0xffffffffu                      // C UINT32_MAX
 
 // ---- cglm's vector arithmetic, in its operand order ----------------------

@@ -19,6 +19,7 @@
 #define BOIDS_SHARED_H
 
 #ifdef BOIDS_GLSL
+#define BOIDS_INFINITY uintBitsToFloat(0x7f800000u) /* C: INFINITY (GLSL has no literal for it) */
 #define BOIDS_VEC4(name) vec4 name
 #define BOIDS_UVEC4(name) uvec4 name
 #define BOIDS_UINT uint

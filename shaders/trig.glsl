@@ -8,8 +8,6 @@
 // statement, each `precise` (no driver fuses a multiply into an add), so the
 // same bits on every driver. Constants: shared.h (BOIDS_SIN_S* ...).
 
-#define BOIDS_TRIG_INF uintBitsToFloat(0x7f800000u) // C INFINITY
-
 // C twin: trig.c sin_poly(). sin r on |r| <= pi/4.
 float sin_poly(float r) {
     precise float z = r * r;
@@ -74,7 +72,7 @@ float cosf(float a) {
 // infinity or a NaN give 0.
 float atan2f(float y, float x) {
     float ax = abs(x), ay = abs(y);
-    if (!(ax < BOIDS_TRIG_INF && ay < BOIDS_TRIG_INF) || (ax == 0.0 && ay == 0.0))
+    if (!(ax < BOIDS_INFINITY && ay < BOIDS_INFINITY) || (ax == 0.0 && ay == 0.0))
         return 0.0;
     bool swap = ay > ax;
     float n = swap ? ax : ay, d = swap ? ay : ax;
@@ -115,8 +113,8 @@ float atan2f(float y, float x) {
 // negative or NaN x NaN, +infinity itself.
 float logf(float x) {
     if (!(x > 0.0))
-        return x == 0.0 ? -BOIDS_TRIG_INF : uintBitsToFloat(0x7fc00000u);
-    if (!(x < BOIDS_TRIG_INF))
+        return x == 0.0 ? -BOIDS_INFINITY : uintBitsToFloat(0x7fc00000u);
+    if (!(x < BOIDS_INFINITY))
         return x;
     precise float e = 0.0;
     if (x < 1.17549435e-38) {

@@ -15,6 +15,27 @@
 
 #include <glad/gl.h>
 
+// A float's bits and back, and a xorshift64 generator of test inputs (the
+// probes compare bits, never values).
+static inline float probe_bits_float(uint32_t u) {
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t probe_float_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static inline uint64_t probe_rng(uint64_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
 // A file of the source tree's shaders/ (malloc'd).
 static inline char *probe_shader_file(const char *name) {
     char path[1024];

@@ -1396,25 +1396,6 @@ END_TEST
 
 // ---- 64-bit sums without GL_ARB_gpu_shader_int64 (GLSL 4.50 core) -------------------
 
-static uint64_t fix_rng(uint64_t *x) {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    return *x;
-}
-
-static float bits_float(uint32_t u) {
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t float_bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 // behaviors.glsl's fixed point (fix_trunc, fix_add, fix_float: the
 // section between its "---- fixed point" and "---- single-agent" rules)
 // through a probe shader, native int64 and uint pairs, against C's int64_t:
@@ -1453,21 +1434,21 @@ START_TEST(fixed_point_without_int64) {
     for (int i = 0; i < N; i++) {
         float v[2];
         for (int k = 0; k < 2; k++) {
-            uint64_t r = fix_rng(&x);
+            uint64_t r = probe_rng(&x);
             if (r % 16 == 0) {
                 v[k] = special[(r >> 8) % (sizeof special / sizeof special[0])];
             } else if (r % 4 == 1) { // +-[2^30, 2^39]: beyond 32 bits
                 uint32_t e = (uint32_t)(127 + 30 + (r >> 8) % 9), m = (uint32_t)(r >> 16) & 0x7fffffu;
-                v[k] = bits_float((uint32_t)(r & 2) << 30 | e << 23 | m);
+                v[k] = probe_bits_float((uint32_t)(r & 2) << 30 | e << 23 | m);
             } else { // sign, exponent -4..38, mantissa: |v| < 2^39
                 uint32_t e = (uint32_t)(127 - 4 + (r >> 8) % 43), m = (uint32_t)(r >> 16) & 0x7fffffu;
-                v[k] = bits_float((uint32_t)(r & 1) << 31 | e << 23 | m);
+                v[k] = probe_bits_float((uint32_t)(r & 1) << 31 | e << 23 | m);
             }
         }
-        uint64_t r = fix_rng(&x), z;
+        uint64_t r = probe_rng(&x), z;
         switch (i % 4) {
         case 0: // any bit length
-            z = fix_rng(&x) >> (r % 64);
+            z = probe_rng(&x) >> (r % 64);
             break;
         case 1: // a tie between two floats: 25 significant bits
             z = ((1ull << 24) + 1 + 2 * ((r >> 8) % 4)) << (r % 38);
@@ -1480,8 +1461,8 @@ START_TEST(fixed_point_without_int64) {
         }
         if (r & (1ull << 63))
             z = (uint64_t)(-(int64_t)z);
-        in[i][0] = float_bits(v[0]);
-        in[i][1] = float_bits(v[1]);
+        in[i][0] = probe_float_bits(v[0]);
+        in[i][1] = probe_float_bits(v[1]);
         in[i][2] = (uint32_t)z;
         in[i][3] = (uint32_t)(z >> 32);
     }
@@ -1522,17 +1503,17 @@ START_TEST(fixed_point_without_int64) {
         snprintf(what, sizeof what, "fixed-point probe (%s, emulation %d)", native ? "int64" : "uint pairs", emulation);
         probe_run(texts, 7, bin, bout, N, out, what);
         for (int i = 0; i < N; i++) {
-            float v0 = bits_float(in[i][0]), v1 = bits_float(in[i][1]);
+            float v0 = probe_bits_float(in[i][0]), v1 = probe_bits_float(in[i][1]);
             int64_t sum = (int64_t)v0 + (int64_t)v1;
             int64_t z = (int64_t)((uint64_t)in[i][3] << 32 | in[i][2]);
             uint64_t got = (uint64_t)out[i][1] << 32 | out[i][0];
             EXPECT(got == (uint64_t)sum, "%s (emulation %d): trunc(%a) + trunc(%a): %016llx, C %016llx",
                    native ? "int64" : "pairs", emulation, (double)v0, (double)v1, (unsigned long long)got,
                    (unsigned long long)sum);
-            EXPECT(out[i][2] == float_bits((float)z), "%s: float(%lld) = %a, C %a", native ? "int64" : "pairs",
-                   (long long)z, (double)bits_float(out[i][2]), (double)(float)z);
-            EXPECT(out[i][3] == float_bits((float)sum), "%s: float(%lld) = %a, C %a", native ? "int64" : "pairs",
-                   (long long)sum, (double)bits_float(out[i][3]), (double)(float)sum);
+            EXPECT(out[i][2] == probe_float_bits((float)z), "%s: float(%lld) = %a, C %a", native ? "int64" : "pairs",
+                   (long long)z, (double)probe_bits_float(out[i][2]), (double)(float)z);
+            EXPECT(out[i][3] == probe_float_bits((float)sum), "%s: float(%lld) = %a, C %a", native ? "int64" : "pairs",
+                   (long long)sum, (double)probe_bits_float(out[i][3]), (double)(float)sum);
         }
     }
     glDeleteBuffers(1, &bin);
@@ -1563,7 +1544,7 @@ static void rounding_inputs(uint32_t (*in)[4], int n) {
                                        0xbf800000u, 0x3fffffffu, 0x00400000u, 0x80800000u};
     const uint32_t ns = (uint32_t)(sizeof special / sizeof special[0]);
     for (int i = 0; i < n; i++) {
-        uint64_t r = fix_rng(&x), s = fix_rng(&x);
+        uint64_t r = probe_rng(&x), s = probe_rng(&x);
         uint32_t m1 = (uint32_t)r & 0x7fffffu, m2 = (uint32_t)(r >> 23) & 0x7fffffu, sa = (uint32_t)(r >> 62) & 1,
                  sb = (uint32_t)(r >> 63);
         uint32_t xs, a, b;
@@ -1588,19 +1569,19 @@ static void rounding_inputs(uint32_t (*in)[4], int n) {
         case 2: { // exact: squares of 12-bit integers, products of 12-bit significands
             uint32_t y = 1 + (uint32_t)(s % 4095), z = 1 + (uint32_t)((s >> 12) % 4095);
             int k = (int)((s >> 24) % 100) - 50;
-            xs = float_bits(ldexpf((float)(y * y), 2 * k));
-            b = float_bits(ldexpf((float)z, k / 2)) | sb << 31;
-            a = float_bits(bits_float(b & 0x7fffffffu) * ldexpf((float)y, (int)((s >> 40) % 60) - 30)) | sa << 31;
+            xs = probe_float_bits(ldexpf((float)(y * y), 2 * k));
+            b = probe_float_bits(ldexpf((float)z, k / 2)) | sb << 31;
+            a = probe_float_bits(probe_bits_float(b & 0x7fffffffu) * ldexpf((float)y, (int)((s >> 40) % 60) - 30)) | sa << 31;
             break;
         }
         case 3: { // ties-looking: the exact value next to a midpoint between two floats
             uint64_t mid = (1ull << 24) | (uint64_t)(m1 << 1) | 1; // 25 bits, odd: a midpoint
             int k = (int)(s % 200) - 100;
             double root = ldexp((double)mid, k / 2 - 24);
-            xs = float_bits((float)(root * root)) + (uint32_t)((s >> 8) % 3) - 1u; // its square, +-1 ULP
+            xs = probe_float_bits((float)(root * root)) + (uint32_t)((s >> 8) % 3) - 1u; // its square, +-1 ULP
             b = fl(sb, 100 + (uint32_t)((s >> 16) % 60), m2);
-            double p = ldexp((double)mid, -24) * (double)bits_float(b & 0x7fffffffu);
-            a = (float_bits((float)ldexp(p, (int)((s >> 24) % 80) - 40)) + (uint32_t)((s >> 32) % 3) - 1u) | sa << 31;
+            double p = ldexp((double)mid, -24) * (double)probe_bits_float(b & 0x7fffffffu);
+            a = (probe_float_bits((float)ldexp(p, (int)((s >> 24) % 80) - 40)) + (uint32_t)((s >> 32) % 3) - 1u) | sa << 31;
             break;
         }
         case 4: { // the overflow edge: quotients in [2^126, 2^129), FLT_MAX +- a few ULP
@@ -1668,7 +1649,7 @@ static bool div_promised(float a, float b) {
     return fabs((double)a / (double)b) >= (double)FLT_MIN; // exact enough: no such quotient is that near 2^-126
 }
 static bool same_float(uint32_t got, float want) {
-    return isnan(want) ? isnan(bits_float(got)) : got == float_bits(want);
+    return isnan(want) ? isnan(probe_bits_float(got)) : got == probe_float_bits(want);
 }
 
 // rounding.glsl (cr_sqrt, fdiv) through a probe shader: in[i] = (x, a, b,
@@ -1715,8 +1696,8 @@ START_TEST(rounding_corrected_on_any_driver) {
     rounding_inputs(in, N);
     int promised_sqrt = 0, promised_div = 0;
     for (int i = 0; i < N; i++) {
-        promised_sqrt += sqrt_promised(bits_float(in[i][0]));
-        promised_div += div_promised(bits_float(in[i][1]), bits_float(in[i][2]));
+        promised_sqrt += sqrt_promised(probe_bits_float(in[i][0]));
+        promised_div += div_promised(probe_bits_float(in[i][1]), probe_bits_float(in[i][2]));
     }
     ck_assert_msg(promised_sqrt > N * 7 / 8 && promised_div > N * 3 / 4 && promised_div < N - N / 32,
                   "inputs in and out of range: %d roots, %d quotients of %d", promised_sqrt, promised_div, N);
@@ -1740,18 +1721,18 @@ START_TEST(rounding_corrected_on_any_driver) {
         int bad_sqrt = 0, bad_div = 0, moved_sqrt = 0, moved_div = 0, kept_sqrt = 0, kept_div = 0;
         char first[512] = "";
         for (int i = 0; i < N; i++) {
-            float x = bits_float(in[i][0]), a = bits_float(in[i][1]), b = bits_float(in[i][2]);
+            float x = probe_bits_float(in[i][0]), a = probe_bits_float(in[i][1]), b = probe_bits_float(in[i][2]);
             float want_r = sqrtf(x), want_q = a / b;
             if (!sqrt_promised(x))
                 kept_sqrt += out[i][0] == plain[i][0];
             else if (!same_float(out[i][0], want_r) && bad_sqrt++ == 0 && !first[0])
                 snprintf(first, sizeof first, "sqrt(%a) = %a, C %a (input %d)", (double)x,
-                         (double)bits_float(out[i][0]), (double)want_r, i);
+                         (double)probe_bits_float(out[i][0]), (double)want_r, i);
             if (!div_promised(a, b))
                 kept_div += out[i][1] == plain[i][1];
             else if (!same_float(out[i][1], want_q) && bad_div++ == 0 && !first[0])
                 snprintf(first, sizeof first, "%a / %a = %a, C %a (input %d)", (double)a, (double)b,
-                         (double)bits_float(out[i][1]), (double)want_q, i);
+                         (double)probe_bits_float(out[i][1]), (double)want_q, i);
             moved_sqrt += sqrt_promised(x) && !same_float(plain[i][0], want_r);
             moved_div += div_promised(a, b) && !same_float(plain[i][1], want_q);
         }

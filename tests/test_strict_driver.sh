@@ -53,22 +53,26 @@ fi
 shader_dir_of() { # shader_dir_of EMULATION: the --shader-dir option it runs with
   case $1 in div-*) echo "--shader-dir $tmp/div" ;; esac
 }
-# The rewritten copy through the reference compiler, as the backend
-# assembles it (tests/shader_source.c) with emulate.glsl put in front, as
-# under BOIDS_EMULATE=div-up,trig: every compute stage and variant.
-mkdir -p "$tmp/glsl"
-if [[ $part == runs ]]; then
-  : # the checks' part
-elif ! command -v glslangValidator >/dev/null 2>&1; then
-  bad "glslangValidator not found: run tools/deps.sh (installs Debian's glslang-tools)"
-elif ! "$bin/boids-shader-source" "$tmp/glsl" "$tmp/div" >/dev/null 2>"$tmp/glsl.err"; then
-  bad "boids-shader-source could not assemble the rewritten copy: $(head -3 "$tmp/glsl.err")"
-else
-  n=0
-  rejected=()
-  for f in "$tmp"/glsl/*.comp; do
-    awk -v emu="$tmp/div/emulate.glsl" '!done && $0 == "#line 1 1" {
-        print "#define BOIDS_EMULATE_DIV_UP 1"; print "#define BOIDS_EMULATE_TRIG 1"; print "#line 1 0"
+# glslang_under DIR DEFINES LABEL: every compute shader of the shaders in
+# DIR, as the backend assembles it (tests/shader_source.c), with DIR's
+# emulate.glsl put in front under the #defines DEFINES (BOIDS_EMULATE_ items,
+# space-separated), through the reference compiler: Mesa accepts some GLSL
+# that others reject (a function call in an array's size once a
+# constructor is an emulation's macro, say).
+glslang_under() {
+  glslang_runs=$((${glslang_runs:-0} + 1))
+  local dir=$1 defs=$2 label=$3 out=$tmp/glsl-$glslang_runs n=0 f
+  local rejected=()
+  mkdir -p "$out"
+  if ! "$bin/boids-shader-source" "$out" "$dir" >/dev/null 2>"$out.err"; then
+    bad "boids-shader-source could not assemble $label: $(head -3 "$out.err")"
+    return
+  fi
+  for f in "$out"/*.comp; do
+    awk -v emu="$dir/emulate.glsl" -v defs="$defs" '!done && $0 == "#line 1 1" {
+        k = split(defs, d, " ")
+        for (i = 1; i <= k; i++) print "#define BOIDS_EMULATE_" d[i] " 1"
+        print "#line 1 0"
         while ((getline l < emu) > 0) print l
         done = 1
       } { print }' "$f" >"$f.emu"
@@ -76,36 +80,20 @@ else
     glslangValidator -l -S comp "$f.emu" >"$f.log" 2>&1 || rejected+=("$(basename "$f"): $(grep -m1 ERROR "$f.log")")
   done
   if [[ $n -gt 0 && ${#rejected[@]} -eq 0 ]]; then
-    ok "glslangValidator accepts the rewritten copy under div-up,trig ($n compute sources)"
+    ok "glslangValidator accepts $label under $defs ($n compute sources)"
   else
-    bad "glslangValidator rejects the rewritten copy under div-up,trig ($n checked): ${rejected[*]:0:3}"
+    bad "glslangValidator rejects $label under $defs ($n checked): ${rejected[*]:0:3}"
   fi
-  # The shaders themselves under the other emulations, through the reference
-  # compiler too (Mesa accepts some GLSL that others reject, e.g. a
-  # function call in an array's size once a constructor is a macro).
-  mkdir -p "$tmp/plain"
-  if "$bin/boids-shader-source" "$tmp/plain" "$src/shaders" >/dev/null 2>"$tmp/plain.err"; then
-    for defs in CONV_SAT CONV_WRAP ULP_UP; do
-      n=0
-      rejected=()
-      for f in "$tmp"/plain/*.comp; do
-        awk -v emu="$src/shaders/emulate.glsl" -v defs="$defs" '!done && $0 == "#line 1 1" {
-            print "#define BOIDS_EMULATE_" defs " 1"; print "#line 1 0"
-            while ((getline l < emu) > 0) print l
-            done = 1
-          } { print }' "$f" >"$f.emu"
-        n=$((n + 1))
-        glslangValidator -l -S comp "$f.emu" >"$f.log" 2>&1 || rejected+=("$(basename "$f"): $(grep -m1 ERROR "$f.log")")
-      done
-      if [[ $n -gt 0 && ${#rejected[@]} -eq 0 ]]; then
-        ok "glslangValidator accepts the shaders under $defs ($n compute sources)"
-      else
-        bad "glslangValidator rejects the shaders under $defs ($n checked): ${rejected[*]:0:3}"
-      fi
-    done
-  else
-    bad "boids-shader-source could not assemble the shaders: $(head -3 "$tmp/plain.err")"
-  fi
+}
+if [[ $part == runs ]]; then
+  : # the checks' part
+elif ! command -v glslangValidator >/dev/null 2>&1; then
+  bad "glslangValidator not found: run tools/deps.sh (installs Debian's glslang-tools)"
+else
+  glslang_under "$tmp/div" "DIV_UP TRIG" "the rewritten copy"
+  for defs in CONV_SAT CONV_WRAP ULP_UP; do
+    glslang_under "$src/shaders" "$defs" "the shaders"
+  done
 fi
 for e in $emulations; do
   [[ $part == runs ]] && break

@@ -25,25 +25,6 @@
 
 #define PI 3.14159265358979323846
 
-static float bits_float(uint32_t u) {
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t float_bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static uint64_t xorshift(uint64_t *x) {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    return *x;
-}
-
 // A float's unit in the last place at the exact value v (the spacing of the
 // floats around it; normal range).
 static double ulp_at(double v) {
@@ -82,19 +63,19 @@ START_TEST(trig_accuracy) {
     }
     uint64_t r = 0x243f6a8885a308d3ull;
     for (int i = 0; i < 1 << 20; i++) {
-        float f = (float)((double)(xorshift(&r) >> 11) / 9007199254740992.0 * 2.0 - 1.0) * BOIDS_TRIG_MAX;
+        float f = (float)((double)(probe_rng(&r) >> 11) / 9007199254740992.0 * 2.0 - 1.0) * BOIDS_TRIG_MAX;
         note(&s_far, f, boids_sinf(f), sin((double)f), 1.0 / 256.0);
         note(&c_far, f, boids_cosf(f), cos((double)f), 1.0 / 256.0);
     }
     // atan2: directions of every angle, magnitudes over 2^-20 .. 2^20.
     for (int i = 0; i < 1 << 21; i++) {
-        uint64_t u = xorshift(&r);
-        float y = bits_float((uint32_t)((u & 1) << 31) | (uint32_t)(127 - 20 + (u >> 1) % 41) << 23 |
+        uint64_t u = probe_rng(&r);
+        float y = probe_bits_float((uint32_t)((u & 1) << 31) | (uint32_t)(127 - 20 + (u >> 1) % 41) << 23 |
                              ((uint32_t)(u >> 16) & 0x7fffffu));
-        float x = bits_float((uint32_t)((u >> 8 & 1) << 31) | (uint32_t)(127 - 20 + (u >> 9) % 41) << 23 |
+        float x = probe_bits_float((uint32_t)((u >> 8 & 1) << 31) | (uint32_t)(127 - 20 + (u >> 9) % 41) << 23 |
                              ((uint32_t)(u >> 40) & 0x7fffffu));
         if (i % 4 == 0) // same magnitude: the pi/4 branches
-            x = bits_float(float_bits(x) & 0x80000000u) * fabsf(y) * (1.0f + (float)(u % 1000) * 1e-4f);
+            x = probe_bits_float(probe_float_bits(x) & 0x80000000u) * fabsf(y) * (1.0f + (float)(u % 1000) * 1e-4f);
         note(&a, y, boids_atan2f(y, x), atan2((double)y, (double)x), 1e-30);
     }
     // log: every float of (0, 1] a multiple of 2^-24 (the noise's 1 - u),
@@ -104,7 +85,7 @@ START_TEST(trig_accuracy) {
         note(&l, f, boids_logf(f), log((double)f), 1e-30);
     }
     for (int i = 0; i < 1 << 20; i++) {
-        float f = bits_float((uint32_t)(1 + xorshift(&r) % 254) << 23 | ((uint32_t)(r >> 20) & 0x7fffffu));
+        float f = probe_bits_float((uint32_t)(1 + probe_rng(&r) % 254) << 23 | ((uint32_t)(r >> 20) & 0x7fffffu));
         note(&l, f, boids_logf(f), log((double)f), 1e-30);
     }
     printf("trig_accuracy: sin %.2f ULP (abs %.3g), cos %.2f ULP (abs %.3g) on [-8pi, 8pi]; up to %g: sin abs %.3g, cos "
@@ -140,24 +121,24 @@ START_TEST(trig_bits) {
     uint32_t(*out)[4] = malloc(N * 16);
     uint64_t r = 0x13198a2e03707344ull;
     for (int i = 0; i < N; i++) {
-        uint64_t u = xorshift(&r);
+        uint64_t u = probe_rng(&r);
         // angles: most in [-8pi, 8pi], some out to BOIDS_TRIG_MAX and beyond
         double t = (double)(u >> 11) / 9007199254740992.0 * 2.0 - 1.0;
         in[i][0] = (float)(t * (i % 16 == 0 ? 1.1 * BOIDS_TRIG_MAX : 8.0 * PI));
         // atan2's y and x: any signs, magnitudes 2^-30 .. 2^30, zeros
-        uint64_t v = xorshift(&r);
-        in[i][1] = bits_float((uint32_t)((v & 1) << 31) | (uint32_t)(127 - 30 + (v >> 1) % 61) << 23 |
+        uint64_t v = probe_rng(&r);
+        in[i][1] = probe_bits_float((uint32_t)((v & 1) << 31) | (uint32_t)(127 - 30 + (v >> 1) % 61) << 23 |
                               ((uint32_t)(v >> 16) & 0x7fffffu));
-        in[i][2] = bits_float((uint32_t)((v >> 8 & 1) << 31) | (uint32_t)(127 - 30 + (v >> 9) % 61) << 23 |
+        in[i][2] = probe_bits_float((uint32_t)((v >> 8 & 1) << 31) | (uint32_t)(127 - 30 + (v >> 9) % 61) << 23 |
                               ((uint32_t)(v >> 40) & 0x7fffffu));
         if (i % 5 == 0)
             in[i][2] = copysignf(fabsf(in[i][1]) * (1.0f + (float)(v % 997) * 1e-4f), in[i][2]);
         if (i % 97 == 0)
             in[i][1] = 0.0f;
         // log: 1 - u of the noise (multiples of 2^-24 in (0, 1]), any normal float
-        uint32_t w = (uint32_t)xorshift(&r);
+        uint32_t w = (uint32_t)probe_rng(&r);
         in[i][3] = i % 2 ? (float)(1 + w % 16777216u) * (1.0f / 16777216.0f)
-                         : bits_float((1 + w % 254) << 23 | (w >> 9 & 0x7fffffu));
+                         : probe_bits_float((1 + w % 254) << 23 | (w >> 9 & 0x7fffffu));
     }
     static const char probe[] = "layout(local_size_x = 64) in;\n"
                                 "layout(std430, binding = 0) readonly buffer In { vec4 inp[]; };\n"
@@ -190,8 +171,8 @@ START_TEST(trig_bits) {
         probe_run(texts, 7, bin, bout, N, out, what);
         int bad = 0;
         for (int i = 0; i < N; i++) {
-            uint32_t want[4] = {float_bits(boids_sinf(in[i][0])), float_bits(boids_cosf(in[i][0])),
-                                float_bits(boids_atan2f(in[i][1], in[i][2])), float_bits(boids_logf(in[i][3]))};
+            uint32_t want[4] = {probe_float_bits(boids_sinf(in[i][0])), probe_float_bits(boids_cosf(in[i][0])),
+                                probe_float_bits(boids_atan2f(in[i][1], in[i][2])), probe_float_bits(boids_logf(in[i][3]))};
             static const char *const fn[] = {"sinf(a)", "cosf(a)", "atan2f(y, x)", "logf(l)"};
             for (int k = 0; k < 4; k++)
                 if (out[i][k] != want[k] && bad++ < 8)

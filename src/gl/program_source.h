@@ -35,7 +35,9 @@
 #define BOIDS_SHADER_EMU_DIV_UP 1024u   // every division (the shaders rewritten by tests/div_rewrite.py) 2 ULP up
 #define BOIDS_SHADER_EMU_DIV_DOWN 2048u // the same, toward zero
 #define BOIDS_SHADER_EMU_TRIG 4096u     // sin, cos, tan, asin, acos, atan, log, log2, exp, exp2, pow a few ULP off
-#define BOIDS_SHADER_EMU_ALL 7408u
+#define BOIDS_SHADER_EMU_ALL                                                                                           \
+    (BOIDS_SHADER_EMU_CONV_SAT | BOIDS_SHADER_EMU_CONV_WRAP | BOIDS_SHADER_EMU_ULP_UP | BOIDS_SHADER_EMU_ULP_DOWN |     \
+     BOIDS_SHADER_EMU_DIV_UP | BOIDS_SHADER_EMU_DIV_DOWN | BOIDS_SHADER_EMU_TRIG)
 // sqrt and division corrected to the C's (correctly rounded) results: where
 // the driver's are not (src/gpu/gpu.c rounding_exact), BOIDS_CORRECT_ROUNDING.
 #define BOIDS_SHADER_CORRECT 256u
