@@ -40,6 +40,12 @@ extern "C" {
 // run time); *major, *minor and *patch (each may be NULL) get its numbers.
 const char *boids_version(int *major, int *minor, int *patch);
 
+// BOIDS_DEBUG: hooks for tests, never needed by a user. Items separated by
+// ';', each `name` or `name=value` (docs/ARCHITECTURE.md lists the names).
+// True when `name` is present; its value (empty for a bare name) is copied
+// into out (out_size bytes, cut to fit; out may be NULL).
+bool boids_debug_value(const char *name, char *out, size_t out_size);
+
 // A flow field: one unit vector per cell of a grid laid over the world.
 typedef struct boids_flowfield {
     uint32_t kind;        // BOIDS_FLOW_*
