@@ -1,5 +1,5 @@
 // tests/test_layout.c: the viewer's layout without a window
-// (src/app/viewer_layout.c, label core): the free rectangle the HUD and the
+// (src/viewer/viewer_layout.c, label core): the free rectangle the HUD and the
 // menu leave, the camera framing the world in it (2D and 3D: every corner of
 // the world inside, the world filling it along one axis), and the help
 // overlay of the real key table (read from `boids --help`) fitting whole at

@@ -1,4 +1,4 @@
-// tests/test_video.c: the viewer's --video FILE.mp4 (src/app/viewer_video.c),
+// tests/test_video.c: the viewer's --video FILE.mp4 (src/viewer/viewer_video.c),
 // through the real executable under Xvfb (xvfb-run) with llvmpipe, as
 // test_viewer does. The file is read back with ffprobe (Debian's ffmpeg
 // package, tools/deps.sh): its codec, size and frame count. Without ffmpeg

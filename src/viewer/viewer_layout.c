@@ -1,4 +1,4 @@
-// src/app/viewer_layout.c: the viewer's panels and the help overlay laid
+// src/viewer/viewer_layout.c: the viewer's panels and the help overlay laid
 // out without GL (see viewer_layout.h).
 #include "viewer_layout.h"
 

@@ -1,4 +1,4 @@
-// src/app/viewer_replay.c: the viewer's --replay mode: a recording of
+// src/viewer/viewer_replay.c: the viewer's --replay mode: a recording of
 // boids-run --record (boids/record.h) instead of a simulation. Arrays of the
 // recording's size hold the frame shown, in id order, and go to the render's
 // own buffers; parameters of the recording's world (the defaults otherwise:

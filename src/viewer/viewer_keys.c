@@ -1,4 +1,4 @@
-// src/app/viewer_keys.c: the viewer's one key table and what is made of it:
+// src/viewer/viewer_keys.c: the viewer's one key table and what is made of it:
 // the key list of --help (viewer_keys_usage), the help overlay (viewer_hud.c
 // reads the table) and the dispatch of a press; the names of keys for
 // labels and for --keys scripts, which are parsed and replayed here.

@@ -1,4 +1,4 @@
-// src/app/viewer_layout.h: where the viewer's panels go and what they leave
+// src/viewer/viewer_layout.h: where the viewer's panels go and what they leave
 // for the world, as pure arithmetic (no GL, no GLFW): the HUD at the top
 // left, the behaviour menu at the right under it, the free rectangle below
 // the HUD and left of the menu (the camera frames the world there), and the
@@ -10,8 +10,8 @@
 // viewer_layout_ndc (a rectangle as the window's NDC, for boids_camera),
 // viewer_layout_wrap (word wrap) and viewer_layout_help (the help overlay:
 // columns of their own widths, texts wrapped, smaller text, then pages).
-#ifndef BOIDS_APP_VIEWER_LAYOUT_H
-#define BOIDS_APP_VIEWER_LAYOUT_H
+#ifndef BOIDS_VIEWER_LAYOUT_H
+#define BOIDS_VIEWER_LAYOUT_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-// src/app/viewer.h: the viewer `boids` inside. One frame loop
+// src/viewer/viewer.h: the viewer `boids` inside. One frame loop
 // (boids_viewer.c) runs one of three modes - the flock (viewer_flock.c),
 // a recording (--replay, viewer_replay.c) or the notebook's demos (--demo,
 // viewer_demo_mode.c) - each a table of callbacks (sokol_app's init / frame

@@ -1,4 +1,4 @@
-// src/app/viewer_demo_mode.c: the viewer's --demo chain|snake mode: the
+// src/viewer/viewer_demo_mode.c: the viewer's --demo chain|snake mode: the
 // notebook's demos (viewer_demo.c, no simulation) in a window the size of
 // their canvas; each frame the script, p5's draw() and the picture. The
 // mouse is the canvas pixel under the cursor (--keys mouse=X,Y: a canvas

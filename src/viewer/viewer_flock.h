@@ -1,4 +1,4 @@
-// src/app/viewer_flock.h: the flock mode's state, shared by its two files:
+// src/viewer/viewer_flock.h: the flock mode's state, shared by its two files:
 // viewer_flock.c (set-up, the frame, drawing, saves and faults) and
 // viewer_flock_keys.c (the handlers of its keys).
 #ifndef BOIDS_VIEWER_FLOCK_H

@@ -1,4 +1,4 @@
-// src/app/viewer_hud.c: what the viewer draws over the picture in pixels:
+// src/viewer/viewer_hud.c: what the viewer draws over the picture in pixels:
 // the HUD panel (the modes write its text), the help overlay made from the
 // key table, and the frame-time profile with its graph (T, --profile); the
 // frame's layout (viewer_layout.c) that keeps them off the world, and the

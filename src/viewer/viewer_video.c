@@ -1,4 +1,4 @@
-// src/app/viewer_video.c: --video FILE.mp4, the frames the viewer draws as
+// src/viewer/viewer_video.c: --video FILE.mp4, the frames the viewer draws as
 // an H.264 video. Each drawn frame (HUD too) is read back from the default
 // framebuffer after drawing, before the swap (glReadPixels, RGB, bottom row
 // first), and written to the stdin of an `ffmpeg` process as raw video;

@@ -1,4 +1,4 @@
-// src/app/viewer_video.h: the viewer's --video FILE.mp4 (viewer_video.c):
+// src/viewer/viewer_video.h: the viewer's --video FILE.mp4 (viewer_video.c):
 // the frames drawn, through an ffmpeg process, as an H.264 video.
 //
 // Offers: viewer_video_check, viewer_video_frame, viewer_video_finish.

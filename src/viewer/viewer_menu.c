@@ -1,4 +1,4 @@
-// src/app/viewer_menu.c: the flock's behaviour menu (M). A panel listing
+// src/viewer/viewer_menu.c: the flock's behaviour menu (M). A panel listing
 // every behaviour the engine knows (boids_behavior_name of 0 ..
 // BOIDS_BEHAVIOR_COUNT - 1, so a behaviour added later is listed without a
 // change here) with its state and weight for one group; Up Down select,

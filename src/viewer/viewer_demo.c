@@ -1,4 +1,4 @@
-// src/app/viewer_demo.c: the notebook's chain and Snake2 demos (see
+// src/viewer/viewer_demo.c: the notebook's chain and Snake2 demos (see
 // viewer_demo.h): setup, mouse handling and the vertex lists of their
 // drawChain / drawSnake.
 #include <math.h>

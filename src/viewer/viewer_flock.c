@@ -1,4 +1,4 @@
-// src/app/viewer_flock.c: the viewer's flock mode: each frame one step of
+// src/viewer/viewer_flock.c: the viewer's flock mode: each frame one step of
 // the simulation through the engine (boids/engine.h) - the compute shaders
 // on the window's context (--backend gpu, default), drawn straight from
 // their buffers, or the C reference (--backend cpu), read through the

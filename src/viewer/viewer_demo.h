@@ -1,4 +1,4 @@
-// src/app/viewer_demo.h: the notebook's demos for `boids --demo chain|snake`
+// src/viewer/viewer_demo.h: the notebook's demos for `boids --demo chain|snake`
 // (procedural-animation-chains.txt), no flock: their own joint arrays moved
 // by the pure functions of boids/behaviors.h, drawn as world-space vertex
 // lists. Coordinates are the notebook's canvas pixels (origin top left, y

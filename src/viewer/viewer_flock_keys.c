@@ -1,4 +1,4 @@
-// src/app/viewer_flock_keys.c: the handlers of the flock's keys (the table
+// src/viewer/viewer_flock_keys.c: the handlers of the flock's keys (the table
 // in viewer_keys.c binds them): behaviours, boundary, pause and step, reset,
 // the parameters of [ ] - =, overlays, bodies, profile and snapshots. Each
 // change is printed on stdout, so scripts (--keys) and tests can follow it.

@@ -1,4 +1,4 @@
-// src/app/boids_viewer.c: boids, the viewer. A GLFW window (OpenGL 4.5
+// src/viewer/boids_viewer.c: boids, the viewer. A GLFW window (OpenGL 4.5
 // core) and ONE frame loop that runs one mode (viewer.h): the flock
 // (viewer_flock.c: each frame one step of the simulation, drawn straight
 // from its buffers), a recording (--replay FILE of boids-run --record,
