@@ -56,46 +56,60 @@
 #define BOIDS_MAX_AGENTS 16777216u
 
 /* ---- behaviours ---------------------------------------------------------
- * Index order is the priority order of BOIDS_COMBINE_PRIORITY (first = most
- * urgent, as in Reynolds 1999 / OpenSteer: avoid collisions before steering
- * for goals). The weight of behaviour i is weight[i >> 2][i & 3] for
- * i < 16 and weight_more[(i - 16) >> 2][(i - 16) & 3] after (C:
- * boids_weight / boids_weight_ref, GLSL: weight_of). */
-#define BOIDS_BI_OBSTACLES 0u
-#define BOIDS_BI_WALLS 1u
-#define BOIDS_BI_ESCAPE 2u     /* evade agents of groups this group flees from */
-#define BOIDS_BI_SEPARATION 3u
-#define BOIDS_BI_FLEE 4u
-#define BOIDS_BI_EVADE 5u
-#define BOIDS_BI_HUNT 6u       /* pursue the nearest agent of a prey group */
-#define BOIDS_BI_PURSUE 7u
-#define BOIDS_BI_SEEK 8u
-#define BOIDS_BI_ARRIVE 9u
-#define BOIDS_BI_PATH 10u
-#define BOIDS_BI_FLOW 11u
-#define BOIDS_BI_VIEW 12u      /* Flake's fourth rule */
-#define BOIDS_BI_ALIGNMENT 13u
-#define BOIDS_BI_COHESION 14u
-#define BOIDS_BI_WANDER 15u
-#define BOIDS_BI_SPEED 16u     /* target speed: accelerate or brake toward target_speed (OpenSteer) */
-#define BOIDS_BI_QUEUE 17u     /* queueing: brake behind a slower neighbour close ahead (Reynolds' doorway queue) */
-#define BOIDS_BI_AVOID 18u     /* unaligned collision avoidance (OpenSteer steerToAvoidNeighbors) */
-#define BOIDS_BI_STAY 19u      /* stay on path / containment: seek the path only when outside its radius (OpenSteer) */
-#define BOIDS_BI_HIDE 20u      /* hide behind the nearest obstacle from the nearest hunter (Buckland) */
-#define BOIDS_BI_OFFSET 21u    /* offset pursuit of the leader: a formation place or leader_offset (Buckland) */
-#define BOIDS_BI_FOLLOW 22u    /* leader following: arrive behind the leader, out of its way ahead (Reynolds) */
-#define BOIDS_BI_INTERPOSE 23u /* the midpoint of two agents (or an agent and the target), predicted (Buckland) */
-#define BOIDS_BI_FEELERS 24u   /* wall avoidance with three feelers against the scene's walls (Buckland) */
-#define BOIDS_BEHAVIOR_COUNT 25u
+ * The one list of the behaviours, X(index, NAME, name, gathers) each, in
+ * index order, which is the priority order of BOIDS_COMBINE_PRIORITY (first
+ * = most urgent, as in Reynolds 1999 / OpenSteer: avoid collisions before
+ * steering for goals). It gives BOIDS_BI_NAME = index (C: an enum; GLSL: a
+ * const uint), BOIDS_BEHAVIOR_COUNT, the user's names (boids_behavior_name:
+ * scenario files, --behaviors, the menu), BOIDS_B_NEIGHBOR_MASK (gathers 1u:
+ * the behaviour reads the neighbour gather), and the steer stage's call of
+ * steer_name for each enabled behaviour, in this order (src/core/steer.c,
+ * shaders/steer.comp). BOIDS_BEHAVIORS_n is the list from index n on: one
+ * line each, as GLSL 4.10 (the drawing shaders on GL 4.1) has no line
+ * continuation. The less obvious ones:
+ *   escape     evade agents of groups this group flees from
+ *   hunt       pursue the nearest agent of a prey group
+ *   view       Flake's fourth rule
+ *   speed      target speed: accelerate or brake toward target_speed (OpenSteer)
+ *   queue      brake behind a slower neighbour close ahead (Reynolds' doorway queue)
+ *   avoid      unaligned collision avoidance (OpenSteer steerToAvoidNeighbors)
+ *   stay       stay on path / containment: seek the path only when outside its radius (OpenSteer)
+ *   hide       hide behind the nearest obstacle from the nearest hunter (Buckland)
+ *   offset     offset pursuit of the leader: a formation place or leader_offset (Buckland)
+ *   follow     leader following: arrive behind the leader, out of its way ahead (Reynolds)
+ *   interpose  the midpoint of two agents (or an agent and the target), predicted (Buckland)
+ *   feelers    wall avoidance with three feelers against the scene's walls (Buckland)
+ * The weight of behaviour i is weight[i >> 2][i & 3] for i < 16 and
+ * weight_more[(i - 16) >> 2][(i - 16) & 3] after (C: boids_weight /
+ * boids_weight_ref, GLSL: weight_of). */
+#define BOIDS_BEHAVIORS(X) X(0u, OBSTACLES, obstacles, 0u) X(1u, WALLS, walls, 0u) BOIDS_BEHAVIORS_2(X)
+#define BOIDS_BEHAVIORS_2(X) X(2u, ESCAPE, escape, 1u) X(3u, SEPARATION, separation, 1u) BOIDS_BEHAVIORS_4(X)
+#define BOIDS_BEHAVIORS_4(X) X(4u, FLEE, flee, 0u) X(5u, EVADE, evade, 0u) X(6u, HUNT, hunt, 1u) BOIDS_BEHAVIORS_7(X)
+#define BOIDS_BEHAVIORS_7(X) X(7u, PURSUE, pursue, 0u) X(8u, SEEK, seek, 0u) BOIDS_BEHAVIORS_9(X)
+#define BOIDS_BEHAVIORS_9(X) X(9u, ARRIVE, arrive, 0u) X(10u, PATH, path, 0u) BOIDS_BEHAVIORS_11(X)
+#define BOIDS_BEHAVIORS_11(X) X(11u, FLOW, flow, 0u) X(12u, VIEW, view, 1u) BOIDS_BEHAVIORS_13(X)
+#define BOIDS_BEHAVIORS_13(X) X(13u, ALIGNMENT, alignment, 1u) X(14u, COHESION, cohesion, 1u) BOIDS_BEHAVIORS_15(X)
+#define BOIDS_BEHAVIORS_15(X) X(15u, WANDER, wander, 0u) X(16u, SPEED, speed, 0u) BOIDS_BEHAVIORS_17(X)
+#define BOIDS_BEHAVIORS_17(X) X(17u, QUEUE, queue, 1u) X(18u, AVOID, avoid, 1u) BOIDS_BEHAVIORS_19(X)
+#define BOIDS_BEHAVIORS_19(X) X(19u, STAY, stay, 0u) X(20u, HIDE, hide, 1u) BOIDS_BEHAVIORS_21(X)
+#define BOIDS_BEHAVIORS_21(X) X(21u, OFFSET, offset, 0u) X(22u, FOLLOW, follow, 0u) BOIDS_BEHAVIORS_23(X)
+#define BOIDS_BEHAVIORS_23(X) X(23u, INTERPOSE, interpose, 0u) X(24u, FEELERS, feelers, 0u)
+#ifdef BOIDS_GLSL
+#define BOIDS_BI_CONST(index, NAME, name, gathers) const uint BOIDS_BI_##NAME = index;
+BOIDS_BEHAVIORS(BOIDS_BI_CONST)
+#else
+#define BOIDS_BI_ENUM(index, NAME, name, gathers) BOIDS_BI_##NAME = index,
+enum boids_behavior_index { BOIDS_BEHAVIORS(BOIDS_BI_ENUM) };
+#endif
+#define BOIDS_BI_COUNT_ONE(index, NAME, name, gathers) +1u
+#define BOIDS_BEHAVIOR_COUNT (0u BOIDS_BEHAVIORS(BOIDS_BI_COUNT_ONE))
 #define BOIDS_BEHAVIOR_MAX 32u /* the bits of a behaviours mask; weight (16) + weight_more (16) */
 #define BOIDS_WEIGHT_FIRST 16u /* behaviours whose weights are in weight[]; the rest in weight_more[] */
 #define BOIDS_BIT(index) (1u << (index))
 #define BOIDS_B_FLOCKING (BOIDS_BIT(BOIDS_BI_SEPARATION) | BOIDS_BIT(BOIDS_BI_ALIGNMENT) | BOIDS_BIT(BOIDS_BI_COHESION))
-/* Behaviours that need the neighbour gather (in parts, each on one line:
- * GLSL 4.10, the drawing shaders on GL 4.1, has no line continuation). */
-#define BOIDS_B_NEIGHBOR_PART1 (BOIDS_BIT(BOIDS_BI_VIEW) | BOIDS_BIT(BOIDS_BI_ESCAPE) | BOIDS_BIT(BOIDS_BI_HUNT))
-#define BOIDS_B_NEIGHBOR_PART2 (BOIDS_BIT(BOIDS_BI_QUEUE) | BOIDS_BIT(BOIDS_BI_AVOID) | BOIDS_BIT(BOIDS_BI_HIDE))
-#define BOIDS_B_NEIGHBOR_MASK (BOIDS_B_FLOCKING | BOIDS_B_NEIGHBOR_PART1 | BOIDS_B_NEIGHBOR_PART2)
+/* The behaviours that read the neighbour gather. */
+#define BOIDS_BI_GATHER_BIT(index, NAME, name, gathers) | ((gathers) << (index))
+#define BOIDS_B_NEIGHBOR_MASK (0u BOIDS_BEHAVIORS(BOIDS_BI_GATHER_BIT))
 /* Queueing's cone: a neighbour is "ahead" within acos(0.7) ~ 45.6 degrees of the heading. */
 #define BOIDS_QUEUE_COS 0.7f
 

@@ -7,6 +7,16 @@
 
 _Static_assert((BOIDS_MAX_GROUPS & (BOIDS_MAX_GROUPS - 1u)) == 0, "the shaders mask a group with BOIDS_MAX_GROUPS - 1");
 _Static_assert(sizeof(float[4]) == 16, "vec4 mirror is 16 bytes");
+// The behaviour list's index column counts 0, 1, 2, ... (each BOIDS_BI_* is
+// its position in the list: the priority order and the bit of the masks).
+#define POSITION(index, NAME, name, gathers) POSITION_##NAME,
+enum { BOIDS_BEHAVIORS(POSITION) POSITION_COUNT };
+#undef POSITION
+#define SAME_POSITION(index, NAME, name, gathers)                                                                      \
+    _Static_assert(BOIDS_BI_##NAME == (int)POSITION_##NAME, "index of " #name " is its place in BOIDS_BEHAVIORS");
+BOIDS_BEHAVIORS(SAME_POSITION)
+#undef SAME_POSITION
+_Static_assert(BOIDS_BEHAVIOR_COUNT == POSITION_COUNT && BOIDS_BEHAVIOR_COUNT <= BOIDS_BEHAVIOR_MAX, "behaviour count");
 _Static_assert(offsetof(boids_group_params, maxspeed) == 0, "group.maxspeed");
 _Static_assert(offsetof(boids_group_params, fov_cos) == 16, "group.fov_cos");
 _Static_assert(offsetof(boids_group_params, arrive_radius) == 32, "group.arrive_radius");

@@ -7,21 +7,10 @@
 
 #include "boids/core.h"
 
-static const char *const behavior_names[BOIDS_BEHAVIOR_COUNT] = {
-    [BOIDS_BI_OBSTACLES] = "obstacles", [BOIDS_BI_WALLS] = "walls",
-    [BOIDS_BI_ESCAPE] = "escape",       [BOIDS_BI_SEPARATION] = "separation",
-    [BOIDS_BI_FLEE] = "flee",           [BOIDS_BI_EVADE] = "evade",
-    [BOIDS_BI_HUNT] = "hunt",           [BOIDS_BI_PURSUE] = "pursue",
-    [BOIDS_BI_SEEK] = "seek",           [BOIDS_BI_ARRIVE] = "arrive",
-    [BOIDS_BI_PATH] = "path",           [BOIDS_BI_FLOW] = "flow",
-    [BOIDS_BI_VIEW] = "view",           [BOIDS_BI_ALIGNMENT] = "alignment",
-    [BOIDS_BI_COHESION] = "cohesion",   [BOIDS_BI_WANDER] = "wander",
-    [BOIDS_BI_SPEED] = "speed",         [BOIDS_BI_QUEUE] = "queue",
-    [BOIDS_BI_AVOID] = "avoid",         [BOIDS_BI_STAY] = "stay",
-    [BOIDS_BI_HIDE] = "hide",           [BOIDS_BI_OFFSET] = "offset",
-    [BOIDS_BI_FOLLOW] = "follow",       [BOIDS_BI_INTERPOSE] = "interpose",
-    [BOIDS_BI_FEELERS] = "feelers",
-};
+// The user's names of the behaviours (shared.h BOIDS_BEHAVIORS).
+#define BEHAVIOR_NAME(index, NAME, name, gathers) [index] = #name,
+static const char *const behavior_names[BOIDS_BEHAVIOR_COUNT] = {BOIDS_BEHAVIORS(BEHAVIOR_NAME)};
+#undef BEHAVIOR_NAME
 
 // Name -> behaviour index, or -1.
 int boids_behavior_index(const char *name) {
