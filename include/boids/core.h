@@ -259,12 +259,11 @@ float boids_group_reach(const boids_group_params *g);
 float boids_alignment_radius(const boids_group_params *g);
 float boids_cohesion_radius(const boids_group_params *g);
 float boids_rule_cone(const boids_group_params *g, uint32_t cone);
-// The float of g that `name` names: "maxspeed", "maxforce", "radius",
-// "separation", "turn", "repulse", "eta" / "sigma" (both the noise word),
-// "alignment_radius", "cohesion_radius", the steering library's parameters
-// (params.c's table) or "weight.BEHAVIOUR" (a name of boids_behavior_index);
-// NULL for any other name. What the viewer's - = keys and
-// boids_engine_set_group_value change.
+// The float of g that `name` names: a group parameter of kind FLOAT in the
+// registry (boids/registry.h: "maxspeed", "radius", "eta" / "sigma", both
+// the noise word, ...; its flag spelling too) or "weight.BEHAVIOUR" (a name
+// of boids_behavior_index); NULL for any other name. What the viewer's - =
+// keys and boids_engine_set_group_value change.
 float *boids_group_value(boids_group_params *g, const char *name);
 // Does any group of p need the heading rules' global survey (rules heading
 // with cohesion on)?

@@ -364,7 +364,7 @@ boids_result boids_engine_check(boids_engine *e, char *err, size_t err_size);
 // Engines made and changed by name: boids-run's flags (without "--", the
 // same names and value texts: "radius" "60", "world" "800x600", "boundary"
 // "walls", "behaviors" "separation,alignment", "weights" "alignment=2", ...;
-// src/engine/engine_options.c lists them), applied as boids-run applies
+// the parameter registry, boids/registry.h, lists them), applied as boids-run applies
 // them, so the same flags give the same state-hash. For a caller without
 // boids_params (the Python package).
 typedef struct boids_engine_option {
@@ -375,6 +375,13 @@ typedef struct boids_engine_option {
 // scenario `scenario` (a name or path as boids_engine_create_scenario takes
 // it; NULL: none), with the n options applied. "distribution", "index",
 // "update" and "kernel" set desc's fields. Errors: BOIDS_ERR_ARGUMENT with
+// The options' names, i < boids_engine_option_count() (NULL past the last):
+// every parameter of the registry with a flag (boids/registry.h), then
+// "distribution", "index", "update", "kernel". *kind (may be NULL) gets
+// the kind of value: "number", "integer", "name", "range", "agent",
+// "agents", "behaviors", "weights", "extents", "point" or "grid_fine".
+uint32_t boids_engine_option_count(void);
+const char *boids_engine_option_name(uint32_t i, const char **kind);
 // err "NAME: 'VALUE' is PROBLEM; expected ALLOWED" for an unknown option or
 // a bad value, then create_scenario's and create's. *out is NULL on error.
 boids_result boids_engine_create_options(boids_engine **out, const char *scenario, const boids_engine_desc *desc,

@@ -47,14 +47,17 @@ static const char usage_notes[] = // after the flags
 
 // What the flags mean here, where boids-bench differs from the table.
 static const boids_cli_help help[] = {
-    {BOIDS_CLI_STEPS, "timed steps per count, 1..1000000000 (default 10, after 2 warm-up steps)"},
-    {BOIDS_CLI_SCENARIO, "the world of a scenario file or a shipped one by name (counts from --counts)"},
-    {BOIDS_CLI_GRID_FINE, "the finer grid, M = %N (as boids-run; auto's pick is printed after the table)"},
-    {BOIDS_CLI_PROFILE, "also record every timed step of every count: FILE.csv (one row per step, with the agent "
-                        "count) or FILE.json (Chrome trace for Perfetto); a per-stage summary is printed on stderr "
-                        "at exit"},
-    {BOIDS_CLI_SCREENSHOT, "with --render: the last frame as a PNG (as the viewer's --screenshot)"},
-    {0, NULL},
+    {.bit = BOIDS_CLI_STEPS, .text = "timed steps per count, 1..1000000000 (default 10, after 2 warm-up steps)"},
+    {.bit = BOIDS_CLI_SCENARIO, .text = "the world of a scenario file or a shipped one by name (counts from --counts)"},
+    {.bit = BOIDS_CLI_PARAMS,
+     .text = "the finer grid, M = %N (as boids-run; auto's pick is printed after the table)",
+     .flag = "grid-fine"},
+    {.bit = BOIDS_CLI_PROFILE,
+     .text = "also record every timed step of every count: FILE.csv (one row per step, with the agent "
+             "count) or FILE.json (Chrome trace for Perfetto); a per-stage summary is printed on stderr "
+             "at exit"},
+    {.bit = BOIDS_CLI_SCREENSHOT, .text = "with --render: the last frame as a PNG (as the viewer's --screenshot)"},
+    {.bit = 0, .text = NULL},
 };
 
 static int cmp_double(const void *a, const void *b) {
@@ -586,10 +589,12 @@ static int run(const boids_options *opt) {
         memcpy(o.counts, def, sizeof(def));
         o.n_counts = 3;
     }
-    if (o.profile && (rc = boids_profile_open(
-                          &profile, "boids-bench", o.profile, o.backend,
-                          BOIDS_PROFILE_SIM_STAGES |
-                              (o.body_style_set && o.body_style != BOIDS_BODY_NONE ? 1u << BOIDS_PROFILE_BODIES : 0u))))
+    if (o.profile && (rc = boids_profile_open(&profile, "boids-bench", o.profile, o.backend,
+                                              BOIDS_PROFILE_SIM_STAGES |
+                                                  (o.values.set[BOIDS_PARAM_BODIES] &&
+                                                           o.values.v[BOIDS_PARAM_BODIES].u[0] != BOIDS_BODY_NONE
+                                                       ? 1u << BOIDS_PROFILE_BODIES
+                                                       : 0u))))
         return rc;
     char cpu[256];
     cpu_model(cpu, sizeof(cpu));
@@ -619,8 +624,10 @@ static int run(const boids_options *opt) {
     }
     int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
     char fine[64] = ""; // --grid-fine, when given (the header as before without it)
-    if (o.grid_fine_set)
-        snprintf(fine, sizeof fine, ", grid fine %s", boids_parse_grid_fine_names[o.grid_fine]);
+    bool fine_set = o.values.set[BOIDS_PARAM_GRID_FINE];
+    uint32_t fine_k = o.values.v[BOIDS_PARAM_GRID_FINE].u[0];
+    if (fine_set)
+        snprintf(fine, sizeof fine, ", grid fine %s", boids_parse_grid_fine_names[fine_k]);
     printf("boids-bench %s: backend %s%s%s%s, %uD, %s, index %s, %llu steps (median), %d thread%s, %s\n", BOIDS_VERSION,
            o.backend, o.kernel ? ", kernel " : "", o.kernel ? boids_kernel_names[o.kernel] : "", fine, o.dim,
            o.distribution == BOIDS_DIST_CLUSTERED ? "clustered" : "uniform",
@@ -649,7 +656,7 @@ static int run(const boids_options *opt) {
                 "boids-bench: interrupted after %u of %u counts (a last row is the median of the steps it "
                 "timed); writing the outputs\n",
                 measured, o.n_counts);
-    if (o.grid_fine_set && o.grid_fine == BOIDS_PARSE_GRID_FINE_AUTO && measured) {
+    if (fine_set && fine_k == BOIDS_PARSE_GRID_FINE_AUTO && measured) {
         printf("\ngrid fine auto picked:");
         for (uint32_t i = 0; i < measured; i++)
             printf(" M = %u at N = %u%s", rows[i].fine, rows[i].n, i + 1 < measured ? "," : "\n");

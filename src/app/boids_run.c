@@ -56,10 +56,10 @@ static const char usage_notes[] = // after the flags
 
 // What the flags mean here, where boids-run differs from the table.
 static const boids_cli_help help[] = {
-    {BOIDS_CLI_COUNT, "agents, 1..16777216 (with --init: taken from the file)"},
-    {BOIDS_CLI_QUIET, "print only the state-hash line (and no progress line)"},
-    {BOIDS_CLI_RECORD, "a recording of the run for boids --replay (--record-every K: every K steps)"},
-    {0, NULL},
+    {.bit = BOIDS_CLI_COUNT, .text = "agents, 1..16777216 (with --init: taken from the file)"},
+    {.bit = BOIDS_CLI_QUIET, .text = "print only the state-hash line (and no progress line)"},
+    {.bit = BOIDS_CLI_RECORD, .text = "a recording of the run for boids --replay (--record-every K: every K steps)"},
+    {.bit = 0, .text = NULL},
 };
 
 // SIGINT / SIGTERM: stop stepping after the current step, write the outputs.
@@ -321,8 +321,8 @@ static int run(const boids_options *o) {
     // Decomposed: rank 0 alone writes, and checks them before the ranks agree (run_decomposed).
     if (!o->decompose && (rc = run_check_outputs(o)))
         goto done;
-    bool bodies =
-        e ? boids_params_joint_rows(boids_engine_params(e)) > 0 : o->body_style_set && o->body_style != BOIDS_BODY_NONE;
+    bool bodies = e ? boids_params_joint_rows(boids_engine_params(e)) > 0
+                    : o->values.set[BOIDS_PARAM_BODIES] && o->values.v[BOIDS_PARAM_BODIES].u[0] != BOIDS_BODY_NONE;
     if (o->profile && (rc = boids_profile_open(&out.profile, PROG, o->profile, o->backend,
                                                BOIDS_PROFILE_SIM_STAGES | (bodies ? 1u << BOIDS_PROFILE_BODIES : 0u))))
         goto done;

@@ -47,17 +47,21 @@ static const char usage_notes[] = // after the flags
 
 // What the flags mean here, where boids-validate differs from the table.
 static const boids_cli_help help[] = {
-    {BOIDS_CLI_COUNT, "agents, 1..16777216 (default 100000)"},
-    {BOIDS_CLI_BEHAVIORS, "a comma list of behaviours or sets: %N (default all)"},
-    {BOIDS_CLI_SCENARIO, "validate a scenario's world (a file or a shipped one by name) instead of the three-group "
-                         "set-up"},
-    {BOIDS_CLI_LOAD, "start from a .boids snapshot (its parameters, agents and bodies) instead"},
-    {BOIDS_CLI_SAVE, "write the CPU reference's state after the S steps (boids-run --load continues it)"},
-    {BOIDS_CLI_KERNEL, "the GPU side's compute kernel (the same bits for each): %N (default reference: one steer "
-                       "invocation per agent, row-major cells; morton: the agents in the Morton / Z order of their "
-                       "cells)"},
-    {BOIDS_CLI_QUIET, "no progress line of the S steps on stderr (on a terminal: one updating line, from 2 s on)"},
-    {0, NULL},
+    {.bit = BOIDS_CLI_COUNT, .text = "agents, 1..16777216 (default 100000)"},
+    {.bit = BOIDS_CLI_PARAMS, .text = "a comma list of behaviours or sets: %N (default all)", .flag = "behaviors"},
+    {.bit = BOIDS_CLI_SCENARIO,
+     .text = "validate a scenario's world (a file or a shipped one by name) instead of the three-group "
+             "set-up"},
+    {.bit = BOIDS_CLI_LOAD, .text = "start from a .boids snapshot (its parameters, agents and bodies) instead"},
+    {.bit = BOIDS_CLI_SAVE,
+     .text = "write the CPU reference's state after the S steps (boids-run --load continues it)"},
+    {.bit = BOIDS_CLI_KERNEL,
+     .text = "the GPU side's compute kernel (the same bits for each): %N (default reference: one steer "
+             "invocation per agent, row-major cells; morton: the agents in the Morton / Z order of their "
+             "cells)"},
+    {.bit = BOIDS_CLI_QUIET,
+     .text = "no progress line of the S steps on stderr (on a terminal: one updating line, from 2 s on)"},
+    {.bit = 0, .text = NULL},
 };
 
 static int failures;
@@ -77,6 +81,8 @@ void validate_check(bool ok, const char *fmt, ...) {
 // See validate.h: a GPU fault (the context lost, OpenGL errors) is the
 // environment's, not a failed comparison: one line, exit 3, before anything
 // is compared.
+        uint32_t joints = v->set[BOIDS_PARAM_JOINTS] ? v->v[BOIDS_PARAM_JOINTS].u[0]
+                                                     : (uint32_t)boids_param_table[BOIDS_PARAM_JOINTS].def;
 void validate_exit_on_fault(boids_engine *g) {
     char line[1024];
     if (boids_engine_check(g, line, sizeof line) == BOIDS_OK)
@@ -117,9 +123,9 @@ int validate_save_reference(boids_engine *s, const char *path) {
 // scenario in effect; 0 or the exit status (one line printed).
 static int setup_params(boids_options *o, uint32_t n, boids_params *p, boids_scenario *scen) {
     bool own_setup = o->scenario == NULL;
-    if (!o->behaviors_set && own_setup) {
-        o->behaviors = (1u << BOIDS_BEHAVIOR_COUNT) - 1u;
-        o->behaviors_set = true;
+    if (!o->values.set[BOIDS_PARAM_BEHAVIORS] && own_setup) {
+        o->values.v[BOIDS_PARAM_BEHAVIORS].u[0] = (1u << BOIDS_BEHAVIOR_COUNT) - 1u;
+        o->values.set[BOIDS_PARAM_BEHAVIORS] = true;
     }
     char err[4096];
     if (boids_options_params(o, n, p, err, sizeof(err)) != BOIDS_OK) {
@@ -127,11 +133,13 @@ static int setup_params(boids_options *o, uint32_t n, boids_params *p, boids_sce
         return 2;
     }
     // Bodies: without --bodies, a snake, a chain and a fish (one per group).
-    if (!o->body_style_set && own_setup) {
+    const boids_param_values *v = &o->values;
+    if (!v->set[BOIDS_PARAM_BODIES] && own_setup) {
         static const uint32_t styles[3] = {BOIDS_BODY_SNAKE, BOIDS_BODY_CHAIN, BOIDS_BODY_FISH};
         for (uint32_t k = 0; k < 3; k++) {
-            float length = o->body_length_set ? o->body_length : 1.2f * p->group[k].separation;
-            if (boids_body_make(&p->body[k], styles[k], o->joints, length, err, sizeof err) != BOIDS_OK) {
+            float length =
+                v->set[BOIDS_PARAM_BODY_LENGTH] ? v->v[BOIDS_PARAM_BODY_LENGTH].f[0] : 1.2f * p->group[k].separation;
+            if (boids_body_make(&p->body[k], styles[k], joints, length, err, sizeof err) != BOIDS_OK) {
                 fprintf(stderr, "%s: --body-length: %s\n", PROG, err);
                 return 2;
             }

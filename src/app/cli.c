@@ -27,13 +27,11 @@ static void set_defaults(const boids_cli_spec *spec, boids_options *o) {
     o->bench_steps = 10;
     o->seed = 1;
     o->dim = 2;
-    o->boundary = BOIDS_BOUNDARY_WRAP;
     o->backend = "cpu";
     o->distribution = BOIDS_DIST_UNIFORM;
     o->width = 1280;
     o->height = 800;
     o->vsync = true;
-    o->joints = 12;
     o->jobs = 1;
     o->timeout = 3600;
 }
@@ -106,7 +104,6 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
             return 1;
         }
     }
-    uint32_t origin_n = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         parse_ctx c = {spec, NULL, arg};
@@ -166,7 +163,7 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
             return cli_bad(&c, expected, "needs a value");
         }
         out->flags_given |= f->bit;
-        if (cli_flag_value(&c, f, out, &origin_n))
+        if (cli_flag_value(&c, f, out))
             return 2;
     }
 
@@ -231,7 +228,8 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
                                          BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_DUMP_SCENARIO;
     if (out->load && (out->flags_given & not_with_load)) {
         for (size_t k = 0; k < cli_flag_count; k++)
-            if (cli_flags[k].bit & out->flags_given & not_with_load) {
+            if ((cli_flags[k].bit & out->flags_given & not_with_load) &&
+                (cli_flags[k].kind != CLI_PARAM || out->values.set[cli_flags[k].param])) {
                 char flag[80];
                 snprintf(flag, sizeof flag, "--%s", cli_flags[k].name);
                 parse_ctx c = {spec, flag, NULL};
@@ -241,13 +239,14 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
                                "cannot be combined with --load (the snapshot holds the parameters)");
             }
     }
-    if (out->world_set && out->world_n != out->dim) {
+    uint32_t world_n = out->values.v[BOIDS_PARAM_WORLD].n, origin_n = out->values.v[BOIDS_PARAM_ORIGIN].n;
+    if (out->values.set[BOIDS_PARAM_WORLD] && world_n != out->dim) {
         parse_ctx c = {spec, "--world", out->world_arg};
         return cli_bad(&c, out->dim == 2 ? "WxH in 2D (or --dim 3 with WxHxD)" : "WxHxD in 3D",
-                       "has %u extents but the run is %uD (--dim %u%s)", out->world_n, out->dim, out->dim,
+                       "has %u extents but the run is %uD (--dim %u%s)", world_n, out->dim, out->dim,
                        out->dim_set ? "" : " by default");
     }
-    if (out->origin_set && origin_n != out->dim) {
+    if (out->values.set[BOIDS_PARAM_ORIGIN] && origin_n != out->dim) {
         parse_ctx c = {spec, "--origin", out->origin_arg};
         return cli_bad(&c, out->dim == 2 ? "X,Y in 2D" : "X,Y,Z in 3D", "has %u coordinates but the run is %uD",
                        origin_n, out->dim);

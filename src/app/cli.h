@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "boids/core.h"
+#include "boids/registry.h"
 #include "boids/scenario.h"
 
 // One bit per flag (--help, -h and --version are always accepted).
@@ -38,17 +39,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_STEPS BOIDS_CLI_BIT(1)         // --steps S
 #define BOIDS_CLI_SEED BOIDS_CLI_BIT(2)          // --seed X
 #define BOIDS_CLI_DIM BOIDS_CLI_BIT(3)           // --dim 2|3
-#define BOIDS_CLI_WORLD BOIDS_CLI_BIT(4)         // --world WxH[xD]
-#define BOIDS_CLI_ORIGIN BOIDS_CLI_BIT(5)        // --origin X,Y[,Z]
-#define BOIDS_CLI_BOUNDARY BOIDS_CLI_BIT(6)      // --boundary wrap|walls|bounce|margin
-#define BOIDS_CLI_BEHAVIORS BOIDS_CLI_BIT(7)     // --behaviors LIST|all|none
-#define BOIDS_CLI_WEIGHTS BOIDS_CLI_BIT(8)       // --weights name=value,...
-#define BOIDS_CLI_RADIUS BOIDS_CLI_BIT(9)        // --radius R
-#define BOIDS_CLI_SEPARATION BOIDS_CLI_BIT(10)   // --separation R
-#define BOIDS_CLI_FOV BOIDS_CLI_BIT(11)          // --fov DEGREES
-#define BOIDS_CLI_MAXSPEED BOIDS_CLI_BIT(12)     // --maxspeed V
-#define BOIDS_CLI_MAXFORCE BOIDS_CLI_BIT(13)     // --maxforce F
-#define BOIDS_CLI_DT BOIDS_CLI_BIT(14)           // --dt T
+#define BOIDS_CLI_PARAMS BOIDS_CLI_BIT(4)        // every flag of the parameter registry (boids/registry.h)
 #define BOIDS_CLI_BACKEND BOIDS_CLI_BIT(15)      // --backend cpu|gpu
 #define BOIDS_CLI_INIT BOIDS_CLI_BIT(16)         // --init FILE.csv
 #define BOIDS_CLI_EXPORT_CSV BOIDS_CLI_BIT(17)   // --export-csv FILE.csv
@@ -65,9 +56,6 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_SCREENSHOT BOIDS_CLI_BIT(28)   // --screenshot FILE.png
 #define BOIDS_CLI_KEYS BOIDS_CLI_BIT(29)         // --keys SCRIPT
 #define BOIDS_CLI_PROFILE BOIDS_CLI_BIT(30)      // --profile FILE.csv|FILE.json
-#define BOIDS_CLI_BODIES BOIDS_CLI_BIT(31)       // --bodies none|chain|snake|fish
-#define BOIDS_CLI_JOINTS BOIDS_CLI_BIT(32)       // --joints J
-#define BOIDS_CLI_BODY_LENGTH BOIDS_CLI_BIT(33)  // --body-length L
 #define BOIDS_CLI_DEMO BOIDS_CLI_BIT(34)         // --demo chain|snake (viewer)
 #define BOIDS_CLI_INDEX BOIDS_CLI_BIT(35)        // --index grid|quadtree|brute (CPU backend)
 #define BOIDS_CLI_SCENARIO BOIDS_CLI_BIT(36)     // --scenario FILE.ini|NAME
@@ -81,31 +69,10 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_REPLAY BOIDS_CLI_BIT(44)         // --replay FILE (viewer: play a recording)
 #define BOIDS_CLI_EXPORT_FRAMES BOIDS_CLI_BIT(45)  // --export-frames DIR (viewer: every frame as PNG)
 #define BOIDS_CLI_FRAME BOIDS_CLI_BIT(46)          // --frame N (viewer: the replayed frame to start at)
-#define BOIDS_CLI_MAXSPEED_RANGE BOIDS_CLI_BIT(47) // --maxspeed-range LO,HI (per-agent maxspeed)
-#define BOIDS_CLI_MAXFORCE_RANGE BOIDS_CLI_BIT(48) // --maxforce-range LO,HI (per-agent maxforce)
-#define BOIDS_CLI_WALL_CORNER BOIDS_CLI_BIT(49)    // --wall-corner both|book
-#define BOIDS_CLI_PATH_OUTSIDE BOIDS_CLI_BIT(50)   // --path-outside clamp|end
-#define BOIDS_CLI_PATH_LINE BOIDS_CLI_BIT(51)      // --path-line segment|infinite
-#define BOIDS_CLI_RULES BOIDS_CLI_BIT(52)          // --rules chapter|tutorial|heading|circles (every group)
-#define BOIDS_CLI_COMBINE BOIDS_CLI_BIT(53)        // --combine sum|priority|truncated
-#define BOIDS_CLI_ALIGNMENT_RADIUS BOIDS_CLI_BIT(54) // --alignment-radius R
-#define BOIDS_CLI_COHESION_RADIUS BOIDS_CLI_BIT(55)  // --cohesion-radius R
-#define BOIDS_CLI_SEPARATION_FOV BOIDS_CLI_BIT(56)   // --separation-fov DEGREES
-#define BOIDS_CLI_ALIGNMENT_FOV BOIDS_CLI_BIT(57)    // --alignment-fov DEGREES
-#define BOIDS_CLI_COHESION_FOV BOIDS_CLI_BIT(58)     // --cohesion-fov DEGREES
-#define BOIDS_CLI_MARGIN BOIDS_CLI_BIT(59)         // --margin R (boundary margin: the sketch's boid size)
 #define BOIDS_CLI_UPDATE BOIDS_CLI_BIT(60)         // --update parallel|sequential (boids-run, CPU backend)
-#define BOIDS_CLI_LEADER BOIDS_CLI_BIT(61)         // --leader ID|target (offset, follow: every group's leader)
-#define BOIDS_CLI_FORMATION BOIDS_CLI_BIT(62)      // --formation none|line|column|v|ring (offset: every group)
-#define BOIDS_CLI_INTERPOSE BOIDS_CLI_BIT(63)      // --interpose A,B (interpose: every group)
 #define BOIDS_CLI_KERNEL BOIDS_CLI_BIT(64)         // --kernel reference|morton (GPU)
 #define BOIDS_CLI_WORKLOAD BOIDS_CLI_BIT(65)       // --workload circles (boids-bench: a peer's named workload)
 #define BOIDS_CLI_RENDER BOIDS_CLI_BIT(66)         // --render WxH (boids-bench: the viewer's frame off-screen)
-#define BOIDS_CLI_NEIGHBORS_MAX BOIDS_CLI_BIT(67)  // --neighbors-max K (every group: the K nearest only)
-#define BOIDS_CLI_GRID_FINE BOIDS_CLI_BIT(68)      // --grid-fine 1..4|auto (the finer grid: cells of reach / M)
-#define BOIDS_CLI_ETA BOIDS_CLI_BIT(69)            // --eta RADIANS (rules vicsek: every group's noise width)
-#define BOIDS_CLI_SIGMA BOIDS_CLI_BIT(70)          // --sigma RADIANS (rules couzin: every group's Gaussian noise)
-#define BOIDS_CLI_TURN BOIDS_CLI_BIT(71)           // --turn RADIANS (rules heading, couzin: per time unit)
 #define BOIDS_CLI_PROGRAM_STATS BOIDS_CLI_BIT(72)  // --program-stats (boids-bench: the GPU programs' binaries)
 #define BOIDS_CLI_DECOMPOSE BOIDS_CLI_BIT(73)      // --decompose AxB[xC] (boids-run under mpirun)
 #define BOIDS_CLI_REBALANCE BOIDS_CLI_BIT(74)      // --rebalance K[:T]|off (with --decompose)
@@ -118,15 +85,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 #define BOIDS_CLI_VIDEO_FPS BOIDS_CLI_BIT(81)      // --video-fps N (the video's frame rate, default 30)
 #define BOIDS_CLI_ROUNDING_COST BOIDS_CLI_BIT(82)  // --rounding-cost (boids-bench: the steer with the correction on and off)
 // The flags that boids_options_params turns into simulation parameters.
-#define BOIDS_CLI_SIM_FLAGS                                                                                            \
-    (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_WORLD | BOIDS_CLI_ORIGIN | BOIDS_CLI_BOUNDARY | BOIDS_CLI_BEHAVIORS |  \
-     BOIDS_CLI_WEIGHTS | BOIDS_CLI_RADIUS | BOIDS_CLI_SEPARATION | BOIDS_CLI_FOV | BOIDS_CLI_MAXSPEED |                \
-     BOIDS_CLI_MAXFORCE | BOIDS_CLI_MAXSPEED_RANGE | BOIDS_CLI_MAXFORCE_RANGE | BOIDS_CLI_DT | BOIDS_CLI_BODIES |      \
-     BOIDS_CLI_JOINTS | BOIDS_CLI_BODY_LENGTH | BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS |                        \
-     BOIDS_CLI_WALL_CORNER | BOIDS_CLI_PATH_OUTSIDE | BOIDS_CLI_PATH_LINE | BOIDS_CLI_RULES | BOIDS_CLI_COMBINE |      \
-     BOIDS_CLI_ALIGNMENT_RADIUS | BOIDS_CLI_COHESION_RADIUS | BOIDS_CLI_SEPARATION_FOV | BOIDS_CLI_ALIGNMENT_FOV |     \
-     BOIDS_CLI_COHESION_FOV | BOIDS_CLI_MARGIN | BOIDS_CLI_LEADER | BOIDS_CLI_FORMATION | BOIDS_CLI_INTERPOSE |        \
-     BOIDS_CLI_NEIGHBORS_MAX | BOIDS_CLI_ETA | BOIDS_CLI_SIGMA | BOIDS_CLI_TURN | BOIDS_CLI_GRID_FINE)
+#define BOIDS_CLI_SIM_FLAGS (BOIDS_CLI_SEED | BOIDS_CLI_DIM | BOIDS_CLI_PARAMS | BOIDS_CLI_SCENARIO | BOIDS_CLI_LIST_SCENARIOS)
 
 #define BOIDS_CLI_MAX_COUNTS 64u
 #define BOIDS_CLI_MAX_STEPS 1000000000ull
@@ -140,6 +99,7 @@ __extension__ typedef unsigned __int128 boids_cli_bits;
 typedef struct boids_cli_help {
     boids_cli_bits bit;
     const char *text;
+    const char *flag; // BOIDS_CLI_PARAMS: the parameter's flag (without "--")
 } boids_cli_help;
 
 // What a program accepts. Zero `required` means every flag is optional.
@@ -172,45 +132,11 @@ typedef struct boids_options {
     uint64_t seed;        // --seed, decimal or 0x hex (default 1)
     uint32_t dim;         // --dim (default 2)
     bool dim_set;
-    double world[3];  // --world extents (z = 0 in 2D)
-    uint32_t world_n; // components given (2 or 3)
-    bool world_set;
-    const char *world_arg; // --world as given, for messages
-    double origin[3];      // --origin (default 0)
-    bool origin_set;
+    // The parameter flags (the registry's, boids/registry.h), parsed and
+    // checked: values.set[BOIDS_PARAM_RADIUS] says whether --radius was given.
+    boids_param_values values;
+    const char *world_arg;  // --world as given, for messages
     const char *origin_arg; // --origin as given, for messages
-    uint32_t boundary;      // BOIDS_BOUNDARY_* (default wrap)
-    bool boundary_set;
-    float margin; // --margin: world.margin of boundary margin (default: the sketch's 3)
-    bool margin_set;
-    uint32_t wall_corner; // BOIDS_WALL_CORNER_* (default both)
-    bool wall_corner_set;
-    uint32_t behaviors; // BOIDS_BIT(index) of each enabled behaviour
-    bool behaviors_set;
-    float weights[BOIDS_BEHAVIOR_COUNT];
-    bool weight_set[BOIDS_BEHAVIOR_COUNT];
-    float radius, separation, fov_deg, maxspeed, maxforce, dt;
-    bool radius_set, separation_set, fov_set, maxspeed_set, maxforce_set, dt_set;
-    float maxspeed_range[2], maxforce_range[2]; // --maxspeed-range / --maxforce-range LO,HI
-    bool maxspeed_range_set, maxforce_range_set;
-    uint32_t rules; // --rules: BOIDS_RULES_* of every group
-    bool rules_set;
-    uint32_t leader, interpose[2], formation; // --leader, --interpose (ids or BOIDS_ID_TARGET), --formation
-    bool leader_set, interpose_set, formation_set;
-    uint32_t combine; // --combine: BOIDS_COMBINE_*
-    bool combine_set;
-    // --alignment-radius, --cohesion-radius; --separation-fov, --alignment-fov,
-    // --cohesion-fov (degrees): every group's per-rule neighbourhoods.
-    float alignment_radius, cohesion_radius, separation_fov_deg, alignment_fov_deg, cohesion_fov_deg;
-    bool alignment_radius_set, cohesion_radius_set, separation_fov_set, alignment_fov_set, cohesion_fov_set;
-    uint32_t neighbors_max; // --neighbors-max K: every group's topological neighbourhood (0 = every neighbour)
-    bool neighbors_max_set;
-    // --eta, --sigma (the noise of the vicsek / couzin rule sets), --turn:
-    // every group's, radians (turn: per time unit).
-    float eta, sigma, turn;
-    bool eta_set, sigma_set, turn_set;
-    uint32_t grid_fine; // --grid-fine: a name's index of boids_parse_grid_fine_names (0..3: M = 1..4; 4: auto)
-    bool grid_fine_set;
     const char *backend;    // "cpu" (default) or "gpu"
     const char *shader_dir; // --shader-dir: load shaders from DIR; NULL = built in
     const char *init_csv;   // --init, NULL if not given
@@ -228,19 +154,10 @@ typedef struct boids_options {
     const char *screenshot; // --screenshot: PNG of the last frame, NULL if not given
     const char *keys;       // --keys: scripted key presses (the viewer parses it), NULL if not given
     const char *profile;    // --profile: frame-time profile to write (.csv or .json), NULL if not given
-    uint32_t body_style;    // --bodies: BOIDS_BODY_* for every group (default none)
-    bool body_style_set;
-    uint32_t joints;        // --joints (default 12)
-    float body_length;      // --body-length: a body's total length (default 1.2 x the separation)
-    bool body_length_set;
     const char *demo;       // --demo: "chain" or "snake" (the notebook's demos), NULL if not given
     uint32_t index;         // --index: BOIDS_INDEX_* (default grid)
     uint32_t update;        // --update: BOIDS_UPDATE_* (default parallel)
     uint32_t kernel;        // --kernel: BOIDS_KERNEL_* (default reference; the GPU backend's variants)
-    uint32_t path_outside;  // --path-outside: 0 clamp, 1 end (BOIDS_PATH_OUTSIDE_END)
-    bool path_outside_set;
-    uint32_t path_line; // --path-line: 0 segment, 1 infinite (BOIDS_PATH_LINE_INFINITE)
-    bool path_line_set;
     const char *scenario_arg; // --scenario as given (or the shipped scenario of --workload)
     uint32_t workload;        // --workload: index in boids_cli_workloads
     bool workload_set;

@@ -16,22 +16,12 @@
 
 #define TEXT_MAX (BOIDS_PARSE_SHOWN_MAX + 8) // a value shown in a problem text (cut short as before)
 
-// --behaviors LIST|all|none.
-static int parse_behaviors(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
-// --weights name=value,...
-static int parse_weights(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
-// --world WxH[xD] (count against --dim is checked after all flags).
-static int parse_world(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
-// --origin X,Y[,Z].
-static int parse_origin(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
 // --counts N,N,...
-static int parse_counts(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
+static int parse_counts(const parse_ctx *c, boids_options *o);
 // --profile FILE.csv|FILE.json.
-static int parse_profile(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
-// --maxspeed-range LO,HI and --maxforce-range LO,HI.
+static int parse_profile(const parse_ctx *c, boids_options *o);
 // Width and height in pixels, each 1..BOIDS_CLI_MAX_WINDOW.
-static int parse_render(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
-    (void)origin_n;
+static int parse_render(const parse_ctx *c, boids_options *o) {
     char expected[96], store[256];
     char *pieces[3];
     snprintf(expected, sizeof expected, "WxH in pixels, each an integer 1..%u (e.g. 1920x1080)", BOIDS_CLI_MAX_WINDOW);
@@ -53,11 +43,8 @@ static int parse_render(const parse_ctx *c, boids_options *o, uint32_t *origin_n
     return 0;
 }
 
-static int parse_range(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
-// --leader ID|target and --interpose A,B.
-static int parse_agents(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
 // --render WxH.
-static int parse_render(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
+static int parse_render(const parse_ctx *c, boids_options *o);
 
 static const char *const dims[] = {"2", "3", NULL};
 static const char *const backends[] = {"cpu", "gpu", NULL};
@@ -102,12 +89,30 @@ static const char *behavior_at(size_t i) {
 static const char *weight_at(size_t i) {
     return i < BOIDS_BEHAVIOR_COUNT ? boids_behavior_name((uint32_t)i) : NULL;
 }
-// The names of --bodies: every body style (boids_body_style_name).
-static const char *body_at(size_t i) {
-    return i < BOIDS_BODY_STYLES ? boids_body_style_name((uint32_t)i) : NULL;
-}
 
 #define H(sec, text) .section = CLI_SEC_##sec, .help = text
+
+// A parameter's row: its flag, metavar, section and help from the registry.
+#define PARAM_SECTION(s)                                                                                               \
+    ((s) == BOIDS_PS_WORLD      ? CLI_SEC_WORLD                                                                        \
+     : (s) == BOIDS_PS_AGENTS   ? CLI_SEC_AGENTS                                                                       \
+     : (s) == BOIDS_PS_STEERING ? CLI_SEC_STEERING                                                                     \
+     : (s) == BOIDS_PS_NAMED    ? CLI_SEC_NAMED                                                                        \
+     : (s) == BOIDS_PS_RULES    ? CLI_SEC_RULES                                                                        \
+                                : CLI_SEC_BODIES)
+#define PARAM_ROW(ID, name_, flag_, key_, kind_, where_, field_, lo_, hi_, def_, flags_, aux_, choices_, metavar_,     \
+                  section_, expected_, help_)                                                                          \
+    {.name = flag_,                                                                                                    \
+     .bit = BOIDS_CLI_PARAMS,                                                                                          \
+     .metavar = metavar_,                                                                                              \
+     .kind = CLI_PARAM,                                                                                                \
+     .param = BOIDS_PARAM_##ID,                                                                                        \
+     .choices = choices_,                                                                                              \
+     .section = PARAM_SECTION(section_),                                                                               \
+     .help = help_,                                                                                                    \
+     .name_at = (kind_) == BOIDS_PK_BEHAVIORS ? behavior_at                                                            \
+                : (kind_) == BOIDS_PK_WEIGHTS ? weight_at                                                              \
+                                              : NULL},
 
 const cli_flag cli_flags[] = {
     // Run.
@@ -143,108 +148,8 @@ const cli_flag cli_flags[] = {
     // World.
     CHOICE("dim", BOIDS_CLI_DIM, "2|3", CLI_CHOICE, dims, dim, NULL, "is not a dimension", .lo = 2, GIVEN(dim_set),
            H(WORLD, "dimensions: %N (default 2)")),
-    CUSTOM("world", BOIDS_CLI_WORLD, "WxH[xD]", parse_world, NO_GIVEN,
-           H(WORLD, "world extents (default: sized for about 20 neighbours per agent)")),
-    CUSTOM("origin", BOIDS_CLI_ORIGIN, "X,Y[,Z]", parse_origin, NO_GIVEN,
-           H(WORLD, "the world's lower corner (default 0,0[,0])")),
-    CHOICE("boundary", BOIDS_CLI_BOUNDARY, "MODE", CLI_CHOICE, boids_parse_boundary_names, boundary, NULL,
-           "is not a boundary mode", GIVEN(boundary_set),
-           H(WORLD, "the world's edges: %N (default wrap; margin: the chapter's sketch, borders() with plain "
-                    "distances)")),
-    FLOAT("margin", BOIDS_CLI_MARGIN, "R", BOIDS_PARSE_POSITIVE, margin,
-          "a margin > 0 (boundary margin: the boid size r of the chapter's sketch, default 3)", GIVEN(margin_set),
-          H(WORLD, "boundary margin's margin, the sketch's boid size r (default 3)")),
-    CHOICE("wall-corner", BOIDS_CLI_WALL_CORNER, "RULE", CLI_CHOICE, boids_parse_wall_corner_names, wall_corner,
-           "(book: the chapter's rule, the last near axis decides)", "is not a wall-corner rule",
-           GIVEN(wall_corner_set),
-           H(WORLD, "staying within walls at a corner: %N (default both: away from every near wall; book: the "
-                    "chapter's, the last near axis decides)")),
-    FLOAT("dt", BOIDS_CLI_DT, "T", BOIDS_PARSE_POSITIVE, dt, "a time step > 0", GIVEN(dt_set),
-          H(WORLD, "time step (default 1)")),
-    CHOICE("grid-fine", BOIDS_CLI_GRID_FINE, "M", CLI_CHOICE, boids_parse_grid_fine_names, grid_fine,
-           "(cells of reach / M, blocks of c-M..c+M; auto: chosen from the density)", "is not a grid fine factor",
-           GIVEN(grid_fine_set),
-           H(WORLD, "the finer grid, M = %N: cells of reach / M, each search over the c-M..c+M block (default 1; "
-                    "auto: M from the measured density); the same neighbours, the same bits")),
-    // Agents.
-    CUSTOM("behaviors", BOIDS_CLI_BEHAVIORS, "LIST", parse_behaviors, GIVEN(behaviors_set), .name_at = behavior_at,
-           H(AGENTS, "a comma list of behaviours or sets: %N (default flocking = separation, alignment, cohesion)")),
-    CUSTOM("weights", BOIDS_CLI_WEIGHTS, "NAME=W,...", parse_weights, NO_GIVEN, .name_at = weight_at,
-           H(AGENTS, "the weight of each named behaviour (default 1; separation 1.5), NAME one of %N")),
-    FLOAT("radius", BOIDS_CLI_RADIUS, "R", BOIDS_PARSE_POSITIVE, radius, "a perception radius > 0", GIVEN(radius_set),
-          H(AGENTS, "perception radius (default 50)")),
-    FLOAT("separation", BOIDS_CLI_SEPARATION, "R", BOIDS_PARSE_POSITIVE, separation, "a desired separation > 0",
-          GIVEN(separation_set), H(AGENTS, "desired separation (default 25)")),
-    FLOAT("fov", BOIDS_CLI_FOV, "DEGREES", BOIDS_PARSE_POSITIVE | BOIDS_PARSE_DEGREES, fov_deg,
-          "a field of view in degrees, 0 < fov <= 360", GIVEN(fov_set),
-          H(AGENTS, "field of view, 0 < fov <= 360 (default 360)")),
-    FLOAT("alignment-radius", BOIDS_CLI_ALIGNMENT_RADIUS, "R", BOIDS_PARSE_POSITIVE, alignment_radius,
-          "an alignment radius > 0", GIVEN(alignment_radius_set),
-          H(AGENTS, "alignment's own radius (OpenSteer's per-rule neighbourhoods; default --radius)")),
-    FLOAT("cohesion-radius", BOIDS_CLI_COHESION_RADIUS, "R", BOIDS_PARSE_POSITIVE, cohesion_radius,
-          "a cohesion radius > 0", GIVEN(cohesion_radius_set), H(AGENTS, "cohesion's own radius (default --radius)")),
-    FLOAT("separation-fov", BOIDS_CLI_SEPARATION_FOV, "DEGREES", BOIDS_PARSE_POSITIVE | BOIDS_PARSE_DEGREES,
-          separation_fov_deg, "separation's field of view in degrees, 0 < fov <= 360", GIVEN(separation_fov_set),
-          H(AGENTS, "separation's own field of view (default --fov)")),
-    FLOAT("alignment-fov", BOIDS_CLI_ALIGNMENT_FOV, "DEGREES", BOIDS_PARSE_POSITIVE | BOIDS_PARSE_DEGREES,
-          alignment_fov_deg, "alignment's field of view in degrees, 0 < fov <= 360", GIVEN(alignment_fov_set),
-          H(AGENTS, "alignment's own field of view (default --fov)")),
-    FLOAT("cohesion-fov", BOIDS_CLI_COHESION_FOV, "DEGREES", BOIDS_PARSE_POSITIVE | BOIDS_PARSE_DEGREES,
-          cohesion_fov_deg, "cohesion's field of view in degrees, 0 < fov <= 360", GIVEN(cohesion_fov_set),
-          H(AGENTS, "cohesion's own field of view (default --fov)")),
-    UINT("neighbors-max", BOIDS_CLI_NEIGHBORS_MAX, "K", 0, BOIDS_MAX_NEIGHBORS_K, neighbors_max,
-         " (the nearest K neighbours; 0 = every neighbour)", GIVEN(neighbors_max_set),
-         H(AGENTS, "topological neighbourhoods (Ballerini et al. 2008), 0..32: each agent heeds only its K nearest "
-                   "accepted neighbours (ties: the smaller id); 0 (default) = every neighbour")),
-    FLOAT("maxspeed", BOIDS_CLI_MAXSPEED, "V", BOIDS_PARSE_POSITIVE, maxspeed, "a maximum speed > 0",
-          GIVEN(maxspeed_set), H(AGENTS, "maximum speed (default 3)")),
-    FLOAT("maxforce", BOIDS_CLI_MAXFORCE, "F", BOIDS_PARSE_POSITIVE, maxforce, "a maximum steering force > 0",
-          GIVEN(maxforce_set), H(AGENTS, "maximum steering force (default 0.05)")),
-    CUSTOM("maxspeed-range", BOIDS_CLI_MAXSPEED_RANGE, "LO,HI", parse_range, GIVEN(maxspeed_range_set),
-           H(AGENTS, "each agent's own maxspeed, uniform in LO..HI (seeded by its id; replaces --maxspeed)")),
-    CUSTOM("maxforce-range", BOIDS_CLI_MAXFORCE_RANGE, "LO,HI", parse_range, GIVEN(maxforce_range_set),
-           H(AGENTS, "each agent's own maxforce, uniform in LO..HI")),
-    CHOICE("combine", BOIDS_CLI_COMBINE, "MODE", CLI_CHOICE, boids_parse_combine_names, combine, NULL,
-           "is not a combination mode", GIVEN(combine_set),
-           H(AGENTS, "how the forces add up: %N (default sum; priority: the first force above the threshold; "
-                     "truncated: Buckland's running sum in priority order until maxforce is spent)")),
-    // Named agents and paths.
-    CUSTOM("leader", BOIDS_CLI_LEADER, "ID|target", parse_agents, GIVEN(leader_set),
-           H(NAMED, "every group's leader of offset and follow: an agent id or target (default target)")),
-    CHOICE("formation", BOIDS_CLI_FORMATION, "SHAPE", CLI_CHOICE, boids_parse_formation_names, formation, NULL,
-           "is not a formation", GIVEN(formation_set),
-           H(NAMED, "offset's places from each member's rank: %N (none: leader_offset)")),
-    CUSTOM("interpose", BOIDS_CLI_INTERPOSE, "A,B", parse_agents, GIVEN(interpose_set),
-           H(NAMED, "the two agents interpose goes between: ids or target (default 0,target)")),
-    CHOICE("path-outside", BOIDS_CLI_PATH_OUTSIDE, "RULE", CLI_CHOICE, boids_parse_path_outside_names, path_outside,
-           NULL, "is not a rule outside a path segment", GIVEN(path_outside_set),
-           H(NAMED, "a path's normal point outside a segment: %N (default clamp: the nearer end; end: the "
-                    "segment's end point, as the book's Example 5.8)")),
-    CHOICE("path-line", BOIDS_CLI_PATH_LINE, "KIND", CLI_CHOICE, boids_parse_path_line_names, path_line, NULL,
-           "is not a kind of path line", GIVEN(path_line_set),
-           H(NAMED, "a path's lines: %N (default segment; infinite: through a segment's two points, unclamped, as "
-                    "the book's 5.5 / 5.6)")),
-    // Rule sets and models.
-    CHOICE("rules", BOIDS_CLI_RULES, "NAME", CLI_CHOICE, boids_parse_rules_names, rules, NULL, "is not a rule set",
-           GIVEN(rules_set), H(RULES, "every group's rule set: %N (default chapter)")),
-    FLOAT("eta", BOIDS_CLI_ETA, "RADIANS", 0, eta, "Vicsek's noise width in radians, 0..2 pi (rules vicsek)",
-          GIVEN(eta_set), H(RULES, "Vicsek's noise width, 0..2 pi (rules vicsek)")),
-    FLOAT("sigma", BOIDS_CLI_SIGMA, "RADIANS", 0, sigma,
-          "Couzin's angular noise deviation in radians, 0..pi (rules couzin)", GIVEN(sigma_set),
-          H(RULES, "Couzin's angular noise deviation, 0..pi (rules couzin)")),
-    FLOAT("turn", BOIDS_CLI_TURN, "RADIANS", 0, turn,
-          "the turn per time unit in radians, 0..pi (rules heading: per rule; couzin: the most)", GIVEN(turn_set),
-          H(RULES, "the turn per time unit, 0..pi (rules heading: per rule; couzin: the most)")),
-    // Bodies.
-    CHOICE("bodies", BOIDS_CLI_BODIES, "STYLE", CLI_CHOICE, NULL, body_style, NULL, "is not a body style",
-           .pick = boids_body_style_index, .name_at = body_at, GIVEN(body_style_set),
-           H(BODIES, "a procedural body trailing every agent: %N (default none; distance and angle constraints, "
-                     "after integrate)")),
-    UINT("joints", BOIDS_CLI_JOINTS, "J", BOIDS_MIN_JOINTS, BOIDS_MAX_JOINTS, joints, " (joints per body)", NO_GIVEN,
-         H(BODIES, "joints per body, 2..32 (default 12)")),
-    FLOAT("body-length", BOIDS_CLI_BODY_LENGTH, "L", BOIDS_PARSE_POSITIVE, body_length,
-          "a body length > 0 (world units, head to tail)", GIVEN(body_length_set),
-          H(BODIES, "a body's length head to tail (default 1.2 x the separation)")),
+    // The parameters (boids/registry.h), every one a row.
+    BOIDS_PARAM_LIST(PARAM_ROW)
     // Backend.
     CHOICE("backend", BOIDS_CLI_BACKEND, "NAME", CLI_NAME, backends, backend, NULL, "is not a backend", NO_GIVEN,
            H(BACKEND, "%N: the C reference (default) or the OpenGL 4.5 compute shaders (headless EGL)")),
@@ -373,7 +278,7 @@ static void store_uint(void *dest, size_t size, uint64_t v) {
 }
 
 // Checks and stores the value of one flag (see cli_internal.h).
-int cli_flag_value(const parse_ctx *c, const cli_flag *f, boids_options *o, uint32_t *origin_n) {
+int cli_flag_value(const parse_ctx *c, const cli_flag *f, boids_options *o) {
     char *base = (char *)o, expected[400];
     const char *problem = NULL;
     uint64_t u = 0;
@@ -422,9 +327,19 @@ int cli_flag_value(const parse_ctx *c, const cli_flag *f, boids_options *o, uint
             store_uint(base + f->field, f->size, (uint64_t)k + f->lo);
         break;
     case CLI_CUSTOM:
-        if (f->parse(c, o, origin_n))
+        if (f->parse(c, o))
             return 2;
         break;
+    case CLI_PARAM: {
+        char problem[700];
+        if (boids_param_parse(&o->values, f->param, c->value, problem, sizeof problem, expected, sizeof expected))
+            return cli_bad(c, expected, "%s", problem);
+        if (f->param == BOIDS_PARAM_WORLD)
+            o->world_arg = c->value;
+        if (f->param == BOIDS_PARAM_ORIGIN)
+            o->origin_arg = c->value;
+        break;
+    }
     }
     if (f->given)
         memcpy(base + f->given, &yes, sizeof yes);
@@ -454,180 +369,7 @@ const char *cli_flag_suggest(const boids_cli_spec *spec, const char *name) {
     return boids_parse_nearest(name, names, strlen(name) <= 4 ? 1 : 2, true);
 }
 
-// The comma list of every behaviour name, for messages.
-static void behavior_list(char *buf, size_t size) {
-    boids_behaviors_text((uint32_t)((1ull << BOIDS_BEHAVIOR_COUNT) - 1u), ", ", buf, size);
-}
-
-static int parse_behaviors(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
-    (void)origin_n;
-    char names[512], expected[700], problem[TEXT_MAX + 64];
-    if (boids_parse_behaviors(c->value, 0, &o->behaviors, problem, sizeof problem))
-        return 0;
-    behavior_list(names, sizeof names);
-    snprintf(expected, sizeof expected, "a comma list of %s, flocking, or all, none", names);
-    return cli_bad(c, expected, "%s", problem);
-}
-
-static int parse_weights(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
-    (void)origin_n;
-    char names[512], expected[700];
-    behavior_list(names, sizeof names);
-    snprintf(expected, sizeof expected, "name=value,... with a finite number for each of %s", names);
-    size_t n = strlen(c->value);
-    char *store = malloc(n + 1);
-    char **pieces = malloc((n + 2) * sizeof *pieces);
-    int rc = 0;
-    if (!store || !pieces) {
-        rc = cli_bad(c, NULL, "cannot be parsed: out of memory");
-        goto done;
-    }
-    uint32_t count = boids_parse_split(c->value, ",", store, pieces, (uint32_t)(n + 1));
-    float w[BOIDS_BEHAVIOR_COUNT];
-    bool set[BOIDS_BEHAVIOR_COUNT] = {false};
-    for (uint32_t i = 0; i < count; i++) {
-        char text[TEXT_MAX], vtext[TEXT_MAX];
-        char *eq = strchr(pieces[i], '=');
-        if (!eq) {
-            rc = cli_bad(c, expected, "has '%s' without '=value'", boids_parse_shown(pieces[i], text, sizeof text));
-            goto done;
-        }
-        *eq = '\0';
-        int index = boids_behavior_index(pieces[i]);
-        if (index < 0 || (uint32_t)index >= BOIDS_BEHAVIOR_COUNT) {
-            rc = cli_bad(c, expected, "names an unknown behaviour '%s'",
-                         boids_parse_shown(pieces[i], text, sizeof text));
-            goto done;
-        }
-        float v = 0.0f;
-        const char *problem = boids_parse_float(eq + 1, 0, &v);
-        if (problem) {
-            rc = cli_bad(c, expected, "gives %s the weight '%s', which is %s",
-                         boids_parse_shown(pieces[i], text, sizeof text),
-                         boids_parse_shown(eq + 1, vtext, sizeof vtext), problem);
-            goto done;
-        }
-        w[index] = v;
-        set[index] = true;
-    }
-    for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++) {
-        if (set[i]) {
-            o->weights[i] = w[i];
-            o->weight_set[i] = true;
-        }
-    }
-done:
-    free(store);
-    free(pieces);
-    return rc;
-}
-
-// Splits a value of 2 or 3 numbers (extents or coordinates) and parses each
-// with parse_flags into v; `axis` names them in messages, `what` is the
-// plural noun ("extents"). Returns the count, or 0 with the error printed.
-static uint32_t parse_triple(const parse_ctx *c, const char *separators, unsigned parse_flags, const char *expected,
-                             const char *const axis[3], const char *article, const char *what, float v[3]) {
-    char store[256];
-    char *pieces[3];
-    if (strlen(c->value) >= sizeof store) {
-        cli_bad(c, expected, "is too long");
-        return 0;
-    }
-    uint32_t n = boids_parse_split(c->value, separators, store, pieces, 3);
-    if (n < 2 || n > 3) {
-        cli_bad(c, expected, "has %s %.*s", n < 2 ? "one" : "more than three", (int)strlen(what) - (n < 2), what);
-        return 0;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        const char *problem = boids_parse_float(pieces[i], parse_flags, &v[i]);
-        char text[TEXT_MAX];
-        if (problem) {
-            cli_bad(c, expected, "has %s %s '%s' that is %s", article, axis[i],
-                    boids_parse_shown(pieces[i], text, sizeof text), problem);
-            return 0;
-        }
-    }
-    return n;
-}
-
-static int parse_world(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
-    (void)origin_n;
-    static const char *const axis[3] = {"width", "height", "depth"};
-    float v[3] = {0.0f, 0.0f, 0.0f};
-    uint32_t n = parse_triple(c, "xX", BOIDS_PARSE_POSITIVE,
-                              "WxH (2D) or WxHxD (3D) with every extent a positive number", axis, "a", "extents", v);
-    if (!n)
-        return 2;
-    for (uint32_t i = 0; i < 3; i++)
-        o->world[i] = i < n ? v[i] : 0.0;
-    o->world_n = n;
-    o->world_set = true;
-    o->world_arg = c->value;
-    return 0;
-}
-
-static int parse_origin(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
-    static const char *const axis[3] = {"x", "y", "z"};
-    float v[3] = {0.0f, 0.0f, 0.0f};
-    uint32_t n = parse_triple(c, ",", 0, "X,Y (2D) or X,Y,Z (3D), finite numbers", axis, "an", "coordinates", v);
-    if (!n)
-        return 2;
-    for (uint32_t i = 0; i < 3; i++)
-        o->origin[i] = v[i];
-    o->origin_set = true;
-    o->origin_arg = c->value;
-    *origin_n = n;
-    return 0;
-}
-
-// Each agent's own value is drawn from LO..HI (boids_agent_range).
-static int parse_agents(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
-    (void)origin_n;
-    bool two = strcmp(c->flag, "--interpose") == 0;
-    uint32_t ids[2] = {0, 0};
-    const char *p = boids_parse_agents(c->value, two ? 2u : 1u, ids);
-    if (p)
-        return cli_bad(
-            c, two ? "A,B: each an agent id below the count, or target" : "an agent id below the count, or target",
-            "is %s", p);
-    if (two) {
-        o->interpose[0] = ids[0];
-        o->interpose[1] = ids[1];
-    } else {
-        o->leader = ids[0];
-    }
-    return 0;
-}
-
-static int parse_range(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
-    (void)origin_n;
-    bool speed = strcmp(c->flag, "--maxspeed-range") == 0;
-    const char *expected = "LO,HI with 0 < LO <= HI (finite numbers)";
-    char store[256];
-    char *pieces[3];
-    if (strlen(c->value) >= sizeof store)
-        return cli_bad(c, expected, "is too long");
-    uint32_t n = boids_parse_split(c->value, ",", store, pieces, 3);
-    if (n != 2)
-        return cli_bad(c, expected, "has %s", n < 2 ? "one number" : "more than two numbers");
-    float v[2];
-    for (uint32_t i = 0; i < 2; i++) {
-        const char *problem = boids_parse_float(pieces[i], BOIDS_PARSE_POSITIVE, &v[i]);
-        char text[TEXT_MAX];
-        if (problem)
-            return cli_bad(c, expected, "has a %s '%s' that is %s", i ? "HI" : "LO",
-                           boids_parse_shown(pieces[i], text, sizeof text), problem);
-    }
-    if (!(v[0] <= v[1]))
-        return cli_bad(c, expected, "has a LO above its HI");
-    float *dst = speed ? o->maxspeed_range : o->maxforce_range;
-    dst[0] = v[0];
-    dst[1] = v[1];
-    return 0;
-}
-
-static int parse_counts(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
-    (void)origin_n;
+static int parse_counts(const parse_ctx *c, boids_options *o) {
     char expected[128];
     snprintf(expected, sizeof expected, "a comma list of at most %u integers 1..%u", BOIDS_CLI_MAX_COUNTS,
              BOIDS_MAX_AGENTS);
@@ -659,8 +401,7 @@ static int parse_counts(const parse_ctx *c, boids_options *o, uint32_t *origin_n
     return rc;
 }
 
-static int parse_profile(const parse_ctx *c, boids_options *o, uint32_t *origin_n) {
-    (void)origin_n;
+static int parse_profile(const parse_ctx *c, boids_options *o) {
     const char *expected = "a path ending in .csv or .json";
     if (!c->value[0])
         return cli_bad(c, expected, "is an empty path");

@@ -16,6 +16,7 @@ static const char *const section_titles[CLI_SECTIONS] = {
     [CLI_SEC_RUN] = "Run",
     [CLI_SEC_WORLD] = "World",
     [CLI_SEC_AGENTS] = "Behaviours and neighbourhoods",
+    [CLI_SEC_STEERING] = "Steering behaviours' parameters (every group)",
     [CLI_SEC_NAMED] = "Named agents and paths",
     [CLI_SEC_RULES] = "Rule sets (docs/MODELS.md)",
     [CLI_SEC_BODIES] = "Bodies",
@@ -33,7 +34,7 @@ static bool accepted(const boids_cli_spec *spec, const cli_flag *f) {
 // The description of f in spec's help: the program's own, else the table's.
 static const char *help_of(const boids_cli_spec *spec, const cli_flag *f) {
     for (const boids_cli_help *h = spec->help; h && h->text; h++)
-        if (f->bit && h->bit == f->bit)
+        if (f->bit && h->bit == f->bit && (!h->flag || strcmp(h->flag, f->name) == 0))
             return h->text;
     return f->help;
 }

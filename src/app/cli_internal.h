@@ -17,6 +17,7 @@ typedef enum cli_value_kind {
     CLI_CHOICE, // one of `choices` (or `pick`): its index + lo into the integer or bool at `field`
     CLI_NAME,   // one of `choices`: the name itself into the pointer at `field`
     CLI_CUSTOM, // `parse` reads and stores it
+    CLI_PARAM,  // a parameter of the registry (`param`): boids_param_parse into boids_options.values
 } cli_value_kind;
 
 // What one flag handler needs: where to report, and the flag and value at hand.
@@ -28,16 +29,17 @@ typedef struct parse_ctx {
 
 // The sections of --help, in their order.
 typedef enum cli_section {
-    CLI_SEC_RUN,     // what runs: counts, steps, seeds, where the start comes from
-    CLI_SEC_WORLD,   // the world and its edges
-    CLI_SEC_AGENTS,  // behaviours, neighbourhoods, limits
-    CLI_SEC_NAMED,   // named agents and paths
-    CLI_SEC_RULES,   // rule sets and the collective-motion models
-    CLI_SEC_BODIES,  // procedural bodies
-    CLI_SEC_BACKEND, // where and how it computes
-    CLI_SEC_OUTPUTS, // what it writes
-    CLI_SEC_WINDOW,  // the viewer's window, script and modes
-    CLI_SEC_OTHER,   // --help, --version
+    CLI_SEC_RUN,      // what runs: counts, steps, seeds, where the start comes from
+    CLI_SEC_WORLD,    // the world and its edges
+    CLI_SEC_AGENTS,   // behaviours, neighbourhoods, limits
+    CLI_SEC_STEERING, // the steering behaviours' own parameters
+    CLI_SEC_NAMED,    // named agents and paths
+    CLI_SEC_RULES,    // rule sets and the collective-motion models
+    CLI_SEC_BODIES,   // procedural bodies
+    CLI_SEC_BACKEND,  // where and how it computes
+    CLI_SEC_OUTPUTS,  // what it writes
+    CLI_SEC_WINDOW,   // the viewer's window, script and modes
+    CLI_SEC_OTHER,    // --help, --version
     CLI_SECTIONS
 } cli_section;
 
@@ -59,7 +61,7 @@ typedef struct cli_flag {
     const char *problem; // CLI_PATH, CLI_CHOICE, CLI_NAME: "is an empty path", "is not a backend"
     const char *const *choices;
     int (*pick)(const char *name); // CLI_CHOICE by a function of the library instead of choices
-    int (*parse)(const parse_ctx *c, boids_options *o, uint32_t *origin_n);
+    int (*parse)(const parse_ctx *c, boids_options *o);
     cli_section section; // its section of --help
     // Its one-line description in --help (NULL: hidden). "%N" stands for the
     // names it accepts; without it they follow as ": a, b or c".
@@ -67,6 +69,7 @@ typedef struct cli_flag {
     // The i-th name the value may be, NULL past the last, for flags whose
     // names are not `choices` (behaviours, body styles); NULL: none.
     const char *(*name_at)(size_t i);
+    boids_param_id param; // CLI_PARAM: which
 } cli_flag;
 
 // Every flag, in the order of the suggestions and of the checks across flags.
@@ -78,7 +81,7 @@ int cli_bad(const parse_ctx *c, const char *expected, const char *problem_fmt, .
 // --workload's names (cli_flags.c), NULL-terminated.
 extern const char *const boids_cli_workloads[];
 // Checks and stores the value of flag f; returns 0 or 2 (error printed).
-int cli_flag_value(const parse_ctx *c, const cli_flag *f, boids_options *o, uint32_t *origin_n);
+int cli_flag_value(const parse_ctx *c, const cli_flag *f, boids_options *o);
 // The i-th name the value of f may be (its choices or name_at), NULL past the last.
 const char *cli_flag_name(const cli_flag *f, size_t i);
 // The names the value of f may be, joined: "a, b or c" (sep NULL), else with sep.

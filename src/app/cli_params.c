@@ -12,6 +12,9 @@
 
 enum radius_flag { FLAG_RADIUS, FLAG_SEPARATION, FLAG_ALIGNMENT, FLAG_COHESION, FLAG_NONE };
 
+// Was the parameter's flag given?
+#define GIVEN(o, id) ((o)->values.set[BOIDS_PARAM_##id])
+
 // Does the interaction radius of base fit its world by the library's rule
 // (boids_params_max_radius) once the radius or separation of every group is
 // `value` (FLAG_NONE: radii unchanged) and the extents `size` (NULL:
@@ -128,15 +131,15 @@ static void explain_cell(const boids_options *o, const boids_params *base, char 
     snprintf(expected, sizeof expected, "%s%s", for_bound, for_world);
     if (!expected[0])
         snprintf(expected, sizeof expected, "a smaller radius or a larger --world");
-    bool flag_given = largest == FLAG_RADIUS       ? o->radius_set
-                      : largest == FLAG_SEPARATION ? o->separation_set
-                      : largest == FLAG_ALIGNMENT  ? o->alignment_radius_set
-                                                   : largest == FLAG_COHESION && o->cohesion_radius_set;
-    if (largest != FLAG_NONE && (flag_given || !o->world_set)) {
+    bool flag_given = largest == FLAG_RADIUS       ? GIVEN(o, RADIUS)
+                      : largest == FLAG_SEPARATION ? GIVEN(o, SEPARATION)
+                      : largest == FLAG_ALIGNMENT  ? GIVEN(o, ALIGNMENT_RADIUS)
+                                                   : largest == FLAG_COHESION && GIVEN(o, COHESION_RADIUS);
+    if (largest != FLAG_NONE && (flag_given || !GIVEN(o, WORLD))) {
         char flag[24];
         snprintf(flag, sizeof flag, "--%s", name);
         boids_cli_format(err, err_size, o->prog, flag, value, expected, "does not fit the %sworld %s (%s)",
-                         o->world_set ? "" : "automatic ", world, mode);
+                         GIVEN(o, WORLD) ? "" : "automatic ", world, mode);
         return;
     }
     snprintf(problem, sizeof problem,
@@ -144,7 +147,7 @@ static void explain_cell(const boids_options *o, const boids_params *base, char 
              "cohesion %g; %s)",
              (double)rmax, (double)g->radius, (double)g->separation, (double)g->view_radius, (double)ar, (double)cr,
              mode);
-    if (o->world_set)
+    if (GIVEN(o, WORLD))
         boids_cli_format(err, err_size, o->prog, "--world", o->world_arg, expected, "is too small for %s", problem);
     else
         boids_cli_format(err, err_size, o->prog, NULL, NULL, expected, "the automatic world %s is too small for %s",
@@ -158,20 +161,20 @@ static void explain_finalize(const boids_options *o, boids_result r, const char 
     char body[256], value[32] = "";
     snprintf(body, sizeof body, "%s", what[0] ? what : boids_result_str(r));
     const char *flag = NULL, *shown = NULL;
-    if (r == BOIDS_ERR_WORLD && (o->world_set || o->origin_set)) {
-        flag = o->world_set ? "--world" : "--origin";
-        shown = o->world_set ? o->world_arg : o->origin_arg;
+    if (r == BOIDS_ERR_WORLD && (GIVEN(o, WORLD) || GIVEN(o, ORIGIN))) {
+        flag = GIVEN(o, WORLD) ? "--world" : "--origin";
+        shown = GIVEN(o, WORLD) ? o->world_arg : o->origin_arg;
     } else if (r == BOIDS_ERR_COUNT) {
         flag = "--count";
-    } else if (strncmp(body, "dt ", 3) == 0 && o->dt_set) {
+    } else if (strncmp(body, "dt ", 3) == 0 && GIVEN(o, DT)) {
         flag = "--dt";
-        snprintf(value, sizeof value, "%g", (double)o->dt);
+        snprintf(value, sizeof value, "%g", (double)o->values.v[BOIDS_PARAM_DT].f[0]);
         shown = value;
     } else if (r == BOIDS_ERR_PATH) {
         flag = "--behaviors";
     } else if (r == BOIDS_ERR_BODY) {
-        flag = o->body_length_set ? "--body-length" : "--bodies";
-        shown = o->body_length_set ? NULL : boids_body_style_name(o->body_style);
+        flag = GIVEN(o, BODY_LENGTH) ? "--body-length" : "--bodies";
+        shown = GIVEN(o, BODY_LENGTH) ? NULL : boids_body_style_name(o->values.v[BOIDS_PARAM_BODIES].u[0]);
     }
     char described[300];
     snprintf(described, sizeof described, "%s: %s", shown ? "is rejected" : "rejected", body);
@@ -182,152 +185,18 @@ static void explain_finalize(const boids_options *o, boids_result r, const char 
 boids_result boids_options_params(const boids_options *o, uint32_t count, boids_params *p, char *err, size_t err_size) {
     if (err_size)
         err[0] = '\0';
-    const boids_scenario *sc = o->scenario;
-    bool auto_world = !o->world_set;
-    if (sc) {
-        // The file's world unless a flag says otherwise; a changed dimension
-        // or count without a file size is sized anew.
-        *p = sc->params;
-        p->flow.vec = NULL;
-        auto_world = !o->world_set && (!sc->size_set || o->dim != sc->params.world.dim);
-        p->world.dim = o->dim;
-        p->world.count = count;
-        if (o->dim != sc->params.world.dim)
-            for (int i = 0; i < 3; i++)
-                p->world.min[i] = 0.0f;
-    } else {
-        boids_params_default(p, count, o->dim);
+    // Every flag's seed when no file gives one, else the file's unless --seed.
+    boids_param_start start = {o->scenario, count, o->dim, !o->scenario || (o->flags_given & BOIDS_CLI_SEED), o->seed};
+    boids_result r = boids_params_from_values(&start, &o->values, true, p, err, err_size);
+    if (r != BOIDS_OK) {
+        char message[600]; // "--FLAG: 'VALUE' PROBLEM; expected ALLOWED"
+        snprintf(message, sizeof message, "%s", err);
+        snprintf(err, err_size, "%s: %s", o->prog, message);
+        return r;
     }
-    if (o->boundary_set)
-        p->world.boundary = o->boundary;
-    if (o->wall_corner_set)
-        p->world.wall_corner = o->wall_corner;
-    if (o->margin_set)
-        p->world.margin = o->margin;
-    if (o->grid_fine_set)
-        p->world.grid_fine = boids_parse_grid_fine_word((int)o->grid_fine);
-    if (o->dt_set)
-        p->world.dt = o->dt;
-    if (o->combine_set)
-        p->world.combine = o->combine;
-    if (o->path_outside_set)
-        p->scene.path_flags = o->path_outside ? p->scene.path_flags | BOIDS_PATH_OUTSIDE_END
-                                              : p->scene.path_flags & ~BOIDS_PATH_OUTSIDE_END;
-    if (o->path_line_set)
-        p->scene.path_flags = o->path_line ? p->scene.path_flags | BOIDS_PATH_LINE_INFINITE
-                                           : p->scene.path_flags & ~BOIDS_PATH_LINE_INFINITE;
-    for (uint32_t gi = 0; gi < BOIDS_MAX_GROUPS; gi++) {
-        boids_group_params *g = &p->group[gi];
-        if (o->radius_set)
-            g->radius = o->radius;
-        if (o->separation_set)
-            g->separation = o->separation;
-        if (o->fov_set)
-            g->fov_cos = boids_fov_cos(o->fov_deg);
-        if (o->alignment_radius_set)
-            g->alignment_radius = o->alignment_radius;
-        if (o->cohesion_radius_set)
-            g->cohesion_radius = o->cohesion_radius;
-        if (o->separation_fov_set) {
-            g->separation_fov_cos = boids_fov_cos(o->separation_fov_deg);
-            g->own_cones |= BOIDS_CONE_SEPARATION;
-        }
-        if (o->alignment_fov_set) {
-            g->alignment_fov_cos = boids_fov_cos(o->alignment_fov_deg);
-            g->own_cones |= BOIDS_CONE_ALIGNMENT;
-        }
-        if (o->cohesion_fov_set) {
-            g->cohesion_fov_cos = boids_fov_cos(o->cohesion_fov_deg);
-            g->own_cones |= BOIDS_CONE_COHESION;
-        }
-        if (o->neighbors_max_set)
-            g->neighbors_max = o->neighbors_max;
-        // One noise word per group: eta for vicsek, sigma for couzin.
-        if (o->eta_set)
-            g->noise = o->eta;
-        if (o->sigma_set)
-            g->noise = o->sigma;
-        if (o->turn_set)
-            g->turn = o->turn;
-        if (o->maxspeed_set)
-            g->maxspeed = o->maxspeed;
-        if (o->maxforce_set)
-            g->maxforce = o->maxforce;
-        if (o->maxspeed_range_set) {
-            g->maxspeed_lo = o->maxspeed_range[0];
-            g->maxspeed_hi = o->maxspeed_range[1];
-        }
-        if (o->maxforce_range_set) {
-            g->maxforce_lo = o->maxforce_range[0];
-            g->maxforce_hi = o->maxforce_range[1];
-        }
-        if (o->behaviors_set)
-            g->behaviors = o->behaviors;
-        if (o->rules_set)
-            g->rules = o->rules;
-        if (o->leader_set)
-            g->leader = o->leader;
-        if (o->formation_set)
-            g->formation = o->formation;
-        if (o->interpose_set) {
-            g->interpose_a = o->interpose[0];
-            g->interpose_b = o->interpose[1];
-        }
-        for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
-            if (o->weight_set[i])
-                *boids_weight_ref(g, i) = o->weights[i];
-    }
-    // --eta is Vicsek's noise, --sigma Couzin's: one word of the group, so the
-    // other model's flag would set it under the wrong name.
-    for (uint32_t gi = 0; gi < p->world.group_count && gi < BOIDS_MAX_GROUPS; gi++) {
-        uint32_t rules = p->group[gi].rules;
-        bool eta_wrong = o->eta_set && rules == BOIDS_RULES_COUZIN;
-        if (eta_wrong || (o->sigma_set && rules == BOIDS_RULES_VICSEK)) {
-            char value[32];
-            snprintf(value, sizeof value, "%g", eta_wrong ? o->eta : o->sigma);
-            boids_cli_format_described(err, err_size, o->prog, eta_wrong ? "--eta" : "--sigma", value,
-                                       eta_wrong ? "--sigma RADIANS for rules couzin"
-                                                 : "--eta RADIANS for rules vicsek",
-                                       eta_wrong ? "is Vicsek's noise, and a group follows rules couzin"
-                                                 : "is Couzin's noise, and a group follows rules vicsek");
-            return BOIDS_ERR_PARAM;
-        }
-    }
-    for (uint32_t gi = 0; gi < BOIDS_MAX_GROUPS && o->body_style_set; gi++) {
-        float length = o->body_length_set ? o->body_length : 1.2f * p->group[gi].separation;
-        char what[160];
-        if (boids_body_make(&p->body[gi], o->body_style, o->joints, length, what, sizeof what) != BOIDS_OK) {
-            boids_cli_format_described(err, err_size, o->prog, "--body-length", NULL, "a body length > 0", what);
-            return BOIDS_ERR_BODY;
-        }
-    }
-    if (!sc || (o->flags_given & BOIDS_CLI_SEED)) {
-        p->world.seed_lo = (uint32_t)(o->seed & 0xffffffffu);
-        p->world.seed_hi = (uint32_t)(o->seed >> 32);
-    }
-    if (o->world_set) {
-        for (int i = 0; i < 3; i++)
-            p->world.size[i] = i < (int)o->dim ? (float)o->world[i] : 0.0f;
-    } else if (auto_world && sc) {
-        boids_scenario_size_world(sc, p);
-    } else if (auto_world) {
-        boids_params_auto_world(p, 20.0);
-    }
-    if (o->world_set || o->origin_set)
-        for (int i = 0; i < 3; i++)
-            p->world.min[i] = i < (int)o->dim ? (float)o->origin[i] : 0.0f;
-    if (sc && (o->world_set || o->origin_set || auto_world)) {
-        // A target the file did not place follows the world's centre.
-        for (int i = 0; i < 3; i++) {
-            float centre = i < (int)o->dim ? p->world.min[i] + 0.5f * p->world.size[i] : 0.0f;
-            if (!sc->target_position_set)
-                p->world.target_pos[i] = centre;
-        }
-    }
-
     boids_params base = *p;
     char what[256] = "";
-    boids_result r = boids_params_finalize(p, what, sizeof what);
+    r = boids_params_finalize(p, what, sizeof what);
     if (r == BOIDS_OK)
         return r;
     if (r == BOIDS_ERR_CELL)
@@ -339,35 +208,9 @@ boids_result boids_options_params(const boids_options *o, uint32_t count, boids_
 
 // See cli.h: the loaded scenario (or the defaults) with the effective params.
 void boids_options_scenario(const boids_options *o, const boids_params *p, boids_scenario *out) {
-    if (o->scenario)
-        *out = *o->scenario;
-    else
-        boids_scenario_default(out);
-    out->params = *p;
-    out->params.flow.vec = NULL;
+    boids_params_kept_scenario(o->scenario, &o->values, p, out);
     if (!o->scenario)
         out->distribution = o->distribution;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
-        if (o->fov_set)
-            out->fov_deg[g] = o->fov_deg;
-        if (o->body_style_set)
-            out->body_length[g] = o->body_length_set ? o->body_length : 1.2f * p->group[g].separation;
-    }
-    if (!o->scenario)
-        for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-            if (!o->fov_set)
-                out->fov_deg[g] = 0.0f; // from the cosine
-    // A circle the file did not place follows the (possibly resized) world.
-    const boids_world_params *w = &p->world;
-    for (int a = 0; a < 3; a++) {
-        if (!out->target_center_set)
-            out->target_center[a] = a < (int)w->dim ? w->min[a] + 0.5f * w->size[a] : 0.0f;
-        // So does the start of a line target.
-        if (!out->target_position_set)
-            out->target_start[a] = a < (int)w->dim ? w->min[a] + 0.5f * w->size[a] : 0.0f;
-    }
-    if (!out->target_radius_set)
-        out->target_radius = boids_scenario_default_target_radius(w);
 }
 
 // See cli.h.
@@ -395,18 +238,18 @@ int boids_cli_check_effects(const char *prog, const boids_options *o, const boid
     if (o->shader_dir && !shaders_used)
         fprintf(stderr,
                 "%s: warning: --shader-dir has no effect with --backend cpu (the C reference runs no shaders)\n", prog);
-    if (o->margin_set && p->world.boundary != BOIDS_BOUNDARY_MARGIN)
+    if (GIVEN(o, MARGIN) && p->world.boundary != BOIDS_BOUNDARY_MARGIN)
         fprintf(stderr, "%s: warning: --margin has no effect: the boundary is %s (it sets --boundary margin's band)\n",
                 prog, boids_parse_boundary_names[p->world.boundary]);
-    if ((o->flags_given & BOIDS_CLI_JOINTS) && !bodies)
+    if (GIVEN(o, JOINTS) && !bodies)
         fprintf(stderr,
                 "%s: warning: --joints has no effect: no group has a body (add --bodies chain, snake or fish)\n", prog);
-    if (o->grid_fine_set && o->index != BOIDS_INDEX_GRID)
+    if (GIVEN(o, GRID_FINE) && o->index != BOIDS_INDEX_GRID)
         fprintf(stderr, "%s: warning: --grid-fine has no effect with --index %s (it refines the grid's cells)\n", prog,
                 boids_parse_index_names[o->index < BOIDS_INDEX_KINDS ? o->index : 0]);
-    if (o->maxspeed_set && o->maxspeed_range_set)
+    if (GIVEN(o, MAXSPEED) && GIVEN(o, MAXSPEED_RANGE))
         fprintf(stderr, "%s: warning: --maxspeed has no effect: --maxspeed-range gives each agent its own\n", prog);
-    if (o->maxforce_set && o->maxforce_range_set)
+    if (GIVEN(o, MAXFORCE) && GIVEN(o, MAXFORCE_RANGE))
         fprintf(stderr, "%s: warning: --maxforce has no effect: --maxforce-range gives each agent its own\n", prog);
     return 0;
 }

@@ -179,39 +179,6 @@ float boids_rule_cone(const boids_group_params *g, uint32_t cone) {
                                           : g->cohesion_fov_cos;
 }
 
-// See boids/core.h.
-float *boids_group_value(boids_group_params *g, const char *name) {
-    if (strncmp(name, "weight.", 7) == 0) {
-        int b = boids_behavior_index(name + 7);
-        return b < 0 ? NULL : boids_weight_ref(g, (uint32_t)b);
-    }
-    static const struct {
-        const char *name;
-        size_t offset;
-    } plain[] = {{"maxspeed", offsetof(boids_group_params, maxspeed)},
-                 {"maxforce", offsetof(boids_group_params, maxforce)},
-                 {"radius", offsetof(boids_group_params, radius)},
-                 {"separation", offsetof(boids_group_params, separation)},
-                 {"turn", offsetof(boids_group_params, turn)},
-                 {"repulse", offsetof(boids_group_params, repulse)},
-                 {"eta", offsetof(boids_group_params, noise)},
-                 {"sigma", offsetof(boids_group_params, noise)},
-                 {"alignment_radius", offsetof(boids_group_params, alignment_radius)},
-                 {"cohesion_radius", offsetof(boids_group_params, cohesion_radius)},
-                 {"target_speed", offsetof(boids_group_params, target_speed)},
-                 {"queue_distance", offsetof(boids_group_params, queue_distance)},
-                 {"avoid_horizon", offsetof(boids_group_params, avoid_horizon)},
-                 {"hide_margin", offsetof(boids_group_params, hide_margin)},
-                 {"formation_spacing", offsetof(boids_group_params, formation_spacing)},
-                 {"leader_behind", offsetof(boids_group_params, leader_behind)},
-                 {"leader_sight", offsetof(boids_group_params, leader_sight)},
-                 {"feeler_length", offsetof(boids_group_params, feeler_length)}};
-    for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
-        if (strcmp(name, plain[k].name) == 0)
-            return (float *)((char *)g + plain[k].offset);
-    return NULL;
-}
-
 static bool finite_pos(float x) { return isfinite(x) && x > 0.0f; }
 
 // The largest noise of a rule set (boids_group_params.noise): Vicsek's eta
