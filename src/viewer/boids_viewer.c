@@ -3,9 +3,10 @@
 // (viewer_flock.c: each frame one step of the simulation, drawn straight
 // from its buffers), a recording (--replay FILE of boids-run --record,
 // viewer_replay.c) or the notebook's demos (--demo chain|snake,
-// viewer_demo_mode.c). Here: the options, the window, the loop with the
-// script (--keys), the swap and --screenshot, the mouse, and the drawing
-// the flock and the replay share. Keys: viewer_keys.c. The enabled set is
+// viewer_demo_mode.c). Here, at the top of the viewer's layers: the
+// options, the window, the loop with the script (--keys), the swap and
+// --screenshot, the GLFW callbacks. What the parts share: viewer.c; the key
+// table: viewer_key_table.c, its dispatch: viewer_keys.c. The enabled set is
 // printed on stdout whenever it changes ("behaviors: ..."), so scripts and
 // tests can follow it.
 // Exit status: 0 done, 2 bad arguments, 3 environment (no display, no
@@ -15,14 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include "flock_draw.h"
 #include "gl_util.h"
 #include "viewer.h"
 #include "viewer_video.h"
@@ -37,24 +35,20 @@ static const char usage[] = // the usage lines and what it does, before the flag
 
 // What the flags mean here, where the viewer differs from the table.
 static const boids_cli_help help[] = {
-    {.bit = BOIDS_CLI_COUNT,
-     .text = "agents, 1..16777216 (default 200000 on a hardware GPU, 20000 on a software renderer such as "
-             "llvmpipe or with --backend cpu)"},
-    {.bit = BOIDS_CLI_BACKEND, .text = "%N: the C reference uploaded each frame, or the compute shaders (default)"},
-    {.bit = BOIDS_CLI_SCENARIO,
-     .text = "a scenario file or a shipped one by name; its colours, target (mouse or circling) and "
-             "varying weights apply"},
-    {.bit = BOIDS_CLI_THREADS, .text = "OpenMP threads of the CPU backend, 0 = the default"},
-    {.bit = BOIDS_CLI_PROFILE,
-     .text = "record a frame-time profile (.csv or .json) from the start; T stops and writes it "
-             "(without --profile, T records to boids-profile.csv)"},
-    {.bit = BOIDS_CLI_SAVE, .text = "write the whole state (boids/snapshot.h) at exit, and with W"},
-    {.bit = BOIDS_CLI_LOAD,
-     .text = "start from a snapshot of boids-run, boids-validate or the viewer (--save); R goes back to "
-             "it. Flags that set up the simulation cannot be given with it"},
-    {.bit = BOIDS_CLI_EXPORT_CSV, .text = "with --replay: write frame N as CSV and exit"},
-    {.bit = BOIDS_CLI_KEYS, .text = "key presses to replay: a comma list of [FRAME:]KEY (the names are below)"},
-    {.bit = 0, .text = NULL},
+    {BOIDS_CLI_COUNT, "agents, 1..16777216 (default 200000 on a hardware GPU, 20000 on a software renderer such as "
+                      "llvmpipe or with --backend cpu)"},
+    {BOIDS_CLI_BACKEND, "%N: the C reference uploaded each frame, or the compute shaders (default)"},
+    {BOIDS_CLI_SCENARIO, "a scenario file or a shipped one by name; its colours, target (mouse or circling) and "
+                         "varying weights apply"},
+    {BOIDS_CLI_THREADS, "OpenMP threads of the CPU backend, 0 = the default"},
+    {BOIDS_CLI_PROFILE, "record a frame-time profile (.csv or .json) from the start; T stops and writes it "
+                        "(without --profile, T records to boids-profile.csv)"},
+    {BOIDS_CLI_SAVE, "write the whole state (boids/snapshot.h) at exit, and with W"},
+    {BOIDS_CLI_LOAD, "start from a snapshot of boids-run, boids-validate or the viewer (--save); R goes back to "
+                     "it. Flags that set up the simulation cannot be given with it"},
+    {BOIDS_CLI_EXPORT_CSV, "with --replay: write frame N as CSV and exit"},
+    {BOIDS_CLI_KEYS, "key presses to replay: a comma list of [FRAME:]KEY (the names are below)"},
+    {0, NULL},
 };
 
 static const char usage_tail[] =
@@ -65,103 +59,6 @@ static const char usage_tail[] =
     "boids-run for a headless run.\n"
     "Exit status: 0 done, 2 bad arguments, 3 no display, no OpenGL 4.5, GL errors, a failed write,\n"
     "or --video without the ffmpeg program or with ffmpeg failing.\n";
-
-// See viewer.h.
-double viewer_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-// See viewer.h.
-void viewer_free_name(char *out, size_t size, const char *pattern, uint64_t *counter) {
-    do
-        snprintf(out, size, pattern, (unsigned long long)(*counter)++);
-    while (access(out, F_OK) == 0 && *counter < 100000);
-}
-
-// See viewer.h.
-void viewer_screenshot_key(viewer *v, int key, int arg) {
-    (void)key;
-    (void)arg;
-    int w, h;
-    glfwGetFramebufferSize(v->w, &w, &h);
-    char path[64], err[512];
-    viewer_free_name(path, sizeof path, "boids-%04llu.png", &v->shots);
-    if (boids_render_screenshot(path, w, h, err, sizeof err) == BOIDS_OK)
-        printf("screenshot: %s (%dx%d)\n", path, w, h);
-    else
-        fprintf(stderr, "%s: %s\n", PROG, err);
-    fflush(stdout);
-}
-
-// See viewer.h.
-int viewer_gl_errors(uint32_t errors, int rc) {
-    if (!errors)
-        return rc;
-    boids_cli_error(PROG, NULL, NULL, NULL, "OpenGL reported %u errors", errors);
-    return EXIT_ENVIRONMENT;
-}
-
-// See viewer.h.
-bool viewer_cursor_ndc(const viewer *v, double x, double y, float *nx, float *ny, float *aspect) {
-    int ww, wh;
-    glfwGetWindowSize(v->w, &ww, &wh);
-    if (ww <= 0 || wh <= 0)
-        return false;
-    *nx = (float)(x / ww * 2.0 - 1.0);
-    *ny = (float)(1.0 - y / wh * 2.0);
-    *aspect = (float)ww / (float)wh;
-    return true;
-}
-
-// See viewer.h: the mode's, else drag pans (2D) or rotates (3D).
-void viewer_cursor(viewer *v, double x, double y) {
-    if (v->mode->cursor) {
-        v->mode->cursor(v, x, y);
-        return;
-    }
-    float nx, ny, aspect, px, py;
-    if (v->dragging && viewer_cursor_ndc(v, v->cursor_x, v->cursor_y, &px, &py, &aspect) &&
-        viewer_cursor_ndc(v, x, y, &nx, &ny, &aspect)) {
-        if (v->cam.dim == 3)
-            boids_camera_orbit(&v->cam, (float)(x - v->cursor_x), (float)(y - v->cursor_y));
-        else
-            boids_camera_pan(&v->cam, aspect, nx - px, ny - py);
-        v->cam_moved = v->cam_moved || x != v->cursor_x || y != v->cursor_y; // a resize keeps the user's view
-    }
-    v->cursor_x = x;
-    v->cursor_y = y;
-    v->have_cursor = true;
-}
-
-// See viewer.h: the mode's, else the world point (x, y) (3D: at the
-// centre's z), as if the cursor had moved over it.
-void viewer_mouse(viewer *v, float x, float y) {
-    if (v->mode->mouse) {
-        v->mode->mouse(v, x, y);
-        return;
-    }
-    int ww, wh;
-    glfwGetWindowSize(v->w, &ww, &wh);
-    if (ww <= 0 || wh <= 0)
-        return;
-    float m[16], z = v->cam.center[2];
-    boids_camera_matrix(&v->cam, (float)ww / (float)wh, m);
-    float cx = m[0] * x + m[4] * y + m[8] * z + m[12], cy = m[1] * x + m[5] * y + m[9] * z + m[13];
-    float cw = m[3] * x + m[7] * y + m[11] * z + m[15];
-    if (!(cw > 0.0f))
-        return;
-    viewer_cursor(v, (cx / cw + 1.0) * 0.5 * ww, (1.0 - cy / cw) * 0.5 * wh);
-}
-
-// See viewer.h: the mode's, else a drag starts or ends.
-void viewer_button(viewer *v, bool down) {
-    if (v->mode->button)
-        v->mode->button(v, down);
-    else
-        v->dragging = down;
-}
 
 static void on_cursor(GLFWwindow *w, double x, double y) {
     viewer_cursor(glfwGetWindowUserPointer(w), x, y);
@@ -181,47 +78,6 @@ static void on_scroll(GLFWwindow *w, double dx, double dy) {
         boids_camera_zoom(&v->cam, aspect, powf(0.88f, (float)dy), nx, ny);
         v->cam_moved = true;
     }
-}
-
-// GL debug output where the GPU backend does not install its own.
-static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
-                                     const GLchar *message, const void *user) {
-    (void)source;
-    (void)id;
-    (void)length;
-    (void)severity;
-    viewer *v = (viewer *)user;
-    if (type == GL_DEBUG_TYPE_ERROR) {
-        v->gl_errors++;
-        fprintf(stderr, "GL error: %s\n", message);
-    }
-}
-
-// See viewer.h.
-int viewer_render_create(viewer *v, uint32_t own_count, bool gpu_debug) {
-    if (!gpu_debug && boids_gl_debug_available()) { // 4.3 or GL_KHR_debug (not macOS's 4.1)
-        boids_gl_debug_enable(debug_message, v, true);
-        v->debug_installed = true;
-    }
-    char err[4096];
-    boids_render_desc rd = {.shader_dir = v->o->shader_dir, .own_count = own_count};
-    boids_result r = boids_render_create(&v->render, &rd, err, sizeof err);
-    if (r != BOIDS_OK) {
-        fprintf(stderr, "%s: %s\n", PROG, err);
-        return r == BOIDS_ERR_SHADER ? EXIT_INPUT : EXIT_ENVIRONMENT;
-    }
-    return 0;
-}
-
-// See viewer.h (flock_draw.h: the same picture as boids-bench --render's).
-void viewer_draw_begin(viewer *v, int fb_w, int fb_h, const float *rgb, float view_proj[16]) {
-    flock_draw_begin(&v->cam, fb_w, fb_h, rgb, view_proj);
-}
-
-// See viewer.h.
-void viewer_draw_agents(viewer *v, int fb_h, const float view_proj[16], const boids_params *p, const boids_engine_gl *b,
-                        bool path) {
-    flock_draw_agents(v->render, &v->cam, v->color, fb_h, view_proj, p, b, path);
 }
 
 // After a frame is drawn: the --screenshot of the last frame, then the
@@ -391,6 +247,8 @@ static int run(const boids_options *o) {
         return EXIT_ENVIRONMENT;
     }
     v->o = o;
+    v->keys = viewer_keys;
+    v->key_count = viewer_key_count;
     v->mode = o->replay ? &viewer_replay_mode : o->demo ? &viewer_demo_mode : &viewer_flock_mode;
     v->width = (int)o->width;
     v->height = (int)o->height;
@@ -426,7 +284,7 @@ static int run(const boids_options *o) {
 // boids: parse, run, exit 0 / 2 / 3.
 int main(int argc, char **argv) {
     static char usage_keys[8192];
-    viewer_keys_usage(usage_keys, sizeof usage_keys, usage_tail);
+    viewer_keys_usage(viewer_keys, viewer_key_count, usage_keys, sizeof usage_keys, usage_tail);
     static const boids_cli_spec spec = {
         .prog = PROG,
         .usage = usage,

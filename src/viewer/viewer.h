@@ -1,17 +1,23 @@
 // src/viewer/viewer.h: the viewer `boids` inside. One frame loop
-// (boids_viewer.c) runs one of three modes - the flock (viewer_flock.c),
+// (boids_viewer.c) runs one of three modes - the flock (viewer_flock_mode.c),
 // a recording (--replay, viewer_replay.c) or the notebook's demos (--demo,
 // viewer_demo_mode.c) - each a table of callbacks (sokol_app's init / frame
-// / event / cleanup); one key table (viewer_keys.c) yields the usage text's
-// key list, the help overlay and the dispatch; the HUD panel, the help
-// overlay and the profile graph are drawn by viewer_hud.c.
+// / event / cleanup); one key table (viewer_key_table.c) yields, through
+// viewer_keys.c, the usage text's key list, the help overlay and the
+// dispatch; the HUD panel, the help overlay and the profile graph are drawn
+// by viewer_hud.c.
 //
-// Offers: viewer, viewer_mode, viewer_key and viewer_keys[]; the keys
-// (viewer_keys_usage / _press / _on_glfw / _script_parse / _script_run), the
-// HUD and the layout (viewer_hud / _hud_scale / viewer_layout_frame /
-// viewer_camera_world / viewer_help / viewer_profile_start / _stop / _frame
-// / _graph), and the shared helpers (viewer_render_create, viewer_free_name,
-// viewer_screenshot_key, viewer_gl_errors, viewer_now).
+// The files form layers, each using only those below it (tests/test_layers.py
+// finds any circle): this state and its helpers (viewer.c, viewer_layout.c);
+// the keys, the HUD, the flock's parameters (viewer_flock.c) and its menu;
+// the modes; the key table and the frame loop.
+//
+// Offers: viewer, viewer_mode, viewer_key; the keys (viewer_keys_usage /
+// _press / _on_glfw / _script_parse / _script_run), the HUD and the layout
+// (viewer_hud / _hud_scale / viewer_layout_frame / viewer_camera_world /
+// viewer_help / viewer_profile_start / _stop / _frame / _graph), and the
+// shared helpers of viewer.c (viewer_render_create, viewer_free_name,
+// viewer_screenshot_key, viewer_gl_errors, viewer_now, the mouse).
 #ifndef BOIDS_VIEWER_H
 #define BOIDS_VIEWER_H
 
@@ -116,6 +122,8 @@ struct viewer {
     uint32_t gl_errors; // counted by viewer_render_create's debug callback
     int drawn_w, drawn_h;
     double fps, frame_ms, draw_ms;
+    const struct viewer_key *keys; // the key table (viewer_key_table.c), key_count entries
+    size_t key_count;
     viewer_script_event script[VIEWER_MAX_SCRIPT];
     size_t script_n, script_next;
     // Frame-time profile: --profile FILE records from the start, T starts and
@@ -141,13 +149,17 @@ typedef struct viewer_key {
     uint32_t modes; // VIEWER_* bits
     bool repeat;    // held down, the key repeats
 } viewer_key;
+// viewer_key_table.c: the table, which binds every mode's handlers; the
+// frame loop hands it to the layers below as v->keys.
 extern const viewer_key viewer_keys[];
 extern const size_t viewer_key_count;
 
 // The handlers of the key table, by mode (arg: the table's).
-// viewer_flock_keys.c: a behaviour's bits (arg) toggled; B; Space; '.'; R;
-// [ ]; - =; the overlay arg (G N V F P); K; T; W.
+// viewer_flock.c: a behaviour's bits (arg) toggled; [ ]; - =.
 void viewer_flock_behavior(viewer *v, int key, int arg);
+void viewer_flock_select(viewer *v, int key, int arg);
+void viewer_flock_change(viewer *v, int key, int arg);
+// viewer_flock_keys.c: B; Space; '.'; R; the overlay arg (G N V F P L); K; T; W.
 void viewer_flock_boundary(viewer *v, int key, int arg);
 // U: every group's rule set, chapter -> tutorial -> heading (a set the
 // groups cannot take, e.g. heading in 3D, is rejected and skipped).
@@ -155,8 +167,6 @@ void viewer_flock_rules(viewer *v, int key, int arg);
 void viewer_flock_pause(viewer *v, int key, int arg);
 void viewer_flock_step(viewer *v, int key, int arg);
 void viewer_flock_reset(viewer *v, int key, int arg);
-void viewer_flock_select(viewer *v, int key, int arg);
-void viewer_flock_change(viewer *v, int key, int arg);
 void viewer_flock_overlay(viewer *v, int key, int arg);
 void viewer_flock_bodies(viewer *v, int key, int arg);
 void viewer_flock_profile(viewer *v, int key, int arg);
@@ -180,11 +190,12 @@ void viewer_replay_csv(viewer *v, int key, int arg);
 // viewer_demo_mode.c: R.
 void viewer_demo_restart(viewer *v, int key, int arg);
 
-// viewer_keys.c. The --help text after the options: each mode's keys, then `tail`.
-void viewer_keys_usage(char *out, size_t size, const char *tail);
+// viewer_keys.c. The --help text after the options: each mode's keys of
+// the table keys (key_count entries), then `tail`.
+void viewer_keys_usage(const viewer_key *keys, size_t key_count, char *out, size_t size, const char *tail);
 // The label of an entry's keys ("H F1", "[ ]") into out.
 void viewer_keys_label(const viewer_key *k, char *out, size_t size);
-// One key press (keyboard or script): the entry of the mode's that has the key, if any.
+// One key press (keyboard or script): the entry of v->keys for the mode that has the key, if any.
 void viewer_keys_press(viewer *v, int key);
 // The GLFW key callback (v is the window's user pointer).
 void viewer_keys_on_glfw(struct GLFWwindow *w, int key, int scancode, int action, int mods);
@@ -219,7 +230,7 @@ void viewer_profile_frame(viewer *v);
 // The frame-time graph (while recording), bottom left.
 void viewer_profile_graph(viewer *v, int fb_w, int fb_h);
 
-// boids_viewer.c. A frame's start: the viewport, cleared to rgb (NULL: the
+// viewer.c. A frame's start: the viewport, cleared to rgb (NULL: the
 // flock's dark blue), and the camera's view-projection matrix into view_proj.
 void viewer_draw_begin(viewer *v, int fb_w, int fb_h, const float *rgb, float view_proj[16]);
 // The agents of p from the GL buffers b (the GPU backend's, or the

@@ -1,6 +1,8 @@
-// src/viewer/viewer_flock.h: the flock mode's state, shared by its two files:
-// viewer_flock.c (set-up, the frame, drawing, saves and faults) and
-// viewer_flock_keys.c (the handlers of its keys).
+// src/viewer/viewer_flock.h: the flock mode's state, shared by its files, in
+// layers: viewer_flock.c (the parameters as keys change them) and
+// viewer_menu.c (the behaviour menu); viewer_flock_mode.c (set-up, the
+// frame, drawing, saves and faults); viewer_flock_keys.c (the handlers of
+// its other keys).
 #ifndef BOIDS_VIEWER_FLOCK_H
 #define BOIDS_VIEWER_FLOCK_H
 
@@ -53,23 +55,24 @@ typedef struct viewer_flock {
     double step_ms;
 } viewer_flock;
 
-// viewer_flock.c: the state of a new simulation from the same seed (or of
+// viewer_flock_mode.c: the state of a new simulation from the same seed (or of
 // --load's file, which must have the flock's shape: else said, and kept).
 boids_result viewer_flock_new_sim(viewer *v);
 // Writes the state of now to path: 0, or 3 with one line printed.
 int viewer_flock_save_state(viewer *v, const char *path);
-// viewer_flock_keys.c: the enabled set on stdout (tests and scripts read it).
+// viewer_flock.c: the enabled set on stdout (tests and scripts read it).
 void viewer_flock_print_behaviors(const viewer *v);
 // Re-derives f->p after a change (marked dirty for the engine); keeps
 // `before` and says why on stdout if the change is refused (a bad value, or
 // one that needs another grid). Returns whether the change stands.
 bool viewer_flock_refinalize(viewer_flock *f, const boids_params *before);
-// The steer programs one behaviour key away from f->p's groups, started in
-// the background (boids_engine_prepare; GPU with background builds only).
-void viewer_flock_prepare(viewer_flock *f);
-// viewer_menu.c: the behaviour menu (M) over the picture, while open.
-void viewer_menu_draw(viewer *v, int fb_w, int fb_h);
+// The steer programs one behaviour key (of v->keys) away from the flock's
+// groups, started in the background (boids_engine_prepare; GPU with
+// background builds only).
+void viewer_flock_prepare(viewer *v);
 // The name and the value (group 0's) of the parameter [ ] selected.
 float viewer_flock_tunable(const viewer *v, const char **name);
+// viewer_menu.c: the behaviour menu (M) over the picture, while open.
+void viewer_menu_draw(viewer *v, int fb_w, int fb_h);
 
 #endif

@@ -83,11 +83,11 @@ void viewer_hud(viewer *v, int fb_w, int fb_h) {
 // The mode's entries of the key table: their labels (into labels) and texts.
 static size_t help_entries(const viewer *v, char labels[][32], const char **labels_p, const char **texts_p) {
     size_t n = 0;
-    for (size_t i = 0; i < viewer_key_count && n < VIEWER_HELP_MAX; i++)
-        if (viewer_keys[i].modes & v->mode->bit) {
-            viewer_keys_label(&viewer_keys[i], labels[n], sizeof labels[n]);
+    for (size_t i = 0; i < v->key_count && n < VIEWER_HELP_MAX; i++)
+        if (v->keys[i].modes & v->mode->bit) {
+            viewer_keys_label(&v->keys[i], labels[n], sizeof labels[n]);
             labels_p[n] = labels[n];
-            texts_p[n] = viewer_keys[i].text;
+            texts_p[n] = v->keys[i].text;
             n++;
         }
     return n;
