@@ -35,20 +35,24 @@ static const char usage[] = // the usage lines and what it does, before the flag
 
 // What the flags mean here, where the viewer differs from the table.
 static const boids_cli_help help[] = {
-    {BOIDS_CLI_COUNT, "agents, 1..16777216 (default 200000 on a hardware GPU, 20000 on a software renderer such as "
-                      "llvmpipe or with --backend cpu)"},
-    {BOIDS_CLI_BACKEND, "%N: the C reference uploaded each frame, or the compute shaders (default)"},
-    {BOIDS_CLI_SCENARIO, "a scenario file or a shipped one by name; its colours, target (mouse or circling) and "
-                         "varying weights apply"},
-    {BOIDS_CLI_THREADS, "OpenMP threads of the CPU backend, 0 = the default"},
-    {BOIDS_CLI_PROFILE, "record a frame-time profile (.csv or .json) from the start; T stops and writes it "
-                        "(without --profile, T records to boids-profile.csv)"},
-    {BOIDS_CLI_SAVE, "write the whole state (boids/snapshot.h) at exit, and with W"},
-    {BOIDS_CLI_LOAD, "start from a snapshot of boids-run, boids-validate or the viewer (--save); R goes back to "
-                     "it. Flags that set up the simulation cannot be given with it"},
-    {BOIDS_CLI_EXPORT_CSV, "with --replay: write frame N as CSV and exit"},
-    {BOIDS_CLI_KEYS, "key presses to replay: a comma list of [FRAME:]KEY (the names are below)"},
-    {0, NULL},
+    {.bit = BOIDS_CLI_COUNT,
+     .text = "agents, 1..16777216 (default 200000 on a hardware GPU, 20000 on a software renderer such as "
+             "llvmpipe or with --backend cpu)"},
+    {.bit = BOIDS_CLI_BACKEND, .text = "%N: the C reference uploaded each frame, or the compute shaders (default)"},
+    {.bit = BOIDS_CLI_SCENARIO,
+     .text = "a scenario file or a shipped one by name; its colours, target (mouse or circling) and "
+             "varying weights apply"},
+    {.bit = BOIDS_CLI_THREADS, .text = "OpenMP threads of the CPU backend, 0 = the default"},
+    {.bit = BOIDS_CLI_PROFILE,
+     .text = "record a frame-time profile (.csv or .json) from the start; T stops and writes it "
+             "(without --profile, T records to boids-profile.csv)"},
+    {.bit = BOIDS_CLI_SAVE, .text = "write the whole state (boids/snapshot.h) at exit, and with W"},
+    {.bit = BOIDS_CLI_LOAD,
+     .text = "start from a snapshot of boids-run, boids-validate or the viewer (--save); R goes back to "
+             "it. Flags that set up the simulation cannot be given with it"},
+    {.bit = BOIDS_CLI_EXPORT_CSV, .text = "with --replay: write frame N as CSV and exit"},
+    {.bit = BOIDS_CLI_KEYS, .text = "key presses to replay: a comma list of [FRAME:]KEY (the names are below)"},
+    {.bit = 0, .text = NULL},
 };
 
 static const char usage_tail[] =

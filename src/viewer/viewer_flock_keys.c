@@ -102,9 +102,12 @@ void viewer_flock_bodies(viewer *v, int key, int arg) {
     boids_body_params body[BOIDS_MAX_GROUPS];
     char what[256] = "";
     boids_result r = BOIDS_OK;
+    uint32_t joints = o->values.set[BOIDS_PARAM_JOINTS] ? o->values.v[BOIDS_PARAM_JOINTS].u[0]
+                                                        : (uint32_t)boids_param_table[BOIDS_PARAM_JOINTS].def;
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS && r == BOIDS_OK; g++) {
-        float length = o->body_length_set ? o->body_length : 1.2f * f->p.group[g].separation;
-        r = boids_body_make(&body[g], style, o->joints, length, what, sizeof what);
+        float length = o->values.set[BOIDS_PARAM_BODY_LENGTH] ? o->values.v[BOIDS_PARAM_BODY_LENGTH].f[0]
+                                                              : 1.2f * f->p.group[g].separation;
+        r = boids_body_make(&body[g], style, joints, length, what, sizeof what);
     }
     if (r == BOIDS_OK) { // the parameters of now with the new bodies, laid straight
         boids_params q = f->p;

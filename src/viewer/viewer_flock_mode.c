@@ -286,7 +286,7 @@ static int flock_init(viewer *v) {
     f->saved_step = boids_engine_steps(f->e);
     f->saved_ok = -1;
     f->params_dirty = true;
-    f->body_style = o->body_style_set ? o->body_style : f->p.body[0].style;
+    f->body_style = o->values.set[BOIDS_PARAM_BODIES] ? o->values.v[BOIDS_PARAM_BODIES].u[0] : f->p.body[0].style;
     if ((rc = viewer_render_create(v, f->use_gpu ? 0 : count, f->use_gpu)))
         return rc;
     boids_render_set_palette(v->render, (const float(*)[4])f->scen->color, f->scen->color_set);
