@@ -12,12 +12,11 @@
 //   4. the bodies stage alone from the same heads, bit for bit.
 // A GPU fault (boids_engine_check: the context lost, OpenGL errors) is checked
 // before each comparison reads the GPU: one line, exit 3.
-// This file: the options, the set-up and the report's helpers; the horizons
-// themselves are validate_horizons.c's.
+// This file: the options and the set-up, above the horizons
+// (validate_horizons.c) and the report's helpers both use
+// (validate_report.c).
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "boids/behaviors.h"
@@ -64,60 +63,6 @@ static const boids_cli_help help[] = {
     {.bit = 0, .text = NULL},
 };
 
-static int failures;
-
-// See validate.h: one line of the report, PASS or FAIL and what was compared.
-void validate_check(bool ok, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    printf("  %s  ", ok ? "PASS" : "FAIL");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    if (!ok)
-        failures++;
-}
-
-// See validate.h: a GPU fault (the context lost, OpenGL errors) is the
-// environment's, not a failed comparison: one line, exit 3, before anything
-// is compared.
-        uint32_t joints = v->set[BOIDS_PARAM_JOINTS] ? v->v[BOIDS_PARAM_JOINTS].u[0]
-                                                     : (uint32_t)boids_param_table[BOIDS_PARAM_JOINTS].def;
-void validate_exit_on_fault(boids_engine *g) {
-    char line[1024];
-    if (boids_engine_check(g, line, sizeof line) == BOIDS_OK)
-        return;
-    boids_progress_finish();
-    fflush(stdout);
-    fprintf(stderr, "%s: %s\n", PROG, line);
-    exit(3);
-}
-
-// See validate.h: a new array of `bytes` (and a spare row) holding one of
-// e's buffers; a GPU fault on the read: validate_exit_on_fault.
-void *validate_read_new(boids_engine *e, boids_engine_buffer which, size_t bytes) {
-    void *v = malloc(bytes + 16);
-    if (!v) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        exit(3);
-    }
-    if (boids_engine_read_buffer(e, which, v, bytes) != BOIDS_OK)
-        validate_exit_on_fault(e);
-    return v;
-}
-
-// See validate.h: --save / --save-every, the CPU reference's state now,
-// with the scenario; 0, or 3 with one line printed.
-int validate_save_reference(boids_engine *s, const char *path) {
-    char err[1200];
-    boids_progress_clear(); // --save-every during the S steps
-    if (boids_engine_save(s, path, err, sizeof err) != BOIDS_OK) {
-        fprintf(stderr, "\n%s: --save: %s\n", PROG, err);
-        return 3;
-    }
-    printf("  saved: %s (the CPU reference at step %llu)\n", path, (unsigned long long)boids_engine_steps(s));
-    return 0;
-}
 // The parameters from the options (without a scenario: every behaviour,
 // three groups of which the third hunts the others, three bodies) and the
 // scenario in effect; 0 or the exit status (one line printed).
@@ -136,6 +81,8 @@ static int setup_params(boids_options *o, uint32_t n, boids_params *p, boids_sce
     const boids_param_values *v = &o->values;
     if (!v->set[BOIDS_PARAM_BODIES] && own_setup) {
         static const uint32_t styles[3] = {BOIDS_BODY_SNAKE, BOIDS_BODY_CHAIN, BOIDS_BODY_FISH};
+        uint32_t joints = v->set[BOIDS_PARAM_JOINTS] ? v->v[BOIDS_PARAM_JOINTS].u[0]
+                                                     : (uint32_t)boids_param_table[BOIDS_PARAM_JOINTS].def;
         for (uint32_t k = 0; k < 3; k++) {
             float length =
                 v->set[BOIDS_PARAM_BODY_LENGTH] ? v->v[BOIDS_PARAM_BODY_LENGTH].f[0] : 1.2f * p->group[k].separation;
@@ -305,6 +252,7 @@ static int run(const boids_options *opt) {
     }
 
     validate_exit_on_fault(g);
+    int failures = validate_failures();
     printf("%s: %s (%d check%s failed)\n", PROG,
            sig        ? "INTERRUPTED"
            : failures ? "FAILED"

@@ -1,9 +1,9 @@
-// src/app/validate.h: boids-validate's two halves, shared by
-// boids_validate.c (the options, the set-up, the report's helpers) and
-// validate_horizons.c (the comparisons); not public API.
+// src/app/validate.h: boids-validate's parts, in layers: validate_report.c
+// (the report's helpers), validate_horizons.c (the comparisons) and
+// boids_validate.c (the options, the set-up); not public API.
 //
-// Offers: the report (validate_check, validate_exit_on_fault,
-// validate_read_new, validate_save_reference), the horizons
+// Offers: the report (validate_check, validate_failures,
+// validate_exit_on_fault, validate_read_new, validate_save_reference), the horizons
 // (validate_exact, validate_one_step, validate_many_steps, validate_bodies)
 // and validate_set_both, validate_saving.
 #ifndef BOIDS_VALIDATE_H
@@ -21,6 +21,8 @@
 // One line of the report: "  PASS  " or "  FAIL  " and the printf text; a
 // FAIL is counted for the exit status.
 void validate_check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+// The FAILs validate_check has counted.
+int validate_failures(void);
 // A GPU fault on g (boids_engine_check): one line on stderr, exit(3).
 void validate_exit_on_fault(boids_engine *g);
 // A new array of `bytes` plus a spare row holding buffer `which` of e (a

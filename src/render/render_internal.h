@@ -1,5 +1,6 @@
 // src/render/render_internal.h: the render's state, shared by render.c
-// (agents, lines, HUD) and bodies.c (procedural bodies). Not public API.
+// (agents, lines, HUD), bodies.c (procedural bodies) and upload.c, and the
+// GL helpers of render_gl.c below them. Not public API.
 #ifndef BOIDS_RENDER_INTERNAL_H
 #define BOIDS_RENDER_INTERNAL_H
 
@@ -41,7 +42,7 @@ struct boids_render {
     GLuint tex[6]; // GL 4.1: the buffer textures at units BOIDS_TEX_* (0 on 4.5)
 };
 
-// Before a draw from the simulation's storage buffers: waits for the compute
+// render_gl.c. Before a draw from the simulation's storage buffers: waits for the compute
 // writes to be visible to vertex fetches, then binds `program` with its
 // view-projection, dimension and palette uniforms (agents.vert, bodies.vert).
 // loc: the program's uniforms (loc_agents, loc_bodies).
@@ -60,7 +61,7 @@ void boids_render_buffer_write(GLuint buffer, size_t bytes, const void *data);
 void boids_render_bind_state(const boids_render *r, int unit, GLuint binding, GLenum format, GLuint buffer);
 // GL 4.1: the program's sampler uniforms pointed at their units (n pairs).
 void boids_render_samplers(GLuint program, const boids_uniform *units, size_t n);
-// Builds the bodies program and its uniform buffer (render.c's create calls it).
+// bodies.c. Builds the bodies program and its uniform buffer (render.c's create calls it).
 boids_result boids_render_bodies_init(boids_render *r, const char *shader_dir, char *err, size_t err_size);
 // Deletes what boids_render_bodies_init and boids_render_upload_joints made.
 void boids_render_bodies_free(boids_render *r);
