@@ -384,7 +384,8 @@ vec3 target_speed(vec3 vel, float target, float maxforce) {
     float speed = norm3(vel);
     if (!(speed > 0.0))
         return vec3(0.0);
-    float push = min(max(target - speed, -maxforce), maxforce);
+    precise float error = target - speed; // C: error (precise: target may be a caller's product)
+    float push = min(max(error, -maxforce), maxforce);
     return vel * fdiv(push, speed);
 }
 
@@ -579,7 +580,8 @@ bool walls(vec3 pos, vec3 vel, float maxspeed, float maxforce, out vec3 dest) {
 // C twin: src/core/flowfield.c flow_index().
 // Column/row/layer of a coordinate, clamped to the grid (chapter: constrain).
 uint flow_index(float p, float lo, float inv, uint n) {
-    float x = floor((p - lo) * inv);
+    precise float d = p - lo; // (precise: p may be a caller's product)
+    float x = floor(d * inv);
     if (isnan(x) || !(x >= 0.0))
         return 0u;
     if (x >= float(n))

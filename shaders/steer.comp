@@ -483,171 +483,181 @@ uint named_agent(vec3 pos, uint id, out vec3 off, out vec3 vel) {
     return j;
 }
 
-// C twin: src/core/steer.c offset_of().
-// Offset pursuit of agent i: its place in the formation (or the group's
-// leader_offset); the leader itself has no force.
-vec3 offset_of(uint i, boids_group_params g, float ms, float mf) {
-    uint id = cur_id[i];
-    if (id == g.leader)
-        return vec3(0.0);
-    vec3 to_leader, lv;
-    uint j = named_agent(cur_pos[i].xyz, g.leader, to_leader, lv);
-    vec3 local = formation_local(g, id, j != BOIDS_NONE && cur_group[j] == cur_group[i]);
-    return offset_pursuit(to_leader, lv, local, WORLD_DIM, cur_vel[i].xyz, g.arrive_radius, ms, mf);
+// C twin: src/core/steer.c steer_ctx.
+// What a behaviour's wrapper reads: agent i (slot of cur; id, group g), its
+// neighbourhood's sums, its own maxspeed ms and maxforce mf (its ranges'
+// draws or the group's), the offset to the world's target.
+struct steer_ctx {
+    uint i, id;
+    boids_group_params g;
+    gather acc;
+    vec3 pos, vel;
+    float ms, mf;
+    vec3 to_target; // minimum image
+    vec2 angles;    // the wander angles (pos.w, vel.w): steer_wander updates them
+};
+
+// C twin: src/core/steer.c steer_obstacles() ... steer_feelers().
+// The behaviours, one wrapper each with the same argument: the force
+// (already limited to maxforce). behaviors_of calls them in the order of
+// shared.h's BOIDS_BEHAVIORS.
+vec3 steer_obstacles(inout steer_ctx c) {
+    return obstacles(c.pos, c.vel, c.g.avoid_distance, c.g.body_radius, c.ms, c.mf);
 }
 
+vec3 steer_walls(inout steer_ctx c) {
+    vec3 f;
+    walls(c.pos, c.vel, c.ms, c.mf, f);
+    return f;
+}
+
+vec3 steer_escape(inout steer_ctx c) {
+    vec3 t = unfix3(c.acc.esc, BOIDS_FIX_SEP, 1.0);
+    return escape(t, c.acc.esc_n, c.vel, c.ms, c.mf);
+}
+
+vec3 steer_separation(inout steer_ctx c) {
+    if (BOIDS_RULES_ARE(c.g.rules, BOIDS_RULES_TUTORIAL)) {
+        // Mean offset to the neighbours = sum * separation / count.
+        float k = c.acc.sep_n != 0u ? fdiv(c.g.separation, float(c.acc.sep_n)) : 0.0;
+        vec3 t = unfix3(c.acc.sep, BOIDS_FIX_UNIT, k);
+        return tutorial_separation(t, c.acc.sep_n);
+    }
+    vec3 t = unfix3(c.acc.sep, BOIDS_FIX_SEP, 1.0);
+    return separation(t, c.acc.sep_n, c.vel, c.ms, c.mf);
+}
+
+vec3 steer_flee(inout steer_ctx c) { return flee(c.to_target, c.vel, c.ms, c.mf); }
+
+vec3 steer_evade(inout steer_ctx c) {
+    return evade(c.to_target, world.target_vel.xyz, c.vel, c.g.predict, c.ms, c.mf);
+}
+
+// Pursue the nearest prey (none: no force).
+vec3 steer_hunt(inout steer_ctx c) {
+    uint j = c.acc.prey_slot;
+    if (j == BOIDS_NONE)
+        return vec3(0.0);
+    vec3 off = world_delta(c.pos, cur_pos[j].xyz);
+    return pursue(off, cur_vel[j].xyz, c.vel, c.g.predict, c.ms, c.mf);
+}
+
+vec3 steer_pursue(inout steer_ctx c) {
+    return pursue(c.to_target, world.target_vel.xyz, c.vel, c.g.predict, c.ms, c.mf);
+}
+
+vec3 steer_seek(inout steer_ctx c) { return seek(c.to_target, c.vel, c.ms, c.mf); }
+
+vec3 steer_arrive(inout steer_ctx c) { return arrive(c.to_target, c.vel, c.g.arrive_radius, c.ms, c.mf); }
+
+vec3 steer_path(inout steer_ctx c) {
+    return path_follow(c.pos, c.vel, c.g.path_predict, c.g.path_ahead, c.ms, c.mf);
+}
+
+vec3 steer_flow(inout steer_ctx c) { return flow(flow_lookup(c.pos), c.vel, c.ms, c.mf); }
+
+vec3 steer_view(inout steer_ctx c) { return view(c.acc.view, c.acc.view_n, c.vel, c.ms, c.mf); }
+
+vec3 steer_alignment(inout steer_ctx c) {
+    // Average velocity = sum * max_speed_all / count.
+    float k = c.acc.ali_n != 0u ? fdiv(world.max_speed_all, float(c.acc.ali_n)) : 0.0;
+    vec3 t = unfix3(c.acc.ali, BOIDS_FIX_UNIT, k);
+    if (BOIDS_RULES_ARE(c.g.rules, BOIDS_RULES_TUTORIAL))
+        return tutorial_alignment(t, c.acc.ali_n);
+    return alignment(t, c.acc.ali_n, c.vel, c.ms, c.mf);
+}
+
+vec3 steer_cohesion(inout steer_ctx c) {
+    // Centroid - position = mean offset = sum * cohesion's radius / count.
+    float k = c.acc.coh_n != 0u ? fdiv(cohesion_radius(c.g), float(c.acc.coh_n)) : 0.0;
+    vec3 t = unfix3(c.acc.coh, BOIDS_FIX_UNIT, k);
+    if (BOIDS_RULES_ARE(c.g.rules, BOIDS_RULES_TUTORIAL))
+        return tutorial_cohesion(t, c.acc.coh_n);
+    return cohesion(t, c.acc.coh_n, c.vel, c.ms, c.mf);
+}
+
+// Two draws of (id, step) per step; the angles are updated.
+vec3 steer_wander(inout steer_ctx c) {
+    uint counter = world.step; // C: step
+    float r1 = rng_signed(rng_u32(world.seed_lo, world.seed_hi, c.id, counter, BOIDS_RNG_WANDER));
+    float r2 = rng_signed(rng_u32(world.seed_lo, world.seed_hi, c.id, counter, BOIDS_RNG_WANDER2));
+    return wander(c.vel, c.angles, r1, r2, c.g.wander_distance, c.g.wander_radius, c.g.wander_change, WORLD_DIM, c.ms,
+                  c.mf);
+}
+
+vec3 steer_speed(inout steer_ctx c) { return target_speed(c.vel, c.g.target_speed, c.mf); }
+
+vec3 steer_queue(inout steer_ctx c) { return queue(c.acc.queue_n, c.vel, c.mf); }
+
+vec3 steer_avoid(inout steer_ctx c) { return avoid(c.acc.avoid_id != BOIDS_NONE, c.acc.avoid_off, c.vel, c.mf); }
+
+vec3 steer_stay(inout steer_ctx c) { return stay_on_path(c.pos, c.vel, c.g.path_predict, c.ms, c.mf); }
+
+// Hide from the nearest hunter (none: has false, zero offset and velocity).
+vec3 steer_hide(inout steer_ctx c) {
+    uint j = c.acc.hunter_slot;
+    bool has = j != BOIDS_NONE;
+    vec3 off = vec3(0.0), hv = vec3(0.0);
+    if (has) {
+        off = world_delta(c.pos, cur_pos[j].xyz);
+        hv = cur_vel[j].xyz;
+    }
+    return hide(c.pos, c.vel, has, off, hv, c.g.radius, c.g.hide_margin, c.g.predict, c.g.arrive_radius, c.ms, c.mf);
+}
+
+// Offset pursuit: the agent's place in the formation (or the group's
+// leader_offset); the leader itself has no force.
+vec3 steer_offset(inout steer_ctx c) {
+    if (c.id == c.g.leader)
+        return vec3(0.0);
+    vec3 to_leader, lv;
+    uint j = named_agent(c.pos, c.g.leader, to_leader, lv);
+    vec3 local = formation_local(c.g, c.id, j != BOIDS_NONE && cur_group[j] == cur_group[c.i]);
+    return offset_pursuit(to_leader, lv, local, WORLD_DIM, c.vel, c.g.arrive_radius, c.ms, c.mf);
+}
+
+// Follow the leader; the leader itself has no force.
+vec3 steer_follow(inout steer_ctx c) {
+    if (c.id == c.g.leader)
+        return vec3(0.0);
+    vec3 off, lv;
+    named_agent(c.pos, c.g.leader, off, lv);
+    return follow_leader(off, lv, c.vel, c.g.leader_behind, c.g.leader_sight, c.g.predict, c.g.arrive_radius, c.ms,
+                         c.mf);
+}
+
+vec3 steer_interpose(inout steer_ctx c) {
+    vec3 oa, va, ob, vb;
+    named_agent(c.pos, c.g.interpose_a, oa, va);
+    named_agent(c.pos, c.g.interpose_b, ob, vb);
+    return interpose(oa, va, ob, vb, c.vel, c.g.arrive_radius, c.ms, c.mf);
+}
+
+vec3 steer_feelers(inout steer_ctx c) { return feelers(c.pos, c.vel, WORLD_DIM, c.g.feeler_length, c.mf); }
+
 // C twin: src/core/steer.c behaviors_of() followed by combine().
-// The force of every enabled behaviour of agent i (each already limited to
-// maxforce), combined; updates the wander angles. Every enabled behaviour
-// is evaluated, also after a priority winner, as in C (wander's angles).
+// The force of every enabled behaviour (the bits of beh) of agent i, in the
+// list's order, combined as it comes (combine_one); updates the wander
+// angles. Every enabled behaviour is evaluated, also after a priority
+// winner, as in C (wander's angles).
 vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
-    boids_group_params g = group[cur_group[i]];
-    vec3 pos = cur_pos[i].xyz, vel = cur_vel[i].xyz;
-    // The agent's own maxspeed / maxforce (its ranges' draws) or the group's.
-    uint id = cur_id[i];
-    float ms = agent_maxspeed(g, id), mf = agent_maxforce(g, id);
-    vec3 to_target = world_delta(pos, world.target_pos.xyz);
-    vec3 t, f;
+    steer_ctx c;
+    c.i = i;
+    c.id = cur_id[i];
+    c.g = group[cur_group[i]];
+    c.acc = acc;
+    c.pos = cur_pos[i].xyz;
+    c.vel = cur_vel[i].xyz;
+    c.ms = agent_maxspeed(c.g, c.id);
+    c.mf = agent_maxforce(c.g, c.id);
+    c.to_target = world_delta(c.pos, world.target_pos.xyz);
+    c.angles = angles;
     vec3 sum = vec3(0.0); // C: combine()'s acc
     bool chosen = false;
-
-    if (BOIDS_ON(beh, BOIDS_BI_OBSTACLES)) {
-        f = obstacles(pos, vel, g.avoid_distance, g.body_radius, ms, mf);
-        combine_one(g, BOIDS_BI_OBSTACLES, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_WALLS)) {
-        walls(pos, vel, ms, mf, f);
-        combine_one(g, BOIDS_BI_WALLS, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_ESCAPE)) {
-        t = unfix3(acc.esc, BOIDS_FIX_SEP, 1.0);
-        f = escape(t, acc.esc_n, vel, ms, mf);
-        combine_one(g, BOIDS_BI_ESCAPE, f, mf, sum, chosen);
-    }
-    bool tutorial = BOIDS_RULES_ARE(g.rules, BOIDS_RULES_TUTORIAL);
-    if (BOIDS_ON(beh, BOIDS_BI_SEPARATION)) {
-        if (tutorial) {
-            // Mean offset to the neighbours = sum * separation / count.
-            float k = acc.sep_n != 0u ? fdiv(g.separation, float(acc.sep_n)) : 0.0;
-            t = unfix3(acc.sep, BOIDS_FIX_UNIT, k);
-            f = tutorial_separation(t, acc.sep_n);
-        } else {
-            t = unfix3(acc.sep, BOIDS_FIX_SEP, 1.0);
-            f = separation(t, acc.sep_n, vel, ms, mf);
-        }
-        combine_one(g, BOIDS_BI_SEPARATION, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_FLEE)) {
-        f = flee(to_target, vel, ms, mf);
-        combine_one(g, BOIDS_BI_FLEE, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_EVADE)) {
-        f = evade(to_target, world.target_vel.xyz, vel, g.predict, ms, mf);
-        combine_one(g, BOIDS_BI_EVADE, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_HUNT)) {
-        f = vec3(0.0);
-        if (acc.prey_slot != BOIDS_NONE) {
-            vec3 off = world_delta(pos, cur_pos[acc.prey_slot].xyz);
-            f = pursue(off, cur_vel[acc.prey_slot].xyz, vel, g.predict, ms, mf);
-        }
-        combine_one(g, BOIDS_BI_HUNT, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_PURSUE)) {
-        f = pursue(to_target, world.target_vel.xyz, vel, g.predict, ms, mf);
-        combine_one(g, BOIDS_BI_PURSUE, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_SEEK)) {
-        f = seek(to_target, vel, ms, mf);
-        combine_one(g, BOIDS_BI_SEEK, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_ARRIVE)) {
-        f = arrive(to_target, vel, g.arrive_radius, ms, mf);
-        combine_one(g, BOIDS_BI_ARRIVE, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_PATH)) {
-        f = path_follow(pos, vel, g.path_predict, g.path_ahead, ms, mf);
-        combine_one(g, BOIDS_BI_PATH, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_FLOW)) {
-        f = flow(flow_lookup(pos), vel, ms, mf);
-        combine_one(g, BOIDS_BI_FLOW, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_VIEW)) {
-        f = view(acc.view, acc.view_n, vel, ms, mf);
-        combine_one(g, BOIDS_BI_VIEW, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_ALIGNMENT)) {
-        // Average velocity = sum * max_speed_all / count.
-        float k = acc.ali_n != 0u ? fdiv(world.max_speed_all, float(acc.ali_n)) : 0.0;
-        t = unfix3(acc.ali, BOIDS_FIX_UNIT, k);
-        f = tutorial ? tutorial_alignment(t, acc.ali_n) : alignment(t, acc.ali_n, vel, ms, mf);
-        combine_one(g, BOIDS_BI_ALIGNMENT, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_COHESION)) {
-        // Centroid - position = mean offset = sum * cohesion's radius / count.
-        float k = acc.coh_n != 0u ? fdiv(cohesion_radius(g), float(acc.coh_n)) : 0.0;
-        t = unfix3(acc.coh, BOIDS_FIX_UNIT, k);
-        f = tutorial ? tutorial_cohesion(t, acc.coh_n) : cohesion(t, acc.coh_n, vel, ms, mf);
-        combine_one(g, BOIDS_BI_COHESION, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_WANDER)) {
-        uint counter = world.step; // C: step
-        float r1 = rng_signed(rng_u32(world.seed_lo, world.seed_hi, id, counter, BOIDS_RNG_WANDER));
-        float r2 = rng_signed(rng_u32(world.seed_lo, world.seed_hi, id, counter, BOIDS_RNG_WANDER2));
-        f = wander(vel, angles, r1, r2, g.wander_distance, g.wander_radius, g.wander_change, WORLD_DIM, ms, mf);
-        combine_one(g, BOIDS_BI_WANDER, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_SPEED)) {
-        f = target_speed(vel, g.target_speed, mf);
-        combine_one(g, BOIDS_BI_SPEED, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_QUEUE)) {
-        f = queue(acc.queue_n, vel, mf);
-        combine_one(g, BOIDS_BI_QUEUE, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_AVOID)) {
-        f = avoid(acc.avoid_id != BOIDS_NONE, acc.avoid_off, vel, mf);
-        combine_one(g, BOIDS_BI_AVOID, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_STAY)) {
-        f = stay_on_path(pos, vel, g.path_predict, ms, mf);
-        combine_one(g, BOIDS_BI_STAY, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_HIDE)) {
-        bool has = acc.hunter_slot != BOIDS_NONE;
-        vec3 off = vec3(0.0), hv = vec3(0.0);
-        if (has) {
-            off = world_delta(pos, cur_pos[acc.hunter_slot].xyz);
-            hv = cur_vel[acc.hunter_slot].xyz;
-        }
-        f = hide(pos, vel, has, off, hv, g.radius, g.hide_margin, g.predict, g.arrive_radius, ms, mf);
-        combine_one(g, BOIDS_BI_HIDE, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_OFFSET)) {
-        f = offset_of(i, g, ms, mf);
-        combine_one(g, BOIDS_BI_OFFSET, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_FOLLOW)) {
-        f = vec3(0.0);
-        if (id != g.leader) {
-            vec3 off, lv;
-            named_agent(pos, g.leader, off, lv);
-            f = follow_leader(off, lv, vel, g.leader_behind, g.leader_sight, g.predict, g.arrive_radius, ms, mf);
-        }
-        combine_one(g, BOIDS_BI_FOLLOW, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_INTERPOSE)) {
-        vec3 oa, va, ob, vb;
-        named_agent(pos, g.interpose_a, oa, va);
-        named_agent(pos, g.interpose_b, ob, vb);
-        f = interpose(oa, va, ob, vb, vel, g.arrive_radius, ms, mf);
-        combine_one(g, BOIDS_BI_INTERPOSE, f, mf, sum, chosen);
-    }
-    if (BOIDS_ON(beh, BOIDS_BI_FEELERS)) {
-        f = feelers(pos, vel, WORLD_DIM, g.feeler_length, mf);
-        combine_one(g, BOIDS_BI_FEELERS, f, mf, sum, chosen);
-    }
+#define STEER(i, NAME, name, gathers) if (BOIDS_ON(beh, i)) combine_one(c.g, i, steer_##name(c), c.mf, sum, chosen);
+    BOIDS_BEHAVIORS(STEER)
+#undef STEER
+    angles = c.angles;
     return sum;
 }
 

@@ -726,140 +726,219 @@ static uint32_t named_agent(const boids_sim *s, const float pos[3], uint32_t id,
     return group;
 }
 
-// Offset pursuit of agent i (id, group g): its place in the formation (or
-// the group's leader_offset); the leader itself has no force.
-static void offset_of(const boids_sim *s, uint32_t i, const boids_group_params *g, float ms, float mf, float dest[3]) {
-    const float *pos = s->cur.pos[i];
-    uint32_t id = s->cur.id[i];
-    glm_vec3_zero(dest);
-    if (id == g->leader)
-        return;
-    float to_leader[3], lv[3], local[3];
-    uint32_t leader_group = named_agent(s, pos, g->leader, to_leader, lv);
-    boids_formation_local(g, id, leader_group == s->cur.group[i], local);
-    boids_offset_pursuit(to_leader, lv, local, s->p.world.dim, s->cur.vel[i], g->arrive_radius, ms, mf, dest);
+// What a behaviour's wrapper reads: agent i (slot of cur; id, group g) of
+// s, its neighbourhood's sums, its own maxspeed ms and maxforce mf (its
+// ranges' draws or the group's), the offset to the world's target.
+typedef struct steer_ctx {
+    const boids_sim *s;
+    const boids_world_params *w;
+    const boids_group_params *g;
+    const gather *acc;
+    uint32_t i, id;
+    const float *pos, *vel;
+    float ms, mf;
+    float to_target[3]; // minimum image
+    float *angles;      // the wander angles (pos.w, vel.w): wander updates them
+} steer_ctx;
+
+// The behaviours, one wrapper each with the same arguments: the force
+// (already limited to maxforce) into out. behaviors_of calls them in the
+// order of shared.h's BOIDS_BEHAVIORS. GLSL twins: steer.comp steer_*.
+static void steer_obstacles(const steer_ctx *c, float out[3]) {
+    boids_obstacles(c->pos, c->vel, &c->s->p.scene, c->w, c->g->avoid_distance, c->g->body_radius, c->ms, c->mf, out);
 }
 
-// The force of every enabled behaviour of agent i (already limited to
-// maxforce each), with its maxforce mf (the combination's budget too).
+static void steer_walls(const steer_ctx *c, float out[3]) {
+    boids_walls(c->pos, c->vel, c->w, c->ms, c->mf, out);
+}
+
+static void steer_escape(const steer_ctx *c, float out[3]) {
+    float t[3];
+    unfix3(c->acc->esc, BOIDS_FIX_SEP, 1.0f, t);
+    boids_escape(t, c->acc->esc_n, c->vel, c->ms, c->mf, out);
+}
+
+static void steer_separation(const steer_ctx *c, float out[3]) {
+    const gather *acc = c->acc;
+    float t[3];
+    if (c->g->rules == BOIDS_RULES_TUTORIAL) {
+        // Mean offset to the neighbours = sum * separation / count.
+        float k = acc->sep_n ? c->g->separation / (float)acc->sep_n : 0.0f;
+        unfix3(acc->sep, BOIDS_FIX_UNIT, k, t);
+        boids_tutorial_separation(t, acc->sep_n, out);
+    } else {
+        unfix3(acc->sep, BOIDS_FIX_SEP, 1.0f, t);
+        boids_separation(t, acc->sep_n, c->vel, c->ms, c->mf, out);
+    }
+}
+
+static void steer_flee(const steer_ctx *c, float out[3]) {
+    boids_flee(c->to_target, c->vel, c->ms, c->mf, out);
+}
+
+static void steer_evade(const steer_ctx *c, float out[3]) {
+    boids_evade(c->to_target, c->w->target_vel, c->vel, c->g->predict, c->ms, c->mf, out);
+}
+
+// Pursue the nearest prey (none: no force).
+static void steer_hunt(const steer_ctx *c, float out[3]) {
+    uint32_t j = c->acc->prey_slot;
+    glm_vec3_zero(out);
+    if (j != UINT32_MAX) {
+        float off[3];
+        boids_world_delta(c->w, c->pos, c->s->cur.pos[j], off);
+        boids_pursue(off, c->s->cur.vel[j], c->vel, c->g->predict, c->ms, c->mf, out);
+    }
+}
+
+static void steer_pursue(const steer_ctx *c, float out[3]) {
+    boids_pursue(c->to_target, c->w->target_vel, c->vel, c->g->predict, c->ms, c->mf, out);
+}
+
+static void steer_seek(const steer_ctx *c, float out[3]) {
+    boids_seek(c->to_target, c->vel, c->ms, c->mf, out);
+}
+
+static void steer_arrive(const steer_ctx *c, float out[3]) {
+    boids_arrive(c->to_target, c->vel, c->g->arrive_radius, c->ms, c->mf, out);
+}
+
+static void steer_path(const steer_ctx *c, float out[3]) {
+    boids_path_follow(c->pos, c->vel, &c->s->p.scene, c->w, c->g->path_predict, c->g->path_ahead, c->ms, c->mf, out);
+}
+
+static void steer_flow(const steer_ctx *c, float out[3]) {
+    boids_flow(boids_flowfield_lookup(&c->s->p.flow, c->w, c->pos), c->vel, c->ms, c->mf, out);
+}
+
+static void steer_view(const steer_ctx *c, float out[3]) {
+    boids_view(c->acc->view, c->acc->view_n, c->vel, c->ms, c->mf, out);
+}
+
+static void steer_alignment(const steer_ctx *c, float out[3]) {
+    const gather *acc = c->acc;
+    // Average velocity = sum * max_speed_all / count.
+    float k = acc->ali_n ? c->w->max_speed_all / (float)acc->ali_n : 0.0f, t[3];
+    unfix3(acc->ali, BOIDS_FIX_UNIT, k, t);
+    if (c->g->rules == BOIDS_RULES_TUTORIAL)
+        boids_tutorial_alignment(t, acc->ali_n, out);
+    else
+        boids_alignment(t, acc->ali_n, c->vel, c->ms, c->mf, out);
+}
+
+static void steer_cohesion(const steer_ctx *c, float out[3]) {
+    const gather *acc = c->acc;
+    // Centroid - position = mean offset = sum * cohesion's radius / count.
+    float k = acc->coh_n ? boids_cohesion_radius(c->g) / (float)acc->coh_n : 0.0f, t[3];
+    unfix3(acc->coh, BOIDS_FIX_UNIT, k, t);
+    if (c->g->rules == BOIDS_RULES_TUTORIAL)
+        boids_tutorial_cohesion(t, acc->coh_n, out);
+    else
+        boids_cohesion(t, acc->coh_n, c->vel, c->ms, c->mf, out);
+}
+
+// Two draws of (id, step) per step; the angles are updated.
+static void steer_wander(const steer_ctx *c, float out[3]) {
+    const boids_world_params *w = c->w;
+    const boids_group_params *g = c->g;
+    float r1 = boids_rng_signed(boids_rng_u32(w->seed_lo, w->seed_hi, c->id, w->step, BOIDS_RNG_WANDER));
+    float r2 = boids_rng_signed(boids_rng_u32(w->seed_lo, w->seed_hi, c->id, w->step, BOIDS_RNG_WANDER2));
+    boids_wander(c->vel, c->angles, r1, r2, g->wander_distance, g->wander_radius, g->wander_change, w->dim, c->ms,
+                 c->mf, out);
+}
+
+static void steer_speed(const steer_ctx *c, float out[3]) {
+    boids_target_speed(c->vel, c->g->target_speed, c->mf, out);
+}
+
+static void steer_queue(const steer_ctx *c, float out[3]) {
+    boids_queue(c->acc->queue_n, c->vel, c->mf, out);
+}
+
+static void steer_avoid(const steer_ctx *c, float out[3]) {
+    boids_avoid(c->acc->avoid_id != UINT32_MAX, c->acc->avoid_off, c->vel, c->mf, out);
+}
+
+static void steer_stay(const steer_ctx *c, float out[3]) {
+    boids_stay_on_path(c->pos, c->vel, &c->s->p.scene, c->w, c->g->path_predict, c->ms, c->mf, out);
+}
+
+// Hide from the nearest hunter (none: has false, zero offset and velocity).
+static void steer_hide(const steer_ctx *c, float out[3]) {
+    const boids_group_params *g = c->g;
+    uint32_t j = c->acc->hunter_slot;
+    bool has = j != UINT32_MAX;
+    float off[3] = {0, 0, 0}, hv[3] = {0, 0, 0};
+    if (has) {
+        boids_world_delta(c->w, c->pos, c->s->cur.pos[j], off);
+        glm_vec3_copy(c->s->cur.vel[j], hv);
+    }
+    boids_hide(c->pos, c->vel, has, off, hv, &c->s->p.scene, c->w, g->radius, g->hide_margin, g->predict,
+               g->arrive_radius, c->ms, c->mf, out);
+}
+
+// Offset pursuit: the agent's place in the formation (or the group's
+// leader_offset); the leader itself has no force.
+static void steer_offset(const steer_ctx *c, float out[3]) {
+    const boids_sim *s = c->s;
+    const boids_group_params *g = c->g;
+    glm_vec3_zero(out);
+    if (c->id == g->leader)
+        return;
+    float to_leader[3], lv[3], local[3];
+    uint32_t leader_group = named_agent(s, c->pos, g->leader, to_leader, lv);
+    boids_formation_local(g, c->id, leader_group == s->cur.group[c->i], local);
+    boids_offset_pursuit(to_leader, lv, local, c->w->dim, c->vel, g->arrive_radius, c->ms, c->mf, out);
+}
+
+// Follow the leader; the leader itself has no force.
+static void steer_follow(const steer_ctx *c, float out[3]) {
+    const boids_group_params *g = c->g;
+    glm_vec3_zero(out);
+    if (c->id == g->leader)
+        return;
+    float off[3], lv[3];
+    named_agent(c->s, c->pos, g->leader, off, lv);
+    boids_follow_leader(off, lv, c->vel, g->leader_behind, g->leader_sight, g->predict, g->arrive_radius, c->ms, c->mf,
+                        out);
+}
+
+static void steer_interpose(const steer_ctx *c, float out[3]) {
+    float oa[3], va[3], ob[3], vb[3];
+    named_agent(c->s, c->pos, c->g->interpose_a, oa, va);
+    named_agent(c->s, c->pos, c->g->interpose_b, ob, vb);
+    boids_interpose(oa, va, ob, vb, c->vel, c->g->arrive_radius, c->ms, c->mf, out);
+}
+
+static void steer_feelers(const steer_ctx *c, float out[3]) {
+    boids_feelers(c->pos, c->vel, &c->s->p.scene, c->w->dim, c->g->feeler_length, c->mf, out);
+}
+
+// The force of every enabled behaviour (the bits of beh) of agent i, in
+// the list's order, with its maxforce mf (the combination's budget too).
 // Updates the wander angles.
 static void behaviors_of(const boids_sim *s, uint32_t i, uint32_t beh, const gather *acc, float mf,
                          float force[BOIDS_BEHAVIOR_COUNT][3], float angles[2]) {
     const boids_world_params *w = &s->p.world;
     const boids_group_params *g = &s->p.group[s->cur.group[i]];
-    const float *pos = s->cur.pos[i], *vel = s->cur.vel[i];
-    // The agent's own maxspeed (its range's draw) or the group's.
     uint32_t id = s->cur.id[i];
-    float ms = boids_agent_maxspeed(w, g, id), to_target[3], t[3];
-    boids_world_delta(w, pos, w->target_pos, to_target);
-
-    if (beh & BOIDS_BIT(BOIDS_BI_OBSTACLES))
-        boids_obstacles(pos, vel, &s->p.scene, w, g->avoid_distance, g->body_radius, ms, mf, force[BOIDS_BI_OBSTACLES]);
-    if (beh & BOIDS_BIT(BOIDS_BI_WALLS))
-        boids_walls(pos, vel, w, ms, mf, force[BOIDS_BI_WALLS]);
-    if (beh & BOIDS_BIT(BOIDS_BI_ESCAPE)) {
-        unfix3(acc->esc, BOIDS_FIX_SEP, 1.0f, t);
-        boids_escape(t, acc->esc_n, vel, ms, mf, force[BOIDS_BI_ESCAPE]);
-    }
-    bool tutorial = g->rules == BOIDS_RULES_TUTORIAL;
-    if (beh & BOIDS_BIT(BOIDS_BI_SEPARATION)) {
-        if (tutorial) {
-            // Mean offset to the neighbours = sum * separation / count.
-            float k = acc->sep_n ? g->separation / (float)acc->sep_n : 0.0f;
-            unfix3(acc->sep, BOIDS_FIX_UNIT, k, t);
-            boids_tutorial_separation(t, acc->sep_n, force[BOIDS_BI_SEPARATION]);
-        } else {
-            unfix3(acc->sep, BOIDS_FIX_SEP, 1.0f, t);
-            boids_separation(t, acc->sep_n, vel, ms, mf, force[BOIDS_BI_SEPARATION]);
-        }
-    }
-    if (beh & BOIDS_BIT(BOIDS_BI_FLEE))
-        boids_flee(to_target, vel, ms, mf, force[BOIDS_BI_FLEE]);
-    if (beh & BOIDS_BIT(BOIDS_BI_EVADE))
-        boids_evade(to_target, w->target_vel, vel, g->predict, ms, mf, force[BOIDS_BI_EVADE]);
-    if (beh & BOIDS_BIT(BOIDS_BI_HUNT)) {
-        glm_vec3_zero(force[BOIDS_BI_HUNT]);
-        if (acc->prey_slot != UINT32_MAX) {
-            float off[3];
-            boids_world_delta(w, pos, s->cur.pos[acc->prey_slot], off);
-            boids_pursue(off, s->cur.vel[acc->prey_slot], vel, g->predict, ms, mf, force[BOIDS_BI_HUNT]);
-        }
-    }
-    if (beh & BOIDS_BIT(BOIDS_BI_PURSUE))
-        boids_pursue(to_target, w->target_vel, vel, g->predict, ms, mf, force[BOIDS_BI_PURSUE]);
-    if (beh & BOIDS_BIT(BOIDS_BI_SEEK))
-        boids_seek(to_target, vel, ms, mf, force[BOIDS_BI_SEEK]);
-    if (beh & BOIDS_BIT(BOIDS_BI_ARRIVE))
-        boids_arrive(to_target, vel, g->arrive_radius, ms, mf, force[BOIDS_BI_ARRIVE]);
-    if (beh & BOIDS_BIT(BOIDS_BI_PATH))
-        boids_path_follow(pos, vel, &s->p.scene, w, g->path_predict, g->path_ahead, ms, mf, force[BOIDS_BI_PATH]);
-    if (beh & BOIDS_BIT(BOIDS_BI_FLOW))
-        boids_flow(boids_flowfield_lookup(&s->p.flow, w, pos), vel, ms, mf, force[BOIDS_BI_FLOW]);
-    if (beh & BOIDS_BIT(BOIDS_BI_VIEW)) {
-        boids_view(acc->view, acc->view_n, vel, ms, mf, force[BOIDS_BI_VIEW]);
-    }
-    if (beh & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) {
-        // Average velocity = sum * max_speed_all / count.
-        float k = acc->ali_n ? w->max_speed_all / (float)acc->ali_n : 0.0f;
-        unfix3(acc->ali, BOIDS_FIX_UNIT, k, t);
-        if (tutorial)
-            boids_tutorial_alignment(t, acc->ali_n, force[BOIDS_BI_ALIGNMENT]);
-        else
-            boids_alignment(t, acc->ali_n, vel, ms, mf, force[BOIDS_BI_ALIGNMENT]);
-    }
-    if (beh & BOIDS_BIT(BOIDS_BI_COHESION)) {
-        // Centroid - position = mean offset = sum * cohesion's radius / count.
-        float k = acc->coh_n ? boids_cohesion_radius(g) / (float)acc->coh_n : 0.0f;
-        unfix3(acc->coh, BOIDS_FIX_UNIT, k, t);
-        if (tutorial)
-            boids_tutorial_cohesion(t, acc->coh_n, force[BOIDS_BI_COHESION]);
-        else
-            boids_cohesion(t, acc->coh_n, vel, ms, mf, force[BOIDS_BI_COHESION]);
-    }
-    if (beh & BOIDS_BIT(BOIDS_BI_WANDER)) {
-        uint32_t step = w->step;
-        float r1 = boids_rng_signed(boids_rng_u32(w->seed_lo, w->seed_hi, id, step, BOIDS_RNG_WANDER));
-        float r2 = boids_rng_signed(boids_rng_u32(w->seed_lo, w->seed_hi, id, step, BOIDS_RNG_WANDER2));
-        boids_wander(vel, angles, r1, r2, g->wander_distance, g->wander_radius, g->wander_change, w->dim, ms, mf,
-                     force[BOIDS_BI_WANDER]);
-    }
-    if (beh & BOIDS_BIT(BOIDS_BI_SPEED))
-        boids_target_speed(vel, g->target_speed, mf, force[BOIDS_BI_SPEED]);
-    if (beh & BOIDS_BIT(BOIDS_BI_QUEUE))
-        boids_queue(acc->queue_n, vel, mf, force[BOIDS_BI_QUEUE]);
-    if (beh & BOIDS_BIT(BOIDS_BI_AVOID))
-        boids_avoid(acc->avoid_id != UINT32_MAX, acc->avoid_off, vel, mf, force[BOIDS_BI_AVOID]);
-    if (beh & BOIDS_BIT(BOIDS_BI_STAY))
-        boids_stay_on_path(pos, vel, &s->p.scene, w, g->path_predict, ms, mf, force[BOIDS_BI_STAY]);
-    if (beh & BOIDS_BIT(BOIDS_BI_HIDE)) {
-        bool has = acc->hunter_slot != UINT32_MAX;
-        float off[3] = {0, 0, 0}, hv[3] = {0, 0, 0};
-        if (has) {
-            boids_world_delta(w, pos, s->cur.pos[acc->hunter_slot], off);
-            glm_vec3_copy(s->cur.vel[acc->hunter_slot], hv);
-        }
-        boids_hide(pos, vel, has, off, hv, &s->p.scene, w, g->radius, g->hide_margin, g->predict, g->arrive_radius, ms,
-                   mf, force[BOIDS_BI_HIDE]);
-    }
-    if (beh & BOIDS_BIT(BOIDS_BI_OFFSET))
-        offset_of(s, i, g, ms, mf, force[BOIDS_BI_OFFSET]);
-    if (beh & BOIDS_BIT(BOIDS_BI_FOLLOW)) {
-        glm_vec3_zero(force[BOIDS_BI_FOLLOW]);
-        if (id != g->leader) {
-            float off[3], lv[3];
-            named_agent(s, pos, g->leader, off, lv);
-            boids_follow_leader(off, lv, vel, g->leader_behind, g->leader_sight, g->predict, g->arrive_radius, ms, mf,
-                                force[BOIDS_BI_FOLLOW]);
-        }
-    }
-    if (beh & BOIDS_BIT(BOIDS_BI_INTERPOSE)) {
-        float oa[3], va[3], ob[3], vb[3];
-        named_agent(s, pos, g->interpose_a, oa, va);
-        named_agent(s, pos, g->interpose_b, ob, vb);
-        boids_interpose(oa, va, ob, vb, vel, g->arrive_radius, ms, mf, force[BOIDS_BI_INTERPOSE]);
-    }
-    if (beh & BOIDS_BIT(BOIDS_BI_FEELERS))
-        boids_feelers(pos, vel, &s->p.scene, w->dim, g->feeler_length, mf, force[BOIDS_BI_FEELERS]);
+    steer_ctx c = {.s = s,
+                   .w = w,
+                   .g = g,
+                   .acc = acc,
+                   .i = i,
+                   .id = id,
+                   .pos = s->cur.pos[i],
+                   .vel = s->cur.vel[i],
+                   .ms = boids_agent_maxspeed(w, g, id),
+                   .mf = mf,
+                   .angles = angles};
+    boids_world_delta(w, c.pos, w->target_pos, c.to_target);
+#define STEER(index, NAME, name, gathers)                                                                              \
+    if (beh & BOIDS_BIT(index))                                                                                        \
+        steer_##name(&c, force[index]);
+    BOIDS_BEHAVIORS(STEER)
+#undef STEER
 }
 
 // Weighted sum of the enabled forces, or, in priority mode, the first
