@@ -339,6 +339,10 @@ typedef struct boids_param_values {
 // allowed in expected (expected_size bytes).
 const char *boids_param_parse(boids_param_values *values, boids_param_id id, const char *text, char *problem,
                               size_t problem_size, char *expected, size_t expected_size);
+// One parameter's value into p: the world's field, the path's flag, or the
+// field of every group (group >= BOIDS_MAX_GROUPS) or of one. (WEIGHTS,
+// BODY and SHAPE parameters are not put this way: see boids_param_apply.)
+void boids_param_put(boids_param_id id, const boids_param_value *v, boids_params *p, uint32_t group);
 // The given values into p: the world's, the path's, and the groups' (every
 // group, or only `group` when it is below BOIDS_MAX_GROUPS), then the bodies
 // from their style, joints and length. The world's extents and origin are

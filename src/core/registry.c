@@ -319,35 +319,33 @@ static boids_result make_bodies(const boids_param_values *values, boids_params *
 }
 
 // See boids/registry.h.
+void boids_param_put(boids_param_id id, const boids_param_value *v, boids_params *p, uint32_t group) {
+    const boids_param_info *in = &boids_param_table[id];
+    if (in->where == BOIDS_PW_WORLD) {
+        if (id == BOIDS_PARAM_GRID_FINE) // a name's index: the word of finalize
+            p->world.grid_fine = boids_parse_grid_fine_word((int)v->u[0]);
+        else
+            put_field(in, v, (char *)&p->world);
+    } else if (in->where == BOIDS_PW_PATH) {
+        uint32_t *flags = &p->scene.path_flags;
+        *flags = v->u[0] ? *flags | in->aux : *flags & ~in->aux;
+    } else if (in->where == BOIDS_PW_GROUP && in->kind != BOIDS_PK_WEIGHTS) {
+        for (uint32_t gi = 0; gi < BOIDS_MAX_GROUPS; gi++)
+            if (group >= BOIDS_MAX_GROUPS || gi == group)
+                put_field(in, v, (char *)&p->group[gi]);
+    }
+}
+
+// See boids/registry.h.
 boids_result boids_param_apply(const boids_param_values *values, boids_params *p, uint32_t group, bool flag_style,
                                char *err, size_t err_size) {
-    for (int i = 0; i < BOIDS_PARAM_COUNT; i++) {
-        const boids_param_info *in = &boids_param_table[i];
-        if (!values->set[i])
-            continue;
-        if (in->where == BOIDS_PW_WORLD) {
-            if (i == BOIDS_PARAM_GRID_FINE) // a name's index: the word of finalize
-                p->world.grid_fine = boids_parse_grid_fine_word((int)values->v[i].u[0]);
-            else
-                put_field(in, &values->v[i], (char *)&p->world);
-        } else if (in->where == BOIDS_PW_PATH) {
-            uint32_t *flags = &p->scene.path_flags;
-            *flags = values->v[i].u[0] ? *flags | in->aux : *flags & ~in->aux;
-        }
-    }
-    for (uint32_t gi = 0; gi < BOIDS_MAX_GROUPS; gi++) {
-        if (group < BOIDS_MAX_GROUPS && gi != group)
-            continue;
-        boids_group_params *g = &p->group[gi];
-        for (int i = 0; i < BOIDS_PARAM_COUNT; i++) {
-            const boids_param_info *in = &boids_param_table[i];
-            if (values->set[i] && in->where == BOIDS_PW_GROUP && in->kind != BOIDS_PK_WEIGHTS)
-                put_field(in, &values->v[i], (char *)g);
-        }
+    for (int i = 0; i < BOIDS_PARAM_COUNT; i++)
+        if (values->set[i])
+            boids_param_put((boids_param_id)i, &values->v[i], p, group);
+    for (uint32_t gi = 0; gi < BOIDS_MAX_GROUPS; gi++)
         for (uint32_t b = 0; b < BOIDS_BEHAVIOR_COUNT; b++)
-            if (values->weight_set[b])
-                *boids_weight_ref(g, b) = values->weight[b];
-    }
+            if (values->weight_set[b] && (group >= BOIDS_MAX_GROUPS || gi == group))
+                *boids_weight_ref(&p->group[gi], b) = values->weight[b];
     boids_result r = check_noise(values, p, group, flag_style, err, err_size);
     if (r == BOIDS_OK)
         r = make_bodies(values, p, group, flag_style, err, err_size);
