@@ -471,16 +471,6 @@ static void step_sequential(boids_sim *s) {
 }
 
 // See core.h.
-void boids_sim_cut_clock(boids_sim *s) {
-    s->cut_at = omp_get_wtime() + BOIDS_CUT_AFTER_S;
-}
-
-// See core.h.
-bool boids_sim_cut_due(const boids_sim *s) {
-    return omp_get_wtime() >= s->cut_at;
-}
-
-// See core.h.
 void boids_sim_forget_neighbors(boids_sim *s) {
     memset(s->neighbors, 0, (size_t)s->n * sizeof *s->neighbors);
     memset(s->nearest, 0, (size_t)s->n * sizeof *s->nearest);
@@ -536,15 +526,6 @@ void boids_sim_step(boids_sim *s) {
     s->ms.integrate = (t2 - t1) * 1e3;
     s->ms.bodies = (t3 - t2) * 1e3;
     s->step++;
-}
-
-// Slot in cur of every id.
-const uint32_t *boids_sim_slots_by_id(boids_sim *s) {
-    if (!s)
-        return NULL;
-    for (uint32_t i = 0; i < s->n; i++)
-        s->slot_of_id[s->cur.id[i]] = i;
-    return s->slot_of_id;
 }
 
 static uint64_t fnv1a(uint64_t h, const void *data, size_t size) {
