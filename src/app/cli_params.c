@@ -10,28 +10,19 @@
 
 #include "boids/parse.h"
 
-enum radius_flag { FLAG_RADIUS, FLAG_SEPARATION, FLAG_ALIGNMENT, FLAG_COHESION, FLAG_NONE };
 
 // Was the parameter's flag given?
 #define GIVEN(o, id) ((o)->values.set[BOIDS_PARAM_##id])
 
 // Does the interaction radius of base fit its world by the library's rule
-// (boids_params_max_radius) once the radius or separation of every group is
-// `value` (FLAG_NONE: radii unchanged) and the extents `size` (NULL:
+// (boids_params_max_radius) once the radius parameter `which` of every group
+// is `value` (-1: radii unchanged) and the extents `size` (NULL:
 // unchanged, else each within BOIDS_MAX_EXTENT)? Every other check of
 // boids_params_finalize passed already.
-static bool fits(const boids_params *base, enum radius_flag which, float value, const float *size) {
+static bool fits(const boids_params *base, int which, float value, const float *size) {
     boids_params q = *base;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
-        if (which == FLAG_RADIUS)
-            q.group[g].radius = value;
-        else if (which == FLAG_SEPARATION)
-            q.group[g].separation = value;
-        else if (which == FLAG_ALIGNMENT)
-            q.group[g].alignment_radius = value;
-        else if (which == FLAG_COHESION)
-            q.group[g].cohesion_radius = value;
-    }
+    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS && which >= 0; g++)
+        memcpy((char *)&q.group[g] + boids_param_table[which].field, &value, sizeof value);
     for (uint32_t a = 0; size && a < q.world.dim; a++)
         if (!(size[a] <= BOIDS_MAX_EXTENT))
             return false;
@@ -51,7 +42,7 @@ static void extents_text(uint32_t dim, const float *size, char *buf, size_t buf_
 // The largest value of the flag below `value` (which does not fit) that
 // fits the world, printed as briefly as possible; false if none does down to
 // a millionth of it (another radius binds).
-static bool largest_fit(const boids_params *base, enum radius_flag which, float value, char *buf, size_t size) {
+static bool largest_fit(const boids_params *base, int which, float value, char *buf, size_t size) {
     if (!fits(base, which, value * 1e-6f, NULL))
         return false;
     float limit = boids_params_max_radius(base);
@@ -74,7 +65,7 @@ static bool smallest_world(const boids_params *base, char *buf, size_t size) {
     for (;; hi *= 2.0) {
         for (int a = 0; a < 3; a++)
             trial[a] = (float)(s[a] * hi);
-        if (fits(base, FLAG_NONE, 0.0f, trial))
+        if (fits(base, -1, 0.0f, trial))
             break;
         if (hi > 1e12)
             return false;
@@ -83,14 +74,14 @@ static bool smallest_world(const boids_params *base, char *buf, size_t size) {
         double mid = 0.5 * (lo + hi);
         for (int a = 0; a < 3; a++)
             trial[a] = (float)(s[a] * mid);
-        if (fits(base, FLAG_NONE, 0.0f, trial))
+        if (fits(base, -1, 0.0f, trial))
             hi = mid;
         else
             lo = mid;
     }
     for (int a = 0; a < 3; a++)
         trial[a] = (float)ceil(s[a] * hi);
-    if (!fits(base, FLAG_NONE, 0.0f, trial))
+    if (!fits(base, -1, 0.0f, trial))
         for (int a = 0; a < 3; a++)
             trial[a] = (float)(s[a] * hi);
     extents_text(base->world.dim, trial, buf, size);
@@ -104,24 +95,23 @@ static void explain_cell(const boids_options *o, const boids_params *base, char 
     const boids_group_params *g = &base->group[0];
     const char *mode =
         base->world.boundary <= BOIDS_BOUNDARY_MARGIN ? boids_parse_boundary_names[base->world.boundary] : "?";
-    enum radius_flag largest = FLAG_NONE; // the view radius, which has no flag
+    int largest = BOIDS_PARAM_VIEW_RADIUS;
     float rmax = g->view_radius;
     float ar = boids_alignment_radius(g), cr = boids_cohesion_radius(g);
     if (g->radius >= g->separation && g->radius >= g->view_radius)
-        largest = FLAG_RADIUS, rmax = g->radius;
+        largest = BOIDS_PARAM_RADIUS, rmax = g->radius;
     else if (g->separation >= g->view_radius)
-        largest = FLAG_SEPARATION, rmax = g->separation;
+        largest = BOIDS_PARAM_SEPARATION, rmax = g->separation;
     // A per-rule radius of its own, larger than the others.
     if ((g->behaviors & BOIDS_BIT(BOIDS_BI_ALIGNMENT)) && g->alignment_radius > 0.0f && ar > rmax)
-        largest = FLAG_ALIGNMENT, rmax = ar;
+        largest = BOIDS_PARAM_ALIGNMENT_RADIUS, rmax = ar;
     if ((g->behaviors & BOIDS_BIT(BOIDS_BI_COHESION)) && g->cohesion_radius > 0.0f && cr > rmax)
-        largest = FLAG_COHESION, rmax = cr;
-    static const char *const names[] = {"radius", "separation", "alignment-radius", "cohesion-radius", "view radius"};
-    const char *name = names[largest];
+        largest = BOIDS_PARAM_COHESION_RADIUS, rmax = cr;
+    const char *name = boids_param_table[largest].flag;
     char world[96], min_world[96] = "", bound[32] = "", value[32], expected[300], problem[300];
     extents_text(base->world.dim, base->world.size, world, sizeof world);
     bool have_world = smallest_world(base, min_world, sizeof min_world);
-    bool have_bound = largest != FLAG_NONE && largest_fit(base, largest, rmax, bound, sizeof bound);
+    bool have_bound = largest_fit(base, largest, rmax, bound, sizeof bound);
     snprintf(value, sizeof value, "%g", (double)rmax);
     char for_bound[96] = "", for_world[160] = "";
     if (have_bound)
@@ -131,12 +121,8 @@ static void explain_cell(const boids_options *o, const boids_params *base, char 
     snprintf(expected, sizeof expected, "%s%s", for_bound, for_world);
     if (!expected[0])
         snprintf(expected, sizeof expected, "a smaller radius or a larger --world");
-    bool flag_given = largest == FLAG_RADIUS       ? GIVEN(o, RADIUS)
-                      : largest == FLAG_SEPARATION ? GIVEN(o, SEPARATION)
-                      : largest == FLAG_ALIGNMENT  ? GIVEN(o, ALIGNMENT_RADIUS)
-                                                   : largest == FLAG_COHESION && GIVEN(o, COHESION_RADIUS);
-    if (largest != FLAG_NONE && (flag_given || !GIVEN(o, WORLD))) {
-        char flag[24];
+    if (o->values.set[largest] || !GIVEN(o, WORLD)) {
+        char flag[48];
         snprintf(flag, sizeof flag, "--%s", name);
         boids_cli_format(err, err_size, o->prog, flag, value, expected, "does not fit the %sworld %s (%s)",
                          GIVEN(o, WORLD) ? "" : "automatic ", world, mode);
