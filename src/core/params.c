@@ -418,10 +418,9 @@ static const char *wall_problem(const boids_scene *sc, uint32_t dim, uint32_t *w
     return NULL;
 }
 
-// Check every value, then derive: the grid (cells of at least the largest
-// interaction radius, and, on a torus, a radius of at most half the world so
-// the minimum image is unique), the alignment scale, the flow-field grid.
-boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size) {
+// The world: dimension, count, groups, shares, kinds, extent, dt (a 2D
+// world's z extent is made 0).
+static boids_result check_world(boids_params *p, char *what, size_t what_size) {
     boids_world_params *w = &p->world;
     if (w->dim != 2 && w->dim != 3)
         FAIL(BOIDS_ERR_PARAM, "dimension %u (allowed: 2 or 3)", w->dim);
@@ -456,167 +455,216 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         FAIL(BOIDS_ERR_PARAM, "dt %g (allowed: 0 < dt <= 1000)", (double)w->dt);
     if (!isfinite(w->wall_offset) || w->wall_offset < 0.0f)
         FAIL(BOIDS_ERR_PARAM, "wall offset %g (allowed: >= 0)", (double)w->wall_offset);
+    return BOIDS_OK;
+}
 
+// A group's radii, speed and force, field of view and per-rule
+// neighbourhoods.
+static boids_result check_group_radii(const boids_group_params *g, uint32_t gi, char *what, size_t what_size) {
+    if (!finite_pos(g->radius))
+        FAIL(BOIDS_ERR_RADIUS, "radius %g of group %u (allowed: > 0)", (double)g->radius, gi);
+    if (!finite_pos(g->separation))
+        FAIL(BOIDS_ERR_RADIUS, "separation %g of group %u (allowed: > 0)", (double)g->separation, gi);
+    if (!finite_pos(g->view_radius))
+        FAIL(BOIDS_ERR_RADIUS, "view radius %g of group %u (allowed: > 0)", (double)g->view_radius, gi);
+    if (!finite_pos(g->maxspeed) || !finite_pos(g->maxforce))
+        FAIL(BOIDS_ERR_PARAM, "maxspeed %g / maxforce %g of group %u (allowed: > 0)", (double)g->maxspeed,
+             (double)g->maxforce, gi);
+    if (!(g->fov_cos >= -1.0f && g->fov_cos <= 1.0f) || !(g->view_cos >= -1.0f && g->view_cos <= 1.0f))
+        FAIL(BOIDS_ERR_PARAM, "field of view cosine %g / %g of group %u (allowed: -1..1)", (double)g->fov_cos,
+             (double)g->view_cos, gi);
+    // Per-rule neighbourhoods: a radius 0 (the perception radius) or > 0;
+    // a cone -1..1 where its bit is set, else 0 (nothing hidden).
+    const float rule_r[2] = {g->alignment_radius, g->cohesion_radius};
+    for (int k = 0; k < 2; k++)
+        if (!(rule_r[k] == 0.0f || finite_pos(rule_r[k])))
+            FAIL(BOIDS_ERR_RADIUS, "%s radius %g of group %u (allowed: > 0, or 0 for the radius)",
+                 k ? "cohesion" : "alignment", (double)rule_r[k], gi);
+    if (g->neighbors_max > BOIDS_MAX_NEIGHBORS_K)
+        FAIL(BOIDS_ERR_PARAM, "neighbors_max %u of group %u (allowed: 0..%u, 0 for every neighbour)", g->neighbors_max,
+             gi, BOIDS_MAX_NEIGHBORS_K);
+    if (g->own_cones & ~BOIDS_CONES || g->cones_spare1)
+        FAIL(BOIDS_ERR_PARAM, "own-cone bits 0x%x / spare words of group %u (allowed: the bits of 0x%x, 0)",
+             g->own_cones, gi, BOIDS_CONES);
+    const float rule_cos[3] = {g->separation_fov_cos, g->alignment_fov_cos, g->cohesion_fov_cos};
+    static const char *const rule_name[3] = {"separation", "alignment", "cohesion"};
+    for (uint32_t k = 0; k < 3; k++) {
+        bool own = g->own_cones & (1u << k);
+        if (own ? !(rule_cos[k] >= -1.0f && rule_cos[k] <= 1.0f) : rule_cos[k] != 0.0f)
+            FAIL(BOIDS_ERR_PARAM, "%s field of view cosine %g of group %u (allowed: %s)", rule_name[k],
+                 (double)rule_cos[k], gi, own ? "-1..1" : "0 without its own cone");
+    }
+    return BOIDS_OK;
+}
+
+// A group's steering parameters, weights, behaviours and rule set (a
+// missing arrive radius becomes 1e-6).
+static boids_result check_group_steering(boids_group_params *g, uint32_t gi, char *what, size_t what_size) {
+    const float *pos_params[] = {&g->predict, &g->arrive_radius, &g->wander_distance, &g->wander_radius,
+                                 &g->wander_change, &g->path_predict, &g->path_ahead, &g->avoid_distance,
+                                 &g->priority_threshold, &g->max_turn, &g->body_radius};
+    for (size_t k = 0; k < sizeof(pos_params) / sizeof(pos_params[0]); k++)
+        if (!isfinite(*pos_params[k]) || *pos_params[k] < 0.0f)
+            FAIL(BOIDS_ERR_PARAM, "a steering parameter of group %u is %g (allowed: >= 0, finite)", gi,
+                 (double)*pos_params[k]);
+    // Wander's angle step stays below pi, so one wrap brings the angle back.
+    if (g->wander_change > BOIDS_PI)
+        FAIL(BOIDS_ERR_PARAM, "wander change %g of group %u (allowed: 0..pi)", (double)g->wander_change, gi);
+    if (!(g->arrive_radius > 0.0f))
+        g->arrive_radius = 1e-6f;
+    for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
+        if (!isfinite(boids_weight(g, i)))
+            FAIL(BOIDS_ERR_PARAM, "weight of %s in group %u is not finite", boids_behavior_name(i), gi);
+    if (g->behaviors >> BOIDS_BEHAVIOR_COUNT)
+        FAIL(BOIDS_ERR_PARAM, "behaviour bits 0x%x of group %u", g->behaviors, gi);
+    if (g->rules >= BOIDS_RULES_COUNT)
+        FAIL(BOIDS_ERR_PARAM, "rules %u of group %u (allowed: chapter, tutorial, heading, circles, vicsek or couzin)",
+             g->rules, gi);
+    if (!isfinite(g->turn) || g->turn < 0.0f || g->turn > BOIDS_PI)
+        FAIL(BOIDS_ERR_PARAM, "turn %g of group %u (allowed: 0..pi radians)", (double)g->turn, gi);
+    if (!isfinite(g->target_speed) || g->target_speed < 0.0f)
+        FAIL(BOIDS_ERR_PARAM, "target speed %g of group %u (allowed: >= 0, finite)", (double)g->target_speed, gi);
+    if (!isfinite(g->queue_distance) || g->queue_distance < 0.0f)
+        FAIL(BOIDS_ERR_PARAM, "queue distance %g of group %u (allowed: >= 0, finite)", (double)g->queue_distance, gi);
+    if (!isfinite(g->avoid_horizon) || g->avoid_horizon < 0.0f)
+        FAIL(BOIDS_ERR_PARAM, "avoid horizon %g of group %u (allowed: >= 0, finite)", (double)g->avoid_horizon, gi);
+    if (!isfinite(g->hide_margin) || g->hide_margin < 0.0f)
+        FAIL(BOIDS_ERR_PARAM, "hide margin %g of group %u (allowed: >= 0, finite)", (double)g->hide_margin, gi);
+    return BOIDS_OK;
+}
+
+// A group's named agents (leader, interpose A and B), formation and leader
+// rows (the offset's w, and its z in 2D, made 0).
+static boids_result check_group_leader(const boids_world_params *w, boids_group_params *g, uint32_t gi, char *what,
+                                       size_t what_size) {
+    // Named agents must exist where a behaviour on looks for them (one
+    // switched on later, from the viewer, that finds none steers by the
+    // target: src/core/steer.c named_agent).
+    const uint32_t named[3] = {g->leader, g->interpose_a, g->interpose_b};
+    const bool used[3] = {(g->behaviors & (BOIDS_BIT(BOIDS_BI_OFFSET) | BOIDS_BIT(BOIDS_BI_FOLLOW))) != 0,
+                          (g->behaviors & BOIDS_BIT(BOIDS_BI_INTERPOSE)) != 0,
+                          (g->behaviors & BOIDS_BIT(BOIDS_BI_INTERPOSE)) != 0};
+    for (int k = 0; k < 3; k++)
+        if (used[k] && w->count > 0 && !named_ok(named[k], w->count))
+            FAIL(BOIDS_ERR_PARAM, "%s %u of group %u (allowed: an agent id below the count %u, or target)",
+                 k == 0   ? "leader"
+                 : k == 1 ? "interpose A"
+                          : "interpose B",
+                 named[k], gi, w->count);
+    if (g->formation >= BOIDS_FORMATION_COUNT)
+        FAIL(BOIDS_ERR_PARAM, "formation %u of group %u (allowed: none, line, column, v, ring)", g->formation, gi);
+    const float leader_params[] = {g->formation_spacing, g->leader_behind, g->leader_sight, g->feeler_length};
+    for (size_t k = 0; k < sizeof leader_params / sizeof leader_params[0]; k++)
+        if (!isfinite(leader_params[k]) || leader_params[k] < 0.0f || leader_params[k] > BOIDS_MAX_EXTENT)
+            FAIL(BOIDS_ERR_PARAM,
+                 "formation spacing, leader behind / sight or feeler length %g of group %u "
+                 "(allowed: 0..1e9)",
+                 (double)leader_params[k], gi);
+    for (int a = 0; a < 3; a++)
+        if (!isfinite(g->leader_offset[a]) || fabsf(g->leader_offset[a]) > BOIDS_MAX_EXTENT)
+            FAIL(BOIDS_ERR_PARAM, "leader offset %g of group %u (allowed: -1e9..1e9)", (double)g->leader_offset[a], gi);
+    g->leader_offset[3] = 0.0f;
+    if (w->dim == 2)
+        g->leader_offset[2] = 0.0f; // a plane has no up
+    return BOIDS_OK;
+}
+
+// What a group's rule set allows: its dimension, behaviours and zones, its
+// repulse and noise.
+static boids_result check_group_rules(const boids_world_params *w, const boids_group_params *g, uint32_t gi, char *what,
+                                      size_t what_size) {
+    // The heading boids of the angle-bug post live on a plane and know
+    // only its three rules (a heading is an angle; other forces have no
+    // turn to become).
+    if (g->rules == BOIDS_RULES_HEADING && w->dim != 2)
+        FAIL(BOIDS_ERR_PARAM, "rules heading of group %u in a %uD world (allowed: 2D only)", gi, w->dim);
+    if (g->rules == BOIDS_RULES_HEADING && (g->behaviors & ~BOIDS_B_FLOCKING)) {
+        char names[256];
+        boids_behaviors_text(g->behaviors & ~BOIDS_B_FLOCKING, ", ", names, sizeof names);
+        FAIL(BOIDS_ERR_PARAM, "rules heading of group %u with %s (allowed: separation, alignment, cohesion)", gi,
+             names);
+    }
+    // Circles (FLAME GPU's benchmark model) is the separation rule alone,
+    // a displacement per step.
+    if (g->rules == BOIDS_RULES_CIRCLES && g->behaviors != BOIDS_BIT(BOIDS_BI_SEPARATION)) {
+        char names[256];
+        boids_behaviors_text(g->behaviors, ", ", names, sizeof names);
+        FAIL(BOIDS_ERR_PARAM, "rules circles of group %u with behaviours %s (allowed: separation alone)", gi, names);
+    }
+    // Vicsek's model is the alignment of headings alone; Couzin's zones
+    // are separation (repulsion), alignment (orientation) and cohesion
+    // (attraction), nested: r_r <= r_o <= r_a.
+    if (g->rules == BOIDS_RULES_VICSEK && g->behaviors != BOIDS_BIT(BOIDS_BI_ALIGNMENT)) {
+        char names[256];
+        boids_behaviors_text(g->behaviors, ", ", names, sizeof names);
+        FAIL(BOIDS_ERR_PARAM, "rules vicsek of group %u with behaviours %s (allowed: alignment alone)", gi, names);
+    }
+    if (g->rules == BOIDS_RULES_COUZIN && (g->behaviors & ~BOIDS_B_FLOCKING)) {
+        char names[256];
+        boids_behaviors_text(g->behaviors & ~BOIDS_B_FLOCKING, ", ", names, sizeof names);
+        FAIL(BOIDS_ERR_PARAM, "rules couzin of group %u with %s (allowed: separation, alignment, cohesion)", gi, names);
+    }
+    if (g->rules == BOIDS_RULES_COUZIN &&
+        !(g->separation <= boids_alignment_radius(g) && boids_alignment_radius(g) <= boids_cohesion_radius(g)))
+        FAIL(BOIDS_ERR_PARAM,
+             "rules couzin of group %u with zones r_r %g, r_o %g, r_a %g (allowed: separation <= alignment radius "
+             "<= cohesion radius)",
+             gi, (double)g->separation, (double)boids_alignment_radius(g), (double)boids_cohesion_radius(g));
+    if (!isfinite(g->repulse) || g->repulse < 0.0f || g->repulse > BOIDS_MAX_EXTENT)
+        FAIL(BOIDS_ERR_PARAM, "repulse %g of group %u (allowed: 0..1e9; 0 for the default %g)", (double)g->repulse, gi,
+             (double)BOIDS_REPULSE_DEFAULT);
+    if (!isfinite(g->noise) || g->noise < 0.0f || g->noise > noise_max(g->rules))
+        FAIL(BOIDS_ERR_PARAM, "%s %g of group %u (allowed: %s)", g->rules == BOIDS_RULES_COUZIN ? "sigma" : "eta",
+             (double)g->noise, gi, noise_allowed(g->rules));
+    return BOIDS_OK;
+}
+
+// A group's weights and per-agent ranges.
+static boids_result check_group_ranges(const boids_group_params *g, uint32_t gi, char *what, size_t what_size) {
+    for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
+        if (!(fabsf(boids_weight(g, i)) <= BOIDS_MAX_WEIGHT))
+            FAIL(BOIDS_ERR_PARAM, "weight %g of %s in group %u (allowed: -1e6..1e6)", (double)boids_weight(g, i),
+                 boids_behavior_name(i), gi);
+    // Per-agent ranges: none (0, 0) or 0 < lo <= hi, finite.
+    const float *range[2] = {&g->maxspeed_lo, &g->maxforce_lo};
+    for (int k = 0; k < 2; k++) {
+        float lo = range[k][0], hi = range[k][1];
+        if (!(lo == 0.0f && hi == 0.0f) && !(finite_pos(lo) && isfinite(hi) && lo <= hi))
+            FAIL(BOIDS_ERR_PARAM, "%s range %g, %g of group %u (allowed: 0 < lo <= hi, finite)",
+                 k ? "maxforce" : "maxspeed", (double)lo, (double)hi, gi);
+    }
+    return BOIDS_OK;
+}
+
+// Every group in use, in order; then the fastest speed any agent may go and
+// the largest interaction radius.
+static boids_result check_groups(boids_params *p, char *what, size_t what_size) {
+    boids_world_params *w = &p->world;
     float vmax = 0.0f;
     for (uint32_t gi = 0; gi < w->group_count; gi++) {
         boids_group_params *g = &p->group[gi];
-        if (!finite_pos(g->radius))
-            FAIL(BOIDS_ERR_RADIUS, "radius %g of group %u (allowed: > 0)", (double)g->radius, gi);
-        if (!finite_pos(g->separation))
-            FAIL(BOIDS_ERR_RADIUS, "separation %g of group %u (allowed: > 0)", (double)g->separation, gi);
-        if (!finite_pos(g->view_radius))
-            FAIL(BOIDS_ERR_RADIUS, "view radius %g of group %u (allowed: > 0)", (double)g->view_radius, gi);
-        if (!finite_pos(g->maxspeed) || !finite_pos(g->maxforce))
-            FAIL(BOIDS_ERR_PARAM, "maxspeed %g / maxforce %g of group %u (allowed: > 0)", (double)g->maxspeed,
-                 (double)g->maxforce, gi);
-        if (!(g->fov_cos >= -1.0f && g->fov_cos <= 1.0f) || !(g->view_cos >= -1.0f && g->view_cos <= 1.0f))
-            FAIL(BOIDS_ERR_PARAM, "field of view cosine %g / %g of group %u (allowed: -1..1)", (double)g->fov_cos,
-                 (double)g->view_cos, gi);
-        // Per-rule neighbourhoods: a radius 0 (the perception radius) or > 0;
-        // a cone -1..1 where its bit is set, else 0 (nothing hidden).
-        const float rule_r[2] = {g->alignment_radius, g->cohesion_radius};
-        for (int k = 0; k < 2; k++)
-            if (!(rule_r[k] == 0.0f || finite_pos(rule_r[k])))
-                FAIL(BOIDS_ERR_RADIUS, "%s radius %g of group %u (allowed: > 0, or 0 for the radius)",
-                     k ? "cohesion" : "alignment", (double)rule_r[k], gi);
-        if (g->neighbors_max > BOIDS_MAX_NEIGHBORS_K)
-            FAIL(BOIDS_ERR_PARAM, "neighbors_max %u of group %u (allowed: 0..%u, 0 for every neighbour)",
-                 g->neighbors_max, gi, BOIDS_MAX_NEIGHBORS_K);
-        if (g->own_cones & ~BOIDS_CONES || g->cones_spare1)
-            FAIL(BOIDS_ERR_PARAM, "own-cone bits 0x%x / spare words of group %u (allowed: the bits of 0x%x, 0)",
-                 g->own_cones, gi, BOIDS_CONES);
-        const float rule_cos[3] = {g->separation_fov_cos, g->alignment_fov_cos, g->cohesion_fov_cos};
-        static const char *const rule_name[3] = {"separation", "alignment", "cohesion"};
-        for (uint32_t k = 0; k < 3; k++) {
-            bool own = g->own_cones & (1u << k);
-            if (own ? !(rule_cos[k] >= -1.0f && rule_cos[k] <= 1.0f) : rule_cos[k] != 0.0f)
-                FAIL(BOIDS_ERR_PARAM, "%s field of view cosine %g of group %u (allowed: %s)", rule_name[k],
-                     (double)rule_cos[k], gi, own ? "-1..1" : "0 without its own cone");
-        }
-        const float *pos_params[] = {&g->predict, &g->arrive_radius, &g->wander_distance, &g->wander_radius,
-                                     &g->wander_change, &g->path_predict, &g->path_ahead, &g->avoid_distance,
-                                     &g->priority_threshold, &g->max_turn, &g->body_radius};
-        for (size_t k = 0; k < sizeof(pos_params) / sizeof(pos_params[0]); k++)
-            if (!isfinite(*pos_params[k]) || *pos_params[k] < 0.0f)
-                FAIL(BOIDS_ERR_PARAM, "a steering parameter of group %u is %g (allowed: >= 0, finite)", gi,
-                     (double)*pos_params[k]);
-        // Wander's angle step stays below pi, so one wrap brings the angle back.
-        if (g->wander_change > BOIDS_PI)
-            FAIL(BOIDS_ERR_PARAM, "wander change %g of group %u (allowed: 0..pi)", (double)g->wander_change, gi);
-        if (!(g->arrive_radius > 0.0f))
-            g->arrive_radius = 1e-6f;
-        for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
-            if (!isfinite(boids_weight(g, i)))
-                FAIL(BOIDS_ERR_PARAM, "weight of %s in group %u is not finite", boids_behavior_name(i), gi);
-        if (g->behaviors >> BOIDS_BEHAVIOR_COUNT)
-            FAIL(BOIDS_ERR_PARAM, "behaviour bits 0x%x of group %u", g->behaviors, gi);
-        if (g->rules >= BOIDS_RULES_COUNT)
-            FAIL(BOIDS_ERR_PARAM,
-                 "rules %u of group %u (allowed: chapter, tutorial, heading, circles, vicsek or couzin)", g->rules, gi);
-        if (!isfinite(g->turn) || g->turn < 0.0f || g->turn > BOIDS_PI)
-            FAIL(BOIDS_ERR_PARAM, "turn %g of group %u (allowed: 0..pi radians)", (double)g->turn, gi);
-        if (!isfinite(g->target_speed) || g->target_speed < 0.0f)
-            FAIL(BOIDS_ERR_PARAM, "target speed %g of group %u (allowed: >= 0, finite)", (double)g->target_speed, gi);
-        if (!isfinite(g->queue_distance) || g->queue_distance < 0.0f)
-            FAIL(BOIDS_ERR_PARAM, "queue distance %g of group %u (allowed: >= 0, finite)", (double)g->queue_distance,
-                 gi);
-        if (!isfinite(g->avoid_horizon) || g->avoid_horizon < 0.0f)
-            FAIL(BOIDS_ERR_PARAM, "avoid horizon %g of group %u (allowed: >= 0, finite)", (double)g->avoid_horizon, gi);
-        if (!isfinite(g->hide_margin) || g->hide_margin < 0.0f)
-            FAIL(BOIDS_ERR_PARAM, "hide margin %g of group %u (allowed: >= 0, finite)", (double)g->hide_margin, gi);
-        // Named agents must exist where a behaviour on looks for them (one
-        // switched on later, from the viewer, that finds none steers by the
-        // target: src/core/steer.c named_agent).
-        const uint32_t named[3] = {g->leader, g->interpose_a, g->interpose_b};
-        const bool used[3] = {(g->behaviors & (BOIDS_BIT(BOIDS_BI_OFFSET) | BOIDS_BIT(BOIDS_BI_FOLLOW))) != 0,
-                              (g->behaviors & BOIDS_BIT(BOIDS_BI_INTERPOSE)) != 0,
-                              (g->behaviors & BOIDS_BIT(BOIDS_BI_INTERPOSE)) != 0};
-        for (int k = 0; k < 3; k++)
-            if (used[k] && w->count > 0 && !named_ok(named[k], w->count))
-                FAIL(BOIDS_ERR_PARAM, "%s %u of group %u (allowed: an agent id below the count %u, or target)",
-                     k == 0   ? "leader"
-                     : k == 1 ? "interpose A"
-                              : "interpose B",
-                     named[k], gi, w->count);
-        if (g->formation >= BOIDS_FORMATION_COUNT)
-            FAIL(BOIDS_ERR_PARAM, "formation %u of group %u (allowed: none, line, column, v, ring)", g->formation, gi);
-        const float leader_params[] = {g->formation_spacing, g->leader_behind, g->leader_sight, g->feeler_length};
-        for (size_t k = 0; k < sizeof leader_params / sizeof leader_params[0]; k++)
-            if (!isfinite(leader_params[k]) || leader_params[k] < 0.0f || leader_params[k] > BOIDS_MAX_EXTENT)
-                FAIL(BOIDS_ERR_PARAM,
-                     "formation spacing, leader behind / sight or feeler length %g of group %u "
-                     "(allowed: 0..1e9)",
-                     (double)leader_params[k], gi);
-        for (int a = 0; a < 3; a++)
-            if (!isfinite(g->leader_offset[a]) || fabsf(g->leader_offset[a]) > BOIDS_MAX_EXTENT)
-                FAIL(BOIDS_ERR_PARAM, "leader offset %g of group %u (allowed: -1e9..1e9)", (double)g->leader_offset[a],
-                     gi);
-        g->leader_offset[3] = 0.0f;
-        if (w->dim == 2)
-            g->leader_offset[2] = 0.0f; // a plane has no up
-        // The heading boids of the angle-bug post live on a plane and know
-        // only its three rules (a heading is an angle; other forces have no
-        // turn to become).
-        if (g->rules == BOIDS_RULES_HEADING && w->dim != 2)
-            FAIL(BOIDS_ERR_PARAM, "rules heading of group %u in a %uD world (allowed: 2D only)", gi, w->dim);
-        if (g->rules == BOIDS_RULES_HEADING && (g->behaviors & ~BOIDS_B_FLOCKING)) {
-            char names[256];
-            boids_behaviors_text(g->behaviors & ~BOIDS_B_FLOCKING, ", ", names, sizeof names);
-            FAIL(BOIDS_ERR_PARAM, "rules heading of group %u with %s (allowed: separation, alignment, cohesion)", gi,
-                 names);
-        }
-        // Circles (FLAME GPU's benchmark model) is the separation rule alone,
-        // a displacement per step.
-        if (g->rules == BOIDS_RULES_CIRCLES && g->behaviors != BOIDS_BIT(BOIDS_BI_SEPARATION)) {
-            char names[256];
-            boids_behaviors_text(g->behaviors, ", ", names, sizeof names);
-            FAIL(BOIDS_ERR_PARAM, "rules circles of group %u with behaviours %s (allowed: separation alone)", gi,
-                 names);
-        }
-        // Vicsek's model is the alignment of headings alone; Couzin's zones
-        // are separation (repulsion), alignment (orientation) and cohesion
-        // (attraction), nested: r_r <= r_o <= r_a.
-        if (g->rules == BOIDS_RULES_VICSEK && g->behaviors != BOIDS_BIT(BOIDS_BI_ALIGNMENT)) {
-            char names[256];
-            boids_behaviors_text(g->behaviors, ", ", names, sizeof names);
-            FAIL(BOIDS_ERR_PARAM, "rules vicsek of group %u with behaviours %s (allowed: alignment alone)", gi, names);
-        }
-        if (g->rules == BOIDS_RULES_COUZIN && (g->behaviors & ~BOIDS_B_FLOCKING)) {
-            char names[256];
-            boids_behaviors_text(g->behaviors & ~BOIDS_B_FLOCKING, ", ", names, sizeof names);
-            FAIL(BOIDS_ERR_PARAM, "rules couzin of group %u with %s (allowed: separation, alignment, cohesion)", gi,
-                 names);
-        }
-        if (g->rules == BOIDS_RULES_COUZIN &&
-            !(g->separation <= boids_alignment_radius(g) && boids_alignment_radius(g) <= boids_cohesion_radius(g)))
-            FAIL(BOIDS_ERR_PARAM,
-                 "rules couzin of group %u with zones r_r %g, r_o %g, r_a %g (allowed: separation <= alignment radius "
-                 "<= cohesion radius)",
-                 gi, (double)g->separation, (double)boids_alignment_radius(g), (double)boids_cohesion_radius(g));
-        if (!isfinite(g->repulse) || g->repulse < 0.0f || g->repulse > BOIDS_MAX_EXTENT)
-            FAIL(BOIDS_ERR_PARAM, "repulse %g of group %u (allowed: 0..1e9; 0 for the default %g)", (double)g->repulse,
-                 gi, (double)BOIDS_REPULSE_DEFAULT);
-        if (!isfinite(g->noise) || g->noise < 0.0f || g->noise > noise_max(g->rules))
-            FAIL(BOIDS_ERR_PARAM, "%s %g of group %u (allowed: %s)", g->rules == BOIDS_RULES_COUZIN ? "sigma" : "eta",
-                 (double)g->noise, gi, noise_allowed(g->rules));
-        for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
-            if (!(fabsf(boids_weight(g, i)) <= BOIDS_MAX_WEIGHT))
-                FAIL(BOIDS_ERR_PARAM, "weight %g of %s in group %u (allowed: -1e6..1e6)",
-                     (double)boids_weight(g, i), boids_behavior_name(i), gi);
-        // Per-agent ranges: none (0, 0) or 0 < lo <= hi, finite.
-        const float *range[2] = {&g->maxspeed_lo, &g->maxforce_lo};
-        for (int k = 0; k < 2; k++) {
-            float lo = range[k][0], hi = range[k][1];
-            if (!(lo == 0.0f && hi == 0.0f) && !(finite_pos(lo) && isfinite(hi) && lo <= hi))
-                FAIL(BOIDS_ERR_PARAM, "%s range %g, %g of group %u (allowed: 0 < lo <= hi, finite)",
-                     k ? "maxforce" : "maxspeed", (double)lo, (double)hi, gi);
-        }
+        boids_result r = check_group_radii(g, gi, what, what_size);
+        if (r == BOIDS_OK)
+            r = check_group_steering(g, gi, what, what_size);
+        if (r == BOIDS_OK)
+            r = check_group_leader(w, g, gi, what, what_size);
+        if (r == BOIDS_OK)
+            r = check_group_rules(w, g, gi, what, what_size);
+        if (r == BOIDS_OK)
+            r = check_group_ranges(g, gi, what, what_size);
+        if (r != BOIDS_OK)
+            return r;
         // The fastest any agent may go: the range's top when it has one.
         vmax = fmaxf(vmax, g->maxspeed_lo > 0.0f ? g->maxspeed_hi : g->maxspeed);
     }
-    float rmax = boids_params_reach(p);
-    w->max_radius = rmax;
+    w->max_radius = boids_params_reach(p);
     w->max_speed_all = vmax;
+    return BOIDS_OK;
+}
+
+// The bodies, and the distance one step may cover.
+static boids_result check_bodies(const boids_params *p, char *what, size_t what_size) {
+    const boids_world_params *w = &p->world;
     // Bodies: valid types, and (on a torus) shorter than half the world, so
     // the minimum image between neighbouring joints is the body's own.
     for (uint32_t gi = 0; gi < w->group_count; gi++) {
@@ -629,18 +677,25 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
             total += boids_body_length(b, i);
         for (uint32_t a = 0; a < w->dim && w->boundary == BOIDS_BOUNDARY_WRAP; a++)
             if (total >= 0.5 * (double)w->size[a])
-                FAIL(BOIDS_ERR_BODY, "body of group %u is %g long, the wrapped world %g on axis %c (allowed: < %g)",
-                     gi, total, (double)w->size[a], "xyz"[a], 0.5 * (double)w->size[a]);
+                FAIL(BOIDS_ERR_BODY, "body of group %u is %g long, the wrapped world %g on axis %c (allowed: < %g)", gi,
+                     total, (double)w->size[a], "xyz"[a], 0.5 * (double)w->size[a]);
     }
     // One step may not cross more than half the world (the wrap and the
     // minimum image assume it, and float positions would lose their meaning).
     float smallest = w->size[0];
     for (uint32_t a = 1; a < w->dim; a++)
         smallest = fminf(smallest, w->size[a]);
-    if (!(vmax * w->dt <= 0.5f * smallest))
+    if (!(w->max_speed_all * w->dt <= 0.5f * smallest))
         FAIL(BOIDS_ERR_PARAM, "maxspeed %g x dt %g moves more than half the world (%g) per step (allowed: <= %g)",
-             (double)vmax, (double)w->dt, (double)smallest, 0.5 * (double)smallest);
+             (double)w->max_speed_all, (double)w->dt, (double)smallest, 0.5 * (double)smallest);
+    return BOIDS_OK;
+}
 
+// The finer grid's factor, then the grid's cells (each at least the reach
+// over the factor wide).
+static boids_result check_grid(boids_params *p, char *what, size_t what_size) {
+    boids_world_params *w = &p->world;
+    float rmax = w->max_radius;
     // The finer grid: M in 1..4 (0 is 1), or auto (the engine's pick in the
     // low bits). The heading rules' survey looks for the densest 3x3 block of
     // reach-wide cells: with it the grid stays coarse (auto picks 1; an
@@ -689,9 +744,15 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         total *= n;
     }
     w->cells[3] = (uint32_t)total;
+    return BOIDS_OK;
+}
 
-    if (p->scene.path_count > BOIDS_MAX_PATH_POINTS || p->scene.path_count == 1 ||
-        !(p->scene.path_radius > 0.0f) || !isfinite(p->scene.path_radius))
+// The path, obstacles and walls; then the default path and obstacles where
+// none are given, and the groups' ranks.
+static boids_result check_scene(boids_params *p, char *what, size_t what_size) {
+    const boids_world_params *w = &p->world;
+    if (p->scene.path_count > BOIDS_MAX_PATH_POINTS || p->scene.path_count == 1 || !(p->scene.path_radius > 0.0f) ||
+        !isfinite(p->scene.path_radius))
         FAIL(BOIDS_ERR_PATH, "%u path points, radius %g", p->scene.path_count, (double)p->scene.path_radius);
     if (p->scene.path_flags & ~BOIDS_PATH_FLAGS)
         FAIL(BOIDS_ERR_PATH, "path flags 0x%x (allowed: the bits of 0x%x)", p->scene.path_flags, BOIDS_PATH_FLAGS);
@@ -703,7 +764,12 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
         FAIL(BOIDS_ERR_PARAM, "wall %u of %u: %s", wall + 1, p->scene.wall_count, wall_bad);
     default_scene(p);
     boids_params_ranks(p);
+    return BOIDS_OK;
+}
 
+// The flow field's resolution and grid.
+static boids_result check_flow(boids_params *p, char *what, size_t what_size) {
+    boids_world_params *w = &p->world;
     bool flow = false;
     for (uint32_t gi = 0; gi < w->group_count; gi++)
         flow = flow || (p->group[gi].behaviors & BOIDS_BIT(BOIDS_BI_FLOW));
@@ -723,6 +789,27 @@ boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size
     if (flow && (double)w->flow_dims[0] * w->flow_dims[1] * w->flow_dims[2] > 16777216.0)
         FAIL(BOIDS_ERR_PARAM, "flow field of %u x %u x %u cells (allowed: <= 2^24)", w->flow_dims[0], w->flow_dims[1],
              w->flow_dims[2]);
+    return BOIDS_OK;
+}
+
+// Check every value, then derive: the grid (cells of at least the largest
+// interaction radius, and, on a torus, a radius of at most half the world so
+// the minimum image is unique), the alignment scale, the flow-field grid.
+boids_result boids_params_finalize(boids_params *p, char *what, size_t what_size) {
+    boids_result r = check_world(p, what, what_size);
+    if (r == BOIDS_OK)
+        r = check_groups(p, what, what_size);
+    if (r == BOIDS_OK)
+        r = check_bodies(p, what, what_size);
+    if (r == BOIDS_OK)
+        r = check_grid(p, what, what_size);
+    if (r == BOIDS_OK)
+        r = check_scene(p, what, what_size);
+    if (r == BOIDS_OK)
+        r = check_flow(p, what, what_size);
+    if (r != BOIDS_OK)
+        return r;
+    boids_world_params *w = &p->world;
     // Target coordinates never placed (NaN, as boids_params_default leaves
     // them): the world's centre on that axis.
     for (uint32_t a = 0; a < 3; a++)
