@@ -84,10 +84,9 @@ int boids_cli_main(int argc, char **argv, const boids_cli_spec *spec, int (*run)
     return r;
 }
 
-// See cli.h.
-int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_options *out) {
-    set_defaults(spec, out);
-    // --help, --version and --list-flags win wherever they are, even after a bad flag.
+// --help, --version or --list-flags anywhere on the line (even after a bad
+// flag): shown, 1; else 0.
+static int show_help_or_version(int argc, char **argv, const boids_cli_spec *spec) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             boids_cli_help_print(spec, stdout);
@@ -104,6 +103,46 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
             return 1;
         }
     }
+    return 0;
+}
+
+// The row of the flag `name` (name_len characters; long: given as --name):
+// of a name of two rows (--threads), the row this program accepts; NULL
+// for none.
+static const cli_flag *find_flag(const boids_cli_spec *spec, const char *name, size_t name_len, bool long_form) {
+    const cli_flag *f = NULL;
+    for (size_t k = 0; k < cli_flag_count && long_form; k++)
+        if (strlen(cli_flags[k].name) == name_len && strncmp(cli_flags[k].name, name, name_len) == 0 &&
+            (!f || !cli_flags[k].bit || (spec->flags & cli_flags[k].bit)))
+            f = &cli_flags[k];
+    return f;
+}
+
+// The message for arg (= at eq, or NULL), a flag this program does not take:
+// another program's (known), or none, with the nearest name if one is near.
+static int unknown_flag(const boids_cli_spec *spec, const char *arg, const char *eq, const char *name, size_t name_len,
+                        bool known) {
+    char bare[64];
+    snprintf(bare, sizeof bare, "%.*s", (int)(name_len < 63 ? name_len : 63), name);
+    const char *near = cli_flag_suggest(spec, bare);
+    parse_ctx u = {spec, NULL, NULL};
+    char problem[160], text[BOIDS_PARSE_SHOWN_MAX + 8];
+    char *given = strdup(arg);
+    if (given && eq)
+        given[eq - arg] = '\0';
+    boids_parse_shown(given ? given : arg, text, sizeof text);
+    free(given);
+    if (known)
+        snprintf(problem, sizeof problem, "is not an option of %s", spec->prog);
+    else if (near)
+        snprintf(problem, sizeof problem, "is not an option (did you mean --%s?)", near);
+    else
+        snprintf(problem, sizeof problem, "is not an option");
+    return cli_bad(&u, "an option listed by --help", "%s: %s", text, problem);
+}
+
+// The walk over argv: operands, then each flag and its value into out.
+static int parse_args(int argc, char **argv, const boids_cli_spec *spec, boids_options *out) {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         parse_ctx c = {spec, NULL, arg};
@@ -118,39 +157,17 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
         const char *name = arg + (arg[1] == '-' ? 2 : 1);
         const char *eq = strchr(name, '=');
         size_t name_len = eq ? (size_t)(eq - name) : strlen(name);
-        const cli_flag *f = NULL;
-        // A name of two rows (--threads): the row this program accepts.
-        for (size_t k = 0; k < cli_flag_count && arg[1] == '-'; k++)
-            if (strlen(cli_flags[k].name) == name_len && strncmp(cli_flags[k].name, name, name_len) == 0 &&
-                (!f || !cli_flags[k].bit || (spec->flags & cli_flags[k].bit)))
-                f = &cli_flags[k];
+        const cli_flag *f = find_flag(spec, name, name_len, arg[1] == '-');
         char flag[80];
         snprintf(flag, sizeof flag, "--%.*s", (int)(name_len < 60 ? name_len : 60), name);
-        if (!f || (f->bit && !(spec->flags & f->bit))) {
-            char bare[64];
-            snprintf(bare, sizeof bare, "%.*s", (int)(name_len < 63 ? name_len : 63), name);
-            const char *near = cli_flag_suggest(spec, bare);
-            parse_ctx u = {spec, NULL, NULL};
-            char problem[160], text[BOIDS_PARSE_SHOWN_MAX + 8];
-            char *given = strdup(arg);
-            if (given && eq)
-                given[eq - arg] = '\0';
-            boids_parse_shown(given ? given : arg, text, sizeof text);
-            free(given);
-            if (f)
-                snprintf(problem, sizeof problem, "is not an option of %s", spec->prog);
-            else if (near)
-                snprintf(problem, sizeof problem, "is not an option (did you mean --%s?)", near);
-            else
-                snprintf(problem, sizeof problem, "is not an option");
-            return cli_bad(&u, "an option listed by --help", "%s: %s", text, problem);
-        }
+        if (!f || (f->bit && !(spec->flags & f->bit)))
+            return unknown_flag(spec, arg, eq, name, name_len, f != NULL);
         c.flag = flag;
         if (!f->metavar) {
             c.value = NULL;
             if (eq)
                 return cli_bad(&c, flag, "takes no value");
-            if (f->bit == 0) // --help / --version: handled above
+            if (f->bit == 0) // --help / --version: handled first
                 continue;
         } else if (eq) {
             c.value = eq + 1;
@@ -166,7 +183,12 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
         if (cli_flag_value(&c, f, out))
             return 2;
     }
+    return 0;
+}
 
+// --list-scenarios (shown, 1), then the scenario of --workload or
+// --scenario loaded (0; 2 on an error shown).
+static int take_scenario(const boids_cli_spec *spec, boids_options *out) {
     if (out->flags_given & BOIDS_CLI_LIST_SCENARIOS) {
         const char *dir = boids_scenario_dir();
         if (!dir) {
@@ -187,8 +209,13 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
     }
     if (out->scenario_arg && load_scenario(spec, out))
         return 2;
+    return 0;
+}
 
-    // Checks across flags, so that their order does not matter.
+// The checks across flags, after the walk, so that their order does not
+// matter: required flags and operands, flags that need another, what
+// --load excludes, and --world and --origin against the dimension.
+static int check_across_flags(const boids_cli_spec *spec, const boids_options *out) {
     for (size_t k = 0; k < cli_flag_count; k++) {
         const cli_flag *f = &cli_flags[k];
         if (f->bit && (spec->required & f->bit) && !(out->flags_given & f->bit)) {
@@ -251,6 +278,21 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
         return cli_bad(&c, out->dim == 2 ? "X,Y in 2D" : "X,Y,Z in 3D", "has %u coordinates but the run is %uD",
                        origin_n, out->dim);
     }
+    return 0;
+}
+
+// See cli.h.
+int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_options *out) {
+    set_defaults(spec, out);
+    int r = show_help_or_version(argc, argv, spec);
+    if (r == 0)
+        r = parse_args(argc, argv, spec, out);
+    if (r == 0)
+        r = take_scenario(spec, out);
+    if (r == 0)
+        r = check_across_flags(spec, out);
+    if (r != 0)
+        return r;
     if (!out->record_every)
         out->record_every = 1;
     if (!out->stats_every_set) {
