@@ -129,11 +129,11 @@ START_TEST(bad_files) {
     load_bad("[group.a]\nmaxsped = 2\n", ARGV("t.ini:2:", "[group.a] maxsped", "did you mean 'maxspeed'"));
     load_bad("[world]\n\nsize = 10x\n", ARGV("t.ini:3:", "[world] size: '10x'", "WIDTHxHEIGHT"));
     load_bad("[group.a]\nmaxspeed = fast\n", ARGV("t.ini:2:", "maxspeed: 'fast' is not a number", "> 0"));
-    load_bad("[group.a]\nmaxforce = -1\n", ARGV("t.ini:2:", "maxforce: '-1'", "a number > 0"));
+    load_bad("[group.a]\nmaxforce = -1\n", ARGV("t.ini:2:", "maxforce: '-1' is negative", "a maximum steering force > 0"));
     load_bad("[group.a]\nmaxspeed = inf\n", ARGV("maxspeed: 'inf' is not a finite number"));
     load_bad("[world]\ncount = 0\n", ARGV("count: '0' is too small", "1..16777216"));
     load_bad("[world]\ndim = 4\n", ARGV("dim: '4'", "2 or 3"));
-    load_bad("[group.a]\nfov = 400\n", ARGV("fov: '400' is out of range", "0 < fov <= 360"));
+    load_bad("[group.a]\nfov = 400\n", ARGV("fov: '400' is more than 360", "0 < fov <= 360"));
     load_bad("[group.a]\nwander_change = 4\n", ARGV("wander_change: '4' is too large"));
     load_bad("[group.a]\nbehaviors = seek, flok\n", ARGV("unknown behaviour 'flok'", "cohesion"));
     load_bad("[group.a]\nweight.sepration = 2\n", ARGV("unknown behaviour 'sepration'"));

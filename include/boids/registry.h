@@ -334,6 +334,12 @@ typedef struct boids_param_values {
     float weight[BOIDS_BEHAVIOR_COUNT];
 } boids_param_values;
 
+// Reads `text` as the value of parameter id (not WEIGHTS) into *out; trim:
+// 0, or BOIDS_PARSE_TRIM for blanks around the value and its items (a
+// scenario's). NULL when it is good; else the problem, with what is allowed
+// in expected.
+const char *boids_param_read(boids_param_id id, const char *text, unsigned trim, boids_param_value *out, char *problem,
+                             size_t problem_size, char *expected, size_t expected_size);
 // Parses `text` as parameter id into values. NULL when it is good; else the
 // problem ("is negative", "names an unknown behaviour 'x'"), with what is
 // allowed in expected (expected_size bytes).

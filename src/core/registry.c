@@ -138,12 +138,12 @@ done:
 }
 
 // FLOAT and DEGREES: one number in the parameter's range.
-static const char *parse_float(const boids_param_info *in, const char *text, float *out, char *problem,
+static const char *parse_float(const boids_param_info *in, const char *text, unsigned trim, float *out, char *problem,
                                size_t problem_size) {
     bool positive = (in->flags & BOIDS_PF_STRICT) && in->lo == 0.0;
-    unsigned flags = in->kind == BOIDS_PK_DEGREES ? BOIDS_PARSE_POSITIVE | BOIDS_PARSE_DEGREES
-                     : positive                   ? BOIDS_PARSE_POSITIVE
-                                                  : 0u;
+    unsigned flags = trim | (in->kind == BOIDS_PK_DEGREES ? BOIDS_PARSE_POSITIVE | BOIDS_PARSE_DEGREES
+                             : positive                   ? BOIDS_PARSE_POSITIVE
+                                                          : 0u);
     const char *p = boids_parse_float(text, flags, out);
     if (!p && *out < in->lo)
         p = *out < 0.0f ? "negative" : "too small";
@@ -155,8 +155,8 @@ static const char *parse_float(const boids_param_info *in, const char *text, flo
 }
 
 // See boids/registry.h.
-const char *boids_param_parse(boids_param_values *values, boids_param_id id, const char *text, char *problem,
-                              size_t problem_size, char *expected, size_t expected_size) {
+const char *boids_param_read(boids_param_id id, const char *text, unsigned trim, boids_param_value *out, char *problem,
+                             size_t problem_size, char *expected, size_t expected_size) {
     const boids_param_info *in = &boids_param_table[id];
     boids_param_value v = {{0.0f, 0.0f, 0.0f}, {0, 0}, 0};
     const char *bad = NULL, *p;
@@ -167,16 +167,16 @@ const char *boids_param_parse(boids_param_values *values, boids_param_id id, con
     switch (in->kind) {
     case BOIDS_PK_FLOAT:
     case BOIDS_PK_DEGREES:
-        bad = parse_float(in, text, &v.f[0], problem, problem_size);
+        bad = parse_float(in, text, trim, &v.f[0], problem, problem_size);
         break;
     case BOIDS_PK_UINT:
         snprintf(expected, expected_size, "an integer %.0f..%.0f (%s)", in->lo, in->hi, in->expected);
-        if ((p = boids_parse_uint(text, 0, (uint64_t)in->lo, (uint64_t)in->hi, &u)))
+        if ((p = boids_parse_uint(text, trim, (uint64_t)in->lo, (uint64_t)in->hi, &u)))
             snprintf(problem, problem_size, "is %s", p), bad = problem;
         v.u[0] = (uint32_t)u;
         break;
     case BOIDS_PK_CHOICE:
-        if ((k = boids_parse_pick(text, 0, in->choices)) < 0) {
+        if ((k = boids_parse_pick(text, trim, in->choices)) < 0) {
             names_text(in->choices, expected, expected_size);
             snprintf(problem, problem_size, "%s", in->expected);
             bad = problem;
@@ -186,7 +186,8 @@ const char *boids_param_parse(boids_param_values *values, boids_param_id id, con
     case BOIDS_PK_RANGE: {
         static const char *const axis[3] = {"LO", "HI", ""};
         snprintf(expected, expected_size, "%s (finite numbers)", in->expected);
-        if (!numbers(text, ",", BOIDS_PARSE_POSITIVE, 2, 2, 0.0, axis, "a", "numbers", v.f, problem, problem_size))
+        if (!numbers(text, ",", trim | BOIDS_PARSE_POSITIVE, 2, 2, 0.0, axis, "a", "numbers", v.f, problem,
+                     problem_size))
             bad = problem;
         else if (!(v.f[0] <= v.f[1]))
             snprintf(problem, problem_size, "has a LO above its HI"), bad = problem;
@@ -200,20 +201,16 @@ const char *boids_param_parse(boids_param_values *values, boids_param_id id, con
     case BOIDS_PK_BEHAVIORS:
         behavior_names(names, sizeof names);
         snprintf(expected, expected_size, "a comma list of %s, flocking, or all, none", names);
-        if (!boids_parse_behaviors(text, 0, &v.u[0], problem, problem_size))
+        if (!boids_parse_behaviors(text, trim, &v.u[0], problem, problem_size))
             bad = problem;
         break;
-    case BOIDS_PK_WEIGHTS:
-        behavior_names(names, sizeof names);
-        snprintf(expected, expected_size, "name=value,... with a number -1e6..1e6 for each of %s", names);
-        if ((bad = parse_weights(values, text, problem, problem_size)))
-            return bad;
-        values->set[id] = true;
-        return NULL;
+    case BOIDS_PK_WEIGHTS: // (boids_param_parse's)
+        snprintf(problem, problem_size, "is a list of weights");
+        return problem;
     case BOIDS_PK_EXTENTS: {
         static const char *const axis[3] = {"width", "height", "depth"};
         snprintf(expected, expected_size, "WxH (2D) or WxHxD (3D) with every extent a positive number up to 1e9");
-        if (!(v.n = numbers(text, "xX", BOIDS_PARSE_POSITIVE, 2, 3, in->hi, axis, "a", "extents", v.f, problem,
+        if (!(v.n = numbers(text, "xX", trim | BOIDS_PARSE_POSITIVE, 2, 3, in->hi, axis, "a", "extents", v.f, problem,
                             problem_size)))
             bad = problem;
         break;
@@ -221,16 +218,31 @@ const char *boids_param_parse(boids_param_values *values, boids_param_id id, con
     case BOIDS_PK_POINT:
     case BOIDS_PK_VECTOR: {
         static const char *const axis[3] = {"x", "y", "z"};
-        if (!(v.n = numbers(text, ",", 0, 2, 3, in->hi, axis, "an", "coordinates", v.f, problem, problem_size)))
+        if (!(v.n = numbers(text, ",", trim, 2, 3, in->hi, axis, "an", "coordinates", v.f, problem, problem_size)))
             bad = problem;
         break;
     }
     }
-    if (bad)
-        return bad;
-    values->set[id] = true;
-    values->v[id] = v;
-    return NULL;
+    if (!bad)
+        *out = v;
+    return bad;
+}
+
+// See boids/registry.h.
+const char *boids_param_parse(boids_param_values *values, boids_param_id id, const char *text, char *problem,
+                              size_t problem_size, char *expected, size_t expected_size) {
+    const char *bad;
+    if (boids_param_table[id].kind == BOIDS_PK_WEIGHTS) {
+        char names[600];
+        behavior_names(names, sizeof names);
+        snprintf(expected, expected_size, "name=value,... with a number -1e6..1e6 for each of %s", names);
+        bad = parse_weights(values, text, problem, problem_size);
+    } else {
+        bad = boids_param_read(id, text, 0, &values->v[id], problem, problem_size, expected, expected_size);
+    }
+    if (!bad)
+        values->set[id] = true;
+    return bad;
 }
 
 // The value of a FLOAT, UINT, CHOICE, AGENT(S), BEHAVIORS or DEGREES

@@ -175,84 +175,14 @@ static int param_of_key(const char *key, bool group) {
     return -1;
 }
 
-// A value of parameter `in` as a scenario writes it (blanks around items
-// allowed) into v: 1, or 0 with the error recorded.
-static int param_value(parse_ctx *c, const char *sec, const char *key, const boids_param_info *in, const char *value,
+// A value of parameter id as a scenario writes it (blanks around the value
+// and its items allowed) into v: 1, or 0 with the error recorded.
+static int param_value(parse_ctx *c, const char *sec, const char *key, int id, const char *value,
                        boids_param_value *v) {
-    const char *p = NULL;
-    char expected[600], problem[300];
-    uint64_t u = 0;
-    uint32_t n = 0;
-    int k;
-    snprintf(expected, sizeof expected, "%s", in->expected);
-    switch (in->kind) {
-    case BOIDS_PK_FLOAT:
-        return scenario_float_key(c, sec, key, value, (float)in->lo, in->flags & BOIDS_PF_STRICT, (float)in->hi,
-                                  &v->f[0]);
-    case BOIDS_PK_DEGREES:
-        p = boids_parse_float(value, BOIDS_PARSE_TRIM, &v->f[0]);
-        if (!p && !(v->f[0] > 0.0f && v->f[0] <= 360.0f))
-            p = "out of range";
-        snprintf(expected, sizeof expected, "degrees, 0 < fov <= 360");
-        break;
-    case BOIDS_PK_UINT:
-        p = boids_parse_uint(value, BOIDS_PARSE_TRIM, (uint64_t)in->lo, (uint64_t)in->hi, &u);
-        v->u[0] = (uint32_t)u;
-        snprintf(expected, sizeof expected, "an integer %.0f..%.0f (%s)", in->lo, in->hi, in->expected);
-        break;
-    case BOIDS_PK_CHOICE:
-        if ((k = boids_parse_pick(value, BOIDS_PARSE_TRIM, in->choices)) < 0) {
-            char names[300] = ""; // "a, b or c"
-            size_t len = 0;
-            for (size_t i = 0; in->choices[i] && len < sizeof names; i++)
-                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
-                                        i == 0               ? ""
-                                        : in->choices[i + 1] ? ", "
-                                                             : " or ",
-                                        in->choices[i]);
-            scenario_fail(c, c->line, sec, key, value, names, "%s", in->expected);
-            return 0;
-        }
-        v->u[0] = (uint32_t)k;
-        return 1;
-    case BOIDS_PK_RANGE:
-        p = scenario_parse_vector(value, 2, 2, v->f, &n);
-        if (!p && !(v->f[0] > 0.0f))
-            p = "has a LO that is not > 0";
-        else if (!p && !(v->f[0] <= v->f[1]))
-            p = "has a LO above its HI";
-        snprintf(expected, sizeof expected, "LO, HI with 0 < LO <= HI (finite numbers)");
-        if (p) {
-            scenario_fail(c, c->line, sec, key, value, expected, "%s", p);
-            return 0;
-        }
-        return 1;
-    case BOIDS_PK_AGENT:
-    case BOIDS_PK_AGENTS:
-        p = boids_parse_agents(value, in->kind == BOIDS_PK_AGENTS ? 2u : 1u, v->u);
-        break;
-    case BOIDS_PK_VECTOR:
-        p = scenario_parse_vector(value, 2, 3, v->f, &v->n);
-        for (uint32_t a = 0; !p && a < 3; a++)
-            if (!(fabsf(v->f[a]) <= (float)in->hi))
-                p = "is out of range";
-        if (p) {
-            scenario_fail(c, c->line, sec, key, value, expected, "%s", p);
-            return 0;
-        }
-        return 1;
-    case BOIDS_PK_BEHAVIORS:
-        if (!boids_parse_behaviors(value, BOIDS_PARSE_TRIM, &v->u[0], problem, sizeof problem)) {
-            scenario_fail(c, c->line, sec, key, value, scenario_behavior_list(expected, sizeof expected), "%s",
-                          problem);
-            return 0;
-        }
-        return 1;
-    default: // WEIGHTS, EXTENTS, POINT: keys of their own
-        return 0;
-    }
-    if (p) {
-        scenario_fail(c, c->line, sec, key, value, expected, "is %s", p);
+    char problem[600], expected[700];
+    if (boids_param_read((boids_param_id)id, value, BOIDS_PARSE_TRIM, v, problem, sizeof problem, expected,
+                         sizeof expected)) {
+        scenario_fail(c, c->line, sec, key, value, expected, "%s", problem);
         return 0;
     }
     return 1;
@@ -266,7 +196,7 @@ int scenario_world_key(parse_ctx *c, const char *key, const char *value) {
     int id = param_of_key(key, false);
     if (id >= 0) {
         boids_param_value v = {{0.0f, 0.0f, 0.0f}, {0, 0}, 0};
-        if (!param_value(c, sec, key, &boids_param_table[id], value, &v))
+        if (!param_value(c, sec, key, id, value, &v))
             return 0;
         boids_param_put((boids_param_id)id, &v, &c->sc.params, BOIDS_MAX_GROUPS);
         return 1;
@@ -390,7 +320,7 @@ static void body_key(parse_ctx *c, uint32_t gi, int id, const boids_param_value 
 static int group_param_key(parse_ctx *c, const char *sec, uint32_t gi, int id, const char *value) {
     const boids_param_info *in = &boids_param_table[id];
     boids_param_value v = {{0.0f, 0.0f, 0.0f}, {0, 0}, 0};
-    if (!param_value(c, sec, in->key, in, value, &v))
+    if (!param_value(c, sec, in->key, id, value, &v))
         return 0;
     if (in->where == BOIDS_PW_BODY) {
         body_key(c, gi, id, &v);
