@@ -4,7 +4,7 @@ time (see README.md): the library finds a scenarios/ folder beside itself.
 The library is $BOIDS_LIBRARY if set, else ../build/lib/libboids.so.0 (the
 source tree's tools/build.sh output); neither: the package is built without
 it and finds the library at import through BOIDS_LIBRARY or the system
-loader path (boids/__init__.py).
+loader path (boids/_library.py).
 """
 
 import os

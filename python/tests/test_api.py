@@ -4,8 +4,10 @@ examples, the cffi declarations against the C headers, and the neighbour
 graph against a brute-force numpy computation."""
 
 import doctest
+import importlib
 import multiprocessing
 import os
+import pkgutil
 import re
 import subprocess
 
@@ -265,8 +267,12 @@ def test_options_lists_the_keywords():
 def test_documented_examples_run():
     """The docstrings' and python/README.md's >>> examples run as written."""
     flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
-    result = doctest.testmod(boids, optionflags=flags, extraglobs={"np": np})
-    assert result.failed == 0 and result.attempted >= 8, result
+    modules = [boids] + [importlib.import_module(f"boids.{m.name}") for m in pkgutil.iter_modules(boids.__path__)]
+    failed = attempted = 0
+    for module in modules:  # each object's examples are found in the module that defines it
+        result = doctest.testmod(module, optionflags=flags, extraglobs={"np": np})
+        failed, attempted = failed + result.failed, attempted + result.attempted
+    assert failed == 0 and attempted >= 8, (failed, attempted)
     readme = os.path.join(HERE, "..", "README.md")
     result = doctest.testfile(readme, module_relative=False, optionflags=flags, globs={"np": np})
     assert result.failed == 0 and result.attempted >= 5, result
