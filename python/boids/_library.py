@@ -81,8 +81,6 @@ void boids_engine_destroy(boids_engine *e);
 boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done);
 boids_result boids_engine_create_scenario(boids_engine **out, const char *name_or_path,
                                           const boids_engine_desc *desc, char *err, size_t err_size);
-boids_result boids_engine_set_group_value(boids_engine *e, uint32_t group, const char *name,
-                                          float value, char *err, size_t err_size);
 boids_result boids_engine_set_behaviors(boids_engine *e, uint32_t group, uint32_t behaviors, char *err,
                                        size_t err_size);
 boids_result boids_engine_behaviors(const boids_engine *e, uint32_t group, uint32_t *out);
@@ -138,6 +136,9 @@ const boids_recording_info *boids_recording_get_info(const boids_recording *r);
 boids_result boids_recording_frame(boids_recording *r, uint32_t i, uint64_t *step, float (*pos)[4],
                                    float (*vel)[4], char *err, size_t err_size);
 void boids_recording_close(boids_recording *r);
+
+uint32_t boids_engine_option_count(void);
+const char *boids_engine_option_name(uint32_t i, const char **kind);
 
 uint32_t boids_engine_stat_count(void);
 const char *boids_engine_stat_name(uint32_t i);

@@ -1,56 +1,36 @@
 """The keywords of Simulation(...) and set(...) that are boids-run flags:
-their table, and each value as the flag's text by its kind."""
+their table, read from the library (boids_engine_option_name), and each
+value as the flag's text by its kind."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Sequence, Tuple
 
 from ._convert import _integer, _number, _numbers
-from ._library import _MAX_AGENTS, ffi
+from ._library import _MAX_AGENTS, _lib, _text, ffi
+
+
+# Simulation's own parameters that the library also lists as options: the
+# parameter sets the engine's description itself, so it is no keyword here.
+_OWN_PARAMETERS = ("kernel",)
+
+
+def _option_table() -> Dict[str, Tuple[str, str]]:
+    """The Python keyword (the flag in snake_case) -> (the flag without "--",
+    the kind of its value) of every option the library lists."""
+    table = {}
+    kind = ffi.new("const char **")
+    for i in range(_lib.boids_engine_option_count()):
+        flag = _text(_lib.boids_engine_option_name(i, kind))
+        name = flag.replace("-", "_")
+        if flag and name not in _OWN_PARAMETERS:
+            table[name] = (flag, _text(kind[0]))
+    return table
 
 
 # The keywords of Simulation(...) and set(...) that are boids-run flags: the
 # Python name (snake_case) -> (the flag without "--", the kind of value).
-_OPTIONS: Dict[str, Tuple[str, str]] = {
-    "world": ("world", "extents"),
-    "origin": ("origin", "point"),
-    "boundary": ("boundary", "name"),
-    "margin": ("margin", "number"),
-    "wall_corner": ("wall-corner", "name"),
-    "behaviors": ("behaviors", "behaviors"),
-    "radius": ("radius", "number"),
-    "separation": ("separation", "number"),
-    "fov": ("fov", "number"),
-    "alignment_radius": ("alignment-radius", "number"),
-    "cohesion_radius": ("cohesion-radius", "number"),
-    "separation_fov": ("separation-fov", "number"),
-    "alignment_fov": ("alignment-fov", "number"),
-    "cohesion_fov": ("cohesion-fov", "number"),
-    "neighbors_max": ("neighbors-max", "integer"),
-    "eta": ("eta", "number"),
-    "sigma": ("sigma", "number"),
-    "turn": ("turn", "number"),
-    "grid_fine": ("grid-fine", "grid_fine"),
-    "maxspeed": ("maxspeed", "number"),
-    "maxforce": ("maxforce", "number"),
-    "maxspeed_range": ("maxspeed-range", "range"),
-    "maxforce_range": ("maxforce-range", "range"),
-    "rules": ("rules", "name"),
-    "leader": ("leader", "agent"),
-    "formation": ("formation", "name"),
-    "interpose": ("interpose", "agents"),
-    "combine": ("combine", "name"),
-    "dt": ("dt", "number"),
-    "bodies": ("bodies", "name"),
-    "joints": ("joints", "integer"),
-    "body_length": ("body-length", "number"),
-    "path_outside": ("path-outside", "name"),
-    "path_line": ("path-line", "name"),
-    "distribution": ("distribution", "name"),
-    "index": ("index", "name"),
-    "update": ("update", "name"),
-    "weights": ("weights", "weights"),
-}
+_OPTIONS: Dict[str, Tuple[str, str]] = _option_table()
 _FLAG_NAMES = {flag: name for name, (flag, _) in _OPTIONS.items()}
 
 
@@ -68,46 +48,67 @@ def _agent_text(name: str, value: Any) -> str:
     return str(_integer(name, value, 0, _MAX_AGENTS - 1, "an agent id or 'target'"))
 
 
-def _option_text(name: str, value: Any) -> str:
-    """The boids-run value text of keyword `name` (TypeError for a value of
-    the wrong type; the library checks the value itself)."""
-    kind = _OPTIONS[name][1]
-    if kind == "number":
-        return repr(_number(name, value))
-    if kind == "integer":
-        return str(_integer(name, value, 0, 2**32 - 1, "an integer"))
-    if kind == "name":
-        if not isinstance(value, str):
-            raise TypeError(f"{name}: {value!r} is a {type(value).__name__}, not a name (str)")
+def _name_text(name: str, value: Any) -> str:
+    """A name (one of the flag's choices: the library checks which)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name}: {value!r} is a {type(value).__name__}, not a name (str)")
+    return value
+
+
+def _agents_text(name: str, value: Any) -> str:
+    """A pair of agent ids (or "target") as boids-run's --interpose takes it."""
+    if isinstance(value, str) or not hasattr(value, "__len__") or len(value) != 2:
+        raise TypeError(f"{name}: {value!r} is not a pair of agent ids (or 'target')")
+    return ",".join(_agent_text(name, v) for v in value)
+
+
+def _behaviors_text(name: str, value: Any) -> str:
+    """A behaviour name or set ("all", "flocking"), or a list of them."""
+    if isinstance(value, str):
         return value
-    if kind == "extents":
-        return "x".join(_numbers(name, value, 2, 3))
-    if kind == "point":
-        return ",".join(_numbers(name, value, 2, 3))
-    if kind == "range":
-        return ",".join(_numbers(name, value, 2, 2))
-    if kind == "grid_fine":
-        return value if isinstance(value, str) else str(_integer(name, value, 1, 4, "1..4 or 'auto'"))
-    if kind == "agent":
-        return _agent_text(name, value)
-    if kind == "agents":
-        if isinstance(value, str) or not hasattr(value, "__len__") or len(value) != 2:
-            raise TypeError(f"{name}: {value!r} is not a pair of agent ids (or 'target')")
-        return ",".join(_agent_text(name, v) for v in value)
-    if kind == "behaviors":
-        if isinstance(value, str):
-            return value
-        try:
-            names = list(value)
-        except TypeError:
-            raise TypeError(f"{name}: {value!r} is not a behaviour name or a list of them") from None
-        if not all(isinstance(v, str) for v in names):
-            raise TypeError(f"{name}: {value!r} is not a list of behaviour names (str)")
-        return ",".join(names) if names else "none"
-    # weights
+    try:
+        names = list(value)
+    except TypeError:
+        raise TypeError(f"{name}: {value!r} is not a behaviour name or a list of them") from None
+    if not all(isinstance(v, str) for v in names):
+        raise TypeError(f"{name}: {value!r} is not a list of behaviour names (str)")
+    return ",".join(names) if names else "none"
+
+
+def _weights_text(name: str, value: Any) -> str:
+    """A dict of behaviour name -> weight as NAME=W,..."""
     if not isinstance(value, Mapping):
         raise TypeError(f"{name}: {value!r} is not a dict of behaviour name -> weight")
     return ",".join(f"{k}={_number(f'weights[{k!r}]', v)!r}" for k, v in value.items())
+
+
+# Each kind of value the library names (boids_engine_option_name) -> its
+# text from a Python value (TypeError for a value of the wrong type; the
+# library checks the value itself).
+_KINDS: Dict[str, Callable[[str, Any], str]] = {
+    "number": lambda name, v: repr(_number(name, v)),
+    "integer": lambda name, v: str(_integer(name, v, 0, 2**32 - 1, "an integer")),
+    "name": _name_text,
+    "extents": lambda name, v: "x".join(_numbers(name, v, 2, 3)),
+    "point": lambda name, v: ",".join(_numbers(name, v, 2, 3)),
+    "range": lambda name, v: ",".join(_numbers(name, v, 2, 2)),
+    "grid_fine": lambda name, v: v if isinstance(v, str) else str(_integer(name, v, 1, 4, "1..4 or 'auto'")),
+    "agent": _agent_text,
+    "agents": _agents_text,
+    "behaviors": _behaviors_text,
+    "weights": _weights_text,
+}
+
+
+def _option_text(name: str, value: Any) -> str:
+    """The boids-run value text of keyword `name`, by its kind; a kind this
+    package does not know (a newer library) takes the flag's own text."""
+    flag, kind = _OPTIONS[name]
+    if kind in _KINDS:
+        return _KINDS[kind](name, value)
+    if not isinstance(value, str):
+        raise TypeError(f"{name}: {value!r} is a {type(value).__name__}; expected the text of --{flag}")
+    return value
 
 
 def _option_array(values: Mapping[str, Any]):

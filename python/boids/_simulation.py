@@ -7,13 +7,13 @@ import dataclasses
 import os
 import threading
 import time
-from typing import Any, List, Mapping, Optional, Tuple, Union
+from typing import Any, List, Optional, Tuple, Union
 
 import numpy as np
 
 from ._closable import _Closable
 from ._context import _context, _make
-from ._convert import _agents, _integer, _number
+from ._convert import _agents, _integer
 from ._library import (_ARGUMENT, _BUF_ID, _BUF_NEAREST, _BUF_NEIGHBORS, _ERR_SIZE, _FORMAT, _KERNELS, _MAX_AGENTS,
                        _MAX_GROUPS, _MAX_THREADS, _OK, _RADIUS, _backend, _check, _fspath, _lib, _raise,
                        _raise_engine, _text, behaviors, ffi)
@@ -77,7 +77,10 @@ class Simulation(_Closable):
     ``fov=270``, ``maxspeed=4``, ``maxforce=0.1``, ``maxspeed_range=(2, 4)``,
     ``rules="vicsek"``, ``eta=0.3``, ``sigma=0.1``, ``turn=0.5``, ``dt=0.5``,
     ``grid_fine="auto"``, ``index="brute"``, ``update="sequential"``,
-    ``distribution="clustered"``, ``bodies="snake"``, ``leader=0``, ...
+    ``distribution="clustered"``, ``bodies="snake"``, ``leader=0``, and
+    each steering behaviour's own values (``predict=2``,
+    ``wander_radius=4``, ``target_speed=1.5``, ``view_radius=80``,
+    ``leader_offset=(0, -20)``, ...).
     ``shader_dir`` (GPU) reads the shaders from a directory instead of the
     library's built-in copies.
     With ``scenario=`` they change the scenario's values, as the flags do.
@@ -341,60 +344,49 @@ class Simulation(_Closable):
                     err = ffi.new("char[]", _ERR_SIZE)
                     _check(_lib.boids_engine_set_behaviors(e, g, m, err, len(err)), err)
 
-    def set(self, maxspeed: Optional[float] = None, maxforce: Optional[float] = None,
-            radius: Optional[float] = None, separation: Optional[float] = None,
-            weights: Optional[Mapping[str, float]] = None, group: Optional[int] = None, *,
-            eta: Optional[float] = None, sigma: Optional[float] = None, turn: Optional[float] = None,
-            alignment_radius: Optional[float] = None, cohesion_radius: Optional[float] = None,
-            **options: Any) -> None:
+    def set(self, *, group: Optional[int] = None, **options: Any) -> None:
         """Sets values after creation, in every group (group=None) or one:
-        maxspeed, maxforce, radius, separation (> 0) and weights ({"alignment": 2.0,
-        ...}: behaviour name -> weight, -1e6..1e6), as a scenario file's
-        [group] keys; the collective-motion models' (docs/MODELS.md):
-        eta (rules vicsek, 0..2 pi), sigma (rules couzin, 0..pi), turn
-        (radians per time unit, 0..pi), alignment_radius and cohesion_radius
-        (Couzin's r_o, r_a); and any other keyword of ``Simulation(...)``
-        that does not fix the grid or the world: boundary, margin,
-        wall_corner, behaviors, fov and the rules' fovs, neighbors_max,
-        maxspeed_range, maxforce_range, rules, leader, formation, interpose,
-        combine, dt, path_outside, path_line (boundary, margin, wall_corner,
-        combine, dt and the path's are the world's: every group's, whatever
-        ``group`` says).  world, origin, grid_fine,
+        any keyword of ``Simulation(...)`` (``boids.options()``) that does
+        not fix the grid or the world, with the same values: maxspeed,
+        maxforce, radius, separation, weights ({"alignment": 2.0, ...}:
+        behaviour name -> weight, -1e6..1e6), behaviors, fov and the rules'
+        fovs, the steering behaviours' distances and speeds (predict,
+        wander_radius, target_speed, view_radius, leader_offset, ...),
+        the collective-motion models' (docs/MODELS.md: eta for rules
+        vicsek, 0..2 pi; sigma for rules couzin, 0..pi; turn, radians per
+        time unit, 0..pi; alignment_radius and cohesion_radius, Couzin's
+        r_o and r_a), boundary, margin, wall_corner, neighbors_max,
+        maxspeed_range, maxforce_range, rules, leader, formation,
+        interpose, combine, dt, path_outside, path_line (boundary, margin,
+        wall_corner, combine, dt and the path's are the world's: every
+        group's, whatever ``group`` says).  world, origin, grid_fine,
         bodies, joints, body_length, distribution, index and update need a
-        new simulation: ValueError saying so.  The named values go through
-        boids_engine_set_group_value in turn, then the others at once; the
-        first refused raises ValueError with the engine's line (values set
-        before it stay).  A radius wider than the grid the simulation was
-        made with is refused (give it to ``Simulation(radius=...)``); a
-        dynamic scenario's varying weight is overwritten by its schedule at
-        the next step."""
+        new simulation: ValueError saying so.  The keywords are applied
+        at once, as boids-run applies its flags; a refused one raises
+        ValueError with the engine's line and nothing changes.  A radius
+        wider than the grid the simulation was made with is refused (give
+        it to ``Simulation(radius=...)``); a dynamic scenario's varying
+        weight is overwritten by its schedule at the next step."""
         unknown = [k for k in options if k not in _OPTIONS]
         if unknown:
             _unknown_keyword("set", unknown)
-        values = [(k, _number(k, v)) for k, v in (("maxspeed", maxspeed), ("maxforce", maxforce),
-                                                  ("radius", radius), ("separation", separation),
-                                                  ("eta", eta), ("sigma", sigma), ("turn", turn),
-                                                  ("alignment_radius", alignment_radius),
-                                                  ("cohesion_radius", cohesion_radius)) if v is not None]
-        if weights is not None:
-            if not isinstance(weights, Mapping):
-                raise TypeError(f"weights: {weights!r} is not a dict of behaviour name -> weight")
-            values += [(f"weight.{k}", _number(f"weights[{k!r}]", v)) for k, v in weights.items()]
         g = 0xFFFFFFFF if group is None else _integer("group", group, 0, 0xFFFFFFFE, "a group index")
         opts, n, texts = _option_array(options)
         with self._lock:
             e = self._owner()
-            for name, value in values:
-                err = ffi.new("char[]", _ERR_SIZE)
-                code = _lib.boids_engine_set_group_value(e, g, str(name).encode(), value, err, _ERR_SIZE)
-                if code == _RADIUS and name in ("radius", "separation", "alignment_radius", "cohesion_radius"):
-                    _raise(code, _text(err) + f"; or give {name}= to Simulation(...) to make a grid for it")
-                _check(code, err)
             if n:
                 err = ffi.new("char[]", _ERR_SIZE)
                 code = _lib.boids_engine_set_options(e, g, opts, n, err, _ERR_SIZE)
                 if code != _OK:
-                    _raise(code, _python_words(_text(err)))
+                    # The engine names the options as a whole "options": here, the call.
+                    message = _python_words(_text(err))
+                    if message.startswith("options "):
+                        given = ", ".join(f"{k}={v!r}" for k, v in options.items())
+                        message = f"set({given}) " + message[len("options "):]
+                    if code == _RADIUS:
+                        given = ", ".join(f"{k}=" for k in options)
+                        message += f"; or give {given} to Simulation(...) to make a grid for it"
+                    _raise(code, message)
         del texts
 
     def enable(self, name: str, group: Optional[int] = None) -> None:

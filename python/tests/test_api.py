@@ -187,6 +187,14 @@ def test_init_from_a_csv(tmp_path):
     ({"rules": "heading", "turn": 0.3}, ["--rules", "heading", "--turn", "0.3"]),
     ({"maxspeed_range": (2, 4), "index": "brute", "update": "sequential"},
      ["--maxspeed-range", "2,4", "--index", "brute", "--update", "sequential"]),
+    ({"behaviors": ["separation", "wander", "speed"], "wander_distance": 40, "wander_radius": 10,
+      "wander_change": 0.5, "target_speed": 2.5},
+     ["--behaviors", "separation,wander,speed", "--wander-distance", "40", "--wander-radius", "10",
+      "--wander-change", "0.5", "--target-speed", "2.5"]),
+    ({"behaviors": "flocking,view", "view_radius": 30, "view_fov": 200, "neighbors_max": 7},
+     ["--behaviors", "flocking,view", "--view-radius", "30", "--view-fov", "200", "--neighbors-max", "7"]),
+    ({"leader": 0, "behaviors": ["separation", "offset"], "leader_offset": (0, -20)},
+     ["--leader", "0", "--behaviors", "separation,offset", "--leader-offset", "0,-20"]),
 ])
 def test_keywords_match_boids_run_flags(kwargs, flags):
     """Each keyword gives boids-run's state-hash for its flag."""
@@ -259,6 +267,36 @@ def test_options_lists_the_keywords():
               "eta", "sigma", "turn", "rules"):
         assert n in names
     assert all("-" not in n for n in names)
+
+
+def test_options_come_from_the_library():
+    """The keywords are the library's options (boids_engine_option_name) in
+    snake_case, every kind of value among those the package converts, none
+    of them a parameter of Simulation(...) itself; set() takes the new
+    steering keywords as the flags give them from the start."""
+    import inspect
+
+    from boids import _options
+
+    kind = boids.ffi.new("const char **")
+    listed = {}
+    for i in range(boids._lib.boids_engine_option_count()):
+        flag = boids.ffi.string(boids._lib.boids_engine_option_name(i, kind)).decode()
+        listed[flag.replace("-", "_")] = (flag, boids.ffi.string(kind[0]).decode())
+    own = set(inspect.signature(boids.Simulation.__init__).parameters)
+    assert boids._OPTIONS == {k: v for k, v in listed.items() if k not in own}
+    assert {k for _, k in boids._OPTIONS.values()} <= set(_options._KINDS)
+    assert own.isdisjoint(boids.options())
+    for name in ("predict", "wander_radius", "target_speed", "view_radius", "leader_offset"):
+        assert name in boids.options()
+    flags = ["--behaviors", "separation,wander,speed,pursue", "--predict", "2", "--wander-radius", "4",
+             "--target-speed", "1.5", "--leader-offset", "3,-20"]
+    expected = run_hash("--count", "300", "--seed", "2", "--steps", "5", *flags)
+    with boids.Simulation(count=300, seed=2) as sim:
+        sim.set(behaviors=["separation", "wander", "speed", "pursue"], predict=2, wander_radius=4,
+                target_speed=1.5, leader_offset=(3, -20))
+        sim.step(5)
+        assert sim.state_hash == expected
 
 
 # ---- documented examples, version, typing ---------------------------------------------

@@ -267,7 +267,7 @@ def test_models_from_python():
 
 @pytest.mark.parametrize("kwargs,words", [
     ({"maxspeed": -1}, ["maxspeed", "-1", "> 0"]),
-    ({"weights": {"alignment": 2e6}}, ["weight.alignment", "-1e6..1e6"]),
+    ({"weights": {"alignment": 2e6}}, ["weights", "alignment", "-1e6..1e6"]),
     ({"weights": {"nosuch": 1}}, ["nosuch"]),
     ({"radius": 1e6}, ["radius"]),
     ({"maxforce": 1, "group": 5}, ["group", "5"]),
