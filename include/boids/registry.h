@@ -66,6 +66,8 @@ typedef enum boids_param_section {
 #define BOIDS_PF_NO_FLAG 8u  // a scenario key only (no flag, no keyword)
 #define BOIDS_PF_NO_KEY 16u  // no scenario key of its own (written and read by the scenario's own rules)
 #define BOIDS_PF_CONE 32u    // DEGREES: sets its own cone (aux) in own_cones
+#define BOIDS_PF_REACH 64u   // part of the interaction radius (the grid's cells): a bad one is BOIDS_ERR_RADIUS
+#define BOIDS_PF_UNSET0 128u // 0 means unset (another value stands in): allowed besides the range
 
 #define BOIDS_PG_FIELD(f) offsetof(boids_group_params, f)
 #define BOIDS_PW_FIELD(f) offsetof(boids_world_params, f)
@@ -96,7 +98,7 @@ typedef enum boids_param_section {
       0, 0, 0, 0, boids_parse_boundary_names, "MODE", BOIDS_PS_WORLD, "is not a boundary mode",                       \
       "the world's edges: %N (default wrap; margin: the chapter's sketch, borders() with plain distances)")           \
     X(MARGIN, "margin", "margin", "margin", BOIDS_PK_FLOAT, BOIDS_PW_WORLD, BOIDS_PW_FIELD(margin), 0, 1e9, 0,        \
-      BOIDS_PF_STRICT, 0, NULL, "R", BOIDS_PS_WORLD,                                                                  \
+      BOIDS_PF_STRICT|BOIDS_PF_UNSET0, 0, NULL, "R", BOIDS_PS_WORLD,                                                  \
       "a margin > 0 (boundary margin: the boid size r of the chapter's sketch, default 3)",                           \
       "boundary margin's margin, the sketch's boid size r (default 3)")                                               \
     X(WALL_CORNER, "wall_corner", "wall-corner", "wall_corner", BOIDS_PK_CHOICE, BOIDS_PW_WORLD,                      \
@@ -140,20 +142,21 @@ typedef enum boids_param_section {
       BOIDS_PG_FIELD(maxforce_lo), 0, 3.4e38, 0, 0, 0, NULL, "LO,HI", BOIDS_PS_AGENTS, "LO,HI with 0 < LO <= HI",     \
       "each agent's own maxforce, uniform in LO..HI")                                                                 \
     X(RADIUS, "radius", "radius", "radius", BOIDS_PK_FLOAT, BOIDS_PW_GROUP, BOIDS_PG_FIELD(radius), 0, 3.4e38, 50,    \
-      BOIDS_PF_STRICT, 0, NULL, "R", BOIDS_PS_AGENTS, "a perception radius > 0", "perception radius (default 50)")    \
+      BOIDS_PF_STRICT|BOIDS_PF_REACH, 0, NULL, "R", BOIDS_PS_AGENTS, "a perception radius > 0",                       \
+      "perception radius (default 50)")                                                                               \
     X(SEPARATION, "separation", "separation", "separation", BOIDS_PK_FLOAT, BOIDS_PW_GROUP,                           \
-      BOIDS_PG_FIELD(separation), 0, 3.4e38, 25, BOIDS_PF_STRICT|BOIDS_PF_TUNE, 0, NULL, "R", BOIDS_PS_AGENTS,        \
-      "a desired separation > 0", "desired separation (default 25)")                                                  \
+      BOIDS_PG_FIELD(separation), 0, 3.4e38, 25, BOIDS_PF_STRICT|BOIDS_PF_TUNE|BOIDS_PF_REACH, 0, NULL, "R",          \
+      BOIDS_PS_AGENTS, "a desired separation > 0", "desired separation (default 25)")                                 \
     X(FOV, "fov", "fov", "fov", BOIDS_PK_DEGREES, BOIDS_PW_GROUP, BOIDS_PG_FIELD(fov_cos), 0, 360, 360, 0, 0,         \
       NULL, "DEGREES", BOIDS_PS_AGENTS, "a field of view in degrees, 0 < fov <= 360",                                 \
       "field of view, 0 < fov <= 360 (default 360)")                                                                  \
     X(ALIGNMENT_RADIUS, "alignment_radius", "alignment-radius", "alignment_radius", BOIDS_PK_FLOAT,                   \
-      BOIDS_PW_GROUP, BOIDS_PG_FIELD(alignment_radius), 0, 3.4e38, 0, BOIDS_PF_STRICT, 0, NULL, "R",                  \
-      BOIDS_PS_AGENTS, "an alignment radius > 0",                                                                     \
+      BOIDS_PW_GROUP, BOIDS_PG_FIELD(alignment_radius), 0, 3.4e38, 0,                                                 \
+      BOIDS_PF_STRICT|BOIDS_PF_REACH|BOIDS_PF_UNSET0, 0, NULL, "R", BOIDS_PS_AGENTS, "an alignment radius > 0",       \
       "alignment's own radius (OpenSteer's per-rule neighbourhoods; default --radius)")                               \
     X(COHESION_RADIUS, "cohesion_radius", "cohesion-radius", "cohesion_radius", BOIDS_PK_FLOAT, BOIDS_PW_GROUP,       \
-      BOIDS_PG_FIELD(cohesion_radius), 0, 3.4e38, 0, BOIDS_PF_STRICT, 0, NULL, "R", BOIDS_PS_AGENTS,                  \
-      "a cohesion radius > 0", "cohesion's own radius (default --radius)")                                            \
+      BOIDS_PG_FIELD(cohesion_radius), 0, 3.4e38, 0, BOIDS_PF_STRICT|BOIDS_PF_REACH|BOIDS_PF_UNSET0, 0, NULL, "R",    \
+      BOIDS_PS_AGENTS, "a cohesion radius > 0", "cohesion's own radius (default --radius)")                           \
     X(SEPARATION_FOV, "separation_fov", "separation-fov", "separation_fov", BOIDS_PK_DEGREES, BOIDS_PW_GROUP,         \
       BOIDS_PG_FIELD(separation_fov_cos), 0, 360, 0, BOIDS_PF_CONE, BOIDS_CONE_SEPARATION, NULL, "DEGREES",           \
       BOIDS_PS_AGENTS, "separation's field of view in degrees, 0 < fov <= 360",                                       \
@@ -172,7 +175,7 @@ typedef enum boids_param_section {
       "topological neighbourhoods (Ballerini et al. 2008), 0..32: each agent heeds only its K nearest "               \
       "accepted neighbours (ties: the smaller id); 0 (default) = every neighbour")                                    \
     X(VIEW_RADIUS, "view_radius", "view-radius", "view_radius", BOIDS_PK_FLOAT, BOIDS_PW_GROUP,                       \
-      BOIDS_PG_FIELD(view_radius), 0, 3.4e38, 50, BOIDS_PF_STRICT, 0, NULL, "R", BOIDS_PS_AGENTS,                     \
+      BOIDS_PG_FIELD(view_radius), 0, 3.4e38, 50, BOIDS_PF_STRICT|BOIDS_PF_REACH, 0, NULL, "R", BOIDS_PS_AGENTS,      \
       "a view radius > 0", "view (Flake's fourth rule): how far ahead a neighbour blocks the view (default 50)")      \
     X(VIEW_FOV, "view_fov", "view-fov", "view_fov", BOIDS_PK_DEGREES, BOIDS_PW_GROUP, BOIDS_PG_FIELD(view_cos), 0,    \
       360, 60, 0, 0, NULL, "DEGREES", BOIDS_PS_AGENTS, "the view's cone in degrees, 0 < fov <= 360",                  \
@@ -276,7 +279,7 @@ typedef enum boids_param_section {
       "the turn per time unit in radians, 0..pi (rules heading: per rule; couzin: the most)",                         \
       "the turn per time unit, 0..pi (rules heading: per rule; couzin: the most)")                                    \
     X(REPULSE, "repulse", "repulse", "repulse", BOIDS_PK_FLOAT, BOIDS_PW_GROUP, BOIDS_PG_FIELD(repulse), 0,           \
-      BOIDS_MAX_EXTENT, 0, 0, 0, NULL, "K", BOIDS_PS_RULES, "a factor 0..1e9 (0: the default 0.05)",                  \
+      BOIDS_MAX_EXTENT, 0, BOIDS_PF_UNSET0, 0, NULL, "K", BOIDS_PS_RULES, "a factor 0..1e9 (0: the default 0.05)",    \
       "rules circles: the repulsion factor (default 0.05)")                                                           \
     /* Bodies. */                                                                                                     \
     X(BODIES, "bodies", "bodies", "body", BOIDS_PK_CHOICE, BOIDS_PW_BODY, 0, 0, 0, 0, BOIDS_PF_CREATE, 0,             \
@@ -286,7 +289,7 @@ typedef enum boids_param_section {
     X(JOINTS, "joints", "joints", "joints", BOIDS_PK_UINT, BOIDS_PW_BODY, 0, BOIDS_MIN_JOINTS, BOIDS_MAX_JOINTS,      \
       12, BOIDS_PF_CREATE, 0, NULL, "J", BOIDS_PS_BODIES, "joints per body", "joints per body, 2..32 (default 12)")   \
     X(BODY_LENGTH, "body_length", "body-length", "body_length", BOIDS_PK_FLOAT, BOIDS_PW_BODY, 0, 0, 3.4e38, 0,       \
-      BOIDS_PF_STRICT|BOIDS_PF_CREATE, 0, NULL, "L", BOIDS_PS_BODIES,                                                 \
+      BOIDS_PF_STRICT|BOIDS_PF_CREATE|BOIDS_PF_UNSET0, 0, NULL, "L", BOIDS_PS_BODIES,                                 \
       "a body length > 0 (world units, head to tail)",                                                                \
       "a body's length head to tail (default 1.2 x the separation)")
 

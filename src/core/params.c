@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "boids/core.h"
+#include "boids/registry.h"
 
 // The user's names of the behaviours (shared.h BOIDS_BEHAVIORS).
 #define BEHAVIOR_NAME(index, NAME, name, gathers) [index] = #name,
@@ -45,46 +46,34 @@ void boids_behaviors_text(uint32_t bits, const char *sep, char *buf, size_t size
 // One group with the chapter's flocking values (Nature of Code 5, Example
 // "Flocking": maxspeed 3, maxforce 0.05, neighbordist 50, desiredseparation
 // 25, weights 1.5 / 1.0 / 1.0) and sensible values for everything else.
+// The numbers of a group or the world at base (`where`) to their registry
+// defaults (boids/registry.h).
+static void registry_defaults(boids_param_where where, char *base) {
+    for (int i = 0; i < BOIDS_PARAM_COUNT; i++) {
+        const boids_param_info *in = &boids_param_table[i];
+        if (in->where == where && in->kind == BOIDS_PK_FLOAT) {
+            float x = (float)in->def;
+            memcpy(base + in->field, &x, sizeof x);
+        }
+    }
+}
+
 static void group_default(boids_group_params *g) {
     memset(g, 0, sizeof(*g));
-    g->maxspeed = 3.0f;
-    g->maxforce = 0.05f;
-    g->radius = 50.0f;
-    g->separation = 25.0f;
-    g->fov_cos = -1.0f;
-    g->view_radius = 50.0f;
+    registry_defaults(BOIDS_PW_GROUP, (char *)g);
+    g->fov_cos = -1.0f;       // 360 degrees
     g->view_cos = 0.8660254f; // +-30 degrees
-    g->predict = 10.0f;
-    g->arrive_radius = 100.0f;
-    g->wander_distance = 80.0f;
-    g->wander_radius = 25.0f;
-    g->wander_change = 0.3f;
-    g->path_predict = 25.0f;
-    g->path_ahead = 10.0f;
-    g->avoid_distance = 50.0f;
-    g->priority_threshold = 0.005f;
     for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
         *boids_weight_ref(g, i) = 1.0f;
     *boids_weight_ref(g, BOIDS_BI_SEPARATION) = 1.5f;
     g->behaviors = BOIDS_B_FLOCKING;
     g->relations = 0; // BOIDS_REL_FLOCK with every group
-    g->max_turn = 0.0f;
-    g->body_radius = 3.0f; // the chapter's boid size r
     g->rules = BOIDS_RULES_CHAPTER;
-    g->turn = BOIDS_TURN_DEFAULT; // heading rules: about 3 degrees per rule and step
-    g->target_speed = BOIDS_TARGET_SPEED_DEFAULT;
-    g->queue_distance = BOIDS_QUEUE_DISTANCE_DEFAULT;
-    g->avoid_horizon = BOIDS_AVOID_HORIZON_DEFAULT;
-    g->hide_margin = BOIDS_HIDE_MARGIN_DEFAULT;
     g->leader_offset[0] = BOIDS_LEADER_OFFSET_DEFAULT;
     g->leader = BOIDS_ID_TARGET;
     g->formation = BOIDS_FORMATION_NONE;
-    g->formation_spacing = BOIDS_FORMATION_SPACING_DEFAULT;
-    g->leader_behind = BOIDS_LEADER_BEHIND_DEFAULT;
-    g->leader_sight = BOIDS_LEADER_SIGHT_DEFAULT;
     g->interpose_a = 0;
     g->interpose_b = BOIDS_ID_TARGET;
-    g->feeler_length = BOIDS_FEELER_LENGTH_DEFAULT;
 }
 
 // Defaults for `count` agents in `dim` dimensions; world auto-sized.
@@ -97,8 +86,7 @@ void boids_params_default(boids_params *p, uint32_t count, uint32_t dim) {
     w->combine = BOIDS_COMBINE_SUM;
     w->group_count = 1;
     w->seed_lo = 1;
-    w->dt = 1.0f;
-    w->wall_offset = 25.0f;
+    registry_defaults(BOIDS_PW_WORLD, (char *)w); // dt 1, wall_offset 25
     for (uint32_t a = 0; a < 3; a++)
         w->target_pos[a] = NAN; // unplaced: finalize puts it at the world's centre
     for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
@@ -458,31 +446,67 @@ static boids_result check_world(boids_params *p, char *what, size_t what_size) {
     return BOIDS_OK;
 }
 
+// What a registry number of a group allows, as a message says it ("> 0",
+// "0..3.14159", ">= 0, or 0 for the default").
+static void range_text(const boids_param_info *in, char *buf, size_t size) {
+    bool strict = in->flags & BOIDS_PF_STRICT, bounded = in->hi < 3e38;
+    if (bounded && !strict)
+        snprintf(buf, size, "%g..%g", in->lo, in->hi);
+    else if (bounded)
+        snprintf(buf, size, "> %g and <= %g", in->lo, in->hi);
+    else
+        snprintf(buf, size, "%s %g, finite", strict ? ">" : ">=", in->lo);
+    if (in->flags & BOIDS_PF_UNSET0) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, size - n, ", or 0 for the default");
+    }
+}
+
+// Every number and choice of a group that the registry describes
+// (boids/registry.h) in its range: finite, above lo (or at it), at most hi,
+// 0 where 0 means unset; a choice one of its names. The noise word is its
+// rule set's (check_group_rules). A radius of the grid's reach that is out
+// of range is BOIDS_ERR_RADIUS, anything else BOIDS_ERR_PARAM.
+static boids_result check_group_registry(const boids_group_params *g, uint32_t gi, char *what, size_t what_size) {
+    char allowed[128];
+    for (int i = 0; i < BOIDS_PARAM_COUNT; i++) {
+        const boids_param_info *in = &boids_param_table[i];
+        if (in->where != BOIDS_PW_GROUP || i == BOIDS_PARAM_ETA || i == BOIDS_PARAM_SIGMA)
+            continue;
+        const char *at = (const char *)g + in->field;
+        if (in->kind == BOIDS_PK_FLOAT) {
+            float x;
+            memcpy(&x, at, sizeof x);
+            bool above = (in->flags & BOIDS_PF_STRICT) ? x > in->lo : x >= in->lo;
+            bool unset = (in->flags & BOIDS_PF_UNSET0) && x == 0.0f;
+            if (!(isfinite(x) && (unset || above) && x <= in->hi)) {
+                range_text(in, allowed, sizeof allowed);
+                FAIL(in->flags & BOIDS_PF_REACH ? BOIDS_ERR_RADIUS : BOIDS_ERR_PARAM, "%s %g of group %u (allowed: %s)",
+                     in->name, (double)x, gi, allowed);
+            }
+        } else if (in->kind == BOIDS_PK_UINT || in->kind == BOIDS_PK_CHOICE) {
+            uint32_t u, n = 0;
+            memcpy(&u, at, sizeof u);
+            while (in->choices && in->choices[n])
+                n++;
+            if (in->kind == BOIDS_PK_CHOICE ? u >= n : (u < in->lo || u > in->hi)) {
+                if (in->kind == BOIDS_PK_CHOICE)
+                    snprintf(allowed, sizeof allowed, "0..%u, a name of --%s", n - 1, in->flag);
+                else
+                    snprintf(allowed, sizeof allowed, "%.0f..%.0f", in->lo, in->hi);
+                FAIL(BOIDS_ERR_PARAM, "%s %u of group %u (allowed: %s)", in->name, u, gi, allowed);
+            }
+        }
+    }
+    return BOIDS_OK;
+}
+
 // A group's radii, speed and force, field of view and per-rule
 // neighbourhoods.
 static boids_result check_group_radii(const boids_group_params *g, uint32_t gi, char *what, size_t what_size) {
-    if (!finite_pos(g->radius))
-        FAIL(BOIDS_ERR_RADIUS, "radius %g of group %u (allowed: > 0)", (double)g->radius, gi);
-    if (!finite_pos(g->separation))
-        FAIL(BOIDS_ERR_RADIUS, "separation %g of group %u (allowed: > 0)", (double)g->separation, gi);
-    if (!finite_pos(g->view_radius))
-        FAIL(BOIDS_ERR_RADIUS, "view radius %g of group %u (allowed: > 0)", (double)g->view_radius, gi);
-    if (!finite_pos(g->maxspeed) || !finite_pos(g->maxforce))
-        FAIL(BOIDS_ERR_PARAM, "maxspeed %g / maxforce %g of group %u (allowed: > 0)", (double)g->maxspeed,
-             (double)g->maxforce, gi);
     if (!(g->fov_cos >= -1.0f && g->fov_cos <= 1.0f) || !(g->view_cos >= -1.0f && g->view_cos <= 1.0f))
         FAIL(BOIDS_ERR_PARAM, "field of view cosine %g / %g of group %u (allowed: -1..1)", (double)g->fov_cos,
              (double)g->view_cos, gi);
-    // Per-rule neighbourhoods: a radius 0 (the perception radius) or > 0;
-    // a cone -1..1 where its bit is set, else 0 (nothing hidden).
-    const float rule_r[2] = {g->alignment_radius, g->cohesion_radius};
-    for (int k = 0; k < 2; k++)
-        if (!(rule_r[k] == 0.0f || finite_pos(rule_r[k])))
-            FAIL(BOIDS_ERR_RADIUS, "%s radius %g of group %u (allowed: > 0, or 0 for the radius)",
-                 k ? "cohesion" : "alignment", (double)rule_r[k], gi);
-    if (g->neighbors_max > BOIDS_MAX_NEIGHBORS_K)
-        FAIL(BOIDS_ERR_PARAM, "neighbors_max %u of group %u (allowed: 0..%u, 0 for every neighbour)", g->neighbors_max,
-             gi, BOIDS_MAX_NEIGHBORS_K);
     if (g->own_cones & ~BOIDS_CONES || g->cones_spare1)
         FAIL(BOIDS_ERR_PARAM, "own-cone bits 0x%x / spare words of group %u (allowed: the bits of 0x%x, 0)",
              g->own_cones, gi, BOIDS_CONES);
@@ -500,16 +524,6 @@ static boids_result check_group_radii(const boids_group_params *g, uint32_t gi, 
 // A group's steering parameters, weights, behaviours and rule set (a
 // missing arrive radius becomes 1e-6).
 static boids_result check_group_steering(boids_group_params *g, uint32_t gi, char *what, size_t what_size) {
-    const float *pos_params[] = {&g->predict, &g->arrive_radius, &g->wander_distance, &g->wander_radius,
-                                 &g->wander_change, &g->path_predict, &g->path_ahead, &g->avoid_distance,
-                                 &g->priority_threshold, &g->max_turn, &g->body_radius};
-    for (size_t k = 0; k < sizeof(pos_params) / sizeof(pos_params[0]); k++)
-        if (!isfinite(*pos_params[k]) || *pos_params[k] < 0.0f)
-            FAIL(BOIDS_ERR_PARAM, "a steering parameter of group %u is %g (allowed: >= 0, finite)", gi,
-                 (double)*pos_params[k]);
-    // Wander's angle step stays below pi, so one wrap brings the angle back.
-    if (g->wander_change > BOIDS_PI)
-        FAIL(BOIDS_ERR_PARAM, "wander change %g of group %u (allowed: 0..pi)", (double)g->wander_change, gi);
     if (!(g->arrive_radius > 0.0f))
         g->arrive_radius = 1e-6f;
     for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
@@ -517,19 +531,6 @@ static boids_result check_group_steering(boids_group_params *g, uint32_t gi, cha
             FAIL(BOIDS_ERR_PARAM, "weight of %s in group %u is not finite", boids_behavior_name(i), gi);
     if (g->behaviors >> BOIDS_BEHAVIOR_COUNT)
         FAIL(BOIDS_ERR_PARAM, "behaviour bits 0x%x of group %u", g->behaviors, gi);
-    if (g->rules >= BOIDS_RULES_COUNT)
-        FAIL(BOIDS_ERR_PARAM, "rules %u of group %u (allowed: chapter, tutorial, heading, circles, vicsek or couzin)",
-             g->rules, gi);
-    if (!isfinite(g->turn) || g->turn < 0.0f || g->turn > BOIDS_PI)
-        FAIL(BOIDS_ERR_PARAM, "turn %g of group %u (allowed: 0..pi radians)", (double)g->turn, gi);
-    if (!isfinite(g->target_speed) || g->target_speed < 0.0f)
-        FAIL(BOIDS_ERR_PARAM, "target speed %g of group %u (allowed: >= 0, finite)", (double)g->target_speed, gi);
-    if (!isfinite(g->queue_distance) || g->queue_distance < 0.0f)
-        FAIL(BOIDS_ERR_PARAM, "queue distance %g of group %u (allowed: >= 0, finite)", (double)g->queue_distance, gi);
-    if (!isfinite(g->avoid_horizon) || g->avoid_horizon < 0.0f)
-        FAIL(BOIDS_ERR_PARAM, "avoid horizon %g of group %u (allowed: >= 0, finite)", (double)g->avoid_horizon, gi);
-    if (!isfinite(g->hide_margin) || g->hide_margin < 0.0f)
-        FAIL(BOIDS_ERR_PARAM, "hide margin %g of group %u (allowed: >= 0, finite)", (double)g->hide_margin, gi);
     return BOIDS_OK;
 }
 
@@ -551,15 +552,6 @@ static boids_result check_group_leader(const boids_world_params *w, boids_group_
                  : k == 1 ? "interpose A"
                           : "interpose B",
                  named[k], gi, w->count);
-    if (g->formation >= BOIDS_FORMATION_COUNT)
-        FAIL(BOIDS_ERR_PARAM, "formation %u of group %u (allowed: none, line, column, v, ring)", g->formation, gi);
-    const float leader_params[] = {g->formation_spacing, g->leader_behind, g->leader_sight, g->feeler_length};
-    for (size_t k = 0; k < sizeof leader_params / sizeof leader_params[0]; k++)
-        if (!isfinite(leader_params[k]) || leader_params[k] < 0.0f || leader_params[k] > BOIDS_MAX_EXTENT)
-            FAIL(BOIDS_ERR_PARAM,
-                 "formation spacing, leader behind / sight or feeler length %g of group %u "
-                 "(allowed: 0..1e9)",
-                 (double)leader_params[k], gi);
     for (int a = 0; a < 3; a++)
         if (!isfinite(g->leader_offset[a]) || fabsf(g->leader_offset[a]) > BOIDS_MAX_EXTENT)
             FAIL(BOIDS_ERR_PARAM, "leader offset %g of group %u (allowed: -1e9..1e9)", (double)g->leader_offset[a], gi);
@@ -610,9 +602,6 @@ static boids_result check_group_rules(const boids_world_params *w, const boids_g
              "rules couzin of group %u with zones r_r %g, r_o %g, r_a %g (allowed: separation <= alignment radius "
              "<= cohesion radius)",
              gi, (double)g->separation, (double)boids_alignment_radius(g), (double)boids_cohesion_radius(g));
-    if (!isfinite(g->repulse) || g->repulse < 0.0f || g->repulse > BOIDS_MAX_EXTENT)
-        FAIL(BOIDS_ERR_PARAM, "repulse %g of group %u (allowed: 0..1e9; 0 for the default %g)", (double)g->repulse, gi,
-             (double)BOIDS_REPULSE_DEFAULT);
     if (!isfinite(g->noise) || g->noise < 0.0f || g->noise > noise_max(g->rules))
         FAIL(BOIDS_ERR_PARAM, "%s %g of group %u (allowed: %s)", g->rules == BOIDS_RULES_COUZIN ? "sigma" : "eta",
              (double)g->noise, gi, noise_allowed(g->rules));
@@ -643,7 +632,9 @@ static boids_result check_groups(boids_params *p, char *what, size_t what_size) 
     float vmax = 0.0f;
     for (uint32_t gi = 0; gi < w->group_count; gi++) {
         boids_group_params *g = &p->group[gi];
-        boids_result r = check_group_radii(g, gi, what, what_size);
+        boids_result r = check_group_registry(g, gi, what, what_size);
+        if (r == BOIDS_OK)
+            r = check_group_radii(g, gi, what, what_size);
         if (r == BOIDS_OK)
             r = check_group_steering(g, gi, what, what_size);
         if (r == BOIDS_OK)
