@@ -358,6 +358,21 @@ const char *cli_flag_name(const cli_flag *f, size_t i) {
     return f->choices[i];
 }
 
+// See cli_internal.h.
+void cli_flag_names(const cli_flag *f, const char *sep, char *buf, size_t size) {
+    size_t n = 0, len = 0;
+    while (cli_flag_name(f, n))
+        n++;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && len + 1 < size; i++) {
+        const char *between = i == 0 ? "" : sep ? sep : i + 1 == n ? " or " : ", ";
+        int w = snprintf(buf + len, size - len, "%s%s", between, cli_flag_name(f, i));
+        if (w < 0)
+            break;
+        len = len + (size_t)w < size ? len + (size_t)w : size - 1;
+    }
+}
+
 // The accepted flag nearest to `name` (see cli_internal.h).
 const char *cli_flag_suggest(const boids_cli_spec *spec, const char *name) {
     const char *names[sizeof cli_flags / sizeof cli_flags[0] + 1];

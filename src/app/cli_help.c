@@ -39,21 +39,6 @@ static const char *help_of(const boids_cli_spec *spec, const cli_flag *f) {
     return f->help;
 }
 
-// See cli_internal.h.
-void cli_flag_names(const cli_flag *f, const char *sep, char *buf, size_t size) {
-    size_t n = 0, len = 0;
-    while (cli_flag_name(f, n))
-        n++;
-    buf[0] = '\0';
-    for (size_t i = 0; i < n && len + 1 < size; i++) {
-        const char *between = i == 0 ? "" : sep ? sep : i + 1 == n ? " or " : ", ";
-        int w = snprintf(buf + len, size - len, "%s%s", between, cli_flag_name(f, i));
-        if (w < 0)
-            break;
-        len = len + (size_t)w < size ? len + (size_t)w : size - 1;
-    }
-}
-
 // Prints text from column `col` on, words wrapped at HELP_WIDTH, each further
 // line indented to HELP_INDENT; ends the line.
 static void wrap(FILE *out, size_t col, const char *text) {

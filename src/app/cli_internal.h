@@ -1,6 +1,7 @@
 /* src/app/cli_internal.h: what the files of the command-line parser share
- * (cli.c: the parse and the checks across flags; cli_flags.c: the flag table
- * and its values; cli_help.c: --help and --list-flags from that table;
+ * (cli.c: the parse and the checks across flags; cli_flags.c: the flag table,
+ * its values and names; cli_help.c: --help and --list-flags from that table,
+ * above it;
  * cli_format.c: the one-line messages; cli_params.c: options to
  * parameters). Not for the executables: they use cli.h. */
 #ifndef BOIDS_APP_CLI_INTERNAL_H

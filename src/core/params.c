@@ -1,5 +1,6 @@
 // src/core/params.c: default parameters (the chapter's flocking values),
-// the auto-sized world, behaviour names, and validation + derived values.
+// the auto-sized world, and validation + derived values (the behaviours'
+// names are behavior_names.c's).
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -7,41 +8,6 @@
 
 #include "boids/core.h"
 #include "boids/registry.h"
-
-// The user's names of the behaviours (shared.h BOIDS_BEHAVIORS).
-#define BEHAVIOR_NAME(index, NAME, name, gathers) [index] = #name,
-static const char *const behavior_names[BOIDS_BEHAVIOR_COUNT] = {BOIDS_BEHAVIORS(BEHAVIOR_NAME)};
-#undef BEHAVIOR_NAME
-
-// Name -> behaviour index, or -1.
-int boids_behavior_index(const char *name) {
-    for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
-        if (strcmp(name, behavior_names[i]) == 0)
-            return (int)i;
-    return -1;
-}
-
-// Behaviour index -> name ("?" when out of range).
-const char *boids_behavior_name(uint32_t index) {
-    return index < BOIDS_BEHAVIOR_COUNT ? behavior_names[index] : "?";
-}
-
-// "separation,alignment,cohesion" of a behaviour mask with `sep` between
-// the names ("none" if empty), cut short if buf is too small.
-void boids_behaviors_text(uint32_t bits, const char *sep, char *buf, size_t size) {
-    size_t len = 0;
-    buf[0] = '\0';
-    for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++) {
-        if (!(bits & BOIDS_BIT(i)))
-            continue;
-        int n = snprintf(buf + len, size - len, "%s%s", len ? sep : "", behavior_names[i]);
-        if (n < 0 || (size_t)n >= size - len)
-            break;
-        len += (size_t)n;
-    }
-    if (!len)
-        snprintf(buf, size, "none");
-}
 
 // One group with the chapter's flocking values (Nature of Code 5, Example
 // "Flocking": maxspeed 3, maxforce 0.05, neighbordist 50, desiredseparation

@@ -245,6 +245,11 @@ const char *boids_param_parse(boids_param_values *values, boids_param_id id, con
     return bad;
 }
 
+// See boids/scenario.h: cos(half the field of view) of degrees in (0, 360]; 360 (all around) is -1.
+float boids_fov_cos(float degrees) {
+    return degrees >= 360.0f ? -1.0f : (float)cos((double)degrees * 0.5 * 3.14159265358979323846 / 180.0);
+}
+
 // The value of a FLOAT, UINT, CHOICE, AGENT(S), BEHAVIORS or DEGREES
 // parameter into its field of the struct at base.
 static void put_field(const boids_param_info *in, const boids_param_value *v, char *base) {

@@ -40,10 +40,6 @@ static void put_text(FILE *f, const char *key, const char *text) {
     fprintf(f, "%s =%s%s\n", key, text[0] == ';' ? "" : " ", text);
 }
 
-// cos(half the field of view) of degrees in (0, 360]; 360 (all around) is -1.
-float boids_fov_cos(float degrees) {
-    return degrees >= 360.0f ? -1.0f : (float)cos((double)degrees * 0.5 * 3.14159265358979323846 / 180.0);
-}
 
 // The number of a registry parameter's names, or "?" out of range.
 static const char *name_of(const char *const *names, uint32_t k) {
@@ -55,7 +51,8 @@ static const char *name_of(const char *const *names, uint32_t k) {
 
 // The line "KEY = VALUE" of registry parameter id in the struct at base
 // (the world's or group gi's), when it holds what the reader would not give
-// back without it: a strict parameter's 0 (unset: another value stands in),
+// back without it: the 0 of a number whose 0 means unset (another value
+// stands in),
 // a cone that is not the group's own, an unset range, the noise word of the
 // other model are left out.
 static void write_param(FILE *f, const boids_scenario *sc, uint32_t gi, int id, const char *base) {
@@ -75,7 +72,7 @@ static void write_param(FILE *f, const boids_scenario *sc, uint32_t gi, int id, 
     const boids_group_params *g = &sc->params.group[gi < BOIDS_MAX_GROUPS ? gi : 0];
     switch (in->kind) {
     case BOIDS_PK_FLOAT:
-        if ((in->flags & BOIDS_PF_STRICT) && x[0] == 0.0f)
+        if ((in->flags & BOIDS_PF_UNSET0) && x[0] == 0.0f)
             return;
         if ((id == BOIDS_PARAM_ETA || id == BOIDS_PARAM_SIGMA) &&
             (x[0] == 0.0f || (id == BOIDS_PARAM_SIGMA) != (g->rules == BOIDS_RULES_COUZIN)))
