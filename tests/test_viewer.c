@@ -348,7 +348,7 @@ START_TEST(every_key_runs) {
                                   "overlay: vectors on",
                                   "overlay: path on",
                                   "overlay: follows on",
-                                  "param: separation distance = ",
+                                  "param: desired separation = ",
                                   "paused",
                                   "reset: seed 1",
                                   "screenshot: boids-0000.png",
@@ -1092,11 +1092,11 @@ START_TEST(save_load_bad_exit_2) {
 }
 END_TEST
 
-// GL faults injected with BOIDS_FAULT (boids/gpu.h) on the GPU backend: a
+// GL faults injected with BOIDS_DEBUG=fault=... (boids/debug.h) on the GPU backend: a
 // lost context and a GL error stop the viewer with exit 3 and one line
 // naming the fault and its step; --save keeps the last --save-every
 // snapshot (it loads, at that step), or an existing file stays as it was
-// when there is none; a bad BOIDS_FAULT is exit 2.
+// when there is none; a bad fault is exit 2.
 START_TEST(gl_faults_exit_3) {
     const char *snap = TMP "/view_fault.boids";
     struct {
@@ -1112,7 +1112,9 @@ START_TEST(gl_faults_exit_3) {
         ck_assert(f != NULL);
         fputs("an older file\n", f);
         fclose(f);
-        setenv("BOIDS_FAULT", cases[k].fault, 1);
+        char hook[64];
+        snprintf(hook, sizeof hook, "fault=%s", cases[k].fault);
+        setenv("BOIDS_DEBUG", hook, 1);
         run_result r =
             cases[k].every
                 ? run_viewer("fault",
@@ -1121,7 +1123,7 @@ START_TEST(gl_faults_exit_3) {
                              true)
                 : run_viewer("fault", ARGV("--count", "2000", "--frames", "12", "--vsync", "off", "--save", snap),
                              true);
-        unsetenv("BOIDS_FAULT");
+        unsetenv("BOIDS_DEBUG");
         ck_assert_msg(WEXITSTATUS(r.status) == 3, "%s: expected exit 3, got %d; stderr: %s", cases[k].fault,
                       WEXITSTATUS(r.status), r.err);
         ck_assert_msg(strncmp(r.err, "boids: --backend gpu: ", 22) == 0 && strstr(r.err, cases[k].want) &&
@@ -1140,10 +1142,10 @@ START_TEST(gl_faults_exit_3) {
             free(text);
         }
     }
-    setenv("BOIDS_FAULT", "lost@zero", 1);
+    setenv("BOIDS_DEBUG", "fault=lost@zero", 1);
     run_result r = run_viewer("fault_bad", ARGV("--count", "200", "--frames", "2"), true);
-    unsetenv("BOIDS_FAULT");
-    ck_assert_msg(WEXITSTATUS(r.status) == 2 && strstr(r.err, "boids: BOIDS_FAULT: 'lost@zero'"), "exit %d: %s",
+    unsetenv("BOIDS_DEBUG");
+    ck_assert_msg(WEXITSTATUS(r.status) == 2 && strstr(r.err, "boids: BOIDS_DEBUG fault: 'lost@zero'"), "exit %d: %s",
                   WEXITSTATUS(r.status), r.err);
     run_free(&r);
 }

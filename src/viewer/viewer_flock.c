@@ -10,29 +10,42 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "boids/registry.h"
 #include "viewer_flock.h"
 
-// Parameters the [ ] - = keys change (all groups alike).
+// Parameters the [ ] - = keys change (all groups alike): the registry's
+// tunable numbers (boids/registry.h, BOIDS_PF_TUNE), named by their help
+// line, then the weights of these behaviours.
 typedef struct tunable {
-    const char *name;  // in the HUD and on stdout
-    const char *value; // boids_group_value's name of it
+    char name[64];  // in the HUD and on stdout
+    char value[48]; // boids_group_value's name of it
 } tunable;
-static const tunable tunables[] = {
-    {"maxspeed", "maxspeed"},
-    {"maxforce", "maxforce"},
-    {"separation distance", "separation"},
-    {"separation weight", "weight.separation"},
-    {"alignment weight", "weight.alignment"},
-    {"cohesion weight", "weight.cohesion"},
-    {"seek weight", "weight.seek"},
-    {"flee weight", "weight.flee"},
-    {"arrive weight", "weight.arrive"},
-    {"wander weight", "weight.wander"},
-    {"flow weight", "weight.flow"},
-    {"path weight", "weight.path"},
-    {"obstacles weight", "weight.obstacles"},
-};
-#define TUNABLE_COUNT (sizeof tunables / sizeof tunables[0])
+static const uint32_t tuned_weights[] = {BOIDS_BI_SEPARATION, BOIDS_BI_ALIGNMENT, BOIDS_BI_COHESION, BOIDS_BI_SEEK,
+                                         BOIDS_BI_FLEE,       BOIDS_BI_ARRIVE,    BOIDS_BI_WANDER,   BOIDS_BI_FLOW,
+                                         BOIDS_BI_PATH,       BOIDS_BI_OBSTACLES};
+#define TUNABLE_MAX (BOIDS_PARAM_COUNT + sizeof tuned_weights / sizeof tuned_weights[0])
+static tunable tunables[TUNABLE_MAX];
+static int tunable_count;
+
+// The list, made on first use.
+static void tunables_make(void) {
+    if (tunable_count)
+        return;
+    for (int i = 0; i < BOIDS_PARAM_COUNT; i++) {
+        const boids_param_info *in = &boids_param_table[i];
+        if (!(in->flags & BOIDS_PF_TUNE))
+            continue;
+        tunable *t = &tunables[tunable_count++];
+        const char *cut = strstr(in->help, " (");
+        snprintf(t->name, sizeof t->name, "%.*s", cut ? (int)(cut - in->help) : (int)strlen(in->help), in->help);
+        snprintf(t->value, sizeof t->value, "%s", in->name);
+    }
+    for (size_t k = 0; k < sizeof tuned_weights / sizeof tuned_weights[0]; k++) {
+        tunable *t = &tunables[tunable_count++];
+        snprintf(t->name, sizeof t->name, "%s weight", boids_behavior_name(tuned_weights[k]));
+        snprintf(t->value, sizeof t->value, "weight.%s", boids_behavior_name(tuned_weights[k]));
+    }
+}
 
 // The float of t in gp.
 static float *tunable_of(const tunable *t, boids_group_params *gp) {
@@ -41,6 +54,7 @@ static float *tunable_of(const tunable *t, boids_group_params *gp) {
 
 // See viewer_flock.h.
 float viewer_flock_tunable(const viewer *v, const char **name) {
+    tunables_make();
     const tunable *t = &tunables[v->flock->selected];
     *name = t->name;
     return *tunable_of(t, &v->flock->p.group[0]);
@@ -109,13 +123,15 @@ void viewer_flock_prepare(viewer *v) {
 void viewer_flock_select(viewer *v, int key, int arg) {
     (void)arg;
     int *s = &v->flock->selected;
-    *s = (*s + (key == GLFW_KEY_LEFT_BRACKET ? (int)TUNABLE_COUNT - 1 : 1)) % (int)TUNABLE_COUNT;
+    tunables_make();
+    *s = (*s + (key == GLFW_KEY_LEFT_BRACKET ? tunable_count - 1 : 1)) % tunable_count;
 }
 
 // See viewer.h: - divides the parameter by 1.1, = multiplies it (0 becomes 0.1).
 void viewer_flock_change(viewer *v, int key, int arg) {
     (void)arg;
     viewer_flock *f = v->flock;
+    tunables_make();
     const tunable *t = &tunables[f->selected];
     boids_params before = f->p;
     float k = key == GLFW_KEY_EQUAL ? 1.1f : 1.0f / 1.1f;
