@@ -121,8 +121,8 @@ extra="--backend gpu --kernel morton" same "--count 600 --steps 200 --scenario f
 extra="--backend gpu" full "--scenario flocking --count 1500 --steps 200 --grid-fine auto --stats-every 25" 2 2x1 10:1.0
 # A rank whose agents outgrow its GPU engine opens a larger one (room for
 # 100 agents at first here).
-got=$(BOIDS_DECOMPOSE_GPU_CAPACITY=100 timeout 120 "$mpirun" --allow-run-as-root --oversubscribe \
-  -x BOIDS_DECOMPOSE_GPU_CAPACITY -n 2 "$bin" --count 1500 --steps 100 --scenario flocking --threads 1 \
+got=$(BOIDS_DEBUG=decompose-gpu-capacity=100 timeout 120 "$mpirun" --allow-run-as-root --oversubscribe \
+  -x BOIDS_DEBUG -n 2 "$bin" --count 1500 --steps 100 --scenario flocking --threads 1 \
   --backend gpu --decompose 2x1 --rebalance 20:1.0)
 ref=$(hash_of --count 1500 --steps 100 --scenario flocking)
 grep -q '^gpu: .*rank 0 opened [2-9] GPU engines' <<<"$got" || fail "no larger GPU engine: $(grep '^gpu' <<<"$got")"
@@ -357,7 +357,7 @@ echo "ok: exchange and statistics ($line)"
 
 # A rank that dies mid-run (SIGKILL at step 50): the job ends, no hang, no state-hash.
 rc=0
-BOIDS_DECOMPOSE_KILL=1:50 timeout 60 "$mpirun" --allow-run-as-root --oversubscribe -x BOIDS_DECOMPOSE_KILL -n 2 \
+BOIDS_DEBUG=decompose-kill=1@50 timeout 60 "$mpirun" --allow-run-as-root --oversubscribe -x BOIDS_DEBUG -n 2 \
   "$bin" --count 1000 --steps 400 --threads 1 --decompose 2x1 >"$tmp/killed.out" 2>"$tmp/killed.err" || rc=$?
 [ $rc != 0 ] && [ $rc != 124 ] || fail "a killed rank: status $rc (124: a hang)"
 ! grep -q state-hash "$tmp/killed.out" || fail "a killed rank's job printed a state-hash"
@@ -365,8 +365,8 @@ echo "ok: a rank killed at step 50 ends the job (status $rc)"
 # A rank stuck (SIGSTOP at step 50): rank 0's wait gives up after the time-out (3 s here), a roll call
 # names the rank that does not answer, one line, abort.
 rc=0
-BOIDS_DECOMPOSE_STOP=1:50 BOIDS_DECOMPOSE_TIMEOUT=3 timeout 60 "$mpirun" --allow-run-as-root --oversubscribe \
-  -x BOIDS_DECOMPOSE_STOP -x BOIDS_DECOMPOSE_TIMEOUT -n 2 "$bin" --count 1000 --steps 400 --threads 1 \
+BOIDS_DEBUG='decompose-stop=1@50;decompose-timeout=3' timeout 60 "$mpirun" --allow-run-as-root \
+  --oversubscribe -x BOIDS_DEBUG -n 2 "$bin" --count 1000 --steps 400 --threads 1 \
   --decompose 2x1 >"$tmp/stuck.out" 2>"$tmp/stuck.err" || rc=$?
 [ $rc != 0 ] && [ $rc != 124 ] || fail "a stuck rank: status $rc (124: a hang)"
 grep -q '^boids-run: --decompose: rank 0 waited 3 s for the .*; rank 1 does not answer (stopped, lost, or busy beyond --timeout): the run ends$' "$tmp/stuck.err" \
@@ -374,8 +374,8 @@ grep -q '^boids-run: --decompose: rank 0 waited 3 s for the .*; rank 1 does not 
 echo "ok: a stuck rank: $(grep '^boids-run:' "$tmp/stuck.err") (status $rc)"
 # Four ranks, rank 2 stopped, the time-out given by --timeout: every rank that times out names rank 2 alone.
 rc=0
-BOIDS_DECOMPOSE_STOP=2:30 timeout 60 "$mpirun" --allow-run-as-root --oversubscribe \
-  -x BOIDS_DECOMPOSE_STOP -n 4 "$bin" --count 2000 --steps 400 --threads 1 \
+BOIDS_DEBUG=decompose-stop=2@30 timeout 60 "$mpirun" --allow-run-as-root --oversubscribe \
+  -x BOIDS_DEBUG -n 4 "$bin" --count 2000 --steps 400 --threads 1 \
   --decompose 2x2 --timeout 3 >"$tmp/stuck4.out" 2>"$tmp/stuck4.err" || rc=$?
 [ $rc != 0 ] && [ $rc != 124 ] || fail "a stuck rank of 4: status $rc (124: a hang)"
 grep -q '; rank 2 does not answer' "$tmp/stuck4.err" || fail "a stuck rank of 4: rank 2 not named: $(head -5 "$tmp/stuck4.err")"

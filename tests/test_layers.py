@@ -75,7 +75,6 @@ TEMPORARY_ALLOWED = [
     ("src/app/cli_flags.c", "src/app/cli_help.c"),
     ("src/core/registry.c", "src/core/scenario_write.c"),
     ("src/engine/engine.c", "src/engine/engine_io.c"),
-    ("src/mpi/*", "src/app/*"),
 ]
 
 SOURCE_SUFFIXES = (".c", ".h")

@@ -15,7 +15,7 @@
 // BOIDS_FAULT), 3 environment (memory, writing output, GPU faults).
 // This file: the set-up and the run loop; the outputs' writes and their
 // flush after a fault are run_outputs.c's, --decompose is
-// src/mpi/decompose_run.c's.
+// run_decompose.c's.
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -32,7 +32,7 @@
 #include "progress.h"
 #include "run_outputs.h"
 #ifdef BOIDS_HAVE_MPI
-#include "decompose_run.h"
+#include "run_decompose.h"
 #endif
 
 #define MAX_TIME_SAMPLES (1u << 20) // per-step times kept for the median

@@ -6,7 +6,7 @@
 // Offers: run_outputs (what is open or written so far), run_save,
 // run_write_outputs, run_flush_after_fault, run_close_record,
 // run_print_stats, run_check_outputs (also for the decomposed run,
-// src/mpi/decompose_run.c).
+// run_decompose.c).
 #ifndef BOIDS_RUN_OUTPUTS_H
 #define BOIDS_RUN_OUTPUTS_H
 

@@ -20,10 +20,14 @@
  * result is the one process's bit for bit, whatever the cuts. Every wait is a test
  * loop with a time-out (MPI_Abort, exit 3), never a hang. At the end rank 0
  * hands the final world in id order to a callback (the caller's outputs).
- * The library (src/core, src/engine) never needs MPI.
+ * The library (src/core, src/engine) never needs MPI, and neither does the
+ * caller: MPI is started, agreed on and ended through the functions below.
+ * The run's files: decompose_private.h.
  *
- * Offers: boids_decomp_parse, boids_decomp_parse_rebalance,
- *         boids_decomp_gpu_refusal, boids_decomp_check, boids_decomp_run.
+ * Offers: boids_decomp_init, boids_decomp_agree, boids_decomp_abort,
+ *         boids_decomp_finalize, boids_decomp_parse,
+ *         boids_decomp_parse_rebalance, boids_decomp_gpu_refusal,
+ *         boids_decomp_check, boids_decomp_run.
  */
 #ifndef BOIDS_MPI_DECOMPOSE_H
 #define BOIDS_MPI_DECOMPOSE_H
@@ -36,6 +40,18 @@
 
 #include "boids/core.h"
 #include "boids/scenario.h"
+
+// MPI started (by mpirun, or alone as a singleton of one rank): this
+// process's rank and the ranks of the job.
+void boids_decomp_init(int *argc, char ***argv, int *rank, int *ranks);
+// Every rank's status rc (0, or an exit status) agreed: the largest, on
+// every rank. A rank that does not come within timeout_s seconds is one
+// line on err (NULL: stderr) and MPI_Abort 3.
+int boids_decomp_agree(int rc, double timeout_s, FILE *err);
+// The whole job ended at once with `status` (no rank is left in a collective).
+void boids_decomp_abort(int status);
+// MPI ended (after the run, on every rank).
+void boids_decomp_finalize(void);
 
 // "AxB" or "AxBxC" (each 1..4096) into parts (C = 0 when not given): false
 // when it does not parse.

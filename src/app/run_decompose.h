@@ -1,12 +1,13 @@
-/* src/mpi/decompose_run.h: boids-run --decompose AxB[xC], the driver of one
+/* src/app/run_decompose.h: boids-run --decompose AxB[xC], the driver of one
  * run split over the ranks of mpirun (the decomposition itself:
- * decompose_mpi.h). Built into boids-run only, with MPI: it reads boids-run's
- * options (src/app/cli.h) and writes its outputs (src/app/run_outputs.h).
+ * src/mpi/decompose_mpi.h, which it calls with plain parameters). Built into
+ * boids-run only, with MPI: it reads boids-run's options (cli.h) and writes
+ * its outputs (run_outputs.h).
  *
  * Offers: decompose_main, decompose_check, decompose_run.
  */
-#ifndef BOIDS_MPI_DECOMPOSE_RUN_H
-#define BOIDS_MPI_DECOMPOSE_RUN_H
+#ifndef BOIDS_APP_RUN_DECOMPOSE_H
+#define BOIDS_APP_RUN_DECOMPOSE_H
 
 #include "boids/engine.h"
 #include "cli.h"
