@@ -12,7 +12,7 @@
 // read-back made after it), one line names the fault, its step and what each
 // output holds, exit 3.
 // Exit status: 0 ok, 2 bad input (flags, CSV or snapshot content, a bad
-// BOIDS_FAULT), 3 environment (memory, writing output, GPU faults).
+// BOIDS_DEBUG hook), 3 environment (memory, writing output, GPU faults).
 // This file: the set-up and the run loop; the outputs' writes and their
 // flush after a fault are run_outputs.c's, --decompose is
 // run_decompose.c's.
@@ -273,21 +273,31 @@ static void say_interrupted(const boids_engine *e, uint64_t steps_done) {
             boids_engine_cut_short(e) ? " (the next one was cut short: the neighbour figures are zero)" : "");
 }
 
-// Runs the simulation described by the options (from --load, --init or the
-// flags); returns the exit status (128 + the signal when interrupted).
-static int run(const boids_options *o) {
-    uint32_t count = o->count;
-    float(*pos)[4] = NULL, (*vel)[4] = NULL;
-    uint32_t *group = NULL;
-    boids_engine *e = NULL;
-    double *samples = NULL;
-    run_outputs out = {.saved_step = -1};
-    char rec_err[512];
-    int rc = 0;
-    bool gpu = strcmp(o->backend, "gpu") == 0;
+// A run between its phases: the initial agents of --init, the engine, the
+// outputs and the step timings.
+typedef struct run_state {
+    const boids_options *o;
+    bool gpu; // --backend gpu
+    uint32_t count;
+    float (*pos)[4], (*vel)[4]; // --init's agents, in id order
+    uint32_t *group;
+    boids_engine *e;
+    run_outputs out;
+    bool faulted;    // a GPU fault at a frame's read-back
+    double *samples; // ms of every stride-th step, for the median
+    size_t n_samples;
+    uint64_t steps_done;
+    bool finite;  // every statistics line so far
+    double start; // of the first step (s)
+} run_state;
+
+// The flags that need what this build or backend lacks: 0 or the exit
+// status (one line printed).
+static int check_build(const boids_options *o, bool gpu) {
     if (boids_cli_check_kernel(PROG, o, gpu))
         return 2;
 #ifdef BOIDS_HAVE_MPI
+    int rc;
     if (o->decompose && (rc = decompose_check(o)))
         return rc;
 #else
@@ -297,159 +307,173 @@ static int run(const boids_options *o) {
         return EXIT_INPUT;
     }
 #endif
-    boids_cli_catch_interrupts(); // an interrupted run finishes its step and still writes its outputs
-    if (gpu) {                    // a bad BOIDS_FAULT is a bad argument, with or without GL
+    return 0;
+}
+
+// The set-up: the initial state (--load, --init or the flags), the
+// outputs' paths and --profile, the CPU engine; returns 0, -1 when there
+// is nothing to run (--dump-scenario: exit 0) or the exit status.
+static int set_up(run_state *rs) {
+    const boids_options *o = rs->o;
+    int rc;
+    if (rs->gpu) { // a bad BOIDS_DEBUG hook is a bad argument, with or without GL
         char err[256];
         if (boids_engine_fault_env(err, sizeof err) != BOIDS_OK) {
             fprintf(stderr, "%s: %s\n", PROG, err);
-            rc = EXIT_INPUT;
-            goto done;
+            return EXIT_INPUT;
         }
     }
     if (o->load) {
-        if ((rc = load_snapshot(o, &e)))
-            goto done;
-        count = boids_engine_count(e);
+        if ((rc = load_snapshot(o, &rs->e)))
+            return rc;
+        rs->count = boids_engine_count(rs->e);
     } else if (o->init_csv) {
-        if ((rc = load_init(o, &count, &pos, &vel, &group)))
-            goto done;
+        if ((rc = load_init(o, &rs->count, &rs->pos, &rs->vel, &rs->group)))
+            return rc;
     } else if (!o->count_set) {
         boids_cli_error(PROG, "--count", NULL, "--count N (1..16777216) or --init FILE.csv", "is required");
-        rc = EXIT_INPUT;
-        goto done;
+        return EXIT_INPUT;
     }
     // Decomposed: rank 0 alone writes, and checks them before the ranks agree (run_decomposed).
     if (!o->decompose && (rc = run_check_outputs(o)))
-        goto done;
-    bool bodies = e ? boids_params_joint_rows(boids_engine_params(e)) > 0
-                    : o->values.set[BOIDS_PARAM_BODIES] && o->values.v[BOIDS_PARAM_BODIES].u[0] != BOIDS_BODY_NONE;
-    if (o->profile && (rc = boids_profile_open(&out.profile, PROG, o->profile, o->backend,
+        return rc;
+    bool bodies = rs->e ? boids_params_joint_rows(boids_engine_params(rs->e)) > 0
+                        : o->values.set[BOIDS_PARAM_BODIES] && o->values.v[BOIDS_PARAM_BODIES].u[0] != BOIDS_BODY_NONE;
+    if (o->profile && (rc = boids_profile_open(&rs->out.profile, PROG, o->profile, o->backend,
                                                BOIDS_PROFILE_SIM_STAGES | (bodies ? 1u << BOIDS_PROFILE_BODIES : 0u))))
-        goto done;
+        return rc;
+    if (!rs->e)
+        return create_engine(o, rs->count, rs->pos, rs->vel, rs->group, &rs->e);
+    return 0;
+}
 
-    if (!e && (rc = create_engine(o, count, pos, vel, group, &e))) {
-        rc = rc < 0 ? 0 : rc;
-        goto done;
-    }
-#ifdef BOIDS_HAVE_MPI
-    if (o->decompose) {
-        rc = decompose_run(o, e);
-        goto done;
-    }
-#endif
-    boids_engine_set_cancel(e, boids_cli_interrupt_flag()); // a signal cuts a long CPU step short
-    if (gpu && o->index != BOIDS_INDEX_GRID) {
+// The engine made ready to step: a signal cuts a long CPU step short, and
+// with --backend gpu the state moves to the GPU (its index and update
+// checked first); 0 or the exit status.
+static int open_backend(run_state *rs) {
+    const boids_options *o = rs->o;
+    boids_engine_set_cancel(rs->e, boids_cli_interrupt_flag());
+    if (rs->gpu && o->index != BOIDS_INDEX_GRID) {
         boids_cli_error(PROG, "--index", o->index == BOIDS_INDEX_QUADTREE ? "quadtree" : "brute",
                         "grid with --backend gpu (the other indexes are the CPU reference's)",
                         "is not available on the GPU");
-        rc = EXIT_INPUT;
-        goto done;
+        return EXIT_INPUT;
     }
-    if (gpu && o->update != BOIDS_UPDATE_PARALLEL) {
+    if (rs->gpu && o->update != BOIDS_UPDATE_PARALLEL) {
         boids_cli_error(PROG, "--update", "sequential",
                         "parallel with --backend gpu (sequential is the CPU reference's, as the chapter's sketch)",
                         "is not available on the GPU");
-        rc = EXIT_INPUT;
-        goto done;
+        return EXIT_INPUT;
     }
-    if (gpu && (rc = open_gpu(o, &e)))
-        goto done;
+    if (rs->gpu)
+        return open_gpu(o, &rs->e);
+    return 0;
+}
 
-    const boids_params *p = boids_engine_params(e);
+// The first line: version, agents, world, behaviours, seed, steps, threads,
+// backend and where the state came from.
+static void print_banner(const boids_options *o, const boids_params *p, uint32_t count) {
     const boids_world_params *w = &p->world;
-    if (!o->quiet) {
-        char behaviors[400], world[96], origin[96], threads[32];
-        boids_behaviors_text(p->group[0].behaviors, ",", behaviors, sizeof behaviors);
-        if (w->dim == 3) {
-            snprintf(world, sizeof world, "%gx%gx%g", (double)w->size[0], (double)w->size[1], (double)w->size[2]);
-            snprintf(origin, sizeof origin, "%g,%g,%g", (double)w->min[0], (double)w->min[1], (double)w->min[2]);
-        } else {
-            snprintf(world, sizeof world, "%gx%g", (double)w->size[0], (double)w->size[1]);
-            snprintf(origin, sizeof origin, "%g,%g", (double)w->min[0], (double)w->min[1]);
-        }
-        if (o->threads > 0)
-            snprintf(threads, sizeof threads, "%d", o->threads);
-        else
-            snprintf(threads, sizeof threads, "default");
-        const char *from = o->load ? o->load : o->init_csv;
-        printf("boids-run %s: %u agents, %uD, world %s at %s, boundary %s, behaviors %s, seed %llu, steps %llu, "
-               "threads %s, backend %s%s%s\n",
-               BOIDS_VERSION, count, w->dim, world, origin,
-               w->boundary <= BOIDS_BOUNDARY_MARGIN ? boids_parse_boundary_names[w->boundary] : "?", behaviors,
-               (unsigned long long)((uint64_t)w->seed_hi << 32 | w->seed_lo), (unsigned long long)o->steps, threads,
-               o->backend, from ? ", from " : "", from ? from : "");
-        fflush(stdout);
+    char behaviors[400], world[96], origin[96], threads[32];
+    boids_behaviors_text(p->group[0].behaviors, ",", behaviors, sizeof behaviors);
+    if (w->dim == 3) {
+        snprintf(world, sizeof world, "%gx%gx%g", (double)w->size[0], (double)w->size[1], (double)w->size[2]);
+        snprintf(origin, sizeof origin, "%g,%g,%g", (double)w->min[0], (double)w->min[1], (double)w->min[2]);
+    } else {
+        snprintf(world, sizeof world, "%gx%g", (double)w->size[0], (double)w->size[1]);
+        snprintf(origin, sizeof origin, "%g,%g", (double)w->min[0], (double)w->min[1]);
     }
+    if (o->threads > 0)
+        snprintf(threads, sizeof threads, "%d", o->threads);
+    else
+        snprintf(threads, sizeof threads, "default");
+    const char *from = o->load ? o->load : o->init_csv;
+    printf("boids-run %s: %u agents, %uD, world %s at %s, boundary %s, behaviors %s, seed %llu, steps %llu, "
+           "threads %s, backend %s%s%s\n",
+           BOIDS_VERSION, count, w->dim, world, origin,
+           w->boundary <= BOIDS_BOUNDARY_MARGIN ? boids_parse_boundary_names[w->boundary] : "?", behaviors,
+           (unsigned long long)((uint64_t)w->seed_hi << 32 | w->seed_lo), (unsigned long long)o->steps, threads,
+           o->backend, from ? ", from " : "", from ? from : "");
+    fflush(stdout);
+}
 
-    bool faulted = false;
-    if (o->record) { // the initial state as the first frame (a fault on its read-back: no frame)
-        boids_result r = boids_engine_record_open(e, o->record, o->record_every, rec_err, sizeof rec_err);
-        faulted = r != BOIDS_OK && boids_engine_check(e, NULL, 0) != BOIDS_OK;
-        if (r != BOIDS_OK && !faulted) {
-            fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
-            rc = EXIT_ENVIRONMENT;
-            goto done;
-        }
-        out.recording = true;
+// --record opened with the initial state as the first frame (a fault on its
+// read-back: no frame, and no step is run); 0 or the exit status.
+static int open_record(run_state *rs) {
+    char rec_err[512];
+    boids_result r = boids_engine_record_open(rs->e, rs->o->record, rs->o->record_every, rec_err, sizeof rec_err);
+    rs->faulted = r != BOIDS_OK && boids_engine_check(rs->e, NULL, 0) != BOIDS_OK;
+    if (r != BOIDS_OK && !rs->faulted) {
+        fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
+        return EXIT_ENVIRONMENT;
     }
+    rs->out.recording = true;
+    return 0;
+}
+
+// The steps: each timed (and profiled), the statistics every --stats-every
+// steps, --save-every's snapshots; stops early on a signal or a fault.
+// Returns 0 (the end of the run follows) or the exit status.
+static int step_loop(run_state *rs) {
+    const boids_options *o = rs->o;
+    boids_engine *e = rs->e;
+    const boids_params *p = boids_engine_params(e);
+    int rc = 0;
     uint64_t stride = (o->steps + MAX_TIME_SAMPLES - 1) / MAX_TIME_SAMPLES;
-    size_t n_samples = 0;
-    samples = malloc((size_t)((o->steps + stride - 1) / stride) * sizeof *samples);
-    if (!samples) {
+    rs->samples = malloc((size_t)((o->steps + stride - 1) / stride) * sizeof *rs->samples);
+    if (!rs->samples) {
         boids_cli_error(PROG, NULL, NULL, NULL, "out of memory for step timings");
-        rc = EXIT_ENVIRONMENT;
-        goto done;
+        return EXIT_ENVIRONMENT;
     }
     boids_stats st;
-    bool finite = true;
-    double start = now_seconds(), interval_start = start;
+    rs->start = now_seconds();
+    double interval_start = rs->start;
     uint64_t interval_steps = 0;
     uint32_t behaviors = 0; // of every group, for the profile
     for (uint32_t gi = 0; gi < p->world.group_count; gi++)
         behaviors |= p->group[gi].behaviors;
-    uint64_t steps_done = 0;
     if (!o->quiet) // a terminal's progress line (progress.h); erased before every other line
         boids_progress_start(PROG, o->steps);
-    for (uint64_t step = 1; step <= o->steps && !faulted; step++) {
+    for (uint64_t step = 1; step <= o->steps && !rs->faulted; step++) {
         if (boids_cli_interrupted()) {
-            say_interrupted(e, steps_done);
+            say_interrupted(e, rs->steps_done);
             break;
         }
         double t0 = now_seconds();
         uint64_t did = 0;
         boids_result sr = boids_engine_step(e, 1, &did); // the schedule, the step, the fault check, a due frame
         if (did == 0 && sr == BOIDS_OK && boids_cli_interrupted()) { // the step was cut short
-            say_interrupted(e, steps_done);
+            say_interrupted(e, rs->steps_done);
             break;
         }
         if (did == 0) // a fault in the step
             break;
-        faulted = sr != BOIDS_OK && boids_engine_check(e, NULL, 0) != BOIDS_OK; // at the frame's read-back
-        bool rec_failed = sr != BOIDS_OK && !faulted;
+        rs->faulted = sr != BOIDS_OK && boids_engine_check(e, NULL, 0) != BOIDS_OK; // at the frame's read-back
+        bool rec_failed = sr != BOIDS_OK && !rs->faulted;
         boids_stage_ms m;
-        if (out.profile) // this step's own timer queries on the GPU (a wait only when profiling)
+        if (rs->out.profile) // this step's own timer queries on the GPU (a wait only when profiling)
             boids_engine_stage_ms(e, true, &m);
         double t1 = now_seconds();
-        if (out.profile) {
+        if (rs->out.profile) {
             boids_profile_row row = {.step = step,
                                      .time_ms = t0 * 1e3,
                                      .frame_ms = (t1 - t0) * 1e3,
                                      .stage_ms = {m.key, m.count, m.scan, m.scatter, m.steer, m.integrate, m.bodies},
-                                     .agents = count,
+                                     .agents = rs->count,
                                      .behaviors = behaviors};
-            boids_profile_add(out.profile, &row);
-            out.profile_rows++;
+            boids_profile_add(rs->out.profile, &row);
+            rs->out.profile_rows++;
         }
         if ((step - 1) % stride == 0)
-            samples[n_samples++] = (t1 - t0) * 1e3;
-        steps_done = step;
+            rs->samples[rs->n_samples++] = (t1 - t0) * 1e3;
+        rs->steps_done = step;
         interval_steps++;
         boids_progress_update(step);
         if (step % o->stats_every == 0 || step == o->steps) {
             boids_progress_clear();
             if (boids_engine_stats(e, &st) != BOIDS_OK) // of the GPU state: read back (outside the step)
                 break;
-            finite = finite && stats_finite(&st);
+            rs->finite = rs->finite && stats_finite(&st);
             if (!o->quiet) {
                 run_print_stats("", &st, (t1 - interval_start) * 1e3 / (double)interval_steps);
                 fflush(stdout);
@@ -460,48 +484,58 @@ static int run(const boids_options *o) {
         if (rec_failed) {
             boids_progress_finish();
             fprintf(stderr, "%s: --record: %s\n", PROG, boids_engine_error(e));
-            rc = EXIT_ENVIRONMENT;
-            goto done;
+            return EXIT_ENVIRONMENT;
         }
-        if (o->save && o->save_every && step % o->save_every == 0 && step != o->steps && !faulted) {
+        if (o->save && o->save_every && step % o->save_every == 0 && step != o->steps && !rs->faulted) {
             if (boids_engine_check(e, NULL, 0) != BOIDS_OK || (rc = run_save(o, e)) < 0) {
                 rc = 0;
                 break;
             }
             if (rc)
-                goto done;
-            out.saved_step = (int64_t)boids_engine_steps(e);
+                return rc;
+            rs->out.saved_step = (int64_t)boids_engine_steps(e);
         }
     }
     boids_progress_finish();
+    return 0;
+}
+
+// The end: the final state (the outputs flushed after a fault), the
+// outputs written, the summary and the state-hash line; returns the exit
+// status (128 + the signal when interrupted).
+static int finish(run_state *rs) {
+    const boids_options *o = rs->o;
+    boids_engine *e = rs->e;
+    double *samples = rs->samples;
+    size_t n_samples = rs->n_samples;
+    int rc;
+    boids_stats st;
     // The final state (and any error of the last steps).
-    if (boids_engine_stats(e, &st) != BOIDS_OK) {
-        rc = run_flush_after_fault(o, e, &out);
-        goto done;
-    }
-    double total = now_seconds() - start;
+    if (boids_engine_stats(e, &st) != BOIDS_OK)
+        return run_flush_after_fault(o, e, &rs->out);
+    double total = now_seconds() - rs->start;
     if (n_samples == 0) // interrupted before the first step
         samples[n_samples++] = 0.0;
     qsort(samples, n_samples, sizeof *samples, compare_double);
     double median =
         n_samples % 2 ? samples[n_samples / 2] : 0.5 * (samples[n_samples / 2 - 1] + samples[n_samples / 2]);
-    if (!finite)
+    if (!rs->finite)
         fprintf(stderr, "%s: warning: some statistics were not finite (nan or inf)\n", PROG);
 
-    if ((rc = run_write_outputs(o, e, &out)))
-        goto done;
+    if ((rc = run_write_outputs(o, e, &rs->out)))
+        return rc;
     if (!o->quiet) {
         boids_stage_ms ms;
         boids_engine_stage_ms(e, false, &ms);
         printf("summary: %llu steps in %.3f s, ms/step median %.4f (min %.4f, max %.4f)\n",
-               (unsigned long long)steps_done, total, median, samples[0], samples[n_samples - 1]);
+               (unsigned long long)rs->steps_done, total, median, samples[0], samples[n_samples - 1]);
         printf("stages (last step, ms): key %.3f count %.3f scan %.3f scatter %.3f steer %.3f integrate %.3f\n", ms.key,
                ms.count, ms.scan, ms.scatter, ms.steer, ms.integrate);
         printf("pairs (last step): candidates %llu, within radius %llu\n", (unsigned long long)st.candidate_pairs,
                (unsigned long long)st.neighbor_pairs);
         run_print_stats("final: ", &st, median);
         if (o->export_csv)
-            printf("exported: %s (%u agents)\n", o->export_csv, count);
+            printf("exported: %s (%u agents)\n", o->export_csv, rs->count);
         if (o->save)
             printf("saved: %s (step %llu)\n", o->save, (unsigned long long)boids_engine_steps(e));
     }
@@ -512,14 +546,45 @@ static int run(const boids_options *o) {
     }
     if (!rc && boids_cli_interrupted())
         rc = 128 + boids_cli_interrupted();
+    return rc;
+}
+
+// Runs the simulation described by the options (from --load, --init or the
+// flags); returns the exit status (128 + the signal when interrupted).
+static int run(const boids_options *o) {
+    run_state rs = {.o = o, .gpu = strcmp(o->backend, "gpu") == 0, .count = o->count, .finite = true};
+    rs.out.saved_step = -1;
+    int rc = check_build(o, rs.gpu);
+    if (rc)
+        return rc;
+    boids_cli_catch_interrupts(); // an interrupted run finishes its step and still writes its outputs
+    if ((rc = set_up(&rs))) {
+        rc = rc < 0 ? 0 : rc;
+        goto done;
+    }
+#ifdef BOIDS_HAVE_MPI
+    if (o->decompose) {
+        rc = decompose_run(o, rs.e);
+        goto done;
+    }
+#endif
+    if ((rc = open_backend(&rs)))
+        goto done;
+    if (!o->quiet)
+        print_banner(o, boids_engine_params(rs.e), rs.count);
+    if (o->record && (rc = open_record(&rs)))
+        goto done;
+    if ((rc = step_loop(&rs)))
+        goto done;
+    rc = finish(&rs);
 done:
-    run_close_record(e, &out); // flushed on every exit
-    boids_engine_destroy(e);
-    boids_profile_destroy(out.profile);
-    free(pos);
-    free(vel);
-    free(group);
-    free(samples);
+    run_close_record(rs.e, &rs.out); // flushed on every exit
+    boids_engine_destroy(rs.e);
+    boids_profile_destroy(rs.out.profile);
+    free(rs.pos);
+    free(rs.vel);
+    free(rs.group);
+    free(rs.samples);
     return rc;
 }
 
