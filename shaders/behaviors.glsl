@@ -92,6 +92,18 @@ vec3 limit(vec3 v, float max_len) {
     return v;
 }
 
+// C twin: src/core/vecmath.c boids_raise() (in place there; returned here).
+// v raised to length min_len when shorter but not zero (a least speed;
+// min_len 0: unchanged).
+vec3 raise(vec3 v, float min_len) {
+    if (!(min_len > 0.0))
+        return v;
+    float m2 = norm2(v);
+    if (m2 > 0.0 && m2 < min_len * min_len)
+        v = v * fdiv(min_len, sqrt(m2));
+    return v;
+}
+
 // C twin: src/core/vecmath.c boids_set_mag().
 // p5 v.setMag(m); the zero vector stays zero (as p5's normalize()). Exactly
 // cglm's glm_vec3_scale_as: v * (m / norm), not normalize(v) * m.
@@ -1515,7 +1527,8 @@ vec3 couzin_heading(vec3 desired, vec3 vel, float sigma, float max_angle, uint d
 
 // C twin: src/core/integrate.c boids_integrate().
 // Nature of Code 5, "Vehicles and Steering", semi-implicit Euler with fixed
-// dt: v += a dt; v.limit(maxspeed); turn limit; p += v dt; boundary. With
+// dt: v += a dt; v.limit(maxspeed); raised to min_speed (0: not); turn
+// limit; p += v dt; boundary. With
 // dt = 1 this is the chapter's update() exactly.
 // The seeds' rule sets: tutorial: v = (v + a dt) normalised x maxspeed, then
 // the turn limit; heading: acc.x is the step's turn, at the speed maxspeed;
@@ -1534,6 +1547,7 @@ void integrate(boids_group_params g, vec3 pos, vec3 vel, vec3 acc, out vec3 pos_
     } else {
         precise vec3 vs = vel + acc * world.dt;
         v = limit(vs, g.maxspeed);
+        v = raise(v, g.min_speed);
         v = turn_limit(vel, g.max_turn * world.dt, WORLD_DIM, v);
     }
     precise vec3 p = pos + v * world.dt;

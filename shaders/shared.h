@@ -532,7 +532,7 @@ BOIDS_STRUCT(boids_group_params) {
      * about 7): of the candidates the gather accepts, only the K smallest by
      * (d^2, id) (ties: the smaller id) are gathered; 0 = every neighbour. */
     BOIDS_UINT neighbors_max; /* K, 0..BOIDS_MAX_NEIGHBORS_K (0, the default: all) */
-    BOIDS_UINT cones_spare1;  /* 0 */
+    float min_speed;          /* the least speed of the chapter's rules (0, the default: none) */
 
     /* The behaviours after the first 16 (the steering library's):
      * their weights, then their parameters. */

@@ -2406,6 +2406,20 @@ START_TEST(integrate_by_hand) {
     boids_integrate(w, &gt, (float[3]){50, 50, 0}, v0, acc, po, vo);
     EXPECT(fabs(atan2(vo[1], vo[0]) - 3.1) < 1e-5, "integrate with max_turn 0.1: heading %.9g, expected 3.1",
            atan2(vo[1], vo[0]));
+    // A least speed (min_speed 1.5): a slower agent is sped up to it along
+    // its heading, a faster one and one at rest are left as they are; 0 is
+    // no least speed (the same bits as before it existed).
+    boids_group_params gm = *g;
+    gm.min_speed = 1.5f;
+    boids_integrate(w, &gm, (float[3]){50, 50, 0}, (float[3]){0.3f, 0.4f, 0}, (float[3]){0, 0, 0}, po, vo);
+    expect_vec3("integrate min_speed slow", vo, 0.9, 1.2, 0, 1e-6, "(0.3, 0.4) raised to length 1.5 along (0.6, 0.8)");
+    boids_integrate(w, &gm, (float[3]){50, 50, 0}, (float[3]){2, 0, 0}, (float[3]){0, 0, 0}, po, vo);
+    expect_vec3("integrate min_speed fast", vo, 2, 0, 0, 0, "speed 2 > 1.5: unchanged");
+    boids_integrate(w, &gm, (float[3]){50, 50, 0}, (float[3]){0, 0, 0}, (float[3]){0, 0, 0}, po, vo);
+    expect_vec3("integrate min_speed rest", vo, 0, 0, 0, 0, "at rest: no heading to speed up along");
+    float vr[3] = {0.3f, 0.4f, 0}, vz[3] = {0.3f, 0.4f, 0};
+    boids_raise(vz, 0.0f);
+    EXPECT(memcmp(vz, vr, sizeof vr) == 0, "boids_raise with min 0 changed the vector");
     // Through the sim with no behaviours: p advances by v every step (dt 1).
     small_world(&p, 2, 0);
     agent a[2] = {{0, 0, 0, 0.5f, 0.25f, 0, 0}, {-10, 20, 0, -1, 0, 0, 0}};

@@ -81,7 +81,7 @@ static const char probe_src[] =
     "world.max_radius + group[1].maxspeed + group[1].weight[3].w + float(group[1].behaviors) + "
     "group[1].body_radius + float(group[1].rules) + group[1].turn + group[1].noise + "
     "group[1].alignment_radius + group[1].alignment_fov_cos + group[1].cohesion_fov_cos + "
-    "float(group[1].own_cones + group[1].cones_spare1) + "
+    "float(group[1].own_cones) + group[1].min_speed + "
     "scene.path[1].x + scene.obstacle[1].w + float(scene.obstacle_count) + "
     "scene.path_radius + float(scene.path_flags) + world.target_vel.x + world.flow_inv_cell.x + "
     "float(world.flow_dims.w) + body[1].segment[7].w "
@@ -170,7 +170,7 @@ START_TEST(layout_matches_driver) {
         {"group[1].alignment_fov_cos", offsetof(boids_group_params, alignment_fov_cos)},
         {"group[1].cohesion_fov_cos", offsetof(boids_group_params, cohesion_fov_cos)},
         {"group[1].own_cones", offsetof(boids_group_params, own_cones)},
-        {"group[1].cones_spare1", offsetof(boids_group_params, cones_spare1)},
+        {"group[1].min_speed", offsetof(boids_group_params, min_speed)},
     };
     for (size_t i = 0; i < sizeof(nbhd) / sizeof(nbhd[0]); i++) {
         GLint off = offset_of(prog, nbhd[i].name) - g1;
@@ -470,6 +470,7 @@ static void three_groups(boids_params *p, uint32_t behaviors) {
     p->group[0].relations = p->group[1].relations = BOIDS_REL_FLEE << (BOIDS_REL_BITS * 2);
     p->group[2].relations = BOIDS_REL_PURSUE | (BOIDS_REL_PURSUE << BOIDS_REL_BITS);
     p->group[2].maxspeed = 3.6f;
+    p->group[2].min_speed = 1.0f; // a least speed (integrate), with the predators
     p->group[0].max_turn = 0.3f;
     p->group[1].fov_cos = -0.5f;
     // Per-agent ranges (each agent's own draw, by id) in groups 0 and 1; the

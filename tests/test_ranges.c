@@ -232,9 +232,9 @@ START_TEST(scenario_range_keys) {
     ck_assert(sc.params.group[1].maxspeed_lo == 0.0f && sc.params.group[1].maxforce_hi == 0.0f);
     load_bad("[group.a]\nmaxspeed_range = 5, 2\n",
              ARGV("t.ini:2:", "[group.a] maxspeed_range: '5, 2'", "LO above its HI", "0 < LO <= HI"));
-    load_bad("[group.a]\nmaxforce_range = 0, 2\n", ARGV("t.ini:2:", "maxforce_range: '0, 2'", "not > 0"));
-    load_bad("[group.a]\nmaxspeed_range = 2\n", ARGV("maxspeed_range: '2'", "too few numbers", "LO, HI"));
-    load_bad("[group.a]\nmaxspeed_range = 2, 3, 4\n", ARGV("too many numbers"));
+    load_bad("[group.a]\nmaxforce_range = 0, 2\n", ARGV("t.ini:2:", "maxforce_range: '0, 2'", "a LO '0' that is zero"));
+    load_bad("[group.a]\nmaxspeed_range = 2\n", ARGV("maxspeed_range: '2'", "has one number", "LO,HI"));
+    load_bad("[group.a]\nmaxspeed_range = 2, 3, 4\n", ARGV("more than two numbers"));
     load_bad("[group.a]\nmaxspeed_range = 2, inf\n", ARGV("not a finite number"));
     load_bad("[group.a]\nmaxspeed_rang = 2, 3\n", ARGV("did you mean 'maxspeed_range'"));
 }

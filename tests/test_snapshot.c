@@ -646,8 +646,8 @@ static uint32_t f32_bits(float x) {
 // The per-rule neighbourhoods: no NBHD chunk with one radius and one field
 // of view (the pinned snapshots' bytes); NBHD with group 1's own alignment
 // radius and cone, which loads back (the other groups at 0) and continues
-// bit for bit; an NBHD with a bad radius, cone, bit, spare word or only
-// defaults is refused.
+// bit for bit; a least speed travels in it too; an NBHD with a bad radius,
+// cone, bit, min_speed or only defaults is refused.
 START_TEST(test_neighborhood_chunk) {
     boids_sim *s = rich_sim(60, 2, 2);
     bytes f = saved_with(s, TMP "/snap_nbhd0.boids", "NBHD", false);
@@ -656,12 +656,14 @@ START_TEST(test_neighborhood_chunk) {
     s->p.group[1].own_cones = BOIDS_CONE_ALIGNMENT;
     s->p.group[1].alignment_fov_cos = boids_fov_cos(200.0f);
     s->p.group[1].neighbors_max = 5; // a topological K travels in NBHD too
+    s->p.group[1].min_speed = 0.5f;  // and a least speed
     f = saved_with(s, TMP "/snap_nbhd.boids", "NBHD", true);
     boids_sim *t = loads_and_continues(TMP "/snap_nbhd.boids", s);
     ck_assert_float_eq(t->p.group[1].alignment_radius, 30.0f);
     ck_assert_uint_eq(t->p.group[1].own_cones, BOIDS_CONE_ALIGNMENT);
     ck_assert_float_eq(t->p.group[1].alignment_fov_cos, boids_fov_cos(200.0f));
     ck_assert_uint_eq(t->p.group[1].neighbors_max, 5u);
+    ck_assert_float_eq(t->p.group[1].min_speed, 0.5f);
     ck_assert_uint_eq(t->p.group[0].neighbors_max, 0u);
     ck_assert_float_eq(t->p.group[0].alignment_radius, 0.0f);
     ck_assert_uint_eq(t->p.group[0].own_cones, 0u);
@@ -678,7 +680,7 @@ START_TEST(test_neighborhood_chunk) {
         {2, 0x3f000000u, "a cone cosine"}, // separation cos 0.5 without its bit
         {5, 8u, "own-cone bits"},          // a bit past cohesion
         {6, 33u, "neighbors_max"},         // K above 32
-        {7, 1u, "spare words"},
+        {7, 0xbf800000u, "min_speed"},     // a least speed -1
     };
     uint32_t good[8];
     for (size_t w = 0; w < 8; w++)

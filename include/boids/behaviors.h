@@ -41,6 +41,9 @@ extern "C" {
 // ---- vector helpers (p5.Vector semantics) ----
 // v.limit(max): scale down to length max if longer.
 void boids_limit(float v[3], float max);
+// v raised to length min when shorter but not zero (a least speed; min 0:
+// unchanged).
+void boids_raise(float v[3], float min);
 // v.setMag(m): length m in the same direction; the zero vector stays zero.
 void boids_set_mag(const float v[3], float m, float dest[3]);
 // Reynolds' steering formula: steer = desired - velocity, limited to maxforce.

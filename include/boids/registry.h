@@ -135,6 +135,9 @@ typedef enum boids_param_section {
     X(MAXFORCE, "maxforce", "maxforce", "maxforce", BOIDS_PK_FLOAT, BOIDS_PW_GROUP, BOIDS_PG_FIELD(maxforce), 0,      \
       3.4e38, 0.05, BOIDS_PF_STRICT|BOIDS_PF_TUNE, 0, NULL, "F", BOIDS_PS_AGENTS, "a maximum steering force > 0",     \
       "maximum steering force (default 0.05)")                                                                        \
+    X(MIN_SPEED, "min_speed", "min-speed", "min_speed", BOIDS_PK_FLOAT, BOIDS_PW_GROUP, BOIDS_PG_FIELD(min_speed), 0, \
+      3.4e38, 0, BOIDS_PF_UNSET0, 0, NULL, "V", BOIDS_PS_AGENTS, "a speed 0..maxspeed (0: none)",                     \
+      "the least speed: a slower agent is sped up to it after the force, rules chapter (default 0: none)")            \
     X(MAXSPEED_RANGE, "maxspeed_range", "maxspeed-range", "maxspeed_range", BOIDS_PK_RANGE, BOIDS_PW_GROUP,           \
       BOIDS_PG_FIELD(maxspeed_lo), 0, 3.4e38, 0, 0, 0, NULL, "LO,HI", BOIDS_PS_AGENTS, "LO,HI with 0 < LO <= HI",     \
       "each agent's own maxspeed, uniform in LO..HI (seeded by its id; replaces --maxspeed)")                         \

@@ -140,22 +140,40 @@ static void explain_cell(const boids_options *o, const boids_params *base, char 
                          world, problem);
 }
 
+// The registry parameter whose name begins finalize's description ("dt 0
+// (allowed: ...)", "min_speed 5 of group 0 ..."), or -1.
+static int param_named(const char *what) {
+    char name[48];
+    size_t n = strcspn(what, " ");
+    if (n == 0 || n >= sizeof name)
+        return -1;
+    memcpy(name, what, n);
+    name[n] = '\0';
+    int id = boids_param_find(name);
+    return id >= 0 && strcmp(boids_param_table[id].name, name) == 0 ? id : -1;
+}
+
 // Explains any other error of boids_params_finalize. Its description reads
 // "WHAT (allowed: RANGE)": WHAT becomes the problem, RANGE the expectation,
 // and the flag is guessed from the result code and WHAT.
 static void explain_finalize(const boids_options *o, boids_result r, const char *what, char *err, size_t err_size) {
-    char body[256], value[32] = "";
+    char body[256], value[32] = "", flag_text[64];
     snprintf(body, sizeof body, "%s", what[0] ? what : boids_result_str(r));
     const char *flag = NULL, *shown = NULL;
+    int id;
     if (r == BOIDS_ERR_WORLD && (GIVEN(o, WORLD) || GIVEN(o, ORIGIN))) {
         flag = GIVEN(o, WORLD) ? "--world" : "--origin";
         shown = GIVEN(o, WORLD) ? o->world_arg : o->origin_arg;
     } else if (r == BOIDS_ERR_COUNT) {
         flag = "--count";
-    } else if (strncmp(body, "dt ", 3) == 0 && GIVEN(o, DT)) {
-        flag = "--dt";
-        snprintf(value, sizeof value, "%g", (double)o->values.v[BOIDS_PARAM_DT].f[0]);
-        shown = value;
+    } else if ((id = param_named(body)) >= 0 && o->values.set[id]) {
+        // "NAME VALUE of group ...": the registry parameter's flag, as given.
+        snprintf(flag_text, sizeof flag_text, "--%s", boids_param_table[id].flag);
+        flag = flag_text;
+        if (boids_param_table[id].kind == BOIDS_PK_FLOAT) {
+            snprintf(value, sizeof value, "%g", (double)o->values.v[id].f[0]);
+            shown = value;
+        }
     } else if (r == BOIDS_ERR_PATH) {
         flag = "--behaviors";
     } else if (r == BOIDS_ERR_BODY) {

@@ -103,8 +103,8 @@ void boids_boundary(const boids_world_params *w, float pos[3], float vel[3]) {
     }
 }
 
-// Semi-implicit Euler with fixed dt: v += a dt; v.limit(maxspeed); turn limit;
-// p += v dt; boundary. With dt = 1 this is the chapter's update() exactly.
+// Semi-implicit Euler with fixed dt: v += a dt; v.limit(maxspeed); raised to
+// min_speed (0: not); turn limit; p += v dt; boundary. With dt = 1 this is the chapter's update() exactly.
 // The seeds' rule sets move otherwise (src/core/rules.c): tutorial: v = (v +
 // a dt) normalised x maxspeed, then the turn limit; heading: acc[0] is the
 // step's turn, the heading turns by it at the constant speed maxspeed;
@@ -127,6 +127,7 @@ void boids_integrate(const boids_world_params *w, const boids_group_params *g, c
         for (int a = 0; a < 3; a++)
             v[a] = vel[a] + acc[a] * w->dt;
         boids_limit(v, g->maxspeed);
+        boids_raise(v, g->min_speed);
         boids_turn_limit(vel, g->max_turn * w->dt, w->dim, v);
     }
     for (int a = 0; a < 3; a++)

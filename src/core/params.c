@@ -473,9 +473,14 @@ static boids_result check_group_radii(const boids_group_params *g, uint32_t gi, 
     if (!(g->fov_cos >= -1.0f && g->fov_cos <= 1.0f) || !(g->view_cos >= -1.0f && g->view_cos <= 1.0f))
         FAIL(BOIDS_ERR_PARAM, "field of view cosine %g / %g of group %u (allowed: -1..1)", (double)g->fov_cos,
              (double)g->view_cos, gi);
-    if (g->own_cones & ~BOIDS_CONES || g->cones_spare1)
-        FAIL(BOIDS_ERR_PARAM, "own-cone bits 0x%x / spare words of group %u (allowed: the bits of 0x%x, 0)",
-             g->own_cones, gi, BOIDS_CONES);
+    // A least speed above the most an agent may go would fight the limit.
+    float slowest = g->maxspeed_lo > 0.0f ? g->maxspeed_lo : g->maxspeed;
+    if (g->min_speed > slowest)
+        FAIL(BOIDS_ERR_PARAM, "min_speed %g of group %u (allowed: 0..%g, its maxspeed)", (double)g->min_speed, gi,
+             (double)slowest);
+    if (g->own_cones & ~BOIDS_CONES)
+        FAIL(BOIDS_ERR_PARAM, "own-cone bits 0x%x of group %u (allowed: the bits of 0x%x)", g->own_cones, gi,
+             BOIDS_CONES);
     const float rule_cos[3] = {g->separation_fov_cos, g->alignment_fov_cos, g->cohesion_fov_cos};
     static const char *const rule_name[3] = {"separation", "alignment", "cohesion"};
     for (uint32_t k = 0; k < 3; k++) {
@@ -506,7 +511,7 @@ static boids_result check_group_leader(const boids_world_params *w, boids_group_
                                        size_t what_size) {
     // Named agents must exist where a behaviour on looks for them (one
     // switched on later, from the viewer, that finds none steers by the
-    // target: src/core/steer.c named_agent).
+    // target: src/core/steer_behaviors.c named_agent).
     const uint32_t named[3] = {g->leader, g->interpose_a, g->interpose_b};
     const bool used[3] = {(g->behaviors & (BOIDS_BIT(BOIDS_BI_OFFSET) | BOIDS_BIT(BOIDS_BI_FOLLOW))) != 0,
                           (g->behaviors & BOIDS_BIT(BOIDS_BI_INTERPOSE)) != 0,

@@ -310,8 +310,8 @@ static const char *decode_neighborhoods(const unsigned char *b, boids_params *p)
                 return "a cone cosine outside -1..1, or not 0 without its bit";
         if (q->neighbors_max > BOIDS_MAX_NEIGHBORS_K)
             return "a neighbors_max above BOIDS_MAX_NEIGHBORS_K (32)";
-        if (q->cones_spare1)
-            return "spare words that are not 0";
+        if (!(isfinite(q->min_speed) && q->min_speed >= 0.0f))
+            return "a min_speed that is not 0 or positive and finite";
     }
     if (!has_neighborhoods(p))
         return "only the default neighbourhoods (it is written only for others)";

@@ -19,6 +19,16 @@ void boids_limit(float v[3], float max) {
         glm_vec3_scale(v, max / sqrtf(m2), v);
 }
 
+// See boids/behaviors.h. An agent at rest stays at rest (it has no heading
+// to speed up along).
+void boids_raise(float v[3], float min) {
+    if (!(min > 0.0f))
+        return;
+    float m2 = glm_vec3_norm2(v);
+    if (m2 > 0.0f && m2 < min * min)
+        glm_vec3_scale(v, min / sqrtf(m2), v);
+}
+
 // v.setMag(m); the zero vector stays zero (as p5's normalize()).
 void boids_set_mag(const float v[3], float m, float dest[3]) {
     glm_vec3_scale_as((float *)v, m, dest);
