@@ -1,4 +1,6 @@
-// shaders/steer.comp: the steer stage. C twin: src/core/steer.c.
+// shaders/steer.comp: the steer stage. C twins: src/core/steer.c (the stage),
+// steer_gather.c (the neighbourhood's sums), steer_behaviors.c (the
+// behaviours and their combination).
 // One invocation per agent slot i of cur: gather the neighbourhood through
 // the grid (3x3 or 3x3x3 cells, minimum-image offsets) into
 // order-independent 64-bit fixed-point sums, evaluate every enabled
@@ -56,14 +58,14 @@ float group_reach(uint gi) {
     return r;
 }
 
-// C twin: src/core/steer.c sees().
+// C twin: src/core/steer_gather.c sees().
 // Does the agent see the other (offset . heading = along, C: dot; d2 = |off|^2)
 // through the cone `c`? -1 or no heading: all around.
 bool sees(float c, bool has_heading, float along, float d2) {
     return c <= -1.0 || !has_heading || in_cone(along, c, d2);
 }
 
-// C twin: src/core/steer.c struct gather.
+// C twin: src/core/steer_internal.h struct gather.
 // Order-independent neighbourhood sums of one agent.
 struct gather {
     fix64x3 sep, ali, coh, esc; // behaviors.glsl: int64 or uint pairs
@@ -88,14 +90,14 @@ struct gather {
     vec3 vel;       // the agent's own velocity (queue, avoid)
 };
 
-// C twin: src/core/steer.c fix3().
+// C twin: src/core/steer_gather.c fix3().
 void fix3(inout fix64x3 acc, vec3 v, float scale) {
     acc.x = fix_add(acc.x, fix(v.x, scale));
     acc.y = fix_add(acc.y, fix(v.y, scale));
     acc.z = fix_add(acc.z, fix(v.z, scale));
 }
 
-// C twin: src/core/steer.c fix3_unit().
+// C twin: src/core/steer_internal.h fix3_unit().
 // fix3 for terms known to lie in [-1, 1] (offset / radius with d < radius;
 // velocity / the largest maxspeed): no saturation or NaN test, the same bits
 // as fix. In 2D the z terms are all 0, so z is added only in 3D.
@@ -106,12 +108,12 @@ void fix3_unit(inout fix64x3 acc, vec3 v, uint dim) {
         acc.z = fix_add(acc.z, fix_trunc(v.z * BOIDS_FIX_UNIT));
 }
 
-// C twin: src/core/steer.c unfix3().
+// C twin: src/core/steer_behaviors.c unfix3().
 vec3 unfix3(fix64x3 acc, float scale, float k) {
     return vec3(unfix(acc.x, scale) * k, unfix(acc.y, scale) * k, unfix(acc.z, scale) * k);
 }
 
-// C twin: src/core/steer.c gather_pair().
+// C twin: src/core/steer_gather.c gather_pair().
 // One pair within the agent's interaction radius: agent (heading, group g)
 // and other slot j at offset `off` (minimum image), d2 = |off|^2 > 0, with
 // velocity vj (2D: from its record; 3D: read here, only for the pairs in range).
@@ -267,7 +269,7 @@ float candidate(vec3 p, uint j, out vec3 off, out vec3 vj) {
 
 #if BOIDS_SPEC_TOPK > 0
 #define TOPK_N uint(BOIDS_SPEC_TOPK)
-// C twin: src/core/steer.c struct topk, topk_offer().
+// C twin: src/core/steer_gather.c struct topk, topk_offer().
 // Topological neighbourhoods (group neighbors_max K > 0): of the accepted
 // candidates, the K smallest by (d^2, id), ties to the smaller id. Two
 // sweeps of the same cells: the first finds the K-th (d^2, id), the second
@@ -309,7 +311,7 @@ void topk_kth(uint kmax, out float kd2, out uint kid) {
     }
 }
 
-// C twin: src/core/steer.c ring_bound().
+// C twin: src/core/steer_gather.c ring_bound().
 // The distance below which every agent outside rings 0..j of the block lies
 // farther: j cells of the narrowest axis, less the rounding margins. <= 0: none.
 float ring_bound(uint j) {
@@ -322,7 +324,7 @@ float ring_bound(uint j) {
     return b;
 }
 
-// C twin: src/core/steer.c gather_rings().
+// C twin: src/core/steer_gather.c gather_rings().
 // The K-nearest gather with the early stop: the block around the agent ring
 // by ring (Chebyshev distance j = 0..M); once K are held and the K-th d^2 is
 // below ring_bound(j)^2 the rest cannot enter the K (the same K, the same
@@ -389,7 +391,7 @@ void gather_rings(axis_span ax, axis_span ay, axis_span az, vec3 p, float reach2
 }
 #endif
 
-// C twin: src/core/steer.c gather_neighbors() (with filter() and
+// C twin: src/core/steer_gather.c gather_neighbors() (with filter() and
 // boids_grid_ranges() of src/core/grid.c; no batches, a CPU device).
 // Gather over the block of cells c-M..c+M per axis around the agent (3x3
 // or 3x3x3 at M = 1): every slot j of those cells with 0 < d^2 < reach^2
@@ -439,14 +441,14 @@ void gather_neighbors(uint i, boids_group_params g, vec3 heading, bool has_headi
         }
 }
 
-// C twin: src/core/steer.c combine(), one iteration of its loop (behaviour
-// b, enabled). behaviors_of() calls it right after each enabled behaviour,
-// in index order, which is the order of combine()'s loop, so `acc` ends the
-// same; the 16 forces then need no dynamically indexed array. Weighted sum,
-// or in priority mode the first weighted force (in index order) longer than
-// the threshold (`chosen`: later behaviours add nothing; if none is, the
-// weighted sum), or in truncated mode Buckland's running sum within the
-// budget maxforce (`chosen` once it is spent).
+// C twin: src/core/steer_behaviors.c combine(), one iteration of its loop
+// (behaviour b, enabled). behaviors_of() calls it right after each enabled
+// behaviour, in index order, which is the order of combine()'s loop, so
+// `acc` ends the same; the 16 forces then need no dynamically indexed
+// array. Weighted sum, or in priority mode the first weighted force (in
+// index order) longer than the threshold (`chosen`: later behaviours add
+// nothing; if none is, the weighted sum), or in truncated mode Buckland's
+// running sum within the budget maxforce (`chosen` once it is spent).
 void combine_one(boids_group_params g, uint b, vec3 force, float maxforce, inout vec3 acc, inout bool chosen) {
     if (chosen)
         return;
@@ -467,7 +469,7 @@ void combine_one(boids_group_params g, uint b, vec3 force, float maxforce, inout
 // The agents of this step (an id at or above it names the target).
 layout(location = BOIDS_LOC_AGENTS) uniform uint u_agents;
 
-// C twin: src/core/steer.c named_agent() (off, vel out).
+// C twin: src/core/steer_behaviors.c named_agent() (off, vel out).
 // The offset from pos to the named agent `id` and its velocity: an agent
 // through slot_of[id] (written by scatter for this step's cur), or
 // BOIDS_ID_TARGET, the world's target. Its slot, or BOIDS_NONE for the target.
@@ -483,7 +485,7 @@ uint named_agent(vec3 pos, uint id, out vec3 off, out vec3 vel) {
     return j;
 }
 
-// C twin: src/core/steer.c steer_ctx.
+// C twin: src/core/steer_behaviors.c steer_ctx.
 // What a behaviour's wrapper reads: agent i (slot of cur; id, group g), its
 // neighbourhood's sums, its own maxspeed ms and maxforce mf (its ranges'
 // draws or the group's), the offset to the world's target.
@@ -497,7 +499,7 @@ struct steer_ctx {
     vec2 angles;    // the wander angles (pos.w, vel.w): steer_wander updates them
 };
 
-// C twin: src/core/steer.c steer_obstacles() ... steer_feelers().
+// C twin: src/core/steer_behaviors.c steer_obstacles() ... steer_feelers().
 // The behaviours, one wrapper each with the same argument: the force
 // (already limited to maxforce). behaviors_of calls them in the order of
 // shared.h's BOIDS_BEHAVIORS.
@@ -635,7 +637,7 @@ vec3 steer_interpose(inout steer_ctx c) {
 
 vec3 steer_feelers(inout steer_ctx c) { return feelers(c.pos, c.vel, WORLD_DIM, c.g.feeler_length, c.mf); }
 
-// C twin: src/core/steer.c behaviors_of() followed by combine().
+// C twin: src/core/steer_behaviors.c behaviors_of() followed by combine().
 // The force of every enabled behaviour (the bits of beh) of agent i, in the
 // list's order, combined as it comes (combine_one); updates the wander
 // angles. Every enabled behaviour is evaluated, also after a priority
@@ -661,7 +663,7 @@ vec3 behaviors_of(uint i, uint beh, gather acc, inout vec2 angles) {
     return sum;
 }
 
-// C twin: src/core/steer.c heading_agent().
+// C twin: src/core/steer_behaviors.c heading_agent().
 // The heading rules of agent i (boids-angle-bug.txt): the step's turn in
 // radians (accel.x; integrate adds it to the heading). Mean directions =
 // the unit-heading sums / count; the most populated area is the centre of
@@ -677,7 +679,7 @@ vec3 heading_agent(uint i, gather acc) {
     return vec3(heading_rules(heading, g.behaviors, align, separate, to_dense, g.turn * world.dt), 0.0, 0.0);
 }
 
-// C twin: src/core/steer.c model_agent().
+// C twin: src/core/steer_behaviors.c model_agent().
 // The collective-motion models of agent i (behaviors.glsl, C: models.c): the
 // new unit heading (accel; integrate moves along it at the constant speed).
 // Vicsek: the unit velocities within r plus the agent's own (its fixed-point
@@ -696,7 +698,7 @@ vec3 model_agent(uint i, gather acc) {
     return couzin_heading(desired, vel, g.noise, g.turn * world.dt, WORLD_DIM, u);
 }
 
-// C twin: src/core/steer.c steer_agent() (the sums' start).
+// C twin: src/core/steer_gather.c gather_start().
 // The empty neighbourhood of an agent of group g with velocity vel.
 gather gather_start(boids_group_params g, vec3 vel) {
     gather acc;
@@ -736,7 +738,7 @@ gather gather_start(boids_group_params g, vec3 vel) {
     return acc;
 }
 
-// C twin: src/core/steer.c steer_agent() (after the gather).
+// C twin: src/core/steer_behaviors.c steer_finish().
 // The behaviours of agent i from its sums: accel[i], the wander angles into
 // next (pos.w, vel.w), neighbour statistics.
 void steer_finish(uint i, boids_group_params g, vec3 heading, bool has_heading, gather acc) {

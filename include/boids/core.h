@@ -176,7 +176,7 @@ typedef struct boids_sim {
     boids_update update;    // update order of boids_sim_step (default: parallel)
     struct boids_quadtree *quadtree; // the quadtree index (boids/quadtree.h); NULL until a steer needs it
     boids_stage_ms ms;      // last step's stage times
-    // Steer scratch of the 2D flocking path (steer.c), per slot of cur, built
+    // Steer scratch of the 2D flocking path (steer_gather.c), per slot of cur, built
     // at the start of each grid steer: the positions' x, y and the alignment
     // terms in fixed point. NULL until a steer needs them.
     float (*steer_xy)[2];

@@ -3,7 +3,7 @@
 // equations and their sources). GLSL twins: shaders/behaviors.glsl
 // noise_draws(), noise_point(), noise_turn(), vicsek_heading(),
 // couzin_desired(), couzin_heading(); the gathers' terms are in
-// shaders/steer.comp gather_pair() (C: src/core/steer.c gather_pair()).
+// shaders/steer.comp gather_pair() (C: src/core/steer_gather.c gather_pair()).
 //
 // Vicsek et al. 1995 (Phys. Rev. Lett. 75, 1226), eq. (1)-(2): constant
 // speed v0; theta_i(t + 1) = <theta(t)>_r + dtheta, where <theta>_r is the

@@ -188,7 +188,7 @@ size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*
         boids_obstacles(pi, vi, &p->scene, w, g->avoid_distance, g->body_radius, ms, mf, force[BOIDS_BI_OBSTACLES]);
     if (beh & BOIDS_BIT(BOIDS_BI_FEELERS))
         boids_feelers(pi, vi, &p->scene, w->dim, g->feeler_length, mf, force[BOIDS_BI_FEELERS]);
-    // The named agents' behaviours, as steer.c's (the group's leader and pair).
+    // The named agents' behaviours, as steer_behaviors.c's (the group's leader and pair).
     uint32_t me = ids[best];
     float off[3], lv[3];
     if ((beh & BOIDS_BIT(BOIDS_BI_OFFSET)) && me != g->leader) {
@@ -224,7 +224,7 @@ size_t boids_overlay_agent(const boids_params *p, uint32_t count, const float (*
     return n;
 }
 
-// The hunters' lines: the hunt's choice as src/core/steer.c makes it (the
+// The hunters' lines: the hunt's choice as src/core/steer_gather.c makes it (the
 // nearest agent of a prey group within the hunter's radius, minimum image)
 // over every agent, so hunters x count pair tests; ties go to the lower
 // slot, not the lower id (for the eye: a tie is rare and both are as near).
