@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/test_ensemble.sh MODE BUILD SOURCE [MPIRUN]: boids-ensemble end to end.
-#   cli: a job killed half-way (BOIDS_ENSEMBLE_KILL_AFTER: SIGKILL once that
+#   cli: a job killed half-way (BOIDS_DEBUG=ensemble-kill-after=N: SIGKILL once that
 #        many runs are written, runs in flight lost) and resumed gives the
 #        same files as an uninterrupted one; --jobs 1 and 2 the same; the
 #        progress lines carry no carriage return off a terminal;
@@ -37,7 +37,7 @@ if [ "$mode" = cli ]; then
   grep -q 'runs done' "$tmp/ref.err" || fail "no progress line: $(cat "$tmp/ref.err")"
   # Killed after 5 runs were written, with another in flight (--jobs 2).
   set +e
-  BOIDS_ENSEMBLE_KILL_AFTER=5 timeout 120 "$bin" "$plan" --out "$tmp/killed" --jobs 2 2>/dev/null
+  BOIDS_DEBUG=ensemble-kill-after=5 timeout 120 "$bin" "$plan" --out "$tmp/killed" --jobs 2 2>/dev/null
   rc=$?
   set -e
   [ $rc = 137 ] || fail "the killed job's status: $rc, expected 137 (SIGKILL)"
@@ -147,7 +147,7 @@ same "$tmp/ref" "$tmp/d3"
 ! grep -q '"rank": 0' "$tmp"/d3/runs/*.time.json || fail "--jobs 0: rank 0 ran a run"
 # Killed under mpirun after 4 written runs, then resumed on another rank count.
 set +e
-BOIDS_ENSEMBLE_KILL_AFTER=4 timeout 120 "${mpi[@]}" -n 2 "$bin" "$plan" --out "$tmp/mk" --timeout 60 >/dev/null 2>&1
+BOIDS_DEBUG=ensemble-kill-after=4 timeout 120 "${mpi[@]}" -n 2 "$bin" "$plan" --out "$tmp/mk" --timeout 60 >/dev/null 2>&1
 set -e
 n=$(runs_done "$tmp/mk")
 [ "$n" -ge 4 ] && [ "$n" -lt 12 ] || fail "a killed MPI job keeps the runs written: $n"
@@ -166,7 +166,7 @@ grep -q "bad.ini:4: \[plan\] backend: 'tpu' is not a backend" "$tmp/bad.err" || 
 for how in hang die; do
   start=$(date +%s)
   set +e
-  BOIDS_ENSEMBLE_FAIL_RANK=1:$how timeout 90 "${mpi[@]}" -x BOIDS_ENSEMBLE_FAIL_RANK -n 2 "$bin" "$plan" \
+  BOIDS_DEBUG=ensemble-fail-rank=1:$how timeout 90 "${mpi[@]}" -x BOIDS_DEBUG -n 2 "$bin" "$plan" \
     --out "$tmp/lost-$how" --timeout 3 >"$tmp/lost-$how.err" 2>&1
   rc=$?
   set -e

@@ -3,8 +3,8 @@
 // shows, with the step, the total and the rate, and never shares a line with
 // other output; it is erased at the end and on SIGINT. Without a terminal
 // (posix_spawn into files, as every other suite runs them) and with --quiet
-// there is none. BOIDS_PROGRESS_AFTER=0 lowers the 2 s delay so the runs stay
-// short. Suite `progress` (label core) and `progress_gpu` (boids-validate,
+// there is none. BOIDS_DEBUG=progress-after=0 lowers the 2 s delay so the
+// runs stay short. Suite `progress` (label core) and `progress_gpu` (boids-validate,
 // label gpu: no GL 4.5 context is a failure, never a skip); CK_RUN_SUITE
 // picks one.
 #include <check.h>
@@ -34,7 +34,7 @@ typedef struct pty_result {
 
 // How to run under the terminal.
 typedef struct pty_opts {
-    const char *after;     // BOIDS_PROGRESS_AFTER for the child (NULL: unset, the real 2 s)
+    const char *after;     // BOIDS_DEBUG's progress-after for the child (NULL: unset, the real 2 s)
     const char *stdout_to; // stdout into this file instead of the terminal (NULL: the terminal)
     int sig;               // sent once the text holds `needle` (0: none)
     const char *needle;
@@ -73,10 +73,12 @@ static pty_result run_pty(const char *bin, const char *const *argv, const pty_op
     pid_t pid = forkpty(&master, NULL, NULL, &ws);
     ck_assert_msg(pid >= 0, "expected forkpty to succeed: %s", strerror(errno));
     if (pid == 0) {
+        char hook[64];
+        snprintf(hook, sizeof hook, "progress-after=%s", o->after ? o->after : "");
         if (o->after)
-            setenv("BOIDS_PROGRESS_AFTER", o->after, 1);
+            setenv("BOIDS_DEBUG", hook, 1);
         else
-            unsetenv("BOIDS_PROGRESS_AFTER");
+            unsetenv("BOIDS_DEBUG");
         if (o->stdout_to) {
             int fd = open(o->stdout_to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
             if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
@@ -232,13 +234,13 @@ START_TEST(run_interrupt_erases_the_line) {
 }
 END_TEST
 
-// Without a terminal (posix_spawn into files, BOIDS_PROGRESS_AFTER=0 all
-// the same): exit 0, no progress line ("steps/s") on stderr, which starts
+// Without a terminal (posix_spawn into files, progress-after=0 all the
+// same): exit 0, no progress line ("steps/s") on stderr, which starts
 // with `starts` (exactly `starts` when `holds` is NULL) and holds `holds`.
 static void assert_plain(const char *bin, const char *const *argv, const char *starts, const char *holds) {
-    setenv("BOIDS_PROGRESS_AFTER", "0", 1); // the test's own environment otherwise (EGL, OpenMP)
+    setenv("BOIDS_DEBUG", "progress-after=0", 1); // the test's own environment otherwise (EGL, OpenMP)
     run_result r = boids_test_run(bin, argv, TMP, "progress_plain");
-    unsetenv("BOIDS_PROGRESS_AFTER");
+    unsetenv("BOIDS_DEBUG");
     ck_assert_msg(r.spawned && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "%s: status 0x%x, stderr: %s",
                   argv[0], r.status, r.err);
     ck_assert_msg(!strstr(r.err, "steps/s") && !strchr(r.err, '\r'),

@@ -93,10 +93,10 @@ static int run(const boids_options *o) {
         out_dir = default_out;
     }
     uint32_t kill_after = 0;
-    const char *k = getenv("BOIDS_ENSEMBLE_KILL_AFTER");
-    if (k && *k) {
+    char k[32];
+    if (boids_debug_value("ensemble-kill-after", k, sizeof k) && *k) {
         uint64_t u;
-        if (flag_number("BOIDS_ENSEMBLE_KILL_AFTER", k, 1, UINT32_MAX, &u))
+        if (flag_number("BOIDS_DEBUG ensemble-kill-after", k, 1, UINT32_MAX, &u))
             return 2;
         kill_after = (uint32_t)u;
     }

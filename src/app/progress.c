@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boids/core.h"
+
 #define LINE_MAX_CHARS 200 // the text, at most (a long label is cut)
 #define REFRESH_S 0.1      // at most 10 redraws a second
 #define DEFAULT_AFTER_S 2.0
@@ -23,7 +25,7 @@ static struct {
     uint64_t total;   // steps of this piece of work
     double started;   // its start (monotonic seconds)
     double first;     // the first start of the process: the line shows from first + after
-    double after;     // BOIDS_PROGRESS_AFTER or DEFAULT_AFTER_S
+    double after;     // BOIDS_DEBUG progress-after or DEFAULT_AFTER_S
     double last_draw; // when the line was last drawn (0: not yet)
     size_t columns;   // the terminal's width (0: unknown)
     size_t drawn;     // length of the text on the screen (0: none)
@@ -42,11 +44,11 @@ static double now_s(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-// The delay before the line shows: BOIDS_PROGRESS_AFTER (for tests) when it
-// is a number >= 0, else 2 s.
+// The delay before the line shows: BOIDS_DEBUG's progress-after (for tests)
+// when it is a number >= 0, else 2 s.
 static double delay_from_env(void) {
-    const char *s = getenv("BOIDS_PROGRESS_AFTER");
-    if (!s || !*s)
+    char s[64];
+    if (!boids_debug_value("progress-after", s, sizeof s) || !*s)
         return DEFAULT_AFTER_S;
     char *end;
     double v = strtod(s, &end);

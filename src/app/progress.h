@@ -18,8 +18,8 @@
  *   boids_progress_finish    erase it and stop until the next start
  *   boids_progress_on_signal from a signal handler: draw no more
  *
- * BOIDS_PROGRESS_AFTER=SECONDS (for tests): show the line after SECONDS
- * instead of 2 (0: from the first update on).
+ * BOIDS_DEBUG=progress-after=SECONDS (for tests): show the line after
+ * SECONDS instead of 2 (0: from the first update on).
  */
 #ifndef BOIDS_APP_PROGRESS_H
 #define BOIDS_APP_PROGRESS_H

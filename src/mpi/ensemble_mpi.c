@@ -127,14 +127,14 @@ static void snapshot_path(const char *out_dir, uint32_t r, char *out, size_t siz
 
 // ---- a worker rank ----------------------------------------------------------------
 
-// Tests: BOIDS_ENSEMBLE_FAIL_RANK=R:hang (or R:die) makes rank R hang (or
-// die by SIGKILL) once it is handed its first run: a lost rank, which rank 0
-// must report within --timeout instead of waiting for ever.
+// Tests: BOIDS_DEBUG=ensemble-fail-rank=R:hang (or R:die) makes rank R hang
+// (or die by SIGKILL) once it is handed its first run: a lost rank, which
+// rank 0 must report within --timeout instead of waiting for ever.
 static void test_failure(int rank) {
-    const char *s = getenv("BOIDS_ENSEMBLE_FAIL_RANK");
+    char s[32];
     int r = -1;
     char how[8] = "";
-    if (!s || sscanf(s, "%d:%7s", &r, how) != 2 || r != rank)
+    if (!boids_debug_value("ensemble-fail-rank", s, sizeof s) || sscanf(s, "%d:%7s", &r, how) != 2 || r != rank)
         return;
     if (strcmp(how, "die") == 0)
         raise(SIGKILL);

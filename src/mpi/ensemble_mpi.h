@@ -21,7 +21,7 @@ typedef struct boids_mpi_options {
     int threads; // CPU threads per run
     bool resume;
     double timeout_s;    // the longest wait for one message
-    uint32_t kill_after; // tests (BOIDS_ENSEMBLE_KILL_AFTER)
+    uint32_t kill_after; // tests (BOIDS_DEBUG ensemble-kill-after)
     // rank 0's progress after each written run
     void (*progress)(void *user, uint32_t done, uint32_t failed, uint32_t total);
     void *user;
