@@ -63,10 +63,10 @@
  * const uint), BOIDS_BEHAVIOR_COUNT, the user's names (boids_behavior_name:
  * scenario files, --behaviors, the menu), BOIDS_B_NEIGHBOR_MASK (gathers 1u:
  * the behaviour reads the neighbour gather), and the steer stage's call of
- * steer_name for each enabled behaviour, in this order (src/core/steer.c,
- * shaders/steer.comp). BOIDS_BEHAVIORS_n is the list from index n on: one
- * line each, as GLSL 4.10 (the drawing shaders on GL 4.1) has no line
- * continuation. The less obvious ones:
+ * steer_name for each enabled behaviour, in this order
+ * (src/core/steer_behaviors.c, shaders/steer.comp). BOIDS_BEHAVIORS_n is the
+ * list from index n on: one line each, as GLSL 4.10 (the drawing shaders on
+ * GL 4.1) has no line continuation. The less obvious ones:
  *   escape     evade agents of groups this group flees from
  *   hunt       pursue the nearest agent of a prey group
  *   view       Flake's fourth rule

@@ -12,6 +12,7 @@
 
 #include "steer_internal.h"
 
+// A sum back to floats: boids_unfix of each axis (scale), times k.
 static void unfix3(const int64_t acc[3], float scale, float k, float dest[3]) {
     for (int a = 0; a < 3; a++)
         dest[a] = boids_unfix(acc[a], scale) * k;
