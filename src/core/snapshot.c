@@ -1,9 +1,11 @@
 // src/core/snapshot.c: .boids snapshots (boids/snapshot.h; the byte layout in
-// docs/ARCHITECTURE.md, "Snapshots (.boids)"). Everything goes through byte
-// helpers in little-endian order: the shared.h structs are written word by
-// word (every member is a 4-byte float or uint32, no padding: checked below),
-// never as raw memory. The loader checks each chunk's tag, length and CRC
-// before it decodes or allocates anything sized by the file.
+// docs/ARCHITECTURE.md, "Snapshots (.boids)"): the file's framing (magic,
+// chunks of tag, length, payload and CRC), the header, the agents, their
+// slot order and joints, and the scenario's chunks; the parameter chunks are
+// snapshot_params.c's. Every value goes through byte helpers in
+// little-endian order, never as raw memory. The loader checks each chunk's
+// tag, length and CRC before it decodes or allocates anything sized by the
+// file.
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,73 +25,14 @@
 #include "boids/input.h"
 #include "boids/behaviors.h"
 #include "boids/snapshot.h"
+#include "snapshot_internal.h"
 
-// The shared.h structs hold only 4-byte words (floats and uint32) with no
-// padding, so word-by-word encoding covers every byte.
-_Static_assert(sizeof(boids_world_params) == 208, "boids_world_params: 52 words");
-// The world's first 48 words are PARM's; the options row after them
-// (wall_corner, ...) goes into the WOPT chunk, written only when one is not
-// its default 0, so a snapshot without options is byte for byte version 2's.
-#define WORLD_PARM_BYTES 192u
-#define WOPT_BYTES 16u
-_Static_assert(offsetof(boids_world_params, wall_corner) == WORLD_PARM_BYTES, "the options follow the PARM words");
-_Static_assert(sizeof(boids_world_params) == WORLD_PARM_BYTES + WOPT_BYTES, "WOPT: the rest of the world");
-_Static_assert(sizeof(boids_group_params) == 352, "boids_group_params: 88 words");
-// PARM holds each group's first 36 words; the per-agent ranges (the last 4)
-// go into the RANG chunk, written only when a group has one, so a snapshot
-// of a run without ranges is what version 2 wrote (the pinned hashes).
-#define GROUP_PARM_BYTES 144u
-_Static_assert(offsetof(boids_group_params, maxspeed_lo) == GROUP_PARM_BYTES, "the ranges follow the PARM words");
-// The rules row (rules, turn, repulse, noise) after the ranges goes into the RULE
-// chunk, written only when a group has other than the chapter's rules and
-// the default turn; without it every group reads as that default.
-_Static_assert(offsetof(boids_group_params, rules) == GROUP_PARM_BYTES + 16u, "the rules row follows the ranges");
-#define RULE_BYTES (BOIDS_MAX_GROUPS * 16u)
-// The two per-rule neighbourhood rows (alignment and cohesion radii, the
-// three cones, own_cones, neighbors_max, 1 spare) after the rules row go
-// into the NBHD chunk, written only when a group has one of its own (or a
-// topological K); without it every group has the one radius and field of
-// view of before and every neighbour (all 0).
-_Static_assert(offsetof(boids_group_params, alignment_radius) == GROUP_PARM_BYTES + 32u, "NBHD follows the rules row");
-#define NBHD_BYTES (BOIDS_MAX_GROUPS * 32u)
-// The rows of the behaviours after the first 16 (their weights, then their
-// parameters: target_speed, queue_distance, avoid_horizon, hide_margin) go into the MORE chunk, written only
-// when a group's differ from the defaults (boids_params_default's); without
-// it every group has those defaults.
-#define MORE_OFFSET (GROUP_PARM_BYTES + 64u)
-_Static_assert(offsetof(boids_group_params, weight_more) == MORE_OFFSET, "MORE follows NBHD");
-#define MORE_GROUP_BYTES 80u
-#define MORE_BYTES (BOIDS_MAX_GROUPS * MORE_GROUP_BYTES)
-// The leader rows after MORE (leader_offset, leader, formation, spacing,
-// leader_behind, leader_sight, interpose_a, _b, feeler_length: 12 words) go
-// into the LEAD chunk, written only when a group's differ from the
-// defaults; the derived rank row after them is never saved (finalize makes
-// it from the count and the groups).
-#define LEAD_OFFSET (MORE_OFFSET + MORE_GROUP_BYTES)
-_Static_assert(offsetof(boids_group_params, leader_offset) == LEAD_OFFSET, "LEAD follows MORE");
-#define LEAD_GROUP_BYTES 48u
-_Static_assert(offsetof(boids_group_params, rank_base) == LEAD_OFFSET + LEAD_GROUP_BYTES, "the ranks follow LEAD");
-#define LEAD_BYTES (BOIDS_MAX_GROUPS * LEAD_GROUP_BYTES)
-// PARM holds the scene up to its walls; the walls (and their count row) go
-// into the WALL chunk, written only when there is one.
-#define SCENE_PARM_BYTES 1040u
-_Static_assert(offsetof(boids_scene, wall) == SCENE_PARM_BYTES, "the walls follow PARM's scene");
-#define WALL_BYTES (sizeof(boids_scene) - SCENE_PARM_BYTES)
-_Static_assert(sizeof(boids_body_params) == 272, "boids_body_params: 68 words");
-_Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
-
-#define FLOW_WORDS 12u // kind, resolution, noise_scale, noise_seed, direction[4], dims[4]
-#define FLOW_IMAGE_BYTES sizeof(((boids_flowfield *)0)->image)
-#define PARM_BYTES                                                                                                     \
-    (WORLD_PARM_BYTES + BOIDS_MAX_GROUPS * GROUP_PARM_BYTES + SCENE_PARM_BYTES + FLOW_WORDS * 4u + FLOW_IMAGE_BYTES +  \
-     BOIDS_MAX_GROUPS * sizeof(boids_body_params) + BOIDS_MAX_GROUPS * 4u)
-#define RANG_BYTES (BOIDS_MAX_GROUPS * 16u) // per group: maxspeed_lo, _hi, maxforce_lo, _hi (f32)
-#define LINE_BYTES 24u                      // the line target's start (3 f32) and velocity per step (3 f32)
-#define HEAD_BYTES 24u                      // count, dim, group_count, joint_rows (u32), step (u64)
-#define AGENT_BYTES 36u                     // pos (4 f32), vel (4 f32), group (u32)
-#define ORDER_BYTES 4u                      // id of a slot (u32)
-#define JOINT_BYTES 16u                     // xyz + w (4 f32)
-#define CHUNK_OVERHEAD 16u                  // tag (4), length (8), CRC (4)
+#define LINE_BYTES 24u     // the line target's start (3 f32) and velocity per step (3 f32)
+#define HEAD_BYTES 24u     // count, dim, group_count, joint_rows (u32), step (u64)
+#define AGENT_BYTES 36u    // pos (4 f32), vel (4 f32), group (u32)
+#define ORDER_BYTES 4u     // id of a slot (u32)
+#define JOINT_BYTES 16u    // xyz + w (4 f32)
+#define CHUNK_OVERHEAD 16u // tag (4), length (8), CRC (4)
 // SCEN: target mode, centre, radius, period, vary count (7 words); the varying
 // weights (5 words each); the title; per group its name, colour and whether the
 // colour was given.
@@ -97,350 +40,6 @@ _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "4-byte words");
 #define SCEN_GROUP_BYTES (BOIDS_SCENARIO_NAME + 4u * 4u + 4u)
 #define SCEN_BYTES (7u * 4u + BOIDS_SCENARIO_MAX_VARY * 20u + SCEN_TITLE_BYTES + BOIDS_MAX_GROUPS * SCEN_GROUP_BYTES)
 _Static_assert(SCEN_BYTES == 1284, "SCEN: 1284 bytes as docs/ARCHITECTURE.md says");
-
-// ---- byte helpers: src/core/bytes.h ------------------------------------
-
-// Encodes `bytes` (a multiple of 4) of a words-only struct at b + *off.
-static void put_words(unsigned char *b, size_t *off, const void *src, size_t bytes) {
-    const unsigned char *s = src;
-    for (size_t i = 0; i < bytes; i += 4) {
-        uint32_t v;
-        memcpy(&v, s + i, 4);
-        put_u32(b + *off, v);
-        *off += 4;
-    }
-}
-
-// Decodes `bytes` (a multiple of 4) of a words-only struct from b + *off.
-static void get_words(const unsigned char *b, size_t *off, void *dst, size_t bytes) {
-    unsigned char *d = dst;
-    for (size_t i = 0; i < bytes; i += 4) {
-        uint32_t v = get_u32(b + *off);
-        memcpy(d + i, &v, 4);
-        *off += 4;
-    }
-}
-
-// Are the n floats at f all finite?
-static bool all_finite(const float *f, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(f[i]))
-            return false;
-    return true;
-}
-
-// The name of the first params field that is not finite, or NULL.
-static const char *params_nonfinite(const boids_params *p) {
-    const boids_world_params *w = &p->world;
-    if (!all_finite(w->min, 4) || !all_finite(w->size, 4) || !all_finite(w->cell, 4) || !all_finite(w->inv_cell, 4) ||
-        !all_finite(w->target_pos, 4) || !all_finite(w->target_vel, 4) || !all_finite(w->flow_inv_cell, 4) ||
-        !isfinite(w->dt) || !isfinite(w->wall_offset) || !isfinite(w->max_speed_all) || !isfinite(w->max_radius))
-        return "world";
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
-        const boids_group_params *q = &p->group[g];
-        if (!all_finite(&q->maxspeed, 16) || !all_finite(&q->weight[0][0], 16) || !isfinite(q->max_turn) ||
-            !isfinite(q->body_radius) || !all_finite(&q->maxspeed_lo, 4) || !isfinite(q->turn) ||
-            !all_finite(&q->weight_more[0][0], 16) || !isfinite(q->target_speed) || !isfinite(q->queue_distance) ||
-            !isfinite(q->avoid_horizon) || !isfinite(q->hide_margin) || !all_finite(q->leader_offset, 4) ||
-            !isfinite(q->formation_spacing) || !isfinite(q->leader_behind) || !isfinite(q->leader_sight) ||
-            !isfinite(q->feeler_length))
-            return "group";
-        const boids_body_params *b = &p->body[g];
-        if (!all_finite(&b->segment[0][0], 32) || !all_finite(&b->width[0][0], 32) || !isfinite(b->angle_limit))
-            return "body";
-    }
-    if (!all_finite(&p->scene.path[0][0], 4 * BOIDS_MAX_PATH_POINTS) ||
-        !all_finite(&p->scene.obstacle[0][0], 4 * BOIDS_MAX_OBSTACLES) || !isfinite(p->scene.path_radius) ||
-        !all_finite(&p->scene.wall[0][0], 8 * BOIDS_MAX_WALLS))
-        return "scene";
-    if (!isfinite(p->flow.resolution) || !isfinite(p->flow.noise_scale) || !all_finite(p->flow.direction, 4))
-        return "flow field";
-    if (!all_finite(p->group_share, BOIDS_MAX_GROUPS))
-        return "group share";
-    return NULL;
-}
-
-// The PARM payload of p (PARM_BYTES).
-static void encode_params(const boids_params *p, unsigned char *b) {
-    size_t off = 0;
-    put_words(b, &off, &p->world, WORLD_PARM_BYTES);
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        put_words(b, &off, &p->group[g], GROUP_PARM_BYTES);
-    put_words(b, &off, &p->scene, SCENE_PARM_BYTES);
-    put_u32(b + off, p->flow.kind);
-    put_f32(b + off + 4, p->flow.resolution);
-    put_f32(b + off + 8, p->flow.noise_scale);
-    put_u32(b + off + 12, p->flow.noise_seed);
-    off += 16;
-    put_words(b, &off, p->flow.direction, sizeof p->flow.direction);
-    put_words(b, &off, p->flow.dims, sizeof p->flow.dims);
-    memset(b + off, 0, FLOW_IMAGE_BYTES);
-    memcpy(b + off, p->flow.image, strnlen(p->flow.image, FLOW_IMAGE_BYTES - 1));
-    off += FLOW_IMAGE_BYTES;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        put_words(b, &off, &p->body[g], sizeof p->body[g]);
-    put_words(b, &off, p->group_share, sizeof p->group_share);
-}
-
-// p from a PARM payload (the flow field's vec is NULL).
-static void decode_params(const unsigned char *b, boids_params *p) {
-    memset(p, 0, sizeof *p);
-    size_t off = 0;
-    get_words(b, &off, &p->world, WORLD_PARM_BYTES);
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        get_words(b, &off, &p->group[g], GROUP_PARM_BYTES);
-    get_words(b, &off, &p->scene, SCENE_PARM_BYTES);
-    p->flow.kind = get_u32(b + off);
-    p->flow.resolution = get_f32(b + off + 4);
-    p->flow.noise_scale = get_f32(b + off + 8);
-    p->flow.noise_seed = get_u32(b + off + 12);
-    off += 16;
-    get_words(b, &off, p->flow.direction, sizeof p->flow.direction);
-    get_words(b, &off, p->flow.dims, sizeof p->flow.dims);
-    memcpy(p->flow.image, b + off, FLOW_IMAGE_BYTES);
-    off += FLOW_IMAGE_BYTES;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        get_words(b, &off, &p->body[g], sizeof p->body[g]);
-    get_words(b, &off, p->group_share, sizeof p->group_share);
-    p->flow.vec = NULL;
-}
-
-// Whether any of the world's options is not its default (then the WOPT
-// chunk is written); its payload, and back (a problem, or NULL).
-static bool has_world_options(const boids_params *p) {
-    const boids_world_params *w = &p->world;
-    return w->wall_corner || w->margin != 0.0f || w->grid_fine || w->reserved2;
-}
-
-static void encode_world_options(const boids_params *p, unsigned char *b) {
-    size_t off = 0;
-    put_words(b, &off, &p->world.wall_corner, WOPT_BYTES);
-}
-
-static const char *decode_world_options(const unsigned char *b, boids_params *p) {
-    size_t off = 0;
-    get_words(b, &off, &p->world.wall_corner, WOPT_BYTES);
-    if (p->world.wall_corner > BOIDS_WALL_CORNER_BOOK)
-        return "a wall-corner rule that is not both (0) or book (1)";
-    // The margin's word: 0 (the default, 3) or a margin finalize accepts.
-    if (!(p->world.margin == 0.0f || (p->world.margin > 0.0f && p->world.margin <= BOIDS_MAX_EXTENT)))
-        return "a margin that is not 0 (the default) or in (0, 1e9]";
-    // The finer grid's word (finalize's canonical form: M = 1 alone is 0, so a
-    // world of today's grid writes no WOPT for it and keeps its bytes).
-    uint32_t fine = p->world.grid_fine;
-    if ((fine & ~(BOIDS_GRID_FINE_MASK | BOIDS_GRID_FINE_AUTO)) ||
-        (fine & BOIDS_GRID_FINE_MASK) > BOIDS_GRID_FINE_MAX || fine == 1u)
-        return "a grid fine factor that is not 0 (today's grid), 2..4, or auto (0x100) with 0..4";
-    if (p->world.reserved2)
-        return "reserved words that are not 0";
-    if (!has_world_options(p))
-        return "no option (it is written only for one)";
-    return NULL;
-}
-
-// Whether any group has other than the chapter's rules and the default turn,
-// a repulse or a noise (then the RULE chunk is written: rules, turn, repulse,
-// noise per group; the noise word was a spare 0 before the Vicsek and Couzin
-// rule sets, so older files read the same); its payload, and back into p's
-// groups (a problem, or NULL; the ranges are checked with the params).
-static bool has_rules(const boids_params *p) {
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
-        const boids_group_params *q = &p->group[g];
-        if (q->rules != BOIDS_RULES_CHAPTER || q->turn != BOIDS_TURN_DEFAULT || q->repulse != 0.0f || q->noise != 0.0f)
-            return true;
-    }
-    return false;
-}
-
-static void encode_rules(const boids_params *p, unsigned char *b) {
-    size_t off = 0;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        put_words(b, &off, &p->group[g].rules, 16);
-}
-
-static const char *decode_rules(const unsigned char *b, boids_params *p) {
-    size_t off = 0;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        get_words(b, &off, &p->group[g].rules, 16);
-    if (!has_rules(p))
-        return "only the default rules (it is written only for others)";
-    return NULL;
-}
-
-// The default rules row of every group (a file without RULE).
-static void default_rules(boids_params *p) {
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
-        p->group[g].rules = BOIDS_RULES_CHAPTER;
-        p->group[g].turn = BOIDS_TURN_DEFAULT;
-    }
-}
-
-// Whether any group has a per-rule radius or cone or a neighbors_max (then the NBHD chunk is
-// written); its payload, and back into p's groups (a problem, or NULL).
-static bool has_neighborhoods(const boids_params *p) {
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
-        const boids_group_params *q = &p->group[g];
-        unsigned char zero[32] = {0};
-        if (memcmp(&q->alignment_radius, zero, sizeof zero) != 0)
-            return true;
-    }
-    return false;
-}
-
-static void encode_neighborhoods(const boids_params *p, unsigned char *b) {
-    size_t off = 0;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        put_words(b, &off, &p->group[g].alignment_radius, 32);
-}
-
-static const char *decode_neighborhoods(const unsigned char *b, boids_params *p) {
-    size_t off = 0;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        get_words(b, &off, &p->group[g].alignment_radius, 32);
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
-        const boids_group_params *q = &p->group[g];
-        if (!(q->alignment_radius == 0.0f || (isfinite(q->alignment_radius) && q->alignment_radius > 0.0f)) ||
-            !(q->cohesion_radius == 0.0f || (isfinite(q->cohesion_radius) && q->cohesion_radius > 0.0f)))
-            return "a radius that is not 0 or positive and finite";
-        if (q->own_cones & ~BOIDS_CONES)
-            return "own-cone bits other than separation (1), alignment (2), cohesion (4)";
-        const float cone[3] = {q->separation_fov_cos, q->alignment_fov_cos, q->cohesion_fov_cos};
-        for (uint32_t k = 0; k < 3; k++)
-            if ((q->own_cones & (1u << k)) ? !(cone[k] >= -1.0f && cone[k] <= 1.0f) : cone[k] != 0.0f)
-                return "a cone cosine outside -1..1, or not 0 without its bit";
-        if (q->neighbors_max > BOIDS_MAX_NEIGHBORS_K)
-            return "a neighbors_max above BOIDS_MAX_NEIGHBORS_K (32)";
-        if (!(isfinite(q->min_speed) && q->min_speed >= 0.0f))
-            return "a min_speed that is not 0 or positive and finite";
-    }
-    if (!has_neighborhoods(p))
-        return "only the default neighbourhoods (it is written only for others)";
-    return NULL;
-}
-
-// The default rows of the later behaviours (boids_params_default's groups
-// are all alike): MORE_GROUP_BYTES of its group 0 from weight_more on.
-// Per thread: engines save and load from several at once (an ensemble's
-// jobs), and a shared copy being made by one thread read as zeros by
-// another wrote a LEAD or MORE chunk of defaults now and then.
-static const unsigned char *default_more(void) {
-    static _Thread_local boids_params d;
-    static _Thread_local bool made;
-    if (!made) {
-        boids_params_default(&d, 1, 2);
-        made = true;
-    }
-    return (const unsigned char *)&d.group[0].weight_more;
-}
-
-// The rows of every group from byte `at` of boids_group_params, `bytes`
-// each, that the MORE and LEAD chunks hold (written only when a group's
-// differ from boids_params_default's: default_rows()).
-static const unsigned char *default_rows(size_t at) {
-    return default_more() + (at - MORE_OFFSET);
-}
-
-static bool rows_differ(const boids_params *p, size_t at, size_t bytes) {
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        if (memcmp((const unsigned char *)&p->group[g] + at, default_rows(at), bytes) != 0)
-            return true;
-    return false;
-}
-
-static void encode_rows(const boids_params *p, size_t at, size_t bytes, unsigned char *b) {
-    size_t off = 0;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        put_words(b, &off, (const unsigned char *)&p->group[g] + at, bytes);
-}
-
-static void decode_rows(const unsigned char *b, size_t at, size_t bytes, boids_params *p) {
-    size_t off = 0;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        get_words(b, &off, (unsigned char *)&p->group[g] + at, bytes);
-}
-
-// The defaults of those rows in every group (a file without the chunk).
-static void reset_rows(boids_params *p, size_t at, size_t bytes) {
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        memcpy((unsigned char *)&p->group[g] + at, default_rows(at), bytes);
-}
-
-// MORE: the later behaviours' weights and parameters; back from a payload
-// (a problem, or NULL; the values' ranges are checked with the params).
-static bool has_more(const boids_params *p) {
-    return rows_differ(p, MORE_OFFSET, MORE_GROUP_BYTES);
-}
-
-static const char *decode_more(const unsigned char *b, boids_params *p) {
-    decode_rows(b, MORE_OFFSET, MORE_GROUP_BYTES, p);
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
-        const boids_group_params *q = &p->group[g];
-        if (!all_finite(&q->weight_more[0][0], 16) || !isfinite(q->target_speed) || !isfinite(q->queue_distance) ||
-            !isfinite(q->avoid_horizon) || !isfinite(q->hide_margin))
-            return "a weight or parameter that is not finite";
-        if (q->queue_distance < 0.0f || q->avoid_horizon < 0.0f || q->hide_margin < 0.0f)
-            return "a queue distance, avoid horizon or hide margin below 0";
-    }
-    if (!has_more(p))
-        return "only the defaults (it is written only for others)";
-    return NULL;
-}
-
-// LEAD: the leader rows (named agents, formation, feelers); the ranges are
-// checked with the params by finalize.
-static bool has_lead(const boids_params *p) {
-    return rows_differ(p, LEAD_OFFSET, LEAD_GROUP_BYTES);
-}
-
-static const char *decode_lead(const unsigned char *b, boids_params *p) {
-    decode_rows(b, LEAD_OFFSET, LEAD_GROUP_BYTES, p);
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
-        const boids_group_params *q = &p->group[g];
-        if (!all_finite(q->leader_offset, 4) || !isfinite(q->formation_spacing) || !isfinite(q->leader_behind) ||
-            !isfinite(q->leader_sight) || !isfinite(q->feeler_length))
-            return "a parameter that is not finite";
-    }
-    if (!has_lead(p))
-        return "only the defaults (it is written only for others)";
-    return NULL;
-}
-
-// The WALL chunk: the scene's walls and their count row (written when there is a wall).
-static void encode_walls(const boids_params *p, unsigned char *b) {
-    size_t off = 0;
-    put_words(b, &off, p->scene.wall, WALL_BYTES);
-}
-
-static const char *decode_walls(const unsigned char *b, boids_params *p) {
-    size_t off = 0;
-    get_words(b, &off, p->scene.wall, WALL_BYTES);
-    if (p->scene.wall_count == 0)
-        return "no wall (it is written only for one)";
-    return NULL; // the count, kinds and values are checked with the params by finalize
-}
-
-// Whether any group has a per-agent range (then the RANG chunk is written).
-static bool has_ranges(const boids_params *p) {
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++) {
-        const boids_group_params *q = &p->group[g];
-        if (q->maxspeed_lo != 0.0f || q->maxspeed_hi != 0.0f || q->maxforce_lo != 0.0f || q->maxforce_hi != 0.0f)
-            return true;
-    }
-    return false;
-}
-
-// The RANG payload (RANG_BYTES) of p, and back into p's groups.
-static void encode_ranges(const boids_params *p, unsigned char *b) {
-    size_t off = 0;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        put_words(b, &off, &p->group[g].maxspeed_lo, 16);
-}
-
-static void decode_ranges(const unsigned char *b, boids_params *p) {
-    size_t off = 0;
-    for (uint32_t g = 0; g < BOIDS_MAX_GROUPS; g++)
-        get_words(b, &off, &p->group[g].maxspeed_lo, 16);
-}
 
 // The LINE payload (LINE_BYTES) of a line target, and back into sc; a
 // problem (NULL when in range: finite, the parser's speeds).
@@ -640,6 +239,75 @@ static bool joint_used(const boids_sim *s, const uint32_t *slot_of_id, size_t i)
     return b->style != BOIDS_BODY_NONE && row < b->joints;
 }
 
+// PARM, then each optional parameter chunk whose rows are not their defaults.
+static void write_params(writer *w, const boids_params *p) {
+    // Per thread: engines save from several at once (an ensemble's jobs).
+    static _Thread_local unsigned char parm[PARM_BYTES], chunk[SNAPSHOT_PARAM_CHUNK_MAX_BYTES];
+    snapshot_encode_params(p, parm);
+    w_chunk(w, "PARM", parm, sizeof parm);
+    for (uint32_t k = 0; k < SNAPSHOT_PARAM_CHUNK_COUNT; k++) {
+        const snapshot_param_chunk *c = &snapshot_param_chunks[k];
+        if (c->present(p)) {
+            c->encode(p, chunk);
+            w_chunk(w, c->tag, chunk, c->bytes);
+        }
+    }
+}
+
+// Agents per payload block: the AGNT, ORDR and JNTS payloads are streamed,
+// never held whole.
+enum { BLOCK = 1024 };
+
+// AGNT: the agents in id order.
+static void write_agents(writer *w, const boids_sim *s, const uint32_t *slot_of_id) {
+    unsigned char block[BLOCK * AGENT_BYTES];
+    w_begin(w, "AGNT", (uint64_t)s->n * AGENT_BYTES);
+    for (uint32_t id0 = 0; id0 < s->n; id0 += BLOCK) {
+        uint32_t k = s->n - id0 < BLOCK ? s->n - id0 : BLOCK;
+        for (uint32_t j = 0; j < k; j++) {
+            uint32_t i = slot_of_id[id0 + j];
+            unsigned char *b = block + (size_t)j * AGENT_BYTES;
+            for (int a = 0; a < 4; a++) {
+                put_f32(b + 4 * a, s->cur.pos[i][a]);
+                put_f32(b + 16 + 4 * a, s->cur.vel[i][a]);
+            }
+            put_u32(b + 32, s->cur.group[i]);
+        }
+        w_payload(w, block, (size_t)k * AGENT_BYTES);
+    }
+    w_end(w);
+}
+
+// ORDR: the slot order of cur, the id in each slot.
+static void write_order(writer *w, const boids_sim *s) {
+    unsigned char block[BLOCK * ORDER_BYTES];
+    w_begin(w, "ORDR", (uint64_t)s->n * ORDER_BYTES);
+    for (uint32_t i0 = 0; i0 < s->n; i0 += BLOCK) {
+        uint32_t k = s->n - i0 < BLOCK ? s->n - i0 : BLOCK;
+        for (uint32_t j = 0; j < k; j++)
+            put_u32(block + 4 * j, s->cur.id[i0 + j]);
+        w_payload(w, block, (size_t)k * ORDER_BYTES);
+    }
+    w_end(w);
+}
+
+// JNTS: the body joints, row by row (0 where a row holds no joint).
+static void write_joints(writer *w, const boids_sim *s, const uint32_t *slot_of_id) {
+    unsigned char block[BLOCK * JOINT_BYTES];
+    size_t total = (size_t)s->joint_rows * s->n;
+    w_begin(w, "JNTS", (uint64_t)total * JOINT_BYTES);
+    for (size_t i0 = 0; i0 < total; i0 += BLOCK) {
+        size_t k = total - i0 < BLOCK ? total - i0 : BLOCK;
+        for (size_t j = 0; j < k; j++) {
+            bool used = joint_used(s, slot_of_id, i0 + j);
+            for (int a = 0; a < 4; a++)
+                put_f32(block + j * JOINT_BYTES + 4 * a, used ? s->joints[i0 + j][a] : 0.0f);
+        }
+        w_payload(w, block, k * JOINT_BYTES);
+    }
+    w_end(w);
+}
+
 // Writes the snapshot body of s (magic to END) to w; slot_of_id: the slot of
 // each id; scen: the encoded SCEN payload (SCEN_BYTES), or NULL for none;
 // line: the LINE payload (LINE_BYTES) of a line target, or NULL; glyp: the
@@ -658,88 +326,11 @@ static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *s
     put_u64(head + 16, s->step);
     w_chunk(w, "HEAD", head, sizeof head);
 
-    static _Thread_local unsigned char parm[PARM_BYTES]; // per thread: engines save from several (ensembles)
-    encode_params(&s->p, parm);
-    w_chunk(w, "PARM", parm, sizeof parm);
-    if (has_world_options(&s->p)) {
-        unsigned char wopt[WOPT_BYTES];
-        encode_world_options(&s->p, wopt);
-        w_chunk(w, "WOPT", wopt, sizeof wopt);
-    }
-    if (has_ranges(&s->p)) {
-        unsigned char rang[RANG_BYTES];
-        encode_ranges(&s->p, rang);
-        w_chunk(w, "RANG", rang, sizeof rang);
-    }
-    if (has_rules(&s->p)) {
-        unsigned char rule[RULE_BYTES];
-        encode_rules(&s->p, rule);
-        w_chunk(w, "RULE", rule, sizeof rule);
-    }
-    if (has_neighborhoods(&s->p)) {
-        unsigned char nbhd[NBHD_BYTES];
-        encode_neighborhoods(&s->p, nbhd);
-        w_chunk(w, "NBHD", nbhd, sizeof nbhd);
-    }
-    if (has_more(&s->p)) {
-        static _Thread_local unsigned char more[MORE_BYTES];
-        encode_rows(&s->p, MORE_OFFSET, MORE_GROUP_BYTES, more);
-        w_chunk(w, "MORE", more, sizeof more);
-    }
-    if (has_lead(&s->p)) {
-        unsigned char lead[LEAD_BYTES];
-        encode_rows(&s->p, LEAD_OFFSET, LEAD_GROUP_BYTES, lead);
-        w_chunk(w, "LEAD", lead, sizeof lead);
-    }
-    if (s->p.scene.wall_count > 0) {
-        unsigned char walls[WALL_BYTES];
-        encode_walls(&s->p, walls);
-        w_chunk(w, "WALL", walls, sizeof walls);
-    }
-
-    // Agents in id order, in blocks (the payload is streamed, never held whole).
-    enum { BLOCK = 1024 };
-    unsigned char block[BLOCK * AGENT_BYTES];
-    w_begin(w, "AGNT", (uint64_t)s->n * AGENT_BYTES);
-    for (uint32_t id0 = 0; id0 < s->n; id0 += BLOCK) {
-        uint32_t k = s->n - id0 < BLOCK ? s->n - id0 : BLOCK;
-        for (uint32_t j = 0; j < k; j++) {
-            uint32_t i = slot_of_id[id0 + j];
-            unsigned char *b = block + (size_t)j * AGENT_BYTES;
-            for (int a = 0; a < 4; a++) {
-                put_f32(b + 4 * a, s->cur.pos[i][a]);
-                put_f32(b + 16 + 4 * a, s->cur.vel[i][a]);
-            }
-            put_u32(b + 32, s->cur.group[i]);
-        }
-        w_payload(w, block, (size_t)k * AGENT_BYTES);
-    }
-    w_end(w);
-
-    // The slot order of cur: the id in each slot.
-    w_begin(w, "ORDR", (uint64_t)s->n * ORDER_BYTES);
-    for (uint32_t i0 = 0; i0 < s->n; i0 += BLOCK) {
-        uint32_t k = s->n - i0 < BLOCK ? s->n - i0 : BLOCK;
-        for (uint32_t j = 0; j < k; j++)
-            put_u32(block + 4 * j, s->cur.id[i0 + j]);
-        w_payload(w, block, (size_t)k * ORDER_BYTES);
-    }
-    w_end(w);
-
-    if (s->joints && s->joint_rows) {
-        size_t total = (size_t)s->joint_rows * s->n;
-        w_begin(w, "JNTS", (uint64_t)total * JOINT_BYTES);
-        for (size_t i0 = 0; i0 < total; i0 += BLOCK) {
-            size_t k = total - i0 < BLOCK ? total - i0 : BLOCK;
-            for (size_t j = 0; j < k; j++) {
-                bool used = joint_used(s, slot_of_id, i0 + j);
-                for (int a = 0; a < 4; a++)
-                    put_f32(block + j * JOINT_BYTES + 4 * a, used ? s->joints[i0 + j][a] : 0.0f);
-            }
-            w_payload(w, block, k * JOINT_BYTES);
-        }
-        w_end(w);
-    }
+    write_params(w, &s->p);
+    write_agents(w, s, slot_of_id);
+    write_order(w, s);
+    if (s->joints && s->joint_rows)
+        write_joints(w, s, slot_of_id);
     if (scen)
         w_chunk(w, "SCEN", scen, SCEN_BYTES);
     if (scen && line)
@@ -753,7 +344,7 @@ static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *s
 // loader would accept); on failure a problem into err.
 static boids_result check_saveable(const boids_sim *s, const uint32_t *slot_of_id, const char *path, char *err,
                                    size_t err_size) {
-    const char *bad = params_nonfinite(&s->p);
+    const char *bad = snapshot_params_nonfinite(&s->p);
     if (bad)
         return fail(err, err_size, path, BOIDS_ERR_ARGUMENT, "not saved: the %s parameters hold a NaN or infinity",
                     bad);
@@ -975,8 +566,8 @@ static void loaded_free(loaded *l) {
     free(l->order);
 }
 
-// Reads and checks every chunk into l.
-static boids_result read_chunks(reader *rd, loaded *l) {
+// HEAD: the count, dimension, groups, joint rows and step, each in range.
+static boids_result read_head(reader *rd, loaded *l) {
     const char *path = rd->path;
     char *err = rd->err;
     size_t es = rd->err_size;
@@ -1006,77 +597,36 @@ static boids_result read_chunks(reader *rd, loaded *l) {
     if (l->rows > BOIDS_MAX_JOINTS)
         return fail(err, es, path, BOIDS_ERR_FORMAT, "%u joint rows per agent is out of range (0..%u)", l->rows,
                     BOIDS_MAX_JOINTS);
+    return BOIDS_OK;
+}
 
-    if ((r = r_chunk(rd, "PARM", PARM_BYTES, "the parameters of version 1", &b)) != BOIDS_OK)
+// PARM, then the optional parameter chunks (version 3 on) over their
+// defaults; the params must be finite and match the header.
+static boids_result read_params(reader *rd, loaded *l) {
+    const char *path = rd->path;
+    char *err = rd->err;
+    size_t es = rd->err_size;
+    unsigned char *b = NULL;
+    boids_result r = r_chunk(rd, "PARM", PARM_BYTES, "the parameters of version 1", &b);
+    if (r != BOIDS_OK)
         return r;
-    decode_params(b, &l->p);
+    snapshot_decode_params(b, &l->p);
     free(b);
-    if (rd->version >= 3 && r_next_is(rd, "WOPT")) { // the world's options (none before version 3)
-        if ((r = r_chunk(rd, "WOPT", WOPT_BYTES, "4 words: the world's options", &b)) != BOIDS_OK)
+    for (uint32_t k = 0; k < SNAPSHOT_PARAM_CHUNK_COUNT; k++) {
+        const snapshot_param_chunk *c = &snapshot_param_chunks[k];
+        if (c->reset)
+            c->reset(&l->p);
+        if (rd->version < 3 || !r_next_is(rd, c->tag)) // none before version 3
+            continue;
+        if ((r = r_chunk(rd, c->tag, c->bytes, c->what, &b)) != BOIDS_OK)
             return r;
-        const char *why = decode_world_options(b, &l->p);
+        const char *why = c->decode(b, &l->p);
         free(b);
         if (why)
-            return fail(err, es, path, BOIDS_ERR_FORMAT, "the WOPT chunk holds %s", why);
-    }
-    if (rd->version >= 3 && r_next_is(rd, "RANG")) { // the per-agent ranges (none before version 3)
-        if ((r = r_chunk(rd, "RANG", RANG_BYTES, "4 floats per group: the per-agent ranges", &b)) != BOIDS_OK)
-            return r;
-        decode_ranges(b, &l->p);
-        free(b);
-        if (!has_ranges(&l->p))
-            return fail(err, es, path, BOIDS_ERR_FORMAT, "the RANG chunk holds no range (it is written only for one)");
-    }
-    default_rules(&l->p);
-    if (rd->version >= 3 && r_next_is(rd, "RULE")) { // the groups' rules (none before version 3)
-        if ((r = r_chunk(rd, "RULE", RULE_BYTES, "4 words per group: rules, turn, repulse, noise", &b)) != BOIDS_OK)
-            return r;
-        const char *why = decode_rules(b, &l->p);
-        free(b);
-        if (why)
-            return fail(err, es, path, BOIDS_ERR_FORMAT, "the RULE chunk holds %s", why);
-    }
-    if (rd->version >= 3 && r_next_is(rd, "NBHD")) { // per-rule radii and cones (none before version 3)
-        if ((r = r_chunk(rd, "NBHD", NBHD_BYTES, "8 words per group: the per-rule radii and cones", &b)) != BOIDS_OK)
-            return r;
-        const char *why = decode_neighborhoods(b, &l->p);
-        free(b);
-        if (why)
-            return fail(err, es, path, BOIDS_ERR_FORMAT, "the NBHD chunk holds %s", why);
-    }
-    reset_rows(&l->p, MORE_OFFSET, MORE_GROUP_BYTES);
-    if (rd->version >= 3 && r_next_is(rd, "MORE")) { // the later behaviours' rows (none before version 3)
-        if ((r = r_chunk(rd, "MORE", MORE_BYTES,
-                         "20 words per group: weights 16..31, target speed, queue distance, avoid horizon, hide margin",
-                         &b)) != BOIDS_OK)
-            return r;
-        const char *why = decode_more(b, &l->p);
-        free(b);
-        if (why)
-            return fail(err, es, path, BOIDS_ERR_FORMAT, "the MORE chunk holds %s", why);
-    }
-    reset_rows(&l->p, LEAD_OFFSET, LEAD_GROUP_BYTES);
-    if (rd->version >= 3 && r_next_is(rd, "LEAD")) { // the leader rows (none before version 3)
-        if ((r = r_chunk(rd, "LEAD", LEAD_BYTES,
-                         "12 words per group: leader offset, leader, formation, spacing, behind, sight, interpose "
-                         "a, b, feeler length",
-                         &b)) != BOIDS_OK)
-            return r;
-        const char *why = decode_lead(b, &l->p);
-        free(b);
-        if (why)
-            return fail(err, es, path, BOIDS_ERR_FORMAT, "the LEAD chunk holds %s", why);
-    }
-    if (rd->version >= 3 && r_next_is(rd, "WALL")) { // the walls (none before version 3)
-        if ((r = r_chunk(rd, "WALL", WALL_BYTES, "the scene's walls: 2 rows each, then the count row", &b)) != BOIDS_OK)
-            return r;
-        const char *why = decode_walls(b, &l->p);
-        free(b);
-        if (why)
-            return fail(err, es, path, BOIDS_ERR_FORMAT, "the WALL chunk holds %s", why);
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "the %s chunk holds %s", c->tag, why);
     }
     boids_params_ranks(&l->p); // derived, never saved
-    const char *bad = params_nonfinite(&l->p);
+    const char *bad = snapshot_params_nonfinite(&l->p);
     if (bad)
         return fail(err, es, path, BOIDS_ERR_FORMAT, "the %s parameters hold a NaN or infinity", bad);
     if (l->p.world.count != l->count || l->p.world.dim != l->dim || l->p.world.group_count != l->groups)
@@ -1088,7 +638,16 @@ static boids_result read_chunks(reader *rd, loaded *l) {
     if (boids_params_joint_rows(&l->p) != l->rows)
         return fail(err, es, path, BOIDS_ERR_FORMAT, "the bodies need %u joint rows; the header says %u",
                     boids_params_joint_rows(&l->p), l->rows);
+    return BOIDS_OK;
+}
 
+// AGNT: the agents in id order, each finite, in a group and inside the world.
+static boids_result read_agents(reader *rd, loaded *l) {
+    const char *path = rd->path;
+    char *err = rd->err;
+    size_t es = rd->err_size;
+    unsigned char *b = NULL;
+    boids_result r;
     size_t n = l->count;
     if ((r = r_chunk(rd, "AGNT", (uint64_t)n * AGENT_BYTES, "36 bytes per agent of the header's count", &b)) !=
         BOIDS_OK)
@@ -1123,7 +682,17 @@ static boids_result read_chunks(reader *rd, loaded *l) {
         }
     }
     free(b);
+    return BOIDS_OK;
+}
 
+// ORDR: the id in each slot, each id once.
+static boids_result read_order(reader *rd, loaded *l) {
+    const char *path = rd->path;
+    char *err = rd->err;
+    size_t es = rd->err_size;
+    unsigned char *b = NULL;
+    boids_result r;
+    size_t n = l->count;
     if ((r = r_chunk(rd, "ORDR", (uint64_t)n * ORDER_BYTES, "4 bytes per agent of the header's count", &b)) != BOIDS_OK)
         return r;
     l->order = malloc(n * sizeof *l->order);
@@ -1146,26 +715,44 @@ static boids_result read_chunks(reader *rd, loaded *l) {
     }
     free(b);
     free(seen);
+    return BOIDS_OK;
+}
 
-    if (l->rows) {
-        size_t total = (size_t)l->rows * n;
-        if ((r = r_chunk(rd, "JNTS", (uint64_t)total * JOINT_BYTES, "16 bytes per joint row and agent", &b)) !=
-            BOIDS_OK)
-            return r;
-        if (!(l->joints = malloc(total * sizeof *l->joints))) {
-            free(b);
-            return fail(err, es, path, BOIDS_ERR_NOMEM, "out of memory for %zu joints", total);
-        }
-        for (size_t i = 0; i < total; i++) {
-            for (int k = 0; k < 4; k++)
-                l->joints[i][k] = get_f32(b + i * JOINT_BYTES + 4 * k);
-            if (!all_finite(l->joints[i], 4)) {
-                free(b);
-                return fail(err, es, path, BOIDS_ERR_FORMAT, "joint %zu of agent %zu is NaN or infinite", i / n, i % n);
-            }
-        }
+// JNTS (when the header has joint rows): the body joints, each finite.
+static boids_result read_joints(reader *rd, loaded *l) {
+    const char *path = rd->path;
+    char *err = rd->err;
+    size_t es = rd->err_size;
+    unsigned char *b = NULL;
+    boids_result r;
+    size_t n = l->count;
+    size_t total = (size_t)l->rows * n;
+    if ((r = r_chunk(rd, "JNTS", (uint64_t)total * JOINT_BYTES, "16 bytes per joint row and agent", &b)) != BOIDS_OK)
+        return r;
+    if (!(l->joints = malloc(total * sizeof *l->joints))) {
         free(b);
+        return fail(err, es, path, BOIDS_ERR_NOMEM, "out of memory for %zu joints", total);
     }
+    for (size_t i = 0; i < total; i++) {
+        for (int k = 0; k < 4; k++)
+            l->joints[i][k] = get_f32(b + i * JOINT_BYTES + 4 * k);
+        if (!all_finite(l->joints[i], 4)) {
+            free(b);
+            return fail(err, es, path, BOIDS_ERR_FORMAT, "joint %zu of agent %zu is NaN or infinite", i / n, i % n);
+        }
+    }
+    free(b);
+    return BOIDS_OK;
+}
+
+// SCEN (version 2 on) over the scenario's defaults, then a line target's
+// LINE and the glyphs' GLYP (version 3 on).
+static boids_result read_scenario(reader *rd, loaded *l) {
+    const char *path = rd->path;
+    char *err = rd->err;
+    size_t es = rd->err_size;
+    unsigned char *b = NULL;
+    boids_result r;
     boids_scenario_default(&l->sc);
     if (rd->version >= 2 && r_next_is(rd, "SCEN")) { // version 1 has none (END is expected)
         if ((r = r_chunk(rd, "SCEN", SCEN_BYTES, "the scenario's target, varying weights, names and colours", &b)) !=
@@ -1193,10 +780,29 @@ static boids_result read_chunks(reader *rd, loaded *l) {
                 return fail(err, es, path, BOIDS_ERR_FORMAT, "the GLYP chunk is out of range: %s", why);
         }
     }
+    return BOIDS_OK;
+}
+
+// Reads and checks every chunk into l.
+static boids_result read_chunks(reader *rd, loaded *l) {
+    boids_result r = read_head(rd, l);
+    if (r == BOIDS_OK)
+        r = read_params(rd, l);
+    if (r == BOIDS_OK)
+        r = read_agents(rd, l);
+    if (r == BOIDS_OK)
+        r = read_order(rd, l);
+    if (r == BOIDS_OK && l->rows)
+        r = read_joints(rd, l);
+    if (r == BOIDS_OK)
+        r = read_scenario(rd, l);
+    if (r != BOIDS_OK)
+        return r;
+    unsigned char *b = NULL;
     if ((r = r_chunk(rd, "END ", 0, "an empty end chunk", &b)) != BOIDS_OK)
         return r;
     if (rd->off != rd->size)
-        return fail(err, es, path, BOIDS_ERR_FORMAT, "%llu unexpected bytes after the END chunk",
+        return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT, "%llu unexpected bytes after the END chunk",
                     (unsigned long long)(rd->size - rd->off));
     return BOIDS_OK;
 }
@@ -1212,7 +818,7 @@ static boids_result make_sim(const loaded *l, const char *path, boids_sim **out,
     if (l->has_scen) { // the schedule at the saved step keeps every parameter finite
         boids_params q = l->p;
         boids_scenario_at_step(&l->sc, l->step, &q);
-        const char *bad = params_nonfinite(&q);
+        const char *bad = snapshot_params_nonfinite(&q);
         if (bad)
             return fail(err, es, path, BOIDS_ERR_FORMAT, "the SCEN chunk's schedule makes the %s parameters infinite",
                         bad);
