@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/div_rewrite.py SRC DST: a copy of the shaders directory SRC in DST
 with every division of the compute shaders made a call, so that
-BOIDS_EMULATE=div-up / div-down (shaders/emulate.glsl's emu_div) reaches each.
+BOIDS_DEBUG=emulate=div-up / div-down (shaders/emulate.glsl's emu_div) reaches each.
 
 A driver may compute any `a / b` 2.5 ULP off or as `a * (1 / b)` (GLSL 4.50,
 4.7.1), and an operator cannot be renamed by a macro: so the test rewrites

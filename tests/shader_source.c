@@ -9,7 +9,7 @@
 //                    (NAME.morton.comp), and with the correction of sqrt
 //                    and division (NAME.corrected.comp: BOIDS_CORRECT_ROUNDING,
 //                    as on a driver whose own are not correctly rounded,
-//                    src/gpu/gpu.c); steer.comp also specialised as
+//                    src/gpu/gpu_probe.c); steer.comp also specialised as
 //                    the backend specialises it (src/gpu/steer_spec.h): to
 //                    a 2D flocking run (steer.spec-flocking.comp) and to a
 //                    3D run of every behaviour with relations, K nearest

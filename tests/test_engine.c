@@ -3,7 +3,8 @@
 // (llvmpipe is bit-exact but for wander), reads by id, set_params' shape
 // rule, snapshots continuing bit for bit, copy_state, stages == step,
 // copy_agents and reset_bodies, one headless context for two engines and
-// the sizes (cells, bytes), gl_buffers on the CPU, BOIDS_FAULT=lost@3. Uses GL (label gpu): no GL 4.5
+// the sizes (cells, bytes), gl_buffers on the CPU, the injected fault lost@3
+// and the test hooks filled from BOIDS_DEBUG. Uses GL (label gpu): no GL 4.5
 // context is a failure, never a skip.
 #include <check.h>
 #include <math.h>
@@ -845,12 +846,14 @@ START_TEST(version) {
 }
 END_TEST
 
-// BOIDS_FAULT=lost@3: step 10 returns BOIDS_ERR_GPU_LOST after 3 steps, and
-// read leaves the caller's memory as it was (0xAB bytes stay).
+// desc.debug.fault lost@3: step 10 returns BOIDS_ERR_GPU_LOST after 3
+// steps, and read leaves the caller's memory as it was (0xAB bytes stay).
 START_TEST(fault_lost) {
-    setenv("BOIDS_FAULT", "lost@3", 1);
     boids_params p = flocking();
-    boids_engine *g = make(&p, BOIDS_BACKEND_GPU);
+    boids_engine *g = NULL;
+    char err[4096] = "";
+    boids_engine_desc d = {.params = &p, .backend = BOIDS_BACKEND_GPU, .quiet = true, .debug = {.fault = "lost@3"}};
+    ck_assert_msg(boids_engine_create(&g, &d, err, sizeof err) == BOIDS_OK, "create: %s", err);
     uint64_t done = 99;
     boids_result r = boids_engine_step(g, 10, &done);
     ck_assert_msg(r == BOIDS_ERR_GPU_LOST, "expected BOIDS_ERR_GPU_LOST (lost@3), got %s", boids_result_str(r));
@@ -869,16 +872,16 @@ START_TEST(fault_lost) {
     ck_assert_msg(strstr(line, "lost") != NULL, "expected the check's line to say lost, got '%s'", line);
     ck_assert_uint_eq(boids_engine_hash(g), 0);
     boids_engine_destroy(g);
-    unsetenv("BOIDS_FAULT");
 }
 END_TEST
 
-// Saves after a fault (BOIDS_FAULT=lost@3): with a trusted read-back (the
+// Saves after a fault (BOIDS_DEBUG=fault=lost@3, which the engine takes as
+// desc.debug.fault): with a trusted read-back (the
 // save at step 2) the last good state is written, step 2; with none (after
 // copy_agents the mirror's joints are not the GPU's, so it is not trusted)
 // the save is refused, "FILE: not written: <the loss>", and no file made.
 START_TEST(save_after_a_fault) {
-    setenv("BOIDS_FAULT", "lost@3", 1);
+    setenv("BOIDS_DEBUG", "fault=lost@3", 1);
     boids_params p = flocking();
     boids_engine *g = make(&p, BOIDS_BACKEND_GPU);
     char err[1200] = "";
@@ -911,7 +914,60 @@ START_TEST(save_after_a_fault) {
     ck_assert_msg(f == NULL, "a refused save: expected no file %s", none);
     boids_engine_destroy(c);
     boids_engine_destroy(g);
-    unsetenv("BOIDS_FAULT");
+    unsetenv("BOIDS_DEBUG");
+}
+END_TEST
+
+// The test hooks: a field the desc leaves zero takes BOIDS_DEBUG's item, a
+// field it sets wins; a bad value is BOIDS_ERR_ARGUMENT before any GL, its
+// line naming the input (BOIDS_DEBUG's item or the desc's field), the value
+// and what is allowed; boids_engine_fault_env checks BOIDS_DEBUG alone.
+START_TEST(debug_hooks) {
+    boids_params p = flocking();
+    char err[4096] = "";
+    boids_engine *e = NULL;
+    setenv("BOIDS_DEBUG", "correct-rounding=on;no-int64", 1);
+    e = make(&p, BOIDS_BACKEND_GPU);
+    ck_assert_msg(boids_engine_corrects_rounding(e), "correct-rounding=on: expected the correction compiled in");
+    boids_engine_destroy(e);
+    boids_engine_desc d = {.params = &p,
+                           .backend = BOIDS_BACKEND_GPU,
+                           .quiet = true,
+                           .debug = {.correct_rounding = BOIDS_DEBUG_ROUNDING_OFF}};
+    ck_assert_msg(boids_engine_create(&e, &d, err, sizeof err) == BOIDS_OK, "create: %s", err);
+    ck_assert_msg(!boids_engine_corrects_rounding(e), "desc OFF over BOIDS_DEBUG's on: expected no correction");
+    boids_engine_destroy(e);
+    static const struct {
+        const char *env, *fault, *line;
+    } bad[] = {
+        {"fault=lost@zero", NULL,
+         "BOIDS_DEBUG fault: 'lost@zero' is not a fault; expected lost@STEP, error@STEP (STEP 1..1000000000) or oom"},
+        {"emulate=conv-sat,sqrt", NULL, "BOIDS_DEBUG emulate: 'conv-sat,sqrt' is not a list of emulations; expected"},
+        {"correct-rounding=1", NULL, "BOIDS_DEBUG correct-rounding: '1' is not a setting; expected auto, on or off"},
+        {"steer-general=yes", NULL,
+         "BOIDS_DEBUG steer-general: 'yes' is not a switch; expected the bare name, on, off"},
+        {NULL, "oops", "debug.fault: 'oops' is not a fault; expected lost@STEP, error@STEP"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        if (bad[k].env)
+            setenv("BOIDS_DEBUG", bad[k].env, 1);
+        else
+            unsetenv("BOIDS_DEBUG");
+        boids_engine_desc b = {
+            .params = &p, .backend = BOIDS_BACKEND_GPU, .quiet = true, .debug = {.fault = bad[k].fault}};
+        e = NULL;
+        err[0] = '\0';
+        ck_assert_int_eq(boids_engine_create(&e, &b, err, sizeof err), BOIDS_ERR_ARGUMENT);
+        ck_assert_ptr_null(e);
+        ck_assert_msg(strncmp(err, bad[k].line, strlen(bad[k].line)) == 0, "expected '%s...', got '%s'", bad[k].line,
+                      err);
+        err[0] = '\0';
+        boids_result r = boids_engine_fault_env(err, sizeof err);
+        ck_assert_msg(bad[k].env ? r == BOIDS_ERR_ARGUMENT && strncmp(err, bad[k].line, strlen(bad[k].line)) == 0
+                                 : r == BOIDS_OK,
+                      "fault_env: %s, '%s'", boids_result_str(r), err);
+    }
+    unsetenv("BOIDS_DEBUG");
 }
 END_TEST
 
@@ -941,6 +997,7 @@ int main(void) {
         {"version", version},
         {"fault_lost", fault_lost},
         {"save_after_a_fault", save_after_a_fault},
+        {"debug_hooks", debug_hooks},
     };
     return boids_test_main("engine", cases, sizeof cases / sizeof cases[0], TMP);
 }

@@ -1,12 +1,13 @@
 // tests/test_faults.c: GPU faults (label gpu; llvmpipe through EGL in CI).
 // The robust context request and boids_gpu_check in process (healthy, and
-// under each BOIDS_FAULT), then boids-run, boids-bench and boids-validate as
-// child processes under BOIDS_FAULT=lost@N, error@N and oom: exit 3, one line
+// under each injected fault, boids_gpu_desc.debug.fault), then boids-run,
+// boids-bench and boids-validate as child processes under
+// BOIDS_DEBUG=fault=lost@N, error@N and oom: exit 3, one line
 // on stderr naming the fault and its step, the recording readable with the
 // frames written before the fault, the snapshot the state of the last
 // read-back before it (the same bits as a healthy run of that many steps), a
 // pre-existing output replaced only by a good file, or left untouched; a bad
-// BOIDS_FAULT is exit 2. No GL 4.5 context is a failure, never a skip.
+// fault is exit 2. No GL 4.5 context is a failure, never a skip.
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
@@ -30,13 +31,18 @@
 
 // ---- helpers ------------------------------------------------------------------
 
-// BOIDS_FAULT for the children (NULL: unset). Check runs each test in its own
-// process, so this never leaks into another test.
+// The fault to inject (NULL: none): the backends made here take it as
+// debug.fault (gpu_for), the children as BOIDS_DEBUG=fault=VALUE. Check runs
+// each test in its own process, so this never leaks into another test.
+static const char *fault_hook;
 static void set_fault(const char *value) {
+    fault_hook = value;
+    char item[256];
+    snprintf(item, sizeof item, "fault=%s", value ? value : "");
     if (value)
-        ck_assert_int_eq(setenv("BOIDS_FAULT", value, 1), 0);
+        ck_assert_int_eq(setenv("BOIDS_DEBUG", item, 1), 0);
     else
-        ck_assert_int_eq(unsetenv("BOIDS_FAULT"), 0);
+        ck_assert_int_eq(unsetenv("BOIDS_DEBUG"), 0);
 }
 
 // The exit status of a run that exited (fails the test if it was killed).
@@ -127,13 +133,18 @@ static void open_context(void) {
     ctx = boids_test_gl_open();
 }
 
-// A small simulation and its GPU twin (silent errors: the check names them).
+// A small simulation and its GPU twin (silent errors: the check names
+// them) with set_fault's fault.
 static boids_gpu *gpu_for(boids_sim **sim, boids_result *created, char *err, size_t err_size) {
     boids_params p;
     boids_params_default(&p, 300, 2);
     ck_assert(boids_params_finalize(&p, NULL, 0) == BOIDS_OK);
     ck_assert(boids_sim_create(sim, &p, BOIDS_DIST_UNIFORM) == BOIDS_OK);
-    boids_gpu_desc d = {.params = &(*sim)->p, .load = boids_gl_loader(ctx), .quiet = true, .silent_errors = true};
+    boids_gpu_desc d = {.params = &(*sim)->p,
+                        .load = boids_gl_loader(ctx),
+                        .quiet = true,
+                        .silent_errors = true,
+                        .debug = {.fault = fault_hook}};
     boids_gpu *g = NULL;
     *created = boids_gpu_create(&g, &d, err, err_size);
     if (g)
@@ -141,7 +152,7 @@ static boids_gpu *gpu_for(boids_sim **sim, boids_result *created, char *err, siz
     return g;
 }
 
-// With BOIDS_FAULT = fault (NULL: none): a context, the small simulation
+// With the fault `fault` (NULL: none): a context, the small simulation
 // and its GPU twin (created, or the test fails).
 static boids_gpu *start_gpu(const char *fault, boids_sim **sim) {
     set_fault(fault);
@@ -278,7 +289,7 @@ START_TEST(test_check_oom_and_bad) {
     g = gpu_for(&s, &created, err, sizeof err);
     ck_assert_ptr_null(g);
     ck_assert_int_eq(created, BOIDS_ERR_ARGUMENT);
-    ck_assert_str_eq(err, "BOIDS_FAULT: 'lost@zero' is not a fault; expected lost@STEP, error@STEP (STEP "
+    ck_assert_str_eq(err, "debug.fault: 'lost@zero' is not a fault; expected lost@STEP, error@STEP (STEP "
                           "1..1000000000) or oom");
     boids_sim_destroy(s);
     boids_gl_context_destroy(ctx);
@@ -286,13 +297,15 @@ START_TEST(test_check_oom_and_bad) {
     static const char *const bad[] = {"lost",     "lost@",     "lost@0",   "lost@-1",    "lost@+3",
                                       "lost@ 3",  "lost@3x",   "error@1000000001", "oom@3",  "LOST@3",
                                       "lost@3 ",  "error",     "reset@3",  "lost@99999999999999999999"};
-    ck_assert_int_eq(boids_gpu_fault_parse(NULL, err, sizeof err), BOIDS_OK);
+    ck_assert_int_eq(boids_gpu_fault_parse("fault", NULL, err, sizeof err), BOIDS_OK);
     for (size_t i = 0; i < sizeof good / sizeof *good; i++)
-        ck_assert_msg(boids_gpu_fault_parse(good[i], err, sizeof err) == BOIDS_OK, "'%s' refused", good[i]);
+        ck_assert_msg(boids_gpu_fault_parse("fault", good[i], err, sizeof err) == BOIDS_OK, "'%s' refused", good[i]);
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         err[0] = '\0';
-        ck_assert_msg(boids_gpu_fault_parse(bad[i], err, sizeof err) == BOIDS_ERR_ARGUMENT, "'%s' accepted", bad[i]);
-        ck_assert_msg(strstr(err, "BOIDS_FAULT") && strstr(err, bad[i]) && strstr(err, "lost@STEP"), "%s", err);
+        ck_assert_msg(boids_gpu_fault_parse("BOIDS_DEBUG fault", bad[i], err, sizeof err) == BOIDS_ERR_ARGUMENT,
+                      "'%s' accepted", bad[i]);
+        ck_assert_msg(strncmp(err, "BOIDS_DEBUG fault: '", 20) == 0 && strstr(err, bad[i]) && strstr(err, "lost@STEP"),
+                      "%s", err);
     }
 }
 END_TEST
@@ -450,15 +463,17 @@ START_TEST(test_run_oom) {
 }
 END_TEST
 
-// A bad BOIDS_FAULT: exit 2 and one line naming the variable, the value and
-// the allowed forms, for each GPU executable; the CPU backend ignores it.
+// A bad fault in BOIDS_DEBUG: exit 2 and one line naming the item, the
+// value and the allowed forms, for each GPU executable; the CPU backend
+// ignores it.
 START_TEST(test_run_bad_fault) {
     static const char *const bad[] = {"lost", "lost@0", "error@x", "oom@1", "nonsense"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         set_fault(bad[i]);
         char expect[256];
         snprintf(expect, sizeof expect,
-                 "boids-run: BOIDS_FAULT: '%s' is not a fault; expected lost@STEP, error@STEP (STEP 1..1000000000) "
+                 "boids-run: BOIDS_DEBUG fault: '%s' is not a fault; expected lost@STEP, error@STEP (STEP "
+                 "1..1000000000) "
                  "or oom\n",
                  bad[i]);
         run_result r = boids_test_run(
@@ -473,12 +488,12 @@ START_TEST(test_run_bad_fault) {
                                   ARGV("boids-bench", "--backend", "gpu", "--counts", "100", "--steps", "2"), TMP,
                                   "faults_bad_bench");
     ck_assert_msg(exit_status(&b) == 2, "boids-bench: exit %d, stderr: %s", exit_status(&b), b.err);
-    ck_assert_msg(strstr(b.err, "boids-bench: BOIDS_FAULT: 'nonsense'"), "%s", b.err);
+    ck_assert_msg(strstr(b.err, "boids-bench: BOIDS_DEBUG fault: 'nonsense'"), "%s", b.err);
     boids_test_run_free(&b);
     run_result v = boids_test_run(VALIDATE_BIN, ARGV("boids-validate", "--count", "100", "--steps", "2"), TMP,
                                   "faults_bad_validate");
     ck_assert_msg(exit_status(&v) == 2, "boids-validate: exit %d, stderr: %s", exit_status(&v), v.err);
-    ck_assert_msg(strstr(v.err, "boids-validate: BOIDS_FAULT: 'nonsense'"), "%s", v.err);
+    ck_assert_msg(strstr(v.err, "boids-validate: BOIDS_DEBUG fault: 'nonsense'"), "%s", v.err);
     boids_test_run_free(&v);
     run_result c = boids_test_run(
         RUN_BIN, ARGV("boids-run", "--backend", "cpu", "--count", AGENTS, "--steps", "5", "--quiet"), TMP,
@@ -488,7 +503,7 @@ START_TEST(test_run_bad_fault) {
 }
 END_TEST
 
-// Without BOIDS_FAULT the same outputs make a clean run: exit 0, nothing on
+// Without a fault the same outputs make a clean run: exit 0, nothing on
 // stderr, every frame recorded (so the faulted runs' counts mean something).
 START_TEST(test_run_healthy) {
     set_fault(NULL);

@@ -3,7 +3,7 @@
 # (BOIDS_SPEC_* defines: only the behaviours, rule sets, dimension,
 # boundary, combine mode, relations, K and grid factor the run uses) give
 # the same bits as the general steer (every behaviour, the parameters decide
-# at run time; $BOIDS_STEER_GENERAL=1 steps with it alone), over runs that
+# at run time; BOIDS_DEBUG=steer-general steps with it alone), over runs that
 # between them reach every behaviour, rule set, boundary, combine mode,
 # relations, K nearest and a finer grid; and the specialised program is
 # smaller (boids-bench --program-stats: a flocking run's steer against
@@ -34,7 +34,7 @@ for args in "${runs[@]}"; do
   # shellcheck disable=SC2086 # args holds several words
   spec=$(hash_of $args --backend gpu)
   # shellcheck disable=SC2086
-  general=$(BOIDS_STEER_GENERAL=1 hash_of $args --backend gpu)
+  general=$(BOIDS_DEBUG=steer-general hash_of $args --backend gpu)
   if [[ $spec != state-hash:* ]]; then
     bad "$args: no state-hash from the specialised run ($spec)"
   elif [[ $spec == "$general" ]]; then
@@ -52,7 +52,7 @@ steer_bytes() { # steer_bytes ROW ARGS...: the binary bytes of that row of --pro
 }
 flock=$(steer_bytes steer)
 all=$(steer_bytes steer --behaviors all)
-general=$(BOIDS_STEER_GENERAL=1 steer_bytes steer_general)
+general=$(BOIDS_DEBUG=steer-general steer_bytes steer_general)
 if [[ -z $flock || -z $all || -z $general ]]; then
   bad "--program-stats gave no steer rows (flocking '$flock', all '$all', general '$general')"
 elif ((flock < all && all <= general)); then

@@ -6,7 +6,7 @@
 # convert an out-of-range float to an integer through 32 bits and round
 # sqrt, inversesqrt and division a few ULP off (any `a / b`, or as
 # a * (1 / b)), and leaves sin, cos, atan, log... without any precision.
-# $BOIDS_EMULATE assembles shaders/emulate.glsl in front of every compute
+# BOIDS_DEBUG=emulate=... assembles shaders/emulate.glsl in front of every compute
 # shader to do exactly that on llvmpipe (conv-sat, conv-wrap, ulp-up,
 # ulp-down, div-up, div-down, trig; div-* on a copy of the shaders whose
 # every division tests/div_rewrite.py made an emu_div() call, which the GPU
@@ -25,13 +25,13 @@
 #      correction of sqrt and division gives another state-hash under
 #      ulp-up, the division rewrite (which must compile, glslangValidator
 #      included) gives another under div-up with the correction off
-#      (BOIDS_CORRECT_ROUNDING=0: fdiv's own quotient is then the emulated
+#      (correct-rounding=off: fdiv's own quotient is then the emulated
 #      driver's), and a copy whose sinf calls the driver's sin moves
 #      wander's state-hash under trig (so a pass above is the shaders'
 #      doing, not a dead emulation);
 #   4. the rounding probe turns the correction on where it is needed only
 #      (and forced on, it keeps an exact driver's bits);
-#   5. a bad BOIDS_EMULATE is refused (exit 2, a message naming it).
+#   5. a bad emulation list is refused (exit 2, a message naming it).
 # Label gpu: llvmpipe through headless EGL; no GL 4.5 context fails.
 set -uo pipefail
 build=$1
@@ -98,7 +98,7 @@ fi
 for e in $emulations; do
   [[ $part == runs ]] && break
   # shellcheck disable=SC2046 # the option and its directory, two words
-  if out=$(BOIDS_EMULATE=$e "$bin/boids-validate" --count 10000 --steps 2 --quiet $(shader_dir_of "$e") 2>&1); then
+  if out=$(BOIDS_DEBUG="emulate=$e" "$bin/boids-validate" --count 10000 --steps 2 --quiet $(shader_dir_of "$e") 2>&1); then
     ok "boids-validate under $e: $(echo "$out" | tail -1)"
   else
     bad "boids-validate under $e:"
@@ -147,7 +147,7 @@ for args in "${runs[@]}" "${more_runs[@]}"; do
   fi
   for e in "" $list; do
     # shellcheck disable=SC2086,SC2046
-    gpu=$(BOIDS_EMULATE=$e state_of $args --backend gpu $(shader_dir_of "$e"))
+    gpu=$(BOIDS_DEBUG="emulate=$e" state_of $args --backend gpu $(shader_dir_of "$e"))
     if [[ $gpu == "$cpu" ]]; then
       ok "$args, emulation '${e:-none}': GPU $gpu = CPU"
     else
@@ -166,7 +166,7 @@ cp -r "$src/shaders" "$tmp/conv"
 sed -i 's/fix64 m = int64_t(packUint2x32(fix_trunc_mag(abs(v))));/fix64 m = int64_t(abs(v));/' "$tmp/conv/behaviors.glsl"
 if ! grep -q 'fix64 m = int64_t(abs(v));' "$tmp/conv/behaviors.glsl"; then
   bad "the fixed point's conversion line was not found in behaviors.glsl (update this test)"
-elif BOIDS_EMULATE=conv-sat "$bin/boids-validate" --count 10000 --steps 2 --quiet --shader-dir "$tmp/conv" >"$tmp/conv.out" 2>&1; then
+elif BOIDS_DEBUG=emulate=conv-sat "$bin/boids-validate" --count 10000 --steps 2 --quiet --shader-dir "$tmp/conv" >"$tmp/conv.out" 2>&1; then
   bad "int64_t(float) under conv-sat passed validation: the emulation does nothing"
 else
   ok "int64_t(float) under conv-sat fails validation ($(grep -c FAIL "$tmp/conv.out") checks), as on the H200"
@@ -179,7 +179,7 @@ if [[ $(grep -c '^#if 0$' "$tmp/ulp/rounding.glsl") -ne 2 ]]; then
   bad "the sqrt and division corrections were not found in rounding.glsl (update this test)"
 else
   cpu=$(hash_of --count 3000 --steps 40 --backend cpu)
-  gpu=$(BOIDS_EMULATE=ulp-up hash_of --count 3000 --steps 40 --backend gpu --shader-dir "$tmp/ulp")
+  gpu=$(BOIDS_DEBUG=emulate=ulp-up hash_of --count 3000 --steps 40 --backend gpu --shader-dir "$tmp/ulp")
   if [[ $gpu != state-hash:* ]]; then
     bad "the uncorrected run gave no state-hash ($gpu)"
   elif [[ $gpu == "$cpu" ]]; then
@@ -189,10 +189,10 @@ else
   fi
 fi
 # The division rewrite reaches divisions: fdiv()'s own quotient is one
-# (rounding.glsl), so with the correction off (BOIDS_CORRECT_ROUNDING=0)
+# (rounding.glsl), so with the correction off (correct-rounding=off)
 # div-up on the rewritten copy moves the state-hash.
 cpu=$(hash_of --count 3000 --steps 40 --backend cpu)
-gpu=$(BOIDS_EMULATE=div-up BOIDS_CORRECT_ROUNDING=0 hash_of --count 3000 --steps 40 --backend gpu --shader-dir "$tmp/div")
+gpu=$(BOIDS_DEBUG="emulate=div-up;correct-rounding=off" hash_of --count 3000 --steps 40 --backend gpu --shader-dir "$tmp/div")
 if [[ $gpu != state-hash:* ]]; then
   bad "the rewritten copy under div-up, uncorrected, gave no state-hash ($gpu)"
 elif [[ $gpu == "$cpu" ]]; then
@@ -209,7 +209,7 @@ if ! grep -q 'return sin(a); // the driver' "$tmp/trig/trig.glsl"; then
 else
   args=(--behaviors wander --count 3000 --steps 30 --backend gpu --shader-dir "$tmp/trig")
   plain=$(hash_of "${args[@]}")
-  trig=$(BOIDS_EMULATE=trig hash_of "${args[@]}")
+  trig=$(BOIDS_DEBUG=emulate=trig hash_of "${args[@]}")
   if [[ $plain != state-hash:* || $trig != state-hash:* ]]; then
     bad "wander with the driver's sin gave no state-hash: '$plain', under trig '$trig'"
   elif [[ $plain == "$trig" ]]; then
@@ -220,28 +220,28 @@ else
 fi
 # The probe (rounding_probe.comp) decides the correction: off where the
 # driver rounds as the C (llvmpipe), on under ulp-up; forced on
-# (BOIDS_CORRECT_ROUNDING=1) it keeps the bits of a driver that needs none.
+# (correct-rounding=on) it keeps the bits of a driver that needs none.
 plain=$("$bin/boids-validate" --count 100 --steps 1 2>&1 | sed -n 2p)
-up=$(BOIDS_EMULATE=ulp-up "$bin/boids-validate" --count 100 --steps 1 2>&1 | sed -n 2p)
+up=$(BOIDS_DEBUG=emulate=ulp-up "$bin/boids-validate" --count 100 --steps 1 2>&1 | sed -n 2p)
 if [[ $plain == *"are the C's"* && $up == *"corrected in the shaders"* ]]; then
   ok "the rounding probe: llvmpipe '$plain'; ulp-up '$up'"
 else
   bad "the rounding probe: llvmpipe '$plain'; ulp-up '$up'"
 fi
 cpu=$(hash_of --count 3000 --steps 40 --backend cpu)
-gpu=$(BOIDS_CORRECT_ROUNDING=1 hash_of --count 3000 --steps 40 --backend gpu)
+gpu=$(BOIDS_DEBUG=correct-rounding=on hash_of --count 3000 --steps 40 --backend gpu)
 if [[ $gpu == "$cpu" && $cpu == state-hash:* ]]; then
-  ok "BOIDS_CORRECT_ROUNDING=1 on llvmpipe: GPU $gpu = CPU"
+  ok "correct-rounding=on on llvmpipe: GPU $gpu = CPU"
 else
-  bad "BOIDS_CORRECT_ROUNDING=1 on llvmpipe: GPU '$gpu', CPU '$cpu'"
+  bad "correct-rounding=on on llvmpipe: GPU '$gpu', CPU '$cpu'"
 fi
 # 5. A bad value.
-msg=$(BOIDS_EMULATE=conv-sat,sqrt "$bin/boids-validate" --count 100 --steps 1 2>&1)
+msg=$(BOIDS_DEBUG=emulate=conv-sat,sqrt "$bin/boids-validate" --count 100 --steps 1 2>&1)
 rc=$?
-if [[ $rc -eq 2 && $msg == *"BOIDS_EMULATE: 'conv-sat,sqrt'"* ]]; then
-  ok "BOIDS_EMULATE=conv-sat,sqrt refused, exit 2"
+if [[ $rc -eq 2 && $msg == *"BOIDS_DEBUG emulate: 'conv-sat,sqrt'"* ]]; then
+  ok "emulate=conv-sat,sqrt refused, exit 2"
 else
-  bad "BOIDS_EMULATE=conv-sat,sqrt: exit $rc, '$msg'"
+  bad "emulate=conv-sat,sqrt: exit $rc, '$msg'"
 fi
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

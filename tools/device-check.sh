@@ -404,15 +404,15 @@ run program-stats 20 bench "boids-bench --program-stats (2D flocking: its specia
   "$b" --backend gpu --program-stats --counts 1000 --steps 2 --quiet
 run program-stats-all 20 bench "boids-bench --program-stats --behaviors all (every behaviour's specialised steer)" \
   "$b" --backend gpu --program-stats --counts 1000 --steps 2 --quiet --behaviors all
-run program-stats-general 20 bench "The general steer (BOIDS_STEER_GENERAL=1: every behaviour, rule set, relation, K)" \
-  env BOIDS_STEER_GENERAL=1 "$b" --backend gpu --program-stats --counts 1000 --steps 2 --quiet
+run program-stats-general 20 bench "The general steer (BOIDS_DEBUG=steer-general: every behaviour, rule set, relation, K)" \
+  env BOIDS_DEBUG=steer-general "$b" --backend gpu --program-stats --counts 1000 --steps 2 --quiet
 
 # ---- figures ----
 echo -e "\n## 6. Figures (boids-bench --backend gpu)" >>"$md"
 run bench-2d-reference 75 bench "2D, reference kernel, $COUNTS_BENCH agents" \
   "$b" --backend gpu --kernel reference --dim 2 --counts "$COUNTS_BENCH" --steps "$STEPS_BENCH" --quiet
 # What correcting sqrt and division to the C's costs this driver (the steer
-# with BOIDS_CORRECT_ROUNDING=1 and 0, side by side).
+# with the correction on and off, side by side).
 run bench-rounding-cost 30 bench "2D, the steer with sqrt and division corrected and not, $(human "$N_BENCH") agents" \
   "$b" --backend gpu --rounding-cost --dim 2 --counts "$N_BENCH" --steps "$STEPS_BENCH" --quiet
 for k in morton; do

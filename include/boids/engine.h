@@ -23,7 +23,7 @@
  *   boids_engine_neighbor_graph / boids_neighbor_graph_free   who is near whom, as CSR by agent id
  *   boids_engine_save / _write_csv / _last_good / _record_open / _record_close / _error
  *   boids_engine_gl_buffers    the GPU's buffer names, to draw from (GPU backend only)
- *   boids_engine_fault_env (BOIDS_FAULT checked before GL) / _corrects_rounding
+ *   boids_engine_fault_env (BOIDS_DEBUG's hooks checked before GL) / _corrects_rounding
  *   boids_engine_program_stats  the GPU's compute programs as the driver compiled them (boids/program_stats.h)
  *   boids_engine_count / _dim / _steps / _backend / _describe / _context / _renderer / _cells / _bytes
  *   BOIDS_TOL_* / boids_tol_joint  the CPU-vs-GPU tolerances (boids/tolerance.h)
@@ -65,6 +65,7 @@
 #include <stdint.h>
 
 #include "core.h"
+#include "debug.h"
 #include "platform.h"
 #include "program_stats.h"
 #include "scenario.h"
@@ -149,10 +150,15 @@ typedef struct boids_engine_desc {
     // (the general steer steps meanwhile: the same bits); else each builds
     // before the step that needs it. Last, for the same reason.
     bool background_builds;
+    // GPU: test hooks (boids/debug.h), zero = none; each field left zero
+    // is filled from BOIDS_DEBUG's item of its name. Last, for the same
+    // reason.
+    boids_debug debug;
 } boids_engine_desc;
 
 // Makes an engine. Errors: BOIDS_ERR_ARGUMENT (a bad parameter, a bad
-// BOIDS_FAULT, an index or update order the backend lacks: err names it), BOIDS_ERR_NOMEM,
+// test hook in desc.debug or BOIDS_DEBUG, an index or update order the
+// backend lacks: err names it), BOIDS_ERR_NOMEM,
 // BOIDS_ERR_GL (no GL 4.5 context could be made: err says why),
 // BOIDS_ERR_GPU_LIMIT / _SHADER (the GPU cannot hold the count or build a
 // program: err names the limit and the largest count that fits, or the
@@ -370,11 +376,6 @@ boids_result boids_engine_check(boids_engine *e, char *err, size_t err_size);
 typedef struct boids_engine_option {
     const char *name, *value;
 } boids_engine_option;
-// Makes an engine as boids_engine_create does with desc (its params
-// ignored) from the defaults of desc.count and desc.dim, or from the
-// scenario `scenario` (a name or path as boids_engine_create_scenario takes
-// it; NULL: none), with the n options applied. "distribution", "index",
-// "update" and "kernel" set desc's fields. Errors: BOIDS_ERR_ARGUMENT with
 // The options' names, i < boids_engine_option_count() (NULL past the last):
 // every parameter of the registry with a flag (boids/registry.h), then
 // "distribution", "index", "update", "kernel". *kind (may be NULL) gets
@@ -382,6 +383,11 @@ typedef struct boids_engine_option {
 // "agents", "behaviors", "weights", "extents", "point" or "grid_fine".
 uint32_t boids_engine_option_count(void);
 const char *boids_engine_option_name(uint32_t i, const char **kind);
+// Makes an engine as boids_engine_create does with desc (its params
+// ignored) from the defaults of desc.count and desc.dim, or from the
+// scenario `scenario` (a name or path as boids_engine_create_scenario takes
+// it; NULL: none), with the n options applied. "distribution", "index",
+// "update" and "kernel" set desc's fields. Errors: BOIDS_ERR_ARGUMENT with
 // err "NAME: 'VALUE' is PROBLEM; expected ALLOWED" for an unknown option or
 // a bad value, then create_scenario's and create's. *out is NULL on error.
 boids_result boids_engine_create_options(boids_engine **out, const char *scenario, const boids_engine_desc *desc,
@@ -479,9 +485,11 @@ void boids_engine_steer_info(const boids_engine *e, boids_steer_info *out);
 // assembly figures where the binary holds them (NVIDIA), into out; *n the rows. BOIDS_ERR_ARGUMENT on the CPU
 // backend; a GPU fault is returned (*n 0); BOIDS_ERR_NOMEM.
 boids_result boids_engine_program_stats(boids_engine *e, boids_program_stats out[BOIDS_PROGRAMS_MAX], uint32_t *n);
-// Checks $BOIDS_FAULT (boids/gpu.h: lost@STEP, error@STEP, oom) without a
-// context, so an executable can refuse a bad one before opening GL:
-// BOIDS_ERR_ARGUMENT with the line naming BOIDS_FAULT and its forms.
+// Checks the GPU's test hooks in $BOIDS_DEBUG (boids/debug.h: fault,
+// emulate, correct-rounding, steer-general, no-int64) without a context,
+// so an executable can refuse a bad one before opening GL:
+// BOIDS_ERR_ARGUMENT with the line naming the item ("BOIDS_DEBUG fault"),
+// the value and its forms.
 boids_result boids_engine_fault_env(char *err, size_t err_size);
 
 uint32_t boids_engine_count(const boids_engine *e);

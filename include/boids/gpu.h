@@ -9,7 +9,8 @@
  * boids_gpu_read (by buffer), boids_gpu_read_state, boids_gpu_hash,
  * boids_gpu_stage_ms (timer queries, read a few steps late),
  * boids_gpu_max_agents, boids_gpu_debug_errors, boids_gpu_check (faults),
- * boids_gpu_robust, boids_gpu_fault_parse, boids_gpu_program_stats (the
+ * boids_gpu_robust, boids_gpu_fault_parse / _emulate_parse (the test hooks'
+ * values), boids_gpu_program_stats (the
  * driver's binaries of the compute programs; boids/program_stats.h).
  *
  * Faults. boids_gpu_check says whether the backend is still healthy: the
@@ -21,7 +22,7 @@
  * BOIDS_ERR_GPU_LOST and leave their destination as it was, destroy only
  * frees memory (the context's own destruction frees its objects).
  *
- * BOIDS_FAULT (read by boids_gpu_create; for tests) injects a fault:
+ * boids_gpu_desc.debug.fault (a test hook, boids/debug.h) injects a fault:
  *   lost@STEP   the context reads as lost (as if glGetGraphicsResetStatus
  *               said GL_UNKNOWN_CONTEXT_RESET) once STEP steps are done;
  *               from then on everything behaves as after a real loss.
@@ -31,8 +32,10 @@
  *   oom         buffer creation fails as if glGetError said
  *               GL_OUT_OF_MEMORY (create, set_bodies: BOIDS_ERR_NOMEM and
  *               their out-of-memory line).
- * STEP is 1..1000000000. Unset or empty: no fault. Any other value: create
- * returns BOIDS_ERR_ARGUMENT and a line naming BOIDS_FAULT and these forms.
+ * STEP is 1..1000000000. NULL or empty: no fault. Any other value: create
+ * returns BOIDS_ERR_ARGUMENT and a line naming debug.fault and these forms.
+ * The backend reads no environment: the engine fills the hooks from
+ * BOIDS_DEBUG.
  */
 #ifndef BOIDS_GPU_H
 #define BOIDS_GPU_H
@@ -42,6 +45,7 @@
 #include <stdint.h>
 
 #include "core.h"
+#include "debug.h"
 #include "platform.h"
 #include "program_stats.h"
 #include "tolerance.h"
@@ -86,6 +90,7 @@ typedef struct boids_gpu_desc {
     // behaviour; the same bits) steps. Else every build finishes before the
     // step that needs it.
     bool background_builds;
+    boids_debug debug; // test hooks (boids/debug.h): zero, none
 } boids_gpu_desc;
 
 // Creates buffers and programs for the params' agent count. Errors: one
@@ -185,18 +190,23 @@ boids_result boids_gpu_check(boids_gpu *g, char *err, size_t err_size);
 // Whether the context reports resets (GL_RESET_NOTIFICATION_STRATEGY is
 // GL_LOSE_CONTEXT_ON_RESET).
 bool boids_gpu_robust(const boids_gpu *g);
-// Checks a BOIDS_FAULT value (NULL or "": none) without a context, so an
-// executable can refuse a bad one (exit 2) before opening GL; the error
-// line as boids_gpu_create's.
-boids_result boids_gpu_fault_parse(const char *value, char *err, size_t err_size);
+// Check a value of the hooks debug.fault and debug.emulate (boids/debug.h;
+// NULL or "": none) without a context, so a program can refuse a bad one
+// (exit 2) before opening GL: BOIDS_ERR_ARGUMENT and one line in err that
+// begins with `name`, the input as the caller knows it ("BOIDS_DEBUG
+// fault"; boids_gpu_create says "debug.fault"), then the value and the
+// forms allowed.
+boids_result boids_gpu_fault_parse(const char *name, const char *value, char *err, size_t err_size);
+boids_result boids_gpu_emulate_parse(const char *name, const char *value, char *err, size_t err_size);
 // Whether the compute shaders use 64-bit integers (int64_t:
-// GL_ARB_gpu_shader_int64, where the context has it and $BOIDS_NO_INT64 is
-// unset, "" or "0"); else their fixed-point sums are pairs of 32-bit uints
+// GL_ARB_gpu_shader_int64, where the context has it and not under
+// debug.no_int64); else their fixed-point sums are pairs of 32-bit uints
 // (GLSL 4.50 core), with the same results.
 bool boids_gpu_int64(const boids_gpu *g);
 // Whether the compute shaders correct sqrt and division to the C's correctly
 // rounded results (BOIDS_CORRECT_ROUNDING): where this driver's differ on
-// rounding_probe.comp, or $BOIDS_CORRECT_ROUNDING=1; never with =0.
+// rounding_probe.comp, or always under debug.correct_rounding ON; never
+// under OFF.
 bool boids_gpu_corrects_rounding(const boids_gpu *g);
 // The compute programs this backend built (boids/program_stats.h), in
 // pipeline order: key, count, scan, scan_add, scatter, survey, steer,

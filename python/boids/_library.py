@@ -21,6 +21,7 @@ typedef int boids_index;
 typedef int boids_update;
 typedef int boids_kernel;
 typedef int boids_engine_buffer;
+typedef int boids_debug_rounding;
 typedef void *boids_gl_loadfn;
 typedef struct boids_engine boids_engine;
 typedef struct boids_engine_headless boids_engine_headless;
@@ -39,6 +40,14 @@ typedef struct boids_stats {
     uint64_t neighbor_pairs;
     double milling;
 } boids_stats;
+
+typedef struct boids_debug {
+    const char *emulate;
+    const char *fault;
+    boids_debug_rounding correct_rounding;
+    bool steer_general;
+    bool no_int64;
+} boids_debug;
 
 typedef struct boids_engine_desc {
     const boids_scenario *scenario;
@@ -62,6 +71,7 @@ typedef struct boids_engine_desc {
     boids_update update;
     boids_kernel kernel;
     bool background_builds;
+    boids_debug debug;
 } boids_engine_desc;
 
 const char *boids_result_str(boids_result r);

@@ -8,10 +8,10 @@
 // --program-stats (GPU backend): the compute programs the run dispatched,
 // as the driver compiled them (boids/program_stats.h), in a second table.
 // --rounding-cost (GPU backend): the steer stage with sqrt and division
-// corrected to the C's in the shaders and without (BOIDS_CORRECT_ROUNDING=1
-// and 0: a twin engine of the same world, stepped after each step of the
-// timed one), in a table of its own: what the correction costs, whichever
-// the driver's probe picked.
+// corrected to the C's in the shaders and without (the desc's
+// debug.correct_rounding on and off: a twin engine of the same world,
+// stepped after each step of the timed one), in a table of its own: what
+// the correction costs, whichever the driver's probe picked.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,7 +229,7 @@ static void draw_frame(const boids_engine *e, const boids_camera *cam, double fp
 
 // An engine of n agents on the backend of o (and gl); 0 or the exit status
 // (one line printed).
-static int make_engine(const boids_options *o, uint32_t n, boids_engine **e) {
+static int make_engine(const boids_options *o, uint32_t n, boids_debug_rounding rounding, boids_engine **e) {
     boids_params p;
     char err[4096];
     if (boids_options_params(o, n, &p, err, sizeof(err)) != BOIDS_OK) {
@@ -245,7 +245,8 @@ static int make_engine(const boids_options *o, uint32_t n, boids_engine **e) {
                            .shader_dir = o->shader_dir,
                            .timing = true,
                            .silent_errors = true,
-                           .kernel = (boids_kernel)o->kernel};
+                           .kernel = (boids_kernel)o->kernel,
+                           .debug = {.correct_rounding = rounding}};
     boids_result r = boids_engine_create(e, &d, err, sizeof(err));
     if (r == BOIDS_OK)
         return 0;
@@ -258,22 +259,11 @@ static int make_engine(const boids_options *o, uint32_t n, boids_engine **e) {
 }
 
 // GPU: the twin of engine e (n agents): the same world with sqrt and
-// division corrected where e's are not and the other way round
-// ($BOIDS_CORRECT_ROUNDING set for its creation, then put back); 0 or the
-// exit status (one line printed).
+// division corrected where e's are not and the other way round (the desc's
+// debug.correct_rounding); 0 or the exit status (one line printed).
 static int make_twin(const boids_options *o, uint32_t n, const boids_engine *e, boids_engine **twin) {
-    const char *was = getenv("BOIDS_CORRECT_ROUNDING");
-    char *saved = was ? strdup(was) : NULL;
-    if (was && !saved)
-        return 3;
-    setenv("BOIDS_CORRECT_ROUNDING", boids_engine_corrects_rounding(e) ? "0" : "1", 1);
-    int rc = make_engine(o, n, twin);
-    if (saved)
-        setenv("BOIDS_CORRECT_ROUNDING", saved, 1);
-    else
-        unsetenv("BOIDS_CORRECT_ROUNDING");
-    free(saved);
-    return rc;
+    return make_engine(o, n, boids_engine_corrects_rounding(e) ? BOIDS_DEBUG_ROUNDING_OFF : BOIDS_DEBUG_ROUNDING_ON,
+                       twin);
 }
 
 // Starts the progress line of count `which` (0-based) of o's counts, n
@@ -289,7 +279,7 @@ static bool start_progress(const boids_options *o, uint32_t which, uint32_t n, c
 // (progress.h), else (unless --quiet) a line per count as it starts.
 static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *r) {
     boids_engine *e = NULL, *twin = NULL;
-    int rc = make_engine(o, n, &e);
+    int rc = make_engine(o, n, BOIDS_DEBUG_ROUNDING_AUTO, &e);
     if (!rc && gl && o->rounding_cost && (rc = make_twin(o, n, e, &twin)))
         boids_engine_destroy(e);
     if (rc)

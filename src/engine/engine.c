@@ -3,13 +3,11 @@
 // headless EGL context of its own, a shared one, or the caller's) plus a
 // boids_sim mirror that holds the last state read back, from which
 // snapshots, CSV, recordings and statistics are made (engine_io.c). The
-// CPU/GPU forks of every executable live here, and the fault rule: after
-// each GPU step and around every read-back boids_gpu_check runs; a
-// read-back is trusted only when the check after it passes.
+// CPU/GPU forks of every executable live here; the fault rule they follow
+// is engine_fault.c's, the test hooks' filling engine_debug.c's.
 #include <math.h>
 #include <omp.h>
 #include <stddef.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,56 +32,6 @@ static boids_result egl_available(char *err, size_t err_size) {
                "gpu: a headless context of the engine is open already (an engine's own or a "
                "boids_engine_headless); expected one at a time: share one boids_engine_headless between GPU engines");
     return BOIDS_ERR_ARGUMENT;
-}
-
-// Copies printf-style text into err (NULL or size 0: nothing).
-void engine_say(char *err, size_t size, const char *fmt, ...) {
-    if (!err || !size)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, size, fmt, ap);
-    va_end(ap);
-}
-
-// See engine_private.h.
-bool engine_null(const void *ptr, const char *fn, const char *what, const char *expected, char *err, size_t err_size) {
-    if (ptr)
-        return false;
-    engine_say(err, err_size, "%s: %s is NULL; expected %s", fn, what, expected);
-    return true;
-}
-
-// The GPU step counter, or the CPU's.
-uint64_t engine_steps_of(const boids_engine *e) {
-    return e->gpu ? boids_gpu_steps(e->gpu) : e->sim->step;
-}
-
-// BOIDS_OK while healthy (always on the CPU); the first fault is kept.
-boids_result engine_healthy(boids_engine *e) {
-    if (!e->gpu)
-        return BOIDS_OK;
-    if (e->fault == BOIDS_OK)
-        e->fault = boids_gpu_check(e->gpu, e->fault_line, sizeof e->fault_line);
-    return e->fault;
-}
-
-// The GPU state into the mirror (nothing on the CPU): only while healthy,
-// and trusted only if the check after the download passes (a fault during
-// it leaves the mirror untrusted: nothing is written from it any more).
-boids_result engine_readback(boids_engine *e) {
-    boids_result r = engine_healthy(e);
-    if (!e->gpu || r != BOIDS_OK)
-        return r;
-    if (e->bodies_stale) { // the mirror's bodies as the GPU's, so its joints are read too
-        r = boids_sim_set_bodies(e->sim, e->sim->p.body);
-        if (r != BOIDS_OK)
-            return r;
-        e->bodies_stale = false;
-    }
-    boids_gpu_download(e->gpu, e->sim); // a loss part way leaves the mirror partly overwritten
-    e->trusted = (r = engine_healthy(e)) == BOIDS_OK;
-    return r;
 }
 
 // The parameters of desc, finalized, and the distribution.
@@ -119,11 +67,16 @@ static boids_result open_gpu(boids_engine *e, const boids_engine_desc *d, char *
         err = none;
         err_size = sizeof none;
     }
+    boids_debug hooks; // checked before any GL
+    engine_debug_text hooks_text;
+    boids_result r = engine_debug(&d->debug, &hooks, &hooks_text, err, err_size);
+    if (r != BOIDS_OK)
+        return r;
     boids_gl_loadfn load = d->gl_load;
     if (!load && d->headless) {
         load = boids_gl_loader(d->headless->gl);
     } else if (!load) {
-        boids_result r = egl_available(err, err_size);
+        r = egl_available(err, err_size);
         if (r == BOIDS_OK)
             r = boids_egl_create(&e->gl, err, err_size);
         if (r != BOIDS_OK)
@@ -138,8 +91,9 @@ static boids_result open_gpu(boids_engine *e, const boids_engine_desc *d, char *
                          .timing = d->timing,
                          .silent_errors = d->silent_errors,
                          .kernel = d->kernel,
-                         .background_builds = d->background_builds};
-    boids_result r = boids_gpu_create(&e->gpu, &gd, err, err_size);
+                         .background_builds = d->background_builds,
+                         .debug = hooks};
+    r = boids_gpu_create(&e->gpu, &gd, err, err_size);
     if (r != BOIDS_OK)
         return r;
     boids_gpu_upload(e->gpu, e->sim);
@@ -389,6 +343,22 @@ static void schedule_restore(boids_engine *e, const schedule_kept *k) {
         const boids_vary *v = &e->scen->vary[i];
         *boids_weight_ref(&e->sim->p.group[v->group], v->behavior) = k->weight[i];
     }
+}
+
+// See engine_private.h: a fault on the read-back: no frame, the fault
+// returned.
+boids_result engine_record_due(boids_engine *e) {
+    if (!e->rec || (boids_record_frames(e->rec) > 0 && engine_steps_of(e) % e->rec_every != 0))
+        return BOIDS_OK;
+    boids_result r = engine_readback(e);
+    if (r != BOIDS_OK)
+        return r;
+    bool written = false;
+    if ((r = boids_record_frame(e->rec, e->sim, &written, e->error, sizeof e->error)) != BOIDS_OK)
+        return r;
+    if (written)
+        e->rec_last_step = e->sim->step;
+    return BOIDS_OK;
 }
 
 // See boids/engine.h.
@@ -814,11 +784,6 @@ boids_result boids_engine_program_stats(boids_engine *e, boids_program_stats out
     if (r != BOIDS_OK)
         *n = 0;
     return r;
-}
-
-// See boids/engine.h.
-boids_result boids_engine_fault_env(char *err, size_t err_size) {
-    return boids_gpu_fault_parse(getenv("BOIDS_FAULT"), err, err_size);
 }
 
 // See boids/engine.h.

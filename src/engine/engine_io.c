@@ -1,8 +1,8 @@
 // src/engine/engine_io.c: the engine's read-backs and outputs
 // (boids/engine.h): the state by id and the stage buffers, copies between
 // engines, statistics and the hash, snapshots, CSV and recordings. On the
-// GPU every read goes through the fault rule of engine.c: checked before,
-// trusted only if the check after it passes.
+// GPU every read goes through the fault rule (engine_fault.c): checked
+// before, trusted only if the check after it passes.
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,22 +24,6 @@ static boids_result state_to_write(boids_engine *e) {
     if (r != BOIDS_OK && e->fault == r && e->trusted)
         return BOIDS_OK;
     return r;
-}
-
-// A recording's frame of the state of now when its step is due (a fault
-// on the read-back: no frame, the fault returned).
-boids_result engine_record_due(boids_engine *e) {
-    if (!e->rec || (boids_record_frames(e->rec) > 0 && engine_steps_of(e) % e->rec_every != 0))
-        return BOIDS_OK;
-    boids_result r = engine_readback(e);
-    if (r != BOIDS_OK)
-        return r;
-    bool written = false;
-    if ((r = boids_record_frame(e->rec, e->sim, &written, e->error, sizeof e->error)) != BOIDS_OK)
-        return r;
-    if (written)
-        e->rec_last_step = e->sim->step;
-    return BOIDS_OK;
 }
 
 // See boids/engine.h.

@@ -1,6 +1,8 @@
 // src/engine/engine_private.h: what the engine's files share (not
-// installed): the engine's fields and the helpers of the fault rule
-// (engine.c) and of the recording (engine_io.c).
+// installed): the engine's fields, the helpers of the fault rule and the
+// error lines (engine_fault.c, which calls no other file of the engine),
+// the test hooks (engine_debug.c), and engine.c's for the files above it
+// (engine_io.c and the rest; engine.c calls none of engine_io.c).
 #ifndef BOIDS_ENGINE_PRIVATE_H
 #define BOIDS_ENGINE_PRIVATE_H
 
@@ -34,6 +36,7 @@ struct boids_engine_headless {
     char renderer[256];
 };
 
+// ---- engine_fault.c -------------------------------------------------------------
 // Whether ptr, an argument of the public function fn that may not be
 // NULL, is NULL; if so err gets "FN: WHAT is NULL; expected EXPECTED".
 bool engine_null(const void *ptr, const char *fn, const char *what, const char *expected, char *err, size_t err_size);
@@ -42,12 +45,6 @@ bool engine_null(const void *ptr, const char *fn, const char *what, const char *
     engine_null(e, fn, "the engine", "one from boids_engine_create, _create_scenario or _load", err, err_size)
 // Copies printf-style text into err (NULL or size 0: nothing).
 void engine_say(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-// Applies q, a changed copy of e's params, after the checks a snapshot's
-// load makes (boids_params_finalize, on a copy); the grid stays e's, so a
-// reach wider than its cells is BOIDS_ERR_RADIUS. what names the change in
-// the error line ("maxspeed: 4", "options"). Nothing changes on error.
-boids_result engine_set_params_kept_grid(boids_engine *e, const boids_params *q, const char *what, char *err,
-                                         size_t err_size);
 // The GPU step counter, or the CPU's.
 uint64_t engine_steps_of(const boids_engine *e);
 // BOIDS_OK while healthy (always on the CPU); the first fault is kept.
@@ -55,6 +52,26 @@ boids_result engine_healthy(boids_engine *e);
 // The GPU state into the mirror (nothing on the CPU): only while healthy,
 // and trusted only if the check after the download passes.
 boids_result engine_readback(boids_engine *e);
+
+// ---- engine_debug.c -------------------------------------------------------------
+// The test hooks for a GPU backend: desc's (NULL: none), each field left
+// zero filled from BOIDS_DEBUG's item of its name (boids/debug.h), checked
+// without a context; the strings taken from BOIDS_DEBUG are kept in `text`,
+// which must outlive out. BOIDS_ERR_ARGUMENT with one line in err naming
+// the input ("BOIDS_DEBUG fault"), the value and what is allowed.
+typedef struct engine_debug_text {
+    char emulate[256], fault[64];
+} engine_debug_text;
+boids_result engine_debug(const boids_debug *desc, boids_debug *out, engine_debug_text *text, char *err,
+                          size_t err_size);
+
+// ---- engine.c -------------------------------------------------------------------
+// Applies q, a changed copy of e's params, after the checks a snapshot's
+// load makes (boids_params_finalize, on a copy); the grid stays e's, so a
+// reach wider than its cells is BOIDS_ERR_RADIUS. what names the change in
+// the error line ("maxspeed: 4", "options"). Nothing changes on error.
+boids_result engine_set_params_kept_grid(boids_engine *e, const boids_params *q, const char *what, char *err,
+                                         size_t err_size);
 // Names what differs in shape between a and b into err; false if nothing.
 bool engine_shape_differs(const boids_params *a, const boids_params *b, char *err, size_t err_size);
 // grid_fine auto: M from the density of the last grid (boids_grid_fine_choose;
@@ -62,7 +79,8 @@ bool engine_shape_differs(const boids_params *a, const boids_params *b, char *er
 // and the grid made anew when it differs (built over cur on the CPU and the
 // GPU; the mirror's arrays follow). BOIDS_OK when nothing is to do.
 boids_result engine_auto_grid(boids_engine *e, char *err, size_t err_size);
-// A recording's frame of the state of now when its step is due (engine_io.c).
+// A recording's frame of the state of now when its step is due (each
+// step's, and the first frame of boids_engine_record_open).
 boids_result engine_record_due(boids_engine *e);
 
 #endif

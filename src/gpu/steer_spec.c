@@ -1,5 +1,5 @@
 // src/gpu/steer_spec.c: the run's constants a steer program is compiled for
-// (steer_spec.h). The backend keeps one program per spec (src/gpu/gpu.c):
+// (steer_spec.h). The backend keeps one program per spec (src/gpu/gpu_steer.c):
 // a flocking run's steer holds the flocking rules, not all 25 behaviours,
 // every rule set, relations and the K-nearest selection.
 #include "steer_spec.h"

@@ -167,7 +167,7 @@ static void update_target(viewer *v) {
     f->params_dirty = true;
 }
 
-// --backend gpu unless --backend cpu; BOIDS_FAULT checked; --load read
+// --backend gpu unless --backend cpu; BOIDS_DEBUG's hooks checked; --load read
 // before any window (a bad file is one line, exit 2).
 static int flock_prepare(viewer *v) {
     const boids_options *o = v->o;
