@@ -1761,7 +1761,7 @@ START_TEST(rounding_corrected_on_any_driver) {
 }
 END_TEST
 
-// The whole step with the sums in uint pairs (BOIDS_NO_INT64=1, as on a
+// The whole step with the sums in uint pairs (debug.no_int64, as on a
 // driver without GL_ARB_gpu_shader_int64) gives the native int64 run's
 // bits: steer's output after one step, the state after 31.
 START_TEST(step_without_int64) {
@@ -1774,13 +1774,14 @@ START_TEST(step_without_int64) {
     boids_sim *s;
     ck_assert_int_eq(boids_sim_create(&s, &p, BOIDS_DIST_UNIFORM), BOIDS_OK);
     boids_gpu *a = gpu_for(&s->p, NULL);
-    setenv("BOIDS_NO_INT64", "1", 1);
-    boids_gpu *b = gpu_for(&s->p, NULL);
-    unsetenv("BOIDS_NO_INT64");
+    boids_gpu_desc d = {.params = &s->p, .load = boids_gl_loader(ctx), .quiet = true, .debug = {.no_int64 = true}};
+    boids_gpu *b = NULL;
+    char err[2048];
+    ck_assert_msg(boids_gpu_create(&b, &d, err, sizeof err) == BOIDS_OK, "boids_gpu_create (no int64): %s", err);
     ck_assert_msg(boids_gpu_int64(a) == (GLAD_GL_ARB_gpu_shader_int64 != 0),
                   "int64 in the shaders: %d, the context's GL_ARB_gpu_shader_int64: %d", boids_gpu_int64(a),
                   GLAD_GL_ARB_gpu_shader_int64);
-    ck_assert_msg(!boids_gpu_int64(b), "BOIDS_NO_INT64=1: expected the shaders without int64");
+    ck_assert_msg(!boids_gpu_int64(b), "debug.no_int64: expected the shaders without int64");
     boids_gpu_upload(a, s);
     boids_gpu_upload(b, s);
     size_t bytes = (size_t)(s->n + 1) * 16;
