@@ -95,7 +95,10 @@
 #define BOIDS_BEHAVIORS_21(X) X(21u, OFFSET, offset, 0u) X(22u, FOLLOW, follow, 0u) BOIDS_BEHAVIORS_23(X)
 #define BOIDS_BEHAVIORS_23(X) X(23u, INTERPOSE, interpose, 0u) X(24u, FEELERS, feelers, 0u)
 #ifdef BOIDS_GLSL
-#define BOIDS_BI_CONST(index, NAME, name, gathers) const uint BOIDS_BI_##NAME = index;
+/* (The pasted name comes from a macro of its own: glslang loses a `##` that
+ * follows `uint` once an emulation makes uint() a function-like macro.) */
+#define BOIDS_BI_NAME(NAME) BOIDS_BI_##NAME
+#define BOIDS_BI_CONST(index, NAME, name, gathers) const uint BOIDS_BI_NAME(NAME) = index;
 BOIDS_BEHAVIORS(BOIDS_BI_CONST)
 #else
 #define BOIDS_BI_ENUM(index, NAME, name, gathers) BOIDS_BI_##NAME = index,
