@@ -1,7 +1,9 @@
 // shaders/bodies.comp: the bodies stage (procedural-animation-chains.txt).
 // C twin: src/core/sim.c boids_sim_bodies(); the chain functions below are
 // the twins of src/core/bodies.c (same names without boids_), walking one
-// agent's joints in the buffer instead of a C array.
+// agent's joints in the buffer instead of a C array; the per-value parts
+// they call (distance_constraint, constrain_angle, ...) are bodies.glsl's,
+// assembled before this file.
 // One invocation per agent id, after integrate (as the C loop): the body of
 // agent id (joint j at joints[j * N + id], so neighbouring invocations touch
 // neighbouring joints) follows its head cur_pos[slot_of[id]].

@@ -1,9 +1,11 @@
 // shaders/common.glsl: the declarations every compute shader of the
 // pipeline shares (after shared.h): parameters as uniform blocks, the state
-// and grid as shader storage, the global invocation index. The loader
-// (src/gpu/program.c) concatenates: #version + extensions, "#define
-// BOIDS_GLSL 1", shared.h, common.glsl, behaviors.glsl, the stage's .comp,
-// each as its own source string with #line so logs name the right file.
+// and grid as shader storage, the global invocation index. The assembly
+// (src/gl/program_source.c) concatenates: #version + extensions, "#define
+// BOIDS_GLSL 1", shared.h, common.glsl, rounding.glsl, trig.glsl,
+// behaviors.glsl, models.glsl, grid.glsl, the stage's .comp (bodies.comp:
+// bodies.glsl before it), each as its own source string with #line so logs
+// name the right file.
 
 layout(std140, binding = BOIDS_UBO_WORLD) uniform World { boids_world_params world; };
 layout(std140, binding = BOIDS_UBO_GROUPS) uniform Groups { boids_group_params group[BOIDS_MAX_GROUPS]; };

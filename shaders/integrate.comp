@@ -1,5 +1,5 @@
 // shaders/integrate.comp: the integrate stage. C twin: src/core/sim.c
-// boids_sim_integrate() (the per-agent step is behaviors.glsl integrate(),
+// boids_sim_integrate() (the per-agent step is models.glsl integrate(),
 // twin of src/core/integrate.c boids_integrate()).
 // One invocation per agent slot i of cur: semi-implicit Euler with the
 // steer stage's accel[i] -> the xyz lanes of next_pos[i] / next_vel[i] (the

@@ -680,7 +680,7 @@ vec3 heading_agent(uint i, gather acc) {
 }
 
 // C twin: src/core/steer_behaviors.c model_agent().
-// The collective-motion models of agent i (behaviors.glsl, C: models.c): the
+// The collective-motion models of agent i (models.glsl, C: models.c): the
 // new unit heading (accel; integrate moves along it at the constant speed).
 // Vicsek: the unit velocities within r plus the agent's own (its fixed-point
 // term); Couzin: the zones' sums, the turn limit turn * dt per step.

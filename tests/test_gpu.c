@@ -383,9 +383,9 @@ START_TEST(broken_shader_names_file) {
     char dir[] = BOIDS_TEST_TMP "/broken_shaders";
     mkdir(BOIDS_TEST_TMP, 0755);
     mkdir(dir, 0755);
-    const char *files[] = {"shared.h",       "common.glsl", "rounding.glsl", "trig.glsl",     "behaviors.glsl",
-                           "grid.glsl",      "key.comp",    "count.comp",    "scan.comp",     "scan_add.comp",
-                           "scatter.comp",   "steer.comp",  "integrate.comp"};
+    const char *files[] = {"shared.h",      "common.glsl",  "rounding.glsl", "trig.glsl",     "behaviors.glsl",
+                           "models.glsl",   "grid.glsl",    "key.comp",      "count.comp",    "scan.comp",
+                           "scan_add.comp", "scatter.comp", "steer.comp",    "integrate.comp"};
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         char from[512], to[512], buf[1 << 16];
         snprintf(from, sizeof(from), "%s/%s", BOIDS_SHADER_DIR, files[i]);

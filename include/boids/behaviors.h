@@ -1,6 +1,8 @@
 /* boids/behaviors.h: every steering behaviour as a pure function returning a
  * force (Reynolds 1999; The Nature of Code ch. 5). Each has a GLSL twin of the
- * same name and argument order in shaders/behaviors.glsl.
+ * same name and argument order in shaders/behaviors.glsl (the rule sets, the
+ * models and the locomotion in shaders/models.glsl, the bodies in
+ * shaders/bodies.glsl and shaders/bodies.comp).
  *
  * Conventions: vectors are float[3] (the xyz lanes of a state vec4); offsets
  * to other points are passed in already wrapped by boids_world_delta, so every

@@ -3,9 +3,10 @@
 // resolve(from), the snake's facing angles, Snake2's angle constraint with the
 // wrapped angle difference, the outline (getShape), and the bodies stage of
 // one agent. Body types: the built-in profiles and the notebook's "bad
-// arguments" checks. GLSL twins: shaders/behaviors.glsl distance_constraint(),
-// chain_resolve(), mod_angle(), angle_diff_mod(), constrain_angle(),
-// snake_angles(), snake_resolve(), body_straight(), body_follow().
+// arguments" checks. GLSL twins: shaders/bodies.glsl distance_constraint(),
+// mod_angle(), angle_diff_mod(), constrain_angle(), constrain_direction();
+// shaders/bodies.comp chain_resolve(), snake_angles(), snake_resolve(),
+// body_straight(), body_follow().
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 // Steering": velocity += acceleration; limit(maxspeed); position +=
 // velocity), with a fixed dt, an optional turn-rate limit along the shortest
 // signed angle (boids-angle-bug.txt), and the boundary modes.
-// GLSL twins: shaders/behaviors.glsl turn_limit(), boundary(), integrate().
+// GLSL twins: shaders/models.glsl turn_limit(), boundary(), integrate().
 #include <math.h>
 
 #include <cglm/vec3.h>

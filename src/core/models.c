@@ -1,6 +1,6 @@
 // src/core/models.c: the collective-motion models researchers sweep, as
 // rule sets of a group (boids_group_params.rules; docs/MODELS.md gives the
-// equations and their sources). GLSL twins: shaders/behaviors.glsl
+// equations and their sources). GLSL twins: shaders/models.glsl
 // noise_draws(), noise_point(), noise_turn(), vicsek_heading(),
 // couzin_desired(), couzin_heading(); the gathers' terms are in
 // shaders/steer.comp gather_pair() (C: src/core/steer_gather.c gather_pair()).

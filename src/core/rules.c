@@ -1,6 +1,6 @@
 // src/core/rules.c: the two small seeds' own rule sets (boids_group_params
 // .rules), beside the chapter's forces, and FLAME GPU's Circles model (a
-// benchmark peer's workload). GLSL twins: shaders/behaviors.glsl
+// benchmark peer's workload). GLSL twins: shaders/models.glsl
 // tutorial_alignment(), tutorial_cohesion(), tutorial_separation(),
 // tutorial_velocity(), heading_angle(), heading_turn(), heading_rules(),
 // heading_velocity(), survey_target(), circles_term(),

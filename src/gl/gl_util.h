@@ -19,7 +19,8 @@
 #include "program_source.h" // BOIDS_SHADER_INT64
 
 // Link a compute program of `stage` (e.g. "steer.comp") after the shared
-// prelude (shared.h, common.glsl, behaviors.glsl, grid.glsl); flags:
+// prelude (shared.h, common.glsl, ..., behaviors.glsl, models.glsl,
+// grid.glsl: program_source.c); flags:
 // program_source.h's BOIDS_SHADER_INT64 (only where the context has
 // GL_ARB_gpu_shader_int64). On failure err gets "FILE:LINE: message" lines
 // of the info log, joined by "; ".

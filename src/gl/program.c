@@ -1,7 +1,7 @@
 // src/gl/program.c: building compute and drawing programs (gl_util.h). The sources of one program
 // are passed as separate strings - the #version line, shared.h, common.glsl,
-// behaviors.glsl, grid.glsl, the stage - each opening with "#line 1 N", so
-// the driver's log says which string (file) and line; the log is rewritten
+// ..., behaviors.glsl, models.glsl, grid.glsl, the stage - each opening with
+// "#line 1 N", so the driver's log says which string (file) and line; the log is rewritten
 // with the file names before it is shown. The strings come from
 // program_source.c, which assembles them without GL (the portability check
 // compiles the same text with glslangValidator).

@@ -15,10 +15,15 @@ typedef struct boids_shader_file {
 } boids_shader_file;
 extern const boids_shader_file boids_shader_files[]; // shaders_embedded.c
 
-static const char *const prelude[] = {"shared.h",       "common.glsl",    "rounding.glsl",
-                                      "trig.glsl",      "behaviors.glsl", "grid.glsl"};
+// Every compute stage's files before its own, in this order.
+static const char *const prelude[] = {"shared.h",       "common.glsl", "rounding.glsl", "trig.glsl",
+                                      "behaviors.glsl", "models.glsl", "grid.glsl"};
 #define PRELUDE_COUNT (sizeof(prelude) / sizeof(prelude[0]))
-_Static_assert(PRELUDE_COUNT + 3 <= BOIDS_SHADER_MAX_PARTS, "version, emulate.glsl, the prelude and the stage");
+// The files one compute stage alone reads, between the prelude and the stage.
+static const struct { const char *stage, *part; } stage_parts[] = {{"bodies.comp", "bodies.glsl"}};
+#define STAGE_PARTS_COUNT (sizeof(stage_parts) / sizeof(stage_parts[0]))
+_Static_assert(PRELUDE_COUNT + 4 <= BOIDS_SHADER_MAX_PARTS,
+               "version, emulate.glsl, the prelude, a stage's own part and the stage");
 
 // See program_source.h.
 const char *boids_shader_file_at(size_t i) {
@@ -108,14 +113,19 @@ boids_result boids_shader_source_build_with(boids_shader_source *s, const char *
     memset(s, 0, sizeof(*s));
     size_t len = strlen(file);
     bool compute = len > 5 && strcmp(file + len - 5, ".comp") == 0;
-    const char *files[PRELUDE_COUNT + 2];
+    const char *files[PRELUDE_COUNT + 3];
     size_t nfiles = 0;
     if (compute && (flags & BOIDS_SHADER_EMU_ALL))
         files[nfiles++] = "emulate.glsl";
-    if (compute)
+    if (compute) {
         for (size_t i = 0; i < PRELUDE_COUNT; i++)
             files[nfiles++] = prelude[i];
-    else
+        for (size_t i = 0; i < STAGE_PARTS_COUNT; i++)
+            if (strcmp(stage_parts[i].stage, file) == 0) {
+                files[nfiles++] = stage_parts[i].part; // one at most: files[] has room for one
+                break;
+            }
+    } else
         files[nfiles++] = "shared.h";
     files[nfiles++] = file;
     version_lines(file, compute, flags, s->version, sizeof(s->version));

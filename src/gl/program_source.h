@@ -16,8 +16,9 @@
 
 // The most strings of one shader: the version line, emulate.glsl (only
 // under an emulation), shared.h, common.glsl, rounding.glsl, trig.glsl,
-// behaviors.glsl, grid.glsl, the stage (program_source.c checks it).
-#define BOIDS_SHADER_MAX_PARTS 9
+// behaviors.glsl, models.glsl, grid.glsl, the stage's own part (bodies.glsl
+// for bodies.comp), the stage (program_source.c checks it).
+#define BOIDS_SHADER_MAX_PARTS 11
 
 // Variants of a compute shader's defines (the flags of
 // boids_shader_source_build; drawing shaders take none).
@@ -57,7 +58,8 @@ typedef struct boids_shader_source {
 } boids_shader_source;
 
 // Assembles the shader of `file` (a compute stage "steer.comp": after the
-// prelude shared.h, common.glsl, behaviors.glsl, grid.glsl; a drawing
+// prelude shared.h, common.glsl, rounding.glsl, trig.glsl, behaviors.glsl,
+// models.glsl, grid.glsl and the stage's own part, if any; a drawing
 // shader ".vert" / ".frag": after shared.h), from shader_dir if given, else
 // the embedded files. On failure err says which file and *s holds nothing.
 boids_result boids_shader_source_build(boids_shader_source *s, const char *shader_dir, const char *file, unsigned flags,
