@@ -16,6 +16,7 @@ install(FILES
   include/boids/snapshot.h include/boids/record.h include/boids/behaviors.h include/boids/parse.h
   include/boids/atomic.h include/boids/tolerance.h include/boids/platform.h include/boids/gpu.h
   include/boids/quadtree.h include/boids/ensemble.h include/boids/program_stats.h include/boids/debug.h
+  include/boids/registry.h
   ${BOIDS_SHARED_INCLUDE}/boids/shared.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/boids)
 # The shipped scenarios (and the flow-field image one reads), which the
