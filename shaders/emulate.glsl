@@ -3,7 +3,8 @@
 // GL_ARB_gpu_shader_int64) lets another driver do differently, so that the
 // GPU path's portability is tested without that driver. Assembled first in
 // every compute shader, before shared.h, only when the engine is created
-// with $BOIDS_EMULATE set (src/gpu/gpu.c; program_source.c defines one
+// with the emulate hook set (BOIDS_DEBUG=emulate=..., or the engine desc's
+// debug.emulate; src/gpu/gpu_probe.c reads it, program_source.c defines one
 // BOIDS_EMULATE_* per item). Each item replaces a built-in by a function
 // that calls the built-in (declared here, before the macro that renames the
 // built-in's calls in the sources after it):
@@ -139,7 +140,7 @@ vec4 emu_inversesqrt(vec4 x) {
 
 #if defined(BOIDS_EMULATE_DIV_UP) || defined(BOIDS_EMULATE_DIV_DOWN)
 #ifndef BOIDS_DIV_REWRITTEN
-#error BOIDS_EMULATE div-up or div-down needs the shaders rewritten by tests/div_rewrite.py, loaded with --shader-dir
+#error the emulate hook div-up or div-down needs the shaders rewritten by tests/div_rewrite.py, loaded with --shader-dir
 #endif
 // A float quotient BOIDS_EMULATE_ULP ULPs away from zero (up) or toward it
 // (down): GLSL allows 2.5 ULP, or a * (1 / b), for any a / b.

@@ -9,7 +9,7 @@
 // and its division be 2.5 ULP off; the C reference's are correctly rounded
 // (IEEE 754). A result the next float away turns every decision made on it
 // (a threshold, a side, a nearest) at its edge, and the state's bits with it.
-// So where the driver's are not correctly rounded (src/gpu/gpu.c probes it
+// So where the driver's are not correctly rounded (src/gpu/gpu_probe.c probes it
 // with rounding_probe.comp and then defines BOIDS_CORRECT_ROUNDING), the
 // driver's result is only a candidate, and the float the C computes is
 // decided from it in one step with 32-bit integers, no double (consumer

@@ -2,7 +2,7 @@
 // rounded (as the C reference's)? GLSL 4.50 does not ask it. Where they are
 // not, the engine compiles every stage with BOIDS_CORRECT_ROUNDING, and
 // rounding.glsl's cr_sqrt() and fdiv() nudge each result to the C's
-// (src/gpu/gpu.c rounding_exact). Compiled without that define: sqrt and
+// (src/gpu/gpu_probe.c rounding_exact). Compiled without that define: sqrt and
 // fdiv here are the driver's (or shaders/emulate.glsl's).
 // Item i of u_count: in = (x, a, b, 0) -> out = (sqrt(x), a / b, 1 / b, 0).
 layout(local_size_x = BOIDS_WORKGROUP_SIZE) in;

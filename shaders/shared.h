@@ -392,7 +392,7 @@ enum boids_behavior_index { BOIDS_BEHAVIORS(BOIDS_BI_ENUM) };
 
 /* ---- uniform locations ----------------------------------------------------
  * "layout(location = BOIDS_LOC_*) uniform" in GLSL, the glUniform* location
- * in C (src/gpu/gpu.c, src/render). Plain int literals: a location is an
+ * in C (src/gpu/gpu_pipeline.c, src/render). Plain int literals: a location is an
  * int in both languages. Compute stages: */
 #define BOIDS_LOC_COUNT 0       /* common.glsl u_count: items a dispatch covers */
 #define BOIDS_LOC_BODIES_INIT 1 /* bodies.comp u_init: 1 lays bodies straight */

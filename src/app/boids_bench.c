@@ -531,8 +531,8 @@ static void program_outputs(void) {
 // --rounding-cost: the steer stage with sqrt and division corrected in the
 // shaders and without, per count (the timed engine's and its twin's medians).
 static void rounding_outputs(const row *rows, uint32_t measured) {
-    printf("\nsteer with sqrt and division corrected to the C's in the shaders (BOIDS_CORRECT_ROUNDING=1) and "
-           "without (=0), median ms; the table above ran with them %s\n\n",
+    printf("\nsteer with sqrt and division corrected to the C's in the shaders (debug.correct_rounding on) and "
+           "without (off), median ms; the table above ran with them %s\n\n",
            rows[0].corrected ? "on" : "off");
     printf("| N        | steer off | steer on  | on / off |\n");
     printf("|----------|-----------|-----------|----------|\n");
