@@ -28,7 +28,7 @@
 // reference. Bits 4 and 8 are left unused, so the flags below keep their values.
 #define BOIDS_SHADER_MORTON 2u // cells in Morton (Z) order: BOIDS_KERNEL_MORTON (key = the cell's rank)
 // Test-only: what GLSL 4.50 lets a driver do differently, emulated
-// (shaders/emulate.glsl, assembled first; $BOIDS_EMULATE in src/gpu/gpu.c).
+// (shaders/emulate.glsl, assembled first; the test hook emulate, src/gpu/gpu_probe.c).
 #define BOIDS_SHADER_EMU_CONV_SAT 16u   // out-of-range float -> integer through 32 bits, saturating
 #define BOIDS_SHADER_EMU_CONV_WRAP 32u  // the same, wrapping modulo 2^32
 #define BOIDS_SHADER_EMU_ULP_UP 64u    // sqrt, inversesqrt, division 2 ULP away from zero
@@ -40,7 +40,7 @@
     (BOIDS_SHADER_EMU_CONV_SAT | BOIDS_SHADER_EMU_CONV_WRAP | BOIDS_SHADER_EMU_ULP_UP | BOIDS_SHADER_EMU_ULP_DOWN |     \
      BOIDS_SHADER_EMU_DIV_UP | BOIDS_SHADER_EMU_DIV_DOWN | BOIDS_SHADER_EMU_TRIG)
 // sqrt and division corrected to the C's (correctly rounded) results: where
-// the driver's are not (src/gpu/gpu.c rounding_exact), BOIDS_CORRECT_ROUNDING.
+// the driver's are not (src/gpu/gpu_probe.c rounding_exact), BOIDS_CORRECT_ROUNDING.
 #define BOIDS_SHADER_CORRECT 256u
 // Drawing shaders only: "#version 410 core" and BOIDS_GL41 (shared.h's
 // BOIDS_UNIFORM_LOC and BOIDS_BINDING empty; agents and bodies read buffer
