@@ -947,6 +947,8 @@ START_TEST(debug_hooks) {
         {"steer-general=yes", NULL,
          "BOIDS_DEBUG steer-general: 'yes' is not a switch; expected the bare name, on, off"},
         {NULL, "oops", "debug.fault: 'oops' is not a fault; expected lost@STEP, error@STEP"},
+        // A typo of a hook's name is refused, not ignored.
+        {"no-int64;fualt=lost@3", NULL, "BOIDS_DEBUG: 'fualt' is not a hook; expected items of fault, emulate"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         if (bad[k].env)

@@ -45,6 +45,11 @@ const char *boids_version(int *major, int *minor, int *patch);
 // True when `name` is present; its value (empty for a bare name) is copied
 // into out (out_size bytes, cut to fit; out may be NULL).
 bool boids_debug_value(const char *name, char *out, size_t out_size);
+// True when BOIDS_DEBUG holds an item whose name nothing reads (a typo);
+// its name into out. boids_debug_names(i) lists the names (NULL past the
+// last).
+bool boids_debug_unknown(char *out, size_t out_size);
+const char *boids_debug_names(size_t i);
 
 // A flow field: one unit vector per cell of a grid laid over the world.
 typedef struct boids_flowfield {

@@ -1,5 +1,6 @@
 // src/core/debug.c: BOIDS_DEBUG, the one environment variable through which
 // tests reach hooks of the library and the programs (boids/core.h).
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,4 +29,43 @@ bool boids_debug_value(const char *name, char *out, size_t out_size) {
         s = end ? end + 1 : NULL;
     }
     return found;
+}
+
+// Every item a part of the library or a program reads (docs/ARCHITECTURE.md,
+// Debug hooks).
+static const char *const known[] = {"fault",
+                                    "emulate",
+                                    "correct-rounding",
+                                    "steer-general",
+                                    "no-int64",
+                                    "progress-after",
+                                    "ensemble-kill-after",
+                                    "ensemble-fail-rank",
+                                    "decompose-kill",
+                                    "decompose-stop",
+                                    "decompose-timeout",
+                                    "decompose-gpu-capacity",
+                                    NULL};
+
+// See boids/core.h.
+bool boids_debug_unknown(char *out, size_t out_size) {
+    const char *s = getenv("BOIDS_DEBUG");
+    while (s && *s) {
+        size_t len = strcspn(s, ";"), name = strcspn(s, ";=");
+        bool found = name == 0; // an empty item ("a;;b") is nothing
+        for (size_t k = 0; known[k] && !found; k++)
+            found = strlen(known[k]) == name && strncmp(s, known[k], name) == 0;
+        if (!found) {
+            if (out && out_size)
+                snprintf(out, out_size, "%.*s", (int)(name < out_size ? name : out_size - 1), s);
+            return true;
+        }
+        s += len + (s[len] == ';');
+    }
+    return false;
+}
+
+// See boids/core.h.
+const char *boids_debug_names(size_t i) {
+    return i < sizeof known / sizeof known[0] ? known[i] : NULL;
 }

@@ -78,6 +78,15 @@ boids_result engine_debug(const boids_debug *desc, boids_debug *out, engine_debu
                           size_t err_size) {
     static const boids_debug none = {0};
     *out = desc ? *desc : none;
+    char unknown[64];
+    if (boids_debug_unknown(unknown, sizeof unknown)) {
+        char names[400] = "";
+        size_t len = 0;
+        for (size_t k = 0; boids_debug_names(k) && len < sizeof names; k++)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "", boids_debug_names(k));
+        engine_say(err, err_size, "BOIDS_DEBUG: '%s' is not a hook; expected items of %s", unknown, names);
+        return BOIDS_ERR_ARGUMENT;
+    }
     boids_result r = text_hook("emulate", text->emulate, sizeof text->emulate, boids_gpu_emulate_parse, &out->emulate,
                                err, err_size);
     if (r == BOIDS_OK)
