@@ -82,6 +82,7 @@ static const char *const flag_cases[][6] = {
     {"--init", "/dev/zero", NULL},
     {"--load", "/dev/zero", NULL},
     {"--scenario", "/dev/urandom", NULL},
+    {"--scenario", "/proc/self/mem", NULL}, // a read error (EIO) is not a short file
     {"--replay", "/dev/zero", NULL},
     // Two outputs on one path, an output on an input: refused before the run.
     {"--save", TMP "/bad-inputs/same.out", "--export-csv", TMP "/bad-inputs/same.out", NULL},

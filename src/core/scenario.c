@@ -418,6 +418,9 @@ static boids_result parse(parse_ctx *c, boids_scenario *out, char *err, size_t e
     c->keys_of = -1;
     int r = ini_parse_stream(read_line, c, on_key, c);
     c->reading_file = false;
+    // A read error ends fgets as the end of the file would: not a short file.
+    if (c->file && ferror(c->file) && !c->failed)
+        scenario_fail(c, 0, NULL, NULL, NULL, "a readable scenario file", "cannot be read: %s", strerror(errno));
     if (r > 0 && !c->failed)
         scenario_fail(c, r, NULL, NULL, NULL, "[section] or key = value lines (comments start with # or ;)",
                       "the line is not a section, a key = value or a comment");
