@@ -291,8 +291,10 @@ int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_opt
         r = take_scenario(spec, out);
     if (r == 0)
         r = check_across_flags(spec, out);
-    if (r != 0)
+    if (r != 0) { // nothing runs: the loaded scenario is not the caller's to free
+        boids_options_free(out);
         return r;
+    }
     if (!out->record_every)
         out->record_every = 1;
     if (!out->stats_every_set) {
