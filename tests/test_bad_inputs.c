@@ -83,6 +83,7 @@ static const char *const flag_cases[][6] = {
     {"--load", "/dev/zero", NULL},
     {"--scenario", "/dev/urandom", NULL},
     {"--scenario", "/proc/self/mem", NULL}, // a read error (EIO) is not a short file
+    {"--init", "/proc/self/mem", NULL},
     {"--scenario", "flocking", "--record-every", "5", NULL}, // refused after the scenario is loaded (no leak)
     {"--replay", "/dev/zero", NULL},
     // Two outputs on one path, an output on an input: refused before the run.

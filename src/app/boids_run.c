@@ -113,9 +113,9 @@ static int load_init(const boids_options *o, uint32_t *count, float (**pos)[4], 
         fprintf(stderr, "%s\n", line);
         return EXIT_INPUT;
     }
-    if (r != BOIDS_OK) {
+    if (r != BOIDS_OK) { // a file that cannot be read is the input's fault; memory the machine's
         boids_cli_error(PROG, "--init", o->init_csv, NULL, "cannot be read: %s (%s)", boids_result_str(r), msg);
-        return EXIT_ENVIRONMENT;
+        return r == BOIDS_ERR_NOMEM ? EXIT_ENVIRONMENT : EXIT_INPUT;
     }
     // The count of an init file is the file's; a conflict names where the
     // other count came from: --count, or the scenario file's count key (a
