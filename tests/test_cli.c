@@ -689,6 +689,22 @@ START_TEST(export_then_init_round_trip) {
 }
 END_TEST
 
+// A snapshot continued in place: --load and --save on one file (read whole
+// before the run, replaced atomically after it) gives the uninterrupted
+// run's state-hash; an output written during the run (--record) on the
+// loaded file is refused, naming both flags.
+START_TEST(load_and_save_in_place) {
+    const char *snap = TMP "/in-place.boids";
+    unsigned long long whole = hash_of(ARGV("--count", "300", "--steps", "30", "--seed", "5"));
+    hash_of(ARGV("--count", "300", "--steps", "12", "--seed", "5", "--save", snap));
+    unsigned long long continued = hash_of(ARGV("--load", snap, "--steps", "18", "--save", snap));
+    ck_assert_msg(continued == whole, "--load X --save X: hash %016llx, the uninterrupted run's %016llx", continued,
+                  whole);
+    expect_error(ARGV("--load", snap, "--steps", "1", "--record", snap),
+                 ARGV("--record:", "is also the file of --load (one would be lost)"));
+}
+END_TEST
+
 START_TEST(csv_2d_without_z_loads) {
     char path[512];
     // Rows out of id order, CRLF, blank line, no final newline: all allowed.
@@ -777,6 +793,7 @@ int main(void) {
         CASE(all_flags_accepted),
         CASE(behaviors_all_and_none_run),
         CASE(export_then_init_round_trip),
+        CASE(load_and_save_in_place),
         CASE(csv_2d_without_z_loads),
 #undef CASE
     };

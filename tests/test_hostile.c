@@ -255,9 +255,10 @@ START_TEST(stale_temporaries_removed) {
 }
 END_TEST
 
-// Two outputs on one path, or an output on an input, are refused before the
-// run with one line naming both flags, through links too; /dev/null may take
-// several outputs.
+// Two outputs on one path, or an output written during the run on an input,
+// are refused before the run with one line naming both flags, through links
+// too; an input read whole before the run may be replaced after it (a run
+// continued in place); /dev/null may take several outputs.
 START_TEST(two_outputs_one_path) {
     const char *good = TMP "/good.csv";
     run_result r = run("good", ARGV(RUN_BIN, "--count", "40", "--steps", "1", "--quiet", "--export-csv", good));
@@ -266,18 +267,20 @@ START_TEST(two_outputs_one_path) {
     char *before = boids_test_slurp(good);
     unlink(TMP "/alias.csv");
     ck_assert(symlink("good.csv", TMP "/alias.csv") == 0);
+    r = run("in", ARGV(RUN_BIN, "--count", "40", "--steps", "1", "--quiet", "--save", TMP "/in.boids"));
+    expect_exit(&r, 0, NULL);
+    run_free(&r);
     static const char *const cases[][8] = {
         {"--save", TMP "/x.out", "--export-csv", TMP "/x.out", "--export-csv", "--save"},
         {"--record", TMP "/r.out", "--save", TMP "/./r.out", "--save", "--record"},
         {"--profile", TMP "/p.csv", "--export-csv", TMP "/p.csv", "--export-csv", "--profile"},
-        {"--init", TMP "/good.csv", "--save", TMP "/good.csv", "--save", "--init"},
-        {"--init", TMP "/alias.csv", "--export-csv", TMP "/good.csv", "--export-csv", "--init"},
+        {"--load", TMP "/in.boids", "--record", TMP "/in.boids", "--record", "--load"}, // written while the run goes
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const char *const *c = cases[k];
         const char *const argv_count[] = {RUN_BIN, "--count", "40", "--steps", "1", c[0], c[1], c[2], c[3], NULL};
-        const char *const argv_init[] = {RUN_BIN, "--steps", "1", c[0], c[1], c[2], c[3], NULL};
-        r = run("same", strcmp(c[0], "--init") == 0 ? argv_init : argv_count);
+        const char *const argv_load[] = {RUN_BIN, "--steps", "1", c[0], c[1], c[2], c[3], NULL};
+        r = run("same", strcmp(c[0], "--load") == 0 ? argv_load : argv_count);
         expect_exit(&r, 2, c[4]);
         ck_assert_msg(strstr(r.err, c[5]), "expected both flags named: %s", r.err);
         ck_assert_msg(!strstr(r.out, "state-hash"), "the run went ahead: %s", r.out);
@@ -285,8 +288,22 @@ START_TEST(two_outputs_one_path) {
     }
     char *after = boids_test_slurp(good);
     ck_assert_msg(strcmp(before, after) == 0, "the input was changed");
-    free(before);
     free(after);
+    // An input read whole before the run, replaced atomically after it: a
+    // run continued in place (through a link too), nothing lost.
+    static const char *const in_place[][4] = {{"--init", TMP "/good.csv", "--export-csv", TMP "/good.csv"},
+                                              {"--init", TMP "/alias.csv", "--export-csv", TMP "/good.csv"}};
+    for (size_t k = 0; k < 2; k++) {
+        r = run("in-place", ARGV(RUN_BIN, "--steps", "1", "--quiet", in_place[k][0], in_place[k][1], in_place[k][2],
+                                 in_place[k][3]));
+        expect_exit(&r, 0, NULL);
+        run_free(&r);
+        char *now = boids_test_slurp(good);
+        ck_assert_msg(strcmp(before, now) != 0 && strncmp(now, "id,group,", 9) == 0,
+                      "%s %s: expected the next state in the file", in_place[k][0], in_place[k][1]);
+        free(now);
+    }
+    free(before);
     r = run("null-twice", ARGV(RUN_BIN, "--count", "40", "--steps", "1", "--quiet", "--save", "/dev/null",
                                "--export-csv", "/dev/null"));
     expect_exit(&r, 0, NULL);

@@ -437,23 +437,30 @@ static bool same_file(const char *a, const char *b) {
     return same;
 }
 
-// See cli.h.
+// See cli.h. An output may replace an input that is read whole before the
+// run starts (--load, --init, --scenario) when it is written atomically
+// after the run (--save, --export-csv, --screenshot): continuing a run in
+// place loses nothing. Anything else on one file is refused: two outputs,
+// or an input read while an output is written (--replay; --record,
+// --profile and --video write as the run goes).
 int boids_cli_check_files(const char *prog, const boids_options *o) {
     struct {
         const char *flag, *path;
-        bool output;
+        bool output, whole; // whole: an input read whole first, or an output written whole after
     } f[] = {
-        {"--init", o->init_csv, false},         {"--load", o->load, false},
-        {"--scenario", o->scenario_arg, false}, {"--replay", o->replay, false},
-        {"--export-csv", o->export_csv, true},  {"--save", o->save, true},
-        {"--record", o->record, true},          {"--profile", o->profile, true},
-        {"--screenshot", o->screenshot, true},  {"--video", o->video, true},
+        {"--init", o->init_csv, false, true},         {"--load", o->load, false, true},
+        {"--scenario", o->scenario_arg, false, true}, {"--replay", o->replay, false, false},
+        {"--export-csv", o->export_csv, true, true},  {"--save", o->save, true, true},
+        {"--record", o->record, true, false},         {"--profile", o->profile, true, false},
+        {"--screenshot", o->screenshot, true, true},  {"--video", o->video, true, false},
     };
     size_t n = sizeof f / sizeof f[0];
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++) {
             if (!f[i].path || !f[j].path || !(f[i].output || f[j].output) || !same_file(f[i].path, f[j].path))
                 continue;
+            if (f[i].output != f[j].output && f[i].whole && f[j].whole)
+                continue; // read whole before, replaced whole after
             // The output named second is the one refused: the other is what it would destroy.
             const char *flag = f[j].output ? f[j].flag : f[i].flag, *path = f[j].output ? f[j].path : f[i].path;
             const char *other = f[j].output ? f[i].flag : f[j].flag;
