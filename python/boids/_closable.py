@@ -33,6 +33,27 @@ class _Closable:
         """Closes the object."""
         self.close()
 
+    # What a user does instead of copying (each class says it).
+    _copy_instead = "make another"
+
+    def _no_copy(self, what: str):
+        """The TypeError of a copy or a pickle: the object owns a C handle,
+        which a copy would share (two frees) or a pickle could not hold."""
+        raise TypeError(f"{type(self).__name__} cannot be {what}: it owns a C handle that a copy would share; "
+                        f"{self._copy_instead}")
+
+    def __copy__(self):
+        """Refused (see _no_copy)."""
+        self._no_copy("copied")
+
+    def __deepcopy__(self, memo):
+        """Refused (see _no_copy)."""
+        self._no_copy("copied")
+
+    def __reduce_ex__(self, protocol):
+        """Refused (see _no_copy): pickle and copy both come here."""
+        self._no_copy("pickled or copied")
+
     def __del__(self):
         """Closes the object if it is still open (where _finalize_here allows)."""
         try:

@@ -55,6 +55,7 @@ class Recording(_Closable):
             if self.count else np.empty(0, dtype=np.uint32)
 
     _handle_attr = "_r"
+    _copy_instead = "open the file again with another Recording"
 
     def _destroy(self, reader):
         """Frees the reader."""

@@ -211,6 +211,7 @@ class Simulation(_Closable):
     # -- lifetime -------------------------------------------------------------
 
     _handle_attr = "_engine"
+    _copy_instead = "save() a snapshot and Simulation.load() it for an independent copy"
 
     def _destroy(self, engine):
         """Frees the engine (on its own thread only, for a GPU one). An

@@ -5,7 +5,9 @@ of boids-run; the GPU cases run on the headless EGL context (llvmpipe in
 CI): no OpenGL 4.5 context is a failure, never a skip.
 """
 
+import copy
 import os
+import pickle
 import subprocess
 import sys
 import threading
@@ -459,3 +461,28 @@ def test_closed_recording_len(tmp_path):
     rec.close()
     with pytest.raises(ValueError, match="closed"):
         len(rec)
+
+
+def test_copies_and_pickles_refused(tmp_path):
+    """A Simulation or Recording owns a C handle: copy.copy, copy.deepcopy
+    and pickle refuse with a TypeError saying what to do instead (a shared
+    handle would be freed twice), and the original keeps working."""
+    sim = boids.Simulation(count=50, seed=2)
+    for make in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError, match=r"Simulation cannot be .*save\(\) a snapshot"):
+            make(sim)
+    sim.step(2)
+    snap = str(tmp_path / "s.boids")
+    sim.save(snap)
+    twin = boids.Simulation.load(snap)
+    assert twin.state_hash == sim.state_hash
+    twin.close()
+    sim.close()
+    path = str(tmp_path / "r.rec")
+    subprocess.run([os.path.join(BIN_DIR, "boids-run"), "--count", "20", "--steps", "3", "--record", path, "--quiet"],
+                   check=True, capture_output=True)
+    with boids.Recording(path) as rec:
+        for make in (copy.copy, copy.deepcopy, pickle.dumps):
+            with pytest.raises(TypeError, match="Recording cannot be .*another Recording"):
+                make(rec)
+        assert len(rec) > 0
