@@ -58,6 +58,23 @@ if [ "$mode" = cli ]; then
   [ -e "$tmp/killed/runs/.000010.boids.tmp.$$.0" ] || fail "--resume removed a live process's temporary"
   rm "$tmp/killed/runs/.000010.boids.tmp.$$.0"
   same "$tmp/ref" "$tmp/killed"
+  # Files the ensemble names itself are never followed: a link planted in
+  # place of a run's CSV and snapshot leaves its target alone, a FIFO in
+  # place of a run's record is not read (no hang); --resume runs those runs
+  # again and replaces what was planted with the run's own files.
+  echo keep >"$tmp/victim"
+  for f in 000004.csv 000004.boids; do
+    rm -f "$tmp/killed/runs/$f"
+    ln -s "$tmp/victim" "$tmp/killed/runs/$f"
+  done
+  rm "$tmp/killed/runs/000005.json"
+  mkfifo "$tmp/killed/runs/000005.json"
+  timeout 60 "$bin" "$plan" --out "$tmp/killed" --resume --jobs 2 2>/dev/null || fail "--resume over links and a FIFO"
+  [ "$(cat "$tmp/victim")" = keep ] || fail "a link planted in runs/ had its target overwritten"
+  for f in 000004.csv 000004.boids 000005.json; do
+    [ -f "$tmp/killed/runs/$f" ] && [ ! -L "$tmp/killed/runs/$f" ] || fail "runs/$f is not the run's own file"
+  done
+  same "$tmp/ref" "$tmp/killed"
   # The plot: a statistic against the swept weight, and against steps.
   /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x group.boids.weight.alignment --y polarisation \
     --out "$tmp/sweep.png" || fail "plot against a parameter"

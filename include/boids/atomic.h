@@ -2,6 +2,7 @@
  * CSV, snapshots, profiles, screenshots and every later output.
  *
  * Offers: boids_atomic_fill (the caller's writer), boids_atomic_write,
+ * boids_atomic_write_own,
  * boids_atomic_target, boids_atomic_refusal, boids_atomic_dir_of,
  * boids_atomic_sweep.
  *
@@ -48,6 +49,13 @@ typedef bool (*boids_atomic_fill)(FILE *f, void *ctx);
 // BOIDS_ERR_IO, with errno set to the first failure's error (EIO where the
 // writer failed without one).
 boids_result boids_atomic_write(const char *path, boids_atomic_fill fill, void *ctx);
+// The same for a file the program names itself in its own folder (an
+// ensemble's runs and results, the viewer's numbered snapshots): nothing
+// at that name is followed or written in place; a symbolic link, a FIFO or
+// a device there is replaced by the new file (rename over the name itself),
+// so a link planted there cannot send the write elsewhere. A directory
+// there is refused (BOIDS_ERR_IO, EISDIR).
+boids_result boids_atomic_write_own(const char *path, boids_atomic_fill fill, void *ctx);
 
 // The file a write to path replaces: path, or for a symbolic link its final
 // target (relative links resolved against their own directory; a dangling

@@ -240,19 +240,26 @@ static boids_result write_in_place(const char *path, boids_atomic_fill fill, voi
 }
 
 // See boids/atomic.h.
-boids_result boids_atomic_write(const char *path, boids_atomic_fill fill, void *ctx) {
+// boids_atomic_write (own false) and boids_atomic_write_own (own true: the
+// name itself is replaced, whatever it is, but a directory).
+static boids_result atomic_write(const char *path, boids_atomic_fill fill, void *ctx, bool own) {
     // A file-size limit (ulimit -f) is a write error (EFBIG), not a kill.
     signal(SIGXFSZ, SIG_IGN);
-    if (boids_atomic_in_place(path))
-        return write_in_place(path, fill, ctx);
     struct stat st;
-    if (boids_atomic_refusal(path)) { // it exists (a refusal stats it)
+    if (own) {
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            errno = EISDIR;
+            return BOIDS_ERR_IO;
+        }
+    } else if (boids_atomic_in_place(path)) {
+        return write_in_place(path, fill, ctx);
+    } else if (boids_atomic_refusal(path)) { // it exists (a refusal stats it)
         errno = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
         return BOIDS_ERR_IO;
     }
-    char *target = boids_atomic_target(path);
+    char *target = own ? strdup(path) : boids_atomic_target(path);
     if (!target)
-        return errno == ENOMEM ? BOIDS_ERR_NOMEM : BOIDS_ERR_IO;
+        return errno == ENOMEM || own ? BOIDS_ERR_NOMEM : BOIDS_ERR_IO;
     size_t size, prefix_len;
     char *tmp = temporary_stem(target, &size, &prefix_len);
     if (!tmp) {
@@ -299,4 +306,14 @@ boids_result boids_atomic_write(const char *path, boids_atomic_fill fill, void *
     free(target);
     errno = err;
     return err ? BOIDS_ERR_IO : BOIDS_OK;
+}
+
+// See boids/atomic.h.
+boids_result boids_atomic_write(const char *path, boids_atomic_fill fill, void *ctx) {
+    return atomic_write(path, fill, ctx, false);
+}
+
+// See boids/atomic.h.
+boids_result boids_atomic_write_own(const char *path, boids_atomic_fill fill, void *ctx) {
+    return atomic_write(path, fill, ctx, true);
 }

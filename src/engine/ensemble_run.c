@@ -18,6 +18,7 @@
 
 #include "boids/atomic.h"
 #include "boids/ensemble.h"
+#include "boids/input.h"
 #include "boids/scenario.h"
 
 // ---- a growing text buffer ---------------------------------------------------
@@ -196,8 +197,14 @@ boids_result boids_ensemble_run_one(const boids_plan *p, uint32_t r, const boids
     }
     if (res == BOIDS_OK) {
         out->state_hash = boids_engine_hash(e);
-        if (env && env->snapshot_path)
+        if (env && env->snapshot_path) {
+            // A name the ensemble gives its own file: a link or a FIFO
+            // planted there is removed, so the save cannot go through it.
+            struct stat st;
+            if (lstat(env->snapshot_path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+                unlink(env->snapshot_path);
             res = boids_engine_save(e, env->snapshot_path, msg, sizeof msg);
+        }
     }
     boids_engine_destroy(e);
     free(sc);
@@ -296,7 +303,7 @@ static bool fill_blob(FILE *f, void *ctx) {
 
 static boids_result write_text(const char *path, const char *s, size_t n, char *err, size_t err_size) {
     blob b = {s, n};
-    if (boids_atomic_write(path, fill_blob, &b) != BOIDS_OK) {
+    if (boids_atomic_write_own(path, fill_blob, &b) != BOIDS_OK) {
         snprintf(err, err_size, "%s: cannot be written (%s)", path, strerror(errno));
         return BOIDS_ERR_IO;
     }
@@ -307,8 +314,12 @@ static void run_path(const char *out_dir, uint32_t r, const char *ext, char *out
     snprintf(out, size, "%s/runs/%06u%s", out_dir, r, ext);
 }
 
+// A run's file whole, or NULL (missing, unreadable, or not a regular file:
+// a FIFO or a device in its place is never read, so a resume cannot hang on
+// one; the run is then run again, and its files replace them).
 static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
+    char why[256];
+    FILE *f = boids_input_open(path, 0, 0, "a run's file", why, sizeof why);
     if (!f)
         return NULL;
     text t = {0};
@@ -515,7 +526,7 @@ boids_result boids_ensemble_assemble(const boids_plan *p, const char *out_dir, u
     char path[1200];
     snprintf(path, sizeof path, "%s/results.csv", out_dir);
     assemble_ctx a = {p, out_dir, 0, err, err_size, false};
-    if (boids_atomic_write(path, fill_results, &a) != BOIDS_OK) {
+    if (boids_atomic_write_own(path, fill_results, &a) != BOIDS_OK) {
         if (!a.missing)
             snprintf(err, err_size, "%s: cannot be written (%s)", path, strerror(errno));
         return BOIDS_ERR_IO;
