@@ -374,6 +374,34 @@ START_TEST(every_key_runs) {
 }
 END_TEST
 
+// S and W name their files themselves: a dangling link at the first name
+// is not a free name (writing it would create the link's target); they
+// take the next names, and the links' targets are never made.
+START_TEST(numbered_outputs_skip_links) {
+    unlink("boids-0000.png");
+    unlink("boids-0000.boids");
+    unlink("boids-0001.png");
+    unlink("boids-0001.boids");
+    unlink(TMP "/planted.png");
+    unlink(TMP "/planted.boids");
+    ck_assert(symlink(TMP "/planted.png", "boids-0000.png") == 0);
+    ck_assert(symlink(TMP "/planted.boids", "boids-0000.boids") == 0);
+    run_result r = run_viewer("links", ARGV("--count", "200", "--frames", "8", "--vsync", "off", "--keys", "2:s,w,esc"),
+                              true);
+    expect_ok(&r);
+    ck_assert_msg(strstr(r.out, "screenshot: boids-0001.png") && strstr(r.out, "saved: boids-0001.boids"),
+                  "expected the names after the links: %s", r.out);
+    struct stat st;
+    ck_assert_msg(lstat(TMP "/planted.png", &st) != 0 && lstat(TMP "/planted.boids", &st) != 0,
+                  "a dangling link's target was written");
+    run_free(&r);
+    for (int k = 0; k < 2; k++) {
+        unlink(k ? "boids-0000.boids" : "boids-0000.png");
+        unlink(k ? "boids-0001.boids" : "boids-0001.png");
+    }
+}
+END_TEST
+
 // The HUD's panel over the background: black at 0.55 alpha over (0.05,
 // 0.06, 0.08) is about (6, 7, 9), darker than the background (13, 15, 20).
 static bool hud_panel_pixel(const unsigned char *p) {
@@ -1161,6 +1189,7 @@ int main(void) {
     tcase_add_test(tc, frames_apart_differ);
     tcase_add_test(tc, keys_toggle_behaviors);
     tcase_add_test(tc, every_key_runs);
+    tcase_add_test(tc, numbered_outputs_skip_links);
     tcase_add_test(tc, menu_toggles_and_weights);
     tcase_add_test(tc, menu_drawn);
     tcase_add_test(tc, follows_drawn);

@@ -4,6 +4,7 @@
 // drawing the flock and the replay share (flock_draw.h), the screenshot
 // key, and the mouse events dispatched to the mode or the camera.
 #include <stdio.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,10 +24,13 @@ double viewer_now(void) {
 }
 
 // See viewer.h.
+// A name is free only when nothing is there, not even a link (a dangling
+// one would send the write to its target).
 void viewer_free_name(char *out, size_t size, const char *pattern, uint64_t *counter) {
+    struct stat st;
     do
         snprintf(out, size, pattern, (unsigned long long)(*counter)++);
-    while (access(out, F_OK) == 0 && *counter < 100000);
+    while (lstat(out, &st) == 0 && *counter < 100000);
 }
 
 // See viewer.h.
