@@ -63,7 +63,6 @@ typedef enum boids_param_section {
 #define BOIDS_PF_STRICT 1u   // the range's lo is excluded (> lo)
 #define BOIDS_PF_CREATE 2u   // needs a new simulation (the grid, the world or the agents' set-up)
 #define BOIDS_PF_TUNE 4u     // the viewer's [ ] - = keys step it (with the behaviours' weights)
-#define BOIDS_PF_NO_FLAG 8u  // a scenario key only (no flag, no keyword)
 #define BOIDS_PF_NO_KEY 16u  // no scenario key of its own (written and read by the scenario's own rules)
 #define BOIDS_PF_CONE 32u    // DEGREES: sets its own cone (aux) in own_cones
 #define BOIDS_PF_REACH 64u   // part of the interaction radius (the grid's cells): a bad one is BOIDS_ERR_RADIUS

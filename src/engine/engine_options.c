@@ -39,10 +39,7 @@ typedef struct given {
 
 // See boids/engine.h.
 uint32_t boids_engine_option_count(void) {
-    uint32_t n = (uint32_t)SETUP_COUNT;
-    for (int i = 0; i < BOIDS_PARAM_COUNT; i++)
-        n += !(boids_param_table[i].flags & BOIDS_PF_NO_FLAG);
-    return n;
+    return (uint32_t)(BOIDS_PARAM_COUNT + SETUP_COUNT); // every parameter has a flag
 }
 
 // See boids/engine.h.
@@ -53,16 +50,12 @@ const char *boids_engine_option_name(uint32_t i, const char **kind) {
         [BOIDS_PK_AGENTS] = "agents",   [BOIDS_PK_BEHAVIORS] = "behaviors", [BOIDS_PK_WEIGHTS] = "weights",
         [BOIDS_PK_EXTENTS] = "extents", [BOIDS_PK_POINT] = "point",         [BOIDS_PK_VECTOR] = "point",
     };
-    for (int p = 0; p < BOIDS_PARAM_COUNT; p++) {
-        const boids_param_info *in = &boids_param_table[p];
-        if (in->flags & BOIDS_PF_NO_FLAG)
-            continue;
-        if (i-- == 0) {
-            if (kind)
-                *kind = p == BOIDS_PARAM_GRID_FINE ? "grid_fine" : kinds[in->kind];
-            return in->flag;
-        }
+    if (i < BOIDS_PARAM_COUNT) {
+        if (kind)
+            *kind = i == BOIDS_PARAM_GRID_FINE ? "grid_fine" : kinds[boids_param_table[i].kind];
+        return boids_param_table[i].flag;
     }
+    i -= BOIDS_PARAM_COUNT;
     if (i < SETUP_COUNT) {
         if (kind)
             *kind = "name";
@@ -110,7 +103,7 @@ static boids_result parse_one(const char *name, const char *value, bool created,
         return BOIDS_OK;
     }
     int id = boids_param_find(name);
-    if (id < 0 || strcmp(boids_param_table[id].flag, name) != 0 || (boids_param_table[id].flags & BOIDS_PF_NO_FLAG)) {
+    if (id < 0 || strcmp(boids_param_table[id].flag, name) != 0) {
         const char *names[BOIDS_PARAM_COUNT + SETUP_COUNT + 1];
         uint32_t n = 0;
         for (uint32_t j = 0; j < boids_engine_option_count(); j++)
