@@ -51,6 +51,38 @@ START_TEST(plan_parse) {
 }
 END_TEST
 
+// A run's settings hash (plan.csv, the run's log): the same for the same
+// plan whatever its comments and line order, another for another run, and
+// another for any change a run's files would show (steps, a value, [log]).
+START_TEST(plan_run_hash) {
+    const char *base = "[plan]\nscenario = flocking\nsteps = 30\nseeds = 1..2\n[sweep]\nworld.count = 10 | 20\n";
+    boids_plan *p = load_ok(base);
+    boids_plan *same = load_ok("# a comment\n[sweep]\nworld.count = 10 | 20\n[plan]\nseeds = 1..2\nsteps = 30\n"
+                               "scenario = flocking\n");
+    ck_assert_uint_eq(boids_plan_runs(p), 4);
+    for (uint32_t r = 0; r < 4; r++) {
+        ck_assert_uint_eq(boids_plan_run_hash(p, r), boids_plan_run_hash(same, r));
+        for (uint32_t q = r + 1; q < 4; q++)
+            ck_assert_uint_ne(boids_plan_run_hash(p, r), boids_plan_run_hash(p, q));
+    }
+    ck_assert_uint_eq(boids_plan_run_hash(p, 4), 0);
+    const char *changed[] = {
+        "[plan]\nscenario = flocking\nsteps = 31\nseeds = 1..2\n[sweep]\nworld.count = 10 | 20\n",
+        "[plan]\nscenario = flocking\nsteps = 30\nseeds = 1..2\n[sweep]\nworld.count = 11 | 20\n",
+        "[plan]\nscenario = flocking\nsteps = 30\nseeds = 1..2\n[sweep]\nworld.count = 10 | 20\n[log]\nevery = 5\n",
+        "[plan]\nscenario = flocking\nsteps = 30\nseeds = 1..2\n[sweep]\nworld.count = 10 | 20\n[log]\ngroups = 1\n",
+        "[plan]\nscenario = flocking-fov\nsteps = 30\nseeds = 1..2\n[sweep]\nworld.count = 10 | 20\n",
+    };
+    for (size_t k = 0; k < sizeof changed / sizeof changed[0]; k++) {
+        boids_plan *q = load_ok(changed[k]);
+        ck_assert_msg(boids_plan_run_hash(q, 0) != boids_plan_run_hash(p, 0), "plan %zu: the same hash", k);
+        boids_plan_free(q);
+    }
+    boids_plan_free(same);
+    boids_plan_free(p);
+}
+END_TEST
+
 START_TEST(plan_cross_zip) {
     // Cross: the last key fastest, seeds fastest of all.
     boids_plan *p = load_ok("[plan]\nscenario = flocking\nsteps = 1\nseeds = 1..2\n[sweep]\n"
@@ -399,7 +431,7 @@ START_TEST(ensemble_failing_run_and_jobs) {
     write_plan(TMP "/ens/other.ini", "[plan]\nscenario = flocking\nsteps = 12\nseeds = 1..3\n");
     ck_assert_int_eq(boids_plan_load(TMP "/ens/other.ini", &p, err, sizeof err), BOIDS_OK);
     ck_assert_int_eq(boids_ensemble_run(p, &d1, &failed, err, sizeof err), BOIDS_ERR_ARGUMENT);
-    ck_assert_msg(strstr(err, "another plan") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "the plan changed") != NULL && strstr(err, "restore it") != NULL, "%s", err);
     boids_plan_free(p);
 }
 END_TEST
@@ -535,7 +567,8 @@ START_TEST(null_arguments) {
     ck_assert(boids_ensemble_prepare(NULL, TMP "/null", false, err, sizeof err) == BOIDS_ERR_ARGUMENT);
     ck_assert_msg(strstr(err, "boids_ensemble_prepare"), "got '%s'", err);
     bool failed = true;
-    ck_assert(!boids_ensemble_run_done(NULL, 0, &failed) && !failed);
+    ck_assert(!boids_ensemble_run_done(NULL, TMP "/null", 0, &failed) && !failed);
+    ck_assert(boids_plan_run_hash(NULL, 0) == 0);
     ck_assert(boids_ensemble_write_run(TMP "/null", NULL, err, sizeof err) == BOIDS_ERR_ARGUMENT);
     uint32_t nfailed = 7;
     ck_assert(boids_ensemble_assemble(NULL, TMP "/null", &nfailed, err, sizeof err) == BOIDS_ERR_ARGUMENT &&
@@ -550,6 +583,7 @@ int main(void) {
     TCase *tc = tcase_create("plan");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, plan_parse);
+    tcase_add_test(tc, plan_run_hash);
     tcase_add_test(tc, plan_cross_zip);
     tcase_add_test(tc, plan_ranges);
     tcase_add_test(tc, plan_random);

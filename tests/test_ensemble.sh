@@ -2,12 +2,16 @@
 # tests/test_ensemble.sh MODE BUILD SOURCE [MPIRUN]: boids-ensemble end to end.
 #   cli: a job killed half-way (BOIDS_DEBUG=ensemble-kill-after=N: SIGKILL once that
 #        many runs are written, runs in flight lost) and resumed gives the
-#        same files as an uninterrupted one; --jobs 1 and 2 the same; the
+#        same files as an uninterrupted one, as does a --resume over runs
+#        whose files were damaged or disagree, or that a full disk
+#        interrupted (BOIDS_DEBUG=ensemble-enospc=RUN); a changed plan stops
+#        the resume; --jobs 1 and 2 the same; the
 #        progress lines carry no carriage return off a terminal;
 #        tools/plot_ensemble.py draws a PNG of the output (at the last step, and
 #        --from-step: each run averaged over a window of steps; --table: the points).
 #   mpi: mpirun -n 1, 2 and 4 (--oversubscribe) write the same files as one
-#        process; a killed MPI job resumed; a bad plan under mpirun stops at once.
+#        process; a killed MPI job resumed; a run a full disk interrupted
+#        resumed; a bad plan under mpirun stops at once.
 # Every file is compared byte for byte but runs/*.time.json (timings, rank, host).
 set -euo pipefail
 mode=$1 build=$2 src=$3 mpirun=${4:-mpirun}
@@ -75,6 +79,63 @@ if [ "$mode" = cli ]; then
     [ -f "$tmp/killed/runs/$f" ] && [ ! -L "$tmp/killed/runs/$f" ] || fail "runs/$f is not the run's own file"
   done
   same "$tmp/ref" "$tmp/killed"
+  # --resume trusts nothing it finds: a run whose files disagree with each
+  # other or with the plan runs again (the folder then equals the
+  # uninterrupted one); a run that failed by itself (radius 0) stays failed,
+  # not run again. Runs 0-1, 4-5, 8-9 are ok, the others failed.
+  r=$tmp/killed/runs
+  own_failure=$(stat -c %i "$r/000002.json")
+  resumed() { # $1: what was done to the folder
+    timeout 60 "$bin" "$plan" --out "$tmp/killed" --resume 2>"$tmp/resume.err" \
+      || fail "--resume after $1: $(cat "$tmp/resume.err")"
+    grep -q "12 runs (6 failed)" "$tmp/resume.err" || fail "--resume after $1: $(cat "$tmp/resume.err")"
+    same "$tmp/ref" "$tmp/killed"
+  }
+  sed -i '3d' "$r/000000.csv"; resumed "a CSV row deleted"
+  sed -i '3p' "$r/000001.csv"; resumed "a CSV row duplicated"
+  awk -F, -v OFS=, 'NR == 3 { $8 = $8 "1" } 1' "$r/000004.csv" >"$tmp/edited" && mv "$tmp/edited" "$r/000004.csv"
+  resumed "a CSV row edited"
+  sed -i 's/"state_hash": "[0-9a-f]*"/"state_hash": "0123456789abcdef"/' "$r/000005.json"
+  resumed "the state hash changed in a record"
+  sed -i 's/"status": "ok"/"status": "failed"/' "$r/000008.json"; resumed "a record's status made failed"
+  sed -i '/"plan_hash"/d' "$r/000009.json"; resumed "a record without the plan's hash"
+  truncate -s 300 "$r/000000.boids"; resumed "a snapshot truncated"
+  /usr/bin/python3 -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(400); b = f.read(1); f.seek(400); f.write(bytes([b[0] ^ 1]))' \
+    "$r/000001.boids"
+  resumed "a snapshot with a bit flipped"
+  rm "$r/000004.boids"; resumed "a snapshot deleted"
+  [ "$(stat -c %i "$r/000002.json")" = "$own_failure" ] || fail "--resume ran again a run that failed by itself"
+  # The plan changed since the folder was started (steps, [log] every, the
+  # same file name): one line, exit 2, nothing written.
+  mkdir -p "$tmp/changed"
+  before=$(find "$tmp/killed" -printf '%p %s %T@ %i\n' | sort)
+  for edit in 's/^steps = 30/steps = 31/' 's/^every = 10/every = 5/'; do
+    sed "$edit" "$plan" >"$tmp/changed/tiny.ini"
+    set +e
+    timeout 60 "$bin" "$tmp/changed/tiny.ini" --out "$tmp/killed" --resume 2>"$tmp/changed.err"
+    rc=$?
+    set -e
+    [ $rc = 2 ] && [ "$(wc -l <"$tmp/changed.err")" = 1 ] && grep -q "the plan changed since this folder was started" \
+      "$tmp/changed.err" && grep -q "restore it" "$tmp/changed.err" \
+      || fail "a changed plan ($edit) resumed: status $rc, $(cat "$tmp/changed.err")"
+    [ "$(find "$tmp/killed" -printf '%p %s %T@ %i\n' | sort)" = "$before" ] || fail "a changed plan ($edit) wrote to the folder"
+  done
+  # A full disk (BOIDS_DEBUG=ensemble-enospc=4: run 4's snapshot write fails
+  # with ENOSPC): the run is recorded as interrupted, the job stops with exit
+  # 3 and no results.csv; --resume with space again runs it, and the folder
+  # equals the uninterrupted one.
+  set +e
+  BOIDS_DEBUG=ensemble-enospc=4 timeout 60 "$bin" "$plan" --out "$tmp/full" --jobs 2 2>"$tmp/full.err"
+  rc=$?
+  set -e
+  [ $rc = 3 ] && grep -q "run 4: .*000004.boids: cannot be written: No space left on device; recorded as interrupted" \
+    "$tmp/full.err" || fail "a full disk: status $rc, $(cat "$tmp/full.err")"
+  grep -q '"status": "interrupted"' "$tmp/full/runs/000004.json" && grep -q 'No space left on device' "$tmp/full/runs/000004.json" \
+    || fail "the interrupted run's record: $(cat "$tmp/full/runs/000004.json")"
+  [ ! -e "$tmp/full/results.csv" ] || fail "results.csv of a job a full disk stopped"
+  timeout 60 "$bin" "$plan" --out "$tmp/full" --resume 2>"$tmp/full.err" || fail "--resume after a full disk: $(cat "$tmp/full.err")"
+  grep -q "12 runs (6 failed)" "$tmp/full.err" || fail "--resume after a full disk: $(cat "$tmp/full.err")"
+  same "$tmp/ref" "$tmp/full"
   # The plot: a statistic against the swept weight, and against steps.
   /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x group.boids.weight.alignment --y polarisation \
     --out "$tmp/sweep.png" || fail "plot against a parameter"
@@ -132,15 +193,21 @@ mpi=("$mpirun" --allow-run-as-root --oversubscribe)
 if [ "$mode" = gpu ]; then
   # The same plan on the GPU backend (llvmpipe in CI): one run after another on
   # one headless context; the final states equal the CPU's bit for bit (the
-  # logs differ only in "backend"); under mpirun (when given) the same files.
+  # logs differ only in "backend", the plan's name and hash, the CSV's hash:
+  # the GPU's cell_max at step 0 is 0); under mpirun (when given) the same files.
   sed 's/^backend = cpu/backend = gpu/' "$plan" >"$tmp/tiny-gpu.ini"
   timeout 200 "$bin" "$tmp/tiny-gpu.ini" --out "$tmp/gpu" 2>"$tmp/gpu.err" || fail "gpu: $(cat "$tmp/gpu.err")"
   for f in "$tmp"/ref/runs/*[0-9].json; do
     g="$tmp/gpu/runs/$(basename "$f")"
-    diff <(grep -v -e "\"backend\"" -e "\"plan\"" -e "\"message\"" "$f") <(grep -v -e "\"backend\"" -e "\"plan\"" -e "\"message\"" "$g") >/dev/null \
+    skip=(-e '"backend"' -e '"plan"' -e '"plan_hash"' -e '"message"' -e '"csv_hash"')
+    diff <(grep -v "${skip[@]}" "$f") <(grep -v "${skip[@]}" "$g") >/dev/null \
       || fail "gpu run log $(basename "$f") differs from the cpu's: $(diff "$f" "$g")"
   done
   grep -q '"backend": "gpu"' "$tmp/gpu/runs/000000.json" || fail "the gpu run log names its backend"
+  # --resume finds every run done: the GPU's snapshots load (on the CPU) with their logs' hashes.
+  ino=$(stat -c %i "$tmp/gpu/runs/000000.json")
+  timeout 200 "$bin" "$tmp/tiny-gpu.ini" --out "$tmp/gpu" --resume 2>/dev/null || fail "gpu --resume"
+  [ "$(stat -c %i "$tmp/gpu/runs/000000.json")" = "$ino" ] || fail "gpu --resume ran again a run whose files agree"
   if [ -n "${4:-}" ]; then
     timeout 200 "${mpi[@]}" -n 2 "$bin" "$tmp/tiny-gpu.ini" --out "$tmp/gpu2" --timeout 120 2>/dev/null || fail "gpu -n 2"
     same "$tmp/gpu" "$tmp/gpu2"
@@ -170,6 +237,18 @@ n=$(runs_done "$tmp/mk")
 [ "$n" -ge 4 ] && [ "$n" -lt 12 ] || fail "a killed MPI job keeps the runs written: $n"
 timeout 120 "${mpi[@]}" -n 4 "$bin" "$plan" --out "$tmp/mk" --resume --timeout 60 2>/dev/null || fail "MPI --resume"
 same "$tmp/ref" "$tmp/mk"
+# A full disk on whichever rank runs run 4 (its snapshot: ENOSPC): recorded
+# as interrupted, the job stops with exit 3; resumed, the same files.
+set +e
+BOIDS_DEBUG=ensemble-enospc=4 timeout 120 "${mpi[@]}" -x BOIDS_DEBUG -n 2 "$bin" "$plan" --out "$tmp/mfull" --timeout 60 \
+  >/dev/null 2>"$tmp/mfull.err"
+rc=$?
+set -e
+[ $rc = 3 ] && grep -q "run 4: .*No space left on device; recorded as interrupted" "$tmp/mfull.err" \
+  || fail "a full disk under mpirun: status $rc, $(cat "$tmp/mfull.err")"
+timeout 120 "${mpi[@]}" -n 2 "$bin" "$plan" --out "$tmp/mfull" --resume --timeout 60 2>/dev/null \
+  || fail "MPI --resume after a full disk"
+same "$tmp/ref" "$tmp/mfull"
 # A bad plan under mpirun: every rank stops, status 2, one message.
 printf '[plan]\nscenario = flocking\nsteps = 5\nbackend = tpu\n' >"$tmp/bad.ini"
 set +e

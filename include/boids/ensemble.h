@@ -10,6 +10,7 @@
  * Offers:
  *   boids_plan_load / _free      a plan file, checked whole before any run (errors "PLAN:LINE: [SECTION] KEY: ...")
  *   boids_plan_runs / _run_seed / _run_value / _param_count / _param_key   the expansion
+ *   boids_plan_run_hash          a run's settings as one hash (in plan.csv and the run's log)
  *   boids_plan_csv_header        the header of results.csv
  *   boids_run_output / boids_ensemble_run_one / _output_free   one run, its files as text
  *   boids_ensemble_prepare / _write_run / _run_done / _assemble     the output folder
@@ -17,10 +18,12 @@
  *
  * The output folder (every file but runs/RUN.time.json is the same bytes
  * whoever ran the runs, on how many ranks or threads):
- *   plan.csv          the expansion: run, the swept keys, seed (written first; --resume checks it)
+ *   plan.csv          the expansion: run, the swept keys, seed, plan_hash (written first; --resume
+ *                     stops when the plan no longer expands to it: the plan changed)
  *   runs/RUN.csv      a run's rows (RUN: six digits), written atomically when it ends
- *   runs/RUN.json     its log: parameters, seed, status ok/failed, message, steps, state_hash (written last:
- *                     a run is done when its .json exists and its three files are whole)
+ *   runs/RUN.json     its log: plan_hash, parameters, seed, steps, status ok/failed/interrupted, message,
+ *                     state_hash, csv_hash (written last: a run is done when its files agree with each
+ *                     other and with the plan, boids_ensemble_run_done)
  *   runs/RUN.time.json  its timings, rank and thread (not compared)
  *   runs/RUN.boids    its final snapshot ([log] snapshot = true)
  *   results.csv       every run's rows in run order (boids_ensemble_assemble, when every run is done)
@@ -80,6 +83,10 @@ typedef struct boids_plan {
     bool groups;        // [log] groups: a row per group too
     bool snapshot;      // [log] snapshot: runs/RUN.boids at the end
     uint32_t runs;      // combinations x seeds
+    // FNV-1a 64 of what every run shares: the plan's name, scenario,
+    // steps, backend, [log] keys, swept keys and the base scenario's
+    // effective values (boids_scenario_write); boids_plan_run_hash adds a run's own.
+    uint64_t settings_hash;
 } boids_plan;
 
 // Reads and checks a plan: its keys and values, the base scenario (loaded),
@@ -96,6 +103,10 @@ uint32_t boids_plan_runs(const boids_plan *p);
 uint64_t boids_plan_run_seed(const boids_plan *p, uint32_t r);
 // Run r's value of parameter k, as text (NULL when out of range).
 const char *boids_plan_run_value(const boids_plan *p, uint32_t r, uint32_t k);
+// Run r's settings as one hash: settings_hash, then r, its seed and its
+// swept values. Any change of the plan or of the base scenario's values
+// that would change run r's files changes it (0 when r is out of range).
+uint64_t boids_plan_run_hash(const boids_plan *p, uint32_t r);
 // The header of results.csv: run,KEY...,seed[,group],step,STAT...,state_hash,status (no newline).
 void boids_plan_csv_header(const boids_plan *p, char *out, size_t size);
 
@@ -103,6 +114,10 @@ void boids_plan_csv_header(const boids_plan *p, char *out, size_t size);
 typedef struct boids_run_output {
     uint32_t run;
     bool ok;
+    // Not ok because of the environment, not of the run (its snapshot could
+    // not be written: a full disk, EIO; out of memory): status "interrupted",
+    // not done, so --resume runs it again; the ensemble stops (exit 3).
+    bool interrupted;
     char message[600]; // "" when ok
     uint64_t state_hash;
     char *csv;       // rows, no header (malloc'd)
@@ -119,21 +134,27 @@ typedef struct boids_run_env {
     int rank, worker;                // for the timing file only
 } boids_run_env;
 
-// Runs run r of the plan (a failed run is a result, not an error: ok false
-// and its message); returns BOIDS_ERR_NOMEM or BOIDS_ERR_ARGUMENT only.
+// Runs run r of the plan (a failed or interrupted run is a result, not an
+// error: ok false and its message); returns BOIDS_ERR_NOMEM (its texts could
+// not be made) or BOIDS_ERR_ARGUMENT only.
 boids_result boids_ensemble_run_one(const boids_plan *p, uint32_t r, const boids_run_env *env, boids_run_output *out);
 void boids_ensemble_output_free(boids_run_output *o);
 
 // Makes OUT and OUT/runs and writes OUT/plan.csv; with resume, an existing
-// plan.csv must be the same (else BOIDS_ERR_ARGUMENT: "OUT/plan.csv: made by
-// another plan"); without, an OUT that holds run results is refused
-// (BOIDS_ERR_ARGUMENT: use --resume or another folder). BOIDS_ERR_IO.
+// plan.csv must be the same (else BOIDS_ERR_ARGUMENT, nothing written: "the
+// plan changed"; one written before plan_hash was a column is rewritten if
+// its runs are the same); without, an OUT that holds run results is
+// refused (BOIDS_ERR_ARGUMENT: use --resume or another folder). BOIDS_ERR_IO.
 boids_result boids_ensemble_prepare(const boids_plan *p, const char *out_dir, bool resume, char *err, size_t err_size);
-// Whether run r's results are in OUT: its runs/RUN.json, RUN.csv and
-// RUN.time.json all there and whole (each read and checked: a file cut short
-// or removed makes the run not done, so --resume runs it again); *failed
-// (if non-NULL) whether that run failed.
-bool boids_ensemble_run_done(const char *out_dir, uint32_t r, bool *failed);
+// Whether run r of plan p is done in OUT: its runs/RUN.json, RUN.csv and
+// RUN.time.json all there, regular and whole, and agreeing: the log's
+// plan_hash is boids_plan_run_hash's, its status ok or failed (not
+// interrupted) as the CSV's rows say, its csv_hash the CSV's, its
+// state_hash the last row's; with [log] snapshot, RUN.boids loads, at the
+// plan's steps, with that state_hash. Anything else (a file cut short,
+// edited or removed, a log of another plan) is not done: --resume runs it
+// again. *failed (if non-NULL): done, and the run itself failed.
+bool boids_ensemble_run_done(const boids_plan *p, const char *out_dir, uint32_t r, bool *failed);
 // Writes run r's files (each atomically, the .json last) and flushes them.
 boids_result boids_ensemble_write_run(const char *out_dir, const boids_run_output *o, char *err, size_t err_size);
 // results.csv of every run's runs/RUN.csv in run order (atomically); *failed
@@ -158,7 +179,8 @@ typedef struct boids_ensemble_desc {
 
 // Runs every run the folder lacks, writing each as it ends, then
 // assembles results.csv. Failed runs are counted in *failed (if non-NULL),
-// not errors. Errors: prepare's, a write error (BOIDS_ERR_IO), BOIDS_ERR_GL
+// not errors. Errors: prepare's, a write error or an interrupted run (its
+// log written; no more runs are started; BOIDS_ERR_IO), BOIDS_ERR_GL
 // (backend gpu without a GL 4.5 context), BOIDS_ERR_NOMEM.
 boids_result boids_ensemble_run(const boids_plan *p, const boids_ensemble_desc *d, uint32_t *failed, char *err,
                                 size_t err_size);

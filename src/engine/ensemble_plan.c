@@ -498,6 +498,46 @@ static void find_scenario(plan_ctx *c) {
     }
 }
 
+// FNV-1a 64 of n bytes, continuing from h.
+static uint64_t fnv(uint64_t h, const void *data, size_t n) {
+    const unsigned char *b = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t fnv_text(uint64_t h, const char *s) {
+    return fnv(h, s, strlen(s) + 1); // with the NUL: "ab","c" differs from "a","bc"
+}
+
+// p->settings_hash: the plan's own settings and the base scenario sc's
+// effective values (as boids_scenario_write gives them, so a comment or the
+// order of the file's lines does not count, a changed value does).
+static bool settings_hash(boids_plan *p, const boids_scenario *sc) {
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    bool ok = f && boids_scenario_write(sc, f);
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    if (!ok) {
+        free(text);
+        return false;
+    }
+    char head[600];
+    snprintf(head, sizeof head, "boids-ensemble plan 1\nsteps %llu\nbackend %d\nevery %llu\ngroups %d\nsnapshot %d\n",
+             (unsigned long long)p->steps, (int)p->backend, (unsigned long long)p->every, (int)p->groups,
+             (int)p->snapshot);
+    uint64_t h = fnv_text(14695981039346656037ull, head);
+    h = fnv_text(h, p->name);
+    h = fnv_text(h, p->scenario_arg);
+    for (uint32_t k = 0; k < p->n_params; k++)
+        h = fnv_text(h, p->param[k].key);
+    p->settings_hash = fnv(h, text, n);
+    free(text);
+    return true;
+}
+
 static void check_whole(plan_ctx *c) {
     boids_plan *p = c->p;
     if (!c->scenario_set) {
@@ -534,9 +574,10 @@ static void check_whole(plan_ctx *c) {
     char e[1200];
     bool key_problem = false;
     c->line = c->scenario_line;
-    if (boids_scenario_load(p->scenario, sc, e, sizeof e) != BOIDS_OK) {
+    if (boids_scenario_load(p->scenario, sc, e, sizeof e) != BOIDS_OK)
         fail(c, "plan", "scenario", c->scenario_arg, NULL, "is refused: %s", e);
-    }
+    else if (!settings_hash(p, sc))
+        fail(c, NULL, NULL, NULL, NULL, "out of memory");
     for (uint32_t k = 0; k < p->n_params && !c->failed; k++) {
         boids_scenario_override o = {p->param[k].key, p->param[k].values[0], c->name, p->param[k].line};
         if (boids_scenario_load_with(p->scenario, &o, 1, sc, e, sizeof e, &key_problem) != BOIDS_OK && key_problem) {
@@ -691,6 +732,17 @@ const char *boids_plan_run_value(const boids_plan *p, uint32_t r, uint32_t k) {
     for (uint32_t j = p->n_params - 1; j > k; j--)
         combo /= p->param[j].n;
     return p->param[k].values[combo % p->param[k].n];
+}
+
+uint64_t boids_plan_run_hash(const boids_plan *p, uint32_t r) {
+    if (!p || r >= p->runs)
+        return 0;
+    char head[64];
+    snprintf(head, sizeof head, "run %u\nseed %llu\n", r, (unsigned long long)boids_plan_run_seed(p, r));
+    uint64_t h = fnv_text(p->settings_hash, head);
+    for (uint32_t k = 0; k < p->n_params; k++)
+        h = fnv_text(h, boids_plan_run_value(p, r, k));
+    return h;
 }
 
 void boids_plan_csv_header(const boids_plan *p, char *out, size_t size) {

@@ -19,6 +19,7 @@
 #include "boids/atomic.h"
 #include "boids/ensemble.h"
 #include "boids/input.h"
+#include "boids/parse.h"
 #include "boids/scenario.h"
 
 // ---- a growing text buffer ---------------------------------------------------
@@ -138,6 +139,135 @@ static boids_result put_rows(text *t, const boids_plan *p, uint32_t r, boids_eng
     return BOIDS_OK;
 }
 
+// FNV-1a 64 of n bytes (a run's CSV in its log: csv_hash).
+static uint64_t fnv(const void *data, size_t n) {
+    const unsigned char *b = data;
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+// Is err (an errno after a failed read) the environment's fault, not the
+// input's: the disk, the quota, the device, the process's limits?
+static bool environment_errno(int err) {
+    switch (err) {
+    case ENOSPC:
+    case EDQUOT:
+    case EFBIG:
+    case EIO:
+    case EROFS:
+    case ESTALE:
+    case ENOMEM:
+    case EMFILE:
+    case ENFILE:
+    case EINTR:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// Tests: BOIDS_DEBUG=ensemble-enospc=RUN makes run RUN's snapshot fail to
+// be written with ENOSPC, as on a full disk (nothing is written).
+static bool test_enospc(uint32_t r) {
+    char v[32];
+    uint64_t u;
+    return boids_debug_value("ensemble-enospc", v, sizeof v) &&
+           !boids_parse_uint(v, BOIDS_PARSE_TRIM, 0, UINT32_MAX, &u) && u == r;
+}
+
+// The snapshot of a run's final state at path, a name the ensemble gives
+// its own file: a link or a FIFO planted there is removed, so the save
+// cannot go through it. *environment: a failure of the write itself
+// (ENOSPC, EIO, a folder not writable...), never the run's.
+static boids_result save_snapshot(boids_engine *e, const char *path, uint32_t r, char *msg, size_t size,
+                                  bool *environment) {
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        unlink(path);
+    if (test_enospc(r)) {
+        snprintf(msg, size, "%s: cannot be written: %s", path, strerror(ENOSPC));
+        *environment = true;
+        return BOIDS_ERR_IO;
+    }
+    boids_result res = boids_engine_save(e, path, msg, size);
+    *environment = res == BOIDS_ERR_IO || res == BOIDS_ERR_NOMEM;
+    return res;
+}
+
+// The texts of run r's files into out (out->ok, interrupted, message and
+// state_hash set; rows: its rows with ",,ok" ends, the final ones from
+// final_rows_at on).
+static boids_result run_texts(const boids_plan *p, uint32_t r, const boids_run_env *env, boids_run_output *out,
+                              const text *rows, size_t final_rows_at, double t0, double step_s) {
+    // The CSV: the hash on the final rows; a failed run is one row, status failed.
+    text csv = {0};
+    const char *status = out->ok ? "ok" : out->interrupted ? "interrupted" : "failed";
+    if (out->ok) {
+        char hash[20];
+        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)out->state_hash);
+        const char *s = rows->s;
+        size_t at = 0;
+        while (at < rows->n) {
+            size_t len = strcspn(s + at, "\n");
+            if (at >= final_rows_at) // ",,ok" -> ",HASH,ok": keep the first comma
+                put(&csv, "%.*s%s,ok\n", (int)(len - 3), s + at, hash);
+            else
+                put(&csv, "%.*s\n", (int)len, s + at);
+            at += len + 1;
+        }
+    } else {
+        put_lead(&csv, p, r);
+        put(&csv, "%s,", p->groups ? "," : "");
+        for (uint32_t i = 0; i < boids_engine_stat_count(); i++)
+            put(&csv, ",");
+        put(&csv, ",,%s\n", status); // state_hash empty, status
+    }
+    text json = {0};
+    put(&json, "{\n  \"run\": %u,\n  \"plan\": ", r);
+    put_json(&json, p->name);
+    put(&json, ",\n  \"plan_hash\": \"%016llx\",\n  \"scenario\": ", (unsigned long long)boids_plan_run_hash(p, r));
+    put_json(&json, p->scenario_arg);
+    put(&json, ",\n  \"parameters\": {");
+    for (uint32_t k = 0; k < p->n_params; k++) {
+        put(&json, "%s", k ? ", " : "");
+        put_json(&json, p->param[k].key);
+        put(&json, ": ");
+        put_json(&json, boids_plan_run_value(p, r, k));
+    }
+    put(&json, "},\n  \"seed\": %llu,\n  \"backend\": \"%s\",\n  \"steps\": %llu,\n  \"status\": \"%s\",\n",
+        (unsigned long long)boids_plan_run_seed(p, r), p->backend == BOIDS_BACKEND_GPU ? "gpu" : "cpu",
+        (unsigned long long)p->steps, status);
+    put(&json, "  \"message\": ");
+    put_json(&json, out->message);
+    if (out->ok)
+        put(&json, ",\n  \"state_hash\": \"%016llx\"", (unsigned long long)out->state_hash);
+    else
+        put(&json, ",\n  \"state_hash\": null");
+    put(&json, ",\n  \"csv_hash\": \"%016llx\"\n}\n", (unsigned long long)(csv.s ? fnv(csv.s, csv.n) : fnv("", 0)));
+    out->seconds = now_s() - t0;
+    text tj = {0};
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    put(&tj, "{\n  \"run\": %u,\n  \"seconds\": %.6f,\n  \"step_seconds\": %.6f,\n  \"ms_per_step\": %.6f,\n", r,
+        out->seconds, step_s, out->ok && p->steps ? step_s * 1e3 / (double)p->steps : 0.0);
+    put(&tj, "  \"host\": ");
+    put_json(&tj, host);
+    put(&tj, ",\n  \"rank\": %d,\n  \"worker\": %d,\n  \"threads\": %d\n}\n", env ? env->rank : 0,
+        env ? env->worker : 0, env && env->threads > 0 ? env->threads : 1);
+    if (csv.nomem || json.nomem || tj.nomem) {
+        free(csv.s);
+        free(json.s);
+        free(tj.s);
+        return BOIDS_ERR_NOMEM;
+    }
+    out->csv = csv.s ? csv.s : calloc(1, 1);
+    out->json = json.s;
+    out->time_json = tj.s;
+    return out->csv ? BOIDS_OK : BOIDS_ERR_NOMEM;
+}
+
 boids_result boids_ensemble_run_one(const boids_plan *p, uint32_t r, const boids_run_env *env, boids_run_output *out) {
     if (!out)
         return BOIDS_ERR_ARGUMENT;
@@ -152,12 +282,16 @@ boids_result boids_ensemble_run_one(const boids_plan *p, uint32_t r, const boids
     boids_scenario *sc = malloc(sizeof *sc);
     text rows = {0};
     boids_engine *e = NULL;
-    uint64_t final_rows_at = 0;
+    size_t final_rows_at = 0;
     double step_s = 0;
     if (!sc)
         return BOIDS_ERR_NOMEM;
     char msg[sizeof out->message] = "";
+    errno = 0;
     boids_result res = boids_scenario_load_with(p->scenario, ov, p->n_params, sc, msg, sizeof msg, NULL);
+    // The plan's scenario was read when the plan was loaded: a read failing
+    // now for the disk's sake (EIO) is the environment's.
+    bool environment = res == BOIDS_ERR_IO && environment_errno(errno);
     if (res == BOIDS_OK) {
         boids_engine_desc d = {
             .scenario = sc,
@@ -195,89 +329,27 @@ boids_result boids_ensemble_run_one(const boids_plan *p, uint32_t r, const boids
                      why[0] ? why : boids_result_str(res));
         }
     }
+    if (res == BOIDS_OK && rows.nomem)
+        res = BOIDS_ERR_NOMEM;
     if (res == BOIDS_OK) {
         out->state_hash = boids_engine_hash(e);
-        if (env && env->snapshot_path) {
-            // A name the ensemble gives its own file: a link or a FIFO
-            // planted there is removed, so the save cannot go through it.
-            struct stat st;
-            if (lstat(env->snapshot_path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-                unlink(env->snapshot_path);
-            res = boids_engine_save(e, env->snapshot_path, msg, sizeof msg);
-        }
+        if (env && env->snapshot_path)
+            res = save_snapshot(e, env->snapshot_path, r, msg, sizeof msg, &environment);
     }
     boids_engine_destroy(e);
     free(sc);
-    if (res == BOIDS_ERR_NOMEM || rows.nomem) {
-        free(rows.s);
-        return BOIDS_ERR_NOMEM;
+    // Out of memory is the machine's state, not the run's: interrupted, as a full disk is.
+    if (res == BOIDS_ERR_NOMEM) {
+        environment = true;
+        if (!msg[0])
+            snprintf(msg, sizeof msg, "%s", boids_result_str(res));
     }
     out->ok = res == BOIDS_OK;
+    out->interrupted = !out->ok && environment;
     snprintf(out->message, sizeof out->message, "%s", out->ok ? "" : msg);
-    // The CSV: the hash on the final rows; a failed run is one row, status failed.
-    text csv = {0};
-    if (out->ok) {
-        char hash[20];
-        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)out->state_hash);
-        const char *s = rows.s;
-        size_t at = 0;
-        while (at < rows.n) {
-            size_t len = strcspn(s + at, "\n");
-            if (at >= final_rows_at) // ",,ok" -> ",HASH,ok": keep the first comma
-                put(&csv, "%.*s%s,ok\n", (int)(len - 3), s + at, hash);
-            else
-                put(&csv, "%.*s\n", (int)len, s + at);
-            at += len + 1;
-        }
-    } else {
-        put_lead(&csv, p, r);
-        put(&csv, "%s,", p->groups ? "," : "");
-        for (uint32_t i = 0; i < boids_engine_stat_count(); i++)
-            put(&csv, ",");
-        put(&csv, ",,failed\n"); // state_hash empty, status
-    }
+    res = run_texts(p, r, env, out, &rows, final_rows_at, t0, step_s);
     free(rows.s);
-    text json = {0};
-    put(&json, "{\n  \"run\": %u,\n  \"plan\": ", r);
-    put_json(&json, p->name);
-    put(&json, ",\n  \"scenario\": ");
-    put_json(&json, p->scenario_arg);
-    put(&json, ",\n  \"parameters\": {");
-    for (uint32_t k = 0; k < p->n_params; k++) {
-        put(&json, "%s", k ? ", " : "");
-        put_json(&json, p->param[k].key);
-        put(&json, ": ");
-        put_json(&json, boids_plan_run_value(p, r, k));
-    }
-    put(&json, "},\n  \"seed\": %llu,\n  \"backend\": \"%s\",\n  \"steps\": %llu,\n  \"status\": \"%s\",\n",
-        (unsigned long long)boids_plan_run_seed(p, r), p->backend == BOIDS_BACKEND_GPU ? "gpu" : "cpu",
-        (unsigned long long)p->steps, out->ok ? "ok" : "failed");
-    put(&json, "  \"message\": ");
-    put_json(&json, out->message);
-    if (out->ok)
-        put(&json, ",\n  \"state_hash\": \"%016llx\"\n}\n", (unsigned long long)out->state_hash);
-    else
-        put(&json, ",\n  \"state_hash\": null\n}\n");
-    out->seconds = now_s() - t0;
-    text tj = {0};
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    put(&tj, "{\n  \"run\": %u,\n  \"seconds\": %.6f,\n  \"step_seconds\": %.6f,\n  \"ms_per_step\": %.6f,\n", r,
-        out->seconds, step_s, out->ok && p->steps ? step_s * 1e3 / (double)p->steps : 0.0);
-    put(&tj, "  \"host\": ");
-    put_json(&tj, host);
-    put(&tj, ",\n  \"rank\": %d,\n  \"worker\": %d,\n  \"threads\": %d\n}\n", env ? env->rank : 0,
-        env ? env->worker : 0, env && env->threads > 0 ? env->threads : 1);
-    if (csv.nomem || json.nomem || tj.nomem) {
-        free(csv.s);
-        free(json.s);
-        free(tj.s);
-        return BOIDS_ERR_NOMEM;
-    }
-    out->csv = csv.s ? csv.s : calloc(1, 1);
-    out->json = json.s;
-    out->time_json = tj.s;
-    return BOIDS_OK;
+    return res;
 }
 
 void boids_ensemble_output_free(boids_run_output *o) {
@@ -343,15 +415,18 @@ static bool make_dir(const char *path) {
     return mkdir(path, 0777) == 0 || errno == EEXIST;
 }
 
-// The expansion as CSV: run, values, seed.
-static char *plan_csv(const boids_plan *p, size_t *len) {
+// The expansion as CSV: run, values, seed, plan_hash (without it: as
+// plan.csv was written before the column, with_hash false).
+static char *plan_csv(const boids_plan *p, bool with_hash, size_t *len) {
     text t = {0};
     put(&t, "run");
     for (uint32_t k = 0; k < p->n_params; k++)
         put(&t, ",%s", p->param[k].key);
-    put(&t, ",seed\n");
+    put(&t, ",seed%s\n", with_hash ? ",plan_hash" : "");
     for (uint32_t r = 0; r < p->runs; r++) {
         put_lead(&t, p, r);
+        if (with_hash)
+            put(&t, ",%016llx", (unsigned long long)boids_plan_run_hash(p, r));
         put(&t, "\n");
     }
     if (t.nomem) {
@@ -374,25 +449,34 @@ boids_result boids_ensemble_prepare(const boids_plan *p, const char *out_dir, bo
         snprintf(err, err_size, "%s: cannot be made (%s); expected a folder for the results", path, strerror(errno));
         return BOIDS_ERR_IO;
     }
-    size_t n = 0, have_n = 0;
-    char *want = plan_csv(p, &n);
+    size_t n = 0, have_n = 0, old_n = 0;
+    char *want = plan_csv(p, true, &n);
     if (!want)
         return BOIDS_ERR_NOMEM;
     snprintf(path, sizeof path, "%s/plan.csv", out_dir);
     char *have = slurp(path, &have_n);
+    // A plan.csv of before the plan_hash column: the same runs are this
+    // plan's (its logs lack the hash too: every run runs again).
+    char *old = have && (have_n != n || memcmp(have, want, n) != 0) ? plan_csv(p, false, &old_n) : NULL;
+    bool older = old && old_n == have_n && memcmp(have, old, old_n) == 0;
     boids_result r = BOIDS_OK;
     if (have && !resume) {
         snprintf(err, err_size, "%s: holds the results of a plan; expected --resume (to finish it) or another --out",
                  out_dir);
         r = BOIDS_ERR_ARGUMENT;
-    } else if (have && (have_n != n || memcmp(have, want, n) != 0)) {
-        snprintf(err, err_size, "%s: was made by another plan (its runs differ); expected the same plan with --resume",
+    } else if (have && !older && (have_n != n || memcmp(have, want, n) != 0)) {
+        // Steps, a swept value, a seed, a [log] key or the base scenario's
+        // values differ: the runs done would not be this plan's.
+        snprintf(err, err_size,
+                 "%s: the plan changed since this folder was started (its runs, steps or settings differ); expected "
+                 "the plan as it was (restore it) or another --out for the changed plan",
                  path);
         r = BOIDS_ERR_ARGUMENT;
-    } else if (!have) {
+    } else if (!have || older) {
         r = write_text(path, want, n, err, err_size);
     }
     free(have);
+    free(old);
     free(want);
     // A killed job's half-written files (boids_atomic_write's ".NAME.tmp.PID.N"
     // of a run in flight, its snapshot say) go: the folder then holds only
@@ -434,13 +518,95 @@ static bool whole_csv(const char *text, size_t n, uint32_t r) {
     return true;
 }
 
-bool boids_ensemble_run_done(const char *out_dir, uint32_t r, bool *failed) {
+// The value of a log's field `key` as write_run writes it (on its own
+// line: "\n  \"KEY\": VALUE,"), into out without quotes; false when absent.
+static bool json_field(const char *json, const char *key, char *out, size_t size) {
+    char needle[64];
+    snprintf(needle, sizeof needle, "\n  \"%s\": ", key);
+    const char *v = strstr(json, needle);
+    if (!v)
+        return false;
+    v += strlen(needle);
+    bool quoted = *v == '"';
+    v += quoted;
+    size_t n = quoted ? strcspn(v, "\"\n") : strcspn(v, ",\n");
+    if (n >= size)
+        return false;
+    snprintf(out, size, "%.*s", (int)n, v);
+    return true;
+}
+
+// Does run r's snapshot at path load (on the CPU: the same bits), at the
+// plan's steps, with the log's state hash?
+static bool snapshot_agrees(const boids_plan *p, const char *path, const char *hash) {
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    boids_engine_desc d = {.backend = BOIDS_BACKEND_CPU, .threads = 1, .quiet = true, .silent_errors = true};
+    boids_engine *e = NULL;
+    char err[600], have[20];
+    if (boids_engine_load(&e, path, &d, err, sizeof err) != BOIDS_OK)
+        return false;
+    snprintf(have, sizeof have, "%016llx", (unsigned long long)boids_engine_hash(e));
+    bool same = boids_engine_steps(e) == p->steps && strcmp(have, hash) == 0;
+    boids_engine_destroy(e);
+    return same;
+}
+
+// Do run r's log (json) and rows (csv, n bytes) agree with each other and
+// with the plan? *failed: the log says the run itself failed. with_snapshot:
+// the snapshot is checked too ([log] snapshot).
+static bool run_agrees(const boids_plan *p, const char *out_dir, uint32_t r, const char *json, const char *csv,
+                       size_t n, bool with_snapshot, bool *failed) {
+    char plan_hash[32], status[32], state_hash[32], csv_hash[32], want[20];
+    if (!json_field(json, "plan_hash", plan_hash, sizeof plan_hash) ||
+        !json_field(json, "status", status, sizeof status) ||
+        !json_field(json, "state_hash", state_hash, sizeof state_hash) ||
+        !json_field(json, "csv_hash", csv_hash, sizeof csv_hash))
+        return false; // a log of before these fields: run again
+    snprintf(want, sizeof want, "%016llx", (unsigned long long)boids_plan_run_hash(p, r));
+    if (strcmp(plan_hash, want) != 0)
+        return false;
+    snprintf(want, sizeof want, "%016llx", (unsigned long long)fnv(csv, n));
+    if (strcmp(csv_hash, want) != 0)
+        return false;
+    // The last row: ",HASH,ok" of the log's state hash, or the one row of a failed run.
+    const char *last = n >= 2 ? csv + n - 2 : csv;
+    while (last > csv && last[-1] != '\n')
+        last--;
+    char tail[64];
+    *failed = strcmp(status, "failed") == 0;
+    if (*failed) {
+        snprintf(tail, sizeof tail, ",,failed\n");
+        if (last != csv || strcmp(state_hash, "null") != 0)
+            return false;
+    } else if (strcmp(status, "ok") == 0 && strlen(state_hash) == 16) {
+        snprintf(tail, sizeof tail, ",%s,ok\n", state_hash);
+    } else {
+        return false; // interrupted (the environment's failure), or a status of no run
+    }
+    size_t tl = strlen(tail);
+    if (n < tl || memcmp(csv + n - tl, tail, tl) != 0)
+        return false;
+    if (!*failed && with_snapshot && p->snapshot) {
+        char path[1200];
+        run_path(out_dir, r, ".boids", path, sizeof path);
+        return snapshot_agrees(p, path, state_hash);
+    }
+    return true;
+}
+
+// boids_ensemble_run_done; with_snapshot false: all but the snapshot (when
+// results.csv is assembled, from runs checked or written by this job).
+static bool run_done(const boids_plan *p, const char *out_dir, uint32_t r, bool with_snapshot, bool *failed) {
+    bool f = false;
     if (failed)
         *failed = false;
-    if (!out_dir)
+    if (!p || !out_dir || r >= p->runs)
         return false;
     // Done only when every file of the run is there and whole (a file
-    // truncated or removed after the .json was written: the run again).
+    // truncated or removed after the .json was written: the run again) and
+    // the files agree with each other and with the plan.
     char path[1200];
     size_t n = 0, nc = 0, nt = 0;
     run_path(out_dir, r, ".json", path, sizeof path);
@@ -449,13 +615,18 @@ bool boids_ensemble_run_done(const char *out_dir, uint32_t r, bool *failed) {
     char *csv = slurp(path, &nc);
     run_path(out_dir, r, ".time.json", path, sizeof path);
     char *times = slurp(path, &nt);
-    bool done = whole_json(json, n, "\"state_hash\"") && whole_csv(csv, nc, r) && whole_json(times, nt, "\"run\"");
+    bool done = whole_json(json, n, "\"state_hash\"") && whole_csv(csv, nc, r) && whole_json(times, nt, "\"run\"") &&
+                run_agrees(p, out_dir, r, json, csv, nc, with_snapshot, &f);
     if (failed)
-        *failed = done && strstr(json, "\"status\": \"failed\"");
+        *failed = done && f;
     free(json);
     free(csv);
     free(times);
     return done;
+}
+
+bool boids_ensemble_run_done(const boids_plan *p, const char *out_dir, uint32_t r, bool *failed) {
+    return run_done(p, out_dir, r, true, failed);
 }
 
 boids_result boids_ensemble_write_run(const char *out_dir, const boids_run_output *o, char *err, size_t err_size) {
@@ -497,7 +668,7 @@ static bool fill_results(FILE *f, void *user) {
         char path[1200];
         run_path(a->out_dir, r, ".csv", path, sizeof path);
         size_t n = 0;
-        char *s = boids_ensemble_run_done(a->out_dir, r, NULL) ? slurp(path, &n) : NULL;
+        char *s = run_done(a->p, a->out_dir, r, false, NULL) ? slurp(path, &n) : NULL;
         if (!s) {
             snprintf(a->err, a->err_size, "%s: missing; expected every run's results (run again with --resume)", path);
             a->missing = true;
@@ -560,6 +731,11 @@ static void finish_run(runner *R, boids_run_output *o) {
     const boids_ensemble_desc *d = R->d;
     if (R->error == BOIDS_OK) {
         boids_result w = boids_ensemble_write_run(d->out_dir, o, err, sizeof err);
+        if (w == BOIDS_OK && o->interrupted) { // recorded; the environment stops the job
+            w = BOIDS_ERR_IO;
+            snprintf(err, sizeof err, "run %u: %.900s; recorded as interrupted (--resume runs it again)", o->run,
+                     o->message);
+        }
         if (w != BOIDS_OK) {
             pthread_mutex_lock(&R->lock); // the workers read it to stop taking runs
             R->error = w;
@@ -632,7 +808,7 @@ boids_result boids_ensemble_run(const boids_plan *p, const boids_ensemble_desc *
     }
     for (uint32_t r = 0; r < p->runs; r++) {
         bool f = false;
-        if (!boids_ensemble_run_done(d->out_dir, r, &f))
+        if (!boids_ensemble_run_done(p, d->out_dir, r, &f))
             R.todo[R.n_todo++] = r;
         R.failed += f;
     }

@@ -54,7 +54,7 @@ static bool wait_for(MPI_Request *req, double timeout_s) {
 
 // The result message: a fixed head, then the texts.
 typedef struct head {
-    uint32_t run, ok;
+    uint32_t run, ok, interrupted, pad;
     uint64_t state_hash;
     double seconds;
     uint32_t len_message, len_csv, len_json, len_time;
@@ -63,6 +63,8 @@ typedef struct head {
 static char *pack(const boids_run_output *o, int *size) {
     head h = {o->run,
               o->ok,
+              o->interrupted,
+              0,
               o->state_hash,
               o->seconds,
               (uint32_t)strlen(o->message),
@@ -109,6 +111,7 @@ static bool unpack(const char *b, int size, boids_run_output *o) {
     const char *p = b + sizeof h;
     o->run = h.run;
     o->ok = h.ok != 0;
+    o->interrupted = h.interrupted != 0;
     o->state_hash = h.state_hash;
     o->seconds = h.seconds;
     memcpy(o->message, p, h.len_message);
@@ -261,7 +264,7 @@ static int dispatcher(const boids_plan *p, const boids_mpi_options *o, int size,
     }
     for (uint32_t r = 0; prepared && r < runs; r++) {
         bool f = false;
-        if (!boids_ensemble_run_done(o->out_dir, r, &f))
+        if (!boids_ensemble_run_done(p, o->out_dir, r, &f))
             D.todo[D.n_todo++] = r;
         failed += f;
     }
@@ -339,7 +342,11 @@ static int dispatcher(const boids_plan *p, const boids_mpi_options *o, int size,
         goto check;
     write : {
         char werr[1600];
-        if (status == 0 && boids_ensemble_write_run(o->out_dir, &out, werr, sizeof werr) != BOIDS_OK) {
+        bool wrote = status == 0 && boids_ensemble_write_run(o->out_dir, &out, werr, sizeof werr) == BOIDS_OK;
+        if (wrote && out.interrupted) // recorded; the environment stops the job
+            snprintf(werr, sizeof werr, "run %u: %.900s; recorded as interrupted (--resume runs it again)", out.run,
+                     out.message);
+        if (status == 0 && (!wrote || out.interrupted)) {
             fprintf(stderr, "boids-ensemble: %s\n", werr);
             status = 3;
             pthread_mutex_lock(&D.lock);
