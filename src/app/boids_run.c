@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,6 +310,26 @@ static int check_build(const boids_options *o, bool gpu) {
 #endif
     return 0;
 }
+// A signal during the set-up (reading the initial state, making up to 16 M
+// agents, moving them to the GPU), before anything is written: the program
+// ends at once, exit 128 + the signal, with one line (write and _exit are
+// what a handler may call). The run's own handling takes over after it.
+static void on_setup_signal(int sig) {
+    static const char line[] = PROG ": interrupted during the set-up; nothing was written\n";
+    ssize_t w = write(STDERR_FILENO, line, sizeof line - 1);
+    (void)w;
+    _exit(128 + sig);
+}
+
+static void catch_setup_signals(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_setup_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 
 // The set-up: the initial state (--load, --init or the flags), the
 // outputs' paths and --profile, the CPU engine; returns 0, -1 when there
@@ -557,7 +578,7 @@ static int run(const boids_options *o) {
     int rc = check_build(o, rs.gpu);
     if (rc)
         return rc;
-    boids_cli_catch_interrupts(); // an interrupted run finishes its step and still writes its outputs
+    catch_setup_signals();
     if ((rc = set_up(&rs))) {
         rc = rc < 0 ? 0 : rc;
         goto done;
@@ -571,12 +592,14 @@ static int run(const boids_options *o) {
     if ((rc = open_backend(&rs)))
         goto done;
     if (!o->quiet)
+        boids_cli_catch_interrupts();
         print_banner(o, boids_engine_params(rs.e), rs.count);
     if (o->record && (rc = open_record(&rs)))
         goto done;
     if ((rc = step_loop(&rs)))
         goto done;
     rc = finish(&rs);
+    boids_cli_catch_interrupts(); // from here an interrupted run finishes its step and still writes its outputs
 done:
     run_close_record(rs.e, &rs.out); // flushed on every exit
     boids_engine_destroy(rs.e);

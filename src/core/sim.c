@@ -544,26 +544,44 @@ static uint64_t hash_agent(uint64_t h, uint32_t id, uint32_t group, const float 
     return fnv1a(h, vel, sizeof(float[4]));
 }
 
-// FNV-1a 64 of (id, group, pos, vel) of every agent in id order.
+// Agents gathered at a time into id order by the threads, then hashed in
+// order by one (640 KiB of records: the buffer stays in cache).
+#define HASH_BLOCK 16384u
+#define HASH_RECORD (2 * sizeof(uint32_t) + 2 * sizeof(float[4]))
+
+// FNV-1a 64 of (id, group, pos, vel) of every agent in id order. The slots
+// in id order are scattered over cur: the threads fetch a block of agents
+// into a buffer in id order (their misses overlap), and the buffer is
+// hashed byte by byte as the definition says (16 M agents: about a second,
+// where fetching each agent as it was hashed took ten).
 uint64_t boids_sim_hash(boids_sim *s) {
     if (!s)
         return 0;
-    const uint32_t *slot = boids_sim_slots_by_id(s);
     uint64_t h = 0xcbf29ce484222325ull;
-    for (uint32_t id = 0; id < s->n; id++) {
-        // The slots in id order are scattered over cur: the agent a few ids
-        // ahead is fetched while this one is hashed (16 M agents: about half
-        // the time; the same bytes hashed).
-        if (id + 16 < s->n) {
-            uint32_t ahead = slot[id + 16];
-            __builtin_prefetch(&s->cur.group[ahead]);
-            __builtin_prefetch(s->cur.pos[ahead]);
-            __builtin_prefetch(s->cur.vel[ahead]);
+    const uint32_t *slot = boids_sim_slots_by_id(s);
+    unsigned char *buf = malloc(HASH_BLOCK * HASH_RECORD);
+    if (!buf) { // the same hash, one agent at a time
+        for (uint32_t id = 0; id < s->n; id++) {
+            uint32_t i = slot[id];
+            h = hash_agent(h, s->cur.id[i], s->cur.group[i], s->cur.pos[i], s->cur.vel[i]);
         }
-        uint32_t i = slot[id];
-        h = hash_agent(h, s->cur.id[i], s->cur.group[i], s->cur.pos[i], s->cur.vel[i]);
+        return h;
+    }
+    for (uint32_t first = 0; first < s->n; first += HASH_BLOCK) {
+        int count = (int)(s->n - first < HASH_BLOCK ? s->n - first : HASH_BLOCK);
+#pragma omp parallel for schedule(static) num_threads(thread_count(s))
+        for (int k = 0; k < count; k++) {
+            uint32_t i = slot[first + (uint32_t)k];
+            unsigned char *r = buf + (size_t)k * HASH_RECORD;
+            memcpy(r, &s->cur.id[i], sizeof(uint32_t));
+            memcpy(r + sizeof(uint32_t), &s->cur.group[i], sizeof(uint32_t));
+            memcpy(r + 2 * sizeof(uint32_t), s->cur.pos[i], sizeof(float[4]));
+            memcpy(r + 2 * sizeof(uint32_t) + sizeof(float[4]), s->cur.vel[i], sizeof(float[4]));
+        }
+        h = fnv1a(h, buf, (size_t)count * HASH_RECORD);
     }
     return h;
+    free(buf);
 }
 
 // The same hash of id-indexed arrays.

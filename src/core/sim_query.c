@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include "boids/core.h"
+#include "threads.h"
 
 // See core.h.
 void boids_sim_cut_clock(boids_sim *s) {
@@ -16,11 +17,13 @@ bool boids_sim_cut_due(const boids_sim *s) {
     return omp_get_wtime() >= s->cut_at;
 }
 
-// Slot in cur of every id.
+// Slot in cur of every id (the ids are distinct: the threads write apart).
 const uint32_t *boids_sim_slots_by_id(boids_sim *s) {
     if (!s)
         return NULL;
-    for (uint32_t i = 0; i < s->n; i++)
-        s->slot_of_id[s->cur.id[i]] = i;
+    int n = (int)s->n;
+#pragma omp parallel for schedule(static) num_threads(boids_step_threads(s->threads))
+    for (int i = 0; i < n; i++)
+        s->slot_of_id[s->cur.id[i]] = (uint32_t)i;
     return s->slot_of_id;
 }
