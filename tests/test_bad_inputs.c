@@ -9,9 +9,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <check.h>
 
+#include "png_grey.h"
 #include "spawn.h"
 
 #define MAX_WORDS 24
@@ -78,6 +80,10 @@ static const char *const flag_cases[][6] = {
     {"--scenario", TMP "/bad-inputs/nbhd-fov.ini", NULL},
     {"--scenario", TMP "/bad-inputs/nbhd-radius.ini", NULL},
     {"--scenario", TMP "/bad-inputs/combine.ini", NULL},
+    // A flow-field image that is missing, a FIFO (never read) or damaged.
+    {"--scenario", TMP "/bad-inputs/field-missing.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/field-fifo.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/field-damaged.ini", NULL},
     // Inputs that are not files: refused at once, never read without end.
     {"--init", "/dev/zero", NULL},
     {"--load", "/dev/zero", NULL},
@@ -165,6 +171,11 @@ static void make_inputs(void) {
         {"grid-fine-survey.ini",
          "[world]\ngrid_fine = 3\n[group.a]\nrules = heading\nbehaviors = separation,alignment,cohesion\n"},
         {"combine.ini", "[world]\ncombine = greedy\n"},
+        {"field-missing.ini", "[group.a]\nbehaviors = flow\n[flowfield]\nkind = image\nimage = field-missing.png\n"},
+        {"field-fifo.ini", "[group.a]\nbehaviors = flow\n[flowfield]\nkind = image\nimage = field.fifo\n"},
+        {"field-damaged.ini", "[group.a]\nbehaviors = flow\n[flowfield]\nkind = image\nimage = field-damaged.png\n"},
+        {"field-good.ini", "[group.a]\nbehaviors = flow\n[flowfield]\nkind = image\nimage = field-good.png\n"},
+        {"field-damaged.png", "\x89PNG\r\n\x1a\nIHDR"},
         {"margin.ini", "[world]\nboundary = margin\nmargin = 0\n"},
         {"target-speed.ini", "[group.a]\nbehaviors = speed\ntarget_speed = -1\n"},
         {"queue.ini", "[group.a]\nbehaviors = queue\nqueue_distance = -1\n"},
@@ -206,6 +217,10 @@ static void make_inputs(void) {
         boids_test_write(path, files[i].text, strlen(files[i].text));
     }
     boids_test_write(TMP "/bad-inputs/binary.ini", binary, sizeof binary - 1);
+    unlink(TMP "/bad-inputs/field.fifo");
+    ck_assert_int_eq(mkfifo(TMP "/bad-inputs/field.fifo", 0600), 0);
+    unlink(TMP "/bad-inputs/field-good.png");
+    ck_assert(png_grey_write(TMP "/bad-inputs/field-good.png", 32, 24, 1));
     // One wall more than BOIDS_MAX_WALLS (16).
     char walls[17 * 48] = "";
     for (int k = 0; k < 17; k++)
@@ -507,6 +522,35 @@ START_TEST(files_and_outputs) {
         }
     }
     free(good);
+    // A snapshot of a run whose flow-field image then changes, goes missing,
+    // is damaged or becomes a FIFO: every loader refuses it, naming the image.
+    made = boids_test_run(BOIDS_BIN_DIR "/boids-run",
+                          (const char *const[]){"boids-run", "--scenario", TMP "/bad-inputs/field-good.ini", "--steps",
+                                                "2", "--quiet", "--save", TMP "/bad-inputs/field.boids", NULL},
+                          TMP, "bad-inputs");
+    ck_assert_msg(made.spawned && WIFEXITED(made.status) && WEXITSTATUS(made.status) == 0, "--save failed: %s",
+                  made.err);
+    boids_test_run_free(&made);
+    static const char *const image_damages[] = {"image changed", "image missing", "image damaged", "image a FIFO"};
+    for (size_t d = 0; d < sizeof image_damages / sizeof image_damages[0]; d++) {
+        const char *png = TMP "/bad-inputs/field-good.png";
+        unlink(png);
+        if (d == 0)
+            ck_assert(png_grey_write(png, 32, 24, 2));
+        else if (d == 2)
+            boids_test_write(png, "\x89PNG\r\n\x1a\nIHDR", 12);
+        else if (d == 3)
+            ck_assert_int_eq(mkfifo(png, 0600), 0);
+        static const char *const loaders[] = {"boids-run", "boids-validate", "boids"};
+        static const char *const steps_base[] = {"--steps", "2", NULL}, *const frames_base[] = {"--frames", "1", NULL};
+        for (size_t l = 0; l < 3; l++) {
+            program load = {loaders[l], l == 2 ? frames_base : steps_base, NULL};
+            expect_refused(&load,
+                           (const char *const[]){"--load", TMP "/bad-inputs/field.boids", "--save",
+                                                 TMP "/bad-inputs/keep.boids", NULL},
+                           image_damages[d]);
+        }
+    }
     // Recordings: a good one, then damaged copies for the viewer's --replay.
     made = boids_test_run(BOIDS_BIN_DIR "/boids-run",
                           (const char *const[]){"boids-run", "--count", "60", "--steps", "4", "--quiet", "--record",

@@ -25,6 +25,7 @@
 #include "boids/atomic.h"
 #include "boids/scenario.h"
 #include "boids/snapshot.h"
+#include "png_grey.h"
 #include "spawn.h"
 
 #define GOOD TMP "/snap_good.boids"
@@ -1274,6 +1275,76 @@ START_TEST(test_run_bad_load) {
 }
 END_TEST
 
+// boids-run --update sequential: 20 steps == 10 + --save, --load + 10 (the
+// snapshot keeps the update order); the loaded sequential run is refused on
+// the GPU and with --update parallel, which would continue another run.
+START_TEST(test_run_resume_sequential) {
+    char h1[17], h2[17];
+    run_result a = run_ok(ARGV("boids-run", "--count", "150", "--update", "sequential", "--behaviors",
+                               "flocking,wander", "--steps", "20", "--quiet"),
+                          0);
+    state_hash(a.out, h1);
+    boids_test_run_free(&a);
+    run_result b = run_ok(ARGV("boids-run", "--count", "150", "--update", "sequential", "--behaviors",
+                               "flocking,wander", "--steps", "10", "--quiet", "--save", TMP "/snap_seq.boids"),
+                          0);
+    boids_test_run_free(&b);
+    run_result c = run_ok(ARGV("boids-run", "--load", TMP "/snap_seq.boids", "--steps", "10", "--quiet"), 0);
+    state_hash(c.out, h2);
+    boids_test_run_free(&c);
+    ck_assert_uint_eq(strlen(h1), 16);
+    ck_assert_msg(strcmp(h1, h2) == 0, "sequential: resumed %s, uninterrupted %s", h2, h1);
+    static const char *const other[][2] = {{"--backend", "gpu"}, {"--update", "parallel"}};
+    for (int k = 0; k < 2; k++) {
+        run_result d =
+            run_ok(ARGV("boids-run", "--load", TMP "/snap_seq.boids", other[k][0], other[k][1], "--steps", "1"), 2);
+        ck_assert_msg(strstr(d.err, "sequential") && strstr(d.err, other[k][0]) &&
+                          strchr(d.err, '\n') == d.err + strlen(d.err) - 1,
+                      "--load of a sequential run with %s %s: %s", other[k][0], other[k][1], d.err);
+        boids_test_run_free(&d);
+    }
+}
+END_TEST
+
+// boids-run --load of a run whose flow-field image (a scenario's [flowfield]
+// image) changed, went missing, was damaged or became a FIFO since the
+// save: exit 2 at once, one line naming the image; the image put back loads.
+START_TEST(test_run_flow_image) {
+    const char *png = TMP "/snap_field.png", *ini = TMP "/snap_field.ini", *snap = TMP "/snap_field.boids";
+    static const char text[] = "[world]\ncount = 60\nsize = 300x300\n[group.a]\nbehaviors = flow\n"
+                               "[flowfield]\nkind = image\nimage = snap_field.png\nresolution = 10\n";
+    ck_assert(png_grey_write(png, 40, 30, 5));
+    boids_test_write(ini, text, sizeof text - 1);
+    char h1[17], h2[17];
+    run_result a = run_ok(ARGV("boids-run", "--scenario", ini, "--steps", "10", "--quiet"), 0);
+    state_hash(a.out, h1);
+    boids_test_run_free(&a);
+    run_result b = run_ok(ARGV("boids-run", "--scenario", ini, "--steps", "5", "--quiet", "--save", snap), 0);
+    boids_test_run_free(&b);
+    static const char *const cases[] = {"pixels changed", "No such file", "PNG image", "FIFO"};
+    for (int k = 0; k < 4; k++) {
+        unlink(png);
+        if (k == 0)
+            ck_assert(png_grey_write(png, 40, 30, 6));
+        else if (k == 2)
+            boids_test_write(png, "\x89PNG\r\n\x1a\nIHDR", 12);
+        else if (k == 3)
+            ck_assert_int_eq(mkfifo(png, 0600), 0);
+        run_result r = run_ok(ARGV("boids-run", "--load", snap, "--steps", "5", "--quiet"), 2);
+        ck_assert_msg(strstr(r.err, "snap_field.png") && strstr(r.err, cases[k]) &&
+                          strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
+                      "image %s: expected one line naming it and saying '%s': %s", cases[k], cases[k], r.err);
+        boids_test_run_free(&r);
+    }
+    unlink(png);
+    ck_assert(png_grey_write(png, 40, 30, 5)); // the picture of the run, written again
+    run_result c = run_ok(ARGV("boids-run", "--load", snap, "--steps", "5", "--quiet"), 0);
+    state_hash(c.out, h2);
+    boids_test_run_free(&c);
+    ck_assert_msg(strcmp(h1, h2) == 0, "image field: resumed %s, uninterrupted %s", h2, h1);
+}
+END_TEST
+
 // SIGINT / SIGTERM during a long run: the step finishes, --save and
 // --export-csv are written, exit 130 / 143, the snapshot loads.
 START_TEST(test_run_signals) {
@@ -1431,6 +1502,8 @@ int main(void) {
         {"run_signals", test_run_signals},
         {"run_cut_short", test_run_cut_short},
         {"glyph_chunk", test_glyph_chunk},
+        {"run_resume_sequential", test_run_resume_sequential},
+        {"run_flow_image", test_run_flow_image},
     };
     return boids_test_main("snapshot", cases, sizeof cases / sizeof cases[0], TMP);
 }

@@ -61,6 +61,10 @@ typedef struct boids_flowfield {
     uint32_t dims[4];     // columns, rows, layers, total (set by build)
     float (*vec)[4];      // dims[3] unit vectors, x fastest
     char image[512];      // BOIDS_FLOW_IMAGE: the PNG, stretched over the world (top row = top of the world)
+    // BOIDS_FLOW_IMAGE: the content hash of the image the field was built
+    // from (boids_flowfield_image_hash; set by build, 0: not read yet). A
+    // snapshot keeps it, and its loader refuses an image that changed.
+    uint64_t image_hash;
 } boids_flowfield;
 
 typedef struct boids_params {
@@ -359,8 +363,9 @@ const char *boids_behavior_name(uint32_t index);
 // sep), "none" if empty.
 void boids_behaviors_text(uint32_t bits, const char *sep, char *buf, size_t size);
 
-// Flow field: fill f->dims and f->vec for the world in p. BOIDS_ERR_IO: the
-// image of an image field cannot be read.
+// Flow field: fill f->dims and f->vec for the world in p (and, for an image
+// field, f->image_hash). BOIDS_ERR_IO: the image of an image field cannot
+// be read (boids_flowfield_image_hash says why).
 boids_result boids_flowfield_build(boids_flowfield *f, const boids_world_params *w);
 void boids_flowfield_free(boids_flowfield *f);
 // The largest flow-field image: 16777216 pixels (4096 x 4096).
@@ -371,10 +376,19 @@ void boids_flowfield_free(boids_flowfield *f);
 // with one phrase in why ("is not a PNG image", "is 20000 x 20000 pixels,
 // over the 16777216 (4096 x 4096) a flow-field image may have").
 boids_result boids_flowfield_check_image(const char *path, char *why, size_t why_size);
+// The image at path read as a field reads it (a regular file by
+// boids_input_open's rule, never a FIFO or device; a PNG of at most
+// BOIDS_FLOW_IMAGE_PIXELS_MAX pixels, decoded whole to grey) and *hash, the
+// FNV-1a hash of its width, height and grey pixels (never 0): what decides
+// the field, so the same picture saved again hashes the same. BOIDS_OK, or
+// BOIDS_ERR_IO with one phrase in why ("cannot be opened: No such file or
+// directory", "is a FIFO ...", "is a damaged or truncated PNG image").
+boids_result boids_flowfield_image_hash(const char *path, uint64_t *hash, char *why, size_t why_size);
 
 // Simulation. create copies p (finalized) and initialises agents from the
 // seed: uniform positions (or clustered), random directions. The flow field
-// is built if any group enables it. A NULL simulation (or params, bodies,
+// is built if any group enables it (an image field whose image cannot be
+// read: BOIDS_ERR_IO, boids_flowfield_image_hash says why). A NULL simulation (or params, bodies,
 // out) is BOIDS_ERR_ARGUMENT from the boids_sim_* functions that return a
 // boids_result; the others do nothing or return 0 / NULL (stats: zeros).
 typedef enum boids_distribution { BOIDS_DIST_UNIFORM, BOIDS_DIST_CLUSTERED } boids_distribution;

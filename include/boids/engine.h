@@ -179,7 +179,9 @@ boids_result boids_engine_create_scenario(boids_engine **out, const char *name_o
                                           char *err, size_t err_size);
 // An engine from a .boids snapshot (boids/snapshot.h): its agents, bodies,
 // parameters, step and scenario; desc gives only the backend and its
-// options (what to simulate is the file's). Errors as boids_snapshot_load's
+// options (what to simulate is the file's, the update order included: a
+// run saved sequential continues sequential, while desc.update sequential
+// continues any snapshot so). Errors as boids_snapshot_load's
 // (err: "FILE: problem") and then as create's.
 boids_result boids_engine_load(boids_engine **out, const char *path, const boids_engine_desc *desc, char *err,
                                size_t err_size);
@@ -496,6 +498,9 @@ uint32_t boids_engine_count(const boids_engine *e);
 uint32_t boids_engine_dim(const boids_engine *e);
 uint64_t boids_engine_steps(const boids_engine *e); // the step counter (a loaded snapshot's continues)
 boids_backend boids_engine_backend(const boids_engine *e);
+// The update order of the CPU steps (a loaded snapshot's, unless desc gave
+// sequential); the GPU's is parallel.
+boids_update boids_engine_update(const boids_engine *e);
 // "cpu (8 threads)" or "gpu: <GL renderer> (<the context>)": for banners. Owned by e.
 const char *boids_engine_describe(const boids_engine *e);
 // The GL renderer string of the GPU backend's context; "" on the CPU. Owned by e.

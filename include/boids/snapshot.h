@@ -8,7 +8,8 @@
  *   version  u32      BOIDS_SNAPSHOT_VERSION (a newer one is rejected)
  *   chunks   tag (4 ASCII bytes), length (u64), payload, CRC-32 (u32, zlib's
  *            crc32 of tag + payload); in this order: HEAD PARM [WOPT]
- *            [RANG] [RULE] AGNT ORDR [JNTS] [SCEN [LINE]] END. SCEN
+ *            [RANG] [RULE] [NBHD] [MORE] [LEAD] [WALL] [FIMG] [UPDT] AGNT
+ *            ORDR [JNTS] [SCEN [LINE] [GLYP]] END. SCEN
  *            (version 2) holds what a host keeps of a scenario besides the
  *            params: the target's motion, the varying weights, the title,
  *            group names and colours. Version 3: WOPT, the world's options
@@ -18,6 +19,9 @@
  *            the chapter's rules and the default turn), and LINE, the line
  *            target's start and velocity (only with that target), so a run
  *            that uses none of them writes the chunks version 2 wrote.
+ *            FIMG: the content hash of an image flow field's picture (a
+ *            load refuses an image that changed); UPDT: a sequential
+ *            update order (the loaded sim steps so).
  * Every integer and float is little-endian (IEEE 754 binary32 floats).
  *
  * Offers:
@@ -58,7 +62,10 @@ boids_result boids_snapshot_save(const boids_sim *s, const boids_scenario *sc, c
                                  size_t err_size);
 
 // Reads path into a new simulation (*out; NULL on error). Its threads and
-// neighbour index are the defaults (they do not change the results). When
+// neighbour index are the defaults (they do not change the results); its
+// update order is the saved one. An image flow field's picture must be
+// readable at its path and, with FIMG, the one the run used (else
+// BOIDS_ERR_IO or _FORMAT naming the image). When
 // sc is not NULL it receives the saved scenario parts over
 // boids_scenario_default (without a SCEN chunk: a fixed target, no varying
 // weights, groups named default, group1, ...) and the sim's params; a host

@@ -157,6 +157,14 @@ static int run(const boids_options *opt) {
             code = lr == BOIDS_ERR_NOMEM ? 3 : 2;
             goto out;
         }
+        if (boids_engine_update(initial) != BOIDS_UPDATE_PARALLEL) { // the GPU has only the parallel update
+            fprintf(stderr,
+                    "%s: --load: %s holds a sequential run (--update sequential), which the GPU cannot continue; "
+                    "expected a snapshot of a parallel run\n",
+                    PROG, o.load);
+            code = 2;
+            goto out;
+        }
         p = *boids_engine_params(initial);
         p.flow.vec = NULL; // the engines build their own
         n = boids_engine_count(initial);

@@ -3,6 +3,8 @@
 // (stb_perlin), a swirl around the centre, or uniform. The field is built
 // here and uploaded as-is to the GPU. GLSL twins: flow_lookup(), flow().
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <cglm/vec3.h>
@@ -28,6 +30,59 @@ typedef struct grey_image {
     unsigned char *px;
     int w, h;
 } grey_image;
+
+// Whether the PNG open at f is one a field takes, by its header (a huge one
+// is never decoded); else the problem in why. f is left at its start.
+static bool image_fits(FILE *f, int *w, int *h, char *why, size_t why_size) {
+    int comp = 0;
+    bool png = stbi_info_from_file(f, w, h, &comp) && *w >= 1 && *h >= 1;
+    if (!png)
+        snprintf(why, why_size, "is not a PNG image");
+    else if ((uint64_t)*w * (uint64_t)*h > BOIDS_FLOW_IMAGE_PIXELS_MAX)
+        snprintf(why, why_size, "is %d x %d pixels, over the %u (4096 x 4096) a flow-field image may have", *w, *h,
+                 BOIDS_FLOW_IMAGE_PIXELS_MAX);
+    return png && (uint64_t)*w * (uint64_t)*h <= BOIDS_FLOW_IMAGE_PIXELS_MAX;
+}
+
+// The image at path decoded to grey (*img; free its px): opened once by the
+// inputs' rule (a regular file: a FIFO or device is refused, never read),
+// its header checked, then decoded from the same open file (at most 16 MB
+// of grey). BOIDS_ERR_IO with the problem in why.
+static boids_result read_image(const char *path, grey_image *img, char *why, size_t why_size) {
+    img->px = NULL;
+    FILE *f = boids_input_open(path, 0, 0, "a flow-field image", why, why_size);
+    if (!f)
+        return BOIDS_ERR_IO;
+    int w = 0, h = 0, comp = 0;
+    if (!image_fits(f, &w, &h, why, why_size)) {
+        fclose(f);
+        return BOIDS_ERR_IO;
+    }
+    img->px = stbi_load_from_file(f, &img->w, &img->h, &comp, 1);
+    fclose(f);
+    if (!img->px || img->w != w || img->h != h) {
+        stbi_image_free(img->px);
+        img->px = NULL;
+        snprintf(why, why_size, "is a damaged or truncated PNG image");
+        return BOIDS_ERR_IO;
+    }
+    return BOIDS_OK;
+}
+
+// FNV-1a over the width, height and grey pixels (never 0: 0 means "not read").
+static uint64_t image_hash(const grey_image *img) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    unsigned char head[8];
+    for (int k = 0; k < 4; k++) {
+        head[k] = (unsigned char)((uint32_t)img->w >> (8 * k));
+        head[4 + k] = (unsigned char)((uint32_t)img->h >> (8 * k));
+    }
+    for (size_t i = 0; i < sizeof head; i++)
+        h = (h ^ head[i]) * 0x100000001b3ull;
+    for (size_t i = 0, n = (size_t)img->w * (size_t)img->h; i < n; i++)
+        h = (h ^ img->px[i]) * 0x100000001b3ull;
+    return h ? h : 1u;
+}
 
 // One cell's vector for the kind of field, at the cell centre c.
 static void field_vector(const boids_flowfield *f, const boids_world_params *w, const grey_image *img, const float c[3],
@@ -94,21 +149,11 @@ boids_result boids_flowfield_build(boids_flowfield *f, const boids_world_params 
     f->dims[3] = (uint32_t)total;
     grey_image img = {0};
     if (f->kind == BOIDS_FLOW_IMAGE) {
-        // Its type and size first (a device, a FIFO, a huge header: never read).
-        FILE *in = boids_input_open(f->image, 0, 0, NULL, NULL, 0);
-        int iw = 0, ih = 0, ic = 0;
-        bool fits =
-            in && stbi_info_from_file(in, &iw, &ih, &ic) && (uint64_t)iw * (uint64_t)ih <= BOIDS_FLOW_IMAGE_PIXELS_MAX;
-        if (in)
-            fclose(in);
-        if (!fits)
-            return BOIDS_ERR_IO;
-        int channels = 0;
-        img.px = stbi_load(f->image, &img.w, &img.h, &channels, 1);
-        if (!img.px || img.w < 1 || img.h < 1) {
-            stbi_image_free(img.px);
-            return BOIDS_ERR_IO;
-        }
+        char why[256];
+        boids_result r = read_image(f->image, &img, why, sizeof why);
+        if (r != BOIDS_OK)
+            return r;
+        f->image_hash = image_hash(&img);
     }
     free(f->vec);
     f->vec = malloc(sizeof(*f->vec) * f->dims[3]);
@@ -132,31 +177,22 @@ boids_result boids_flowfield_build(boids_flowfield *f, const boids_world_params 
 
 // See boids/core.h.
 boids_result boids_flowfield_check_image(const char *path, char *why, size_t why_size) {
-    FILE *f = boids_input_open(path, 0, 0, "a flow-field image", why, why_size);
-    if (!f)
-        return BOIDS_ERR_FORMAT;
-    int w = 0, h = 0, comp = 0;
-    if (!stbi_info_from_file(f, &w, &h, &comp) || w < 1 || h < 1) {
-        fclose(f);
-        snprintf(why, why_size, "is not a PNG image");
-        return BOIDS_ERR_FORMAT;
-    }
-    if ((uint64_t)w * (uint64_t)h > BOIDS_FLOW_IMAGE_PIXELS_MAX) {
-        fclose(f);
-        snprintf(why, why_size, "is %d x %d pixels, over the %u (4096 x 4096) a flow-field image may have", w, h,
-                 BOIDS_FLOW_IMAGE_PIXELS_MAX);
-        return BOIDS_ERR_FORMAT;
-    }
-    // Decoded once (at most 16 MB of grey): a truncated or damaged PNG is
-    // found here, not when a run builds its field.
-    unsigned char *px = stbi_load_from_file(f, &w, &h, &comp, 1);
-    fclose(f);
-    if (!px) {
-        snprintf(why, why_size, "is a damaged or truncated PNG image");
-        return BOIDS_ERR_FORMAT;
-    }
-    stbi_image_free(px);
-    return BOIDS_OK;
+    // Decoded once: a truncated or damaged PNG is found here, not when a
+    // run builds its field.
+    grey_image img = {0};
+    boids_result r = read_image(path, &img, why, why_size);
+    stbi_image_free(img.px);
+    return r == BOIDS_OK ? BOIDS_OK : BOIDS_ERR_FORMAT;
+}
+
+// See boids/core.h.
+boids_result boids_flowfield_image_hash(const char *path, uint64_t *hash, char *why, size_t why_size) {
+    grey_image img = {0};
+    boids_result r = read_image(path, &img, why, why_size);
+    if (r == BOIDS_OK)
+        *hash = image_hash(&img);
+    stbi_image_free(img.px);
+    return r;
 }
 
 // Release the field's vectors.

@@ -96,6 +96,12 @@ static const char *decode_glyphs(const unsigned char *b, boids_scenario *sc) {
     return NULL;
 }
 
+// UPDT, after PARM's optional chunks: the update order of the steps
+// (boids_sim.update: BOIDS_UPDATE_*), which is no parameter but changes the
+// trajectory; written only when it is not parallel (the default), so a
+// snapshot of a parallel run is byte for byte what it was.
+#define UPDT_BYTES 4u
+
 // The SCEN payload (SCEN_BYTES) of sc: what a host needs besides the params
 // to continue the run (the target's motion, the varying weights) and to show
 // it (title, group names and colours).
@@ -327,6 +333,11 @@ static void write_snapshot(writer *w, const boids_sim *s, const unsigned char *s
     w_chunk(w, "HEAD", head, sizeof head);
 
     write_params(w, &s->p);
+    if (s->update != BOIDS_UPDATE_PARALLEL) {
+        unsigned char update[UPDT_BYTES];
+        put_u32(update, (uint32_t)s->update);
+        w_chunk(w, "UPDT", update, sizeof update);
+    }
     write_agents(w, s, slot_of_id);
     write_order(w, s);
     if (s->joints && s->joint_rows)
@@ -551,7 +562,8 @@ typedef struct loaded {
     uint32_t count, dim, groups, rows;
     uint64_t step;
     boids_params p;
-    boids_scenario sc; // SCEN decoded over the defaults (has_scen), else the defaults
+    boids_update update; // UPDT's, else parallel
+    boids_scenario sc;   // SCEN decoded over the defaults (has_scen), else the defaults
     bool has_scen;
     float (*pos)[4], (*vel)[4], (*joints)[4];
     uint32_t *group, *order;
@@ -638,6 +650,25 @@ static boids_result read_params(reader *rd, loaded *l) {
     if (boids_params_joint_rows(&l->p) != l->rows)
         return fail(err, es, path, BOIDS_ERR_FORMAT, "the bodies need %u joint rows; the header says %u",
                     boids_params_joint_rows(&l->p), l->rows);
+    return BOIDS_OK;
+}
+
+// UPDT (version 3 on, when the next chunk): the update order; parallel
+// without it.
+static boids_result read_update(reader *rd, loaded *l) {
+    l->update = BOIDS_UPDATE_PARALLEL;
+    if (rd->version < 3 || !r_next_is(rd, "UPDT"))
+        return BOIDS_OK;
+    unsigned char *b = NULL;
+    boids_result r = r_chunk(rd, "UPDT", UPDT_BYTES, "a u32: the update order", &b);
+    if (r != BOIDS_OK)
+        return r;
+    uint32_t update = get_u32(b);
+    free(b);
+    if (update != BOIDS_UPDATE_SEQUENTIAL) // parallel is never written
+        return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT,
+                    "the UPDT chunk holds update order %u; expected 1 (sequential)", update);
+    l->update = BOIDS_UPDATE_SEQUENTIAL;
     return BOIDS_OK;
 }
 
@@ -789,6 +820,8 @@ static boids_result read_chunks(reader *rd, loaded *l) {
     if (r == BOIDS_OK)
         r = read_params(rd, l);
     if (r == BOIDS_OK)
+        r = read_update(rd, l);
+    if (r == BOIDS_OK)
         r = read_agents(rd, l);
     if (r == BOIDS_OK)
         r = read_order(rd, l);
@@ -804,6 +837,31 @@ static boids_result read_chunks(reader *rd, loaded *l) {
     if (rd->off != rd->size)
         return fail(rd->err, rd->err_size, rd->path, BOIDS_ERR_FORMAT, "%llu unexpected bytes after the END chunk",
                     (unsigned long long)(rd->size - rd->off));
+    return BOIDS_OK;
+}
+
+// An image flow field's picture, which the snapshot keeps by path and
+// content hash (FIMG): when the field is used (a group follows it) or was
+// built (the hash), the image at the path must be readable (a regular file,
+// a PNG) and, with the hash, the picture the run used; else a problem naming
+// the image (BOIDS_ERR_IO: it cannot be read; BOIDS_ERR_FORMAT: it changed).
+static boids_result check_image(const loaded *l, const char *path, char *err, size_t es) {
+    const boids_flowfield *f = &l->p.flow;
+    bool used = false;
+    for (uint32_t g = 0; g < l->p.world.group_count; g++)
+        used = used || (l->p.group[g].behaviors & BOIDS_BIT(BOIDS_BI_FLOW));
+    if (f->kind != BOIDS_FLOW_IMAGE || (!used && !f->image_hash))
+        return BOIDS_OK;
+    char why[300];
+    uint64_t hash = 0;
+    if (boids_flowfield_image_hash(f->image, &hash, why, sizeof why) != BOIDS_OK)
+        return fail(err, es, path, BOIDS_ERR_IO,
+                    "the flow-field image '%s' %s; expected the PNG the run was saved with", f->image, why);
+    if (f->image_hash && hash != f->image_hash)
+        return fail(err, es, path, BOIDS_ERR_FORMAT,
+                    "the flow-field image '%s' is not the picture the run used (its pixels changed since the save: "
+                    "hash %016llx, saved %016llx); expected that picture back at that path",
+                    f->image, (unsigned long long)hash, (unsigned long long)f->image_hash);
     return BOIDS_OK;
 }
 
@@ -823,10 +881,23 @@ static boids_result make_sim(const loaded *l, const char *path, boids_sim **out,
             return fail(err, es, path, BOIDS_ERR_FORMAT, "the SCEN chunk's schedule makes the %s parameters infinite",
                         bad);
     }
+    if ((r = check_image(l, path, err, es)) != BOIDS_OK)
+        return r;
     boids_sim *s = NULL;
     if ((r = boids_sim_create(&s, &l->p, BOIDS_DIST_UNIFORM)) != BOIDS_OK)
-        return fail(err, es, path, r == BOIDS_ERR_NOMEM ? BOIDS_ERR_NOMEM : BOIDS_ERR_FORMAT,
-                    "cannot create the simulation: %s", boids_result_str(r));
+        return r == BOIDS_ERR_IO ? fail(err, es, path, r, "the flow-field image '%s' cannot be read", l->p.flow.image)
+                                 : fail(err, es, path, r == BOIDS_ERR_NOMEM ? BOIDS_ERR_NOMEM : BOIDS_ERR_FORMAT,
+                                        "cannot create the simulation: %s", boids_result_str(r));
+    // The field built from the image checked above (or, where none was
+    // built, the hash checked) is what the next save keeps.
+    if (s->p.flow.vec && l->p.flow.image_hash && s->p.flow.image_hash != l->p.flow.image_hash) {
+        boids_sim_destroy(s);
+        return fail(err, es, path, BOIDS_ERR_FORMAT, "the flow-field image '%s' changed while it was loaded",
+                    l->p.flow.image);
+    }
+    if (!s->p.flow.vec)
+        s->p.flow.image_hash = l->p.flow.image_hash;
+    s->update = l->update;
     if (s->n != l->count || (s->joints ? s->joint_rows : 0u) != l->rows ||
         memcmp(s->p.world.cells, l->p.world.cells, sizeof s->p.world.cells) != 0) {
         boids_sim_destroy(s);

@@ -58,7 +58,7 @@ typedef struct snapshot_param_chunk {
 // The largest payload of an optional parameter chunk.
 #define SNAPSHOT_PARAM_CHUNK_MAX_BYTES 1024u
 // The optional parameter chunks, in file order.
-#define SNAPSHOT_PARAM_CHUNK_COUNT 7u
+#define SNAPSHOT_PARAM_CHUNK_COUNT 8u
 extern const snapshot_param_chunk snapshot_param_chunks[SNAPSHOT_PARAM_CHUNK_COUNT];
 
 #endif

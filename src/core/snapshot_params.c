@@ -1,7 +1,7 @@
 // src/core/snapshot_params.c: the parameter chunks of a .boids snapshot
 // (snapshot_internal.h; the byte layout in docs/ARCHITECTURE.md, "Snapshots
 // (.boids)"): PARM, and the optional chunks after it that hold the rows
-// added since version 2 (WOPT, RANG, RULE, NBHD, MORE, LEAD, WALL), each
+// added since version 2 (WOPT, RANG, RULE, NBHD, MORE, LEAD, WALL, FIMG), each
 // written only when its rows are not their defaults. The shared.h structs
 // are encoded word by word in little-endian order (every member is a 4-byte
 // float or uint32, no padding: checked below), never as raw memory.
@@ -422,6 +422,27 @@ static const char *decode_ranges(const unsigned char *b, boids_params *p) {
     return NULL; // the ranges are checked with the params by finalize
 }
 
+// FIMG: the content hash of a flow-field image (boids_flowfield_image_hash),
+// written when the field was built from one (kind image); a loader refuses
+// an image at the saved path whose pixels are not those any more. Without
+// it (other kinds, a field never built, older files) nothing is checked.
+#define FIMG_BYTES 8u
+
+static bool has_image_hash(const boids_params *p) {
+    return p->flow.kind == BOIDS_FLOW_IMAGE && p->flow.image_hash != 0;
+}
+
+static void encode_image_hash(const boids_params *p, unsigned char *b) {
+    put_u64(b, p->flow.image_hash);
+}
+
+static const char *decode_image_hash(const unsigned char *b, boids_params *p) {
+    p->flow.image_hash = get_u64(b);
+    if (!has_image_hash(p))
+        return "a hash that is 0 or no image field (it is written only for an image that was read)";
+    return NULL;
+}
+
 _Static_assert(WOPT_BYTES <= SNAPSHOT_PARAM_CHUNK_MAX_BYTES && RANG_BYTES <= SNAPSHOT_PARAM_CHUNK_MAX_BYTES &&
                    RULE_BYTES <= SNAPSHOT_PARAM_CHUNK_MAX_BYTES && NBHD_BYTES <= SNAPSHOT_PARAM_CHUNK_MAX_BYTES &&
                    MORE_BYTES <= SNAPSHOT_PARAM_CHUNK_MAX_BYTES && LEAD_BYTES <= SNAPSHOT_PARAM_CHUNK_MAX_BYTES &&
@@ -445,4 +466,6 @@ const snapshot_param_chunk snapshot_param_chunks[SNAPSHOT_PARAM_CHUNK_COUNT] = {
      has_lead, encode_lead, decode_lead, reset_lead},
     {"WALL", WALL_BYTES, "the scene's walls: 2 rows each, then the count row", has_walls, encode_walls, decode_walls,
      NULL},
+    {"FIMG", FIMG_BYTES, "a u64: the flow-field image's content hash", has_image_hash, encode_image_hash,
+     decode_image_hash, NULL},
 };

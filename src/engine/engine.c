@@ -150,10 +150,13 @@ boids_result engine_auto_grid(boids_engine *e, char *err, size_t err_size) {
 
 // The rest of create and load once e->sim and e->scen hold what to simulate.
 static boids_result finish(boids_engine *e, const boids_engine_desc *d, char *err, size_t err_size) {
+    // The update order: desc's, or where desc has the default (parallel)
+    // the sim's (a loaded snapshot's: a sequential run continues so).
+    boids_update saved = e->sim->update;
     e->backend = d->backend;
     e->sim->threads = d->threads;
     e->sim->index = d->index;
-    e->sim->update = d->update;
+    e->sim->update = d->update != BOIDS_UPDATE_PARALLEL ? d->update : saved;
     e->trusted = true;
     e->dynamic = boids_scenario_is_dynamic(e->scen);
     if (d->backend == BOIDS_BACKEND_GPU && d->index != BOIDS_INDEX_GRID) {
@@ -166,10 +169,11 @@ static boids_result finish(boids_engine *e, const boids_engine_desc *d, char *er
                    (int)d->update);
         return BOIDS_ERR_ARGUMENT;
     }
-    if (d->backend == BOIDS_BACKEND_GPU && d->update != BOIDS_UPDATE_PARALLEL) {
+    if (d->backend == BOIDS_BACKEND_GPU && e->sim->update != BOIDS_UPDATE_PARALLEL) {
         engine_say(err, err_size,
-                   "update: sequential is not available on the GPU (every agent steers from the same state); "
-                   "expected parallel");
+                   "update: sequential%s is not available on the GPU (every agent steers from the same state); "
+                   "expected parallel",
+                   d->update == BOIDS_UPDATE_PARALLEL ? " (the snapshot's: the run was saved so)" : "");
         return BOIDS_ERR_ARGUMENT;
     }
     if ((unsigned)d->kernel >= BOIDS_KERNEL_KINDS) {
@@ -209,6 +213,18 @@ static boids_engine *engine_new(void) {
     return e;
 }
 
+// Why boids_sim_create(p) failed with r: an image flow field's picture that
+// cannot be read (BOIDS_ERR_IO) is named with the reason, else r.
+static void say_not_created(const boids_params *p, boids_result r, char *err, size_t err_size) {
+    char why[300];
+    uint64_t hash;
+    if (r == BOIDS_ERR_IO && p->flow.kind == BOIDS_FLOW_IMAGE &&
+        boids_flowfield_image_hash(p->flow.image, &hash, why, sizeof why) != BOIDS_OK)
+        engine_say(err, err_size, "the flow-field image '%s' %s; expected a PNG file", p->flow.image, why);
+    else
+        engine_say(err, err_size, "cannot create a simulation of %u agents: %s", p->world.count, boids_result_str(r));
+}
+
 // See boids/engine.h.
 boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *desc, char *err, size_t err_size) {
     if (engine_null(out, "boids_engine_create", "out", "where to put the engine", err, err_size))
@@ -227,7 +243,7 @@ boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *de
     boids_distribution dist;
     boids_result r = desc_params(d, &p, &dist, err, err_size);
     if (r == BOIDS_OK && (r = boids_sim_create(&e->sim, &p, dist)) != BOIDS_OK)
-        engine_say(err, err_size, "cannot create a simulation of %u agents: %s", p.world.count, boids_result_str(r));
+        say_not_created(&p, r, err, err_size);
     if (r == BOIDS_OK && (!d->pos != !d->vel || !d->pos != !d->group)) {
         engine_say(err, err_size, "agents: pos, vel and group are given %s, %s, %s; expected all three or none",
                    d->pos ? "yes" : "no", d->vel ? "yes" : "no", d->group ? "yes" : "no");
@@ -799,6 +815,11 @@ uint32_t boids_engine_dim(const boids_engine *e) {
 // See boids/engine.h.
 uint64_t boids_engine_steps(const boids_engine *e) {
     return e ? engine_steps_of(e) : 0;
+}
+
+// See boids/engine.h.
+boids_update boids_engine_update(const boids_engine *e) {
+    return e && e->sim ? e->sim->update : BOIDS_UPDATE_PARALLEL;
 }
 
 // See boids/engine.h.

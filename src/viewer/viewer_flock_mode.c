@@ -207,7 +207,15 @@ static int create_engine(viewer *v, uint32_t count) {
     const boids_options *o = v->o;
     viewer_flock *f = v->flock;
     char err[4096];
+    // A snapshot keeps its update order: a sequential run continues so, on the CPU.
+    boids_update update = f->loaded ? boids_engine_update(f->loaded) : BOIDS_UPDATE_PARALLEL;
+    if (update != BOIDS_UPDATE_PARALLEL && f->use_gpu) {
+        boids_cli_error(PROG, "--load", o->load, "--backend cpu (the GPU has only the parallel update)",
+                        "holds a sequential run (--update sequential), which the GPU cannot continue");
+        return EXIT_INPUT;
+    }
     boids_engine_desc d = {.params = &f->p_create,
+                           .update = update,
                            .scenario = f->scen,
                            .distribution = f->dist,
                            .backend = f->use_gpu ? BOIDS_BACKEND_GPU : BOIDS_BACKEND_CPU,
