@@ -194,6 +194,10 @@ static int create_engine(const boids_options *o, uint32_t count, float (*pos)[4]
                            .index = (boids_index)o->index,
                            .update = (boids_update)o->update};
     boids_result r = boids_engine_create(out, &d, err, sizeof err);
+    if (r == BOIDS_ERR_IO) { // the flow field's image cannot be read: err names it
+        boids_cli_error(PROG, NULL, NULL, NULL, "%s", err);
+        return EXIT_INPUT;
+    }
     if (r != BOIDS_OK) {
         boids_cli_error(PROG, NULL, NULL, NULL, "cannot create a simulation of %u agents: %s", count,
                         boids_result_str(r));
@@ -384,6 +388,14 @@ static int open_backend(run_state *rs) {
         boids_cli_error(PROG, "--update", "sequential",
                         "parallel with --backend gpu (sequential is the CPU reference's, as the chapter's sketch)",
                         "is not available on the GPU");
+        return EXIT_INPUT;
+    }
+    // A snapshot keeps its update order: a sequential run continues so.
+    if (o->load && boids_engine_update(rs->e) != BOIDS_UPDATE_PARALLEL &&
+        (rs->gpu || (o->flags_given & BOIDS_CLI_UPDATE))) {
+        boids_cli_error(PROG, rs->gpu ? "--backend" : "--update", rs->gpu ? "gpu" : "parallel",
+                        rs->gpu ? "--backend cpu (the GPU has only the parallel update)" : "no --update",
+                        "cannot continue %s: it holds a sequential run (--update sequential), continued so", o->load);
         return EXIT_INPUT;
     }
     if (rs->gpu)

@@ -96,6 +96,7 @@ boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_dist
     s->p = *p;
     s->p.flow.vec = NULL;
     s->p.flow.dims[3] = 0;
+    s->p.flow.image_hash = 0; // the image this sim reads (build sets it)
     boids_result r = boids_params_finalize(&s->p, NULL, 0);
     if (r != BOIDS_OK) {
         free(s);
@@ -122,11 +123,11 @@ boids_result boids_sim_create(boids_sim **out, const boids_params *p, boids_dist
     bool flow = false;
     for (uint32_t g = 0; g < s->p.world.group_count; g++)
         flow = flow || (s->p.group[g].behaviors & BOIDS_BIT(BOIDS_BI_FLOW));
-    if (ok && flow)
-        ok = boids_flowfield_build(&s->p.flow, &s->p.world) == BOIDS_OK;
-    if (!ok) {
+    // An image that cannot be read is BOIDS_ERR_IO (a bad input), not memory.
+    r = ok && flow ? boids_flowfield_build(&s->p.flow, &s->p.world) : BOIDS_OK;
+    if (!ok || r != BOIDS_OK) {
         boids_sim_destroy(s);
-        return BOIDS_ERR_NOMEM;
+        return ok && r == BOIDS_ERR_IO ? BOIDS_ERR_IO : BOIDS_ERR_NOMEM;
     }
     s->joint_rows = boids_params_joint_rows(&s->p);
     if (s->joint_rows && !(s->joints = malloc((size_t)s->joint_rows * m * sizeof(*s->joints)))) {
