@@ -52,10 +52,15 @@ def run_ensemble(plan: Union[str, os.PathLike], out_dir: Union[str, os.PathLike]
     """Runs an ensemble plan (a plan file's path) as boids-ensemble does on
     one process: `jobs` runs at once on threads (the GPU backend: one after
     another), each engine on `threads` CPU threads; `resume` runs only what
-    out_dir lacks. `progress(done, failed, total)`, if given, is called after
-    each run is written. Returns read_ensemble(out_dir). A bad plan raises
-    ValueError naming the file, line and key (before any run); a failed run
-    is a row with status 'failed' (its message in out_dir/runs/RUN.json)."""
+    out_dir lacks: a run whose files do not agree with each other and with
+    the plan runs again, and a plan changed since out_dir was started raises
+    ValueError (nothing written). `progress(done, failed, total)`, if given,
+    is called after each run is written. Returns read_ensemble(out_dir). A
+    bad plan raises ValueError naming the file, line and key (before any
+    run); a failed run is a row with status 'failed' (its message in
+    out_dir/runs/RUN.json). A run the environment stopped (its snapshot not
+    written: a full disk; out of memory) raises OSError; it is recorded as
+    'interrupted', and resume=True runs it again."""
     err = ffi.new("char[]", _ERR_SIZE * 2)
     out = ffi.new("boids_plan **")
     code = _lib.boids_plan_load(_fspath(plan), out, err, _ERR_SIZE * 2)

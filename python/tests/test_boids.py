@@ -413,6 +413,32 @@ def test_run_ensemble_bad_plan(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_run_ensemble_interrupted_and_changed(tmp_path, monkeypatch):
+    """A run the environment stopped (BOIDS_DEBUG=ensemble-enospc=4: its
+    snapshot's write fails with ENOSPC, as on a full disk) raises OSError and
+    is recorded as interrupted; resume=True runs it again, giving the
+    uninterrupted results.csv. A plan changed since the folder was started
+    (its steps) is a ValueError, and nothing is written."""
+    plan = os.path.join(_PLANS, "tiny.ini")
+    boids.run_ensemble(plan, str(tmp_path / "ref"), jobs=2)
+    monkeypatch.setenv("BOIDS_DEBUG", "ensemble-enospc=4")
+    with pytest.raises(OSError, match="run 4: .*No space left on device; recorded as interrupted"):
+        boids.run_ensemble(plan, str(tmp_path / "full"))
+    monkeypatch.delenv("BOIDS_DEBUG")
+    assert '"status": "interrupted"' in (tmp_path / "full" / "runs" / "000004.json").read_text()
+    assert not (tmp_path / "full" / "results.csv").exists()
+    boids.run_ensemble(plan, str(tmp_path / "full"), resume=True)
+    assert (tmp_path / "full" / "results.csv").read_bytes() == (tmp_path / "ref" / "results.csv").read_bytes()
+    (tmp_path / "changed").mkdir()
+    changed = tmp_path / "changed" / "tiny.ini"
+    with open(plan) as f:
+        changed.write_text(f.read().replace("steps = 30", "steps = 31"))
+    before = (tmp_path / "full" / "plan.csv").stat().st_mtime_ns
+    with pytest.raises(ValueError, match="the plan changed since this folder was started"):
+        boids.run_ensemble(str(changed), str(tmp_path / "full"), resume=True)
+    assert (tmp_path / "full" / "plan.csv").stat().st_mtime_ns == before
+
+
 def test_gpu_after_its_thread_ended():
     """A GPU Simulation made on a thread that ended without closing it: the
     next GPU Simulation (here, on the main thread) is made and gives
