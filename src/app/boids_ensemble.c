@@ -25,8 +25,10 @@ static const char usage[] = // the usage lines and what it does, before the flag
     "Under mpirun (built with MPI) rank 0 hands the runs out to the ranks.\n";
 static const char usage_notes[] = // after the flags
     "\n"
-    "Exit status: 0 done (failed runs are recorded, not fatal), 2 a bad plan or flag,\n"
-    "3 an environment problem (a folder that cannot be written, no GL, a lost rank).\n";
+    "Exit status: 0 done (failed runs are recorded, not fatal), 2 a bad plan or flag\n"
+    "(or, with --resume, a plan changed since DIR was started), 3 an environment problem\n"
+    "(a folder that cannot be written, a run interrupted by a full disk, no GL, a lost\n"
+    "rank: --resume runs what is missing or interrupted again).\n";
 
 typedef struct progress_state {
     bool terminal;
