@@ -147,6 +147,23 @@ static const char *const flag_cases[][6] = {
     {"--scenario", TMP "/bad-inputs/couzin-behaviors.ini", NULL},
     {"--scenario", TMP "/bad-inputs/vicsek-sigma.ini", NULL}, // sigma is Couzin's noise
     {"--scenario", TMP "/bad-inputs/chapter-eta.ini", NULL},
+    // Values whose runs turned every agent into NaN (the ranges that keep a
+    // state finite), and a world so far from 0 that no step moves an agent.
+    {"--maxspeed", "1.2e-38", "--behaviors", "offset", NULL},
+    {"--maxspeed", "1e-7", "--behaviors", "interpose", NULL},
+    {"--dt", "1.2e-38", "--scenario", "pursue-circle", NULL},
+    {"--maxforce", "1e37", "--behaviors", "avoid", NULL},
+    {"--maxspeed-range", "1e-7,2", NULL},
+    {"--predict", "3.4e38", "--behaviors", "pursue", NULL},
+    {"--origin", "1e8,1e8", "--world", "1000x1000", NULL},
+    {"--dt", "1e-6", NULL}, // a step of 3e-6 below the spacing at the automatic world's far corner
+    {"--scenario", TMP "/bad-inputs/nan-dt.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/nan-maxspeed.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/nan-predict.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/nan-noise-scale.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/nan-noise-far.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/nan-resolution.ini", NULL},
+    {"--scenario", TMP "/bad-inputs/far-origin.ini", NULL},
     {"--count", "10", "positional", NULL},
     {"-x", NULL},
     {"--count=", NULL},
@@ -202,6 +219,14 @@ static void make_inputs(void) {
         {"wall-zero-normal.ini", "[wall]\npoint = 10, 20\nnormal = 0, 0\n"},
         {"wall-3d-segment.ini", "[world]\ndim = 3\n[wall]\nfrom = 1, 2, 3\nto = 4, 5, 6\n"},
         {"wall-unknown-key.ini", "[wall]\nstart = 1, 2\n"},
+        {"nan-dt.ini", "[world]\ndt = 1.2e-38\n"},
+        {"nan-maxspeed.ini", "[group.a]\nbehaviors = offset\nmaxspeed = 1.2e-38\n"},
+        {"nan-predict.ini", "[group.a]\nbehaviors = pursue\npredict = 3.4e38\n"},
+        {"nan-noise-scale.ini", "[group.a]\nbehaviors = flow\n[flowfield]\nkind = noise\nnoise_scale = 1e7\n"},
+        {"nan-noise-far.ini", // each key in range, their product beyond the noise's
+         "[world]\nsize = 640x360\n[group.a]\nbehaviors = flow\n[flowfield]\nkind = noise\nnoise_scale = 1e5\n"},
+        {"nan-resolution.ini", "[group.a]\nbehaviors = flow\n[flowfield]\nkind = noise\nresolution = 1e12\n"},
+        {"far-origin.ini", "[world]\nsize = 1000x1000\norigin = 1e8, 1e8\n"},
         {"empty.csv", ""},
         {"header.csv", "id,group,x,y\n0,0,1,2\n"},
         {"number.csv", "id,group,px,py,vx,vy\n0,0,1,abc,0,0\n"},

@@ -68,6 +68,25 @@ typedef enum boids_param_section {
 #define BOIDS_PF_REACH 64u   // part of the interaction radius (the grid's cells): a bad one is BOIDS_ERR_RADIUS
 #define BOIDS_PF_UNSET0 128u // 0 means unset (another value stands in): allowed besides the range
 
+/* Ranges that keep a state finite in float (FLT_MAX 3.4e38). A time step
+ * and a speed of at least BOIDS_MIN_RATE: a look-ahead of distance / speed
+ * (offset pursuit, interpose) stays below about 1e15 time units, and a
+ * target's velocity of distance / dt below 1e16. Speeds and forces at most
+ * BOIDS_MAX_RATE, look-ahead times at most BOIDS_MAX_LOOKAHEAD: a velocity
+ * times a look-ahead, and the squares and weighted sums of forces, stay far
+ * below FLT_MAX. */
+#define BOIDS_MIN_RATE 1e-6
+#define BOIDS_MAX_RATE 1e9
+#define BOIDS_MAX_LOOKAHEAD 1e6
+/* The flow field's noise (a scenario's [flowfield], not rows here, but the
+ * same rule in its reader and in finalize): noise_scale at most
+ * BOIDS_FLOW_NOISE_SCALE_MAX, a resolution at most BOIDS_MAX_EXTENT, and
+ * noise_scale times the farthest cell centre's coordinate at most
+ * BOIDS_FLOW_NOISE_MAX (2^24, where floats still hold whole units; Perlin
+ * noise takes the integer part, and beyond 2^31 it has none: NaN). */
+#define BOIDS_FLOW_NOISE_SCALE_MAX 1e6f
+#define BOIDS_FLOW_NOISE_MAX 16777216.0
+
 #define BOIDS_PG_FIELD(f) offsetof(boids_group_params, f)
 #define BOIDS_PW_FIELD(f) offsetof(boids_world_params, f)
 
@@ -106,10 +125,10 @@ typedef enum boids_param_section {
       "staying within walls at a corner: %N (default both: away from every near wall; book: the "                     \
       "chapter's, the last near axis decides)")                                                                       \
     X(WALL_OFFSET, "wall_offset", "wall-offset", "wall_offset", BOIDS_PK_FLOAT, BOIDS_PW_WORLD,                       \
-      BOIDS_PW_FIELD(wall_offset), 0, 3.4e38, 25, 0, 0, NULL, "D", BOIDS_PS_WORLD, "a distance >= 0",                 \
+      BOIDS_PW_FIELD(wall_offset), 0, BOIDS_MAX_EXTENT, 25, 0, 0, NULL, "D", BOIDS_PS_WORLD, "a distance 0..1e9",     \
       "boundary walls: steer back within D of an edge (default 25)")                                                  \
-    X(DT, "dt", "dt", "dt", BOIDS_PK_FLOAT, BOIDS_PW_WORLD, BOIDS_PW_FIELD(dt), 0, 1000, 1, BOIDS_PF_STRICT, 0,       \
-      NULL, "T", BOIDS_PS_WORLD, "a time step > 0 and <= 1000", "time step (default 1)")                              \
+    X(DT, "dt", "dt", "dt", BOIDS_PK_FLOAT, BOIDS_PW_WORLD, BOIDS_PW_FIELD(dt), BOIDS_MIN_RATE, 1000, 1, 0, 0, NULL,  \
+      "T", BOIDS_PS_WORLD, "a time step 1e-6..1000", "time step, 1e-6..1000 (default 1)")                             \
     X(GRID_FINE, "grid_fine", "grid-fine", "grid_fine", BOIDS_PK_CHOICE, BOIDS_PW_WORLD,                              \
       BOIDS_PW_FIELD(grid_fine), 0, 0, 0, BOIDS_PF_CREATE, 0, boids_parse_grid_fine_names, "M", BOIDS_PS_WORLD,       \
       "is not a grid fine factor",                                                                                    \
@@ -128,21 +147,22 @@ typedef enum boids_param_section {
       0, 0, boids_parse_combine_names, "MODE", BOIDS_PS_AGENTS, "is not a combination mode",                          \
       "how the forces add up: %N (default sum; priority: the first force above the threshold; truncated: "            \
       "Buckland's running sum in priority order until maxforce is spent)")                                            \
-    X(MAXSPEED, "maxspeed", "maxspeed", "maxspeed", BOIDS_PK_FLOAT, BOIDS_PW_GROUP, BOIDS_PG_FIELD(maxspeed), 0,      \
-      3.4e38, 3, BOIDS_PF_STRICT|BOIDS_PF_TUNE, 0, NULL, "V", BOIDS_PS_AGENTS, "a maximum speed > 0",                 \
-      "maximum speed (default 3)")                                                                                    \
+    X(MAXSPEED, "maxspeed", "maxspeed", "maxspeed", BOIDS_PK_FLOAT, BOIDS_PW_GROUP, BOIDS_PG_FIELD(maxspeed),         \
+      BOIDS_MIN_RATE, BOIDS_MAX_RATE, 3, BOIDS_PF_TUNE, 0, NULL, "V", BOIDS_PS_AGENTS, "a maximum speed 1e-6..1e9",   \
+      "maximum speed, 1e-6..1e9 (default 3)")                                                                         \
     X(MAXFORCE, "maxforce", "maxforce", "maxforce", BOIDS_PK_FLOAT, BOIDS_PW_GROUP, BOIDS_PG_FIELD(maxforce), 0,      \
-      3.4e38, 0.05, BOIDS_PF_STRICT|BOIDS_PF_TUNE, 0, NULL, "F", BOIDS_PS_AGENTS, "a maximum steering force > 0",     \
-      "maximum steering force (default 0.05)")                                                                        \
+      BOIDS_MAX_RATE, 0.05, BOIDS_PF_STRICT|BOIDS_PF_TUNE, 0, NULL, "F", BOIDS_PS_AGENTS,                             \
+      "a maximum steering force > 0 and <= 1e9", "maximum steering force, up to 1e9 (default 0.05)")                  \
     X(MIN_SPEED, "min_speed", "min-speed", "min_speed", BOIDS_PK_FLOAT, BOIDS_PW_GROUP, BOIDS_PG_FIELD(min_speed), 0, \
-      3.4e38, 0, BOIDS_PF_UNSET0, 0, NULL, "V", BOIDS_PS_AGENTS, "a speed 0..maxspeed (0: none)",                     \
+      BOIDS_MAX_RATE, 0, BOIDS_PF_UNSET0, 0, NULL, "V", BOIDS_PS_AGENTS, "a speed 0..maxspeed (0: none)",             \
       "the least speed: a slower agent is sped up to it after the force, rules chapter (default 0: none)")            \
     X(MAXSPEED_RANGE, "maxspeed_range", "maxspeed-range", "maxspeed_range", BOIDS_PK_RANGE, BOIDS_PW_GROUP,           \
-      BOIDS_PG_FIELD(maxspeed_lo), 0, 3.4e38, 0, 0, 0, NULL, "LO,HI", BOIDS_PS_AGENTS, "LO,HI with 0 < LO <= HI",     \
+      BOIDS_PG_FIELD(maxspeed_lo), BOIDS_MIN_RATE, BOIDS_MAX_RATE, 0, 0, 0, NULL, "LO,HI", BOIDS_PS_AGENTS,           \
+      "LO,HI with 1e-6 <= LO <= HI <= 1e9",                                                                           \
       "each agent's own maxspeed, uniform in LO..HI (seeded by its id; replaces --maxspeed)")                         \
     X(MAXFORCE_RANGE, "maxforce_range", "maxforce-range", "maxforce_range", BOIDS_PK_RANGE, BOIDS_PW_GROUP,           \
-      BOIDS_PG_FIELD(maxforce_lo), 0, 3.4e38, 0, 0, 0, NULL, "LO,HI", BOIDS_PS_AGENTS, "LO,HI with 0 < LO <= HI",     \
-      "each agent's own maxforce, uniform in LO..HI")                                                                 \
+      BOIDS_PG_FIELD(maxforce_lo), 0, BOIDS_MAX_RATE, 0, BOIDS_PF_STRICT, 0, NULL, "LO,HI", BOIDS_PS_AGENTS,          \
+      "LO,HI with 0 < LO <= HI <= 1e9", "each agent's own maxforce, uniform in LO..HI")                               \
     X(RADIUS, "radius", "radius", "radius", BOIDS_PK_FLOAT, BOIDS_PW_GROUP, BOIDS_PG_FIELD(radius), 0, 3.4e38, 50,    \
       BOIDS_PF_STRICT|BOIDS_PF_REACH, 0, NULL, "R", BOIDS_PS_AGENTS, "a perception radius > 0",                       \
       "perception radius (default 50)")                                                                               \
@@ -193,8 +213,8 @@ typedef enum boids_param_section {
       "a force >= 0", "combine priority: a force above this wins (default 0.005)")                                    \
     /* Every group: the steering behaviours' own parameters. */                                                       \
     X(PREDICT, "predict", "predict", "predict", BOIDS_PK_FLOAT, BOIDS_PW_GROUP, BOIDS_PG_FIELD(predict), 0,           \
-      3.4e38, 10, 0, 0, NULL, "T", BOIDS_PS_STEERING, "a time >= 0",                                                  \
-      "pursue, evade, hunt, escape: the look-ahead in time units (default 10)")                                       \
+      BOIDS_MAX_LOOKAHEAD, 10, 0, 0, NULL, "T", BOIDS_PS_STEERING, "a time 0..1e6",                                   \
+      "pursue, evade, hunt, escape: the look-ahead in time units, 0..1e6 (default 10)")                               \
     X(ARRIVE_RADIUS, "arrive_radius", "arrive-radius", "arrive_radius", BOIDS_PK_FLOAT, BOIDS_PW_GROUP,               \
       BOIDS_PG_FIELD(arrive_radius), 0, 3.4e38, 100, 0, 0, NULL, "R", BOIDS_PS_STEERING, "a distance >= 0",           \
       "arrive: the slowing radius (default 100)")                                                                     \
@@ -339,6 +359,11 @@ typedef struct boids_param_values {
     float weight[BOIDS_BEHAVIOR_COUNT];
 } boids_param_values;
 
+// Whether x is outside the range of a FLOAT or RANGE row (lo, hi, STRICT;
+// not UNSET0's 0): NULL when inside, else the problem ("not a finite
+// number", "negative", "zero", "too small", "too large"). The one rule of
+// the flags, the scenario keys, the engine's options and finalize.
+const char *boids_param_out_of_range(const boids_param_info *in, float x);
 // Reads `text` as the value of parameter id (not WEIGHTS) into *out; trim:
 // 0, or BOIDS_PARSE_TRIM for blanks around the value and its items (a
 // scenario's). NULL when it is good; else the problem, with what is allowed

@@ -162,8 +162,17 @@ static void explain_finalize(const boids_options *o, boids_result r, const char 
     const char *flag = NULL, *shown = NULL;
     int id;
     if (r == BOIDS_ERR_WORLD && (GIVEN(o, WORLD) || GIVEN(o, ORIGIN))) {
-        flag = GIVEN(o, WORLD) ? "--world" : "--origin";
-        shown = GIVEN(o, WORLD) ? o->world_arg : o->origin_arg;
+        // The far origin's rule names the origin first (the world's extent only adds to it).
+        bool origin = GIVEN(o, ORIGIN) && (!GIVEN(o, WORLD) || strncmp(body, "origin ", 7) == 0);
+        flag = origin ? "--origin" : "--world";
+        shown = origin ? o->origin_arg : o->world_arg;
+    } else if (r == BOIDS_ERR_WORLD && strncmp(body, "origin ", 7) == 0 && (GIVEN(o, DT) || GIVEN(o, MAXSPEED))) {
+        // The far corner's spacing above a step that the flags made short.
+        id = GIVEN(o, DT) ? BOIDS_PARAM_DT : BOIDS_PARAM_MAXSPEED;
+        snprintf(flag_text, sizeof flag_text, "--%s", boids_param_table[id].flag);
+        snprintf(value, sizeof value, "%g", (double)o->values.v[id].f[0]);
+        flag = flag_text;
+        shown = value;
     } else if (r == BOIDS_ERR_COUNT) {
         flag = "--count";
     } else if ((id = param_named(body)) >= 0 && o->values.set[id]) {

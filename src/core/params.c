@@ -372,6 +372,45 @@ static const char *wall_problem(const boids_scene *sc, uint32_t dim, uint32_t *w
     return NULL;
 }
 
+// What a registry number allows, as a message says it ("> 0",
+// "0..3.14159", ">= 0, or 0 for the default").
+static void range_text(const boids_param_info *in, char *buf, size_t size) {
+    bool strict = in->flags & BOIDS_PF_STRICT, bounded = in->hi < 3e38;
+    if (bounded && !strict)
+        snprintf(buf, size, "%g..%g", in->lo, in->hi);
+    else if (bounded)
+        snprintf(buf, size, "> %g and <= %g", in->lo, in->hi);
+    else
+        snprintf(buf, size, "%s %g, finite", strict ? ">" : ">=", in->lo);
+    if (in->flags & BOIDS_PF_UNSET0) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, size - n, ", or 0 for the default");
+    }
+}
+
+// Whether x is in the registry row's range (0 too where 0 means unset).
+static bool in_range(const boids_param_info *in, float x) {
+    return ((in->flags & BOIDS_PF_UNSET0) && x == 0.0f) || !boids_param_out_of_range(in, x);
+}
+
+// The world's numbers that the registry describes (dt, wall_offset,
+// margin) in their ranges: the rule of the flags and scenario keys.
+static boids_result check_world_registry(const boids_world_params *w, char *what, size_t what_size) {
+    char allowed[128];
+    for (int i = 0; i < BOIDS_PARAM_COUNT; i++) {
+        const boids_param_info *in = &boids_param_table[i];
+        if (in->where != BOIDS_PW_WORLD || in->kind != BOIDS_PK_FLOAT)
+            continue;
+        float x;
+        memcpy(&x, (const char *)w + in->field, sizeof x);
+        if (!in_range(in, x)) {
+            range_text(in, allowed, sizeof allowed);
+            FAIL(BOIDS_ERR_PARAM, "%s %g (allowed: %s)", in->name, (double)x, allowed);
+        }
+    }
+    return BOIDS_OK;
+}
+
 // The world: dimension, count, groups, shares, kinds, extent, dt (a 2D
 // world's z extent is made 0).
 static boids_result check_world(boids_params *p, char *what, size_t what_size) {
@@ -405,27 +444,7 @@ static boids_result check_world(boids_params *p, char *what, size_t what_size) {
             FAIL(BOIDS_ERR_WORLD, "world %g from %g on axis %c (allowed: |coordinates| <= 1e9)", (double)w->size[a],
                  (double)w->min[a], "xyz"[a]);
     }
-    if (!finite_pos(w->dt) || w->dt > 1000.0f)
-        FAIL(BOIDS_ERR_PARAM, "dt %g (allowed: 0 < dt <= 1000)", (double)w->dt);
-    if (!isfinite(w->wall_offset) || w->wall_offset < 0.0f)
-        FAIL(BOIDS_ERR_PARAM, "wall offset %g (allowed: >= 0)", (double)w->wall_offset);
-    return BOIDS_OK;
-}
-
-// What a registry number of a group allows, as a message says it ("> 0",
-// "0..3.14159", ">= 0, or 0 for the default").
-static void range_text(const boids_param_info *in, char *buf, size_t size) {
-    bool strict = in->flags & BOIDS_PF_STRICT, bounded = in->hi < 3e38;
-    if (bounded && !strict)
-        snprintf(buf, size, "%g..%g", in->lo, in->hi);
-    else if (bounded)
-        snprintf(buf, size, "> %g and <= %g", in->lo, in->hi);
-    else
-        snprintf(buf, size, "%s %g, finite", strict ? ">" : ">=", in->lo);
-    if (in->flags & BOIDS_PF_UNSET0) {
-        size_t n = strlen(buf);
-        snprintf(buf + n, size - n, ", or 0 for the default");
-    }
+    return check_world_registry(w, what, what_size);
 }
 
 // Every number and choice of a group that the registry describes
@@ -443,9 +462,7 @@ static boids_result check_group_registry(const boids_group_params *g, uint32_t g
         if (in->kind == BOIDS_PK_FLOAT) {
             float x;
             memcpy(&x, at, sizeof x);
-            bool above = (in->flags & BOIDS_PF_STRICT) ? x > in->lo : x >= in->lo;
-            bool unset = (in->flags & BOIDS_PF_UNSET0) && x == 0.0f;
-            if (!(isfinite(x) && (unset || above) && x <= in->hi)) {
+            if (!in_range(in, x)) {
                 range_text(in, allowed, sizeof allowed);
                 FAIL(in->flags & BOIDS_PF_REACH ? BOIDS_ERR_RADIUS : BOIDS_ERR_PARAM, "%s %g of group %u (allowed: %s)",
                      in->name, (double)x, gi, allowed);
@@ -585,13 +602,19 @@ static boids_result check_group_ranges(const boids_group_params *g, uint32_t gi,
         if (!(fabsf(boids_weight(g, i)) <= BOIDS_MAX_WEIGHT))
             FAIL(BOIDS_ERR_PARAM, "weight %g of %s in group %u (allowed: -1e6..1e6)", (double)boids_weight(g, i),
                  boids_behavior_name(i), gi);
-    // Per-agent ranges: none (0, 0) or 0 < lo <= hi, finite.
+    // Per-agent ranges: none (0, 0) or lo <= hi, each in its row's range.
     const float *range[2] = {&g->maxspeed_lo, &g->maxforce_lo};
+    const boids_param_info *row[2] = {&boids_param_table[BOIDS_PARAM_MAXSPEED_RANGE],
+                                      &boids_param_table[BOIDS_PARAM_MAXFORCE_RANGE]};
     for (int k = 0; k < 2; k++) {
         float lo = range[k][0], hi = range[k][1];
-        if (!(lo == 0.0f && hi == 0.0f) && !(finite_pos(lo) && isfinite(hi) && lo <= hi))
-            FAIL(BOIDS_ERR_PARAM, "%s range %g, %g of group %u (allowed: 0 < lo <= hi, finite)",
-                 k ? "maxforce" : "maxspeed", (double)lo, (double)hi, gi);
+        if (!(lo == 0.0f && hi == 0.0f) &&
+            (boids_param_out_of_range(row[k], lo) || boids_param_out_of_range(row[k], hi) || !(lo <= hi))) {
+            char allowed[128];
+            range_text(row[k], allowed, sizeof allowed);
+            FAIL(BOIDS_ERR_PARAM, "%s range %g, %g of group %u (allowed: 0 < lo <= hi, each %s)",
+                 k ? "maxforce" : "maxspeed", (double)lo, (double)hi, gi, allowed);
+        }
     }
     return BOIDS_OK;
 }
@@ -624,6 +647,38 @@ static boids_result check_groups(boids_params *p, char *what, size_t what_size) 
     return BOIDS_OK;
 }
 
+// A step of the fastest agent, maxspeed x dt, must be at least the float
+// spacing where the world lies farthest from 0: a position there changes
+// by whole spacings, and a shorter step rounds back to where it was (every
+// agent frozen while its velocity says it moves). Positions are kept
+// absolute, so the world must lie within 2^(floor(log2 step) + 24) of 0.
+static boids_result check_spacing(const boids_world_params *w, char *what, size_t what_size) {
+    double step = (double)w->max_speed_all * (double)w->dt;
+    float far = 0.0f;
+    for (uint32_t a = 0; a < w->dim; a++)
+        far = fmaxf(far, fmaxf(fabsf(w->min[a]), fabsf(w->min[a] + w->size[a])));
+    double spacing = (double)nextafterf(far, INFINITY) - (double)far;
+    if (!(step < spacing))
+        return BOIDS_OK;
+    int e;
+    frexp(step, &e); // step in [2^(e-1), 2^e)
+    double limit = ldexp(1.0, e + 23), largest = limit;
+    for (uint32_t a = 0; a < w->dim; a++)
+        largest = fmin(largest, limit - (double)w->size[a]);
+    char origin[96];
+    snprintf(origin, sizeof origin, w->dim == 3 ? "%g,%g,%g" : "%g,%g", (double)w->min[0], (double)w->min[1],
+             (double)w->min[2]);
+    char allowed[96];
+    if (largest > 0.0)
+        snprintf(allowed, sizeof allowed, "an origin from %g to %g", -limit, largest);
+    else
+        snprintf(allowed, sizeof allowed, "a smaller world, a larger maxspeed or dt");
+    FAIL(BOIDS_ERR_WORLD,
+         "origin %s: positions at the far corner (%g from 0) are %g apart, above a step of maxspeed %g x dt %g = %g: "
+         "agents would not move (allowed: the world within %g of 0, %s)",
+         origin, (double)far, spacing, (double)w->max_speed_all, (double)w->dt, step, limit, allowed);
+}
+
 // The bodies, and the distance one step may cover.
 static boids_result check_bodies(const boids_params *p, char *what, size_t what_size) {
     const boids_world_params *w = &p->world;
@@ -650,7 +705,7 @@ static boids_result check_bodies(const boids_params *p, char *what, size_t what_
     if (!(w->max_speed_all * w->dt <= 0.5f * smallest))
         FAIL(BOIDS_ERR_PARAM, "maxspeed %g x dt %g moves more than half the world (%g) per step (allowed: <= %g)",
              (double)w->max_speed_all, (double)w->dt, (double)smallest, 0.5 * (double)smallest);
-    return BOIDS_OK;
+    return check_spacing(w, what, what_size);
 }
 
 // The finer grid's factor, then the grid's cells (each at least the reach
@@ -729,14 +784,35 @@ static boids_result check_scene(boids_params *p, char *what, size_t what_size) {
     return BOIDS_OK;
 }
 
+// A noise field's scale: in its range, and times every cell centre's
+// coordinate (the noise's input) at most BOIDS_FLOW_NOISE_MAX (beyond 2^31
+// the noise has no integer part and its vectors are NaN).
+static boids_result check_flow_noise(const boids_params *p, char *what, size_t what_size) {
+    const boids_world_params *w = &p->world;
+    double s = p->flow.noise_scale, res = p->flow.resolution, far = 0.0;
+    if (!(s > 0.0 && s <= (double)BOIDS_FLOW_NOISE_SCALE_MAX))
+        FAIL(BOIDS_ERR_PARAM, "flow-field noise_scale %g (allowed: > 0 and <= %g)", s,
+             (double)BOIDS_FLOW_NOISE_SCALE_MAX);
+    for (uint32_t a = 0; a < w->dim; a++) {
+        double last = (double)w->min[a] + ((double)w->flow_dims[a] - 0.5) * res;
+        far = fmax(far, fmax(fabs((double)w->min[a] + 0.5 * res), fabs(last)));
+    }
+    if (far * s > BOIDS_FLOW_NOISE_MAX)
+        FAIL(BOIDS_ERR_PARAM,
+             "flow-field noise_scale %g x the farthest cell centre %g = %g (allowed: <= %g, a noise_scale <= %g "
+             "for this world and resolution)",
+             s, far, far * s, BOIDS_FLOW_NOISE_MAX, BOIDS_FLOW_NOISE_MAX / far);
+    return BOIDS_OK;
+}
+
 // The flow field's resolution and grid.
 static boids_result check_flow(boids_params *p, char *what, size_t what_size) {
     boids_world_params *w = &p->world;
     bool flow = false;
     for (uint32_t gi = 0; gi < w->group_count; gi++)
         flow = flow || (p->group[gi].behaviors & BOIDS_BIT(BOIDS_BI_FLOW));
-    if (!finite_pos(p->flow.resolution))
-        FAIL(BOIDS_ERR_PARAM, "flow-field resolution %g (allowed: > 0)", (double)p->flow.resolution);
+    if (!finite_pos(p->flow.resolution) || p->flow.resolution > BOIDS_MAX_EXTENT)
+        FAIL(BOIDS_ERR_PARAM, "flow-field resolution %g (allowed: > 0 and <= 1e9)", (double)p->flow.resolution);
     for (uint32_t a = 0; a < 3; a++) {
         double n = (a >= w->dim) ? 1.0 : ceil((double)w->size[a] / p->flow.resolution);
         if (n > 65536.0 && !flow)
@@ -751,7 +827,7 @@ static boids_result check_flow(boids_params *p, char *what, size_t what_size) {
     if (flow && (double)w->flow_dims[0] * w->flow_dims[1] * w->flow_dims[2] > 16777216.0)
         FAIL(BOIDS_ERR_PARAM, "flow field of %u x %u x %u cells (allowed: <= 2^24)", w->flow_dims[0], w->flow_dims[1],
              w->flow_dims[2]);
-    return BOIDS_OK;
+    return flow && p->flow.kind == BOIDS_FLOW_NOISE ? check_flow_noise(p, what, what_size) : BOIDS_OK;
 }
 
 // Check every value, then derive: the grid (cells of at least the largest

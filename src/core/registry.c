@@ -137,6 +137,19 @@ done:
     return bad;
 }
 
+// See boids/registry.h. The bounds compared as floats, as the value is
+// kept (1e-6 is below the double 1e-6).
+const char *boids_param_out_of_range(const boids_param_info *in, float x) {
+    if (!isfinite(x))
+        return "not a finite number";
+    bool strict = (in->flags & BOIDS_PF_STRICT) != 0;
+    if (strict ? !(x > (float)in->lo) : !(x >= (float)in->lo))
+        return x < 0.0f ? "negative" : x == 0.0f ? "zero" : "too small";
+    if (in->hi < 3e38 && x > (float)in->hi)
+        return "too large";
+    return NULL;
+}
+
 // FLOAT and DEGREES: one number in the parameter's range.
 static const char *parse_float(const boids_param_info *in, const char *text, unsigned trim, float *out, char *problem,
                                size_t problem_size) {
@@ -145,8 +158,8 @@ static const char *parse_float(const boids_param_info *in, const char *text, uns
                              : positive                   ? BOIDS_PARSE_POSITIVE
                                                           : 0u);
     const char *p = boids_parse_float(text, flags, out);
-    if (!p && *out < in->lo)
-        p = *out < 0.0f ? "negative" : "too small";
+    if (!p && *out < (float)in->lo)
+        p = *out < 0.0f ? "negative" : *out == 0.0f ? "zero" : "too small";
     if (!p && in->kind == BOIDS_PK_FLOAT && (double)*out > in->hi)
         p = "too large";
     if (p)
@@ -191,6 +204,9 @@ const char *boids_param_read(boids_param_id id, const char *text, unsigned trim,
             bad = problem;
         else if (!(v.f[0] <= v.f[1]))
             snprintf(problem, problem_size, "has a LO above its HI"), bad = problem;
+        for (int k = 0; k < 2 && !bad; k++) // each end in the row's range
+            if ((p = boids_param_out_of_range(in, v.f[k])))
+                snprintf(problem, problem_size, "has a %s '%g' that is %s", axis[k], (double)v.f[k], p), bad = problem;
         break;
     }
     case BOIDS_PK_AGENT:

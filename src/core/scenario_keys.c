@@ -105,7 +105,9 @@ const char *scenario_behavior_list(char *buf, size_t size) {
 int scenario_float_key(parse_ctx *c, const char *sec, const char *key, const char *value, float lo, bool strict,
                        float hi, float *f) {
     float v = 0.0f;
-    const char *p = boids_parse_float(value, BOIDS_PARSE_TRIM, &v);
+    // > 0: a normal float, as the flags' (a subnormal is "too small").
+    unsigned positive = strict && lo == 0.0f ? BOIDS_PARSE_POSITIVE : 0u;
+    const char *p = boids_parse_float(value, BOIDS_PARSE_TRIM | positive, &v);
     char expected[96];
     if (hi < 3e38f)
         snprintf(expected, sizeof expected, "a number %s %g and <= %g", strict ? ">" : ">=", (double)lo, (double)hi);

@@ -8,6 +8,7 @@
 
 #include "boids/input.h"
 #include "boids/parse.h"
+#include "boids/registry.h"
 #include "scenario_internal.h"
 
 // The keys of [obstacle], a bit each.
@@ -214,9 +215,10 @@ int scenario_flow_key(parse_ctx *c, const char *key, const char *value) {
         return 1;
     }
     if (strcmp(key, "resolution") == 0)
-        return scenario_float_key(c, "flowfield", key, value, 0.0f, true, 3.4e38f, &f->resolution);
-    if (strcmp(key, "noise_scale") == 0)
-        return scenario_float_key(c, "flowfield", key, value, 0.0f, true, 3.4e38f, &f->noise_scale);
+        return scenario_float_key(c, "flowfield", key, value, 0.0f, true, BOIDS_MAX_EXTENT, &f->resolution);
+    if (strcmp(key, "noise_scale") == 0) // (finalize: times the farthest cell, at most BOIDS_FLOW_NOISE_MAX)
+        return scenario_float_key(c, "flowfield", key, value, 0.0f, true, BOIDS_FLOW_NOISE_SCALE_MAX,
+                                  &f->noise_scale);
     if (strcmp(key, "seed") == 0) {
         uint64_t u;
         const char *p = boids_parse_uint(value, BOIDS_PARSE_TRIM, 0, 255, &u);
