@@ -597,21 +597,21 @@ static int run(const boids_options *o) {
     }
 #ifdef BOIDS_HAVE_MPI
     if (o->decompose) {
+        boids_cli_catch_interrupts();
         rc = decompose_run(o, rs.e);
         goto done;
     }
 #endif
     if ((rc = open_backend(&rs)))
         goto done;
+    boids_cli_catch_interrupts(); // from here an interrupted run finishes its step and still writes its outputs
     if (!o->quiet)
-        boids_cli_catch_interrupts();
         print_banner(o, boids_engine_params(rs.e), rs.count);
     if (o->record && (rc = open_record(&rs)))
         goto done;
     if ((rc = step_loop(&rs)))
         goto done;
     rc = finish(&rs);
-    boids_cli_catch_interrupts(); // from here an interrupted run finishes its step and still writes its outputs
 done:
     run_close_record(rs.e, &rs.out); // flushed on every exit
     boids_engine_destroy(rs.e);
