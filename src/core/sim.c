@@ -581,8 +581,8 @@ uint64_t boids_sim_hash(boids_sim *s) {
         }
         h = fnv1a(h, buf, (size_t)count * HASH_RECORD);
     }
-    return h;
     free(buf);
+    return h;
 }
 
 // The same hash of id-indexed arrays.
