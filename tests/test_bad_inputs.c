@@ -468,6 +468,10 @@ START_TEST(files_and_outputs) {
         {"--export-csv", TMP "/bad-inputs", NULL},
         {"--profile", "/nonexistent-dir/x.csv", NULL},
         {"--profile", TMP "/bad-inputs/x.txt", NULL},
+        {"--export-csv", "/proc/self/mem", NULL},                 // no file can be made in /proc/self
+        {"--save", "/proc/1/root/nonexistent-dir/x.boids", NULL}, // a /proc path resolved before the run
+        {"--save", "/dev/fd/1000", NULL},                         // a descriptor not open
+        {"--export-csv", "/dev/stdin", NULL},                     // open for reading only
     };
     for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
         program plain = {"boids-run", run_base, NULL};

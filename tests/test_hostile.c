@@ -2,7 +2,9 @@
 // executables: an output through a symbolic link is written to the link's
 // target (the link stays); a character device or a FIFO is written in
 // place (never replaced by a regular file), a FIFO with no reader fails at
-// once instead of hanging; sockets and directories are refused before the
+// once instead of hanging, one whose reader stalls gives way to SIGINT /
+// SIGTERM; a regular file reached through /proc or /dev/fd is replaced
+// whole; sockets and directories are refused before the
 // run; an output name as long as a file system allows is written (its
 // temporary name is short) and a longer one refused before the run; a
 // file-size limit (ulimit -f) is a write error, not a kill; temporaries of
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -101,8 +104,8 @@ START_TEST(device_output_in_place) {
     }
     struct stat before, after;
     ck_assert(stat(dev, &before) == 0 && S_ISCHR(before.st_mode));
-    static const char *const flags[2] = {"--export-csv", "--save"};
-    for (int k = 0; k < 2; k++) {
+    static const char *const flags[3] = {"--export-csv", "--save", "--record"}; // a recording is not fsynced there
+    for (int k = 0; k < 3; k++) {
         run_result r = run("devnull", ARGV(RUN_BIN, "--count", "40", "--steps", "2", "--quiet", flags[k], dev));
         expect_exit(&r, 0, NULL);
         run_free(&r);
@@ -157,6 +160,206 @@ START_TEST(fifo_output) {
     free(copy);
     struct stat st;
     ck_assert(stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+}
+END_TEST
+
+// The size of the file at path (-1: none).
+static long file_size(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+// Paths under /proc that reach a regular file (/proc/self/cwd/NAME,
+// /proc/self/root/...) replace it whole like any other path, and a name of
+// an open descriptor (/dev/fd/N) over a longer old file leaves none of it:
+// the snapshot loads, the CSV is a plain run's. Two outputs that meet on
+// one file under other names are refused before the run; a descriptor not
+// open, or open for reading only, too; an output no file can be made for
+// (/proc/self/mem, /proc/1/root/... where it cannot be reached) is refused
+// before the run, never found out after it.
+START_TEST(proc_and_fd_paths) {
+    ck_assert(chdir(TMP) == 0); // this test's own process: /proc/self/cwd is TMP
+    run_result r = run("plain", ARGV(RUN_BIN, "--count", "40", "--steps", "3", "--quiet", "--save", "plain.boids",
+                                     "--export-csv", "plain.csv"));
+    expect_exit(&r, 0, NULL);
+    run_free(&r);
+    long size = file_size("plain.boids");
+    ck_assert(size > 0);
+    char *plain_csv = boids_test_slurp("plain.csv");
+    char junk[30000];
+    memset(junk, 'x', sizeof junk);
+    boids_test_write("cwd.boids", junk, sizeof junk);
+    boids_test_write("root.csv", junk, sizeof junk);
+    r = run("proc-cwd", ARGV(RUN_BIN, "--count", "40", "--steps", "3", "--quiet", "--save", "/proc/self/cwd/cwd.boids",
+                             "--export-csv", "/proc/self/root" TMP "/root.csv"));
+    expect_exit(&r, 0, NULL);
+    run_free(&r);
+    ck_assert_msg(file_size("cwd.boids") == size, "/proc/self/cwd: %ld bytes, expected %ld (replaced whole)",
+                  file_size("cwd.boids"), size);
+    char *csv = boids_test_slurp("root.csv");
+    ck_assert_msg(strcmp(csv, plain_csv) == 0, "/proc/self/root: the CSV is not a plain run's");
+    free(csv);
+    free(plain_csv);
+    r = run("load-cwd", ARGV(RUN_BIN, "--load", "cwd.boids", "--steps", "1", "--quiet"));
+    expect_exit(&r, 0, NULL);
+    run_free(&r);
+    // An open descriptor over a longer old file (opened without truncation).
+    boids_test_write("fd.boids", junk, sizeof junk);
+    int fd = open("fd.boids", O_RDWR);
+    ck_assert(fd >= 0);
+    char name[64];
+    snprintf(name, sizeof name, "/dev/fd/%d", fd);
+    r = run("dev-fd", ARGV(RUN_BIN, "--count", "40", "--steps", "3", "--quiet", "--save", name));
+    expect_exit(&r, 0, NULL);
+    run_free(&r);
+    ck_assert_msg(file_size("fd.boids") == size, "/dev/fd/N: %ld bytes, expected %ld", file_size("fd.boids"), size);
+    r = run("load-fd", ARGV(RUN_BIN, "--load", "fd.boids", "--steps", "1", "--quiet"));
+    expect_exit(&r, 0, NULL);
+    run_free(&r);
+    // Two outputs on one file under two names, whether it is there or not.
+    unlink("v.csv");
+    for (int there = 0; there < 2; there++) {
+        r = run("two-names", ARGV(RUN_BIN, "--count", "40", "--steps", "1", "--export-csv", "v.csv", "--save",
+                                  "/proc/self/cwd/v.csv"));
+        expect_exit(&r, 2, "is also the file of --export-csv");
+        ck_assert_msg(!strstr(r.out, "state-hash"), "the run went ahead: %s", r.out);
+        run_free(&r);
+        boids_test_write("v.csv", "kept\n", 5);
+    }
+    r = run("fd-and-name",
+            ARGV(RUN_BIN, "--count", "40", "--steps", "1", "--export-csv", TMP "/fd.boids", "--save", name));
+    expect_exit(&r, 2, "is also the file of --export-csv");
+    run_free(&r);
+    close(fd);
+    fd = open("fd.boids", O_RDONLY);
+    ck_assert(fd >= 0);
+    snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+    r = run("fd-read-only", ARGV(RUN_BIN, "--count", "40", "--steps", "1", "--save", name));
+    expect_exit(&r, 2, "open for reading only");
+    ck_assert_msg(!strstr(r.out, "state-hash"), "the run went ahead: %s", r.out);
+    run_free(&r);
+    close(fd);
+    r = run("fd-closed", ARGV(RUN_BIN, "--count", "40", "--steps", "1", "--save", "/dev/fd/1000"));
+    expect_exit(&r, 2, "not an open descriptor");
+    ck_assert_msg(!strstr(r.out, "state-hash"), "the run went ahead: %s", r.out);
+    run_free(&r);
+    r = run("proc-mem", ARGV(RUN_BIN, "--count", "40", "--steps", "1", "--export-csv", "/proc/self/mem"));
+    expect_exit(&r, 2, "/proc/self/mem");
+    ck_assert_msg(!strstr(r.out, "state-hash"), "the run went ahead: %s", r.out);
+    run_free(&r);
+    // Init's root: written (where this process may reach it) or refused
+    // before the run; never a failure after it.
+    const char *far = "/proc/1/root" TMP "/pid1.csv";
+    r = run("proc-1-root", ARGV(RUN_BIN, "--count", "40", "--steps", "1", "--export-csv", far));
+    if (WEXITSTATUS(r.status) == 0) {
+        ck_assert_msg(file_size(far) > 0, "exit 0 but %s was not written", far);
+    } else {
+        expect_exit(&r, 2, far);
+        ck_assert_msg(!strstr(r.out, "state-hash"), "refused after the run: %s", r.err);
+    }
+    run_free(&r);
+}
+END_TEST
+
+// Starts bin with argv, stdout into out_fd (-1: /dev/null) and stderr into
+// err_path, without waiting; its pid.
+static pid_t start(const char *const *argv, int out_fd, const char *err_path) {
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int out = out_fd >= 0 ? out_fd : open("/dev/null", O_WRONLY);
+        if (err < 0 || out < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+            _exit(99);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        execv(argv[0], (char *const *)argv);
+        _exit(98);
+    }
+    return pid;
+}
+
+// Waits until the pipe whose reading end is fd holds `bytes` (its writer is
+// then blocked), at most 30 s.
+static void wait_pipe_full(int fd, int bytes, pid_t writer) {
+    for (int i = 0; i < 3000; i++) {
+        int n = 0;
+        ck_assert(ioctl(fd, FIONREAD, &n) == 0);
+        if (n >= bytes)
+            return;
+        int status;
+        ck_assert_msg(waitpid(writer, &status, WNOHANG) == 0, "the writer ended before the pipe filled");
+        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+    }
+    ck_abort_msg("the pipe did not fill in 30 s");
+}
+
+// Sends sig to pid and waits for its exit, at most `limit_s`; a process
+// still there then is killed and fails the test. Its wait status.
+static int signal_and_wait(pid_t pid, int sig, double limit_s) {
+    ck_assert(kill(pid, sig) == 0);
+    int status = 0;
+    for (int i = 0; i < (int)(limit_s * 100); i++) {
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            return status;
+        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    ck_abort_msg("still writing %.1f s after signal %d (killed)", limit_s, sig);
+    return status;
+}
+
+// A pipe or FIFO whose reader holds it open but never reads: the run that
+// fills it and waits in its write ends at SIGINT / SIGTERM, exit 130 / 143
+// with one line naming the output, in well under 2 s; a recording into
+// such a FIFO ends too. Everything bounded (a hang is killed).
+START_TEST(stalled_reader_interruptible) {
+    const char *fifo = TMP "/stalled.fifo", *err_path = TMP "/stalled.err";
+    unlink(fifo);
+    ck_assert(mkfifo(fifo, 0644) == 0);
+    int reader = open(fifo, O_RDONLY | O_NONBLOCK); // held, never read
+    ck_assert(reader >= 0);
+    static const int sigs[2] = {SIGINT, SIGTERM};
+    for (int k = 0; k < 2; k++) {
+        pid_t pid =
+            start(ARGV(RUN_BIN, "--count", "20000", "--steps", "1", "--quiet", "--export-csv", fifo), -1, err_path);
+        wait_pipe_full(reader, 60000, pid);
+        int status = signal_and_wait(pid, sigs[k], 2.0);
+        char *err = boids_test_slurp(err_path);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 128 + sigs[k],
+                      "expected exit %d, got status %#x; stderr: %s", 128 + sigs[k], status, err);
+        const char *nl = strchr(err, '\n');
+        ck_assert_msg(nl && !nl[1] && strstr(err, "stalled.fifo") &&
+                          strstr(err, sigs[k] == SIGINT ? "SIGINT" : "SIGTERM"),
+                      "expected one line naming the FIFO and the signal: %s", err);
+        free(err);
+        char drain[65536];
+        while (read(reader, drain, sizeof drain) > 0) {
+        }
+    }
+    // A recording written as the run goes (frames smaller than the pipe:
+    // the steps fill it), into the same stalled FIFO.
+    pid_t pid = start(ARGV(RUN_BIN, "--count", "500", "--steps", "100000", "--quiet", "--record", fifo), -1, err_path);
+    wait_pipe_full(reader, 60000, pid);
+    int status = signal_and_wait(pid, SIGINT, 2.0);
+    char *err = boids_test_slurp(err_path);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130 && strstr(err, "--record"),
+                  "--record: status %#x; stderr: %s", status, err);
+    free(err);
+    close(reader);
+    // stdout a pipe nobody reads: --export-csv /dev/stdout.
+    int p[2];
+    ck_assert(pipe(p) == 0);
+    pid = start(ARGV(RUN_BIN, "--count", "20000", "--steps", "1", "--quiet", "--export-csv", "/dev/stdout"), p[1],
+                err_path);
+    close(p[1]);
+    wait_pipe_full(p[0], 60000, pid);
+    status = signal_and_wait(pid, SIGINT, 2.0);
+    err = boids_test_slurp(err_path);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130, "/dev/stdout: status %#x; stderr: %s", status, err);
+    free(err);
+    close(p[0]);
 }
 END_TEST
 
@@ -509,6 +712,8 @@ int main(void) {
         {"symlink_output_kept", symlink_output_kept},
         {"device_output_in_place", device_output_in_place},
         {"fifo_output", fifo_output},
+        {"proc_and_fd_paths", proc_and_fd_paths},
+        {"stalled_reader_interruptible", stalled_reader_interruptible},
         {"socket_and_directory_refused", socket_and_directory_refused},
         {"long_names", long_names},
         {"file_size_limit", file_size_limit},

@@ -4,7 +4,8 @@
  * Offers: boids_atomic_fill (the caller's writer), boids_atomic_write,
  * boids_atomic_write_own,
  * boids_atomic_target, boids_atomic_refusal, boids_atomic_dir_of,
- * boids_atomic_sweep.
+ * boids_atomic_sweep, boids_atomic_descriptor, boids_atomic_in_place,
+ * boids_atomic_stream, boids_atomic_set_cancel.
  *
  * boids_atomic_write writes to a new temporary file in the target's
  * directory (".NAME.tmp.PID.N", NAME cut to 200 bytes so the name stays
@@ -19,10 +20,16 @@
  * The target: a symbolic link is followed to its final target, which is
  * written atomically beside it (the link stays a link). A character device
  * (/dev/null, /dev/stdout, a terminal) or a FIFO is written in place, with
- * no temporary and no rename, and so is a name of a file the process has
- * open (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/...: appended to where
- * it is a regular file, so stdout redirected to a file keeps its inode and
- * the other lines); a FIFO must have a reader when the write
+ * no temporary and no rename, and so is a name of one of the process's own
+ * descriptors (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N): the
+ * descriptor is written at its offset, so stdout redirected to a file keeps
+ * its inode and the other lines, and a regular file opened without O_APPEND
+ * ends where the content ends. Every other path under /proc
+ * (/proc/self/cwd/NAME, /proc/PID/root/...) is an ordinary path: a regular
+ * file there is replaced whole, atomically, like any other. A write in
+ * place waits for its reader with poll and fails with EINTR when the flag
+ * of boids_atomic_set_cancel rises meanwhile (a stalled pipe never holds a
+ * signal off). A FIFO must have a reader when the write
  * starts (else BOIDS_ERR_IO, errno ENXIO: never a hang). A block device, a
  * socket or a directory is refused (BOIDS_ERR_IO; errno EINVAL or EISDIR);
  * boids_atomic_refusal says why before a run. A file-size
@@ -31,6 +38,7 @@
 #ifndef BOIDS_ATOMIC_H
 #define BOIDS_ATOMIC_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -63,9 +71,23 @@ boids_result boids_atomic_write_own(const char *path, boids_atomic_fill fill, vo
 char *boids_atomic_target(const char *path);
 
 // Whether boids_atomic_write writes path in place (a character device or a
-// FIFO, through links; a name of a file the process has open: /dev/stdout,
-// /dev/stderr, /dev/fd/N, /proc/...), with no temporary and no rename.
+// FIFO, through links; a name of one of the process's own descriptors, see
+// boids_atomic_descriptor), with no temporary and no rename.
 bool boids_atomic_in_place(const char *path);
+// The descriptor that path names when it is a name of one of the process's
+// own descriptors (/dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N,
+// /proc/self/fd/N, /proc/thread-self/fd/N, /proc/PID/fd/N of this process),
+// open or not; -1 for any other path.
+int boids_atomic_descriptor(const char *path);
+// A write-only stdio stream on fd (which it closes) whose writes to a pipe,
+// FIFO, socket or character device wait for room with poll and fail with
+// EINTR when the flag of boids_atomic_set_cancel rises while they wait;
+// NULL with errno on failure (fd then stays open).
+FILE *boids_atomic_stream(int fd);
+// The flag (a signal handler's, process-wide; NULL: none) whose rise ends
+// writes in place that wait for their reader (see above). A flag already up
+// when such a write starts does not end it.
+void boids_atomic_set_cancel(const volatile sig_atomic_t *flag);
 
 // Why path cannot be written by boids_atomic_write ("is a directory", "is a
 // block device (a disk): not overwritten", "is a socket"), a static string;

@@ -18,7 +18,9 @@
  * Durability: the header and group block are written first and each frame
  * is appended and flushed as it is recorded, so a recording is valid after
  * any completed frame, even if the process dies (no trailer, nothing is
- * rewritten); close fsyncs. An interrupted write leaves a truncated last
+ * rewritten); close fsyncs a regular file (a pipe, FIFO or device is
+ * written through boids_atomic_stream: it waits for its reader with poll,
+ * and gives up when a signal's flag rises). An interrupted write leaves a truncated last
  * frame, which the reader reports and skips. (Unlike snapshots this is not
  * a temporary file renamed at the end: a recording in progress must be
  * readable.)

@@ -318,9 +318,12 @@ void boids_cli_catch_interrupts(void) {
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;
     // A second signal stops the program at once (the handler is reset); a
-    // write or fsync under way is resumed, not failed with EINTR.
+    // write or fsync under way is resumed, not failed with EINTR. A write
+    // to a pipe, FIFO or device waits with poll and gives up when the flag
+    // rises (boids_atomic_set_cancel): a reader that stalls holds no signal off.
     sa.sa_flags = SA_RESETHAND | SA_RESTART;
     sigemptyset(&sa.sa_mask);
+    boids_atomic_set_cancel(&interrupted_by);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 }
@@ -345,6 +348,14 @@ int boids_cli_check_kernel(const char *prog, const boids_options *o, bool gpu) {
 
 // See cli.h.
 int boids_cli_check_output(const char *prog, const char *flag, const char *path, const char *expected) {
+    // One of the process's descriptors (/dev/stdout, /dev/fd/3): open for writing.
+    int own = boids_atomic_descriptor(path);
+    int fl = own >= 0 ? fcntl(own, F_GETFL) : 0;
+    if (fl < 0 || (own >= 0 && (fl & O_ACCMODE) == O_RDONLY)) {
+        boids_cli_error(prog, flag, path, "an open descriptor of this process, open for writing", "%s",
+                        fl < 0 ? "is not an open descriptor of this process" : "is open for reading only");
+        return 2;
+    }
     // A device or FIFO (through links too) is written in place: nothing to make.
     if (boids_atomic_in_place(path))
         return 0;
@@ -395,8 +406,8 @@ int boids_cli_check_output(const char *prog, const char *flag, const char *path,
                 unlink(probe);
                 break;
             }
-            if (errno != EEXIST) {
-                boids_cli_error(prog, flag, path, expected, "cannot be written: directory '%s': %s", dir,
+            if (errno != EEXIST) { // what the write's temporary would meet (/proc/self, a read-only mount)
+                boids_cli_error(prog, flag, path, expected, "cannot be written: no file can be made in '%s': %s", dir,
                                 strerror(errno));
                 rc = 2;
                 break;
@@ -409,14 +420,17 @@ int boids_cli_check_output(const char *prog, const char *flag, const char *path,
     return rc;
 }
 
-// Do a and b name the same file (through links; for a file not there yet,
-// the same name in the same directory)? Character devices and FIFOs never
-// clash (/dev/null may take every output).
+// Do a and b name the same file, by device and inode whatever the names
+// (through links, /proc/self/cwd/NAME, /dev/fd/N; for a file not there yet,
+// the same name in the same directory)? Character devices, FIFOs, pipes and
+// sockets never clash: they take one output after another (/dev/null may
+// take every output), nothing is replaced.
 static bool same_file(const char *a, const char *b) {
-    if (boids_atomic_in_place(a) || boids_atomic_in_place(b))
-        return false;
     struct stat sa, sb;
     bool ha = stat(a, &sa) == 0, hb = stat(b, &sb) == 0;
+    if ((ha && (S_ISCHR(sa.st_mode) || S_ISFIFO(sa.st_mode) || S_ISSOCK(sa.st_mode))) ||
+        (hb && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))))
+        return false;
     if (ha && hb)
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
     if (ha != hb)

@@ -2,6 +2,7 @@
 // the end of a run (--export-csv, --save, --record, --profile) and their
 // flush after a GPU fault, from the last state read back before it.
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,15 +10,34 @@
 #include "progress.h"
 #include "run_outputs.h"
 
+// After an output's write failed: when SIGINT / SIGTERM arrived during it
+// (flag_before: the interrupt flag when it began) the write was one to a
+// pipe, FIFO or device whose reader took no more, given up at the signal:
+// one line and 128 + the signal. Else 0 (the caller reports the failure).
+static int cut_by_signal(const char *flag, const char *path, int flag_before) {
+    int sig = boids_cli_interrupted();
+    if (flag_before || !sig)
+        return 0;
+    boids_progress_clear();
+    boids_cli_error(PROG, flag, path, NULL, "not written whole: %s arrived while it waited for its reader",
+                    sig == SIGINT ? "SIGINT" : "SIGTERM");
+    return 128 + sig;
+}
+
 // See run_outputs.h. --save: the state of now and the scenario's schedule
-// to the snapshot; returns 0, 3 (one line printed; an existing file is left as it was) or -1
+// to the snapshot; returns 0, 3 (one line printed; an existing file is left as it was),
+// 130 / 143 (a signal cut a write to a pipe short) or -1
 // for a GPU fault (nothing written, the caller stops).
 int run_save(const boids_options *o, boids_engine *e) {
     char err[1200];
+    int before = boids_cli_interrupted();
     boids_result r = boids_engine_save(e, o->save, err, sizeof err);
     if (r == BOIDS_ERR_GPU_LOST || r == BOIDS_ERR_GL_ERRORS)
         return -1;
     if (r != BOIDS_OK) {
+        int cut = cut_by_signal("--save", o->save, before);
+        if (cut)
+            return cut;
         boids_progress_clear(); // --save-every during the run
         fprintf(stderr, "%s: --save: %s\n", PROG, err);
         return EXIT_ENVIRONMENT;
@@ -105,32 +125,41 @@ int run_flush_after_fault(const boids_options *o, boids_engine *e, run_outputs *
 // See run_outputs.h: the outputs of a run that ended without a fault, in
 // this order (a failure stops at it).
 int run_write_outputs(const boids_options *o, boids_engine *e, run_outputs *out) {
+    int before = boids_cli_interrupted(), rc;
     if (o->export_csv) {
         char err[512];
         if (boids_engine_write_csv(e, o->export_csv, err, sizeof err) != BOIDS_OK) {
-            boids_cli_error(PROG, "--export-csv", o->export_csv, NULL, "could not be written: %s", strerror(errno));
+            int saved = errno;
+            if ((rc = cut_by_signal("--export-csv", o->export_csv, before)))
+                return rc;
+            boids_cli_error(PROG, "--export-csv", o->export_csv, NULL, "could not be written: %s", strerror(saved));
             return EXIT_ENVIRONMENT;
         }
     }
-    if (o->save && run_save(o, e) != 0)
-        return EXIT_ENVIRONMENT;
+    if (o->save && (rc = run_save(o, e)) != 0)
+        return rc > 0 ? rc : EXIT_ENVIRONMENT;
     if (out->recording) {
         uint32_t frames = 0;
         char rec_err[512];
         boids_result rr = boids_engine_record_close(e, &frames, NULL, rec_err, sizeof rec_err);
         out->recording = false;
-        if (rr != BOIDS_OK) {
+        if (rr != BOIDS_OK) { // in an interrupted run: a stalled reader's flush given up, 128 + the signal
             fprintf(stderr, "%s: --record: %s\n", PROG, rec_err);
-            return EXIT_ENVIRONMENT;
+            return boids_cli_interrupted() ? 128 + boids_cli_interrupted() : EXIT_ENVIRONMENT;
         }
         if (!o->quiet)
             printf("recorded: %s (%u frames, every %llu steps)\n", o->record, frames,
                    (unsigned long long)o->record_every);
     }
     if (out->profile) {
-        int prc = boids_profile_write(out->profile);
-        if (prc)
-            return prc;
+        char why[256];
+        before = boids_cli_interrupted();
+        if (boids_profile_write_quiet(out->profile, why, sizeof why) != 0) {
+            if ((rc = cut_by_signal("--profile", o->profile, before)))
+                return rc;
+            boids_cli_error(PROG, "--profile", o->profile, NULL, "could not be written: %s", why);
+            return EXIT_ENVIRONMENT;
+        }
         boids_profile_summary(out->profile, o->quiet || boids_cli_interrupted() ? stderr : stdout);
     }
     return 0;

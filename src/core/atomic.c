@@ -1,13 +1,17 @@
 // src/core/atomic.c: files written whole or not at all (boids/atomic.h):
 // a temporary file in the target's directory, fsync, rename, fsync of the
 // directory; through a symbolic link to its target; in place for character
-// devices and FIFOs; never to block devices, sockets or directories.
+// devices, FIFOs and the process's own descriptors, through writes that wait
+// with poll and give up when a signal's flag rises; never to block devices,
+// sockets or directories.
+#define _GNU_SOURCE // fopencookie
 #include "boids/atomic.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -173,56 +177,153 @@ static void sync_directory(const char *path) {
     free(dir);
 }
 
-// A name of a file the process already has open (/dev/stdout, /dev/stderr,
-// /dev/fd/N, /proc/self/fd/N, any /proc link): written in place, never
-// replaced, whatever it is (stdout redirected to a file keeps its inode).
-static bool open_file_alias(const char *path) {
-    return strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/dev/fd/", 8) == 0 || strcmp(path, "/dev/stdout") == 0 ||
-           strcmp(path, "/dev/stderr") == 0;
+// See boids/atomic.h.
+int boids_atomic_descriptor(const char *path) {
+    static const char *const streams[3] = {"/dev/stdin", "/dev/stdout", "/dev/stderr"};
+    for (int k = 0; k < 3; k++)
+        if (strcmp(path, streams[k]) == 0)
+            return k;
+    const char *digits = NULL;
+    char own[48];
+    snprintf(own, sizeof own, "/proc/%ld/fd/", (long)getpid());
+    static const char *const dirs[3] = {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"};
+    for (int k = 0; k < 3 && !digits; k++)
+        if (strncmp(path, dirs[k], strlen(dirs[k])) == 0)
+            digits = path + strlen(dirs[k]);
+    if (!digits && strncmp(path, own, strlen(own)) == 0)
+        digits = path + strlen(own);
+    if (!digits || *digits < '0' || *digits > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    long fd = strtol(digits, &end, 10);
+    return *end || errno || fd > INT_MAX ? -1 : (int)fd;
 }
 
 // See boids/atomic.h.
 bool boids_atomic_in_place(const char *path) {
     struct stat st;
-    return open_file_alias(path) || (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)));
+    return boids_atomic_descriptor(path) >= 0 ||
+           (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)));
 }
 
-// Writes fill's content straight into the character device, FIFO or
-// already open file at path (no temporary: /dev/null, /dev/stdout, a pipe a
-// reader holds); appended where it is a regular file.
-static boids_result write_in_place(const char *path, boids_atomic_fill fill, void *ctx) {
-    // One of this process's own descriptors: written through a duplicate,
-    // sharing its offset, after what stdio holds for it.
-    long own = -1;
-    const char *digits = NULL;
-    if (strcmp(path, "/dev/stdout") == 0)
-        own = 1;
-    else if (strcmp(path, "/dev/stderr") == 0)
-        own = 2;
-    else if (strncmp(path, "/dev/fd/", 8) == 0)
-        digits = path + 8;
-    else if (strncmp(path, "/proc/self/fd/", 14) == 0)
-        digits = path + 14;
-    if (digits) {
-        char *end;
-        own = strtol(digits, &end, 10);
-        if (end == digits || *end)
-            own = -1;
+// The flag of boids_atomic_set_cancel (NULL: writes in place wait as long
+// as their reader does).
+static const volatile sig_atomic_t *cancel_flag;
+
+// See boids/atomic.h.
+void boids_atomic_set_cancel(const volatile sig_atomic_t *flag) {
+    cancel_flag = flag;
+}
+
+// A stream of boids_atomic_stream: its descriptor, whether that is a
+// regular file (never waited on), whether it is non-blocking, whether the
+// flag was already up when it opened (then a later signal ends the program:
+// the handler is reset), and the first failure's errno.
+typedef struct in_place_stream {
+    int fd;
+    bool regular, nonblocking, flag_was_up;
+    int err;
+} in_place_stream;
+
+// Writes all of buf, waiting with poll (a tenth of a second at a time) for
+// room, so that a signal whose handler restarts system calls still ends the
+// wait: when the cancel flag has risen and there is no room, the write fails
+// with EINTR (a reader that keeps reading gets the whole content). A blocking
+// descriptor (one the process was given) is written PIPE_BUF bytes at a
+// time after poll says there is room, which a pipe takes without blocking.
+static ssize_t stream_write(void *cookie, const char *buf, size_t size) {
+    in_place_stream *s = cookie;
+    size_t done = 0;
+    while (done < size && !s->err) {
+        if (!s->regular) {
+            struct pollfd p = {.fd = s->fd, .events = POLLOUT};
+            int ready = poll(&p, 1, 100);
+            if (ready < 0 && errno != EINTR)
+                s->err = errno;
+            else if (ready <= 0 && cancel_flag && *cancel_flag && !s->flag_was_up)
+                s->err = EINTR; // waiting for room when the signal came
+            if (ready <= 0)
+                continue;
+        }
+        size_t chunk = size - done;
+        if (!s->regular && !s->nonblocking && chunk > PIPE_BUF)
+            chunk = PIPE_BUF;
+        ssize_t n = write(s->fd, buf + done, chunk);
+        if (n > 0)
+            done += (size_t)n;
+        else if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+            s->err = n == 0 ? EIO : errno;
     }
+    if (s->err) {
+        errno = s->err;
+        return -1;
+    }
+    return (ssize_t)done;
+}
+
+// Closes the stream's descriptor and frees it; fails with the stream's
+// first error, if any.
+static int stream_close(void *cookie) {
+    in_place_stream *s = cookie;
+    int rc = close(s->fd);
+    int err = s->err;
+    free(s);
+    if (err) {
+        errno = err;
+        return -1;
+    }
+    return rc;
+}
+
+// See boids/atomic.h.
+FILE *boids_atomic_stream(int fd) {
+    struct stat st;
+    in_place_stream *s = calloc(1, sizeof *s);
+    if (!s || fstat(fd, &st) != 0) {
+        int e = s ? errno : ENOMEM;
+        free(s);
+        errno = e;
+        return NULL;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    s->fd = fd;
+    s->regular = S_ISREG(st.st_mode);
+    s->nonblocking = fl >= 0 && (fl & O_NONBLOCK);
+    s->flag_was_up = cancel_flag && *cancel_flag;
+    FILE *f = fopencookie(s, "wb", (cookie_io_functions_t){.write = stream_write, .close = stream_close});
+    if (!f) {
+        free(s);
+        errno = ENOMEM;
+        return NULL;
+    }
+    setvbuf(f, NULL, _IOFBF, 1u << 16); // a pipe's worth a write
+    return f;
+}
+
+// Writes fill's content straight into the character device or FIFO at
+// path, or into the process's own descriptor a name such as /dev/stdout or
+// /dev/fd/3 gives (no temporary: /dev/null, /dev/stdout, a pipe a reader
+// holds). An own descriptor is written through a duplicate sharing its
+// offset, after what stdio holds for it; where it is a regular file opened
+// without O_APPEND, the file ends where the content ends (nothing of a
+// longer old file is left after it).
+static boids_result write_in_place(const char *path, boids_atomic_fill fill, void *ctx) {
+    int own = boids_atomic_descriptor(path);
     int fd;
     if (own >= 0) {
         fflush(stdout);
         fflush(stderr);
-        fd = dup((int)own);
-    } else {
+        fd = dup(own);
+    } else { // O_NONBLOCK: a FIFO without a reader fails (ENXIO), never a hang
         fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY);
     }
     if (fd < 0)
         return BOIDS_ERR_IO; // errno: ENXIO for a FIFO with no reader
-    int flags = fcntl(fd, F_GETFL);
-    if (flags >= 0 && own < 0)
-        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-    FILE *f = fdopen(fd, "wb");
+    struct stat st;
+    int fl = fcntl(fd, F_GETFL);
+    bool trim = own >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && fl >= 0 && !(fl & O_APPEND);
+    FILE *f = boids_atomic_stream(fd);
     if (!f) {
         int e = errno;
         close(fd);
@@ -231,8 +332,11 @@ static boids_result write_in_place(const char *path, boids_atomic_fill fill, voi
     }
     int err = 0;
     errno = 0;
-    if (!fill(f, ctx) || ferror(f))
+    if (!fill(f, ctx) || ferror(f) || fflush(f) != 0)
         err = errno ? errno : EIO;
+    off_t end = trim && !err ? lseek(fd, 0, SEEK_CUR) : -1;
+    if (end >= 0 && ftruncate(fd, end) != 0)
+        err = errno;
     if (fclose(f) != 0 && !err)
         err = errno ? errno : EIO;
     errno = err;

@@ -36,6 +36,7 @@ static size_t frame_raw_bytes(uint32_t count, uint32_t components) {
 
 struct boids_recorder {
     FILE *f;
+    bool regular; // a regular file (fsynced at the end); else a pipe, FIFO or device
     char *path;
     uint32_t count, components, frames;
     uint64_t every, last_step;
@@ -58,7 +59,8 @@ static boids_result write_block(boids_recorder *rec, const char tag[4], uint64_t
     uLong crc = crc_bytes(crc32(0L, h, 28), rec->packed, c);
     put_u32(h + 28, (uint32_t)crc);
     if (fwrite(h, 1, sizeof h, rec->f) != sizeof h || fwrite(rec->packed, 1, c, rec->f) != c || fflush(rec->f) != 0)
-        return fail(err, es, rec->path, BOIDS_ERR_IO, "cannot be written: %s", strerror(errno));
+        return fail(err, es, rec->path, BOIDS_ERR_IO, "cannot be written: %s",
+                    errno == EINTR ? "a signal came while it waited for its reader" : strerror(errno));
     return BOIDS_OK;
 }
 
@@ -104,15 +106,19 @@ boids_result boids_record_open(const char *path, const boids_sim *s, uint64_t ev
     strcpy(rec->path, path);
     // Appended frame by frame, not renamed into place: written through a
     // link, in place on a device; a FIFO with no reader fails at once
-    // (O_NONBLOCK: never a hang), a directory, block device or socket is refused.
+    // (O_NONBLOCK: never a hang), a directory, block device or socket is
+    // refused. A pipe, FIFO or device is written through boids_atomic_stream
+    // (a reader that stalls holds no signal off).
     const char *why = boids_atomic_refusal(path);
     int fd = why ? -1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY, 0666);
-    if (fd >= 0) {
+    struct stat st;
+    rec->regular = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (rec->regular) {
         int fl = fcntl(fd, F_GETFL);
         if (fl >= 0)
             fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     }
-    if (fd < 0 || !(rec->f = fdopen(fd, "wb"))) {
+    if (fd < 0 || !(rec->f = rec->regular ? fdopen(fd, "wb") : boids_atomic_stream(fd))) {
         boids_result r = fail(err, err_size, path, BOIDS_ERR_IO, "cannot be created: %s",
                               why              ? why
                               : errno == ENXIO ? "a FIFO with no reader"
@@ -192,8 +198,9 @@ boids_result boids_record_close(boids_recorder *rec, char *err, size_t err_size)
     if (!rec)
         return BOIDS_OK;
     boids_result r = BOIDS_OK;
-    if (fflush(rec->f) != 0 || fsync(fileno(rec->f)) != 0)
-        r = fail(err, err_size, rec->path, BOIDS_ERR_IO, "cannot be flushed: %s", strerror(errno));
+    if (fflush(rec->f) != 0 || (rec->regular && fsync(fileno(rec->f)) != 0))
+        r = fail(err, err_size, rec->path, BOIDS_ERR_IO, "cannot be flushed: %s",
+                 errno == EINTR ? "a signal came while it waited for its reader" : strerror(errno));
     int c = fclose(rec->f);
     rec->f = NULL;
     if (c != 0 && r == BOIDS_OK)
