@@ -428,6 +428,20 @@ START_TEST(csv_bad_group_rejected) {
 }
 END_TEST
 
+// A group the parameters lack (one group without a scenario) is refused,
+// naming the agent, not given the defaults' parameters; with a scenario of
+// three groups the same file runs.
+START_TEST(csv_group_beyond_groups_rejected) {
+    char path[512];
+    write_tmp("group-two.csv", "id,group,px,py,vx,vy\n0,0,1,2,0.5,0\n1,2,3,4,0,1\n", path, sizeof path);
+    expect_error(ARGV("--init", path), ARGV("--init: '", "agent 1 is in group 2", "groups 0..0"));
+    run_result r = run_boids(ARGV("--init", path, "--scenario", "predators-prey", "--count", "2", "--steps", "1"));
+    ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "three groups: status %d, stderr: %s",
+                  r.status, r.err);
+    boids_test_run_free(&r);
+}
+END_TEST
+
 START_TEST(csv_2d_file_in_3d_run_rejected) {
     char path[512];
     write_tmp("flat.csv", "id,group,px,py,vx,vy\n0,0,1,2,0.5,0\n", path, sizeof path);
@@ -773,6 +787,7 @@ int main(void) {
         CASE(csv_empty_file_rejected),
         CASE(csv_nonexistent_file_named),
         CASE(csv_bad_group_rejected),
+        CASE(csv_group_beyond_groups_rejected),
         CASE(csv_2d_file_in_3d_run_rejected),
         CASE(csv_count_mismatch_rejected),
         CASE(csv_count_with_scenario),

@@ -154,6 +154,24 @@ def test_engine_message_in_value_error():
             sim.set_agents(np.zeros((10, 2)), np.zeros((10, 2)), np.full(10, 7))
 
 
+@pytest.mark.parametrize("row,match", [
+    ("1,0,150,50,1,0", "agent 1 is outside the world on axis x"),
+    ("1,0,50,50,40,0", "agent 1 is faster"),
+    ("1,3,50,50,1,0", "agent 1 is in group 3"),
+])
+def test_init_held_to_boids_run_rules(tmp_path, row, match):
+    """init= follows boids-run --init's rules: an agent outside the world, too
+    fast or in a group the parameters lack is refused naming it (not wrapped,
+    slowed down or given the defaults), and boids-run refuses the same file."""
+    csv = tmp_path / "o.csv"
+    csv.write_text("id,group,px,py,vx,vy\n0,0,10,10,1,0\n" + row + "\n")
+    with pytest.raises(ValueError, match=match):
+        boids.Simulation(init=str(csv), world=(100, 100))
+    run = subprocess.run([os.path.join(BIN_DIR, "boids-run"), "--init", str(csv), "--world", "100x100",
+                          "--steps", "1"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and match in run.stderr, run.stderr
+
+
 def test_files_raise_os_error(tmp_path):
     """A missing or malformed snapshot, an unwritable path: OSError."""
     with pytest.raises(OSError, match="nothing.boids"):

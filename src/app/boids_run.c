@@ -162,21 +162,16 @@ static int create_engine(const boids_options *o, uint32_t count, float (*pos)[4]
         free(eff);
         return rc;
     }
-    if (group) { // the snapshot may use more groups than the default one
-        uint32_t max_group = 0;
-        for (uint32_t i = 0; i < count; i++)
-            max_group = group[i] > max_group ? group[i] : max_group;
-        if (max_group + 1 > params.world.group_count) {
-            params.world.group_count = max_group + 1;
-            char what[256] = "";
-            boids_result r = boids_params_finalize(&params, what, sizeof what);
-            if (r != BOIDS_OK) {
-                boids_cli_error(PROG, "--init", o->init_csv, NULL, "needs %u groups, rejected: %s (%s)", max_group + 1,
-                                boids_result_str(r), what);
-                return EXIT_INPUT;
-            }
+    // The groups' parameters come from the scenario and the flags: a row of
+    // a group they do not have is refused (not given the defaults' group).
+    for (uint32_t i = 0; group && i < count; i++)
+        if (group[i] >= params.world.group_count) {
+            char expected[160];
+            snprintf(expected, sizeof expected, "groups 0..%u (the groups of --scenario or the flags)",
+                     params.world.group_count - 1);
+            boids_cli_error(PROG, "--init", o->init_csv, expected, "agent %u is in group %u", i, group[i]);
+            return EXIT_INPUT;
         }
-    }
     // --init's rows are held to the rules a snapshot's agents are (a state a
     // step leaves): nothing is moved or slowed down without a word.
     for (uint32_t i = 0; pos && vel && group && i < count; i++) {
@@ -314,6 +309,7 @@ static int check_build(const boids_options *o, bool gpu) {
 #endif
     return 0;
 }
+
 // A signal during the set-up (reading the initial state, making up to 16 M
 // agents, moving them to the GPU), before anything is written: the program
 // ends at once, exit 128 + the signal, with one line (write and _exit are
@@ -333,7 +329,6 @@ static void catch_setup_signals(void) {
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 }
-
 
 // The set-up: the initial state (--load, --init or the flags), the
 // outputs' paths and --profile, the CPU engine; returns 0, -1 when there

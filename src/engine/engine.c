@@ -14,6 +14,7 @@
 
 #include <glad/gl.h>
 
+#include "boids/behaviors.h"
 #include "boids/snapshot.h"
 #include "engine_private.h"
 
@@ -225,6 +226,31 @@ static void say_not_created(const boids_params *p, boids_result r, char *err, si
         engine_say(err, err_size, "cannot create a simulation of %u agents: %s", p->world.count, boids_result_str(r));
 }
 
+// The initial agents of a desc, held to boids-run --init's rules (a state a
+// step leaves): a group the parameters have, inside the world, no faster
+// than the agent's maxspeed; nothing is moved or slowed down without a word.
+static boids_result check_initial_agents(const boids_params *p, const boids_engine_desc *d, char *err,
+                                         size_t err_size) {
+    for (uint32_t i = 0; i < p->world.count; i++) {
+        char why[200];
+        if (d->group[i] >= p->world.group_count) {
+            engine_say(err, err_size,
+                       "agents: agent %u is in group %u, and the parameters have %u group%s (0..%u); expected "
+                       "the groups of the scenario or options",
+                       i, d->group[i], p->world.group_count, p->world.group_count == 1 ? "" : "s",
+                       p->world.group_count - 1);
+            return BOIDS_ERR_ARGUMENT;
+        }
+        if (boids_agent_check(p, i, d->pos[i], d->vel[i], d->group[i], why, sizeof why)) {
+            engine_say(err, err_size,
+                       "agents: agent %u %s; expected agents inside the world and no faster than their maxspeed", i,
+                       why);
+            return BOIDS_ERR_ARGUMENT;
+        }
+    }
+    return BOIDS_OK;
+}
+
 // See boids/engine.h.
 boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *desc, char *err, size_t err_size) {
     if (engine_null(out, "boids_engine_create", "out", "where to put the engine", err, err_size))
@@ -249,6 +275,8 @@ boids_result boids_engine_create(boids_engine **out, const boids_engine_desc *de
                    d->pos ? "yes" : "no", d->vel ? "yes" : "no", d->group ? "yes" : "no");
         r = BOIDS_ERR_ARGUMENT;
     }
+    if (r == BOIDS_OK && d->pos)
+        r = check_initial_agents(&e->sim->p, d, err, err_size);
     if (r == BOIDS_OK && d->pos && (r = boids_sim_set_agents(e->sim, d->pos, d->vel, d->group)) != BOIDS_OK)
         engine_say(err, err_size, "agents: rejected by the simulation: %s", boids_result_str(r));
     if (r == BOIDS_OK) {
