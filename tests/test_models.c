@@ -360,6 +360,31 @@ START_TEST(milling_by_hand) {
 }
 END_TEST
 
+// Positions far outside the world or not finite (a state a step would
+// refuse; the statistics are public and may be asked of any arrays): the
+// centre's and the milling's fixed-point sums saturate each agent at 64
+// worlds (a NaN counts 0) instead of overflowing int64 (UBSan's signed
+// overflow; the centre was then ~1e11 away). One agent at x = 1e30 and
+// one at 5 in a walls world 100 wide: x's fractions 64 and 0.05, the centre
+// 100 (64 + 0.05) / 2 = 3202.5; a NaN and 5: 100 (0 + 0.05) / 2 = 2.5.
+START_TEST(stats_saturate) {
+    boids_params p;
+    model_params(&p, 2, 2, BOIDS_RULES_VICSEK, 100.0f, 1.0f);
+    p.world.boundary = BOIDS_BOUNDARY_WALLS;
+    const float far[2] = {1e30f, NAN}, want[2] = {3202.5f, 2.5f};
+    const uint32_t group[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        const float pos[2][4] = {{far[k], 50, 0, 0}, {5, 50, 0, 0}}, vel[2][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}};
+        float centre[3];
+        boids_stats_centre(&p.world, 2, pos, group, BOIDS_STATS_ALL, centre);
+        ck_assert_msg(fabsf(centre[0] - want[k]) < 1e-3f, "x %g and 5: centre x %g, expected %g", (double)far[k],
+                      (double)centre[0], (double)want[k]);
+        double m = boids_stats_milling(&p.world, 2, pos, vel, group, BOIDS_STATS_ALL);
+        ck_assert_msg(isfinite(m) && m >= 0.0 && m <= 1.0, "x %g and 5: milling %g, expected 0..1", (double)far[k], m);
+    }
+}
+END_TEST
+
 // Bad parameters of the models are refused with their name and range.
 START_TEST(models_params_refused) {
     static const struct {
@@ -419,6 +444,7 @@ static Suite *models_suite(void) {
     suite_add_tcase(s, both);
     TCase *st = tcase_create("stats");
     tcase_add_test(st, milling_by_hand);
+    tcase_add_test(st, stats_saturate);
     suite_add_tcase(s, st);
     return s;
 }

@@ -14,8 +14,13 @@
 static const double TWO_PI = 6.283185307179586476925;
 
 // A value of magnitude <= 1 in fixed point (BOIDS_FIX_UNIT): truncated, so
-// the sum over agents is an integer sum, the same in any order.
+// the sum over agents is an integer sum, the same in any order. Saturated
+// at +-64 (an agent 64 worlds away; a NaN counts 0): 2^24 agents of 2^38
+// each stay inside int64, where a huge or non-finite position would
+// overflow the conversion and the sum.
 static int64_t fix_unit(double v) {
+    if (!(fabs(v) <= 64.0))
+        v = isnan(v) ? 0.0 : copysign(64.0, v);
     return (int64_t)(v * BOIDS_FIX_UNIT);
 }
 
