@@ -27,7 +27,8 @@ extern "C" {
     X(BOIDS_ERR_GPU_LIMIT, "the GPU cannot hold this many agents")         \
     X(BOIDS_ERR_BODY, "bad arguments for a body")                          \
     X(BOIDS_ERR_GPU_LOST, "the OpenGL context was lost")                    \
-    X(BOIDS_ERR_GL_ERRORS, "OpenGL reported errors")
+    X(BOIDS_ERR_GL_ERRORS, "OpenGL reported errors")                         \
+    X(BOIDS_ERR_NONFINITE, "the state is not finite")
 
 typedef enum boids_result {
 #define BOIDS_X_ENUM(code, text) code,

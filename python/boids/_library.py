@@ -171,7 +171,7 @@ boids_result boids_ensemble_run(const boids_plan *p, const boids_ensemble_desc *
 
 # boids/error.h's codes, in order.
 _OK, _NOMEM, _ARGUMENT, _COUNT, _WORLD, _RADIUS, _CELL, _PARAM, _PATH = range(9)
-_IO, _FORMAT, _GL, _SHADER, _GPU_LIMIT, _BODY, _GPU_LOST, _GL_ERRORS = range(9, 17)
+_IO, _FORMAT, _GL, _SHADER, _GPU_LIMIT, _BODY, _GPU_LOST, _GL_ERRORS, _NONFINITE = range(9, 18)
 _RUNTIME = {_GL, _SHADER, _GPU_LIMIT, _GPU_LOST, _GL_ERRORS}
 _FILE = {_IO, _FORMAT}
 _MAX_GROUPS = 64  # more than BOIDS_MAX_GROUPS: the loops stop at the engine's count
@@ -249,6 +249,8 @@ def _raise(code, message):
     line = message or what
     if code == _NOMEM:
         raise MemoryError(line)
+    if code == _NONFINITE:  # the state is not finite: the engine steps no more (set_agents starts anew)
+        raise FloatingPointError(line)
     if code in _RUNTIME:
         raise RuntimeError(line)
     if code in _FILE:

@@ -287,7 +287,11 @@ class Simulation(_Closable):
 
     def step(self, n: int = 1) -> None:
         """Runs n steps (an integer 0..2^64-1: TypeError for another type,
-        ValueError outside); RuntimeError on a GPU fault (the fault's line).
+        ValueError outside); RuntimeError on a GPU fault (the fault's line);
+        FloatingPointError when the state is not finite (its line names the
+        step, the agent and its group's behaviours; on the GPU found at the
+        next read-back: stats, positions, save), after which the simulation
+        steps no more until set_agents gives it a new state.
         The steps run in calls of about a tenth of a second, so Ctrl-C
         (KeyboardInterrupt) stops a long run between two steps, the state
         that of the last whole step (``steps`` says which)."""

@@ -553,3 +553,47 @@ def test_keyboard_interrupt_between_steps():
     with boids.Simulation(count=3000, seed=5, threads=1) as again:
         again.step(steps)
         assert "%016x" % again.state_hash == words[2]
+
+
+# ---- ranges that keep a state finite, and a state that is not ---------------------
+
+
+@pytest.mark.parametrize("kwargs,words", [
+    ({"maxspeed": 1.2e-38, "behaviors": "offset"}, "maxspeed"),
+    ({"dt": 1.2e-38}, "dt"),
+    ({"maxforce": 1e37, "behaviors": "avoid"}, "maxforce"),
+    ({"predict": 3.4e38}, "predict"),
+    ({"origin": (1e8, 1e8), "world": (1000, 1000)}, "origin 1e+08,1e+08: positions at the far corner"),
+])
+def test_values_that_made_nan_refused(kwargs, words):
+    """The values whose runs turned every agent into NaN, and a world too far
+    from 0 for a step to move an agent: refused as boids-run refuses them
+    (the same registry ranges, the same finalize)."""
+    with pytest.raises(ValueError, match=re.escape(words)):
+        boids.Simulation(count=100, **kwargs)
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_state_not_finite_raises(backend, monkeypatch):
+    """A NaN planted in agent 3 after step 2 (BOIDS_DEBUG nan=3@2): on the
+    CPU the step that made it raises FloatingPointError naming the step, the
+    agent and its group's behaviours; on the GPU (checked at its read-backs)
+    the next read-back does. The engine then steps no more, and new agents
+    from set_agents start it anew."""
+    monkeypatch.setenv("BOIDS_DEBUG", "nan=3@2")
+    with boids.Simulation(count=20, seed=3, backend=backend) as sim:
+        sim.step(1)
+        if backend == "cpu":
+            with pytest.raises(FloatingPointError, match="not finite after step 2: agent 3 of group 0 "
+                                                         r"\(behaviours separation, alignment, cohesion\)"):
+                sim.step(5)
+            assert sim.steps == 2
+        else:
+            sim.step(5)
+            with pytest.raises(FloatingPointError, match="not finite at step 6 .*: agent 3 of group 0"):
+                sim.stats()
+        with pytest.raises(FloatingPointError, match="agent 3"):
+            sim.step(1)
+        sim.set_agents(np.full((20, 2), 10.0), np.zeros((20, 2)), np.zeros(20, int))
+        sim.step(1)
+        assert np.isfinite(sim.positions).all()

@@ -57,6 +57,50 @@ static void append(char *buf, size_t size, const char *fmt, ...) {
     va_end(ap);
 }
 
+// After a state that is not finite (the engine's fault BOIDS_ERR_NONFINITE):
+// no more steps. --export-csv and --save are not written (a file of that
+// state, or of an earlier one, would look whole; one there is left as it
+// was, and --save-every's last snapshot stays); the recording is closed
+// with its frames, every one finite (a frame is written only from a checked
+// state), the last before the problem; --profile gets the steps run. Prints
+// ONE line: the problem (step, agent, group, behaviours) and what each
+// output holds; returns 3.
+static int flush_after_nonfinite(const boids_options *o, boids_engine *e, run_outputs *out) {
+    char line[4096], problem[1024];
+    boids_engine_check(e, problem, sizeof problem);
+    snprintf(line, sizeof line, "%s: %s; stopped", PROG, problem);
+    if (out->recording) {
+        uint32_t frames = 0;
+        uint64_t last = 0;
+        char err[512];
+        boids_result rr = boids_engine_record_close(e, &frames, &last, err, sizeof err);
+        out->recording = false;
+        if (rr != BOIDS_OK)
+            append(line, sizeof line, "; --record %s: %s", o->record, err);
+        else
+            append(line, sizeof line, "; --record %s holds %u frame%s (to step %llu, before the problem)", o->record,
+                   frames, frames == 1 ? "" : "s", (unsigned long long)last);
+    }
+    if (o->save && out->saved_step >= 0)
+        append(line, sizeof line, "; --save %s holds step %lld (from --save-every)", o->save,
+               (long long)out->saved_step);
+    else if (o->save)
+        append(line, sizeof line, "; --save %s not written", o->save);
+    if (o->export_csv)
+        append(line, sizeof line, "; --export-csv %s not written", o->export_csv);
+    if (out->profile) {
+        char why[256];
+        if (boids_profile_write_quiet(out->profile, why, sizeof why) == 0)
+            append(line, sizeof line, "; --profile %s holds %llu step%s", o->profile,
+                   (unsigned long long)out->profile_rows, out->profile_rows == 1 ? "" : "s");
+        else
+            append(line, sizeof line, "; --profile %s could not be written: %s", o->profile, why);
+    }
+    fflush(stdout);
+    fprintf(stderr, "%s\n", line);
+    return EXIT_ENVIRONMENT;
+}
+
 // See run_outputs.h. After a GPU fault: no more steps and no read-back.
 // The recording is closed with every frame written so far; --save and
 // --export-csv are written from the last trusted read-back before the fault
@@ -65,7 +109,8 @@ static void append(char *buf, size_t size, const char *fmt, ...) {
 // output now holds (a write failure's own reason included); returns 3.
 int run_flush_after_fault(const boids_options *o, boids_engine *e, run_outputs *out) {
     char line[4096], fault[1024];
-    boids_engine_check(e, fault, sizeof fault);
+    if (boids_engine_check(e, fault, sizeof fault) == BOIDS_ERR_NONFINITE)
+        return flush_after_nonfinite(o, e, out);
     snprintf(line, sizeof line, "%s: --backend gpu: %s; stopped", PROG, fault);
     uint64_t good_step = 0;
     bool trusted = boids_engine_last_good(e, &good_step);

@@ -41,7 +41,10 @@ int run_save(const boids_options *o, boids_engine *e);
 int run_write_outputs(const boids_options *o, boids_engine *e, run_outputs *out);
 
 // After a GPU fault: every output flushed from the last trusted state, one
-// line saying what each holds; returns 3.
+// line saying what each holds; returns 3. After a state that is not finite
+// (BOIDS_ERR_NONFINITE): --export-csv and --save are not written, the
+// recording keeps its frames (all before the problem), one line naming the
+// step, the agent and its group's behaviours; returns 3.
 int run_flush_after_fault(const boids_options *o, boids_engine *e, run_outputs *out);
 
 // On every exit: a recording still open is closed (an error printed).

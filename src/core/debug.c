@@ -46,6 +46,7 @@ static const char *const known[] = {"fault",
                                     "decompose-stop",
                                     "decompose-timeout",
                                     "decompose-gpu-capacity",
+                                    "nan",
                                     NULL};
 
 // See boids/core.h.

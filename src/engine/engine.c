@@ -154,6 +154,9 @@ static boids_result finish(boids_engine *e, const boids_engine_desc *d, char *er
     // The update order: desc's, or where desc has the default (parallel)
     // the sim's (a loaded snapshot's: a sequential run continues so).
     boids_update saved = e->sim->update;
+    boids_result hr = engine_nan_hook(e, err, err_size);
+    if (hr != BOIDS_OK)
+        return hr;
     e->backend = d->backend;
     e->sim->threads = d->threads;
     e->sim->index = d->index;
@@ -439,6 +442,11 @@ boids_result boids_engine_step(boids_engine *e, uint64_t n, uint64_t *done) {
                 break;
             }
         }
+        if (r == BOIDS_OK) // BOIDS_DEBUG nan=ID@STEP
+            r = engine_nan_plant(e);
+        if (r == BOIDS_OK && !e->gpu) // the GPU's state: at its read-backs (engine_readback)
+            r = engine_check_finite(e, (const float(*)[4])e->sim->cur.pos, (const float(*)[4])e->sim->cur.vel,
+                                    e->sim->cur.id, e->sim->cur.group, e->sim->n, "after");
         if (r == BOIDS_OK && engine_steps_of(e) % BOIDS_ENGINE_FINE_EVERY == 0)
             r = engine_auto_grid(e, e->error, sizeof e->error);
         if (r == BOIDS_OK)

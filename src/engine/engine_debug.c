@@ -3,8 +3,11 @@
 // BOIDS_DEBUG, and every value checked before any GL, so each program and
 // the Python package reach the hooks through that one variable and the GPU
 // backend reads no environment.
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "boids/parse.h"
 
 #include "engine_private.h"
 
@@ -98,6 +101,49 @@ boids_result engine_debug(const boids_debug *desc, boids_debug *out, engine_debu
     if (r == BOIDS_OK)
         r = switch_hook("no-int64", &out->no_int64, err, err_size);
     return r;
+}
+
+// See engine_private.h.
+boids_result engine_nan_hook(boids_engine *e, char *err, size_t err_size) {
+    char v[64];
+    boids_result r = BOIDS_OK;
+    e->nan_step = 0;
+    if (!item("nan", v, sizeof v, &r, err, err_size))
+        return r;
+    uint64_t id = 0, step = 0;
+    char *at = strchr(v, '@');
+    if (at)
+        *at = '\0';
+    if (!at || boids_parse_uint(v, 0, 0, UINT32_MAX, &id) || boids_parse_uint(at + 1, 0, 1, 1000000000, &step) ||
+        id >= e->sim->n) {
+        engine_say(err, err_size,
+                   "BOIDS_DEBUG nan: '%s%s%s' is not a planted NaN; expected ID@STEP, an agent id below the count %u "
+                   "and a step 1..1000000000",
+                   v, at ? "@" : "", at ? at + 1 : "", e->sim->n);
+        return BOIDS_ERR_ARGUMENT;
+    }
+    e->nan_id = (uint32_t)id;
+    e->nan_step = step;
+    return BOIDS_OK;
+}
+
+// See engine_private.h.
+boids_result engine_nan_plant(boids_engine *e) {
+    if (e->nan_step == 0 || engine_steps_of(e) != e->nan_step)
+        return BOIDS_OK;
+    boids_result r = engine_readback(e); // the GPU's state of now in the mirror (the CPU's is the state)
+    if (r != BOIDS_OK)
+        return r;
+    boids_sim *s = e->sim;
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->cur.id[i] == e->nan_id) {
+            s->cur.pos[i][0] = NAN;
+            s->cur.vel[i][0] = NAN;
+        }
+    if (!e->gpu)
+        return BOIDS_OK;
+    boids_gpu_upload(e->gpu, s); // the same step counter and joints, one agent changed
+    return engine_healthy(e);
 }
 
 // See boids/engine.h.

@@ -1,10 +1,14 @@
 // src/engine/engine_fault.c: the fault rule every file of the engine goes
 // through (engine_private.h): after each GPU step and around every
 // read-back boids_gpu_check runs, the first fault is kept, and a read-back
-// is trusted only when the check after it passes; and the error-line
-// helpers. Calls no other file of the engine.
+// is trusted only when the check after it passes; a state that is not
+// finite (after each CPU step, at each GPU read-back) is a fault of its own;
+// and the error-line helpers. Calls no other file of the engine.
+#include <math.h>
+#include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "engine_private.h"
 
@@ -31,13 +35,80 @@ uint64_t engine_steps_of(const boids_engine *e) {
     return e->gpu ? boids_gpu_steps(e->gpu) : e->sim->step;
 }
 
-// BOIDS_OK while healthy (always on the CPU); the first fault is kept.
+// BOIDS_OK while healthy (on the CPU: while the state is finite); the
+// first fault is kept.
 boids_result engine_healthy(boids_engine *e) {
-    if (!e->gpu)
-        return BOIDS_OK;
-    if (e->fault == BOIDS_OK)
-        e->fault = boids_gpu_check(e->gpu, e->fault_line, sizeof e->fault_line);
+    if (e->fault != BOIDS_OK || !e->gpu)
+        return e->fault;
+    e->fault = boids_gpu_check(e->gpu, e->fault_line, sizeof e->fault_line);
     return e->fault;
+}
+
+// Whether x, y and z of every row are finite: the exponent bits of each
+// (all ones: an infinity or a NaN) or-ed together, integer work a compiler
+// vectorises; the threads share it above 64 Ki rows.
+static bool rows_finite(const float (*v)[4], uint32_t n, int threads) {
+    unsigned bad = 0;
+#pragma omp parallel for reduction(| : bad) schedule(static) num_threads(threads) if (n >= 65536u)
+    for (int i = 0; i < (int)n; i++)
+        for (int a = 0; a < 3; a++) {
+            uint32_t b;
+            memcpy(&b, &v[i][a], sizeof b);
+            bad |= (b & 0x7f800000u) == 0x7f800000u;
+        }
+    return bad == 0;
+}
+
+// "(x, y)" or "(x, y, z)" of a row.
+static void row_text(const float v[4], uint32_t dim, char *buf, size_t size) {
+    if (dim == 3)
+        snprintf(buf, size, "(%g, %g, %g)", (double)v[0], (double)v[1], (double)v[2]);
+    else
+        snprintf(buf, size, "(%g, %g)", (double)v[0], (double)v[1]);
+}
+
+// See engine_private.h.
+boids_result engine_check_finite(boids_engine *e, const float (*pos)[4], const float (*vel)[4], const uint32_t *ids,
+                                 const uint32_t *group, uint32_t n, const char *where) {
+    int threads = e->sim->threads > 0 ? e->sim->threads : omp_get_max_threads();
+    if (rows_finite(pos, n, threads) && rows_finite(vel, n, threads))
+        return BOIDS_OK;
+    // The agent of the smallest id among those that are not finite.
+    uint32_t row = UINT32_MAX, id = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = ids ? ids[i] : i;
+        bool bad = false;
+        for (int a = 0; a < 3; a++)
+            bad = bad || !isfinite(pos[i][a]) || !isfinite(vel[i][a]);
+        if (bad && k < id)
+            row = i, id = k;
+    }
+    if (row == UINT32_MAX) // (the same test as the pass's: never)
+        return BOIDS_OK;
+    const boids_params *p = &e->sim->p;
+    uint32_t g = group[row];
+    char behaviors[400] = "?", av[16 * 3 + 8], ap[16 * 3 + 8];
+    if (g < BOIDS_MAX_GROUPS)
+        boids_behaviors_text(p->group[g].behaviors, ", ", behaviors, sizeof behaviors);
+    row_text(pos[row], p->world.dim, ap, sizeof ap);
+    row_text(vel[row], p->world.dim, av, sizeof av);
+    engine_say(e->fault_line, sizeof e->fault_line,
+               "the state is not finite %s step %llu%s: agent %u of group %u (behaviours %s) has position %s and "
+               "velocity %s",
+               where, (unsigned long long)engine_steps_of(e),
+               e->gpu ? " (read back from the GPU, whose steps are checked at its read-backs)" : "", id, g, behaviors,
+               ap, av);
+    e->fault = BOIDS_ERR_NONFINITE;
+    e->trusted = false;
+    return e->fault;
+}
+
+// See engine_private.h.
+void engine_clear_nonfinite(boids_engine *e) {
+    if (e->fault == BOIDS_ERR_NONFINITE) {
+        e->fault = BOIDS_OK;
+        e->fault_line[0] = '\0';
+    }
 }
 
 // The GPU state into the mirror (nothing on the CPU): only while healthy,
@@ -55,5 +126,8 @@ boids_result engine_readback(boids_engine *e) {
     }
     boids_gpu_download(e->gpu, e->sim); // a loss part way leaves the mirror partly overwritten
     e->trusted = (r = engine_healthy(e)) == BOIDS_OK;
+    if (r == BOIDS_OK)
+        r = engine_check_finite(e, (const float(*)[4])e->sim->cur.pos, (const float(*)[4])e->sim->cur.vel,
+                                e->sim->cur.id, e->sim->cur.group, e->sim->n, "at");
     return r;
 }

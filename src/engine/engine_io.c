@@ -47,9 +47,13 @@ boids_result boids_engine_read(boids_engine *e, float (*pos)[4], float (*vel)[4]
     if (r != BOIDS_OK)
         return r;
     // The caller's arrays are written only if the check after the reads
-    // passes (boids_gpu_read_state checks); a fault is kept here too.
+    // passes (boids_gpu_read_state checks); a fault is kept here too. A
+    // state read back whole is checked finite as every read-back is (the
+    // arrays then hold it, for a look at what went wrong).
     r = boids_gpu_read_state(e->gpu, pos, vel, group);
     boids_result h = engine_healthy(e);
+    if (r == BOIDS_OK && h == BOIDS_OK && pos && vel && group)
+        h = engine_check_finite(e, (const float(*)[4])pos, (const float(*)[4])vel, NULL, group, n, "at");
     return r != BOIDS_OK ? r : h;
 }
 
@@ -98,7 +102,7 @@ boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], con
     if (!e || !pos || !vel || !group) // boids_sim_set_agents reads all three
         return BOIDS_ERR_ARGUMENT;
     boids_result r = engine_healthy(e);
-    if (r != BOIDS_OK)
+    if (r != BOIDS_OK && r != BOIDS_ERR_NONFINITE) // new agents replace a state that was not finite
         return r;
     boids_sim *s = e->sim;
     if (e->gpu) { // the mirror at the GPU's step and bodies, then uploaded whole
@@ -110,6 +114,7 @@ boids_result boids_engine_set_agents(boids_engine *e, const float (*pos)[4], con
     }
     if ((r = boids_sim_set_agents(s, pos, vel, group)) != BOIDS_OK)
         return r;
+    engine_clear_nonfinite(e);
     return upload(e, true);
 }
 
@@ -121,13 +126,14 @@ boids_result boids_engine_set_state(boids_engine *e, uint64_t step, const float 
     if (!e || !pos || !vel || !group)
         return BOIDS_ERR_ARGUMENT;
     boids_result r = engine_healthy(e);
-    if (r != BOIDS_OK)
+    if (r != BOIDS_OK && r != BOIDS_ERR_NONFINITE) // a new state replaces one that was not finite
         return r;
     if (e->gpu && e->bodies_stale && (r = boids_sim_set_bodies(e->sim, e->sim->p.body)) != BOIDS_OK)
         return r;
     e->bodies_stale = false;
     if ((r = boids_sim_set_state(e->sim, step, pos, vel, group, joints)) != BOIDS_OK)
         return r;
+    engine_clear_nonfinite(e);
     return upload(e, true); // the GPU takes the step counter with the state (and the joints)
 }
 

@@ -19,8 +19,10 @@ struct boids_engine {
     bool dynamic;          // the scenario changes with the step
     bool trusted;          // GPU: sim holds a trusted state (the initial one or a checked read-back)
     bool bodies_stale;     // GPU: set_params changed the bodies on the GPU only
-    boids_result fault;    // the first GPU fault (BOIDS_OK: none)
-    char fault_line[1024]; // boids_gpu_check's line of it
+    boids_result fault;    // the first GPU fault, or BOIDS_ERR_NONFINITE (BOIDS_OK: none)
+    char fault_line[1024]; // boids_gpu_check's line of it, or engine_check_finite's
+    uint64_t nan_step;     // BOIDS_DEBUG nan=ID@STEP: a NaN planted in agent nan_id after step nan_step (0: none)
+    uint32_t nan_id;
     uint32_t fine_changes; // grid_fine auto: how often M changed (tests)
     boids_recorder *rec;
     uint64_t rec_every, rec_last_step;
@@ -50,8 +52,20 @@ uint64_t engine_steps_of(const boids_engine *e);
 // BOIDS_OK while healthy (always on the CPU); the first fault is kept.
 boids_result engine_healthy(boids_engine *e);
 // The GPU state into the mirror (nothing on the CPU): only while healthy,
-// and trusted only if the check after the download passes.
+// and trusted only if the check after the download passes; a mirror that
+// is not finite is the fault BOIDS_ERR_NONFINITE (engine_check_finite).
 boids_result engine_readback(boids_engine *e);
+// Whether every agent's position and velocity (x, y, z) in the n rows of
+// pos and vel is finite: one pass the compiler vectorises (and the threads
+// share above 64 Ki agents). If not: the fault BOIDS_ERR_NONFINITE (kept,
+// as a GPU fault is: the engine steps no more; set_agents and set_state
+// clear it), its line naming the step, the agent of the smallest id (ids[i];
+// NULL: i is the id), its group and that group's behaviours; `where`:
+// "after" (the CPU checks every step) or "at" (the GPU's read-backs).
+boids_result engine_check_finite(boids_engine *e, const float (*pos)[4], const float (*vel)[4], const uint32_t *ids,
+                                 const uint32_t *group, uint32_t n, const char *where);
+// Clears a BOIDS_ERR_NONFINITE fault (a new state replaces the one it was of).
+void engine_clear_nonfinite(boids_engine *e);
 
 // ---- engine_debug.c -------------------------------------------------------------
 // The test hooks for a GPU backend: desc's (NULL: none), each field left
@@ -64,6 +78,13 @@ typedef struct engine_debug_text {
 } engine_debug_text;
 boids_result engine_debug(const boids_debug *desc, boids_debug *out, engine_debug_text *text, char *err,
                           size_t err_size);
+// BOIDS_DEBUG's nan=ID@STEP (either backend) into e->nan_id and
+// e->nan_step; BOIDS_ERR_ARGUMENT with one line in err for another value.
+boids_result engine_nan_hook(boids_engine *e, char *err, size_t err_size);
+// When the step just run is e->nan_step: agent e->nan_id's position and
+// velocity x made NaN (GPU: in the state read back and uploaded again; the
+// read-backs that follow find it). BOIDS_OK otherwise, or a GPU fault.
+boids_result engine_nan_plant(boids_engine *e);
 
 // ---- engine.c -------------------------------------------------------------------
 // Applies q, a changed copy of e's params, after the checks a snapshot's
