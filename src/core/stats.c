@@ -1,8 +1,9 @@
 // src/core/stats.c: per-step statistics of a simulation: polarisation,
 // mean speed, neighbours, nearest-neighbour distance, cell occupancy, and
 // Couzin et al.'s (2002) group angular momentum (milling) about the centre.
-// Serial sums in slot order: reproducible for any thread count; the milling
-// statistic's sums are 64-bit fixed point, the same in any order.
+// Serial sums in slot order: reproducible for any thread count; the centre's
+// and the milling statistic's sums are 64-bit fixed point, the same in any
+// order, and so summed by the threads.
 // The table boids_stats_fields names every figure.
 #include <math.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 
 #include "boids/behaviors.h"
 #include "boids/core.h"
+#include "threads.h"
 
 static const double TWO_PI = 6.283185307179586476925;
 
@@ -24,30 +26,43 @@ static int64_t fix_unit(double v) {
     return (int64_t)(v * BOIDS_FIX_UNIT);
 }
 
-// See boids/core.h. On a wrapped axis of size L the centre is the circular
-// mean: the angle of the sum of (cos, sin)(2 pi (x - min) / L), mapped back
-// onto the axis (when that sum is zero, the positions have no mean
-// direction: the axis's middle); on any other axis the plain mean.
-void boids_stats_centre(const boids_world_params *w, uint32_t n, const float (*pos)[4], const uint32_t *group,
-                        uint32_t only, float centre[3]) {
-    int64_t c[3] = {0, 0, 0}, sn[3] = {0, 0, 0};
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (only != BOIDS_STATS_ALL && group[i] != only)
+// The fixed-point terms of one agent's position toward the centre: on a
+// wrapped axis (cos, sin)(2 pi (x - min) / L), on any other axis the
+// fraction of the world (c only).
+static void centre_terms(const boids_world_params *w, const float pos[4], int64_t c[3], int64_t sn[3]) {
+    for (int a = 0; a < 3; a++) {
+        c[a] = sn[a] = 0;
+        if (!(w->size[a] > 0.0f))
             continue;
-        m++;
-        for (int a = 0; a < 3; a++) {
-            if (!(w->size[a] > 0.0f))
-                continue;
-            double x = ((double)pos[i][a] - w->min[a]) / w->size[a]; // [0, 1) on a torus
-            if (w->boundary == BOIDS_BOUNDARY_WRAP) {
-                c[a] += fix_unit(cos(TWO_PI * x));
-                sn[a] += fix_unit(sin(TWO_PI * x));
-            } else {
-                c[a] += fix_unit(x);
-            }
+        double x = ((double)pos[a] - w->min[a]) / w->size[a]; // [0, 1) on a torus
+        if (w->boundary == BOIDS_BOUNDARY_WRAP) {
+            c[a] = fix_unit(cos(TWO_PI * x));
+            sn[a] = fix_unit(sin(TWO_PI * x));
+        } else {
+            c[a] = fix_unit(x);
         }
     }
+}
+
+// The centre on `threads` threads (integer sums: the same for any count).
+static void stats_centre(const boids_world_params *w, uint32_t n, const float (*pos)[4], const uint32_t *group,
+                         uint32_t only, int threads, float centre[3]) {
+    int64_t c0 = 0, c1 = 0, c2 = 0, s0 = 0, s1 = 0, s2 = 0, m = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : c0, c1, c2, s0, s1, s2, m)
+    for (int64_t i = 0; i < (int64_t)n; i++) {
+        if (only != BOIDS_STATS_ALL && group[i] != only)
+            continue;
+        int64_t c[3], sn[3];
+        centre_terms(w, pos[i], c, sn);
+        c0 += c[0];
+        c1 += c[1];
+        c2 += c[2];
+        s0 += sn[0];
+        s1 += sn[1];
+        s2 += sn[2];
+        m++;
+    }
+    const int64_t c[3] = {c0, c1, c2}, sn[3] = {s0, s1, s2};
     for (int a = 0; a < 3; a++) {
         centre[a] = w->min[a];
         if (!(w->size[a] > 0.0f) || m == 0)
@@ -58,10 +73,63 @@ void boids_stats_centre(const boids_world_params *w, uint32_t n, const float (*p
             x = t / TWO_PI;
             x = x < 0.0 ? x + 1.0 : x;
         } else {
-            x = (double)c[a] / BOIDS_FIX_UNIT / m;
+            x = (double)c[a] / BOIDS_FIX_UNIT / (double)m;
         }
         centre[a] = (float)(w->min[a] + x * w->size[a]);
     }
+}
+
+// See boids/core.h. On a wrapped axis of size L the centre is the circular
+// mean: the angle of the sum of (cos, sin)(2 pi (x - min) / L), mapped back
+// onto the axis (when that sum is zero, the positions have no mean
+// direction: the axis's middle); on any other axis the plain mean.
+void boids_stats_centre(const boids_world_params *w, uint32_t n, const float (*pos)[4], const uint32_t *group,
+                        uint32_t only, float centre[3]) {
+    stats_centre(w, n, pos, group, only, boids_step_threads(0), centre);
+}
+
+// One agent's term of the milling sum: r_ic x v_i of the unit vectors in
+// fixed point (0 for an agent at the centre or still).
+static void milling_term(const boids_world_params *w, const float centre[3], const float pos[4], const float vel[4],
+                         int64_t out[3]) {
+    out[0] = out[1] = out[2] = 0;
+    float r[3];
+    boids_world_delta(w, centre, pos, r);
+    double rd[3] = {r[0], r[1], r[2]}, vd[3] = {vel[0], vel[1], vel[2]};
+    double rn = sqrt(rd[0] * rd[0] + rd[1] * rd[1] + rd[2] * rd[2]);
+    double vn = sqrt(vd[0] * vd[0] + vd[1] * vd[1] + vd[2] * vd[2]);
+    if (rn == 0.0 || vn == 0.0)
+        return;
+    for (int a = 0; a < 3; a++) {
+        rd[a] /= rn;
+        vd[a] /= vn;
+    }
+    double x[3] = {rd[1] * vd[2] - rd[2] * vd[1], rd[2] * vd[0] - rd[0] * vd[2], rd[0] * vd[1] - rd[1] * vd[0]};
+    for (int a = 0; a < 3; a++)
+        out[a] = fix_unit(x[a]);
+}
+
+// Milling on `threads` threads (integer sums: the same for any count).
+static double stats_milling(const boids_world_params *w, uint32_t n, const float (*pos)[4], const float (*vel)[4],
+                            const uint32_t *group, uint32_t only, int threads) {
+    float centre[3];
+    stats_centre(w, n, pos, group, only, threads, centre);
+    int64_t x0 = 0, x1 = 0, x2 = 0, m = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : x0, x1, x2, m)
+    for (int64_t i = 0; i < (int64_t)n; i++) {
+        if (only != BOIDS_STATS_ALL && group[i] != only)
+            continue;
+        int64_t t[3];
+        milling_term(w, centre, pos[i], vel[i], t);
+        x0 += t[0];
+        x1 += t[1];
+        x2 += t[2];
+        m++;
+    }
+    if (m == 0)
+        return 0.0;
+    double s[3] = {(double)x0 / BOIDS_FIX_UNIT, (double)x1 / BOIDS_FIX_UNIT, (double)x2 / BOIDS_FIX_UNIT};
+    return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]) / (double)m;
 }
 
 // See boids/core.h: m_r = |sum_i r_ic x v_i| / N, r_ic the unit vector from
@@ -69,33 +137,7 @@ void boids_stats_centre(const boids_world_params *w, uint32_t n, const float (*p
 // (Couzin et al. 2002); an agent at the centre or still adds 0 (but counts).
 double boids_stats_milling(const boids_world_params *w, uint32_t n, const float (*pos)[4], const float (*vel)[4],
                            const uint32_t *group, uint32_t only) {
-    float centre[3];
-    boids_stats_centre(w, n, pos, group, only, centre);
-    int64_t sum[3] = {0, 0, 0};
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (only != BOIDS_STATS_ALL && group[i] != only)
-            continue;
-        m++;
-        float r[3];
-        boids_world_delta(w, centre, pos[i], r);
-        double rd[3] = {r[0], r[1], r[2]}, vd[3] = {vel[i][0], vel[i][1], vel[i][2]};
-        double rn = sqrt(rd[0] * rd[0] + rd[1] * rd[1] + rd[2] * rd[2]);
-        double vn = sqrt(vd[0] * vd[0] + vd[1] * vd[1] + vd[2] * vd[2]);
-        if (rn == 0.0 || vn == 0.0)
-            continue;
-        for (int a = 0; a < 3; a++) {
-            rd[a] /= rn;
-            vd[a] /= vn;
-        }
-        double x[3] = {rd[1] * vd[2] - rd[2] * vd[1], rd[2] * vd[0] - rd[0] * vd[2], rd[0] * vd[1] - rd[1] * vd[0]};
-        for (int a = 0; a < 3; a++)
-            sum[a] += fix_unit(x[a]);
-    }
-    if (m == 0)
-        return 0.0;
-    double s[3] = {(double)sum[0] / BOIDS_FIX_UNIT, (double)sum[1] / BOIDS_FIX_UNIT, (double)sum[2] / BOIDS_FIX_UNIT};
-    return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]) / m;
+    return stats_milling(w, n, pos, vel, group, only, boids_step_threads(0));
 }
 
 // See boids/core.h.
@@ -149,8 +191,8 @@ void boids_sim_stats(const boids_sim *s, boids_stats *out) {
             mx = s->grid.count[c];
     out->cell_max = mx;
     out->cell_mean = s->grid.cells ? (double)s->n / s->grid.cells : 0.0;
-    out->milling = boids_stats_milling(&s->p.world, s->n, (const float(*)[4])s->cur.pos, (const float(*)[4])s->cur.vel,
-                                       s->cur.group, BOIDS_STATS_ALL);
+    out->milling = stats_milling(&s->p.world, s->n, (const float(*)[4])s->cur.pos, (const float(*)[4])s->cur.vel,
+                                 s->cur.group, BOIDS_STATS_ALL, boids_step_threads(s->threads));
 }
 
 // See boids/core.h.
