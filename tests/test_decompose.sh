@@ -362,6 +362,18 @@ BOIDS_DEBUG=decompose-kill=1@50 timeout 60 "$mpirun" --allow-run-as-root --overs
 [ $rc != 0 ] && [ $rc != 124 ] || fail "a killed rank: status $rc (124: a hang)"
 ! grep -q state-hash "$tmp/killed.out" || fail "a killed rank's job printed a state-hash"
 echo "ok: a rank killed at step 50 ends the job (status $rc)"
+# A state that is not finite (BOIDS_DEBUG plants a NaN in agent 7 after step 30): the job ends with
+# exit 3 and one line naming the step, the agent and its behaviours; no output, no state-hash.
+rc=0
+rm -f "$tmp/nan.csv"
+BOIDS_DEBUG=nan=7@30 timeout 60 "$mpirun" --allow-run-as-root --oversubscribe -x BOIDS_DEBUG -n 2 \
+  "$bin" --count 1000 --steps 100 --threads 1 --decompose 2x1 --export-csv "$tmp/nan.csv" \
+  >"$tmp/nan.out" 2>"$tmp/nan.err" || rc=$?
+[ $rc = 3 ] || fail "a non-finite state: status $rc, expected 3: $(head -3 "$tmp/nan.err")"
+grep -q '^boids-run: --decompose: rank [01]: the state is not finite after step 30: agent 7 of group 0 (behaviours separation, alignment, cohesion) has position nan,' "$tmp/nan.err" \
+  || fail "a non-finite state: no line naming step 30 and agent 7: $(head -3 "$tmp/nan.err")"
+! grep -q state-hash "$tmp/nan.out" && [ ! -e "$tmp/nan.csv" ] || fail "a non-finite state: an output was written"
+echo "ok: a non-finite state ends the job: $(grep '^boids-run:' "$tmp/nan.err")"
 # A rank stuck (SIGSTOP at step 50): rank 0's wait gives up after the time-out (3 s here), a roll call
 # names the rank that does not answer, one line, abort.
 rc=0

@@ -190,7 +190,8 @@ static void take_own(decomp *d, boids_sim *s, const boids_params *p, uint32_t n,
 // Tests, through BOIDS_DEBUG (boids_debug_value): decompose-kill=RANK@STEP
 // kills that rank (SIGKILL) before that step of the run,
 // decompose-stop=RANK@STEP stops it (SIGSTOP, a rank stuck): the others must
-// not hang; decompose-timeout=S shortens the time-out;
+// not hang; nan=ID@STEP makes agent ID's x NaN after that step (on the CPU);
+// decompose-timeout=S shortens the time-out;
 // decompose-gpu-capacity=K starts the GPU backend with room for K agents (a
 // step with more opens a larger one). Returns K, or 0.
 static uint64_t debug_hooks(decomp *d, decomp_loop *L) {
@@ -204,6 +205,12 @@ static uint64_t debug_hooks(decomp *d, decomp_loop *L) {
         L->kill_step = step;
     } else
         L->kill_rank = -1;
+    unsigned id = 0;
+    L->nan_step = 0; // the engine checked the value when it was made
+    if (boids_debug_value("nan", v, sizeof v) && sscanf(v, "%u@%llu", &id, &step) == 2) {
+        L->nan_id = id;
+        L->nan_step = step;
+    }
     if (boids_debug_value("decompose-timeout", v, sizeof v) && atof(v) > 0)
         d->timeout_s = atof(v);
     return boids_debug_value("decompose-gpu-capacity", v, sizeof v) && atol(v) > 0 ? (uint64_t)atol(v) : 0;

@@ -139,6 +139,9 @@ typedef struct decomp_loop {
     // raises kill_signal before step kill_step.
     int kill_rank, kill_signal;
     uint64_t kill_step;
+    // Tests (nan=ID@STEP): agent nan_id's x made NaN after step nan_step (0: never).
+    uint32_t nan_id;
+    uint64_t nan_step;
 } decomp_loop;
 
 // decompose_wait.c

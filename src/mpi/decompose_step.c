@@ -4,6 +4,7 @@
 // halo agents (or the rank's GPU engine), the halo dropped, the bodies,
 // then the statistics, the migration and the ranks' agreement on strays,
 // the grid and the balance.
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +301,38 @@ static void end_cut(decomp_loop *L, const step_plan *sp, int cut, uint32_t cell_
     L->out->cut = true;
 }
 
+// A state that is not finite ends the decomposed run as the one process's
+// run ends (exit 3, nothing written): the rank that holds such an agent
+// names the one of its smallest id, its group and the group's behaviours.
+// (BOIDS_DEBUG nan=ID@STEP plants one first, for the tests.)
+static void check_finite(const decomp_loop *L) {
+    boids_sim *s = L->s;
+    for (uint32_t i = 0; L->nan_step == s->step && !L->gpu && i < s->n; i++)
+        if (s->cur.id[i] == L->nan_id)
+            s->cur.pos[i][0] = s->cur.vel[i][0] = NAN;
+    uint32_t row = UINT32_MAX;
+    for (uint32_t i = 0; i < s->n; i++) {
+        const float *p = s->cur.pos[i], *v = s->cur.vel[i];
+        if (!(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]) && isfinite(v[0]) && isfinite(v[1]) &&
+              isfinite(v[2])) &&
+            (row == UINT32_MAX || s->cur.id[i] < s->cur.id[row]))
+            row = i;
+    }
+    if (row == UINT32_MAX)
+        return;
+    uint32_t g = s->cur.group[row];
+    char behaviors[400] = "?", msg[700];
+    if (g < BOIDS_MAX_GROUPS)
+        boids_behaviors_text(s->p.group[g].behaviors, ", ", behaviors, sizeof behaviors);
+    const float *p = s->cur.pos[row], *v = s->cur.vel[row];
+    snprintf(msg, sizeof msg,
+             "the state is not finite after step %llu: agent %u of group %u (behaviours %s) has position %g,%g,%g "
+             "and velocity %g,%g,%g; nothing was written",
+             (unsigned long long)s->step, s->cur.id[row], g, behaviors, (double)p[0], (double)p[1], (double)p[2],
+             (double)v[0], (double)v[1], (double)v[2]);
+    decomp_fatal(L->d, msg);
+}
+
 // A whole step done: the rank's work for the balance (its outputs do not
 // migrate), the bodies follow, the counter, and the statistics when due.
 static void step_done(decomp_loop *L, const step_plan *sp, uint32_t cell_max) {
@@ -313,6 +346,7 @@ static void step_done(decomp_loop *L, const step_plan *sp, uint32_t cell_max) {
     if (d->rows)
         bodies_after(d, s, true);
     s->step++;
+    check_finite(L);
     L->interval_steps++;
     if (!sp->stats)
         return;
