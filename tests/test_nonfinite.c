@@ -112,8 +112,8 @@ START_TEST(cpu_stops_at_the_step) {
     unlink(TMP "/never.boids");
     // The hook itself: an agent the run lacks is a bad input.
     r = run_hooked("nan=50@3", "bad-hook", ARGV(RUN_BIN, "--count", "50", "--steps", "2", "--quiet"));
-    ck_assert_msg(WEXITSTATUS(r.status) == 2, "BOIDS_DEBUG nan=50@3 with 50 agents: exit %d; %s",
-                  WEXITSTATUS(r.status), r.err);
+    ck_assert_msg(WEXITSTATUS(r.status) == 2 && strstr(r.err, "BOIDS_DEBUG nan: '50@3' is not a planted NaN"),
+                  "BOIDS_DEBUG nan=50@3 with 50 agents: exit %d; %s", WEXITSTATUS(r.status), r.err);
     boids_test_run_free(&r);
     // Without the hook the same run ends well.
     fresh();

@@ -188,8 +188,13 @@ static int create_engine(const boids_options *o, uint32_t count, float (*pos)[4]
                            .threads = o->threads,
                            .index = (boids_index)o->index,
                            .update = (boids_update)o->update};
+    err[0] = '\0';
     boids_result r = boids_engine_create(out, &d, err, sizeof err);
     if (r == BOIDS_ERR_IO) { // the flow field's image cannot be read: err names it
+        boids_cli_error(PROG, NULL, NULL, NULL, "%s", err);
+        return EXIT_INPUT;
+    }
+    if (r != BOIDS_OK && r != BOIDS_ERR_NOMEM && err[0]) { // the engine's line says what (a bad BOIDS_DEBUG hook)
         boids_cli_error(PROG, NULL, NULL, NULL, "%s", err);
         return EXIT_INPUT;
     }
