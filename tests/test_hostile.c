@@ -348,6 +348,23 @@ START_TEST(stalled_reader_interruptible) {
                   "--record: status %#x; stderr: %s", status, err);
     free(err);
     close(reader);
+    // boids-bench's --profile (written at the end) into a stalled FIFO.
+    const char *profile_fifo = TMP "/stalled-profile.csv";
+    unlink(profile_fifo);
+    ck_assert(mkfifo(profile_fifo, 0644) == 0);
+    reader = open(profile_fifo, O_RDONLY | O_NONBLOCK);
+    ck_assert(reader >= 0);
+    pid = start(ARGV(BOIDS_BIN_DIR "/boids-bench", "--counts", "200", "--steps", "2000", "--quiet", "--profile",
+                     profile_fifo),
+                -1, err_path);
+    wait_pipe_full(reader, 60000, pid);
+    status = signal_and_wait(pid, SIGINT, 2.0);
+    err = boids_test_slurp(err_path);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130 &&
+                      strstr(err, "boids-bench: --profile: '" TMP "/stalled-profile.csv' not written whole: SIGINT"),
+                  "boids-bench --profile: status %#x; stderr: %s", status, err);
+    free(err);
+    close(reader);
     // stdout a pipe nobody reads: --export-csv /dev/stdout.
     int p[2];
     ck_assert(pipe(p) == 0);

@@ -338,6 +338,17 @@ const volatile sig_atomic_t *boids_cli_interrupt_flag(void) {
 }
 
 // See cli.h.
+int boids_cli_cut_by_signal(const char *prog, const char *flag, const char *path, int flag_before) {
+    int sig = boids_cli_interrupted();
+    if (flag_before || !sig)
+        return 0;
+    boids_progress_clear();
+    boids_cli_error(prog, flag, path, NULL, "not written whole: %s arrived while it waited for its reader",
+                    sig == SIGINT ? "SIGINT" : "SIGTERM");
+    return 128 + sig;
+}
+
+// See cli.h.
 int boids_cli_check_kernel(const char *prog, const boids_options *o, bool gpu) {
     if (gpu || o->kernel == BOIDS_KERNEL_REFERENCE)
         return 0;

@@ -211,6 +211,12 @@ void boids_cli_catch_interrupts(void);
 int boids_cli_interrupted(void);
 // The flag itself, for boids_engine_set_cancel (a long step stops inside).
 const volatile sig_atomic_t *boids_cli_interrupt_flag(void);
+// After an output's write failed: when SIGINT / SIGTERM arrived during it
+// (flag_before: boids_cli_interrupted() when it began) the write was one to
+// a pipe, FIFO or device whose reader took no more, given up at the signal:
+// one line ("PROG: FLAG: 'PATH' not written whole: ...") and 128 + the
+// signal. Else 0 (the caller reports the failure).
+int boids_cli_cut_by_signal(const char *prog, const char *flag, const char *path, int flag_before);
 
 // Frees what parsing allocated (the scenario).
 void boids_options_free(boids_options *o);

@@ -174,9 +174,14 @@ int boids_profile_write_quiet(boids_profile *p, char *why, size_t why_size) {
 // Writes the file; a failure is one line (see profile.h).
 int boids_profile_write(boids_profile *p) {
     char why[256];
+    int before = boids_cli_interrupted();
     int rc = boids_profile_write_quiet(p, why, sizeof why);
-    if (rc)
+    if (rc) {
+        int cut = boids_cli_cut_by_signal(p->prog, "--profile", p->path, before);
+        if (cut)
+            return cut;
         boids_cli_error(p->prog, "--profile", p->path, NULL, "could not be written: %s", why);
+    }
     return rc;
 }
 

@@ -10,18 +10,9 @@
 #include "progress.h"
 #include "run_outputs.h"
 
-// After an output's write failed: when SIGINT / SIGTERM arrived during it
-// (flag_before: the interrupt flag when it began) the write was one to a
-// pipe, FIFO or device whose reader took no more, given up at the signal:
-// one line and 128 + the signal. Else 0 (the caller reports the failure).
+// A write given up at a signal (boids_cli_cut_by_signal, cli.h).
 static int cut_by_signal(const char *flag, const char *path, int flag_before) {
-    int sig = boids_cli_interrupted();
-    if (flag_before || !sig)
-        return 0;
-    boids_progress_clear();
-    boids_cli_error(PROG, flag, path, NULL, "not written whole: %s arrived while it waited for its reader",
-                    sig == SIGINT ? "SIGINT" : "SIGTERM");
-    return 128 + sig;
+    return boids_cli_cut_by_signal(PROG, flag, path, flag_before);
 }
 
 // See run_outputs.h. --save: the state of now and the scenario's schedule

@@ -54,7 +54,11 @@ void *validate_read_new(boids_engine *e, boids_engine_buffer which, size_t bytes
 int validate_save_reference(boids_engine *s, const char *path) {
     char err[1200];
     boids_progress_clear(); // --save-every during the S steps
+    int before = boids_cli_interrupted();
     if (boids_engine_save(s, path, err, sizeof err) != BOIDS_OK) {
+        int cut = boids_cli_cut_by_signal(PROG, "--save", path, before);
+        if (cut)
+            return cut;
         fprintf(stderr, "\n%s: --save: %s\n", PROG, err);
         return 3;
     }
