@@ -89,6 +89,19 @@ static void signal_when(pid_t pid, const char *path, const boids_test_signal *wh
     kill(pid, when->sig);
 }
 
+// See spawn.h.
+int boids_test_start(const char *bin, const char *const *argv, const char *out_path, const char *err_path,
+                     char *const *env, pid_t *pid) {
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int rc = posix_spawn(pid, bin, &fa, NULL, (char *const *)argv, env);
+    posix_spawn_file_actions_destroy(&fa);
+    return rc;
+}
+
 // Runs bin with args (stdin /dev/null, stdout and stderr into files named
 // by tmp_dir and tag), signals it at `when` (NULL: never), waits, collects.
 static run_result run_captured(const char *bin, const char *const *args, const char *tmp_dir, const char *tag,
@@ -103,14 +116,8 @@ static run_result run_captured(const char *bin, const char *const *args, const c
     for (; args[n] && n < MAX_ARGS; n++)
         argv[n] = (char *)args[n];
     argv[n] = NULL;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     pid_t pid;
-    int rc = posix_spawn(&pid, bin, &fa, NULL, argv, env);
-    posix_spawn_file_actions_destroy(&fa);
+    int rc = boids_test_start(bin, (const char *const *)argv, out_path, err_path, env, &pid);
     if (rc == 0) {
         r.spawned = true;
         if (when)

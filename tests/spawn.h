@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "check_run.h"
 
@@ -46,6 +47,12 @@ void boids_test_run_free(run_result *r);
 // The same with the environment env (NULL-terminated) instead of the test's.
 run_result boids_test_run_env(const char *bin, const char *const *argv, const char *tmp_dir, const char *tag,
                               char *const *env);
+
+// Starts bin with argv (NULL-terminated) and the environment env, stdin
+// from /dev/null, stdout and stderr into the files out_path and err_path
+// (made or truncated); does not wait. posix_spawn's result (0: *pid runs).
+int boids_test_start(const char *bin, const char *const *argv, const char *out_path, const char *err_path,
+                     char *const *env, pid_t *pid);
 
 // The 16 hex digits of the "state-hash: H" line of a run's stdout into
 // hash (NUL-terminated); fails the test when there is none.

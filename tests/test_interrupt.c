@@ -9,9 +9,7 @@
 #include <check.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,14 +51,8 @@ static signalled run_signalled(const char *const *argv, const char *needle, doub
     char out_path[512], err_path[512];
     snprintf(out_path, sizeof out_path, "%s/run-%u.out", TMP, serial);
     snprintf(err_path, sizeof err_path, "%s/run-%u.err", TMP, serial++);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     pid_t pid;
-    int rc = posix_spawn(&pid, RUN_BIN, &fa, NULL, (char *const *)argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    int rc = boids_test_start(RUN_BIN, argv, out_path, err_path, environ, &pid);
     ck_assert_msg(rc == 0, "cannot start %s: %s", RUN_BIN, strerror(rc));
     struct timespec tick = {0, 10 * 1000 * 1000};
     for (int i = 0; needle && i < 12000; i++) { // at most two minutes

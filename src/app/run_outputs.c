@@ -48,6 +48,22 @@ static void append(char *buf, size_t size, const char *fmt, ...) {
     va_end(ap);
 }
 
+// The end of a stopped run's line: --profile written with the steps it
+// has (or why not), then the line printed; returns 3.
+static int profile_and_say(const boids_options *o, run_outputs *out, char *line, size_t size) {
+    if (out->profile) {
+        char why[256];
+        if (boids_profile_write_quiet(out->profile, why, sizeof why) == 0)
+            append(line, size, "; --profile %s holds %llu step%s", o->profile, (unsigned long long)out->profile_rows,
+                   out->profile_rows == 1 ? "" : "s");
+        else
+            append(line, size, "; --profile %s could not be written: %s", o->profile, why);
+    }
+    fflush(stdout);
+    fprintf(stderr, "%s\n", line);
+    return EXIT_ENVIRONMENT;
+}
+
 // After a state that is not finite (the engine's fault BOIDS_ERR_NONFINITE):
 // no more steps. --export-csv and --save are not written (a file of that
 // state, or of an earlier one, would look whole; one there is left as it
@@ -79,17 +95,7 @@ static int flush_after_nonfinite(const boids_options *o, boids_engine *e, run_ou
         append(line, sizeof line, "; --save %s not written", o->save);
     if (o->export_csv)
         append(line, sizeof line, "; --export-csv %s not written", o->export_csv);
-    if (out->profile) {
-        char why[256];
-        if (boids_profile_write_quiet(out->profile, why, sizeof why) == 0)
-            append(line, sizeof line, "; --profile %s holds %llu step%s", o->profile,
-                   (unsigned long long)out->profile_rows, out->profile_rows == 1 ? "" : "s");
-        else
-            append(line, sizeof line, "; --profile %s could not be written: %s", o->profile, why);
-    }
-    fflush(stdout);
-    fprintf(stderr, "%s\n", line);
-    return EXIT_ENVIRONMENT;
+    return profile_and_say(o, out, line, sizeof line);
 }
 
 // See run_outputs.h. After a GPU fault: no more steps and no read-back.
@@ -145,17 +151,7 @@ int run_flush_after_fault(const boids_options *o, boids_engine *e, run_outputs *
             append(line, sizeof line, "; --export-csv %s holds step %llu", o->export_csv,
                    (unsigned long long)good_step);
     }
-    if (out->profile) {
-        char why[256];
-        if (boids_profile_write_quiet(out->profile, why, sizeof why) == 0)
-            append(line, sizeof line, "; --profile %s holds %llu step%s", o->profile,
-                   (unsigned long long)out->profile_rows, out->profile_rows == 1 ? "" : "s");
-        else
-            append(line, sizeof line, "; --profile %s could not be written: %s", o->profile, why);
-    }
-    fflush(stdout);
-    fprintf(stderr, "%s\n", line);
-    return EXIT_ENVIRONMENT;
+    return profile_and_say(o, out, line, sizeof line);
 }
 
 // See run_outputs.h: the outputs of a run that ended without a fault, in
