@@ -48,5 +48,21 @@ if [[ ${#select[@]} -gt 0 ]]; then
 else
   echo "test.sh: built in $(($(date +%s) - start)) s; running $suites suites on $jobs cores, the long sweeps included"
 fi
-ctest --output-on-failure --timeout 1200 -j"$jobs" "${select[@]}" "$@"
-echo "test.sh: all $suites suites passed in $(($(date +%s) - start)) s"
+# The five slowest suites of this run, from ctest's lines "k/n Test #i: NAME
+# .... Passed T sec" (said whether the run passed or not).
+slowest() {
+  awk '/ Test +#[0-9]+: / { for (i = 1; i <= NF; i++) if ($i ~ /^#[0-9]+:$/) name = $(i + 1);
+                            if ($NF == "sec") print $(NF - 1), name }' "$1" |
+    sort -rn | head -5 | awk '{ printf "%s%s %.0f s", (NR > 1 ? ", " : ""), $2, $1 } END { if (NR) print "" }'
+}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+rc=0
+ctest --output-on-failure --timeout 1200 -j"$jobs" "${select[@]}" "$@" 2>&1 | tee "$log" || rc=$?
+took=$(($(date +%s) - start))
+echo "test.sh: slowest suites: $(slowest "$log")"
+if [[ $rc -ne 0 ]]; then
+  echo "test.sh: FAILED (ctest exit $rc) after $took s, the build included; the failures are listed above" >&2
+  exit "$rc"
+fi
+echo "test.sh: all $suites suites passed in $took s ($((took / 60)) min $((took % 60)) s, the build included)"
