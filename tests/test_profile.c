@@ -5,7 +5,9 @@
 // JSON parser (below, RFC 8259) and checked as a Chrome trace: one complete
 // event per stage per step on the stage track, one step event per step on the
 // CPU track, timestamps non-decreasing. A path that cannot be written fails at
-// start-up with exit 2 and leaves no file. Label `profile`.
+// start-up with exit 2 and leaves no file. The GPU's stage times split the
+// step alike in boids-bench, boids-bench --render and the viewer's
+// --profile (under xvfb-run). Label `profile`.
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
@@ -27,6 +29,7 @@
 #endif
 
 #define BENCH_BIN BOIDS_BIN_DIR "/boids-bench"
+#define VIEWER_BIN BOIDS_BIN_DIR "/boids"
 #define PLOT_PY BOIDS_SOURCE_DIR "/tools/plot_profile.py"
 #define PYTHON "/usr/bin/python3" // Debian's, which sees python3-matplotlib
 #define MAX_ARGS 64
@@ -801,6 +804,120 @@ START_TEST(json_parser_rejects_bad_documents) {
 }
 END_TEST
 
+// ---- stage shares: boids-bench and the viewer's profile of the same run ----
+
+#define STAGES 7 // key .. bodies: the CSV's columns 3 .. 9
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+// Each stage's median (ms) over the rows of a profile whose stages are timed
+// (the viewer's first rows come before a timer query is back: all zero),
+// and its share of the medians' sum.
+static void stage_shares(const char *path, double median[STAGES], double share[STAGES]) {
+    char *text = slurp_len(path, NULL);
+    ck_assert_msg(text != NULL, "expected %s to exist", path);
+    size_t cap = 1;
+    for (const char *c = text; *c; c++)
+        cap += *c == '\n';
+    double *v = malloc(sizeof *v * cap * STAGES);
+    ck_assert_msg(v != NULL, "expected memory for %zu rows", cap);
+    size_t rows = 0;
+    char *save = NULL, *fields[32];
+    strtok_r(text, "\n", &save); // the header (check_csv checks it)
+    for (char *line; (line = strtok_r(NULL, "\n", &save));) {
+        ck_assert_msg(split_csv(line, fields, 32) == CSV_COLUMNS, "expected %zu fields in each row of %s", CSV_COLUMNS,
+                      path);
+        double sum = 0.0;
+        for (size_t s = 0; s < STAGES; s++)
+            sum += v[s * cap + rows] = strtod(fields[3 + s], NULL);
+        rows += sum > 0.0;
+    }
+    ck_assert_msg(rows >= 5, "expected at least 5 timed steps in %s, got %zu", path, rows);
+    double total = 0.0;
+    for (size_t s = 0; s < STAGES; s++) {
+        qsort(v + s * cap, rows, sizeof *v, cmp_double);
+        median[s] = rows % 2 ? v[s * cap + rows / 2] : 0.5 * (v[s * cap + rows / 2 - 1] + v[s * cap + rows / 2]);
+        total += median[s];
+    }
+    ck_assert_msg(total > 0.0, "expected stage times in %s", path);
+    for (size_t s = 0; s < STAGES; s++)
+        share[s] = median[s] / total;
+    free(v);
+    free(text);
+}
+
+static size_t largest(const double share[STAGES]) {
+    size_t k = 0;
+    for (size_t s = 1; s < STAGES; s++)
+        k = share[s] > share[k] ? s : k;
+    return k;
+}
+
+// The stage times of `path` agree with those of `ref` (the same count and
+// world): the same largest stage and each stage's share of the step within
+// SHARE_TOLERANCE. Shares, not milliseconds: llvmpipe shares the machine's
+// cores with the other suites, so a loaded machine moves every stage's time
+// but hardly their ratio. 15 points hold the noise of medians over 20 or so
+// steps at 20 k agents (steer is about 80 % of the step there; a stage time
+// moved to another stage moves shares by far more).
+#define SHARE_TOLERANCE 0.15
+static void assert_same_split(const char *what, const char *path, const char *ref_path) {
+    static const char *const name[STAGES] = {"key", "count", "scan", "scatter", "steer", "integrate", "bodies"};
+    double m[STAGES], sh[STAGES], rm[STAGES], rsh[STAGES];
+    stage_shares(path, m, sh);
+    stage_shares(ref_path, rm, rsh);
+    char text[1024];
+    size_t used = 0;
+    for (size_t s = 0; s < STAGES; s++)
+        used += (size_t)snprintf(text + used, sizeof text - used, " %s %.2f/%.2f ms (%.0f/%.0f %%)", name[s], m[s],
+                                 rm[s], 100.0 * sh[s], 100.0 * rsh[s]);
+    ck_assert_msg(largest(sh) == largest(rsh), "expected the largest stage of %s to be boids-bench's (%s), got %s:%s",
+                  what, name[largest(rsh)], name[largest(sh)], text);
+    for (size_t s = 0; s < STAGES; s++)
+        ck_assert_msg(fabs(sh[s] - rsh[s]) <= SHARE_TOLERANCE,
+                      "expected %s's share of the step within %.0f points of boids-bench's (%s/boids-bench):%s",
+                      name[s], 100.0 * SHARE_TOLERANCE, what, text);
+}
+
+// The GPU's stage times of one run as boids-bench (headless EGL, no
+// framebuffer), boids-bench --render (an off-screen framebuffer drawn each
+// step) and the viewer's --profile (a window; the HUD shows the same
+// figures) measure them: the same split of the step.
+START_TEST(stage_times_agree) {
+    char dir[512], bench[600], render[600], view[600];
+    scratch_dir(dir, sizeof dir, "shares");
+    snprintf(bench, sizeof bench, "%s/bench.csv", dir);
+    snprintf(render, sizeof render, "%s/render.csv", dir);
+    snprintf(view, sizeof view, "%s/viewer.csv", dir);
+    run_result r = run_exe(
+        BENCH_BIN, ARGV("boids-bench", "--backend", "gpu", "--counts", "20000", "--steps", "24", "--profile", bench));
+    assert_exit(BENCH_BIN, &r, 0);
+    run_free(&r);
+    check_csv(bench, 24, "gpu", (const uint32_t[]){20000, 0});
+    r = run_exe(BENCH_BIN, ARGV("boids-bench", "--backend", "gpu", "--counts", "20000", "--steps", "24", "--render",
+                                "640x400", "--profile", render));
+    assert_exit(BENCH_BIN, &r, 0);
+    run_free(&r);
+    const char *args[MAX_ARGS];
+    int k = boids_test_xvfb(args, "shares");
+    const char *const viewer_args[] = {VIEWER_BIN, "--count", "20000",     "--frames", "30",
+                                       "--vsync",  "off",     "--profile", view,       NULL};
+    for (size_t i = 0; viewer_args[i]; i++)
+        args[k++] = viewer_args[i];
+    args[k] = NULL;
+    r = run_exe(args[0], args);
+    assert_exit(VIEWER_BIN, &r, 0);
+    run_free(&r);
+    check_csv(view, 30, "gpu", (const uint32_t[]){20000, 0});
+    assert_same_split("the viewer", view, bench);
+    assert_same_split("boids-bench --render", render, bench);
+    remove_dir(dir);
+}
+END_TEST
+
 // The cases, each in its own TCase; exit 0 when every one passes.
 int main(void) {
     const boids_test_case cases[] = {
@@ -814,6 +931,7 @@ int main(void) {
         {"directory", directory_path_fails_at_startup},
         {"bench_and_plot", bench_profile_and_plots},
         {"bench_interrupted", bench_interrupted_writes_outputs},
+        {"stage_times", stage_times_agree},
     };
     return boids_test_main("profile", cases, sizeof cases / sizeof cases[0], TMP);
 }

@@ -97,10 +97,25 @@ void gpu_bodies_pass(boids_gpu *g, bool init) {
     barrier();
 }
 
-static void timestamp(boids_gpu *g, int k) {
-    glQueryCounter(g->timers[g->step % TIMER_RING][k], GL_TIMESTAMP);
+// Stage boundary k of the step (0: the step's start; k: the end of stage
+// k - 1; STAGE_N: the step's end): its timestamp, then the barrier that
+// orders the next stage after the one before. The query goes before the
+// barrier because a driver may resolve it only when it next flushes:
+// llvmpipe runs a dispatch at once, outside its binned commands, and takes a
+// timestamp when it flushes them (a memory barrier flushes and waits), or at
+// the call when no framebuffer is bound. A query issued before a dispatch
+// then took that dispatch's end, and each stage showed the next one's time
+// whenever a window or framebuffer was bound (the viewer's scatter held the
+// steer). On hardware the timestamp is written once the commands before it
+// are done, before or after the barrier alike.
+static void boundary(boids_gpu *g, int k) {
+    uint64_t slot = g->step % TIMER_RING;
+    if (k == 0)
+        g->timer_step[slot] = 0; // being rewritten: not a step's until its end
+    glQueryCounter(g->timers[slot][k], GL_TIMESTAMP);
     if (k == STAGE_N)
-        g->timer_step[g->step % TIMER_RING] = g->step + 1;
+        g->timer_step[slot] = g->step + 1;
+    barrier();
 }
 
 // Multi-level exclusive scan of count (cells + 1) into start.
@@ -131,20 +146,17 @@ void boids_gpu_build_grid(boids_gpu *g) {
     if (g->reset != GL_NO_ERROR) // lost: no GL calls
         return;
     gpu_bind_all(g);
-    timestamp(g, 0);
+    boundary(g, STAGE_KEY);
     gpu_dispatch(g, g->prog[STAGE_KEY], g->n, BOIDS_WORKGROUP_SIZE);
     glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-    barrier();
-    timestamp(g, 1);
+    boundary(g, STAGE_COUNT);
     gpu_dispatch(g, g->prog[STAGE_COUNT], g->n, BOIDS_WORKGROUP_SIZE);
-    barrier();
-    timestamp(g, 2);
+    boundary(g, STAGE_SCAN);
     scan(g);
     glClearNamedBufferData(g->count, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-    barrier();
-    timestamp(g, 3);
+    boundary(g, STAGE_SCATTER);
     gpu_dispatch(g, g->prog[STAGE_SCATTER], g->n, BOIDS_WORKGROUP_SIZE);
-    barrier();
+    boundary(g, STAGE_STEER);
     g->cur = 1 - g->cur;
     bind_state(g);
     g->grid_built = true;
@@ -157,7 +169,6 @@ void boids_gpu_steer(boids_gpu *g) {
     if (g->reset != GL_NO_ERROR)
         return;
     gpu_bind_all(g);
-    timestamp(g, 4);
     // The heading rules' global survey of the grid's counts, one work group
     // (part of the steer stage's time, as in C).
     if (boids_params_survey(&g->p)) {
@@ -171,7 +182,7 @@ void boids_gpu_steer(boids_gpu *g) {
     g->steer_last = steer;
     glProgramUniform1ui(steer, BOIDS_LOC_AGENTS, g->n);
     gpu_dispatch(g, steer, g->n, BOIDS_WORKGROUP_SIZE);
-    barrier();
+    boundary(g, STAGE_INTEGRATE);
 }
 
 // cur + accel -> next, swap.
@@ -180,9 +191,8 @@ void boids_gpu_integrate(boids_gpu *g) {
         return;
     if (g->reset != GL_NO_ERROR)
         return;
-    timestamp(g, 5);
     gpu_dispatch(g, g->prog[STAGE_INTEGRATE], g->n, BOIDS_WORKGROUP_SIZE);
-    barrier();
+    boundary(g, STAGE_BODIES);
     g->cur = 1 - g->cur;
     bind_state(g);
 }
@@ -253,9 +263,8 @@ void boids_gpu_step(boids_gpu *g) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0xFFFFFFFFu, g->key);
     boids_gpu_steer(g);
     boids_gpu_integrate(g);
-    timestamp(g, STAGE_BODIES);
     boids_gpu_bodies(g);
-    timestamp(g, STAGE_N);
+    boundary(g, STAGE_N);
     collect_timers(g);
     g->step++;
     g->in_step = false;
