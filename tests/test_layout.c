@@ -1,7 +1,8 @@
 // tests/test_layout.c: the viewer's layout without a window
-// (src/viewer/viewer_layout.c, label core): the free rectangle the HUD and the
-// menu leave, the camera framing the world in it (2D and 3D: every corner of
-// the world inside, the world filling it along one axis), and the help
+// (src/viewer/viewer_layout.c, label core): the free rectangle the HUD, the
+// menu and the profile graph leave, the graph's bars and legend inside its
+// panel, the camera framing the world in the free rectangle (2D and 3D: every
+// corner of the world inside, the world filling it along one axis), and the help
 // overlay of the real key table (read from `boids --help`) fitting whole at
 // 1280x800 and 800x600: every entry placed, none overlapping, none outside
 // the window or over the HUD; pages in a window too small for it.
@@ -41,6 +42,22 @@ static void hud_size(int fb_h, float *w, float *h) {
     measure(text, s, w, h);
     *w += 16.0f * s;
     *h += 10.0f * s;
+}
+
+// The profile graph's layout in a fb_w x fb_h window, as the viewer's
+// viewer_layout_frame sizes it (its title and legend at their widest: the
+// seven stages of a step and "0000.00" ms) in `at` (NULL: its size only).
+static void graph_of(int fb_w, int fb_h, const viewer_rect *at, viewer_graph_layout *g) {
+    static const char *const labels[7] = {"key 0000.00",   "count 0000.00",     "scan 0000.00",  "scatter 0000.00",
+                                          "steer 0000.00", "integrate 0000.00", "bodies 0000.00"};
+    viewer_graph_desc d = {.scale = hud_scale(fb_h),
+                           .frames = 240,
+                           .max_w = (float)fb_w,
+                           .n = 7,
+                           .title = "stage ms: mean, tallest 0000.00 (T stops)",
+                           .labels = labels,
+                           .measure = measure};
+    viewer_layout_graph(&d, at, g);
 }
 
 static bool inside(const viewer_rect *in, const viewer_rect *r, float tol) {
@@ -128,10 +145,11 @@ static int project_corners(const boids_camera *c, const boids_world_params *w, i
     return n;
 }
 
-// The world of dim in a window with the HUD (and the menu): every corner
-// inside the free rect, the world's extent filling it along one axis (the
-// fit's 4 % margin: at least 0.95 of it).
-static void expect_framed(uint32_t dim, const float size[3], int fw, int fh, bool menu) {
+// The world of dim in a window with the HUD (and the menu, and the profile
+// graph): every corner inside the free rect, the world's extent filling it
+// along one axis (the fit's 4 % margin: at least 0.95 of it); with the
+// graph, no corner and no point between them on the graph's panel.
+static void expect_framed_with(uint32_t dim, const float size[3], int fw, int fh, bool menu, bool graph) {
     boids_params p;
     boids_params_default(&p, 1000, dim);
     boids_params_auto_world(&p, 20.0);
@@ -141,6 +159,8 @@ static void expect_framed(uint32_t dim, const float size[3], int fw, int fh, boo
     ck_assert(boids_params_finalize(&p, NULL, 0) == BOIDS_OK);
     float hw, hh, gap = 4.0f * hud_scale(fh), region[4];
     hud_size(fh, &hw, &hh);
+    viewer_graph_layout g;
+    graph_of(fw, fh, NULL, &g);
     viewer_panels pl;
     viewer_layout_panels(&(viewer_panels_desc){.fb_w = fw,
                                                .fb_h = fh,
@@ -148,8 +168,11 @@ static void expect_framed(uint32_t dim, const float size[3], int fw, int fh, boo
                                                .hud_h = hh,
                                                .menu_w = menu ? 0.3f * (float)fw : 0.0f,
                                                .menu_h = menu ? (float)fh : 0.0f,
+                                               .graph_w = graph ? g.w : 0.0f,
+                                               .graph_h = graph ? g.h : 0.0f,
                                                .gap = gap},
                          &pl);
+    ck_assert_msg(!graph || (pl.graph.w > 0.0f && pl.graph.h > 0.0f), "%dx%d: the graph not placed", fw, fh);
     viewer_layout_ndc(&pl.free, fw, fh, region);
     boids_camera c;
     boids_camera_fit_region(&c, &p.world, (float)fw / (float)fh, region);
@@ -159,14 +182,21 @@ static void expect_framed(uint32_t dim, const float size[3], int fw, int fh, boo
     for (int k = 0; k < n; k++) {
         ck_assert_msg(px[k][0] >= f->x - 0.5f && px[k][0] <= f->x + f->w + 0.5f && px[k][1] >= f->y - 0.5f &&
                           px[k][1] <= f->y + f->h + 0.5f,
-                      "%uD %dx%d%s: world corner %d at pixel %g,%g, outside the free rect %g,%g %gx%g", dim, fw, fh,
-                      menu ? " menu" : "", k, (double)px[k][0], (double)px[k][1], (double)f->x, (double)f->y,
-                      (double)f->w, (double)f->h);
+                      "%uD %dx%d%s%s: world corner %d at pixel %g,%g, outside the free rect %g,%g %gx%g", dim, fw, fh,
+                      menu ? " menu" : "", graph ? " graph" : "", k, (double)px[k][0], (double)px[k][1], (double)f->x,
+                      (double)f->y, (double)f->w, (double)f->h);
         for (int a = 0; a < 2; a++) {
             lo[a] = fminf(lo[a], px[k][a]);
             hi[a] = fmaxf(hi[a], px[k][a]);
         }
     }
+    // The world's bounding box on screen (in 3D the box's projection lies
+    // within its corners' hull) clear of the graph's panel.
+    viewer_rect world = {lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1]};
+    ck_assert_msg(!graph || !overlap(&world, &pl.graph),
+                  "%uD %dx%d%s: the world %g,%g %gx%g reaches the graph's panel %g,%g %gx%g", dim, fw, fh,
+                  menu ? " menu" : "", (double)world.x, (double)world.y, (double)world.w, (double)world.h,
+                  (double)pl.graph.x, (double)pl.graph.y, (double)pl.graph.w, (double)pl.graph.h);
     // How far the farthest corner reaches from the free rect's centre
     // towards its edge, along either axis (1: on the edge).
     float fill = 0.0f;
@@ -206,6 +236,10 @@ static void expect_framed(uint32_t dim, const float size[3], int fw, int fh, boo
     }
 }
 
+static void expect_framed(uint32_t dim, const float size[3], int fw, int fh, bool menu) {
+    expect_framed_with(dim, size, fw, fh, menu, false);
+}
+
 START_TEST(framing_2d) {
     const float square[3] = {0}, wide[3] = {800.0f, 200.0f, 0.0f}, tall[3] = {200.0f, 900.0f, 0.0f};
     const float *worlds[3] = {square, wide, tall};
@@ -233,6 +267,101 @@ START_TEST(framing_3d) {
 }
 END_TEST
 
+// The profile graph (T): a band at the foot of the window, clear of the HUD,
+// the menu and the free rect (both end a gap above it), in windows of
+// several sizes and aspects; its title, bars and legend (a swatch and a
+// label a stage) inside its panel and apart; every bar where the window is
+// wide enough (else 60 or more), and the world framed above it in 2D and 3D.
+START_TEST(graph_keeps_off_the_world) {
+    const int sizes[6][2] = {{1280, 800}, {800, 600}, {600, 900}, {1920, 1080}, {640, 480}, {1600, 500}};
+    for (int k = 0; k < 6; k++)
+        for (int menu = 0; menu < 2; menu++) {
+            int fw = sizes[k][0], fh = sizes[k][1];
+            float hw, hh, s = hud_scale(fh), gap = 4.0f * s;
+            hud_size(fh, &hw, &hh);
+            viewer_graph_layout g;
+            graph_of(fw, fh, NULL, &g);
+            viewer_panels p;
+            viewer_layout_panels(&(viewer_panels_desc){.fb_w = fw,
+                                                       .fb_h = fh,
+                                                       .hud_w = hw,
+                                                       .hud_h = hh,
+                                                       .menu_w = menu ? 0.3f * (float)fw : 0.0f,
+                                                       .menu_h = menu ? (float)fh : 0.0f,
+                                                       .graph_w = g.w,
+                                                       .graph_h = g.h,
+                                                       .gap = gap},
+                                 &p);
+            const viewer_rect *r = &p.graph;
+            viewer_rect win = {0.0f, 0.0f, (float)fw, (float)fh};
+            ck_assert_msg(r->x == 0.0f && fabsf(r->y + r->h - (float)fh) < 1e-3f && r->h == g.h && r->w > 0.0f &&
+                              inside(&win, r, 0.0f),
+                          "%dx%d%s: expected the graph (%gx%g wanted) at the bottom left, got %g,%g %gx%g", fw, fh,
+                          menu ? " menu" : "", (double)g.w, (double)g.h, (double)r->x, (double)r->y, (double)r->w,
+                          (double)r->h);
+            ck_assert_msg(!overlap(r, &p.free) && !overlap(r, &p.hud) && !overlap(r, &p.menu),
+                          "%dx%d%s: the graph %g,%g %gx%g overlaps the free rect %g,%g %gx%g, the HUD or the menu", fw,
+                          fh, menu ? " menu" : "", (double)r->x, (double)r->y, (double)r->w, (double)r->h,
+                          (double)p.free.x, (double)p.free.y, (double)p.free.w, (double)p.free.h);
+            ck_assert_msg(fabsf(p.free.y + p.free.h - (r->y - gap)) < 1e-3f && fabsf(p.free.y - (hh + gap)) < 1e-3f,
+                          "%dx%d%s: expected the free rect from under the HUD (%g) to a gap above the graph (%g), got "
+                          "%g..%g",
+                          fw, fh, menu ? " menu" : "", (double)(hh + gap), (double)(r->y - gap), (double)p.free.y,
+                          (double)(p.free.y + p.free.h));
+            ck_assert_msg(!menu || p.menu.y + p.menu.h <= r->y - gap + 1e-3f,
+                          "%dx%d: the menu's column reaches %g, past a gap above the graph at %g", fw, fh,
+                          (double)(p.menu.y + p.menu.h), (double)r->y);
+            ck_assert_msg(p.free.h > 0.3f * (float)fh, "%dx%d%s: the world keeps only %g of %d rows", fw, fh,
+                          menu ? " menu" : "", (double)p.free.h, fh);
+            // Its parts where the viewer draws them.
+            viewer_graph_layout l;
+            graph_of(fw, fh, r, &l);
+            float gs = l.scale; // the HUD's scale, or smaller where that does not fit the width
+            // Every bar where it is as wide as it wants, else at least 60.
+            int want = r->w >= g.w ? 240 : 60;
+            ck_assert_msg(l.frames >= want && l.frames <= 240 && inside(r, &l.bars, 0.5f) && l.bars.h >= 48.0f * gs &&
+                              gs >= 1.0f && gs <= s,
+                          "%dx%d%s: %d bars in %g,%g %gx%g, expected %d..240 inside the panel %g,%g %gx%g", fw, fh,
+                          menu ? " menu" : "", l.frames, (double)l.bars.x, (double)l.bars.y, (double)l.bars.w,
+                          (double)l.bars.h, want, (double)r->x, (double)r->y, (double)r->w, (double)r->h);
+            float tw, th;
+            measure("stage ms: mean, tallest 0000.00 (T stops)", gs, &tw, &th);
+            viewer_rect title = {l.title_x, l.title_y, tw, l.line_h};
+            ck_assert_msg(!overlap(&title, &l.bars) && inside(r, &title, 0.5f),
+                          "%dx%d%s: the title over the bars or outside the panel", fw, fh, menu ? " menu" : "");
+            viewer_rect entry[7];
+            for (int e = 0; e < 7; e++) {
+                static const char *const names[7] = {"key", "count", "scan", "scatter", "steer", "integrate", "bodies"};
+                char label[32];
+                snprintf(label, sizeof label, "%s 0000.00", names[e]);
+                float lw, lh;
+                measure(label, gs, &lw, &lh);
+                viewer_rect text = {l.label_x[e], l.label_y[e], lw, lh};
+                ck_assert_msg(l.swatch[e].w > 0.0f && l.swatch[e].h > 0.0f && l.swatch[e].x < text.x,
+                              "%dx%d: the swatch of '%s' missing or not left of its label", fw, fh, names[e]);
+                entry[e] = (viewer_rect){l.swatch[e].x, text.y, text.x + text.w - l.swatch[e].x, text.h};
+                ck_assert_msg(inside(r, &entry[e], 0.5f),
+                              "%dx%d%s: the legend's '%s' at %g,%g %gx%g outside the panel %g,%g %gx%g", fw, fh,
+                              menu ? " menu" : "", names[e], (double)entry[e].x, (double)entry[e].y, (double)entry[e].w,
+                              (double)entry[e].h, (double)r->x, (double)r->y, (double)r->w, (double)r->h);
+                ck_assert_msg(!overlap(&entry[e], &l.bars) && !overlap(&entry[e], &title),
+                              "%dx%d%s: the legend's '%s' over the bars or the title", fw, fh, menu ? " menu" : "",
+                              names[e]);
+                for (int o = 0; o < e; o++)
+                    ck_assert_msg(!overlap(&entry[e], &entry[o]), "%dx%d: the legend's entries %d and %d overlap", fw,
+                                  fh, o, e);
+            }
+            // The world above it: a square, a wide and a tall one, 2D and 3D.
+            const float square[3] = {0}, wide[3] = {900.0f, 200.0f, 100.0f}, tall[3] = {200.0f, 900.0f, 900.0f};
+            const float *worlds[3] = {square, wide, tall};
+            for (int w = 0; w < 3; w++) {
+                expect_framed_with(2, worlds[w], fw, fh, menu, true);
+                expect_framed_with(3, worlds[w], fw, fh, menu, true);
+            }
+        }
+}
+END_TEST
+
 START_TEST(wrap_lines) {
     char out[256];
     const char *text = "rules: chapter, tutorial, heading, circles, vicsek, couzin (those the behaviours allow)";
@@ -255,6 +384,21 @@ START_TEST(wrap_lines) {
         if (*c == '\n')
             *c = ' ';
     ck_assert_str_eq(out, text);
+    // A line ended by '\n' (the HUD's) whose last word passes max_w: broken
+    // before that word too, not only on the text's last line.
+    const char *two = "rules: chapter, tutorial, heading\nbehaviours: separation";
+    measure("rules: chapter, tutorial,", 1.0f, &max_w, &(float){0});
+    lines = viewer_layout_wrap(two, max_w, 1.0f, measure, out, sizeof out);
+    for (char *line = out, *nl; line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        char one[256];
+        snprintf(one, sizeof one, "%.*s", nl ? (int)(nl - line) : (int)strlen(line), line);
+        float w, h;
+        measure(one, 1.0f, &w, &h);
+        ck_assert_msg(w <= max_w || !strchr(one, ' '), "line '%s' of '%s' is %g wide, more than %g", one, two,
+                      (double)w, (double)max_w);
+    }
+    ck_assert_msg(lines >= 3, "expected the first line broken: %s", out);
 }
 END_TEST
 
@@ -373,6 +517,7 @@ int main(void) {
     tcase_add_test(tc, free_rect);
     tcase_add_test(tc, framing_2d);
     tcase_add_test(tc, framing_3d);
+    tcase_add_test(tc, graph_keeps_off_the_world);
     tcase_add_test(tc, wrap_lines);
     tcase_add_test(tc, help_fits);
     suite_add_tcase(s, tc);

@@ -37,6 +37,7 @@
 #define EXIT_ENVIRONMENT 3
 #define VIEWER_MAX_SCRIPT 256
 #define VIEWER_GRAPH_FRAMES 240
+#define VIEWER_GRAPH_STAGES (BOIDS_PROFILE_BODIES + 1) // key .. bodies: a step's stages, stacked
 
 // The modes, as bits of viewer_key.modes.
 #define VIEWER_FLOCK 1u
@@ -104,7 +105,7 @@ struct viewer {
     // (no --backend); a context below 4.5 then falls back to the CPU.
     bool wants_gpu, gpu_by_default;
     bool help, quit, stop, last_frame, forced_zero, dragging, debug_installed;
-    bool panels_hidden; // I: no HUD, menu or help (H and M still say which show when shown)
+    bool panels_hidden; // I: no HUD, menu, help or graph (H and M still say which show when shown)
     int help_page;      // F2: the help's page where it needs several
     float hud_bottom;   // pixels: the HUD panel's lower edge this frame (the help overlay starts below it)
     char hud_text[2048]; // this frame's HUD text as laid out (wrapped to the window; "" none or hidden)
@@ -130,7 +131,7 @@ struct viewer {
     // stops a recording; while it records, a graph of the last frames is drawn.
     boids_profile *profile;
     double profile_t0;
-    float graph[VIEWER_GRAPH_FRAMES][6]; // stage ms of the newest frames, a ring
+    float graph[VIEWER_GRAPH_FRAMES][VIEWER_GRAPH_STAGES]; // stage ms of the newest frames, a ring
     uint32_t graph_n, graph_head;
     struct viewer_flock *flock;   // the flock mode's
     struct viewer_replay *replay; // --replay's
@@ -209,16 +210,18 @@ float viewer_hud_scale(int fb_h);
 // The world the camera frames (the mode's init): fitted to the window now,
 // to the free rectangle by viewer_layout_frame.
 void viewer_camera_world(viewer *v, const boids_world_params *w);
-// This frame's layout (before drawing): the HUD of `hud_text` (NULL: none)
-// and a menu of menu_w x menu_h pixels (0: closed) unless the panels are
-// hidden (I); the camera's region follows the free rectangle, and the
-// camera is fitted again when it changed, unless the user moved it.
+// This frame's layout (before drawing): the HUD of `hud_text` (NULL: none),
+// a menu of menu_w x menu_h pixels (0: closed) and the profile graph while
+// a profile records, unless the panels are hidden (I); the camera's region
+// follows the free rectangle, and the camera is fitted again when it
+// changed, unless the user moved it.
 void viewer_layout_frame(viewer *v, int fb_w, int fb_h, const char *hud_text, float menu_w, float menu_h);
 // The HUD text of this frame's layout (viewer_layout_frame, wrapped to the
 // window) in a panel at the top left (scaled for the window), unless hidden (I).
 void viewer_hud(viewer *v, int fb_w, int fb_h);
 // The help overlay (while v->help and not hidden): the mode's keys from the
-// table and its help_more, laid out by viewer_layout_help under the HUD.
+// table and its help_more, laid out by viewer_layout_help under the HUD, on
+// an opaque panel (it covers the world while shown; its text stays readable).
 void viewer_help(viewer *v, int fb_w, int fb_h);
 // Starts recording a profile (T, or --profile at start-up) of the backend
 // named; returns 0 or the exit status of a bad path (reported in one line).
@@ -227,7 +230,9 @@ int viewer_profile_start(viewer *v, const char *backend);
 int viewer_profile_stop(viewer *v);
 // One frame into the profile and the graph (while recording).
 void viewer_profile_frame(viewer *v);
-// The frame-time graph (while recording), bottom left.
+// The frame-time graph (while recording, unless hidden) where the layout
+// put it (bottom left, under the world): the newest frames' bars stacked by
+// stage and a legend naming each stage's colour with its mean ms.
 void viewer_profile_graph(viewer *v, int fb_w, int fb_h);
 
 // viewer.c. A frame's start: the viewport, cleared to rgb (NULL: the

@@ -493,7 +493,7 @@ static void flock_hud_text(viewer *v, char *hud, size_t size) {
 // first, so that the camera frames the world in what they leave), the heat
 // map, the agents and their bodies (from the GPU's buffers, or the render's
 // own the CPU's state went to), the scene, the line overlays, the HUD, the
-// behaviour menu, the help and the profile graph.
+// behaviour menu, the profile graph and the help.
 static void flock_draw(viewer *v, int fb_w, int fb_h) {
     viewer_flock *f = v->flock;
     static char hud[2048];
@@ -513,8 +513,8 @@ static void flock_draw(viewer *v, int fb_w, int fb_h) {
     draw_overlays(v, vp, false);
     viewer_hud(v, fb_w, fb_h);
     viewer_menu_draw(v, fb_w, fb_h);
-    viewer_help(v, fb_w, fb_h);
     viewer_profile_graph(v, fb_w, fb_h);
+    viewer_help(v, fb_w, fb_h); // last: while shown it lies over everything
 }
 
 // After the swap: the fault check.

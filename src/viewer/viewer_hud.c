@@ -1,8 +1,8 @@
 // src/viewer/viewer_hud.c: what the viewer draws over the picture in pixels:
 // the HUD panel (the modes write its text), the help overlay made from the
-// key table, and the frame-time profile with its graph (T, --profile); the
-// frame's layout (viewer_layout.c) that keeps them off the world, and the
-// camera fitted to what they leave.
+// key table, and the frame-time profile with its graph and legend (T,
+// --profile); the frame's layout (viewer_layout.c) that keeps the HUD, the
+// menu and the graph off the world, and the camera fitted to what they leave.
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +15,13 @@
 
 static const float *const panel = flock_draw_panel, *const white = flock_draw_white;
 static const float gold[4] = {0.95f, 0.85f, 0.35f, 1.0f};
+// The help's panel: opaque, since it lies over the world while shown.
+static const float help_panel[4] = {0.10f, 0.11f, 0.15f, 1.0f};
+// The graph's stages (key .. bodies), one colour each, opaque.
+static const float graph_colors[VIEWER_GRAPH_STAGES][4] = {
+    {0.35f, 0.55f, 0.85f, 1.0f}, {0.95f, 0.60f, 0.20f, 1.0f}, {0.85f, 0.30f, 0.30f, 1.0f}, {0.45f, 0.75f, 0.75f, 1.0f},
+    {0.35f, 0.70f, 0.35f, 1.0f}, {0.95f, 0.80f, 0.30f, 1.0f}, {0.75f, 0.45f, 0.85f, 1.0f}};
+static const float graph_backdrop[4] = {1.0f, 1.0f, 1.0f, 0.06f};
 
 // See viewer.h: text twice as large on a window of 700 pixels or more (flock_draw.h).
 float viewer_hud_scale(int fb_h) {
@@ -37,6 +44,26 @@ void viewer_camera_world(viewer *v, const boids_world_params *w) {
     boids_camera_fit(&v->cam, w, fb_h > 0 ? (float)fb_w / (float)fb_h : 1.0f);
 }
 
+// The graph's layout at `scale` (or smaller) in a window fb_w wide, in `at`
+// (NULL: its size only), its title and legend at their widest (a stage's
+// name and "0000.00" ms).
+static void graph_layout(float scale, int fb_w, const viewer_rect *at, viewer_graph_layout *out) {
+    char labels[VIEWER_GRAPH_STAGES][48];
+    const char *labels_p[VIEWER_GRAPH_STAGES];
+    for (int k = 0; k < VIEWER_GRAPH_STAGES; k++) {
+        snprintf(labels[k], sizeof labels[k], "%s 0000.00", boids_profile_stage_names[k]);
+        labels_p[k] = labels[k];
+    }
+    viewer_graph_desc d = {.scale = scale,
+                           .frames = VIEWER_GRAPH_FRAMES,
+                           .max_w = (float)fb_w,
+                           .n = VIEWER_GRAPH_STAGES,
+                           .title = "stage ms: mean, tallest 0000.00 (T stops)",
+                           .labels = labels_p,
+                           .measure = measure};
+    viewer_layout_graph(&d, at, out);
+}
+
 // See viewer.h: the HUD's panel is its text plus flock_draw_hud's margins.
 void viewer_layout_frame(viewer *v, int fb_w, int fb_h, const char *hud_text, float menu_w, float menu_h) {
     float scale = viewer_hud_scale(fb_h), w = 0.0f, h = 0.0f;
@@ -54,6 +81,12 @@ void viewer_layout_frame(viewer *v, int fb_w, int fb_h, const char *hud_text, fl
     if (!v->panels_hidden) {
         d.menu_w = menu_w;
         d.menu_h = menu_h;
+    }
+    if (v->profile && !v->panels_hidden) { // the graph, a band under the world and the menu
+        viewer_graph_layout g;
+        graph_layout(scale, fb_w, NULL, &g);
+        d.graph_w = g.w;
+        d.graph_h = g.h;
     }
     viewer_layout_panels(&d, &v->panels);
     v->hud_bottom = v->panels.hud.h;
@@ -119,7 +152,7 @@ void viewer_help(viewer *v, int fb_w, int fb_h) {
     const char *labels_p[VIEWER_HELP_MAX], *texts_p[VIEWER_HELP_MAX];
     size_t n = help_entries(v, labels, labels_p, texts_p);
     help_layout(v, fb_w, fb_h, n, labels_p, texts_p, &l);
-    boids_render_rect(v->render, fb_w, fb_h, l.panel.x, l.panel.y, l.panel.w, l.panel.h, panel);
+    boids_render_rect(v->render, fb_w, fb_h, l.panel.x, l.panel.y, l.panel.w, l.panel.h, help_panel);
     boids_render_text(v->render, fb_w, fb_h, l.title_x, l.title_y, l.scale, l.title, white);
     for (size_t i = 0; i < l.n; i++) {
         const viewer_help_row *r = &l.row[i];
@@ -168,45 +201,57 @@ void viewer_profile_frame(viewer *v) {
     row.stage_ms[BOIDS_PROFILE_DRAW] = v->draw_ms;
     boids_profile_add(v->profile, &row);
     float *g = v->graph[v->graph_head];
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < VIEWER_GRAPH_STAGES; k++)
         g[k] = (float)row.stage_ms[k];
     v->graph_head = (v->graph_head + 1) % VIEWER_GRAPH_FRAMES;
     if (v->graph_n < VIEWER_GRAPH_FRAMES)
         v->graph_n++;
 }
 
-// See viewer.h: the last frames as bars stacked by stage, scaled to the tallest.
+// See viewer.h: the newest frames that fit as bars stacked by stage, scaled
+// to the tallest, the newest at the right; the legend gives each stage's
+// colour and its mean over them.
 void viewer_profile_graph(viewer *v, int fb_w, int fb_h) {
-    if (!v->profile || v->graph_n == 0)
+    if (!v->profile || v->panels_hidden || v->panels.graph.w <= 0.0f)
         return;
-    static const float colors[6][4] = {{0.35f, 0.55f, 0.85f, 0.9f}, {0.95f, 0.6f, 0.2f, 0.9f},
-                                       {0.85f, 0.3f, 0.3f, 0.9f},   {0.45f, 0.75f, 0.75f, 0.9f},
-                                       {0.35f, 0.7f, 0.35f, 0.9f},  {0.95f, 0.8f, 0.3f, 0.9f}};
-    float scale = viewer_hud_scale(fb_h), bar = scale, height = 60.0f * scale;
-    float x0 = 8.0f * scale, y0 = (float)fb_h - 8.0f * scale; // bottom of the bars
-    float tallest = 0.0f;
-    for (uint32_t i = 0; i < v->graph_n; i++) {
+    viewer_graph_layout l;
+    graph_layout(viewer_hud_scale(fb_h), fb_w, &v->panels.graph, &l);
+    float scale = l.scale;
+    uint32_t shown = v->graph_n < (uint32_t)l.frames ? v->graph_n : (uint32_t)l.frames;
+    const float *frame[VIEWER_GRAPH_FRAMES]; // the frames shown, oldest first
+    float tallest = 0.0f, mean[VIEWER_GRAPH_STAGES] = {0};
+    for (uint32_t i = 0; i < shown; i++) {
+        frame[i] = v->graph[(v->graph_head + VIEWER_GRAPH_FRAMES - shown + i) % VIEWER_GRAPH_FRAMES];
         float sum = 0.0f;
-        for (int k = 0; k < 6; k++)
-            sum += v->graph[i][k];
+        for (int k = 0; k < VIEWER_GRAPH_STAGES; k++) {
+            sum += frame[i][k];
+            mean[k] += frame[i][k] / (float)shown;
+        }
         tallest = fmaxf(tallest, sum);
     }
+    boids_render_rect(v->render, fb_w, fb_h, l.panel.x, l.panel.y, l.panel.w, l.panel.h, panel);
+    char text[96];
+    snprintf(text, sizeof text, "stage ms: mean, tallest %.2f (T stops)", (double)tallest);
+    boids_render_text(v->render, fb_w, fb_h, l.title_x, l.title_y, scale, text, white);
     if (!(tallest > 0.0f))
         tallest = 1.0f;
-    boids_render_rect(v->render, fb_w, fb_h, x0 - 4.0f * scale, y0 - height - 18.0f * scale,
-                      VIEWER_GRAPH_FRAMES * bar + 8.0f * scale, height + 22.0f * scale, panel);
-    char label[96];
-    snprintf(label, sizeof label, "recording: stage ms, tallest %.2f ms (T stops)", (double)tallest);
-    boids_render_text(v->render, fb_w, fb_h, x0, y0 - height - 14.0f * scale, scale, label, white);
-    for (uint32_t i = 0; i < v->graph_n; i++) {
-        const float *g = v->graph[(v->graph_head + VIEWER_GRAPH_FRAMES - v->graph_n + i) % VIEWER_GRAPH_FRAMES];
-        float y = y0;
-        for (int k = 0; k < 6; k++) {
-            float bh = g[k] / tallest * height;
-            if (bh <= 0.0f)
+    // The bars' area a shade lighter; the newest frame at its right, by the legend.
+    boids_render_rect(v->render, fb_w, fb_h, l.bars.x, l.bars.y, l.bars.w, l.bars.h, graph_backdrop);
+    float foot = l.bars.y + l.bars.h, x0 = l.bars.x + l.bars.w - (float)shown * l.bar_w;
+    for (uint32_t i = 0; i < shown; i++) {
+        float y = foot;
+        for (int k = 0; k < VIEWER_GRAPH_STAGES; k++) {
+            float bh = frame[i][k] / tallest * l.bars.h;
+            if (!(bh > 0.0f))
                 continue;
-            boids_render_rect(v->render, fb_w, fb_h, x0 + (float)i * bar, y - bh, bar, bh, colors[k]);
+            boids_render_rect(v->render, fb_w, fb_h, x0 + (float)i * l.bar_w, y - bh, l.bar_w, bh, graph_colors[k]);
             y -= bh;
         }
+    }
+    for (int k = 0; k < VIEWER_GRAPH_STAGES; k++) {
+        const viewer_rect *sw = &l.swatch[k];
+        boids_render_rect(v->render, fb_w, fb_h, sw->x, sw->y, sw->w, sw->h, graph_colors[k]);
+        snprintf(text, sizeof text, "%s %.2f", boids_profile_stage_names[k], (double)mean[k]);
+        boids_render_text(v->render, fb_w, fb_h, l.label_x[k], l.label_y[k], scale, text, white);
     }
 }

@@ -26,7 +26,7 @@ static void help_key(viewer *v, int key, int arg) {
     v->help = !v->help;
 }
 
-// I: every panel (HUD, menu, help) hidden or shown at once.
+// I: every panel (HUD, menu, help, profile graph) hidden or shown at once.
 static void panels_key(viewer *v, int key, int arg) {
     (void)key;
     (void)arg;
@@ -116,7 +116,7 @@ const viewer_key viewer_keys[] = {
     {{GLFW_KEY_W}, "write a snapshot (--save or boids-NNNN)", viewer_flock_save, 0, F, false},
     {{GLFW_KEY_H, GLFW_KEY_F1}, "this help", help_key, 0, F | R | D, false},
     {{GLFW_KEY_F2}, "the help's next page (a small window)", help_page_key, 0, F | R | D, false},
-    {{GLFW_KEY_I}, "hide / show every panel (HUD, menu, help)", panels_key, 0, F | R | D, false},
+    {{GLFW_KEY_I}, "hide / show every panel (HUD, menu, help, graph)", panels_key, 0, F | R | D, false},
     {{GLFW_KEY_ESCAPE}, "quit", quit_key, 0, F | R | D, false},
 };
 const size_t viewer_key_count = sizeof viewer_keys / sizeof viewer_keys[0];

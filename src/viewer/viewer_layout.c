@@ -10,26 +10,98 @@
 #define MAX_COLUMNS 6
 #define MAX_PAGES VIEWER_HELP_MAX
 
-// See viewer_layout.h: the HUD's band across the top, the menu's column
-// at the right under it; the world gets what is left.
+// See viewer_layout.h: the HUD's band across the top, the graph's across
+// the foot, the menu's column at the right between them; the world gets
+// what is left.
 void viewer_layout_panels(const viewer_panels_desc *d, viewer_panels *out) {
     memset(out, 0, sizeof *out);
     float fw = (float)(d->fb_w > 0 ? d->fb_w : 1), fh = (float)(d->fb_h > 0 ? d->fb_h : 1);
-    float top = 0.0f, right = fw;
+    float top = 0.0f, right = fw, bottom = fh;
     if (d->hud_w > 0.0f && d->hud_h > 0.0f) {
         out->hud = (viewer_rect){0.0f, 0.0f, fminf(d->hud_w, fw), fminf(d->hud_h, fh)};
         top = out->hud.h + d->gap;
     }
+    if (d->graph_w > 0.0f && d->graph_h > 0.0f) {
+        float gh = fminf(d->graph_h, fh);
+        out->graph = (viewer_rect){0.0f, fh - gh, fminf(d->graph_w, fw), gh};
+        bottom = out->graph.y - d->gap;
+    }
     if (d->menu_w > 0.0f && d->menu_h > 0.0f) {
         float mw = fminf(d->menu_w, fw);
-        out->menu = (viewer_rect){fw - mw - d->gap, top, mw, fminf(d->menu_h, fmaxf(fh - top, 0.0f))};
+        out->menu = (viewer_rect){fw - mw - d->gap, top, mw, fminf(d->menu_h, fmaxf(bottom - top, 0.0f))};
         if (out->menu.x < 0.0f)
             out->menu.x = 0.0f;
         right = out->menu.x - d->gap;
     }
     top = fminf(top, fh - 1.0f);
     right = fmaxf(right, 1.0f);
-    out->free = (viewer_rect){0.0f, top, right, fh - top};
+    bottom = fminf(fmaxf(bottom, top + 1.0f), fh);
+    out->free = (viewer_rect){0.0f, top, right, bottom - top};
+}
+
+// The graph at scale s (see viewer_layout_graph): padding round the panel,
+// the title's line, then the bars (48 pixels at scale 1, or as tall as the
+// legend) and the legend a gap to their right, in columns of GRAPH_ROWS
+// lines, or of more where d->max_w leaves fewer than GRAPH_MIN_FRAMES bars
+// beside them. Returns whether the title and that many bars fit d->max_w.
+#define GRAPH_ROWS 4
+#define GRAPH_MIN_FRAMES 60
+static bool graph_at(const viewer_graph_desc *d, float s, const viewer_rect *at, viewer_graph_layout *out) {
+    memset(out, 0, sizeof *out);
+    size_t n = d->n < VIEWER_GRAPH_MAX ? d->n : VIEWER_GRAPH_MAX;
+    float w, h, h2, title_w, label_w = 0.0f;
+    d->measure("Xg", s, &w, &h);
+    d->measure("Xg\nXg", s, &w, &h2);
+    float line_h = h2 - h, pad = 6.0f * s, gap = 8.0f * s, swatch = 8.0f * s, glyph_h = 7.0f * s;
+    d->measure(d->title, s, &title_w, &h);
+    for (size_t k = 0; k < n; k++) {
+        d->measure(d->labels[k], s, &w, &h);
+        label_w = fmaxf(label_w, w);
+    }
+    float col_w = swatch + 4.0f * s + label_w, legend_w = 0.0f, max_w = d->max_w > 0.0f ? d->max_w : INFINITY;
+    size_t rows = n < GRAPH_ROWS ? n : GRAPH_ROWS, cols = 0;
+    for (;; rows++) {
+        cols = rows ? (n + rows - 1) / rows : 0;
+        legend_w = (float)cols * col_w + (float)(cols ? cols - 1 : 0) * gap;
+        if (rows >= n || max_w - 2.0f * pad - gap - legend_w >= GRAPH_MIN_FRAMES * s)
+            break;
+    }
+    bool fits = title_w + 2.0f * pad <= max_w && max_w - 2.0f * pad - gap - legend_w >= GRAPH_MIN_FRAMES * s;
+    float bars_h = fmaxf(48.0f * s, line_h * (float)rows - (line_h - glyph_h));
+    float head = line_h + 4.0f * s; // the title's line and a space under it
+    out->scale = s;
+    out->line_h = line_h;
+    out->w = 2.0f * pad + fmaxf(title_w, (float)d->frames * s + gap + legend_w);
+    out->h = 2.0f * pad + head + bars_h;
+    if (!at)
+        return fits;
+    out->panel = *at;
+    out->title_x = at->x + pad;
+    out->title_y = at->y + pad;
+    // The bars the width leaves beside the legend (the newest frames), as
+    // tall as the height leaves.
+    float room = at->w - 2.0f * pad - gap - legend_w;
+    int frames = room > 0.0f ? (int)floorf(room / s) : 0;
+    out->frames = frames < d->frames ? frames : d->frames;
+    out->bar_w = s;
+    bars_h = fminf(bars_h, fmaxf(at->h - 2.0f * pad - head, 0.0f));
+    out->bars = (viewer_rect){at->x + pad, at->y + pad + head, (float)out->frames * s, bars_h};
+    for (size_t k = 0; k < n; k++) {
+        float x = out->bars.x + out->bars.w + gap + (float)(k / rows) * (col_w + gap);
+        float y = out->bars.y + line_h * (float)(k % rows);
+        out->swatch[k] = (viewer_rect){x, y, swatch, glyph_h};
+        out->label_x[k] = x + swatch + 4.0f * s;
+        out->label_y[k] = y;
+    }
+    return fits;
+}
+
+// See viewer_layout.h: d->scale, else smaller ones down to 1 where it does
+// not fit d->max_w.
+void viewer_layout_graph(const viewer_graph_desc *d, const viewer_rect *at, viewer_graph_layout *out) {
+    float s = d->scale > 1.0f ? d->scale : 1.0f;
+    while (!graph_at(d, s, at, out) && s > 1.0f)
+        s = fmaxf(s - 0.5f, 1.0f);
 }
 
 // See viewer_layout.h.
@@ -51,6 +123,15 @@ int viewer_layout_wrap(const char *text, float max_w, float scale, viewer_measur
     char *last_space = NULL;
     for (char *p = out; *p; p++) {
         if (*p == '\n') {
+            // The line's last word, as at a space.
+            *p = '\0';
+            float w, h;
+            measure(line, scale, &w, &h);
+            *p = '\n';
+            if (w > max_w && last_space) {
+                *last_space = '\n';
+                lines++;
+            }
             line = p + 1;
             last_space = NULL;
             lines++;

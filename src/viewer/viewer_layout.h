@@ -1,13 +1,15 @@
 // src/viewer/viewer_layout.h: where the viewer's panels go and what they leave
 // for the world, as pure arithmetic (no GL, no GLFW): the HUD at the top
-// left, the behaviour menu at the right under it, the free rectangle below
-// the HUD and left of the menu (the camera frames the world there), and the
-// help overlay laid out to fit the window. Text is measured through a
-// callback (the viewer passes boids_render_text_size), so tests run it
-// without a window.
+// left, the profile graph at the bottom left, the behaviour menu at the
+// right between them, the free rectangle they leave (the camera frames the
+// world there), the graph's bars and legend, and the help
+// overlay laid out to fit the window. Text is measured through a callback
+// (the viewer passes boids_render_text_size), so tests run it without a
+// window.
 //
-// Offers: viewer_rect, viewer_layout_panels (HUD, menu, free rectangle),
-// viewer_layout_ndc (a rectangle as the window's NDC, for boids_camera),
+// Offers: viewer_rect, viewer_layout_panels (HUD, menu, graph, free
+// rectangle), viewer_layout_ndc (a rectangle as the window's NDC, for
+// boids_camera), viewer_layout_graph (the graph's title, bars and legend),
 // viewer_layout_wrap (word wrap) and viewer_layout_help (the help overlay:
 // columns of their own widths, texts wrapped, smaller text, then pages).
 #ifndef BOIDS_VIEWER_LAYOUT_H
@@ -23,14 +25,15 @@ typedef struct viewer_rect {
 // The panels shown and their sizes (0 x 0: not shown), in pixels.
 typedef struct viewer_panels_desc {
     int fb_w, fb_h;
-    float hud_w, hud_h;   // the HUD panel, at the top left
-    float menu_w, menu_h; // the behaviour menu, at the right edge under the HUD
-    float gap;            // pixels between a panel and its neighbour or the free rectangle
+    float hud_w, hud_h;     // the HUD panel, at the top left
+    float menu_w, menu_h;   // the behaviour menu, at the right edge under the HUD (above the graph)
+    float graph_w, graph_h; // the profile graph, at the bottom left
+    float gap;              // pixels between a panel and its neighbour or the free rectangle
 } viewer_panels_desc;
 
 typedef struct viewer_panels {
-    viewer_rect hud, menu; // where they go (0 x 0 where not shown)
-    viewer_rect free;      // the rest: below the HUD's band, left of the menu's column
+    viewer_rect hud, menu, graph; // where they go (0 x 0 where not shown)
+    viewer_rect free;             // the rest: below the HUD's band, above the graph's, left of the menu's column
 } viewer_panels;
 
 // The panels of d and the free rectangle they leave (at least one pixel
@@ -41,6 +44,37 @@ void viewer_layout_ndc(const viewer_rect *r, int fb_w, int fb_h, float ndc[4]);
 
 // Width and height of text at a scale (boids_render_text_size).
 typedef void (*viewer_measure_fn)(const char *text, float scale, float *w, float *h);
+
+#define VIEWER_GRAPH_MAX 8
+
+// The profile graph: a title, one bar a frame stacked by stage, a legend.
+typedef struct viewer_graph_desc {
+    float scale;               // the text scale wanted; a bar is as many pixels wide
+    int frames;                // the bars wanted (one a frame)
+    float max_w;               // the width it may take (0: any): a narrow one gets a taller legend, smaller text
+    size_t n;                  // the stages stacked (at most VIEWER_GRAPH_MAX)
+    const char *title;         // the title at its widest
+    const char *const *labels; // the legend's entries at their widest, one a stage
+    viewer_measure_fn measure;
+} viewer_graph_desc;
+
+typedef struct viewer_graph_layout {
+    float w, h;                            // the panel's size with every bar
+    viewer_rect panel, bars;               // where it goes; the bars' area (bottom: the zero line)
+    float scale, title_x, title_y, line_h; // the text scale chosen
+    int frames;                            // the newest frames that fit in bars.w
+    float bar_w;                           // pixels a bar
+    viewer_rect swatch[VIEWER_GRAPH_MAX];  // each stage's colour, left of its label
+    float label_x[VIEWER_GRAPH_MAX], label_y[VIEWER_GRAPH_MAX];
+} viewer_graph_layout;
+
+// The graph of d in `at` (NULL: only its size, out->w x out->h): the title
+// on top, the bars under it (as many of the newest frames as the width
+// leaves), and at their right the legend, a line a stage: a swatch of its
+// colour and its label; at d->scale, else at smaller ones down to 1 where
+// the title or 60 bars beside the legend do not fit d->max_w. Its size and
+// its parts agree for the same d (they follow d->max_w, not at's width).
+void viewer_layout_graph(const viewer_graph_desc *d, const viewer_rect *at, viewer_graph_layout *out);
 
 // text into out with its spaces turned into line breaks where a line would
 // pass max_w (a word longer than that keeps its own line); returns the

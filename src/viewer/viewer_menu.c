@@ -168,10 +168,12 @@ void viewer_menu_draw(viewer *v, int fb_w, int fb_h) {
         x = fmaxf((float)fb_w - inner_w - 2.0f * pad - 4.0f * scale, 0.0f);
         y = v->hud_bottom + 6.0f * scale;
     }
-    // The rows that fit under the HUD (at least 3): a window round the
+    // The rows that fit between the HUD and the foot of its column (the
+    // window's, or the profile graph's top; at least 3): a window round the
     // selected one when not all of them do, its range in the last line.
     uint32_t rows = BOIDS_BEHAVIOR_COUNT, first = 0;
-    float room = ((float)fb_h - y - 2.0f * pad - line_h - mm.hint_h - gap) / line_h;
+    float foot = v->panels.menu.w > 0.0f ? v->panels.menu.y + v->panels.menu.h : (float)fb_h;
+    float room = (foot - y - 2.0f * pad - line_h - mm.hint_h - gap) / line_h;
     if (room < (float)rows) {
         rows = room > 4.0f ? (uint32_t)room - 1u : 3u; // one line for the range
         first = f->menu_row > rows / 2 ? f->menu_row - rows / 2 : 0u;
