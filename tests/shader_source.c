@@ -88,9 +88,9 @@ static bool write_spec(const char *outdir, const char *shader_dir, const boids_p
 
 static const char usage[] = // the usage lines and what it does, before the flags
     "usage: boids-shader-source OUTDIR [SHADER_DIR]\n"
-    "Writes the source of every shader the GPU backend compiles, assembled by the backend's\n"
-    "own function (no GL context), into OUTDIR (made if missing), and prints one line per\n"
-    "check for tests/test_glslang.sh: comp FILE, vert FILE, frag FILE, link VERT FRAG.\n"
+    "Writes the source of every shader the GPU backend compiles, assembled by the backend's own function (no GL "
+    "context), into OUTDIR (made if missing), and prints one line per check for tests/test_glslang.sh: comp FILE, "
+    "vert FILE, frag FILE, link VERT FRAG.\n"
     "SHADER_DIR: read the shader files from there instead of the built-in copies.\n"
     "Exit status: 0 done, 1 a shader not written, 2 bad arguments.\n";
 

@@ -174,6 +174,27 @@ START_TEST(unknown_flag_suggests_nearest) {
 }
 END_TEST
 
+// A value near one of its flag's names (a typo, a prefix) gets the name: shipped
+// scenarios, rule sets, behaviours (in lists and weights), the flag table's own
+// names; a far one gets none.
+START_TEST(unknown_name_suggests_nearest) {
+    expect_error(ARGV("--scenario", "predator-prey"),
+                 ARGV("--scenario: 'predator-prey' is not a shipped scenario", "did you mean 'predators-prey'?"));
+    expect_error(ARGV("--count", "10", "--rules", "vicsec"),
+                 ARGV("--rules: 'vicsec' is not a rule set", "did you mean 'vicsek'?"));
+    expect_error(ARGV("--count", "10", "--behaviors", "alignment,seperation"),
+                 ARGV("unknown behaviour 'seperation' (did you mean 'separation'?)"));
+    expect_error(ARGV("--count", "10", "--behaviors", "flock"), ARGV("did you mean 'flocking'?"));
+    expect_error(ARGV("--count", "10", "--weights", "cohesoin=2"), ARGV("did you mean 'cohesion'?"));
+    expect_error(ARGV("--count", "10", "--backend", "gpx"), ARGV("did you mean 'gpu'?"));
+    expect_error(ARGV("--count", "10", "--index", "quad"), ARGV("did you mean 'quadtree'?"));
+    run_result r = run_boids(ARGV("--count", "10", "--rules", "zzzzzz"));
+    assert_exit(&r, 2);
+    ck_assert_msg(strstr(r.err, "did you mean") == NULL, "expected no suggestion for a far name, got: %s", r.err);
+    run_free(&r);
+}
+END_TEST
+
 START_TEST(unknown_flag_without_near_match) {
     run_result r = run_boids(ARGV("--count", "10", "--frobnicate", "3"));
     assert_exit(&r, 2);
@@ -748,6 +769,7 @@ int main(void) {
         CASE(steps_too_many_rejected),
         CASE(seed_above_2_64_rejected),
         CASE(unknown_flag_suggests_nearest),
+        CASE(unknown_name_suggests_nearest),
         CASE(unknown_flag_without_near_match),
         CASE(flag_of_another_program_rejected),
         CASE(missing_value_rejected),

@@ -36,6 +36,16 @@ for f in lib/libboids.so lib/libboids.a lib/pkgconfig/boids.pc lib/cmake/boids/b
   share/boids/scenarios/flocking.ini; do
   [[ -e "$prefix/$f" ]] || fail "$f is not installed"
 done
+step "the man pages and bash completions: installed, the page of the program's own --man-page"
+for program in boids-run boids-bench boids-validate boids-ensemble boids; do
+  page="$prefix/share/man/man1/$program.1"
+  completion="$prefix/share/bash-completion/completions/$program"
+  [[ -s "$page" ]] || fail "share/man/man1/$program.1 is not installed"
+  [[ -s "$completion" ]] || fail "share/bash-completion/completions/$program is not installed"
+  cmp -s "$page" <(env -u DISPLAY "$prefix/bin/$program" --man-page) || fail "$program.1 is not $program --man-page"
+  grep -q "^complete -F _${program//-/_} $program\$" "$completion" || fail "$completion does not complete $program"
+  MANPATH="$prefix/share/man" man -w "$program" >/dev/null 2>&1 || fail "man -w $program: not found under MANPATH"
+done
 [[ ! -e "$prefix/include/boids/render.h" ]] || fail "render.h is installed (it needs glad)"
 soname=$(readelf -d "$prefix/lib/libboids.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [[ "$soname" == libboids.so.0 ]] || fail "soname '$soname', expected libboids.so.0"

@@ -404,7 +404,8 @@ END_TEST
 
 // The entries `boids --help` lists under its heading number `which` (0: the
 // flock's, 1: --replay's): "  LABEL   text" lines, the label ending at the
-// first two spaces.
+// first two spaces; a line the help wrapped (indented under the text) goes
+// on its entry's text.
 static size_t help_entries(int which, char labels[][32], char texts[][160]) {
     run_result r = boids_test_run(BOIDS_BIN_DIR "/boids", ARGV("boids", "--help"), TMP, "help");
     ck_assert_msg(r.spawned && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "boids --help failed: %s", r.err);
@@ -418,6 +419,13 @@ static size_t help_entries(int which, char labels[][32], char texts[][160]) {
     size_t n = 0;
     while (strncmp(at, "  ", 2) == 0 && n < VIEWER_HELP_MAX) {
         const char *label = at + 2, *end = strstr(label, "  "), *eol = strchr(label, '\n');
+        if (label[0] == ' ' && n > 0 && eol) { // a wrapped line of the previous entry
+            size_t len = strlen(texts[n - 1]);
+            snprintf(texts[n - 1] + len, 160 - len, " %.*s", (int)(eol - label - strspn(label, " ")),
+                     label + strspn(label, " "));
+            at = eol + 1;
+            continue;
+        }
         ck_assert(end && eol && end < eol);
         snprintf(labels[n], 32, "%.*s", (int)(end - label), label);
         const char *text = end;

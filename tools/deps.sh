@@ -21,6 +21,7 @@ packages=(
   glslang-tools                              # glslangValidator: the shaders checked against GLSL 4.50 core (test shaders_glslang)
   openmpi-bin libopenmpi-dev                 # boids-ensemble under mpirun (the optional MPI component; tests labelled mpi)
   ffmpeg                                     # the viewer's --video FILE.mp4 (frames piped to ffmpeg; also ffprobe for test_viewer)
+  man-db groff-base                          # test_man: the generated man pages rendered (man -l, groff)
 )
 
 missing=()

@@ -2,12 +2,17 @@
 """tools/plot_profile.py: plot a frame-time profile written by --profile FILE.csv.
 
 usage: /usr/bin/python3 tools/plot_profile.py FILE.csv -o FILE.png
+       python3 tools/plot_profile.py FILE.csv --exponent
 
 Top: the time of each stage stacked over the recorded steps (frames), with
 the CPU frame time as a line. For a boids-bench profile (rows with more than
-one agent count) a second panel shows the median ms/step (sum of the stage
-medians) against the agent count N on log-log axes with the least-squares
-exponent b of ms = a * N^b.
+one agent count) a second panel shows each count's median ms/step against
+the agent count N on log-log axes with the least-squares exponent b of
+ms = a * N^b: the same points and fit as boids-bench's "fitted exponent of
+ms/step vs N" (fit_exponent in src/app/boids_bench.c): a step's time is the
+host's (frame_ms) on the CPU and the sum of its stages on the GPU, a count's
+point the median over its steps, the fit over the points above 0.
+--exponent prints that line alone, as boids-bench does (no matplotlib).
 
 Needs Debian's python3-matplotlib and python3-numpy (tools/deps.sh); run it
 with /usr/bin/python3 (another python3 earlier on PATH may not see them).
@@ -16,7 +21,9 @@ write failure.
 """
 import argparse
 import csv
+import math
 import os
+import statistics
 import sys
 
 STAGES = ["key", "count", "scan", "scatter", "steer", "integrate", "bodies", "draw"]
@@ -55,12 +62,50 @@ def read_profile(path):
     return rows
 
 
+def step_ms(row):
+    """A step's time as boids-bench's total: the sum of the stages on the GPU
+    (their timer queries), the host's time of the step on the CPU."""
+    return sum(row["stages"]) if row["backend"] == "gpu" else row["frame_ms"]
+
+
+def fit_exponent(rows):
+    """boids-bench's fit (fit_exponent in src/app/boids_bench.c): per agent
+    count the median of step_ms over its rows, then the least-squares slope b
+    and intercept log a of log(ms) against log(N) over the counts whose median
+    is above 0. Returns (b, log_a, counts, medians); b is None unless two
+    counts differ."""
+    counts = sorted(set(r["agents"] for r in rows))
+    medians = [statistics.median(step_ms(r) for r in rows if r["agents"] == n) for n in counts]
+    pts = [(math.log(n), math.log(m)) for n, m in zip(counts, medians) if m > 0 and math.isfinite(m)]
+    k = len(pts)
+    sx = sum(x for x, _ in pts)
+    sy = sum(y for _, y in pts)
+    sxx = sum(x * x for x, _ in pts)
+    sxy = sum(x * y for x, y in pts)
+    den = k * sxx - sx * sx
+    if len(set(x for x, _ in pts)) < 2 or den == 0:
+        return None, None, counts, medians
+    b = (k * sxy - sx * sy) / den
+    return b, (sy - b * sx) / k, counts, medians
+
+
 def main():
     ap = argparse.ArgumentParser(description="Plot a boids --profile CSV.")
     ap.add_argument("csv", help="a profile written by --profile FILE.csv")
-    ap.add_argument("-o", "--output", required=True, help="the PNG to write")
+    ap.add_argument("-o", "--output", help="the PNG to write")
+    ap.add_argument("--exponent", action="store_true",
+                    help="print boids-bench's fitted exponent of ms/step vs N for the profile and exit")
     args = ap.parse_args()
+    if not args.output and not args.exponent:
+        fail(2, "-o FILE.png or --exponent is required")
     rows = read_profile(args.csv)
+    if args.exponent:
+        b = fit_exponent(rows)[0]
+        if b is None:
+            print("fitted exponent of ms/step vs N: none (it needs two different counts and times above 0)")
+        else:
+            print(f"fitted exponent of ms/step vs N: {b:.3f} (1.000 = linear)")
+        return 0
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -98,16 +143,12 @@ def main():
 
     if sweep:
         ax2 = axes[1][0]
-        med = []
-        for n in counts:
-            sel = stage_ms[agents == n]
-            med.append(float(np.sum(np.median(sel, axis=0))))
+        b, log_a, _, med = fit_exponent(rows)  # boids-bench's points and fit
         med = np.array(med)
         ns = np.array(counts, dtype=float)
         ok = med > 0
-        ax2.loglog(ns[ok], med[ok], "o-", color="#4e79a7", label="median ms/step (sum of stages)")
-        if np.count_nonzero(ok) >= 2:
-            b, log_a = np.polyfit(np.log(ns[ok]), np.log(med[ok]), 1)
+        ax2.loglog(ns[ok], med[ok], "o-", color="#4e79a7", label="median ms/step (boids-bench's total)")
+        if b is not None:
             fit_n = np.geomspace(ns[ok].min(), ns[ok].max(), 50)
             ax2.loglog(fit_n, np.exp(log_a) * fit_n ** b, "--", color="#e15759",
                        label=f"fit ms = {np.exp(log_a):.3g} N^{b:.3f}")

@@ -10,7 +10,7 @@
  *   boids_parse_float          a finite decimal number that fits a float
  *   boids_parse_split          comma lists, WxH[xD], X,Y[,Z] into pieces
  *   boids_parse_pick           one of a NULL-terminated list of names
- *   boids_parse_edit_distance, boids_parse_nearest   "did you mean"
+ *   boids_parse_edit_distance, boids_parse_nearest, boids_parse_behavior_hint   "did you mean"
  *   boids_parse_behaviors      LIST|all|none (names and 'flocking') to bits
  *   boids_parse_agents         named agents: ids or 'target'
  *   boids_parse_shown          a value as messages show it (escaped, cut)
@@ -60,6 +60,10 @@ size_t boids_parse_edit_distance(const char *a, const char *b);
 // even that is more than max_distance edits away. With prefixes, a name that
 // `given` (2 characters or more) begins counts as 1 edit away.
 const char *boids_parse_nearest(const char *given, const char *const *names, size_t max_distance, bool prefixes);
+// " (did you mean 'NAME'?)" for the behaviour name nearest to `given` (with
+// sets: also flocking, all and none) into buf, "" when none is near (a typo
+// or a prefix); returns buf.
+const char *boids_parse_behavior_hint(const char *given, bool sets, char *buf, size_t size);
 // A behaviour list: "all", "none", or a comma list of behaviour names and
 // "flocking" (boids_behavior_index). false with the problem in `problem`:
 // "has an empty name", "mixes 'all' with other names", "names an unknown

@@ -32,18 +32,31 @@ static const char usage[] = // the usage lines and what it does, before the flag
     "usage: boids-bench [--backend NAME] [--counts N,N,...] [--steps S] [--workload NAME]\n"
     "                   [--render WxH [--screenshot FILE.png]] [--program-stats] [--rounding-cost] [options]\n"
     "\n"
-    "Times the step pipeline of the CPU reference (or, with --backend gpu, of the\n"
-    "compute shaders, stage by stage with GPU timer queries) for each agent count (default\n"
-    "10000,100000,1000000) over S steps (default 10, after 2 warm-up steps) and\n"
-    "prints, per count, the median ms/step of each stage, the candidate pairs\n"
-    "and accepted neighbours per second of the steer stage, and the memory of the\n"
-    "simulation; then the exponent b of a least-squares fit ms/step = a N^b\n"
-    "(1 = linear). The world is sized for about 20 neighbours per agent unless\n"
-    "--world is given. Output is a Markdown table for docs/BENCHMARKS.md.\n";
-static const char usage_notes[] = // after the flags
+    "Times the step pipeline of the CPU reference (or, with --backend gpu, of the compute shaders, stage by stage "
+    "with GPU timer queries) for each agent count (default 10000,100000,1000000) over S steps (default 10, after 2 "
+    "warm-up steps) and prints, per count, the median ms/step of each stage, the candidate pairs and accepted "
+    "neighbours per second of the steer stage, and the memory of the simulation; then the exponent b of a "
+    "least-squares fit ms/step = a N^b (1 = linear) over the counts' median total ms/step (tools/plot_profile.py "
+    "fits the same points of a --profile). The world is sized for about 20 neighbours per agent unless --world is "
+    "given. Output is a Markdown table for docs/BENCHMARKS.md.\n";
+static const char usage_notes[] = // after the flags: one paragraph a line (the help wraps them)
     "\n"
-    "SIGINT / SIGTERM: the current step is finished, the rows so far and --profile are\n"
-    "written, exit status 130 / 143.\n";
+    "SIGINT / SIGTERM: the current step is finished, the rows so far and --profile are written, exit status 130 / "
+    "143.\n"
+    "Exit status: 0 done, 2 bad arguments, 3 out of memory, no OpenGL 4.5 for --backend gpu, a GPU fault or a "
+    "failed write; 130 / 143 after SIGINT / SIGTERM.\n";
+static const boids_cli_example examples[] = {
+    {"boids-bench --counts 2000,8000,32000 --steps 5",
+     "the CPU step's stages at three counts, and the fitted exponent of ms/step vs N"},
+    {"boids-bench --counts 2000,8000 --steps 5 --profile bench.csv",
+     "also every timed step as CSV (/usr/bin/python3 tools/plot_profile.py bench.csv -o bench.png plots it)"},
+    {"boids-bench --backend gpu --counts 100000 --steps 10", "the compute shaders' stages, by GPU timer queries"},
+    {"boids-bench --backend gpu --workload circles --counts 100000",
+     "FLAME GPU's Circles benchmark, the same work as its published figure"},
+    {"boids-bench --backend gpu --counts 20000 --render 960x600 --screenshot s.png",
+     "the viewer's frame drawn off-screen each step, the last one as a PNG"},
+    {NULL, NULL},
+};
 
 // What the flags mean here, where boids-bench differs from the table.
 static const boids_cli_help help[] = {
@@ -335,6 +348,9 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
         }
         if (sr == BOIDS_OK) // GPU: outside the step, wait, then read its timer queries
             boids_engine_stage_ms(e, gl != NULL, &m);
+        // No bodies: the stage's timer spans no work (in neither the total nor --profile's rows).
+        if (!boids_params_joint_rows(p))
+            m.bodies = 0;
         if (sr != BOIDS_OK || boids_engine_check(e, NULL, 0) != BOIDS_OK) // a fault: stop (reported below)
             break;
         double total = (omp_get_wtime() - t0) * 1e3;
@@ -419,24 +435,30 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
     return 0;
 }
 
-// Least-squares slope of log(ms) against log(N); NaN where every N is the
-// same.
+// The exponent b of ms/step = a N^b: the least-squares slope of log(ms)
+// against log(N) over the rows whose total ms/step (the median over the
+// count's timed steps of the step's time: the host's on the CPU, the sum of
+// the stages' on the GPU) is above 0; NaN unless two of them differ in N.
+// tools/plot_profile.py fits the same points of a --profile CSV the same way
+// (its fit_exponent; test_bench_fit compares the two).
 static double fit_exponent(const row *r, uint32_t k) {
-    bool distinct = false; // rounding would fit a slope to equal counts
-    for (uint32_t i = 1; i < k; i++)
-        distinct = distinct || r[i].n != r[0].n;
-    if (!distinct)
-        return NAN;
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    uint32_t used = 0, first = 0;
+    bool distinct = false; // rounding would fit a slope to equal counts
     for (uint32_t i = 0; i < k; i++) {
+        if (!(r[i].ms[7] > 0) || !isfinite(r[i].ms[7]))
+            continue;
+        first = used ? first : r[i].n;
+        distinct = distinct || r[i].n != first;
         double x = log((double)r[i].n), y = log(r[i].ms[7]);
         sx += x;
         sy += y;
         sxx += x * x;
         sxy += x * y;
+        used++;
     }
-    double den = k * sxx - sx * sx;
-    return den != 0 ? (k * sxy - sx * sy) / den : NAN;
+    double den = used * sxx - sx * sx;
+    return distinct && den != 0 ? (used * sxy - sx * sy) / den : NAN;
 }
 
 // --render, --screenshot and --program-stats against the other flags: 0,
@@ -579,12 +601,11 @@ static int run(const boids_options *opt) {
         memcpy(o.counts, def, sizeof(def));
         o.n_counts = 3;
     }
+    // Bodies from --bodies, else from the scenario: the profile's stages are the total's.
+    bool bodies = o.values.set[BOIDS_PARAM_BODIES] ? o.values.v[BOIDS_PARAM_BODIES].u[0] != BOIDS_BODY_NONE
+                                                   : o.scenario && boids_params_joint_rows(&o.scenario->params) > 0;
     if (o.profile && (rc = boids_profile_open(&profile, "boids-bench", o.profile, o.backend,
-                                              BOIDS_PROFILE_SIM_STAGES |
-                                                  (o.values.set[BOIDS_PARAM_BODIES] &&
-                                                           o.values.v[BOIDS_PARAM_BODIES].u[0] != BOIDS_BODY_NONE
-                                                       ? 1u << BOIDS_PROFILE_BODIES
-                                                       : 0u))))
+                                              BOIDS_PROFILE_SIM_STAGES | (bodies ? 1u << BOIDS_PROFILE_BODIES : 0u))))
         return rc;
     char cpu[256];
     cpu_model(cpu, sizeof(cpu));
@@ -680,8 +701,10 @@ static int run(const boids_options *opt) {
 int main(int argc, char **argv) {
     const boids_cli_spec spec = {
         .prog = "boids-bench",
+        .summary = "time the simulation's step, stage by stage, against the agent count",
         .usage = usage,
         .usage_notes = usage_notes,
+        .examples = examples,
         .help = help,
         .flags = BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_COUNTS | BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_STEPS |
                  BOIDS_CLI_THREADS | BOIDS_CLI_QUIET | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_PROFILE | BOIDS_CLI_INDEX |

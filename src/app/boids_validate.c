@@ -29,20 +29,26 @@ static const char usage[] = // the usage lines and what it does, before the flag
     "       boids-validate --scenario FILE.ini|NAME [options]\n"
     "       boids-validate --load FILE.boids [--steps S] [--save FILE.boids]\n"
     "\n"
-    "Runs the same initial state on the CPU reference and on the GPU compute shaders\n"
-    "(headless EGL) and compares them: exactly (grid cells, counts, starts, ids per\n"
-    "cell, neighbour counts), after one step per behaviour, rule set and model (every\n"
-    "force, velocity, position and joint bit for bit), and after S steps (statistics,\n"
-    "invariants, equal state-hashes); then the bodies stage alone from the same heads,\n"
-    "bit for bit after 1 and min(S, 100) steps (without\n"
-    "--bodies: a snake, a chain and a fish, one per group; --joints, --body-length).\n"
+    "Runs the same initial state on the CPU reference and on the GPU compute shaders (headless EGL) and compares "
+    "them: exactly (grid cells, counts, starts, ids per cell, neighbour counts), after one step per behaviour, "
+    "rule set and model (every force, velocity, position and joint bit for bit), and after S steps (statistics, "
+    "invariants, equal state-hashes); then the bodies stage alone from the same heads, bit for bit after 1 and "
+    "min(S, 100) steps (without --bodies: a snake, a chain and a fish, one per group; --joints, --body-length).\n"
     "Defaults: 100000 agents, 100 steps, behaviours all.\n";
-static const char usage_notes[] = // after the flags
+static const char usage_notes[] = // after the flags: one paragraph a line (the help wraps them)
     "\n"
-    "SIGINT / SIGTERM stop the S steps (the statistics compare the steps done, --save is\n"
-    "written) and exit 130 / 143.\n"
-    "Exit status 0 when every check holds, 1 when one fails, 2 for bad arguments, 3 without\n"
-    "OpenGL 4.5 or on a GPU fault (the OpenGL context lost, OpenGL errors).\n";
+    "SIGINT / SIGTERM stop the S steps (the statistics compare the steps done, --save is written) and exit 130 / "
+    "143.\n"
+    "Exit status 0 when every check holds, 1 when one fails, 2 for bad arguments, 3 without OpenGL 4.5 or on a "
+    "GPU fault (the OpenGL context lost, OpenGL errors).\n";
+static const boids_cli_example examples[] = {
+    {"boids-validate --count 10000 --steps 20", "every check at 10000 agents and 20 steps"},
+    {"boids-validate --scenario predators-prey --kernel morton",
+     "a shipped scenario's world, the GPU side on the Morton-ordered kernel"},
+    {"boids-validate --behaviors flocking,wander --count 5000 --steps 50",
+     "only separation, alignment, cohesion and wander, 50 steps"},
+    {NULL, NULL},
+};
 
 // What the flags mean here, where boids-validate differs from the table.
 static const boids_cli_help help[] = {
@@ -279,8 +285,10 @@ out:
 int main(int argc, char **argv) {
     const boids_cli_spec spec = {
         .prog = PROG,
+        .summary = "check the GPU compute shaders against the CPU reference",
         .usage = usage,
         .usage_notes = usage_notes,
+        .examples = examples,
         .help = help,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_STEPS | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
                  BOIDS_CLI_LOAD | BOIDS_CLI_SAVE | BOIDS_CLI_SAVE_EVERY | BOIDS_CLI_QUIET | BOIDS_CLI_KERNEL,

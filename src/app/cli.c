@@ -6,6 +6,7 @@
  * the world?) comes back from boids_params_finalize (cli_params.c). */
 #include "cli_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -36,6 +37,37 @@ static void set_defaults(const boids_cli_spec *spec, boids_options *o) {
     o->timeout = 3600;
 }
 
+// qsort's order of two names.
+static int compare_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+// The name of the scenarios directory's file (NAME.ini) nearest to `name`
+// (a typo or a prefix) into out; false when none is near.
+static bool scenario_nearest(const char *name, char *out, size_t size) {
+    const char *dir = boids_scenario_dir();
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (!d)
+        return false;
+    enum { MAX = 256 };
+    char *names[MAX + 1];
+    size_t n = 0;
+    for (struct dirent *e; n < MAX && (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".ini") == 0 && (names[n] = strndup(e->d_name, len - 4)))
+            n++;
+    }
+    closedir(d);
+    qsort(names, n, sizeof names[0], compare_names); // readdir's order is the file system's: ties by name
+    names[n] = NULL;
+    const char *near = boids_parse_nearest(name, (const char *const *)names, strlen(name) <= 4 ? 1 : 2, true);
+    if (near)
+        snprintf(out, size, "%s", near);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    return near != NULL;
+}
+
 // --scenario: the file found and loaded (all or nothing); its count, dimension
 // and distribution become the defaults of the flags not given.
 static int load_scenario(const boids_cli_spec *spec, boids_options *o) {
@@ -45,6 +77,12 @@ static int load_scenario(const boids_cli_spec *spec, boids_options *o) {
         return cli_bad(&c,
                        "a scenario file (.ini), or a name of --list-scenarios (set BOIDS_SCENARIOS to their directory)",
                        "is not a file and no scenarios directory was found");
+    if (access(path, F_OK) != 0 && !strchr(o->scenario_arg, '/') && !strstr(o->scenario_arg, ".ini")) {
+        char near[256];
+        if (scenario_nearest(o->scenario_arg, near, sizeof near))
+            return cli_bad(&c, "a scenario file (.ini) or a name of --list-scenarios",
+                           "is not a shipped scenario (did you mean '%s'?)", near);
+    }
     o->scenario = malloc(sizeof *o->scenario);
     if (!o->scenario)
         return cli_bad(&c, NULL, "cannot be loaded: out of memory");
@@ -79,6 +117,10 @@ int boids_cli_main(int argc, char **argv, const boids_cli_spec *spec, int (*run)
         return fflush(stdout) == 0 ? 0 : 3;
     if (r != 0)
         return 2;
+    if (o.check_args) { // parsed and checked: nothing runs
+        boids_options_free(&o);
+        return 0;
+    }
     r = run(&o);
     boids_options_free(&o);
     return r;
@@ -89,7 +131,7 @@ int boids_cli_main(int argc, char **argv, const boids_cli_spec *spec, int (*run)
 static int show_help_or_version(int argc, char **argv, const boids_cli_spec *spec) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            boids_cli_help_print(spec, stdout);
+            boids_cli_help_print(spec, stdout, 0);
             return 1;
         }
     }
@@ -100,6 +142,14 @@ static int show_help_or_version(int argc, char **argv, const boids_cli_spec *spe
         }
         if (strcmp(argv[i], "--list-flags") == 0) {
             boids_cli_list_flags(spec, stdout);
+            return 1;
+        }
+        if (strcmp(argv[i], "--man-page") == 0) {
+            boids_cli_man_print(spec, stdout);
+            return 1;
+        }
+        if (strcmp(argv[i], "--bash-completion") == 0) {
+            boids_cli_completion_print(spec, stdout);
             return 1;
         }
     }
@@ -167,7 +217,7 @@ static int parse_args(int argc, char **argv, const boids_cli_spec *spec, boids_o
             c.value = NULL;
             if (eq)
                 return cli_bad(&c, flag, "takes no value");
-            if (f->bit == 0) // --help / --version: handled first
+            if (f->bit == 0 && !f->field) // --help / --version: handled first
                 continue;
         } else if (eq) {
             c.value = eq + 1;

@@ -102,15 +102,30 @@ typedef struct boids_cli_help {
     const char *flag; // BOIDS_CLI_PARAMS: the parameter's flag (without "--")
 } boids_cli_help;
 
+// One example command line of a program's help and man page: `command`
+// runs as written (from an empty folder, after the examples above it), with
+// what it does.
+typedef struct boids_cli_example {
+    const char *command;
+    const char *what;
+} boids_cli_example;
+
 // What a program accepts. Zero `required` means every flag is optional.
 // --help is generated: `usage`, then every accepted flag of the flag table
 // (cli_flags.c) by section, each with its argument, its description and the
-// names it accepts, then `usage_notes` and `usage_more`.
+// names it accepts, then `usage_notes`, `usage_more` and the examples; every
+// line wrapped to the terminal's width (80 columns when stdout is not a
+// terminal). The man page (--man-page) and the bash completion
+// (--bash-completion) come from the same spec and table (cli_man.c). The
+// prose texts hold one paragraph (or one "  KEY  text" item) per line; the
+// usage lines come first, each "usage: " or indented under it.
 typedef struct boids_cli_spec {
     const char *prog;        // program name in messages (stable, unlike argv[0])
+    const char *summary;     // what it does in a few words: the man page's NAME line
     const char *usage;       // the usage lines and what the program does, printed before the flags
-    const char *usage_notes; // printed after the flags, or NULL
+    const char *usage_notes; // printed after the flags, or NULL; a paragraph "Exit status..." is the man page's EXIT STATUS
     const char *usage_more;  // printed after the notes (a generated list), or NULL
+    const boids_cli_example *examples; // 3 to 6, ended by {NULL, NULL}; printed last under "Examples:"
     const boids_cli_help *help; // descriptions of this program's own, ended by {0, NULL}; NULL: none
     boids_cli_bits flags;       // BOIDS_CLI_* accepted
     boids_cli_bits required;    // BOIDS_CLI_* that must be given
@@ -184,23 +199,34 @@ typedef struct boids_options {
     uint32_t timeout;            // --timeout seconds (boids-ensemble under MPI; default 3600; --decompose: 120)
     bool timeout_set;
     bool resume;                 // --resume (boids-ensemble)
+    bool check_args;             // --check-args (hidden): parse and check the command line, run nothing
     const char *operand[BOIDS_CLI_MAX_OPERANDS]; // the words that are not flags (spec->operands)
     uint32_t n_operands;
 } boids_options;
 
 // Parses argv[1..argc-1]. Returns 0: run; 1: --help, --version,
-// --list-flags or --list-scenarios was printed (exit 0); 2: a one-line error
-// was printed on stderr (exit 2). --list-flags (hidden, for tests) prints
-// one line per accepted flag: "--NAME" and every name its value may be, from
-// the tables the parser reads.
+// --list-flags, --man-page, --bash-completion or --list-scenarios was
+// printed (exit 0); 2: a one-line error was printed on stderr (exit 2).
+// Hidden flags: --list-flags (for tests) prints one line per accepted flag:
+// "--NAME" and every name its value may be, from the tables the parser
+// reads; --man-page and --bash-completion print the program's man page
+// (roff) and bash completion (the build installs both); --check-args
+// parses and checks the line and runs nothing (the tests' check of the
+// help's examples).
 int boids_cli_parse(int argc, char **argv, const boids_cli_spec *spec, boids_options *out);
-// The --help text of spec (see boids_cli_spec), on f.
-void boids_cli_help_print(const boids_cli_spec *spec, FILE *f);
+// The --help text of spec (see boids_cli_spec), on f, wrapped to `width`
+// columns (0: the terminal's width when f is one, at most 100; else 80).
+void boids_cli_help_print(const boids_cli_spec *spec, FILE *f, int width);
 // The --list-flags lines of spec, on f.
 void boids_cli_list_flags(const boids_cli_spec *spec, FILE *f);
+// The man page of spec (roff, man macros: NAME, SYNOPSIS, DESCRIPTION,
+// OPTIONS, EXAMPLES, EXIT STATUS, ENVIRONMENT, FILES, SEE ALSO), on f.
+void boids_cli_man_print(const boids_cli_spec *spec, FILE *f);
+// The bash completion of spec (a function and its `complete -F` line), on f.
+void boids_cli_completion_print(const boids_cli_spec *spec, FILE *f);
 // An executable's main: parses argv, then returns 0 after --help / --version
 // (3 when stdout cannot be written), 2 after a bad argument (its line
-// printed), else run's exit status; frees the options.
+// printed), 0 after --check-args, else run's exit status; frees the options.
 int boids_cli_main(int argc, char **argv, const boids_cli_spec *spec, int (*run)(const boids_options *o));
 // SIGINT / SIGTERM for headless runs: from boids_cli_catch_interrupts on,
 // a signal only sets a flag, which boids_cli_interrupted returns (0: none;

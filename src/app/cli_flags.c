@@ -260,7 +260,11 @@ const cli_flag cli_flags[] = {
     // Always accepted.
     SWITCH("help", 0, NO_GIVEN, H(OTHER, "print this help and exit")),
     SWITCH("version", 0, NO_GIVEN, H(OTHER, "print the version and exit")),
-    SWITCH("list-flags", 0, NO_GIVEN, .section = CLI_SEC_OTHER), // hidden: for tests (cli.h)
+    // Hidden (cli.h): for the tests and the build.
+    SWITCH("list-flags", 0, NO_GIVEN, .section = CLI_SEC_OTHER),
+    SWITCH("man-page", 0, NO_GIVEN, .section = CLI_SEC_OTHER),
+    SWITCH("bash-completion", 0, NO_GIVEN, .section = CLI_SEC_OTHER),
+    SWITCH("check-args", 0, FIELD(check_args), .section = CLI_SEC_OTHER),
 };
 const size_t cli_flag_count = sizeof cli_flags / sizeof cli_flags[0];
 
@@ -275,6 +279,22 @@ static void store_uint(void *dest, size_t size, uint64_t v) {
         bool b = v != 0;
         memcpy(dest, &b, sizeof b);
     }
+}
+
+// " (did you mean 'NAME'?)" for the name of f nearest to value (a typo or
+// a prefix), into buf; "" when none is near.
+static const char *nearest_name(const cli_flag *f, const char *value, char *buf, size_t size) {
+    const char *names[64];
+    size_t n = 0;
+    while (n + 1 < sizeof names / sizeof names[0] && (names[n] = cli_flag_name(f, n)))
+        n++;
+    names[n] = NULL;
+    const char *near = boids_parse_nearest(value, names, strlen(value) <= 4 ? 1 : 2, true);
+    if (near)
+        snprintf(buf, size, " (did you mean '%s'?)", near);
+    else if (size)
+        buf[0] = '\0';
+    return buf;
 }
 
 // Checks and stores the value of one flag (see cli_internal.h).
@@ -313,13 +333,13 @@ int cli_flag_value(const parse_ctx *c, const cli_flag *f, boids_options *o) {
     case CLI_NAME:
         k = f->pick ? f->pick(c->value) : boids_parse_pick(c->value, 0, f->choices);
         if (k < 0 && f->expected && f->expected[0] != '(')
-            return cli_bad(c, f->expected, "%s", f->problem);
+            return cli_bad(c, f->expected, "%s%s", f->problem, nearest_name(f, c->value, expected, sizeof expected));
         if (k < 0) { // the names from the table the value was looked up in
-            char names[256];
+            char names[256], near[128];
             cli_flag_names(f, NULL, names, sizeof names);
             snprintf(expected, sizeof expected, "%s%s%s", names, f->expected ? " " : "",
                      f->expected ? f->expected : "");
-            return cli_bad(c, expected, "%s", f->problem);
+            return cli_bad(c, expected, "%s%s", f->problem, nearest_name(f, c->value, near, sizeof near));
         }
         if (f->kind == CLI_NAME)
             memcpy(base + f->field, &f->choices[k], sizeof f->choices[k]);
@@ -377,8 +397,8 @@ void cli_flag_names(const cli_flag *f, const char *sep, char *buf, size_t size) 
 const char *cli_flag_suggest(const boids_cli_spec *spec, const char *name) {
     const char *names[sizeof cli_flags / sizeof cli_flags[0] + 1];
     size_t n = 0;
-    for (size_t i = 0; i < cli_flag_count; i++)
-        if (!cli_flags[i].bit || (spec->flags & cli_flags[i].bit))
+    for (size_t i = 0; i < cli_flag_count; i++) // the hidden ones are never suggested
+        if (cli_flag_accepted(spec, &cli_flags[i]) && (cli_flags[i].bit || cli_flag_shown(&cli_flags[i])))
             names[n++] = cli_flags[i].name;
     names[n] = NULL;
     return boids_parse_nearest(name, names, strlen(name) <= 4 ? 1 : 2, true);

@@ -1,7 +1,7 @@
 /* src/app/cli_internal.h: what the files of the command-line parser share
  * (cli.c: the parse and the checks across flags; cli_flags.c: the flag table,
  * its values and names; cli_help.c: --help and --list-flags from that table,
- * above it;
+ * above it; cli_man.c: the man page and the bash completion from the same;
  * cli_format.c: the one-line messages; cli_params.c: options to
  * parameters). Not for the executables: they use cli.h. */
 #ifndef BOIDS_APP_CLI_INTERNAL_H
@@ -89,5 +89,14 @@ const char *cli_flag_name(const cli_flag *f, size_t i);
 void cli_flag_names(const cli_flag *f, const char *sep, char *buf, size_t size);
 // The accepted flag nearest to `name` (a typo or a prefix), or NULL.
 const char *cli_flag_suggest(const boids_cli_spec *spec, const char *name);
+
+// The headings of --help's sections (and the man page's OPTIONS subsections).
+extern const char *const cli_section_titles[CLI_SECTIONS];
+// Does spec accept f? (The flags of every program, --help and the hidden ones: always.)
+bool cli_flag_accepted(const boids_cli_spec *spec, const cli_flag *f);
+// Is f one the help shows (a description), not a hidden one (--list-flags, --man-page)?
+bool cli_flag_shown(const cli_flag *f);
+// f's description in spec's help, with the names its value may be, into buf.
+void cli_flag_text(const boids_cli_spec *spec, const cli_flag *f, char *buf, size_t size);
 
 #endif

@@ -231,6 +231,26 @@ const char *boids_parse_nearest(const char *given, const char *const *names, siz
     return best_d <= max_distance ? best : NULL;
 }
 
+// See boids/parse.h.
+const char *boids_parse_behavior_hint(const char *given, bool sets, char *buf, size_t size) {
+    const char *names[BOIDS_BEHAVIOR_COUNT + 4];
+    size_t n = 0;
+    for (uint32_t i = 0; i < BOIDS_BEHAVIOR_COUNT; i++)
+        names[n++] = boids_behavior_name(i);
+    if (sets) {
+        names[n++] = "flocking";
+        names[n++] = "all";
+        names[n++] = "none";
+    }
+    names[n] = NULL;
+    const char *near = boids_parse_nearest(given, names, strlen(given) <= 4 ? 1 : 2, true);
+    if (near)
+        snprintf(buf, size, " (did you mean '%s'?)", near);
+    else if (size)
+        buf[0] = '\0';
+    return buf;
+}
+
 // Parses a behaviour list (see parse.h).
 bool boids_parse_behaviors(const char *s, unsigned flags, uint32_t *bits, char *problem, size_t problem_size) {
     size_t n;
@@ -267,8 +287,10 @@ bool boids_parse_behaviors(const char *s, unsigned flags, uint32_t *bits, char *
         } else if (index >= 0 && (uint32_t)index < BOIDS_BEHAVIOR_COUNT) {
             b |= BOIDS_BIT((uint32_t)index);
         } else {
-            snprintf(problem, problem_size, "names an unknown behaviour '%s'",
-                     boids_parse_shown(name, text, sizeof text));
+            char hint[96];
+            snprintf(problem, problem_size, "names an unknown behaviour '%s'%s",
+                     boids_parse_shown(name, text, sizeof text),
+                     boids_parse_behavior_hint(name, true, hint, sizeof hint));
             return false;
         }
         if (!comma)

@@ -116,9 +116,11 @@ static const char *parse_weights(boids_param_values *values, const char *text, c
         int b = boids_behavior_index(pieces[i]);
         float v = 0.0f;
         const char *p = NULL;
+        char hint[96];
         if (b < 0 || (uint32_t)b >= BOIDS_BEHAVIOR_COUNT)
-            snprintf(problem, problem_size, "names an unknown behaviour '%s'",
-                     boids_parse_shown(pieces[i], shown, sizeof shown)),
+            snprintf(problem, problem_size, "names an unknown behaviour '%s'%s",
+                     boids_parse_shown(pieces[i], shown, sizeof shown),
+                     boids_parse_behavior_hint(pieces[i], false, hint, sizeof hint)),
                 bad = problem;
         else if ((p = boids_parse_float(eq + 1, 0, &v)) || !(fabsf(v) <= BOIDS_MAX_WEIGHT))
             snprintf(problem, problem_size, "gives %s the weight '%s', which is %s",
@@ -190,8 +192,11 @@ const char *boids_param_read(boids_param_id id, const char *text, unsigned trim,
         break;
     case BOIDS_PK_CHOICE:
         if ((k = boids_parse_pick(text, trim, in->choices)) < 0) {
+            // A typo or a prefix of a name: the name (rule sets, boundaries, ...).
+            const char *near = boids_parse_nearest(text, in->choices, strlen(text) <= 4 ? 1 : 2, true);
             names_text(in->choices, expected, expected_size);
-            snprintf(problem, problem_size, "%s", in->expected);
+            snprintf(problem, problem_size, "%s%s%s%s", in->expected, near ? " (did you mean '" : "", near ? near : "",
+                     near ? "'?)" : "");
             bad = problem;
         }
         v.u[0] = (uint32_t)(k < 0 ? 0 : k);

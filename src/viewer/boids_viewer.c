@@ -30,8 +30,8 @@ static const char usage[] = // the usage lines and what it does, before the flag
     "       boids --replay FILE [--frame N] [--export-frames DIR]\n"
     "       boids --demo NAME\n"
     "       boids [--replay FILE] --video FILE.mp4 [--video-fps N] [--frames K]\n"
-    "Opens a window and runs the flock: the OpenGL compute shaders (default) or the\n"
-    "C reference, drawn each frame straight from the simulation's buffers.\n";
+    "Opens a window and runs the flock: the OpenGL compute shaders (default) or the C reference, drawn each frame "
+    "straight from the simulation's buffers.\n";
 
 // What the flags mean here, where the viewer differs from the table.
 static const boids_cli_help help[] = {
@@ -55,14 +55,23 @@ static const boids_cli_help help[] = {
     {.bit = 0, .text = NULL},
 };
 
-static const char usage_tail[] =
+static const char usage_tail[] = // one paragraph a line (the help wraps them)
     "\n"
-    "Mouse: the cursor is the target of seek, flee, arrive, pursue and evade; drag pans\n"
-    "(2D) or rotates (3D); the wheel zooms.\n"
-    "Without a display: run it under a virtual X server (xvfb-run -a boids ...) or use\n"
-    "boids-run for a headless run.\n"
-    "Exit status: 0 done, 2 bad arguments, 3 no display, no OpenGL 4.5, GL errors, a failed write,\n"
-    "or --video without the ffmpeg program or with ffmpeg failing.\n";
+    "Mouse: the cursor is the target of seek, flee, arrive, pursue and evade; drag pans (2D) or rotates (3D); the "
+    "wheel zooms.\n"
+    "Without a display: run it under a virtual X server (xvfb-run -a boids ...) or use boids-run for a headless "
+    "run.\n"
+    "Exit status: 0 done, 2 bad arguments, 3 no display, no OpenGL 4.5, GL errors, a failed write, or --video "
+    "without the ffmpeg program or with ffmpeg failing.\n";
+static const boids_cli_example examples[] = {
+    {"boids", "the flock in a window, on the GPU's compute shaders (H lists the keys)"},
+    {"boids --scenario couzin-mill --backend cpu --count 5000", "a shipped scenario on the CPU reference"},
+    {"boids --count 5000 --frames 120 --screenshot flock.png --vsync off",
+     "120 frames, then the last one as a PNG, and exit"},
+    {"boids --replay flock.rec", "play a recording of boids-run --record (Space pauses, the arrows step)"},
+    {"boids --replay flock.rec --export-frames frames", "every frame of the recording as frames/frame-00000.png"},
+    {NULL, NULL},
+};
 
 static void on_cursor(GLFWwindow *w, double x, double y) {
     viewer_cursor(glfwGetWindowUserPointer(w), x, y);
@@ -291,8 +300,10 @@ int main(int argc, char **argv) {
     viewer_keys_usage(viewer_keys, viewer_key_count, usage_keys, sizeof usage_keys, usage_tail);
     static const boids_cli_spec spec = {
         .prog = PROG,
+        .summary = "the flock in a window: steering behaviours on the GPU or the CPU",
         .usage = usage,
         .usage_more = usage_keys,
+        .examples = examples,
         .help = help,
         .flags = BOIDS_CLI_COUNT | BOIDS_CLI_SIM_FLAGS | BOIDS_CLI_BACKEND | BOIDS_CLI_SHADER_DIR | BOIDS_CLI_THREADS |
                  BOIDS_CLI_DISTRIBUTION | BOIDS_CLI_WIDTH | BOIDS_CLI_HEIGHT | BOIDS_CLI_VSYNC | BOIDS_CLI_FRAMES |

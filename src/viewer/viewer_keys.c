@@ -80,20 +80,15 @@ void viewer_keys_usage(const viewer_key *keys, size_t key_count, char *out, size
     size_t n = 0;
     // --keys: every name key_of_name takes (the named table's, but the space itself).
     n += (size_t)snprintf(out + n, n < size ? size - n : 0,
-                          "\n--keys SCRIPT: a comma list of [FRAME:]KEY; an item without a FRAME comes one frame\n"
+                          "\n--keys SCRIPT: a comma list of [FRAME:]KEY; an item without a FRAME comes one frame "
                           "after the previous one (first: frame 1).\nKEY: 0-9, a-z");
-    size_t col = 13; // the width of the line so far
-    for (size_t k = 0; k < NAMED; k++) {
-        if (strcmp(named[k].name, " ") == 0)
-            continue;
-        bool wrap = col + 2 + strlen(named[k].name) > 90;
-        n += (size_t)snprintf(out + n, n < size ? size - n : 0, "%s%s", wrap ? ",\n" : ", ", named[k].name);
-        col = wrap ? strlen(named[k].name) : col + 2 + strlen(named[k].name);
-    }
-    n += (size_t)snprintf(
-        out + n, n < size ? size - n : 0,
-        ";\nor WxH to resize the window (0x0: minimise), mouse=X,Y to move the mouse (world\n"
-        "coordinates; with --demo the canvas' pixels, y down), press / release for the left button.\n");
+    for (size_t k = 0; k < NAMED; k++) // one paragraph a line: the help wraps it
+        if (strcmp(named[k].name, " ") != 0)
+            n += (size_t)snprintf(out + n, n < size ? size - n : 0, ", %s", named[k].name);
+    n += (size_t)snprintf(out + n, n < size ? size - n : 0,
+                          "; or WxH to resize the window (0x0: minimise), mouse=X,Y to move the mouse (world "
+                          "coordinates; with --demo the canvas' pixels, y down), press / release for the left "
+                          "button.\n");
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
         n += (size_t)snprintf(out + n, n < size ? size - n : 0, "\n%s\n", modes[m].heading);
         for (size_t i = 0; i < key_count; i++) {
