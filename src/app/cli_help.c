@@ -85,15 +85,16 @@ static int help_width(FILE *out) {
 
 // Prints the n characters of text from column `col` on, words wrapped at
 // `width`, each further line indented to `indent`; ends the line. A word
-// longer than a line stands alone on its line.
-static void wrap(FILE *out, size_t col, const char *text, size_t n, size_t indent, size_t width) {
+// longer than a line stands alone on its line. With groups, a bracketed
+// group ("[--steps S]") is one word.
+static void wrap(FILE *out, size_t col, const char *text, size_t n, size_t indent, size_t width, bool groups) {
     const char *p = text, *end = text + n;
     while (p < end && *p == ' ')
         p++;
     for (bool first = true; p < end; first = false) {
         size_t word = 0;
-        while (p + word < end && p[word] != ' ')
-            word++;
+        for (int depth = 0; p + word < end && (p[word] != ' ' || depth > 0); word++)
+            depth += groups ? (p[word] == '[') - (p[word] == ']') : 0;
         if (!first && col + 1 + word > width) {
             fprintf(out, "\n%*s", (int)indent, "");
             col = indent;
@@ -111,20 +112,26 @@ static void wrap(FILE *out, size_t col, const char *text, size_t n, size_t inden
 }
 
 // Prints prose (one paragraph or item per line) wrapped at width: a line's
-// further lines start under its text, that is after its leading spaces, or
-// for an item "  KEY   text" (two spaces or more after its first word)
-// under its text.
+// further lines start under its text, that is after its leading spaces; for
+// an item "  KEY   text" (two spaces or more after its first word) under
+// its text; for a usage line ("usage: PROG ..." or an indented "PROG ...")
+// under the words after the program.
 static void reflow(FILE *out, const char *text, size_t width) {
+    bool usage = false;
     for (const char *line = text; *line;) {
         size_t n = strcspn(line, "\n");
         size_t lead = strspn(line, " "), indent = lead;
+        // The usage lines: the first "usage: ", the indented ones under it.
+        usage = line == text ? strncmp(line, "usage: ", 7) == 0 : usage && lead > 0;
         if (lead < n) {
             const char *gap = strstr(line + lead, "  ");
-            if (gap && gap < line + n) {
-                size_t text_at = (size_t)(gap - line) + strspn(gap, " ");
-                if (text_at < n && text_at <= width / 2)
-                    indent = text_at;
-            }
+            size_t text_at = 0;
+            if (gap && gap < line + n)
+                text_at = (size_t)(gap - line) + strspn(gap, " ");
+            else if (usage && line[lead] != '[') // after "usage: PROG " or "PROG "
+                text_at = lead + (lead ? 0 : 7) + strcspn(line + lead + (lead ? 0 : 7), " \n") + 1;
+            if (text_at && text_at < n && text_at <= width / 2)
+                indent = text_at;
         }
         if (lead > width / 2)
             indent = lead = 4;
@@ -134,7 +141,7 @@ static void reflow(FILE *out, const char *text, size_t width) {
         } else {
             size_t head = indent > lead ? indent : lead; // the item's key and gap are kept as they are
             fwrite(line, 1, head, out);
-            wrap(out, head, line + head, n - head, indent, width);
+            wrap(out, head, line + head, n - head, indent, width, usage);
         }
         line += n;
         if (*line == '\n')
@@ -154,7 +161,7 @@ static void print_flag(const boids_cli_spec *spec, const cli_flag *f, FILE *out,
         fprintf(out, "%*s", (int)indent - col, "");
     else
         fprintf(out, "\n%*s", (int)indent, "");
-    wrap(out, indent, text, strlen(text), indent, width);
+    wrap(out, indent, text, strlen(text), indent, width, false);
 }
 
 // See cli.h.
@@ -181,7 +188,7 @@ void boids_cli_help_print(const boids_cli_spec *spec, FILE *out, int width) {
         fputs("\nExamples:\n", out);
         for (const boids_cli_example *e = spec->examples; e->command; e++) {
             fprintf(out, "  %s\n      ", e->command); // as written, never broken: it is to be copied
-            wrap(out, 6, e->what, strlen(e->what), 6, w);
+            wrap(out, 6, e->what, strlen(e->what), 6, w, false);
         }
     }
 }
