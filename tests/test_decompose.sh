@@ -214,8 +214,11 @@ total=$(sed -n 's/^box 0: .* of \([0-9]*\)x\([0-9]*\)x1;.*/\1 \2/p' "$tmp/boxes.
 [ "$cells" = "$total" ] || fail "the boxes hold $cells cells of $total"
 if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
   rm -f "$tmp/boxes.png"
-  /usr/bin/python3 "$(dirname "$0")/../tools/plot_decompose.py" "$tmp/boxes.txt" "$tmp/boxes.csv" \
-    --out "$tmp/boxes.png" || fail "plot_decompose.py"
+  # Every text drawn inside the figure (tests/plot_text_inside.py), a long --title wrapped.
+  /usr/bin/python3 "$(dirname "$0")/plot_text_inside.py" "$(dirname "$0")/../tools/plot_decompose.py" \
+    "$tmp/boxes.txt" "$tmp/boxes.csv" --out "$tmp/boxes.png" \
+    --title "$(printf '4 boxes over 1500 agents, a title longer than the figure is wide %.0s' 1 2 3)" \
+    || fail "plot_decompose.py"
   [ -s "$tmp/boxes.png" ] || fail "plot_decompose.py wrote no picture"
   rc=0
   /usr/bin/python3 "$(dirname "$0")/../tools/plot_decompose.py" "$tmp/boxes.csv" "$tmp/boxes.csv" \

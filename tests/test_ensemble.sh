@@ -8,7 +8,8 @@
 #        the resume; --jobs 1 and 2 the same; the
 #        progress lines carry no carriage return off a terminal;
 #        tools/plot_ensemble.py draws a PNG of the output (at the last step, and
-#        --from-step: each run averaged over a window of steps; --table: the points).
+#        --from-step: each run averaged over a window of steps; --table: the points),
+#        every text inside the figure (a long title wrapped).
 #   mpi: mpirun -n 1, 2 and 4 (--oversubscribe) write the same files as one
 #        process; a killed MPI job resumed; a run a full disk interrupted
 #        resumed; a bad plan under mpirun stops at once.
@@ -136,18 +137,22 @@ if [ "$mode" = cli ]; then
   timeout 60 "$bin" "$plan" --out "$tmp/full" --resume 2>"$tmp/full.err" || fail "--resume after a full disk: $(cat "$tmp/full.err")"
   grep -q "12 runs (6 failed)" "$tmp/full.err" || fail "--resume after a full disk: $(cat "$tmp/full.err")"
   same "$tmp/ref" "$tmp/full"
-  # The plot: a statistic against the swept weight, and against steps.
-  /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x group.boids.weight.alignment --y polarisation \
+  # The plot: a statistic against the swept weight, and against steps; every
+  # text drawn inside the figure (plot_text_inside.py), a long title wrapped.
+  plot=("/usr/bin/python3" "$src/tests/plot_text_inside.py" "$src/tools/plot_ensemble.py")
+  "${plot[@]}" "$tmp/ref" --x group.boids.weight.alignment --y polarisation \
     --out "$tmp/sweep.png" || fail "plot against a parameter"
-  /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x step --y mean_speed --out "$tmp/steps.png" \
+  "${plot[@]}" "$tmp/ref" --x step --y mean_speed --out "$tmp/steps.png" \
     || fail "plot against steps"
+  "${plot[@]}" "$tmp/ref" --x step --y mean_speed --out "$tmp/title.png" \
+    --title "$(printf 'a title longer than the figure is wide, %.0s' 1 2 3 4 5 6)" || fail "plot with a long --title"
   for f in sweep steps; do
     [ "$(head -c 8 "$tmp/$f.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "$f.png is not a PNG"
     [ "$(stat -c %s "$tmp/$f.png")" -gt 10000 ] || fail "$f.png is too small to hold a plot"
   done
   # --from-step: each run's mean over steps >= 10, then over the seeds; --table has the points
   # (checked against awk's means from results.csv); two --y: a curve of each statistic.
-  /usr/bin/python3 "$src/tools/plot_ensemble.py" "$tmp/ref" --x group.boids.weight.alignment --y polarisation \
+  "${plot[@]}" "$tmp/ref" --x group.boids.weight.alignment --y polarisation \
     --y milling --from-step 10 --out "$tmp/window.png" --table "$tmp/window.csv" || fail "plot with --from-step"
   [ "$(head -1 "$tmp/window.csv")" = "curve,x,mean,sd,min,max,n" ] || fail "--table's header: $(head -1 "$tmp/window.csv")"
   [ "$(grep -c '^polarisation,' "$tmp/window.csv")" = 3 ] && [ "$(grep -c '^milling,' "$tmp/window.csv")" = 3 ] \

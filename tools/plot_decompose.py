@@ -56,6 +56,22 @@ def read_agents(path):
     return [float(r["px"]) for r in rows], [float(r["py"]) for r in rows]
 
 
+def fit_title(fig, ax, text):
+    """Sets ax's title, wrapped at spaces into as many lines as keep it inside
+    the figure (a long --title), and lays the figure out around it."""
+    import textwrap
+
+    width = len(text)
+    for _ in range(12):
+        title = ax.set_title(textwrap.fill(text, width) if width < len(text) else text)
+        fig.tight_layout()
+        fig.canvas.draw()
+        box, frame = title.get_window_extent(), fig.bbox
+        if box.x0 >= frame.x0 and box.x1 <= frame.x1 or width <= 20:
+            return
+        width = max(20, min(width - 1, int(width * frame.width / box.width * 0.95)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("run", help="boids-run --decompose's output (its box lines)")
@@ -93,8 +109,7 @@ def main():
     ax.set_aspect("equal")
     ax.set_xlabel("x")
     ax.set_ylabel("y")
-    ax.set_title(a.title or f"{len(boxes)} boxes, {n} agents")
-    fig.tight_layout()
+    fit_title(fig, ax, a.title or f"{len(boxes)} boxes, {n} agents")
     try:
         fig.savefig(a.out)
     except OSError as e:

@@ -81,6 +81,24 @@ def stats(values):
     return mean, sd, min(values), max(values)
 
 
+def fit_title(fig, ax, text, fontsize):
+    """Sets ax's title, wrapped at spaces into as many lines as keep it inside
+    the figure (a plan's long keys, a long --title), and lays the figure out
+    around it (tight_layout leaves a title wider than the figure cut)."""
+    import textwrap
+
+    width = len(text)
+    for _ in range(12):
+        title = ax.set_title(textwrap.fill(text, width) if width < len(text) else text, fontsize=fontsize)
+        fig.tight_layout()
+        fig.canvas.draw()
+        box, frame = title.get_window_extent(), fig.bbox
+        if box.x0 >= frame.x0 and box.x1 <= frame.x1 or width <= 20:
+            return
+        # Narrower by the share that sticks out (and a little more: words wrap unevenly).
+        width = max(20, min(width - 1, int(width * frame.width / box.width * 0.95)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results", help="the output folder of boids-ensemble (or its results.csv)")
@@ -187,13 +205,11 @@ def main():
     name = os.path.basename(os.path.dirname(os.path.abspath(path)))
     extra = f", {len(failed_runs)} failed runs left out" if failed_runs else ""
     window = f", each run's mean of steps >= {a.from_step}" if a.from_step is not None else ""
-    ax.set_title(a.title or
-                 f"{name}: {', '.join(a.y)} against {xlabel} (mean ± sd over up to {seeds} seeds{window}{extra})",
-                 fontsize=9)
     ax.grid(alpha=0.3)
     if len(curves) <= 12:
         ax.legend(fontsize=7)
-    fig.tight_layout()
+    fit_title(fig, ax, a.title or
+              f"{name}: {', '.join(a.y)} against {xlabel} (mean ± sd over up to {seeds} seeds{window}{extra})", 9)
     try:
         fig.savefig(a.out)
     except OSError as e:
