@@ -6,7 +6,8 @@
 # (offline) -- with HOME a scratch folder (its ~/.venv/boids), from a copy
 # of python/ and scenarios/ beside the build (the source tree stays clean),
 # and a `python3` and `pip` first on PATH that are not Debian's (they fail
-# when called, as a pyenv 3.11 without wheel does). Then, from another
+# when called, as a pyenv 3.11 without wheel does); pip of a Python without
+# wheel gets one line naming /usr/bin/python3 first. Then, from another
 # folder with no PYTHONPATH, BOIDS_LIBRARY or BOIDS_SCENARIOS: the package
 # imported is the installed one with its bundled libboids.so and scenarios,
 # and its hashes equal boids-run's on the CPU and the GPU (llvmpipe through
@@ -36,6 +37,20 @@ echo "== README.md: $line"
   >"$work/pip.log" 2>&1 || { cat "$work/pip.log"; fail "README.md's install line"; }
 venv="$work/home/.venv/boids"
 [ -x "$venv/bin/python" ] || fail "no $venv/bin/python after README.md's line"
+
+# A Python that cannot build a wheel (a venv of Debian's python3 without its
+# packages: no wheel, as a pyenv 3.11 has none): setup.py says in one line,
+# before pip's own failure, which Python to use and README.md's line.
+/usr/bin/python3 -m venv "$work/bare" || fail "a venv without Debian's packages"
+rc=0
+(cd "$work/tree" && env -u BOIDS_LIBRARY "$work/bare/bin/pip" install --no-build-isolation --no-index ./python) \
+  >"$work/bare.log" 2>&1 || rc=$?
+said=$(grep -F "boids: this Python ($work/bare/bin/python" "$work/bare.log" || true)
+[ "$rc" != 0 ] && [ "$(printf '%s\n' "$said" | grep -c .)" = 1 ] && [[ $said == *"lacks wheel"* ]] &&
+  [[ $said == *"use Debian's /usr/bin/python3"* ]] && [[ $said == *": $line" ]] ||
+  fail "pip of a Python without wheel: status $rc, expected one line naming /usr/bin/python3 and README.md's line:
+$(cat "$work/bare.log")"
+echo "== without wheel: ${said#"${said%%boids:*}"}"
 
 hash_of() { "$build/bin/boids-run" "$@" --quiet | sed -n 's/^state-hash: //p'; }
 want_scenario=$(hash_of --scenario predators-prey --steps 25)
