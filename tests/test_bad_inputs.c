@@ -618,6 +618,12 @@ START_TEST(files_and_outputs) {
         expect_refused(&replay, (const char *const[]){"--replay", TMP "/bad-inputs/bad.rec", NULL}, rec_damages[d]);
     }
     free(good);
+    // --export-frames DIR is made if missing, one level: a missing parent or a file there is refused.
+    program frames = {"boids", (const char *const[]){"--replay", TMP "/bad-inputs/good.rec", NULL}, NULL};
+    expect_refused(&frames, (const char *const[]){"--export-frames", TMP "/bad-inputs/no-such-dir/frames", NULL},
+                   "--export-frames under a missing folder");
+    expect_refused(&frames, (const char *const[]){"--export-frames", TMP "/bad-inputs/good.rec", NULL},
+                   "--export-frames a file");
     for (size_t p = 0; p < sizeof programs / sizeof programs[0]; p++) {
         if (strcmp(programs[p].name, "boids-bench") == 0)
             continue; // the bench saves nothing (--save is an unknown flag there: in flag_cases' spirit)

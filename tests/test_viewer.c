@@ -896,20 +896,23 @@ static void make_recording(const char *path, uint32_t frames) {
 }
 
 // --replay with --export-frames: one PNG per frame, each showing the agents
-// and differing from the one before; the new keys and --export-csv --frame.
+// and differing from the one before, in a folder the viewer makes (it is
+// removed first, as README.md's `--export-frames out/` finds none); the new
+// keys and --export-csv --frame.
 START_TEST(replay_export_frames) {
     const char *rec = TMP "/replay.rec", *dir = TMP "/replay_frames";
     make_recording(rec, 4);
-    mkdir(dir, 0755);
     DIR *d = opendir(dir);
-    ck_assert(d != NULL);
-    for (struct dirent *e; (e = readdir(d));) // frames of an earlier run
+    for (struct dirent *e; d && (e = readdir(d));) // frames of an earlier run
         if (e->d_name[0] != '.') {
             char path[1024];
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
             unlink(path);
         }
-    closedir(d);
+    if (d)
+        closedir(d);
+    rmdir(dir);
+    ck_assert_msg(access(dir, F_OK) != 0, "expected no %s before the run", dir);
     run_result r = run_viewer(
         "replay", ARGV("--replay", rec, "--export-frames", dir, "--width", "320", "--height", "240", "--vsync", "off"),
         true);

@@ -249,8 +249,10 @@ const cli_flag cli_flags[] = {
          H(WINDOW, "no simulation: play a recording of boids-run --record")),
     UINT("frame", BOIDS_CLI_FRAME, "N", 0, UINT32_MAX - 1, frame, " (a frame of the recording)", NO_GIVEN,
          H(WINDOW, "with --replay: start at frame N (default 0, the first)")),
-    PATH("export-frames", BOIDS_CLI_EXPORT_FRAMES, "DIR", export_frames, "an existing directory for the PNG frames",
-         "is an empty path", H(WINDOW, "with --replay: write every frame as DIR/frame-00000.png and exit")),
+    PATH("export-frames", BOIDS_CLI_EXPORT_FRAMES, "DIR", export_frames, "a directory for the PNG frames",
+         "is an empty path",
+         H(WINDOW, "with --replay: write every frame as DIR/frame-00000.png and exit (DIR is made if missing; its "
+                   "parent must exist)")),
     PATH("video", BOIDS_CLI_VIDEO, "FILE.mp4", video, "a path of an MP4 file to write", "is an empty path",
          H(WINDOW, "write the frames drawn (HUD too) as an H.264 video through the ffmpeg program, one video frame "
                    "per drawn frame (the time follows frames, not the clock); with --frames K or --keys it is "

@@ -45,6 +45,28 @@ static int write_csv(viewer_replay *r, const char *path) {
     return 0;
 }
 
+// --export-frames DIR: a writable directory, made if missing (one level,
+// as mkdir does: its parent must exist) so that `--export-frames out/` runs
+// as written; a file there, a missing parent or a place that cannot be
+// written is one line (false).
+static bool frames_dir(const char *dir) {
+    static const char expected[] = "a writable directory, or a new one in an existing directory";
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (errno != ENOENT || mkdir(dir, 0777) != 0) {
+            boids_cli_error(PROG, "--export-frames", dir, expected, "cannot be made: %s", strerror(errno));
+            return false;
+        }
+    } else if (!S_ISDIR(st.st_mode)) {
+        boids_cli_error(PROG, "--export-frames", dir, expected, "is not a directory");
+        return false;
+    } else if (access(dir, W_OK) != 0) {
+        boids_cli_error(PROG, "--export-frames", dir, expected, "cannot be written: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 // The frame shown moves to `to`, within the recording.
 static void go(viewer_replay *r, int64_t to) {
     int64_t last = (int64_t)boids_recording_get_info(r->rec)->frames - 1;
@@ -118,12 +140,8 @@ static int replay_prepare(viewer *v) {
         boids_cli_error(PROG, "--frame", given, expected, "is past the recording's last frame");
         return EXIT_INPUT;
     }
-    struct stat st;
-    if (o->export_frames &&
-        (stat(o->export_frames, &st) != 0 || !S_ISDIR(st.st_mode) || access(o->export_frames, W_OK) != 0)) {
-        boids_cli_error(PROG, "--export-frames", o->export_frames, "an existing, writable directory", "is not one");
+    if (o->export_frames && !frames_dir(o->export_frames))
         return EXIT_INPUT;
-    }
     if (o->export_csv)
         return boids_cli_check_output(PROG, "--export-csv", o->export_csv,
                                       "a file path in an existing, writable directory");
