@@ -20,7 +20,15 @@
 # command may rely on which python3 comes first). A block right after
 # `<!-- readme-test: not run (REASON) -->` is left out, with its reason
 # printed: the viewer's window (tests/test_viewer.c runs the viewer), the
-# test suite itself.
+# test suite itself. A block right after `<!-- readme-test: display -->`
+# (the viewer writing files and exiting) runs as written under a virtual X
+# server (xvfb-run -a), as it would on a desktop.
+#
+# Time claims: README.md's "the build N to M minutes" holds for the fresh
+# copy's `tools/build.sh` (commands: timed from its block's trace, within
+# 1.5 times: N / 1.5 to M x 1.5), and its gallery's "N to M minutes" is the
+# one tools/gallery.sh's header states (samples; the gallery itself takes
+# minutes, too long to time here).
 set -euo pipefail
 mode=$1
 build=$(cd "$2" && pwd)
@@ -35,20 +43,34 @@ fail() {
 
 # The fenced blocks of README.md in the languages LANGS (a regex: sh,
 # console, sh|python), one file each: $work/blocks/NNN (its first line: the
-# line number of the fence, the language, then `skip REASON` or `run`;
-# then the block's lines).
+# line number of the fence, the language, then `skip REASON`, `display` or
+# `run`; then the block's lines).
 split_blocks() {
   local langs=$1
   mkdir -p "$work/blocks"
   awk -v l="$langs" -v dir="$work/blocks" '
     BEGIN { langs = "^```(" l ")$" }
     /^<!-- readme-test: not run/ { skip = $0; sub(/^<!-- readme-test: not run */, "", skip); sub(/ *-->$/, "", skip); next }
+    /^<!-- readme-test: display/ { display = 1; next }
     !inb && $0 ~ langs { inb = 1; n++; f = sprintf("%s/%03d", dir, n); lang = substr($0, 4)
-                         print NR " " lang " " (skip != "" ? "skip " skip : "run") > f; skip = ""; next }
+                         print NR " " lang " " (skip != "" ? "skip " skip : display ? "display" : "run") > f
+                         skip = ""; display = 0; next }
     inb && /^```/ { inb = 0; close(f); next }
     inb { print > f; next }
-    /^[^ ]/ { skip = "" }
+    /^[^ ]/ { skip = ""; display = 0 }
   ' "$src/README.md"
+}
+
+# FILE's claim "WHAT N to M minutes" (or "WHAT about N minutes") as "N M";
+# WHAT a regex ("the build"), NAME what it times (for the failure: FILE
+# states none).
+claim() {
+  local got
+  got=$(tr '\n' ' ' <"$1" | grep -oE "$2 (about )?[0-9]+( to [0-9]+)? minutes?" | head -1 |
+    grep -oE '[0-9]+( to [0-9]+)?' | sed 's/ to / /') || true
+  [ -n "$got" ] || fail "$1 states no time in minutes for $3 (\"N to M minutes\" after \"${2%%[[]*}\")"
+  set -- $got
+  echo "$1 ${2:-$1}"
 }
 
 if [[ $mode == samples ]]; then
@@ -93,7 +115,12 @@ $(cat "$work/got")"
     done < <(tail -n +2 "$f")
     check
   done
-  echo "PASS: $samples README.md samples reproduce"
+  # The gallery's time: README.md says what tools/gallery.sh's header says.
+  readme_gallery=$(claim "$src/README.md" 'tools/gallery.sh[^.]*' "the gallery")
+  script_gallery=$(claim "$src/tools/gallery.sh" 'Takes' "the gallery")
+  [ "$readme_gallery" = "$script_gallery" ] ||
+    fail "README.md gives tools/gallery.sh ${readme_gallery/ / to } minutes, its header ${script_gallery/ / to }"
+  echo "PASS: $samples README.md samples reproduce; the gallery's ${readme_gallery/ / to } minutes agree with its header"
   exit 0
 fi
 
@@ -109,6 +136,9 @@ EOF
 chmod +x "$work/fakebin/python3"
 cp "$work/fakebin/python3" "$work/fakebin/pip"
 split_blocks 'sh|python'
+build_claim=$(claim "$src/README.md" 'the build' "the build")
+read -r build_low build_high <<<"$build_claim"
+build_s=""
 ran=0
 for f in "$work"/blocks/*; do
   read -r line lang what reason <<<"$(head -1 "$f")"
@@ -117,16 +147,32 @@ for f in "$work"/blocks/*; do
     continue
   fi
   ran=$((ran + 1))
-  echo "== README.md:$line"
+  echo "== README.md:$line$([[ $what == display ]] && echo " (under xvfb-run -a)")"
   tail -n +2 "$f" | sed 's/^/   /'
   start=$(date +%s)
-  tail -n +2 "$f" >"$f.$lang"
   run=(bash -euo pipefail)
-  [[ $lang == python ]] && run=("$work/home/.venv/boids/bin/python")
+  if [[ $lang == python ]]; then
+    run=("$work/home/.venv/boids/bin/python")
+    tail -n +2 "$f" >"$f.$lang"
+  else # each command's start in $f.trace (bash's xtrace with the time), the block as written after it
+    { echo "exec 9>'$f.trace'; BASH_XTRACEFD=9; PS4='+\${EPOCHREALTIME} '; set -x"; tail -n +2 "$f"; } >"$f.$lang"
+  fi
+  [[ $what == display ]] && run=(xvfb-run -a "${run[@]}")
   (cd "$work" && HOME="$work/home" PATH="$work/fakebin:$PATH" timeout 1200 "${run[@]}" "$f.$lang" \
     >"$f.out" 2>&1 </dev/null) ||
     fail "README.md:$line failed (status $?):
 $(tail -20 "$f.out")"
+  end=$(date +%s.%N)
   echo "   ok in $(($(date +%s) - start)) s"
+  # tools/build.sh's time: from its trace line to the next command's (or the block's end).
+  if [ -f "$f.trace" ] && grep -q '^+[0-9.]* tools/build.sh' "$f.trace"; then
+    build_s=$(awk -v end="$end" '/^\+[0-9.]+ / { if (t0 != "" && t1 == "") t1 = substr($1, 2)
+        if (t0 == "" && $2 == "tools/build.sh") t0 = substr($1, 2) }
+      END { if (t1 == "") t1 = end; printf "%.0f", t1 - t0 }' "$f.trace")
+    echo "   tools/build.sh: $build_s s (README.md: the build $build_low to $build_high minutes)"
+  fi
 done
-echo "PASS: $ran README.md command blocks run as written"
+[ -n "$build_s" ] || fail "no README.md block ran tools/build.sh: the build's time is not checked"
+awk -v s="$build_s" -v lo="$build_low" -v hi="$build_high" 'BEGIN { exit !(s >= lo * 60 / 1.5 && s <= hi * 60 * 1.5) }' ||
+  fail "the build took $build_s s; README.md says $build_low to $build_high minutes (within 1.5 times: $((build_low * 40)) to $((build_high * 90)) s)"
+echo "PASS: $ran README.md command blocks run as written; the build in $build_s s, as README.md says"

@@ -4,9 +4,9 @@
 # (xvfb-run, llvmpipe unless a GPU is there) takes each screenshot, and
 # boids-bench's ms/step against N is plotted with matplotlib (Debian's
 # /usr/bin/python3). OUT_DIR defaults to docs/images. Build first
-# (tools/build.sh). Takes 3 to 6 minutes on two cores, most of it the
-# million's run. With ffmpeg, also a short clip OUT_DIR/flock.mp4 (--video;
-# not committed).
+# (tools/build.sh). Takes 3 to 7 minutes on two cores (5 measured with
+# other work on them, 7 beside another job), most of it the million's run.
+# With ffmpeg, also a short clip OUT_DIR/flock.mp4 (--video; not committed).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$root/build/bin
