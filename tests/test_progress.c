@@ -325,6 +325,51 @@ START_TEST(ensemble_progress) {
 }
 END_TEST
 
+// The percentages of the terminal's lines "boids-ensemble: runs D/TOTAL
+// (P%)..." with D < TOTAL (runs still to end) that say a time left: how many
+// distinct ones. Counted per finished run, they are D * 100 / TOTAL only.
+static int shares_while_runs_go_on(const char *text, unsigned total) {
+    static const char head[] = "\rboids-ensemble: runs ";
+    bool seen[101] = {false};
+    int distinct = 0;
+    for (const char *p = text; (p = strstr(p, head)); p += strlen(head)) {
+        unsigned done = 0, of = 0, pct = 101;
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(p + 1, "\r\n"), p + 1);
+        if (sscanf(line + strlen(head) - 1, "%u/%u (%u%%)", &done, &of, &pct) == 3 && of == total && done < total &&
+            pct <= 100 && strstr(line, " left") && !seen[pct]) {
+            seen[pct] = true;
+            distinct++;
+        }
+    }
+    return distinct;
+}
+
+// boids-ensemble's line moves while its first runs are in flight: the
+// percentage and the time left follow the steps done within runs (one job on
+// the calling thread, and two on worker threads), not only finished runs.
+START_TEST(ensemble_progress_within_runs) {
+    static const char plan[] = "[plan]\nscenario = vicsek\nsteps = 1000\nseeds = 1..2\n[sweep]\n"
+                               "world.count = 2500\n[log]\nevery = 1000\n";
+    boids_test_write(TMP "/progress_long.ini", plan, sizeof plan - 1);
+    const char *jobs[] = {"1", "2"};
+    for (int j = 0; j < 2; j++) {
+        system("rm -rf " TMP "/progress_long");
+        pty_opts o = {.after = "0"};
+        pty_result r = run_pty(
+            BOIDS_BIN_DIR "/boids-ensemble",
+            ARGV("boids-ensemble", TMP "/progress_long.ini", "--out", TMP "/progress_long", "--jobs", jobs[j]), &o);
+        assert_exit("boids-ensemble", r.status, 0, r.text);
+        int n = shares_while_runs_go_on(r.text, 2);
+        ck_assert_msg(n >= 2,
+                      "--jobs %s: expected the line to move within runs (2 or more percentages with a time left "
+                      "before the last run ends), got %d: %s",
+                      jobs[j], n, tail(r.text));
+        free(r.text);
+    }
+}
+END_TEST
+
 // Runs the cases of the suite CK_RUN_SUITE names (both without it).
 int main(void) {
     Suite *core = suite_create("progress");
@@ -335,6 +380,7 @@ int main(void) {
     boids_test_tcase(core, "run_no_terminal", run_no_terminal_no_progress);
     boids_test_tcase(core, "bench", bench_progress);
     boids_test_tcase(core, "ensemble", ensemble_progress);
+    boids_test_tcase(core, "ensemble_within_runs", ensemble_progress_within_runs);
     Suite *gpu = suite_create("progress_gpu");
     boids_test_tcase(gpu, "validate", validate_progress);
     if (mkdir(TMP, 0755) != 0 && errno != EEXIST) {

@@ -132,6 +132,11 @@ typedef struct boids_run_env {
     boids_engine_headless *headless; // GPU: a context to share (NULL: the engine's own)
     const char *snapshot_path;       // [log] snapshot: where the final .boids goes (NULL: none)
     int rank, worker;                // for the timing file only
+    // Called from the run's thread with the steps just done; when set, the
+    // run steps in calls of about a quarter second (the same states), so a
+    // plan's progress moves within long runs. NULL: one call per [log] row.
+    void (*stepped)(void *user, uint64_t steps);
+    void *stepped_user;
 } boids_run_env;
 
 // Runs run r of the plan (a failed or interrupted run is a result, not an
@@ -175,6 +180,13 @@ typedef struct boids_ensemble_desc {
     // Tests: stop the process with SIGKILL once this many runs have been
     // written (0: never), as a killed job would be.
     uint32_t kill_after;
+    // Called (from the calling thread, with the same user) about twice a
+    // second while runs are in flight and after each progress call: the
+    // share of the plan's work done, 0..1, counting the steps of runs in
+    // flight (a run's steps weigh its world.count where the plan sweeps it,
+    // so large runs count for more; runs already done in OUT count whole).
+    // NULL: none.
+    void (*work)(void *user, double done);
 } boids_ensemble_desc;
 
 // Runs every run the folder lacks, writing each as it ends, then

@@ -161,6 +161,7 @@ typedef struct boids_ensemble_desc {
     void (*progress)(void *user, uint32_t done, uint32_t failed, uint32_t total);
     void *user;
     uint32_t kill_after;
+    void (*work)(void *user, double done);
 } boids_ensemble_desc;
 boids_result boids_plan_load(const char *path, boids_plan **out, char *err, size_t err_size);
 void boids_plan_free(boids_plan *p);

@@ -19,22 +19,33 @@
 
 static const char usage[] = // the usage lines and what it does, before the flags
     "usage: boids-ensemble PLAN.ini [--out DIR] [--jobs N] [--threads T] [--resume] [--timeout S]\n"
-    "Runs every run of an ensemble plan (a base scenario, steps, seeds, swept keys:\n"
-    "docs/ENSEMBLES.md) and writes DIR/results.csv (run, swept keys, seed, step,\n"
-    "statistics, state_hash, status), DIR/plan.csv and DIR/runs/RUN.{csv,json,time.json}.\n"
-    "Under mpirun (built with MPI) rank 0 hands the runs out to the ranks.\n";
-static const char usage_notes[] = // after the flags
+    "Runs every run of an ensemble plan (a base scenario, steps, seeds, swept keys: docs/ENSEMBLES.md) and writes "
+    "DIR/results.csv (run, swept keys, seed, step, statistics, state_hash, status), DIR/plan.csv and "
+    "DIR/runs/RUN.{csv,json,time.json}. Under mpirun (built with MPI) rank 0 hands the runs out to the ranks.\n";
+static const char usage_notes[] = // after the flags: one paragraph a line (the help wraps them)
     "\n"
-    "Exit status: 0 done (failed runs are recorded, not fatal), 2 a bad plan or flag\n"
-    "(or, with --resume, a plan changed since DIR was started), 3 an environment problem\n"
-    "(a folder that cannot be written, a run interrupted by a full disk, no GL, a lost\n"
-    "rank: --resume runs what is missing or interrupted again).\n";
+    "Exit status: 0 done (failed runs are recorded, not fatal), 2 a bad plan or flag (or, with --resume, a plan "
+    "changed since DIR was started), 3 an environment problem (a folder that cannot be written, a run interrupted "
+    "by a full disk, no GL, a lost rank: --resume runs what is missing or interrupted again).\n";
+// The plans of the examples are the source tree's (plans/; installed in PREFIX/share/boids/plans).
+static const boids_cli_example examples[] = {
+    {"boids-ensemble plans/tiny.ini --out tiny",
+     "every run of the small plan into tiny/ (results.csv, plan.csv, runs/), from the source tree's root"},
+    {"boids-ensemble plans/tiny.ini --out tiny --resume",
+     "again: only the runs missing or interrupted are run (here none)"},
+    {"boids-ensemble plans/tiny.ini --out tiny-jobs --jobs 4 --threads 1",
+     "four runs at once, one thread each (plans/vicsek-fig2a.ini: Vicsek 1995's figure 2a, minutes)"},
+    {NULL, NULL},
+};
 
 typedef struct progress_state {
     bool terminal;
     double start, last_line; // the job's start; the last plain line
     bool seen;               // a run has been reported
     uint32_t first_done;     // runs already done when this process started (--resume)
+    uint32_t done;           // runs done so far
+    double share, share0;    // of the work done: now, and when this process started (< 0: not yet told)
+    bool work_told;          // on_work is called (one process: after each run too)
 } progress_state;
 
 static double now_s(void) {
@@ -52,20 +63,38 @@ static void on_progress(void *user, uint32_t done, uint32_t failed, uint32_t tot
         s->seen = true;
         s->first_done = done ? done - 1 : 0;
     }
+    s->done = done;
     if (s->terminal) {
         char note[64];
         snprintf(note, sizeof note, ", %u failed", failed);
         boids_progress_words("runs", note);
-        boids_progress_update(done);
+        if (!s->work_told) // under MPI; else on_work, called next with the share, draws
+            boids_progress_update(done);
         return;
     }
     if (done < total && t - s->last_line < 10.0)
         return;
     s->last_line = t;
-    double rate = (done - s->first_done) / (t - s->start + 1e-9);
-    double left = rate > 0 ? (total - done) / rate : 0;
+    double rate = (done - s->first_done) / (t - s->start + 1e-9), left = rate > 0 ? (total - done) / rate : 0;
+    if (s->share > s->share0 && s->share0 >= 0) // the work's share: large runs weigh more
+        left = (1 - s->share) * (t - s->start) / (s->share - s->share0);
     fprintf(stderr, "boids-ensemble: %u/%u runs done, %u failed, %d:%02d left\n", done, total, failed, (int)(left / 60),
             (int)left % 60);
+}
+
+// Rank 0's share of the work done (steps of the runs in flight too): the
+// terminal's line redrawn with it, so its time left moves within long runs.
+static void on_work(void *user, double share) {
+    progress_state *s = user;
+    if (s->share0 < 0)
+        s->share0 = share;
+    s->share = share;
+    s->work_told = true;
+    if (!s->terminal)
+        return;
+    boids_progress_share(share);
+    if (share > s->share0) // nothing new before: the first draw waits for a rate
+        boids_progress_update(s->done);
 }
 
 static int flag_number(const char *flag, const char *v, uint64_t lo, uint64_t hi, uint64_t *out) {
@@ -102,7 +131,7 @@ static int run(const boids_options *o) {
             return 2;
         kill_after = (uint32_t)u;
     }
-    progress_state ps = {.terminal = isatty(2) != 0, .start = now_s()};
+    progress_state ps = {.terminal = isatty(2) != 0, .start = now_s(), .share = -1, .share0 = -1};
     ps.last_line = ps.start;
 #ifdef BOIDS_HAVE_MPI
     if (boids_mpi_active()) {
@@ -131,7 +160,7 @@ static int run(const boids_options *o) {
         ps.terminal = boids_progress_start("boids-ensemble", boids_plan_runs(plan));
         boids_progress_words("runs", ", 0 failed");
     }
-    boids_ensemble_desc d = {out_dir, (int)jobs, (int)threads, resume, on_progress, &ps, kill_after};
+    boids_ensemble_desc d = {out_dir, (int)jobs, (int)threads, resume, on_progress, &ps, kill_after, on_work};
     uint32_t failed = 0;
     double t0 = now_s();
     r = boids_ensemble_run(plan, &d, &failed, err, sizeof err);
@@ -152,8 +181,10 @@ static int run(const boids_options *o) {
 int main(int argc, char **argv) {
     static const boids_cli_spec spec = {
         .prog = "boids-ensemble",
+        .summary = "run every run of an ensemble plan into one results table",
         .usage = usage,
         .usage_notes = usage_notes,
+        .examples = examples,
         .flags = BOIDS_CLI_OUT | BOIDS_CLI_JOBS | BOIDS_CLI_RUN_THREADS | BOIDS_CLI_RESUME | BOIDS_CLI_TIMEOUT,
         .operands = "PLAN.ini",
         .operands_min = 1,

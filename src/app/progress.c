@@ -31,6 +31,8 @@ static struct {
     size_t drawn;     // length of the text on the screen (0: none)
     char unit[16];    // what is counted ("step"; boids-ensemble: "runs")
     char note[64];    // after the count (boids-ensemble: ", 2 failed")
+    double share;     // boids_progress_share's (< 0: none; the counts are the work)
+    double share0;    // the first share given since the start
 } line;
 
 // The erase sequence of the text on screen ("\r", its length in spaces, "\r").
@@ -76,17 +78,24 @@ static void format_duration(double s, char *buf, size_t size) {
 }
 
 // Draws "LABEL: step D/T (P%)  R steps/s  M:SS left" over the previous text.
+// With a share (boids_progress_share) that grew since the start, the
+// percentage, the rate (in units of the total) and the time left follow it;
+// before that, the counts.
 static void draw(uint64_t done, double now) {
     char text[LINE_MAX_CHARS + 1];
     double elapsed = now - line.started;
     uint64_t total = line.total ? line.total : 1;
+    bool shared = line.share > line.share0 && line.share0 >= 0;
+    unsigned long long pct = shared ? (unsigned long long)(line.share * 100) : done * 100 / total;
     int n = snprintf(text, sizeof text, "%s: %s %llu/%llu (%llu%%)%s", line.label, line.unit[0] ? line.unit : "step",
-                     (unsigned long long)done, (unsigned long long)line.total, (unsigned long long)(done * 100 / total),
-                     line.note);
-    if (done > 0 && elapsed > 0 && n > 0 && (size_t)n < sizeof text) {
-        double rate = (double)done / elapsed;
+                     (unsigned long long)done, (unsigned long long)line.total, pct, line.note);
+    double gained = shared ? (line.share - line.share0) * (double)line.total : (double)done;
+    if (gained > 0 && elapsed > 0 && n > 0 && (size_t)n < sizeof text) {
+        double rate = gained / elapsed;
+        double rest =
+            shared ? (1 - line.share) * (double)line.total : (double)(line.total > done ? line.total - done : 0);
         char left[32];
-        format_duration((double)(line.total > done ? line.total - done : 0) / rate, left, sizeof left);
+        format_duration(rest / rate, left, sizeof left);
         snprintf(text + n, sizeof text - (size_t)n, "  %.*f %s/s  %s left",
                  rate >= 100  ? 0
                  : rate >= 10 ? 1
@@ -126,6 +135,7 @@ bool boids_progress_start(const char *label, uint64_t total) {
     }
     snprintf(line.label, sizeof line.label, "%s", label);
     line.unit[0] = line.note[0] = '\0';
+    line.share = line.share0 = -1;
     line.total = total;
     line.started = now;
     line.last_draw = 0;
@@ -167,4 +177,12 @@ void boids_progress_on_signal(void) {
 void boids_progress_words(const char *unit, const char *note) {
     snprintf(line.unit, sizeof line.unit, "%s", unit ? unit : "");
     snprintf(line.note, sizeof line.note, "%s", note ? note : "");
+}
+
+// See progress.h.
+void boids_progress_share(double done) {
+    done = done > 0 ? (done < 1 ? done : 1) : 0;
+    if (line.share0 < 0)
+        line.share0 = done;
+    line.share = done;
 }

@@ -14,6 +14,7 @@
  *   boids_progress_start     a new piece of work: its label and step total
  *   boids_progress_update    steps done (draws when due)
  *   boids_progress_words     count runs instead of steps, a note after the count
+ *   boids_progress_share     the share of the work done, when the counted units are unequal
  *   boids_progress_clear     erase the line now (the next update redraws it)
  *   boids_progress_finish    erase it and stop until the next start
  *   boids_progress_on_signal from a signal handler: draw no more
@@ -41,6 +42,12 @@ void boids_progress_finish(void);
 // What the line counts instead of steps ("runs") and a note after the count
 // (", 2 failed"); NULL or "": none. Until the next start.
 void boids_progress_words(const char *unit, const char *note);
+// The share of the work done, 0..1 (boids-ensemble: steps of runs in
+// flight, large runs weighing more): once it grew past the first share
+// given, the percentage, the rate and the time left follow it instead of
+// done / total, the time left from the share done since the start (a
+// resumed job's runs already done left out). Until the next start.
+void boids_progress_share(double done);
 // Safe in a signal handler: sets a flag only, so later updates draw nothing
 // (the run is stopping). The line is erased by the run's next clear or
 // finish, on its own thread: a handler that wrote it could run on any

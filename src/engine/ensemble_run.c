@@ -105,6 +105,29 @@ static double now_s(void) {
 
 // ---- one run -----------------------------------------------------------------------
 
+// n steps of e; with env->stepped, in calls of about a quarter second
+// (*chunk steps, doubled or halved after each call as it took under an
+// eighth or over half a second), each reported: the same states as one call.
+static boids_result step_reporting(boids_engine *e, uint64_t n, const boids_run_env *env, uint64_t *chunk) {
+    if (!env || !env->stepped)
+        return boids_engine_step(e, n, NULL);
+    while (n > 0) {
+        uint64_t k = n < *chunk ? n : *chunk;
+        double t0 = now_s();
+        boids_result res = boids_engine_step(e, k, NULL);
+        if (res != BOIDS_OK)
+            return res;
+        env->stepped(env->stepped_user, k);
+        n -= k;
+        double took = now_s() - t0;
+        if (took < 0.125 && k == *chunk && *chunk < (UINT64_C(1) << 40))
+            *chunk *= 2;
+        else if (took > 0.5 && *chunk > 1)
+            *chunk /= 2;
+    }
+    return BOIDS_OK;
+}
+
 // The row's leading fields: run, values, seed.
 static void put_lead(text *t, const boids_plan *p, uint32_t r) {
     put(t, "%u", r);
@@ -305,7 +328,7 @@ boids_result boids_ensemble_run_one(const boids_plan *p, uint32_t r, const boids
         res = boids_engine_create(&e, &d, msg, sizeof msg);
     }
     if (res == BOIDS_OK) {
-        uint64_t every = p->every ? p->every : p->steps;
+        uint64_t every = p->every ? p->every : p->steps, chunk = 1;
         double s0 = now_s();
         for (uint64_t at = 0;;) {
             if (at == p->steps)
@@ -316,7 +339,7 @@ boids_result boids_ensemble_run_one(const boids_plan *p, uint32_t r, const boids
             uint64_t n = every - at % every;
             if (at + n > p->steps)
                 n = p->steps - at;
-            res = boids_engine_step(e, n, NULL);
+            res = step_reporting(e, n, env, &chunk);
             if (res != BOIDS_OK)
                 break;
             at += n;
@@ -723,7 +746,61 @@ typedef struct runner {
     // Finished outputs waiting for the calling thread to write (threads hand them over).
     boids_run_output *ready;
     uint32_t n_ready, active;
+    // The work (agent-steps, run_weight) of the plan, and done: runs done whole, runs in flight their steps so far.
+    double work_total, work_done, work_reported_at;
 } runner;
+
+// What one step of run r weighs in the plan's work: its world.count where
+// the plan sweeps it (a step's cost grows with the agents), else 1.
+static double run_weight(const boids_plan *p, uint32_t r) {
+    for (uint32_t k = 0; k < p->n_params; k++)
+        if (strcmp(p->param[k].key, "world.count") == 0) {
+            double v = strtod(boids_plan_run_value(p, r, k), NULL);
+            return v >= 1 && v <= 1e12 ? v : 1;
+        }
+    return 1;
+}
+
+// The share of the work done to desc's work callback (the calling thread
+// only): at most every half second unless `now`.
+static void report_work(runner *R, bool now) {
+    if (!R->d->work)
+        return;
+    double t = now_s();
+    if (!now && t - R->work_reported_at < 0.5)
+        return;
+    R->work_reported_at = t;
+    pthread_mutex_lock(&R->lock);
+    double f = R->work_total > 0 ? R->work_done / R->work_total : 1;
+    pthread_mutex_unlock(&R->lock);
+    R->d->work(R->d->user, f < 0 ? 0 : f > 1 ? 1 : f);
+}
+
+// One run's steps as they are done (boids_run_env's stepped): its weight in
+// the runner's work; on the calling thread (one job) reported from here.
+typedef struct run_meter {
+    runner *R;
+    double weight;
+    uint64_t steps; // reported so far
+    bool calling_thread;
+} run_meter;
+
+static void on_stepped(void *user, uint64_t steps) {
+    run_meter *m = user;
+    m->steps += steps;
+    pthread_mutex_lock(&m->R->lock);
+    m->R->work_done += m->weight * (double)steps;
+    pthread_mutex_unlock(&m->R->lock);
+    if (m->calling_thread)
+        report_work(m->R, false);
+}
+
+// A run has ended: the steps it did not report (it failed early) count as done.
+static void meter_end(run_meter *m) {
+    uint64_t steps = m->R->p->steps;
+    if (m->steps < steps)
+        m->R->work_done += m->weight * (double)(steps - m->steps); // the caller holds the lock or is alone
+}
 
 // Writes one output and reports progress (the calling thread only).
 static void finish_run(runner *R, boids_run_output *o) {
@@ -747,6 +824,7 @@ static void finish_run(runner *R, boids_run_output *o) {
             R->written++;
             if (d->progress)
                 d->progress(d->user, R->done, R->failed, R->p->runs);
+            report_work(R, true);
             if (d->kill_after && R->written >= d->kill_after)
                 raise(SIGKILL); // tests: a job killed with runs in flight
         }
@@ -766,10 +844,17 @@ static void *worker(void *arg) {
         char snap[1200];
         if (R->p->snapshot)
             run_path(R->d->out_dir, r, ".boids", snap, sizeof snap);
-        boids_run_env env = {R->d->threads, R->headless, R->p->snapshot ? snap : NULL, 0, id};
+        run_meter m = {R, run_weight(R->p, r), 0, false};
+        boids_run_env env = {.threads = R->d->threads,
+                             .headless = R->headless,
+                             .snapshot_path = R->p->snapshot ? snap : NULL,
+                             .worker = id,
+                             .stepped = on_stepped,
+                             .stepped_user = &m};
         boids_run_output o;
         boids_result res = boids_ensemble_run_one(R->p, r, &env, &o);
         pthread_mutex_lock(&R->lock);
+        meter_end(&m);
         if (res != BOIDS_OK) {
             if (R->error == BOIDS_OK) {
                 R->error = res;
@@ -813,6 +898,14 @@ boids_result boids_ensemble_run(const boids_plan *p, const boids_ensemble_desc *
         R.failed += f;
     }
     R.done = p->runs - R.n_todo;
+    for (uint32_t r = 0, i = 0; r < p->runs; r++) {
+        double w = run_weight(p, r) * (double)p->steps;
+        R.work_total += w;
+        if (i < R.n_todo && R.todo[i] == r)
+            i++;
+        else
+            R.work_done += w;
+    }
     int jobs = d->jobs > 0 ? d->jobs : 1;
     if (p->backend == BOIDS_BACKEND_GPU) {
         jobs = 1; // one context, one run after another
@@ -829,6 +922,7 @@ boids_result boids_ensemble_run(const boids_plan *p, const boids_ensemble_desc *
         jobs = R.n_todo ? (int)R.n_todo : 1;
     pthread_mutex_init(&R.lock, NULL);
     pthread_cond_init(&R.wake, NULL);
+    report_work(&R, true); // the share already done (--resume): the start of the estimate
     if (jobs == 1 || p->backend == BOIDS_BACKEND_GPU) {
         // On this thread (the GPU context is current here).
         R.active = 0;
@@ -837,9 +931,15 @@ boids_result boids_ensemble_run(const boids_plan *p, const boids_ensemble_desc *
             char snap[1200];
             if (p->snapshot)
                 run_path(d->out_dir, r, ".boids", snap, sizeof snap);
-            boids_run_env env = {d->threads, R.headless, p->snapshot ? snap : NULL, 0, 0};
+            run_meter m = {&R, run_weight(p, r), 0, true};
+            boids_run_env env = {.threads = d->threads,
+                                 .headless = R.headless,
+                                 .snapshot_path = p->snapshot ? snap : NULL,
+                                 .stepped = on_stepped,
+                                 .stepped_user = &m};
             boids_run_output o;
             res = boids_ensemble_run_one(p, r, &env, &o);
+            meter_end(&m);
             if (res != BOIDS_OK) {
                 R.error = res;
                 snprintf(R.err, sizeof R.err, "run %u: %s", r, boids_result_str(res));
@@ -860,8 +960,18 @@ boids_result boids_ensemble_run(const boids_plan *p, const boids_ensemble_desc *
         }
         // Write outputs as they come, on this thread, until every worker is done.
         while (started && (R.active > 0 || R.n_ready > 0 || R.next < R.n_todo) && R.error == BOIDS_OK) {
-            if (R.n_ready == 0) {
-                pthread_cond_wait(&R.wake, &R.lock);
+            if (R.n_ready == 0) { // wakes at least every half second to report the work done
+                struct timespec until;
+                clock_gettime(CLOCK_REALTIME, &until);
+                until.tv_nsec += 500000000L;
+                if (until.tv_nsec >= 1000000000L) {
+                    until.tv_sec++;
+                    until.tv_nsec -= 1000000000L;
+                }
+                pthread_cond_timedwait(&R.wake, &R.lock, &until);
+                pthread_mutex_unlock(&R.lock);
+                report_work(&R, false);
+                pthread_mutex_lock(&R.lock);
                 continue;
             }
             boids_run_output o = R.ready[--R.n_ready];

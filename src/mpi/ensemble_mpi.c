@@ -179,7 +179,8 @@ static int worker(const boids_plan *p, const boids_mpi_options *o, int rank) {
         char snap[1200];
         if (p->snapshot)
             snapshot_path(o->out_dir, run, snap, sizeof snap);
-        boids_run_env env = {o->threads, h, p->snapshot ? snap : NULL, rank, 0};
+        boids_run_env env = {
+            .threads = o->threads, .headless = h, .snapshot_path = p->snapshot ? snap : NULL, .rank = rank};
         boids_run_output out;
         if (boids_ensemble_run_one(p, run, &env, &out) != BOIDS_OK || !(msg = pack(&out, &msg_size))) {
             fprintf(stderr, "boids-ensemble: rank %d: run %u: out of memory\n", rank, run);
@@ -226,7 +227,10 @@ static void *local_worker(void *arg) {
         char snap[1200];
         if (D->p->snapshot)
             snapshot_path(D->o->out_dir, r, snap, sizeof snap);
-        boids_run_env env = {D->o->threads, D->headless, D->p->snapshot ? snap : NULL, 0, 1};
+        boids_run_env env = {.threads = D->o->threads,
+                             .headless = D->headless,
+                             .snapshot_path = D->p->snapshot ? snap : NULL,
+                             .worker = 1};
         boids_run_output out;
         boids_result res = boids_ensemble_run_one(D->p, r, &env, &out);
         pthread_mutex_lock(&D->lock);
