@@ -312,7 +312,8 @@ static int signal_and_wait(pid_t pid, int sig, double limit_s) {
 
 // A pipe or FIFO whose reader holds it open but never reads: the run that
 // fills it and waits in its write ends at SIGINT / SIGTERM, exit 130 / 143
-// with one line naming the output, in well under 2 s; a recording into
+// with one line naming the output, within 5 s (a tenth of a second idle:
+// the bound holds on a loaded machine); a recording into
 // such a FIFO ends too. Everything bounded (a hang is killed).
 START_TEST(stalled_reader_interruptible) {
     const char *fifo = TMP "/stalled.fifo", *err_path = TMP "/stalled.err";
@@ -325,7 +326,7 @@ START_TEST(stalled_reader_interruptible) {
         pid_t pid =
             start(ARGV(RUN_BIN, "--count", "20000", "--steps", "1", "--quiet", "--export-csv", fifo), -1, err_path);
         wait_pipe_full(reader, 60000, pid);
-        int status = signal_and_wait(pid, sigs[k], 2.0);
+        int status = signal_and_wait(pid, sigs[k], 5.0);
         char *err = boids_test_slurp(err_path);
         ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 128 + sigs[k],
                       "expected exit %d, got status %#x; stderr: %s", 128 + sigs[k], status, err);
@@ -342,7 +343,7 @@ START_TEST(stalled_reader_interruptible) {
     // the steps fill it), into the same stalled FIFO.
     pid_t pid = start(ARGV(RUN_BIN, "--count", "500", "--steps", "100000", "--quiet", "--record", fifo), -1, err_path);
     wait_pipe_full(reader, 60000, pid);
-    int status = signal_and_wait(pid, SIGINT, 2.0);
+    int status = signal_and_wait(pid, SIGINT, 5.0);
     char *err = boids_test_slurp(err_path);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130 && strstr(err, "--record"),
                   "--record: status %#x; stderr: %s", status, err);
@@ -358,7 +359,7 @@ START_TEST(stalled_reader_interruptible) {
                      profile_fifo),
                 -1, err_path);
     wait_pipe_full(reader, 60000, pid);
-    status = signal_and_wait(pid, SIGINT, 2.0);
+    status = signal_and_wait(pid, SIGINT, 5.0);
     err = boids_test_slurp(err_path);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130 &&
                       strstr(err, "boids-bench: --profile: '" TMP "/stalled-profile.csv' not written whole: SIGINT"),
@@ -372,7 +373,7 @@ START_TEST(stalled_reader_interruptible) {
                 err_path);
     close(p[1]);
     wait_pipe_full(p[0], 60000, pid);
-    status = signal_and_wait(pid, SIGINT, 2.0);
+    status = signal_and_wait(pid, SIGINT, 5.0);
     err = boids_test_slurp(err_path);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130, "/dev/stdout: status %#x; stderr: %s", status, err);
     free(err);
