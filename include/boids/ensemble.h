@@ -185,7 +185,7 @@ typedef struct boids_ensemble_desc {
     // share of the plan's work done, 0..1, counting the steps of runs in
     // flight (a run's steps weigh its world.count where the plan sweeps it,
     // so large runs count for more; runs already done in OUT count whole).
-    // NULL: none.
+    // NULL: none (and each run steps as without progress).
     void (*work)(void *user, double done);
 } boids_ensemble_desc;
 

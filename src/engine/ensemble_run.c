@@ -849,7 +849,7 @@ static void *worker(void *arg) {
                              .headless = R->headless,
                              .snapshot_path = R->p->snapshot ? snap : NULL,
                              .worker = id,
-                             .stepped = on_stepped,
+                             .stepped = R->d->work ? on_stepped : NULL,
                              .stepped_user = &m};
         boids_run_output o;
         boids_result res = boids_ensemble_run_one(R->p, r, &env, &o);
@@ -935,7 +935,7 @@ boids_result boids_ensemble_run(const boids_plan *p, const boids_ensemble_desc *
             boids_run_env env = {.threads = d->threads,
                                  .headless = R.headless,
                                  .snapshot_path = p->snapshot ? snap : NULL,
-                                 .stepped = on_stepped,
+                                 .stepped = d->work ? on_stepped : NULL,
                                  .stepped_user = &m};
             boids_run_output o;
             res = boids_ensemble_run_one(p, r, &env, &o);
