@@ -20,7 +20,14 @@
 # command may rely on which python3 comes first). A block right after
 # `<!-- readme-test: not run (REASON) -->` is left out, with its reason
 # printed: the viewer's window (tests/test_viewer.c runs the viewer), the
-# test suite itself. A block right after `<!-- readme-test: display -->`
+# test suite itself. A block right after `<!-- readme-test: own suite -->`
+# (minutes of work of its own, the papers' sweeps) is left out of
+# `commands` and run by `own K BUILD_DIR SOURCE_DIR` (ctest
+# test_readme_own_K, label long), the K-th such block, beside the rest: in
+# a scratch folder where build/, scenarios/, plans/, tools/ and python/ are
+# the tree's, with the same fake python3 first on PATH. `commands` takes
+# the number of those blocks as a 4th argument and fails when README.md
+# has another (a block no suite runs). A block right after `<!-- readme-test: display -->`
 # (the viewer writing files and exiting) runs as written under a virtual X
 # server (xvfb-run -a), as it would on a desktop.
 #
@@ -33,7 +40,8 @@ set -euo pipefail
 mode=$1
 build=$(cd "$2" && pwd)
 src=$(cd "$3" && pwd)
-work="$build/tests/tmp/readme-$mode"
+own_k=${4:-}
+work="$build/tests/tmp/readme-$mode${own_k:+-$own_k}"
 rm -rf "$work"
 mkdir -p "$work"
 fail() {
@@ -52,12 +60,13 @@ split_blocks() {
     BEGIN { langs = "^```(" l ")$" }
     /^<!-- readme-test: not run/ { skip = $0; sub(/^<!-- readme-test: not run */, "", skip); sub(/ *-->$/, "", skip); next }
     /^<!-- readme-test: display/ { display = 1; next }
+    /^<!-- readme-test: own suite/ { own = 1; next }
     !inb && $0 ~ langs { inb = 1; n++; f = sprintf("%s/%03d", dir, n); lang = substr($0, 4)
-                         print NR " " lang " " (skip != "" ? "skip " skip : display ? "display" : "run") > f
-                         skip = ""; display = 0; next }
+                         print NR " " lang " " (skip != "" ? "skip " skip : display ? "display" : own ? "own" : "run") > f
+                         skip = ""; display = 0; own = 0; next }
     inb && /^```/ { inb = 0; close(f); next }
     inb { print > f; next }
-    /^[^ ]/ { skip = ""; display = 0 }
+    /^[^ ]/ { skip = ""; display = 0; own = 0 }
   ' "$src/README.md"
 }
 
@@ -124,7 +133,36 @@ $(cat "$work/got")"
   exit 0
 fi
 
-[[ $mode == commands ]] || fail "mode: $mode (samples or commands)"
+if [[ $mode == own ]]; then
+  [[ $own_k =~ ^[1-9][0-9]*$ ]] || fail "own: K: '$own_k' is not a block number (1, 2, ...)"
+  for d in build scenarios plans tools python; do
+    ln -s "$([[ $d == build ]] && echo "$build" || echo "$src/$d")" "$work/$d"
+  done
+  mkdir -p "$work/home" "$work/fakebin"
+  printf '#!/bin/sh\necho "python3 (a fake, first on PATH): README.md must not rely on it" >&2\nexit 1\n' >"$work/fakebin/python3"
+  chmod +x "$work/fakebin/python3"
+  split_blocks 'sh|python'
+  k=0
+  for f in "$work"/blocks/*; do
+    read -r line lang what reason <<<"$(head -1 "$f")"
+    [[ $what == own ]] || continue
+    k=$((k + 1))
+    [ "$k" = "$own_k" ] || continue
+    [[ $lang == sh ]] || fail "README.md:$line: an own suite's block must be sh, not $lang"
+    echo "== README.md:$line"
+    tail -n +2 "$f" | sed 's/^/   /'
+    start=$(date +%s)
+    tail -n +2 "$f" >"$f.sh"
+    (cd "$work" && HOME="$work/home" PATH="$work/fakebin:$PATH" timeout 1800 bash -euo pipefail "$f.sh" \
+      >"$f.out" 2>&1 </dev/null) ||
+      fail "README.md:$line failed (status $?):
+$(tail -20 "$f.out")"
+    echo "PASS: README.md:$line ran as written in $(($(date +%s) - start)) s"
+    exit 0
+  done
+  fail "README.md has $k blocks marked 'own suite', not $own_k"
+fi
+[[ $mode == commands ]] || fail "mode: $mode (samples, commands or own)"
 # A fresh copy of the tree, as a clone has it: its files, no build.
 tar -C "$src" --exclude='./build*' --exclude=./.git -cf - . | tar -C "$work" -xf - || fail "copying the tree"
 mkdir -p "$work/home" "$work/fakebin"
@@ -140,10 +178,16 @@ build_claim=$(claim "$src/README.md" 'the build' "the build")
 read -r build_low build_high <<<"$build_claim"
 build_s=""
 ran=0
+owns=0
 for f in "$work"/blocks/*; do
   read -r line lang what reason <<<"$(head -1 "$f")"
   if [[ $what == skip ]]; then
     echo "== README.md:$line: not run $reason"
+    continue
+  fi
+  if [[ $what == own ]]; then
+    owns=$((owns + 1))
+    echo "== README.md:$line: run by its own suite (test_readme_own_$owns)"
     continue
   fi
   ran=$((ran + 1))
@@ -175,4 +219,6 @@ done
 [ -n "$build_s" ] || fail "no README.md block ran tools/build.sh: the build's time is not checked"
 awk -v s="$build_s" -v lo="$build_low" -v hi="$build_high" 'BEGIN { exit !(s >= lo * 60 / 1.5 && s <= hi * 60 * 1.5) }' ||
   fail "the build took $build_s s; README.md says $build_low to $build_high minutes (within 1.5 times: $((build_low * 40)) to $((build_high * 90)) s)"
-echo "PASS: $ran README.md command blocks run as written; the build in $build_s s, as README.md says"
+[ "$owns" = "$own_k" ] ||
+  fail "README.md has $owns blocks marked 'own suite'; tests/CMakeLists.txt registers ${own_k:-0} (test_readme_own_1..K)"
+echo "PASS: $ran README.md command blocks run as written ($owns more in their own suites); the build in $build_s s, as README.md says"
