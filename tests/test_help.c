@@ -4,14 +4,21 @@
 // flag table and the name tables the parser uses (src/app/cli_help.c); the
 // test asserts that --help lists each flag as an entry and each name as a
 // word, and that --help and --version exit 0 with nothing on stderr, for
-// every executable (the viewer without a display).
+// every executable (the viewer without a display). The help fits 80
+// columns through a pipe and the terminal's width on one (a pseudo-terminal
+// of 60 columns); each installed program's help ends with 3 to 6 examples
+// that its own parser takes (--check-args) and, those of boids-run,
+// boids-bench and boids-ensemble on the CPU, that run as written.
 #include <check.h>
+#include <errno.h>
+#include <pty.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "spawn.h"
 
@@ -135,6 +142,148 @@ START_TEST(help_lists_the_reported_ones) {
 }
 END_TEST
 
+// The longest line of text and its number (1-based) into *line.
+static size_t longest_line(const char *text, int *line) {
+    size_t longest = 0;
+    int k = 1;
+    for (const char *p = text; *p; k++) {
+        size_t n = strcspn(p, "\r\n");
+        if (n > longest) {
+            longest = n;
+            *line = k;
+        }
+        p += n;
+        p += strspn(p, "\r") + (p[strspn(p, "\r")] == '\n');
+    }
+    return longest;
+}
+
+START_TEST(help_fits_80_columns_through_a_pipe) {
+    unsetenv("DISPLAY");
+    const char *prog = programs[_i];
+    setenv("COLUMNS", "200", 1); // not a terminal: 80 whatever the variable says
+    run_result r = run_ok(prog, "--help");
+    int line = 0;
+    size_t n = longest_line(r.out, &line);
+    ck_assert_msg(n <= 80, "%s --help through a pipe: line %d is %zu columns, expected at most 80", prog, line, n);
+    boids_test_run_free(&r);
+}
+END_TEST
+
+// --help of prog on a pseudo-terminal `cols` wide: its text (malloc'd).
+static char *help_on_terminal(const char *prog, unsigned short cols) {
+    char bin[512];
+    snprintf(bin, sizeof bin, "%s/%s", BOIDS_BIN_DIR, prog);
+    struct winsize ws = {.ws_row = 50, .ws_col = cols};
+    int master;
+    pid_t pid = forkpty(&master, NULL, NULL, &ws);
+    ck_assert_msg(pid >= 0, "forkpty: %s", strerror(errno));
+    if (pid == 0) {
+        unsetenv("COLUMNS");
+        execl(bin, prog, "--help", (char *)NULL);
+        _exit(127);
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap + 1);
+    ck_assert(text != NULL);
+    for (ssize_t got; len < cap && (got = read(master, text + len, cap - len)) > 0;)
+        len += (size_t)got; // EIO once the child has closed its side
+    text[len] = '\0';
+    close(master);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s --help on a terminal: exit status %d", prog,
+                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return text;
+}
+
+START_TEST(help_fits_the_terminal) {
+    unsetenv("DISPLAY");
+    const char *prog = programs[_i];
+    char *text = help_on_terminal(prog, 60);
+    int line = 0;
+    size_t n = longest_line(text, &line);
+    ck_assert_msg(strstr(text, "usage: ") == text, "%s --help on a terminal: got %.100s", prog, text);
+    // Only an example's command stands unbroken (it is to be copied whole).
+    const char *examples = strstr(text, "\nExamples:");
+    int before = 0;
+    if (examples) {
+        char *head = strndup(text, (size_t)(examples - text));
+        n = longest_line(head, &before);
+        free(head);
+        line = before;
+    }
+    ck_assert_msg(n <= 60, "%s --help on a 60-column terminal: line %d is %zu columns", prog, line, n);
+    printf("%s --help: at most %zu columns on a 60-column terminal\n", prog, n);
+    free(text);
+}
+END_TEST
+
+// Runs one example's words (split at spaces) as written, or with
+// --check-args appended (parse_only); asserts exit 0.
+static void run_example(const char *prog, const char *command, bool parse_only) {
+    char words[512], bin[512];
+    const char *argv[64];
+    int argc = 0;
+    snprintf(words, sizeof words, "%s", command);
+    for (char *save = NULL, *w = strtok_r(words, " ", &save); w && argc < 62; w = strtok_r(NULL, " ", &save))
+        argv[argc++] = w;
+    if (parse_only)
+        argv[argc++] = "--check-args";
+    argv[argc] = NULL;
+    ck_assert_msg(argc > 0 && strcmp(argv[0], prog) == 0, "%s: the example '%s' does not start with the program", prog,
+                  command);
+    snprintf(bin, sizeof bin, "%s/%s", BOIDS_BIN_DIR, prog);
+    run_result r = boids_test_run(bin, argv, TMP, "example");
+    ck_assert_msg(r.spawned, "could not start %s", bin);
+    ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
+                  "%s --help's example '%s'%s: exit status %d; stderr: %s", prog, command,
+                  parse_only ? " (--check-args)" : "", WIFEXITED(r.status) ? WEXITSTATUS(r.status) : -1, r.err);
+    boids_test_run_free(&r);
+}
+
+START_TEST(help_examples_run_as_written) {
+    unsetenv("DISPLAY");
+    unsetenv("WAYLAND_DISPLAY");
+    const char *prog = programs[_i];
+    if (strcmp(prog, "boids-shader-source") == 0) // the tests' tool, not installed: no examples
+        return;
+    run_result r = run_ok(prog, "--help");
+    const char *at = strstr(r.out, "\nExamples:\n");
+    ck_assert_msg(at, "%s --help: no 'Examples:' section", prog);
+    // From an empty folder (the source tree's plans/ beside it, for boids-ensemble's).
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/examples-%s", TMP, prog);
+    mkdir(dir, 0755);
+    ck_assert_msg(chdir(dir) == 0, "chdir %s: %s", dir, strerror(errno));
+    if (symlink(BOIDS_SOURCE_DIR "/plans", "plans") != 0)
+        ck_assert_msg(errno == EEXIST, "symlink plans: %s", strerror(errno));
+    int count = 0;
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "  %s", prog);
+    for (const char *line = at + 11; *line && line[0] != '\n'; line += strcspn(line, "\n") + 1) {
+        size_t n = strcspn(line, "\n");
+        if (strncmp(line, "      ", 6) == 0) // what it does
+            continue;
+        ck_assert_msg(strncmp(line, prefix, strlen(prefix)) == 0 &&
+                          (line[strlen(prefix)] == ' ' || line[strlen(prefix)] == '\n'),
+                      "%s --help: an example line that is not a command of it: '%.*s'", prog, (int)n, line);
+        char command[512];
+        snprintf(command, sizeof command, "%.*s", (int)(n - 2), line + 2);
+        bool cpu = strcmp(prog, "boids") != 0 && strcmp(prog, "boids-validate") != 0 && !strstr(command, "gpu");
+        run_example(prog, command, true);
+        if (cpu)
+            run_example(prog, command, false);
+        printf("%s example %s: %s\n", prog, cpu ? "ran" : "parsed", command);
+        count++;
+        if (!line[n])
+            break;
+    }
+    ck_assert_msg(count >= 3 && count <= 6, "%s --help: %d examples, expected 3 to 6", prog, count);
+    boids_test_run_free(&r);
+}
+END_TEST
+
 int main(void) {
     mkdir(TMP, 0755);
     Suite *s = suite_create("help");
@@ -143,6 +292,9 @@ int main(void) {
     tcase_add_loop_test(tc, help_and_version_exit_0, 0, PROGRAMS);
     tcase_add_loop_test(tc, help_lists_every_flag_and_name, 0, PROGRAMS);
     tcase_add_test(tc, help_lists_the_reported_ones);
+    tcase_add_loop_test(tc, help_fits_80_columns_through_a_pipe, 0, PROGRAMS);
+    tcase_add_loop_test(tc, help_fits_the_terminal, 0, PROGRAMS);
+    tcase_add_loop_test(tc, help_examples_run_as_written, 0, PROGRAMS);
     suite_add_tcase(s, tc);
     return boids_test_run_suite(s);
 }
