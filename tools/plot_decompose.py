@@ -17,6 +17,8 @@ import csv
 import re
 import sys
 
+from plot_title import fit_title
+
 BOX = re.compile(
     r"^box (\d+): cells x (\d+)\.\.(\d+) y (\d+)\.\.(\d+) z (\d+)\.\.(\d+) of (\d+)x(\d+)x(\d+); "
     r"world x (\S+)\.\.(\S+) y (\S+)\.\.(\S+) z (\S+)\.\.(\S+)$")
@@ -54,22 +56,6 @@ def read_agents(path):
     if not rows or "px" not in rows[0] or "py" not in rows[0]:
         fail(f"{path}: no px, py columns; expected boids-run's --export-csv")
     return [float(r["px"]) for r in rows], [float(r["py"]) for r in rows]
-
-
-def fit_title(fig, ax, text):
-    """Sets ax's title, wrapped at spaces into as many lines as keep it inside
-    the figure (a long --title), and lays the figure out around it."""
-    import textwrap
-
-    width = len(text)
-    for _ in range(12):
-        title = ax.set_title(textwrap.fill(text, width) if width < len(text) else text)
-        fig.tight_layout()
-        fig.canvas.draw()
-        box, frame = title.get_window_extent(), fig.bbox
-        if box.x0 >= frame.x0 and box.x1 <= frame.x1 or width <= 20:
-            return
-        width = max(20, min(width - 1, int(width * frame.width / box.width * 0.95)))
 
 
 def main():

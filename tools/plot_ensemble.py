@@ -36,6 +36,8 @@ import math
 import os
 import sys
 
+from plot_title import fit_title
+
 
 def die(msg):
     print(f"plot_ensemble.py: {msg}", file=sys.stderr)
@@ -79,24 +81,6 @@ def stats(values):
     mean = sum(values) / n
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
     return mean, sd, min(values), max(values)
-
-
-def fit_title(fig, ax, text, fontsize):
-    """Sets ax's title, wrapped at spaces into as many lines as keep it inside
-    the figure (a plan's long keys, a long --title), and lays the figure out
-    around it (tight_layout leaves a title wider than the figure cut)."""
-    import textwrap
-
-    width = len(text)
-    for _ in range(12):
-        title = ax.set_title(textwrap.fill(text, width) if width < len(text) else text, fontsize=fontsize)
-        fig.tight_layout()
-        fig.canvas.draw()
-        box, frame = title.get_window_extent(), fig.bbox
-        if box.x0 >= frame.x0 and box.x1 <= frame.x1 or width <= 20:
-            return
-        # Narrower by the share that sticks out (and a little more: words wrap unevenly).
-        width = max(20, min(width - 1, int(width * frame.width / box.width * 0.95)))
 
 
 def main():

@@ -449,3 +449,25 @@ static int parse_profile(const parse_ctx *c, boids_options *o) {
     o->profile = c->value;
     return 0;
 }
+
+// See cli_internal.h.
+bool cli_flag_accepted(const boids_cli_spec *spec, const cli_flag *f) {
+    return !f->bit || (spec->flags & f->bit);
+}
+
+// See cli_internal.h.
+bool cli_flag_shown(const cli_flag *f) {
+    return f->help != NULL;
+}
+
+// See cli_internal.h.
+const cli_flag *cli_section_next(const boids_cli_spec *spec, int s, size_t *k) {
+    for (; *k < cli_flag_count; (*k)++) {
+        const cli_flag *f = &cli_flags[*k];
+        if ((int)f->section == s && cli_flag_shown(f) && cli_flag_accepted(spec, f)) {
+            (*k)++;
+            return f;
+        }
+    }
+    return NULL;
+}

@@ -32,16 +32,6 @@ const char *const cli_section_titles[CLI_SECTIONS] = {
     [CLI_SEC_OTHER] = "Other",
 };
 
-// See cli_internal.h.
-bool cli_flag_accepted(const boids_cli_spec *spec, const cli_flag *f) {
-    return !f->bit || (spec->flags & f->bit);
-}
-
-// See cli_internal.h.
-bool cli_flag_shown(const cli_flag *f) {
-    return f->help != NULL;
-}
-
 // The description of f in spec's help: the program's own, else the table's.
 static const char *help_of(const boids_cli_spec *spec, const cli_flag *f) {
     for (const boids_cli_help *h = spec->help; h && h->text; h++)
@@ -169,14 +159,11 @@ void boids_cli_help_print(const boids_cli_spec *spec, FILE *out, int width) {
     size_t w = (size_t)(width > 0 ? width : help_width(out));
     reflow(out, spec->usage, w);
     for (int s = 0; s < CLI_SECTIONS; s++) {
+        size_t k = 0;
         bool heading = false;
-        for (size_t k = 0; k < cli_flag_count; k++) {
-            const cli_flag *f = &cli_flags[k];
-            if ((int)f->section != s || !cli_flag_shown(f) || !cli_flag_accepted(spec, f))
-                continue;
+        for (const cli_flag *f; (f = cli_section_next(spec, s, &k)); heading = true) {
             if (!heading)
                 fprintf(out, "\n%s:\n", cli_section_titles[s]);
-            heading = true;
             print_flag(spec, f, out, w);
         }
     }

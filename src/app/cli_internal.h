@@ -96,6 +96,10 @@ extern const char *const cli_section_titles[CLI_SECTIONS];
 bool cli_flag_accepted(const boids_cli_spec *spec, const cli_flag *f);
 // Is f one the help shows (a description), not a hidden one (--list-flags, --man-page)?
 bool cli_flag_shown(const cli_flag *f);
+// The next flag of section s that spec's help shows, from index *k of the
+// table on (*k moves past it), or NULL: `for (size_t k = 0; (f =
+// cli_section_next(spec, s, &k));)` walks a section as --help lists it.
+const cli_flag *cli_section_next(const boids_cli_spec *spec, int s, size_t *k);
 // f's description in spec's help, with the names its value may be, into buf.
 void cli_flag_text(const boids_cli_spec *spec, const cli_flag *f, char *buf, size_t size);
 

@@ -110,14 +110,11 @@ static void man_usage(const boids_cli_spec *spec, FILE *out) {
 static void man_options(const boids_cli_spec *spec, FILE *out) {
     fputs(".SH OPTIONS\n", out);
     for (int s = 0; s < CLI_SECTIONS; s++) {
+        size_t k = 0;
         bool heading = false;
-        for (size_t k = 0; k < cli_flag_count; k++) {
-            const cli_flag *f = &cli_flags[k];
-            if ((int)f->section != s || !cli_flag_shown(f) || !cli_flag_accepted(spec, f))
-                continue;
+        for (const cli_flag *f; (f = cli_section_next(spec, s, &k)); heading = true) {
             if (!heading)
                 fprintf(out, ".SS \"%s\"\n", cli_section_titles[s]);
-            heading = true;
             fputs(".TP\n\\fB\\-\\-", out);
             roffs(out, f->name);
             fputs("\\fR", out);
