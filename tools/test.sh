@@ -4,7 +4,8 @@
 # ctest (e.g. -L core, -R grid).
 #
 # tools/test.sh: every suite but the long sweeps (label long), in parallel
-# on every core: about 10 minutes on 2 cores, the build included.
+# on every core: about 5 minutes on 2 cores, 10 beside another test run,
+# the build included; it ends with its wall time and five slowest suites.
 # tools/test.sh --long: every suite, the long sweeps too (what CI runs).
 #
 # tools/test.sh --sanitize [ctest args]: the same build with AddressSanitizer
