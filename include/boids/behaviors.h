@@ -79,6 +79,14 @@ static inline float boids_world_overhang(const boids_world_params *w) {
 }
 // Position wrapped into [min, min + size) on every axis (torus).
 void boids_world_wrap(const boids_world_params *w, float pos[3]);
+// The row of the agent of the smallest id (ids[row]; NULL: the row is the
+// id) whose position or velocity (x, y, z) is a NaN or an infinity among n
+// rows, or UINT32_MAX when every one is finite. One pass over the exponent
+// bits a compiler vectorises, shared by `threads` (<= 0: the default;
+// boids_sim.threads' rule) above 64 Ki rows; the search only when one fails.
+uint32_t boids_first_nonfinite(const float (*pos)[4], const float (*vel)[4], const uint32_t *ids, uint32_t n,
+                               int threads);
+
 // Could agent `id` of group `group` be in a state a step leaves (the rules a
 // snapshot's agents and --init's rows are held to)? Finite; inside the
 // world (with margin's overhang; a wrapped coordinate may round onto the

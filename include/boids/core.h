@@ -385,6 +385,18 @@ boids_result boids_flowfield_check_image(const char *path, char *why, size_t why
 // directory", "is a FIFO ...", "is a damaged or truncated PNG image").
 boids_result boids_flowfield_image_hash(const char *path, uint64_t *hash, char *why, size_t why_size);
 
+// FNV-1a 64 of `size` bytes, continuing from h (BOIDS_FNV1A_BASIS to begin):
+// the one byte-wise hash of the state-hash, the ensemble's plan and CSV
+// hashes and a flow-field image's.
+#define BOIDS_FNV1A_BASIS 0xcbf29ce484222325ull
+static inline uint64_t boids_fnv1a(uint64_t h, const void *data, size_t size) {
+    const unsigned char *b = (const unsigned char *)data;
+    for (size_t i = 0; i < size; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
 // Simulation. create copies p (finalized) and initialises agents from the
 // seed: uniform positions (or clustered), random directions. The flow field
 // is built if any group enables it (an image field whose image cannot be

@@ -10,7 +10,7 @@
  *   boids_parse_float          a finite decimal number that fits a float
  *   boids_parse_split          comma lists, WxH[xD], X,Y[,Z] into pieces
  *   boids_parse_pick           one of a NULL-terminated list of names
- *   boids_parse_edit_distance, boids_parse_nearest, boids_parse_behavior_hint   "did you mean"
+ *   boids_parse_edit_distance, boids_parse_nearest, boids_parse_hint, boids_parse_behavior_hint   "did you mean"
  *   boids_parse_behaviors      LIST|all|none (names and 'flocking') to bits
  *   boids_parse_agents         named agents: ids or 'target'
  *   boids_parse_shown          a value as messages show it (escaped, cut)
@@ -37,6 +37,10 @@ extern "C" {
 
 #define BOIDS_PARSE_SHOWN_MAX 96 // longer values are cut in messages
 
+// " (did you mean 'NAME'?)" for the name of the NULL-terminated `names`
+// nearest to `given` (boids_parse_nearest: 1 edit for 4 characters or
+// fewer, else 2; prefixes count), into buf; "" when none is near.
+const char *boids_parse_hint(const char *given, const char *const *names, char *buf, size_t size);
 // An unsigned integer in [lo, hi]: digits only (a leading '-' is
 // "negative"), decimal, or 0x hex with BOIDS_PARSE_HEX. Problems: "empty"
 // (TRIM only), "not an integer", "negative", "too large", "too small".

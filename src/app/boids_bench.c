@@ -348,9 +348,6 @@ static int bench_count(const boids_options *o, uint32_t which, uint32_t n, row *
         }
         if (sr == BOIDS_OK) // GPU: outside the step, wait, then read its timer queries
             boids_engine_stage_ms(e, gl != NULL, &m);
-        // No bodies: the stage's timer spans no work (in neither the total nor --profile's rows).
-        if (!boids_params_joint_rows(p))
-            m.bodies = 0;
         if (sr != BOIDS_OK || boids_engine_check(e, NULL, 0) != BOIDS_OK) // a fault: stop (reported below)
             break;
         double total = (omp_get_wtime() - t0) * 1e3;

@@ -45,7 +45,6 @@ typedef struct progress_state {
     uint32_t first_done;     // runs already done when this process started (--resume)
     uint32_t done;           // runs done so far
     double share, share0;    // of the work done: now, and when this process started (< 0: not yet told)
-    bool work_told;          // on_work is called (one process: after each run too)
 } progress_state;
 
 static double now_s(void) {
@@ -68,7 +67,7 @@ static void on_progress(void *user, uint32_t done, uint32_t failed, uint32_t tot
         char note[64];
         snprintf(note, sizeof note, ", %u failed", failed);
         boids_progress_words("runs", note);
-        if (!s->work_told) // under MPI; else on_work, called next with the share, draws
+        if (s->share0 < 0) // under MPI (on_work never told a share); else on_work, called next with the share, draws
             boids_progress_update(done);
         return;
     }
@@ -89,7 +88,6 @@ static void on_work(void *user, double share) {
     if (s->share0 < 0)
         s->share0 = share;
     s->share = share;
-    s->work_told = true;
     if (!s->terminal)
         return;
     boids_progress_share(share);

@@ -291,12 +291,7 @@ static const char *nearest_name(const cli_flag *f, const char *value, char *buf,
     while (n + 1 < sizeof names / sizeof names[0] && (names[n] = cli_flag_name(f, n)))
         n++;
     names[n] = NULL;
-    const char *near = boids_parse_nearest(value, names, strlen(value) <= 4 ? 1 : 2, true);
-    if (near)
-        snprintf(buf, size, " (did you mean '%s'?)", near);
-    else if (size)
-        buf[0] = '\0';
-    return buf;
+    return boids_parse_hint(value, names, buf, size);
 }
 
 // Checks and stores the value of one flag (see cli_internal.h).

@@ -184,14 +184,8 @@ int run_write_outputs(const boids_options *o, boids_engine *e, run_outputs *out)
                    (unsigned long long)o->record_every);
     }
     if (out->profile) {
-        char why[256];
-        before = boids_cli_interrupted();
-        if (boids_profile_write_quiet(out->profile, why, sizeof why) != 0) {
-            if ((rc = cut_by_signal("--profile", o->profile, before)))
-                return rc;
-            boids_cli_error(PROG, "--profile", o->profile, NULL, "could not be written: %s", why);
-            return EXIT_ENVIRONMENT;
-        }
+        if ((rc = boids_profile_write(out->profile))) // one line: not written, or given up at a signal
+            return rc;
         boids_profile_summary(out->profile, o->quiet || boids_cli_interrupted() ? stderr : stdout);
     }
     return 0;

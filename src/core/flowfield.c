@@ -71,16 +71,13 @@ static boids_result read_image(const char *path, grey_image *img, char *why, siz
 
 // FNV-1a over the width, height and grey pixels (never 0: 0 means "not read").
 static uint64_t image_hash(const grey_image *img) {
-    uint64_t h = 0xcbf29ce484222325ull;
     unsigned char head[8];
     for (int k = 0; k < 4; k++) {
         head[k] = (unsigned char)((uint32_t)img->w >> (8 * k));
         head[4 + k] = (unsigned char)((uint32_t)img->h >> (8 * k));
     }
-    for (size_t i = 0; i < sizeof head; i++)
-        h = (h ^ head[i]) * 0x100000001b3ull;
-    for (size_t i = 0, n = (size_t)img->w * (size_t)img->h; i < n; i++)
-        h = (h ^ img->px[i]) * 0x100000001b3ull;
+    uint64_t h = boids_fnv1a(BOIDS_FNV1A_BASIS, head, sizeof head);
+    h = boids_fnv1a(h, img->px, (size_t)img->w * (size_t)img->h);
     return h ? h : 1u;
 }
 

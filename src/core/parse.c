@@ -232,6 +232,16 @@ const char *boids_parse_nearest(const char *given, const char *const *names, siz
 }
 
 // See boids/parse.h.
+const char *boids_parse_hint(const char *given, const char *const *names, char *buf, size_t size) {
+    const char *near = boids_parse_nearest(given, names, strlen(given) <= 4 ? 1 : 2, true);
+    if (near)
+        snprintf(buf, size, " (did you mean '%s'?)", near);
+    else if (size)
+        buf[0] = '\0';
+    return buf;
+}
+
+// See boids/parse.h.
 const char *boids_parse_behavior_hint(const char *given, bool sets, char *buf, size_t size) {
     const char *names[BOIDS_BEHAVIOR_COUNT + 4];
     size_t n = 0;
@@ -243,12 +253,7 @@ const char *boids_parse_behavior_hint(const char *given, bool sets, char *buf, s
         names[n++] = "none";
     }
     names[n] = NULL;
-    const char *near = boids_parse_nearest(given, names, strlen(given) <= 4 ? 1 : 2, true);
-    if (near)
-        snprintf(buf, size, " (did you mean '%s'?)", near);
-    else if (size)
-        buf[0] = '\0';
-    return buf;
+    return boids_parse_hint(given, names, buf, size);
 }
 
 // Parses a behaviour list (see parse.h).

@@ -529,20 +529,11 @@ void boids_sim_step(boids_sim *s) {
     s->step++;
 }
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t size) {
-    const unsigned char *b = data;
-    for (size_t i = 0; i < size; i++) {
-        h ^= b[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
 static uint64_t hash_agent(uint64_t h, uint32_t id, uint32_t group, const float pos[4], const float vel[4]) {
-    h = fnv1a(h, &id, sizeof(uint32_t));
-    h = fnv1a(h, &group, sizeof(uint32_t));
-    h = fnv1a(h, pos, sizeof(float[4]));
-    return fnv1a(h, vel, sizeof(float[4]));
+    h = boids_fnv1a(h, &id, sizeof(uint32_t));
+    h = boids_fnv1a(h, &group, sizeof(uint32_t));
+    h = boids_fnv1a(h, pos, sizeof(float[4]));
+    return boids_fnv1a(h, vel, sizeof(float[4]));
 }
 
 // Agents gathered at a time into id order by the threads, then hashed in
@@ -558,7 +549,7 @@ static uint64_t hash_agent(uint64_t h, uint32_t id, uint32_t group, const float 
 uint64_t boids_sim_hash(boids_sim *s) {
     if (!s)
         return 0;
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = BOIDS_FNV1A_BASIS;
     const uint32_t *slot = boids_sim_slots_by_id(s);
     unsigned char *buf = malloc(HASH_BLOCK * HASH_RECORD);
     if (!buf) { // the same hash, one agent at a time
@@ -579,7 +570,7 @@ uint64_t boids_sim_hash(boids_sim *s) {
             memcpy(r + 2 * sizeof(uint32_t), s->cur.pos[i], sizeof(float[4]));
             memcpy(r + 2 * sizeof(uint32_t) + sizeof(float[4]), s->cur.vel[i], sizeof(float[4]));
         }
-        h = fnv1a(h, buf, (size_t)count * HASH_RECORD);
+        h = boids_fnv1a(h, buf, (size_t)count * HASH_RECORD);
     }
     free(buf);
     return h;
@@ -587,7 +578,7 @@ uint64_t boids_sim_hash(boids_sim *s) {
 
 // The same hash of id-indexed arrays.
 uint64_t boids_state_hash(uint32_t n, const float (*pos)[4], const float (*vel)[4], const uint32_t *group) {
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = BOIDS_FNV1A_BASIS;
     for (uint32_t id = 0; id < n; id++)
         h = hash_agent(h, id, group[id], pos[id], vel[id]);
     return h;

@@ -3,8 +3,10 @@
 // GLSL twins: world_delta(), world_wrap().
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "boids/behaviors.h"
+#include "threads.h"
 
 // Position into [min, min + size) on each axis with extent (torus). Handles
 // any distance outside, not just one world width.
@@ -63,4 +65,36 @@ const char *boids_agent_check(const boids_params *p, uint32_t id, const float po
         return why;
     }
     return NULL;
+}
+
+// Whether x, y and z of every row are finite: the exponent bits of each
+// (all ones: an infinity or a NaN) or-ed together.
+static bool rows_finite(const float (*v)[4], uint32_t n, int threads) {
+    unsigned bad = 0;
+#pragma omp parallel for reduction(| : bad) schedule(static) num_threads(threads) if (n >= 65536u)
+    for (int i = 0; i < (int)n; i++)
+        for (int a = 0; a < 3; a++) {
+            uint32_t b;
+            memcpy(&b, &v[i][a], sizeof b);
+            bad |= (b & 0x7f800000u) == 0x7f800000u;
+        }
+    return bad == 0;
+}
+
+// See boids/behaviors.h.
+uint32_t boids_first_nonfinite(const float (*pos)[4], const float (*vel)[4], const uint32_t *ids, uint32_t n,
+                               int threads) {
+    int t = boids_step_threads(threads);
+    if (rows_finite(pos, n, t) && rows_finite(vel, n, t))
+        return UINT32_MAX;
+    uint32_t row = UINT32_MAX, id = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = ids ? ids[i] : i;
+        bool bad = false;
+        for (int a = 0; a < 3; a++)
+            bad = bad || !isfinite(pos[i][a]) || !isfinite(vel[i][a]);
+        if (bad && k < id)
+            row = i, id = k;
+    }
+    return row;
 }

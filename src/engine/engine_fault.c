@@ -4,12 +4,10 @@
 // is trusted only when the check after it passes; a state that is not
 // finite (after each CPU step, at each GPU read-back) is a fault of its own;
 // and the error-line helpers. Calls no other file of the engine.
-#include <math.h>
-#include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
+#include "boids/behaviors.h"
 #include "engine_private.h"
 
 // Copies printf-style text into err (NULL or size 0: nothing).
@@ -44,21 +42,6 @@ boids_result engine_healthy(boids_engine *e) {
     return e->fault;
 }
 
-// Whether x, y and z of every row are finite: the exponent bits of each
-// (all ones: an infinity or a NaN) or-ed together, integer work a compiler
-// vectorises; the threads share it above 64 Ki rows.
-static bool rows_finite(const float (*v)[4], uint32_t n, int threads) {
-    unsigned bad = 0;
-#pragma omp parallel for reduction(| : bad) schedule(static) num_threads(threads) if (n >= 65536u)
-    for (int i = 0; i < (int)n; i++)
-        for (int a = 0; a < 3; a++) {
-            uint32_t b;
-            memcpy(&b, &v[i][a], sizeof b);
-            bad |= (b & 0x7f800000u) == 0x7f800000u;
-        }
-    return bad == 0;
-}
-
 // "(x, y)" or "(x, y, z)" of a row.
 static void row_text(const float v[4], uint32_t dim, char *buf, size_t size) {
     if (dim == 3)
@@ -70,21 +53,10 @@ static void row_text(const float v[4], uint32_t dim, char *buf, size_t size) {
 // See engine_private.h.
 boids_result engine_check_finite(boids_engine *e, const float (*pos)[4], const float (*vel)[4], const uint32_t *ids,
                                  const uint32_t *group, uint32_t n, const char *where) {
-    int threads = e->sim->threads > 0 ? e->sim->threads : omp_get_max_threads();
-    if (rows_finite(pos, n, threads) && rows_finite(vel, n, threads))
+    uint32_t row = boids_first_nonfinite(pos, vel, ids, n, e->sim->threads);
+    if (row == UINT32_MAX)
         return BOIDS_OK;
-    // The agent of the smallest id among those that are not finite.
-    uint32_t row = UINT32_MAX, id = UINT32_MAX;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t k = ids ? ids[i] : i;
-        bool bad = false;
-        for (int a = 0; a < 3; a++)
-            bad = bad || !isfinite(pos[i][a]) || !isfinite(vel[i][a]);
-        if (bad && k < id)
-            row = i, id = k;
-    }
-    if (row == UINT32_MAX) // (the same test as the pass's: never)
-        return BOIDS_OK;
+    uint32_t id = ids ? ids[row] : row;
     const boids_params *p = &e->sim->p;
     uint32_t g = group[row];
     char behaviors[400] = "?", av[16 * 3 + 8], ap[16 * 3 + 8];

@@ -498,16 +498,8 @@ static void find_scenario(plan_ctx *c) {
     }
 }
 
-// FNV-1a 64 of n bytes, continuing from h.
-static uint64_t fnv(uint64_t h, const void *data, size_t n) {
-    const unsigned char *b = data;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ull;
-    return h;
-}
-
 static uint64_t fnv_text(uint64_t h, const char *s) {
-    return fnv(h, s, strlen(s) + 1); // with the NUL: "ab","c" differs from "a","bc"
+    return boids_fnv1a(h, s, strlen(s) + 1); // with the NUL: "ab","c" differs from "a","bc"
 }
 
 // p->settings_hash: the plan's own settings and the base scenario sc's
@@ -528,12 +520,12 @@ static bool settings_hash(boids_plan *p, const boids_scenario *sc) {
     snprintf(head, sizeof head, "boids-ensemble plan 1\nsteps %llu\nbackend %d\nevery %llu\ngroups %d\nsnapshot %d\n",
              (unsigned long long)p->steps, (int)p->backend, (unsigned long long)p->every, (int)p->groups,
              (int)p->snapshot);
-    uint64_t h = fnv_text(14695981039346656037ull, head);
+    uint64_t h = fnv_text(BOIDS_FNV1A_BASIS, head);
     h = fnv_text(h, p->name);
     h = fnv_text(h, p->scenario_arg);
     for (uint32_t k = 0; k < p->n_params; k++)
         h = fnv_text(h, p->param[k].key);
-    p->settings_hash = fnv(h, text, n);
+    p->settings_hash = boids_fnv1a(h, text, n);
     free(text);
     return true;
 }

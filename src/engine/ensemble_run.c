@@ -164,11 +164,7 @@ static boids_result put_rows(text *t, const boids_plan *p, uint32_t r, boids_eng
 
 // FNV-1a 64 of n bytes (a run's CSV in its log: csv_hash).
 static uint64_t fnv(const void *data, size_t n) {
-    const unsigned char *b = data;
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ull;
-    return h;
+    return boids_fnv1a(BOIDS_FNV1A_BASIS, data, n);
 }
 
 // Is err (an errno after a failed read) the environment's fault, not the
@@ -268,7 +264,7 @@ static boids_result run_texts(const boids_plan *p, uint32_t r, const boids_run_e
         put(&json, ",\n  \"state_hash\": \"%016llx\"", (unsigned long long)out->state_hash);
     else
         put(&json, ",\n  \"state_hash\": null");
-    put(&json, ",\n  \"csv_hash\": \"%016llx\"\n}\n", (unsigned long long)(csv.s ? fnv(csv.s, csv.n) : fnv("", 0)));
+    put(&json, ",\n  \"csv_hash\": \"%016llx\"\n}\n", (unsigned long long)fnv(csv.s, csv.n));
     out->seconds = now_s() - t0;
     text tj = {0};
     char host[256] = "";

@@ -223,6 +223,10 @@ static void read_timers(boids_gpu *g, uint64_t k) {
         if (k > 0 && t[k] < t[k - 1])
             t[k] = t[k - 1];
     }
+    // No bodies: their stage (the last) spans a barrier and no work; it is 0
+    // in every program's times and outside the step's span.
+    if (!g->joint_rows)
+        t[STAGE_N] = t[STAGE_N - 1];
     double *ms = &g->last_ms.key;
     for (int k = 0; k < STAGE_N; k++)
         ms[k] = (double)(t[k + 1] - t[k]) * 1e-6;

@@ -310,14 +310,8 @@ static void check_finite(const decomp_loop *L) {
     for (uint32_t i = 0; L->nan_step == s->step && !L->gpu && i < s->n; i++)
         if (s->cur.id[i] == L->nan_id)
             s->cur.pos[i][0] = s->cur.vel[i][0] = NAN;
-    uint32_t row = UINT32_MAX;
-    for (uint32_t i = 0; i < s->n; i++) {
-        const float *p = s->cur.pos[i], *v = s->cur.vel[i];
-        if (!(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]) && isfinite(v[0]) && isfinite(v[1]) &&
-              isfinite(v[2])) &&
-            (row == UINT32_MAX || s->cur.id[i] < s->cur.id[row]))
-            row = i;
-    }
+    uint32_t row = boids_first_nonfinite((const float(*)[4])s->cur.pos, (const float(*)[4])s->cur.vel, s->cur.id,
+                                         s->n, s->threads);
     if (row == UINT32_MAX)
         return;
     uint32_t g = s->cur.group[row];

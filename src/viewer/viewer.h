@@ -114,6 +114,7 @@ struct viewer {
     // (fit_set: the mode has one), and whether the user has moved the
     // camera since (then a resize or a panel keeps its view).
     viewer_panels panels;
+    viewer_graph_layout graph_parts; // the profile graph's title, bars and legend in panels.graph
     boids_world_params fit_world;
     bool fit_set, cam_moved;
     int fit_w, fit_h;

@@ -18,9 +18,11 @@ static const float gold[4] = {0.95f, 0.85f, 0.35f, 1.0f};
 // The help's panel: opaque, since it lies over the world while shown.
 static const float help_panel[4] = {0.10f, 0.11f, 0.15f, 1.0f};
 // The graph's stages (key .. bodies), one colour each, opaque.
-static const float graph_colors[VIEWER_GRAPH_STAGES][4] = {
+static const float graph_colors[][4] = {
     {0.35f, 0.55f, 0.85f, 1.0f}, {0.95f, 0.60f, 0.20f, 1.0f}, {0.85f, 0.30f, 0.30f, 1.0f}, {0.45f, 0.75f, 0.75f, 1.0f},
     {0.35f, 0.70f, 0.35f, 1.0f}, {0.95f, 0.80f, 0.30f, 1.0f}, {0.75f, 0.45f, 0.85f, 1.0f}};
+_Static_assert(sizeof graph_colors / sizeof graph_colors[0] == VIEWER_GRAPH_STAGES, "one colour a stage");
+_Static_assert(VIEWER_GRAPH_STAGES <= VIEWER_GRAPH_MAX, "the layout places every stage's legend entry");
 static const float graph_backdrop[4] = {1.0f, 1.0f, 1.0f, 0.06f};
 
 // See viewer.h: text twice as large on a window of 700 pixels or more (flock_draw.h).
@@ -44,21 +46,27 @@ void viewer_camera_world(viewer *v, const boids_world_params *w) {
     boids_camera_fit(&v->cam, w, fb_h > 0 ? (float)fb_w / (float)fb_h : 1.0f);
 }
 
+// The graph's title and a legend entry (a stage's name and its mean ms):
+// drawn with these, and laid out at their widest (ms 9999.99).
+#define GRAPH_TITLE "stage ms: mean, tallest %.2f (T stops)"
+#define GRAPH_LABEL "%s %.2f"
+#define GRAPH_WIDEST_MS 9999.99
+
 // The graph's layout at `scale` (or smaller) in a window fb_w wide, in `at`
-// (NULL: its size only), its title and legend at their widest (a stage's
-// name and "0000.00" ms).
+// (NULL: its size only), its title and legend at their widest.
 static void graph_layout(float scale, int fb_w, const viewer_rect *at, viewer_graph_layout *out) {
-    char labels[VIEWER_GRAPH_STAGES][48];
+    char title[96], labels[VIEWER_GRAPH_STAGES][48];
     const char *labels_p[VIEWER_GRAPH_STAGES];
+    snprintf(title, sizeof title, GRAPH_TITLE, GRAPH_WIDEST_MS);
     for (int k = 0; k < VIEWER_GRAPH_STAGES; k++) {
-        snprintf(labels[k], sizeof labels[k], "%s 0000.00", boids_profile_stage_names[k]);
+        snprintf(labels[k], sizeof labels[k], GRAPH_LABEL, boids_profile_stage_names[k], GRAPH_WIDEST_MS);
         labels_p[k] = labels[k];
     }
     viewer_graph_desc d = {.scale = scale,
                            .frames = VIEWER_GRAPH_FRAMES,
                            .max_w = (float)fb_w,
                            .n = VIEWER_GRAPH_STAGES,
-                           .title = "stage ms: mean, tallest 0000.00 (T stops)",
+                           .title = title,
                            .labels = labels_p,
                            .measure = measure};
     viewer_layout_graph(&d, at, out);
@@ -89,6 +97,8 @@ void viewer_layout_frame(viewer *v, int fb_w, int fb_h, const char *hud_text, fl
         d.graph_h = g.h;
     }
     viewer_layout_panels(&d, &v->panels);
+    if (d.graph_w > 0.0f) // its parts placed in its band, for viewer_profile_graph
+        graph_layout(scale, fb_w, &v->panels.graph, &v->graph_parts);
     v->hud_bottom = v->panels.hud.h;
     if (!v->fit_set || fb_w <= 0 || fb_h <= 0)
         return;
@@ -214,8 +224,7 @@ void viewer_profile_frame(viewer *v) {
 void viewer_profile_graph(viewer *v, int fb_w, int fb_h) {
     if (!v->profile || v->panels_hidden || v->panels.graph.w <= 0.0f)
         return;
-    viewer_graph_layout l;
-    graph_layout(viewer_hud_scale(fb_h), fb_w, &v->panels.graph, &l);
+    const viewer_graph_layout l = v->graph_parts; // placed by this frame's viewer_layout_frame
     float scale = l.scale;
     uint32_t shown = v->graph_n < (uint32_t)l.frames ? v->graph_n : (uint32_t)l.frames;
     const float *frame[VIEWER_GRAPH_FRAMES]; // the frames shown, oldest first
@@ -231,7 +240,7 @@ void viewer_profile_graph(viewer *v, int fb_w, int fb_h) {
     }
     boids_render_rect(v->render, fb_w, fb_h, l.panel.x, l.panel.y, l.panel.w, l.panel.h, panel);
     char text[96];
-    snprintf(text, sizeof text, "stage ms: mean, tallest %.2f (T stops)", (double)tallest);
+    snprintf(text, sizeof text, GRAPH_TITLE, (double)tallest);
     boids_render_text(v->render, fb_w, fb_h, l.title_x, l.title_y, scale, text, white);
     if (!(tallest > 0.0f))
         tallest = 1.0f;
@@ -251,7 +260,7 @@ void viewer_profile_graph(viewer *v, int fb_w, int fb_h) {
     for (int k = 0; k < VIEWER_GRAPH_STAGES; k++) {
         const viewer_rect *sw = &l.swatch[k];
         boids_render_rect(v->render, fb_w, fb_h, sw->x, sw->y, sw->w, sw->h, graph_colors[k]);
-        snprintf(text, sizeof text, "%s %.2f", boids_profile_stage_names[k], (double)mean[k]);
+        snprintf(text, sizeof text, GRAPH_LABEL, boids_profile_stage_names[k], (double)mean[k]);
         boids_render_text(v->render, fb_w, fb_h, l.label_x[k], l.label_y[k], scale, text, white);
     }
 }
